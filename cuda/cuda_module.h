@@ -1,0 +1,35 @@
+/* cuda_module.h - the C interface between vkbench and its run-time loaded CUDA module
+ * (libvkbench_cuda.so). The module is loaded with dlopen so that vkbench starts where CUDA is absent. */
+#ifndef VKB_CUDA_MODULE_H
+#define VKB_CUDA_MODULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../host/caps.h"
+#include "../host/plan.h"
+
+#define VKB_CUDA_ABI 1
+#define VKB_CUDA_ENTRY "vkb_cuda_module_get"
+
+/* Every function returns 0 on success, or a nonzero code with one line of text in WHY. */
+typedef struct vkb_cuda_module {
+    int abi;
+    /* Open the GPU whose UUID is UUID (NULL: device 0); fill CAPS. */
+    int (*open)(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len);
+    /* Whether the module has a kernel or library op for every pass of PLAN. */
+    int (*supports)(const vkb_plan *plan, char *why, size_t len);
+    int (*alloc)(void **ptr, uint64_t bytes, char *why, size_t len);
+    void (*release)(void *ptr);
+    int (*upload)(void *dst, const void *src, uint64_t bytes, char *why, size_t len);
+    int (*download)(void *dst, const void *src, uint64_t bytes, char *why, size_t len);
+    int (*fill)(void *dst, uint32_t word, uint64_t bytes, char *why, size_t len);
+    /* Run PLAN REPS times on BUFS; each repetition timed with CUDA events into NS (when not NULL).
+     * COLD: a buffer larger than the L2 is written before each repetition, outside the events. */
+    int (*execute)(const vkb_plan *plan, void *const *bufs, int reps, int cold, double *ns, char *why, size_t len);
+    void (*close)(void);
+} vkb_cuda_module;
+
+typedef const vkb_cuda_module *(*vkb_cuda_module_get_fn)(void);
+
+#endif

@@ -1,0 +1,40 @@
+/* kernels.h - how a CUDA twin registers: a row per (kernel name, template arguments). The host's plan
+ * names the kernel and carries its specialization constants; the module finds the row whose name and
+ * arguments match, so a twin instantiated for other constants is reported, not silently substituted. */
+#ifndef VKB_CUDA_KERNELS_H
+#define VKB_CUDA_KERNELS_H
+
+#include <cuda_runtime.h>
+
+#include "cuda_module.h"
+
+/* Launch one pass: ARGS are the device pointers in binding order. */
+typedef cudaError_t (*vkb_cuda_launcher)(const vkb_pass *pass, void *const *args, cudaStream_t stream);
+
+typedef struct vkb_cuda_kernel {
+    const char *name;        /* = the shader name (or a library op: cub_sum, cublas_sgemm...) */
+    int nspec;               /* how many of pass->spec must equal spec[] (the template arguments) */
+    unsigned spec[VKB_MAX_SPEC];
+    vkb_cuda_launcher launch;
+} vkb_cuda_kernel;
+
+/* Each cuda/<family>.cu defines vkb_cuda_kernels_<family>[], ended by a row with name NULL. */
+extern "C" const vkb_cuda_kernel *const vkb_cuda_tables[];
+
+/* Grid and block of a pass. */
+static inline dim3 vkb_grid(const vkb_pass *p) { return dim3(p->groups[0], p->groups[1], p->groups[2]); }
+static inline dim3 vkb_block(const vkb_pass *p) { return dim3(p->local[0], p->local[1], p->local[2]); }
+
+/* The push constants as the kernel's by-value parameter (same 32 bytes the Vulkan shader gets). */
+struct vkb_push {
+    unsigned u[VKB_PUSH_WORDS];
+};
+static inline vkb_push vkb_push_of(const vkb_pass *p)
+{
+    vkb_push v;
+    for (int i = 0; i < VKB_PUSH_WORDS; i++)
+        v.u[i] = p->push[i];
+    return v;
+}
+
+#endif

@@ -1,0 +1,201 @@
+/* module.cu - libvkbench_cuda.so: device choice, memory, and CUDA-event timing of host plans. */
+#include <cstdio>
+#include <cstring>
+
+#include "kernels.h"
+
+namespace {
+
+int device = -1;
+cudaStream_t stream;
+cudaEvent_t events[2 * 64];
+void *evict;
+size_t evict_bytes;
+
+int fail(cudaError_t e, const char *what, char *why, size_t len)
+{
+    if (e == cudaSuccess)
+        return 0;
+    snprintf(why, len, "%s: %s", what, cudaGetErrorString(e));
+    cudaGetLastError(); /* clear a sticky launch error so the next call reports its own */
+    return 1;
+}
+#define TRY(call) do { if (fail((call), #call, why, len)) return 1; } while (0)
+
+const vkb_cuda_kernel *find(const vkb_pass *pass)
+{
+    for (int t = 0; vkb_cuda_tables[t]; t++)
+        for (const vkb_cuda_kernel *k = vkb_cuda_tables[t]; k->name; k++) {
+            if (strcmp(k->name, pass->kernel) != 0)
+                continue;
+            bool same = k->nspec <= pass->nspec;
+            for (int i = 0; same && i < k->nspec; i++)
+                same = k->spec[i] == pass->spec[i];
+            if (same)
+                return k;
+        }
+    return nullptr;
+}
+
+int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
+{
+    int n = 0, driver = 0, runtime = 0;
+    cudaDeviceProp p;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        snprintf(why, len, "no CUDA device (%s)", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return 1;
+    }
+    device = 0;
+    for (int i = 0; uuid && i < n; i++) {
+        TRY(cudaGetDeviceProperties(&p, i));
+        if (memcmp(p.uuid.bytes, uuid, 16) == 0)
+            device = i;
+    }
+    TRY(cudaSetDevice(device));
+    TRY(cudaGetDeviceProperties(&p, device));
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    memset(caps, 0, sizeof *caps);
+    snprintf(caps->name, sizeof caps->name, "%s", p.name);
+    snprintf(caps->driver, sizeof caps->driver, "CUDA driver %d.%d, runtime %d.%d (static)", driver / 1000,
+             driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    snprintf(caps->api_version, sizeof caps->api_version, "cc %d.%d", p.major, p.minor);
+    snprintf(caps->type, sizeof caps->type, "%s", p.integrated ? "integrated" : "discrete");
+    memcpy(caps->uuid, p.uuid.bytes, 16);
+    caps->subgroup_size = caps->subgroup_min = caps->subgroup_max = (uint32_t)p.warpSize;
+    caps->max_shared_bytes = (uint32_t)p.sharedMemPerBlock;
+    caps->max_workgroup_invocations = (uint32_t)p.maxThreadsPerBlock;
+    for (int i = 0; i < 3; i++) {
+        caps->max_workgroup_size[i] = (uint32_t)p.maxThreadsDim[i];
+        caps->max_group_count[i] = (uint32_t)p.maxGridSize[i];
+    }
+    caps->max_buffer_bytes = p.totalGlobalMem;
+    caps->device_memory_bytes = p.totalGlobalMem;
+    caps->cache_bytes = (uint64_t)p.l2CacheSize;
+    caps->compute_units = (uint32_t)p.multiProcessorCount;
+    caps->features = VKB_NEED_SUBGROUP_BASIC | VKB_NEED_SUBGROUP_ARITH | VKB_NEED_SUBGROUP_SHUFFLE |
+                     VKB_NEED_FLOAT16 | VKB_NEED_ATOMIC_FLOAT | (p.major >= 7 ? VKB_NEED_COOPMAT : 0);
+    caps->timestamps = 1;
+    TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    for (auto &ev : events)
+        TRY(cudaEventCreate(&ev));
+    return 0;
+}
+
+int supports(const vkb_plan *plan, char *why, size_t len)
+{
+    for (int i = 0; i < plan->npass; i++) {
+        const vkb_pass *pass = &plan->pass[i];
+        if (pass->kind == VKB_PASS_COPY || find(pass))
+            continue;
+        int used = snprintf(why, len, "no CUDA twin '%s'", pass->kernel);
+        for (int s = 0; s < pass->nspec && used > 0 && (size_t)used < len; s++)
+            used += snprintf(why + used, len - (size_t)used, "%s%u", s ? "," : " for constants ", pass->spec[s]);
+        return 1;
+    }
+    return 0;
+}
+
+int alloc(void **ptr, uint64_t bytes, char *why, size_t len)
+{
+    TRY(cudaMalloc(ptr, bytes));
+    return 0;
+}
+
+void release(void *ptr) { cudaFree(ptr); }
+
+int upload(void *dst, const void *src, uint64_t bytes, char *why, size_t len)
+{
+    TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    return 0;
+}
+
+int download(void *dst, const void *src, uint64_t bytes, char *why, size_t len)
+{
+    TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+    return 0;
+}
+
+__global__ void fill_words(uint32_t *dst, uint32_t word, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        dst[i] = word;
+}
+
+int fill(void *dst, uint32_t word, uint64_t bytes, char *why, size_t len)
+{
+    fill_words<<<1024, 256, 0, stream>>>((uint32_t *)dst, word, bytes / 4);
+    TRY(cudaGetLastError());
+    TRY(cudaStreamSynchronize(stream));
+    return 0;
+}
+
+int run_passes(const vkb_plan *plan, void *const *bufs, char *why, size_t len)
+{
+    for (int i = 0; i < plan->npass; i++) {
+        const vkb_pass *pass = &plan->pass[i];
+        void *args[VKB_MAX_BUFFERS] = {};
+        for (int b = 0; b < pass->nbind; b++)
+            args[b] = bufs[pass->bind[b]];
+        if (pass->kind == VKB_PASS_COPY) {
+            TRY(cudaMemcpyAsync(args[1], args[0], pass->copy_bytes, cudaMemcpyDeviceToDevice, stream));
+            continue;
+        }
+        TRY(find(pass)->launch(pass, args, stream));
+        TRY(cudaGetLastError());
+    }
+    return 0;
+}
+
+int execute(const vkb_plan *plan, void *const *bufs, int reps, int cold, double *ns, char *why, size_t len)
+{
+    const int per_batch = (int)(sizeof events / sizeof events[0]) / 2;
+    if (cold && !evict) {
+        int l2 = 0;
+        cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+        evict_bytes = (size_t)l2 * 4 > (256u << 20) ? (size_t)l2 * 4 : (256u << 20);
+        TRY(cudaMalloc(&evict, evict_bytes));
+    }
+    for (int done = 0; done < reps;) {
+        int n = reps - done < per_batch ? reps - done : per_batch;
+        for (int r = 0; r < n; r++) {
+            if (cold)
+                TRY(cudaMemsetAsync(evict, r, evict_bytes, stream));
+            if (ns)
+                TRY(cudaEventRecord(events[2 * r], stream));
+            if (run_passes(plan, bufs, why, len))
+                return 1;
+            if (ns)
+                TRY(cudaEventRecord(events[2 * r + 1], stream));
+        }
+        TRY(cudaStreamSynchronize(stream));
+        for (int r = 0; ns && r < n; r++) {
+            float ms = 0;
+            TRY(cudaEventElapsedTime(&ms, events[2 * r], events[2 * r + 1]));
+            ns[done + r] = (double)ms * 1e6;
+        }
+        done += n;
+    }
+    return 0;
+}
+
+void close_device()
+{
+    if (evict)
+        cudaFree(evict);
+    evict = nullptr;
+    for (auto &ev : events)
+        cudaEventDestroy(ev);
+    cudaStreamDestroy(stream);
+}
+
+const vkb_cuda_module module = {VKB_CUDA_ABI, open_device, supports, alloc, release, upload, download,
+                                fill, execute, close_device};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const vkb_cuda_module *vkb_cuda_module_get(void)
+{
+    return &module;
+}

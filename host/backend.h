@@ -1,0 +1,54 @@
+/* backend.h - the interface both APIs implement: buffers, transfers, and timed execution of a plan. */
+#ifndef VKB_BACKEND_H
+#define VKB_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "caps.h"
+#include "plan.h"
+
+typedef struct vkb_buffer vkb_buffer;   /* opaque; each backend defines it */
+typedef struct vkb_backend vkb_backend;
+
+struct vkb_backend {
+    const char *name;   /* "vulkan" or "cuda": the JSON `backend` field */
+    vkb_caps caps;
+    void *impl;
+
+    /* Make the plan runnable (pipelines, kernel lookup). Returns NULL and writes WHY when this backend
+     * cannot run it (no such CUDA twin, a limit exceeded): the caller skips the variant. */
+    void *(*prepare)(vkb_backend *b, const vkb_plan *plan, char *why, size_t len);
+    void (*unprepare)(vkb_backend *b, void *prepared);
+    /* Device buffer of BYTES; exits with VKB_EXIT_RESOURCE and a message when memory runs out. */
+    vkb_buffer *(*buffer_create)(vkb_backend *b, uint64_t bytes);
+    void (*buffer_destroy)(vkb_backend *b, vkb_buffer *buf);
+    void (*upload)(vkb_backend *b, vkb_buffer *buf, const void *src, uint64_t bytes);
+    void (*download)(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t bytes);
+    /* Fill with the poison word VKB_POISON so that unwritten outputs fail the check. */
+    void (*poison)(vkb_backend *b, vkb_buffer *buf, uint64_t bytes);
+    /* Run the plan REPS times, each repetition timed on the device (GPU timestamps / CUDA events,
+     * kernel time between two full barriers) into NS[r] when NS is not NULL. With COLD, a buffer larger
+     * than the last-level cache is written before each repetition, outside the timed region. */
+    void (*execute)(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns);
+    /* Free everything; B itself too. */
+    void (*destroy)(vkb_backend *b);
+};
+
+/* A quiet NaN as float, and a large value as int: no correct output equals it. */
+#define VKB_POISON 0x7FC0DEADu
+
+/* Open the Vulkan backend on the device chosen by SELECT (index, name substring, or NULL for the
+ * default). VALIDATION enables VK_LAYER_KHRONOS_validation (2 adds synchronization validation).
+ * Exits with VKB_EXIT_NO_DEVICE and one line when there is no loader, driver or device. */
+vkb_backend *vkb_vulkan_open(const char *select, int validation);
+/* Messages the validation layer has reported so far (each was also printed on stderr). */
+unsigned vkb_vulkan_validation_messages(void);
+/* Print every Vulkan device, one block each. Returns the number of devices. */
+int vkb_vulkan_list_devices(void);
+
+/* Open the CUDA backend (the run-time loaded module) on the GPU whose UUID matches MATCH, else device 0.
+ * Returns NULL and writes WHY when CUDA is not available here. */
+vkb_backend *vkb_cuda_open(const vkb_caps *match, char *why, size_t len);
+
+#endif

@@ -1,0 +1,154 @@
+/* backend_cuda.c - the CUDA backend: loads libvkbench_cuda.so at run time (dlopen) and forwards to it. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../cuda/cuda_module.h"
+#include "backend.h"
+#include "util.h"
+
+struct vkb_buffer {
+    void *ptr;
+    uint64_t bytes;
+};
+
+static const vkb_cuda_module *mod;
+static char why_buf[256];
+
+#define CU_DIE_ON(call)                                                          \
+    do {                                                                         \
+        if (call)                                                                \
+            vkb_die(VKB_EXIT_API, "cuda: %s", why_buf);                          \
+    } while (0)
+
+static void *cu_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t len)
+{
+    vkb_plan *copy;
+    (void)b;
+    if (mod->supports(plan, why, len))
+        return NULL;
+    copy = vkb_alloc(sizeof *copy);
+    *copy = *plan;
+    return copy;
+}
+
+static void cu_unprepare(vkb_backend *b, void *prepared)
+{
+    (void)b;
+    free(prepared);
+}
+
+static vkb_buffer *cu_buffer_create(vkb_backend *b, uint64_t bytes)
+{
+    vkb_buffer *buf = vkb_calloc(1, sizeof *buf);
+    (void)b;
+    /* round up to 16 bytes as the Vulkan side does, for float4 views */
+    if (mod->alloc(&buf->ptr, (bytes + 15) & ~15ull, why_buf, sizeof why_buf))
+        vkb_die(VKB_EXIT_RESOURCE, "cuda: %s; try a smaller size", why_buf);
+    buf->bytes = bytes;
+    return buf;
+}
+
+static void cu_buffer_destroy(vkb_backend *b, vkb_buffer *buf)
+{
+    (void)b;
+    if (!buf)
+        return;
+    mod->release(buf->ptr);
+    free(buf);
+}
+
+static void cu_upload(vkb_backend *b, vkb_buffer *buf, const void *src, uint64_t bytes)
+{
+    (void)b;
+    CU_DIE_ON(mod->upload(buf->ptr, src, bytes, why_buf, sizeof why_buf));
+}
+
+static void cu_download(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t bytes)
+{
+    (void)b;
+    CU_DIE_ON(mod->download(dst, buf->ptr, bytes, why_buf, sizeof why_buf));
+}
+
+static void cu_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
+{
+    (void)b;
+    CU_DIE_ON(mod->fill(buf->ptr, VKB_POISON, (bytes + 3) & ~3ull, why_buf, sizeof why_buf));
+}
+
+static void cu_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns)
+{
+    void *ptrs[VKB_MAX_BUFFERS] = {0};
+    const vkb_plan *plan = prepared;
+    (void)b;
+    for (int i = 0; i < plan->nbuf; i++)
+        ptrs[i] = bufs[i]->ptr;
+    CU_DIE_ON(mod->execute(plan, ptrs, reps, cold, ns, why_buf, sizeof why_buf));
+}
+
+static void cu_destroy(vkb_backend *b)
+{
+    mod->close();
+    free(b);
+}
+
+/* The module sits beside the executable. */
+static void *load_module(char *why, size_t len)
+{
+    char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 64);
+    void *h;
+    if (n <= 0) {
+        snprintf(why, len, "cannot locate the vkbench executable");
+        return NULL;
+    }
+    path[n] = 0;
+    strcpy(strrchr(path, '/') + 1, "libvkbench_cuda.so");
+    if (access(path, R_OK) != 0) {
+        snprintf(why, len, "vkbench was built without CUDA (no %s)", path);
+        return NULL;
+    }
+    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        snprintf(why, len, "cannot load the CUDA module: %s", dlerror());
+    return h;
+}
+
+vkb_backend *vkb_cuda_open(const vkb_caps *match, char *why, size_t len)
+{
+    static void *handle;
+    vkb_backend *b;
+    vkb_cuda_module_get_fn get = NULL;
+
+    if (!handle && !(handle = load_module(why, len)))
+        return NULL;
+    {
+        void *sym = dlsym(handle, VKB_CUDA_ENTRY);
+        memcpy(&get, &sym, sizeof get); /* POSIX: dlsym's object pointer holds a function pointer */
+    }
+    mod = get ? get() : NULL;
+    if (!mod || mod->abi != VKB_CUDA_ABI) {
+        snprintf(why, len, "the CUDA module does not match this vkbench (rebuild both)");
+        return NULL;
+    }
+    b = vkb_calloc(1, sizeof *b);
+    if (mod->open(match ? match->uuid : NULL, &b->caps, why, len)) {
+        free(b);
+        return NULL;
+    }
+    b->name = "cuda";
+    b->prepare = cu_prepare;
+    b->unprepare = cu_unprepare;
+    b->buffer_create = cu_buffer_create;
+    b->buffer_destroy = cu_buffer_destroy;
+    b->upload = cu_upload;
+    b->download = cu_download;
+    b->poison = cu_poison;
+    b->execute = cu_execute;
+    b->destroy = cu_destroy;
+    return b;
+}

@@ -1,0 +1,243 @@
+/* backend_vulkan.c - the Vulkan backend: plans become pipelines and command buffers, timed with
+ * GPU timestamps (timestampValidBits and timestampPeriod honoured). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "buffers.h"
+#include "pipelines.h"
+#include "vk.h"
+
+#define REPS_PER_SUBMIT 32      /* timestamp pairs per command buffer */
+#define EVICT_MIN_BYTES (256ull << 20) /* --cold: written between repetitions; larger than any GPU's L2 of today */
+
+typedef struct vk_backend {
+    vkb_vk *vk;
+    VkQueryPool queries;
+    struct vkb_buffer *evict;
+    int verbose;
+} vk_backend;
+
+typedef struct vk_prepared {
+    vkb_plan plan;
+    vkb_vk_pipeline pipe[VKB_MAX_PASSES];
+} vk_prepared;
+
+static void *vk_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t len)
+{
+    vk_backend *impl = b->impl;
+    vk_prepared *p = vkb_calloc(1, sizeof *p);
+    p->plan = *plan;
+    for (int i = 0; i < plan->npass; i++) {
+        const vkb_pass *pass = &plan->pass[i];
+        if (pass->kind == VKB_PASS_LIBRARY) {
+            snprintf(why, len, "%s is a CUDA library call", pass->kernel);
+            b->unprepare(b, p);
+            return NULL;
+        }
+        if (pass->kind == VKB_PASS_DISPATCH && vkb_vk_pipeline_create(impl->vk, pass, &p->pipe[i], why, len)) {
+            b->unprepare(b, p);
+            return NULL;
+        }
+        if (pass->kind == VKB_PASS_DISPATCH && impl->verbose)
+            vkb_vk_pipeline_report(impl->vk, &p->pipe[i], pass->kernel);
+    }
+    return p;
+}
+
+static void vk_unprepare(vkb_backend *b, void *prepared)
+{
+    vk_backend *impl = b->impl;
+    vk_prepared *p = prepared;
+    if (!p)
+        return;
+    for (int i = 0; i < VKB_MAX_PASSES; i++)
+        vkb_vk_pipeline_destroy(impl->vk, &p->pipe[i]);
+    free(p);
+}
+
+static vkb_buffer *vk_buffer_create(vkb_backend *b, uint64_t bytes)
+{
+    return vkb_vk_buffer_create(((vk_backend *)b->impl)->vk, bytes);
+}
+
+static void vk_buffer_destroy(vkb_backend *b, vkb_buffer *buf)
+{
+    vkb_vk_buffer_destroy(((vk_backend *)b->impl)->vk, buf);
+}
+
+static void vk_upload(vkb_backend *b, vkb_buffer *buf, const void *src, uint64_t bytes)
+{
+    vkb_vk_buffer_upload(((vk_backend *)b->impl)->vk, buf, src, bytes);
+}
+
+static void vk_download(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t bytes)
+{
+    vkb_vk_buffer_download(((vk_backend *)b->impl)->vk, buf, dst, bytes);
+}
+
+static void vk_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
+{
+    (void)bytes;
+    vkb_vk_buffer_fill(((vk_backend *)b->impl)->vk, buf, VKB_POISON);
+}
+
+typedef struct record_job {
+    vk_backend *impl;
+    vk_prepared *prep;
+    vkb_buffer *const *bufs;
+    int reps, cold, timed;
+} record_job;
+
+static void record_passes(VkCommandBuffer cmd, vk_prepared *p, vkb_buffer *const *bufs)
+{
+    for (int i = 0; i < p->plan.npass; i++) {
+        const vkb_pass *pass = &p->plan.pass[i];
+        if (i > 0)
+            vkb_vk_barrier(cmd);
+        if (pass->kind == VKB_PASS_COPY) {
+            VkBufferCopy region = {0, 0, pass->copy_bytes};
+            vkCmdCopyBuffer(cmd, bufs[pass->bind[0]]->buffer, bufs[pass->bind[1]]->buffer, 1, &region);
+        } else {
+            vkb_vk_pipeline *pipe = &p->pipe[i];
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->pipeline);
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->layout, 0, 1, &pipe->set, 0, NULL);
+            vkCmdPushConstants(cmd, pipe->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, VKB_PUSH_WORDS * 4, pass->push);
+            vkCmdDispatch(cmd, pass->groups[0], pass->groups[1], pass->groups[2]);
+        }
+    }
+}
+
+static void record_reps(vkb_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    record_job *j = user;
+    (void)vk;
+    if (j->timed)
+        vkCmdResetQueryPool(cmd, j->impl->queries, 0, 2u * (uint32_t)j->reps);
+    vkb_vk_barrier(cmd);
+    for (int r = 0; r < j->reps; r++) {
+        if (j->cold) {
+            vkCmdFillBuffer(cmd, j->impl->evict->buffer, 0, VK_WHOLE_SIZE, (uint32_t)r);
+            vkb_vk_barrier(cmd);
+        }
+        /* BOTTOM_OF_PIPE: written once everything before has finished, so the pair brackets exactly
+         * this repetition's passes (the barrier above keeps them from overlapping earlier work) */
+        if (j->timed)
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, j->impl->queries, 2u * (uint32_t)r);
+        record_passes(cmd, j->prep, j->bufs);
+        if (j->timed)
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, j->impl->queries, 2u * (uint32_t)r + 1);
+        vkb_vk_barrier(cmd);
+    }
+}
+
+static void bind_buffers(vkb_vk *vk, vk_prepared *p, vkb_buffer *const *bufs)
+{
+    for (int i = 0; i < p->plan.npass; i++) {
+        const vkb_pass *pass = &p->plan.pass[i];
+        VkDescriptorBufferInfo info[VKB_MAX_BUFFERS];
+        VkWriteDescriptorSet w[VKB_MAX_BUFFERS];
+        if (pass->kind != VKB_PASS_DISPATCH)
+            continue;
+        for (int k = 0; k < pass->nbind; k++) {
+            info[k] = (VkDescriptorBufferInfo){bufs[pass->bind[k]]->buffer, 0, VK_WHOLE_SIZE};
+            w[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            w[k].dstSet = p->pipe[i].set;
+            w[k].dstBinding = (uint32_t)k;
+            w[k].descriptorCount = 1;
+            w[k].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w[k].pBufferInfo = &info[k];
+        }
+        vkUpdateDescriptorSets(vk->device, (uint32_t)pass->nbind, w, 0, NULL);
+    }
+}
+
+static void ensure_evict(vk_backend *impl)
+{
+    uint64_t bytes = impl->vk->caps.cache_bytes * 4;
+    if (impl->evict)
+        return;
+    if (bytes < EVICT_MIN_BYTES)
+        bytes = EVICT_MIN_BYTES;
+    if (bytes > impl->vk->caps.max_buffer_bytes)
+        bytes = impl->vk->caps.max_buffer_bytes & ~3ull;
+    impl->evict = vkb_vk_buffer_create(impl->vk, bytes);
+}
+
+static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns)
+{
+    vk_backend *impl = b->impl;
+    vkb_vk *vk = impl->vk;
+    record_job j = {impl, prepared, bufs, 0, cold, 0};
+    if (cold)
+        ensure_evict(impl);
+    bind_buffers(vk, prepared, bufs);
+    if (!ns) {
+        j.reps = reps;
+        vkb_vk_submit_wait(vk, record_reps, &j);
+        return;
+    }
+    if (!b->caps.timestamps) {
+        /* no timestamps on this queue: host clock around each submission (includes submit overhead) */
+        j.reps = 1;
+        for (int r = 0; r < reps; r++) {
+            double t0 = vkb_now_ns();
+            vkb_vk_submit_wait(vk, record_reps, &j);
+            ns[r] = vkb_now_ns() - t0;
+        }
+        return;
+    }
+    j.timed = 1;
+    for (int done = 0; done < reps; done += j.reps) {
+        uint64_t ts[2 * REPS_PER_SUBMIT];
+        uint64_t mask = impl->vk->timestamp_bits >= 64 ? ~0ull : (1ull << impl->vk->timestamp_bits) - 1;
+        j.reps = reps - done < REPS_PER_SUBMIT ? reps - done : REPS_PER_SUBMIT;
+        vkb_vk_submit_wait(vk, record_reps, &j);
+        VKB_CHECK(vkGetQueryPoolResults(vk->device, impl->queries, 0, 2u * (uint32_t)j.reps, sizeof ts, ts,
+                                        sizeof ts[0], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+        for (int r = 0; r < j.reps; r++) {
+            uint64_t ticks = ((ts[2 * r + 1] & mask) - (ts[2 * r] & mask)) & mask; /* wraps within valid bits */
+            ns[done + r] = (double)ticks * vk->timestamp_period_ns;
+        }
+    }
+}
+
+static void vk_destroy(vkb_backend *b)
+{
+    vk_backend *impl = b->impl;
+    vkb_vk_buffer_destroy(impl->vk, impl->evict);
+    if (impl->queries)
+        vkDestroyQueryPool(impl->vk->device, impl->queries, NULL);
+    vkb_vk_destroy(impl->vk);
+    free(impl);
+    free(b);
+}
+
+vkb_backend *vkb_vulkan_open(const char *select, int validation)
+{
+    vkb_backend *b = vkb_calloc(1, sizeof *b);
+    vk_backend *impl = vkb_calloc(1, sizeof *impl);
+    VkQueryPoolCreateInfo qci = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+
+    impl->vk = vkb_vk_create(select, validation);
+    impl->verbose = vkb_verbose;
+    if (impl->vk->caps.timestamps) {
+        qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qci.queryCount = 2 * REPS_PER_SUBMIT;
+        VKB_CHECK(vkCreateQueryPool(impl->vk->device, &qci, NULL, &impl->queries));
+    }
+    b->name = "vulkan";
+    b->caps = impl->vk->caps;
+    b->impl = impl;
+    b->prepare = vk_prepare;
+    b->unprepare = vk_unprepare;
+    b->buffer_create = vk_buffer_create;
+    b->buffer_destroy = vk_buffer_destroy;
+    b->upload = vk_upload;
+    b->download = vk_download;
+    b->poison = vk_poison;
+    b->execute = vk_execute;
+    b->destroy = vk_destroy;
+    return b;
+}

@@ -1,0 +1,138 @@
+/* buffers.c - Vulkan buffers: device-local storage, staging upload/download, fills. */
+#include "buffers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define STAGING_CHUNK (64ull << 20) /* bounded host-visible memory, whatever the buffer size */
+
+static uint32_t memory_type(vkb_vk *vk, uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        VkMemoryPropertyFlags flags = pass ? fallback : want;
+        for (uint32_t i = 0; i < vk->mem.memoryTypeCount; i++)
+            if ((bits & (1u << i)) && (vk->mem.memoryTypes[i].propertyFlags & flags) == flags)
+                return i;
+    }
+    vkb_die(VKB_EXIT_API, "no Vulkan memory type fits a buffer (flags 0x%x)", (unsigned)want);
+}
+
+static struct vkb_buffer *buffer_create(vkb_vk *vk, uint64_t bytes, VkBufferUsageFlags usage,
+                                        VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback)
+{
+    struct vkb_buffer *b = vkb_calloc(1, sizeof *b);
+    VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    VkMemoryRequirements req;
+    VkResult r;
+    char sz[32];
+
+    /* round up to 16 bytes so vec4 views of a buffer are always valid */
+    bci.size = (bytes + 15) & ~15ull;
+    bci.usage = usage;
+    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    r = vkCreateBuffer(vk->device, &bci, NULL, &b->buffer);
+    if (r != VK_SUCCESS)
+        vkb_die(VKB_EXIT_RESOURCE, "cannot create a Vulkan buffer of %s (%s); try a smaller size",
+                vkb_fmt_bytes(bytes, sz, sizeof sz), vkb_vk_result_text(r));
+    vkGetBufferMemoryRequirements(vk->device, b->buffer, &req);
+    mai.allocationSize = req.size;
+    mai.memoryTypeIndex = memory_type(vk, req.memoryTypeBits, want, fallback);
+    r = vkAllocateMemory(vk->device, &mai, NULL, &b->memory);
+    if (r != VK_SUCCESS)
+        vkb_die(VKB_EXIT_RESOURCE, "out of device memory allocating %s (%s); try a smaller size",
+                vkb_fmt_bytes(bytes, sz, sizeof sz), vkb_vk_result_text(r));
+    VKB_CHECK(vkBindBufferMemory(vk->device, b->buffer, b->memory, 0));
+    b->bytes = bytes;
+    return b;
+}
+
+struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes)
+{
+    return buffer_create(vk, bytes,
+                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                             VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+}
+
+void vkb_vk_buffer_destroy(vkb_vk *vk, struct vkb_buffer *buf)
+{
+    if (!buf)
+        return;
+    vkDestroyBuffer(vk->device, buf->buffer, NULL);
+    vkFreeMemory(vk->device, buf->memory, NULL);
+    free(buf);
+}
+
+typedef struct copy_job {
+    VkBuffer src, dst;
+    VkDeviceSize src_offset, dst_offset, bytes;
+} copy_job;
+
+static void record_copy(vkb_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    copy_job *j = user;
+    VkBufferCopy region = {j->src_offset, j->dst_offset, j->bytes};
+    (void)vk;
+    vkCmdCopyBuffer(cmd, j->src, j->dst, 1, &region);
+    vkb_vk_barrier(cmd);
+}
+
+/* Move BYTES between HOST and BUF through a host-visible staging buffer, chunk by chunk. */
+static void staged(vkb_vk *vk, struct vkb_buffer *buf, void *host, uint64_t bytes, int to_device)
+{
+    uint64_t chunk = bytes < STAGING_CHUNK ? bytes : STAGING_CHUNK;
+    struct vkb_buffer *stage;
+    void *map;
+    if (bytes == 0)
+        return;
+    stage = buffer_create(vk, chunk, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+                              VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    VKB_CHECK(vkMapMemory(vk->device, stage->memory, 0, VK_WHOLE_SIZE, 0, &map));
+    for (uint64_t off = 0; off < bytes; off += chunk) {
+        uint64_t n = bytes - off < chunk ? bytes - off : chunk;
+        copy_job j;
+        if (to_device) {
+            memcpy(map, (char *)host + off, n);
+            j = (copy_job){stage->buffer, buf->buffer, 0, off, n};
+        } else {
+            j = (copy_job){buf->buffer, stage->buffer, off, 0, n};
+        }
+        vkb_vk_submit_wait(vk, record_copy, &j);
+        if (!to_device)
+            memcpy((char *)host + off, map, n);
+    }
+    vkUnmapMemory(vk->device, stage->memory);
+    vkb_vk_buffer_destroy(vk, stage);
+}
+
+void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, uint64_t bytes)
+{
+    staged(vk, buf, (void *)src, bytes, 1);
+}
+
+void vkb_vk_buffer_download(vkb_vk *vk, struct vkb_buffer *buf, void *dst, uint64_t bytes)
+{
+    staged(vk, buf, dst, bytes, 0);
+}
+
+typedef struct fill_job {
+    VkBuffer buffer;
+    uint32_t word;
+} fill_job;
+
+static void record_fill(vkb_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    fill_job *j = user;
+    (void)vk;
+    vkCmdFillBuffer(cmd, j->buffer, 0, VK_WHOLE_SIZE, j->word);
+    vkb_vk_barrier(cmd);
+}
+
+void vkb_vk_buffer_fill(vkb_vk *vk, struct vkb_buffer *buf, uint32_t word)
+{
+    fill_job j = {buf->buffer, word};
+    vkb_vk_submit_wait(vk, record_fill, &j);
+}

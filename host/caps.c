@@ -1,0 +1,24 @@
+/* caps.c - naming what a device lacks. */
+#include "caps.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, unsigned len)
+{
+    static const struct { unsigned bit; const char *what; } names[] = {
+        {VKB_NEED_SUBGROUP_BASIC, "subgroup basic operations"},
+        {VKB_NEED_SUBGROUP_ARITH, "subgroup arithmetic"},
+        {VKB_NEED_SUBGROUP_SHUFFLE, "subgroup shuffle"},
+        {VKB_NEED_FLOAT16, "float16 arithmetic and 16-bit storage"},
+        {VKB_NEED_COOPMAT, "cooperative matrix (fp16 x fp16 -> fp32)"},
+        {VKB_NEED_ATOMIC_FLOAT, "float atomic add on storage buffers"},
+    };
+    size_t used = 0;
+    unsigned missing = needs & ~caps->features;
+    buf[0] = 0;
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+        if ((missing & names[i].bit) && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", names[i].what);
+    return buf;
+}

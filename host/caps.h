@@ -1,0 +1,42 @@
+/* caps.h - what a device offers, in backend-neutral terms: families plan their dispatches from this. */
+#ifndef VKB_CAPS_H
+#define VKB_CAPS_H
+
+#include <stdint.h>
+
+/* Features a variant can need; a device without one skips the variant with the reason. */
+enum {
+    VKB_NEED_SUBGROUP_BASIC = 1u << 0,   /* gl_SubgroupSize, subgroupElect, barriers */
+    VKB_NEED_SUBGROUP_ARITH = 1u << 1,   /* subgroupAdd and friends */
+    VKB_NEED_SUBGROUP_SHUFFLE = 1u << 2,
+    VKB_NEED_FLOAT16 = 1u << 3,          /* shaderFloat16 + 16-bit storage buffers */
+    VKB_NEED_COOPMAT = 1u << 4,          /* cooperative matrix (NV or KHR) with fp16 x fp16 -> fp32 */
+    VKB_NEED_ATOMIC_FLOAT = 1u << 5      /* atomicAdd on float in storage buffers */
+};
+
+typedef struct vkb_caps {
+    char name[256];
+    char driver[256];              /* driver name and version as the driver reports them */
+    char api_version[32];          /* "1.3.239" or "CUDA 13.0" */
+    char type[24];                 /* discrete, integrated, virtual, cpu, other */
+    int is_cpu;                    /* a CPU implementation: default sizes are small */
+    uint8_t uuid[16];              /* matches Vulkan and CUDA views of one GPU */
+    uint32_t subgroup_size, subgroup_min, subgroup_max;
+    uint32_t max_shared_bytes;     /* per workgroup */
+    uint32_t max_workgroup_invocations;
+    uint32_t max_workgroup_size[3];
+    uint32_t max_group_count[3];
+    uint64_t max_buffer_bytes;     /* largest single buffer a shader can address */
+    uint64_t device_memory_bytes;  /* largest device-local heap */
+    uint64_t cache_bytes;          /* last-level cache if known, else 0 */
+    uint32_t compute_units;        /* SMs / CUs if known, else 0 */
+    unsigned features;             /* VKB_NEED_* bits the device has */
+    int timestamps;                /* compute queue can write timestamps */
+    /* informational extensions, shown by `vkbench devices` */
+    int ext_subgroup_size_control, ext_coopmat_nv, ext_coopmat_khr, ext_float16, ext_pipeline_exec_props;
+} vkb_caps;
+
+/* Human words for the missing bits of NEEDS ("subgroup arithmetic, float16"); "" when none. */
+const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, unsigned len);
+
+#endif

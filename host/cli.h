@@ -1,0 +1,49 @@
+/* cli.h - the command line: getopt_long parsing into plain data, no side effects (unit-tested). */
+#ifndef VKB_CLI_H
+#define VKB_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#define VKB_LIST_MAX 256
+
+/* A list of sizes from "1024", "1,31,33", "256:8192:x2" or "100:1000:+100"; suffixes K M G (2^10..)
+ * and powers "2^28" are accepted. */
+typedef struct vkb_list {
+    int64_t v[VKB_LIST_MAX];
+    int n;
+} vkb_list;
+
+/* Size flags every family draws its dims from. */
+enum { VKB_DIM_N, VKB_DIM_M, VKB_DIM_K, VKB_DIM_ROWS, VKB_DIM_COLS, VKB_DIM_SIZE, VKB_DIM_COUNT };
+extern const char *const vkb_dim_flags[VKB_DIM_COUNT]; /* "n", "m", "k", "rows", "cols", "size" */
+
+typedef struct vkb_args {
+    const char *command;            /* "suite" (none given), "run", "validate", "devices", "list" */
+    const char *families[16];       /* positional FAMILY arguments */
+    int nfamilies;
+    const char *variants;           /* --variant: "a,b" or "family/a,..." or "all"; NULL = all */
+    const char *device;             /* --device: index or name substring; NULL = default */
+    const char *backend;            /* --backend: vulkan, cuda or all; NULL = default */
+    const char *json_path;          /* --json PATH or "-" for stdout */
+    const char *csv_path;           /* --csv PATH */
+    int reps;                       /* --reps N: fixed count; 0 = until the spread settles */
+    int cold;                       /* --cold */
+    int validation;                 /* --validation: 0 off, 1 core, 2 core + synchronization */
+    double warmup_ms, budget_ms;    /* < 0: the defaults */
+    uint64_t seed;
+    int verbose, quiet;
+    vkb_list dims[VKB_DIM_COUNT];   /* n == 0: not given */
+} vkb_args;
+
+/* Parse ARGV. Returns 0 on success, 1 when help or version was printed (exit 0), -1 on a usage error
+ * with the message in ERR (exit 2). */
+int vkb_cli_parse(int argc, char **argv, vkb_args *args, char *err, size_t len);
+/* Parse one size list; 0 on success, -1 with ERR. */
+int vkb_cli_parse_list(const char *text, vkb_list *out, char *err, size_t len);
+/* Whether NAME is selected by the --variant text SEL for FAMILY (NULL or "all" selects everything). */
+int vkb_cli_variant_selected(const char *sel, const char *family, const char *name);
+void vkb_cli_usage(FILE *out);
+
+#endif

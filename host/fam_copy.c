@@ -1,0 +1,101 @@
+/* fam_copy.c - the copy family: n floats from one buffer to another, checked byte for byte, beside
+ * the API's own copy (vkCmdCopyBuffer / cudaMemcpy device-to-device) as the ceiling. */
+#include <stdlib.h>
+
+#include "family.h"
+#include "util.h"
+
+typedef struct copy_case {
+    uint64_t n;
+    float *src, *dst;
+} copy_case;
+
+static const vkb_variant variants[] = {
+    /* name       kernel       local      spec  nspec param needs flags  note */
+    {"vec4", "copy_vec4", {256, 1, 1}, {0}, 0, 0, 0, 0,
+     "16-byte loads and stores, one vec4 per thread, grid-stride past the workgroup-count limit"},
+    {"api_copy", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING,
+     "vkCmdCopyBuffer / cudaMemcpy device-to-device: the ceiling"},
+};
+
+static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
+{
+    (void)max;
+    /* GPU: 1 GiB each way, far past any L2; CPU implementation: 16 MiB */
+    out[0] = (vkb_shape){{caps->is_cpu ? 1 << 22 : 1 << 28}};
+    return 1;
+}
+
+static int battery(vkb_shape *out, int max)
+{
+    static const int64_t n[] = {1, 2, 3, 4, 5, 255, 256, 257, 1023, 1025, 4099, 1000003};
+    int count = 0;
+    for (size_t i = 0; i < VKB_COUNT(n) && count < max; i++)
+        out[count++] = (vkb_shape){{n[i]}};
+    return count;
+}
+
+static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
+{
+    copy_case *c = vkb_calloc(1, sizeof *c);
+    vkb_rng rng;
+    (void)why;
+    (void)len;
+    c->n = (uint64_t)s->d[0];
+    vkb_host_reserve(2 * c->n * sizeof(float), "copy");
+    c->src = vkb_alloc(c->n * sizeof(float));
+    c->dst = vkb_alloc(c->n * sizeof(float));
+    vkb_rng_seed(&rng, seed);
+    for (uint64_t i = 0; i < c->n; i++)
+        c->src[i] = (float)vkb_rng_uniform(&rng, -1, 1);
+    return c;
+}
+
+static void case_destroy(void *data)
+{
+    copy_case *c = data;
+    free(c->src);
+    free(c->dst);
+    free(c);
+}
+
+static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
+{
+    copy_case *c = vc->data;
+    uint64_t bytes = c->n * sizeof(float);
+    int src = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c->src);
+    int dst = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c->dst);
+    (void)why;
+    (void)len;
+    if (v->kernel) {
+        uint32_t groups[3] = {vkb_groups_for((c->n + 3) / 4, v->local[0], caps->max_group_count[0]), 1, 1};
+        vkb_pass *pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
+        int b[2] = {src, dst};
+        vkb_pass_bind(pass, 2, b);
+        pass->push[0] = (uint32_t)c->n;
+    } else {
+        vkb_plan_copy(p, src, dst, bytes);
+    }
+    return 0;
+}
+
+static double work(const vkb_variant *v, const vkb_case *vc)
+{
+    (void)v;
+    return 2.0 * (double)((copy_case *)vc->data)->n * sizeof(float); /* read + write */
+}
+
+static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
+{
+    copy_case *c = vc->data;
+    (void)v;
+    (void)p;
+    vkb_check_init(res, "exact");
+    vkb_check_words(res, (const uint32_t *)c->dst, (const uint32_t *)c->src, c->n);
+    vkb_check_finish(res);
+}
+
+const vkb_family vkb_family_copy = {
+    "copy", "buffer copy, the bandwidth reference", {"n"}, 1, "GB/s", variants, (int)VKB_COUNT(variants),
+    default_shapes, battery, case_create, case_destroy, plan, work, check,
+};

@@ -1,0 +1,82 @@
+/* family.h - a kernel family is a table of variants plus what is common to them: shapes, inputs,
+ * the plan that turns a variant row into dispatches, the work model and the CPU check. */
+#ifndef VKB_FAMILY_H
+#define VKB_FAMILY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "caps.h"
+#include "check.h"
+#include "plan.h"
+
+#define VKB_MAX_DIMS 4
+
+/* A problem size: dims named by the family (copy: n; transpose: rows, cols; matmul: m, n, k). */
+typedef struct vkb_shape {
+    int64_t d[VKB_MAX_DIMS];
+} vkb_shape;
+
+/* Row flags. */
+enum {
+    VKB_VAR_CEILING = 1u << 0,        /* a vendor/API reference, not a kernel of ours */
+    VKB_VAR_VULKAN_ONLY = 1u << 1,
+    VKB_VAR_CUDA_ONLY = 1u << 2,
+    VKB_VAR_NONDETERMINISTIC = 1u << 3 /* float atomics: bits may differ run to run */
+};
+
+/* One row of a family's table. A new variant is a shader (and CUDA twin) plus a row. */
+typedef struct vkb_variant {
+    const char *name;       /* CLI and JSON name: family/name */
+    const char *kernel;     /* shader = CUDA twin name; NULL for API and library rows */
+    uint32_t local[3];      /* workgroup size (spec constants 0..2) */
+    uint32_t spec[VKB_MAX_SPEC]; /* the family's named spec constants (ids 3...) */
+    int nspec;
+    int param;              /* a family-specific knob (elements per thread, ...) */
+    unsigned needs;         /* VKB_NEED_* */
+    unsigned flags;         /* VKB_VAR_* */
+    const char *note;       /* one line for `vkbench list`: what it changes and why */
+} vkb_variant;
+
+/* Inputs and references for one shape, shared by every variant and backend that runs it. */
+typedef struct vkb_case {
+    const struct vkb_family *family;
+    vkb_shape shape;
+    void *data;  /* family-owned */
+} vkb_case;
+
+typedef struct vkb_family {
+    const char *name;
+    const char *summary;
+    const char *dims[VKB_MAX_DIMS];   /* CLI flags (--n, --rows, ...), in shape order */
+    int ndims;
+    const char *metric;               /* "GB/s" or "GFLOP/s": work / time */
+    const vkb_variant *variants;
+    int nvariants;
+
+    /* Shapes for `run` when the command line gives none; returns the count (<= MAX). */
+    int (*default_shapes)(const vkb_caps *caps, vkb_shape *out, int max);
+    /* The awkward shapes `validate` runs; returns the count. */
+    int (*battery)(vkb_shape *out, int max);
+    /* Inputs for SHAPE from SEED; NULL with WHY when the shape is invalid for this family. */
+    void *(*case_create)(const vkb_shape *shape, uint64_t seed, char *why, size_t len);
+    void (*case_destroy)(void *data);
+    /* The plan for V on CAPS. Returns 0, or 1 with WHY for a skip (a limit or feature the device lacks). */
+    int (*plan)(const vkb_variant *v, const vkb_case *c, const vkb_caps *caps, vkb_plan *plan,
+                char *why, size_t len);
+    /* Bytes (GB/s) or flops (GFLOP/s) one run of V does. */
+    double (*work)(const vkb_variant *v, const vkb_case *c);
+    /* Check the outputs of PLAN (downloaded into the output buffers' host pointers). */
+    void (*check)(const vkb_variant *v, const vkb_case *c, const vkb_plan *plan, vkb_check *res);
+} vkb_family;
+
+/* All families, in `vkbench list` order (generated from CMake's VKB_FAMILIES). */
+extern const vkb_family *const vkb_families[];
+extern const int vkb_family_count;
+
+const vkb_family *vkb_family_find(const char *name);
+const vkb_variant *vkb_variant_find(const vkb_family *f, const char *name);
+/* "4096x4096", "n=1000" style text for a shape. */
+const char *vkb_shape_text(const vkb_family *f, const vkb_shape *s, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,156 @@
+/* pipelines.c - compute pipelines from embedded SPIR-V with specialization and push constants. */
+#include "pipelines.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "spirv.h"
+
+int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, vkb_vk_pipeline *out, char *why, size_t len)
+{
+    const vkb_spirv *spv = vkb_spirv_find(pass->kernel);
+    const vkb_caps *c = &vk->caps;
+    VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    VkDescriptorSetLayoutBinding binding[VKB_MAX_BUFFERS];
+    VkDescriptorSetLayoutCreateInfo dslci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    VkPushConstantRange push = {VK_SHADER_STAGE_COMPUTE_BIT, 0, VKB_PUSH_WORDS * 4};
+    VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    VkSpecializationMapEntry map[3 + VKB_MAX_SPEC];
+    uint32_t values[3 + VKB_MAX_SPEC];
+    VkSpecializationInfo si;
+    VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VKB_MAX_BUFFERS};
+    VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    VkDescriptorSetAllocateInfo dsai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    uint64_t invocations = (uint64_t)pass->local[0] * pass->local[1] * pass->local[2];
+    VkResult r;
+
+    memset(out, 0, sizeof *out);
+    if (!spv)
+        vkb_die(VKB_EXIT_API, "no embedded shader named '%s' (add it to the family's shader list)", pass->kernel);
+    if (invocations > c->max_workgroup_invocations) {
+        snprintf(why, len, "workgroup of %" PRIu64 " invocations exceeds the device's %u", invocations,
+                 c->max_workgroup_invocations);
+        return 1;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (pass->local[i] > c->max_workgroup_size[i]) {
+            snprintf(why, len, "workgroup size %u in dimension %d exceeds the device's %u", pass->local[i], i,
+                     c->max_workgroup_size[i]);
+            return 1;
+        }
+        if (pass->groups[i] > c->max_group_count[i]) {
+            snprintf(why, len, "%u workgroups in dimension %d exceed the device's %u", pass->groups[i], i,
+                     c->max_group_count[i]);
+            return 1;
+        }
+    }
+
+    smci.codeSize = spv->bytes;
+    smci.pCode = spv->code;
+    VKB_CHECK(vkCreateShaderModule(vk->device, &smci, NULL, &out->module));
+
+    for (int i = 0; i < pass->nbind; i++) {
+        binding[i] = (VkDescriptorSetLayoutBinding){(uint32_t)i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                                    VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    }
+    dslci.bindingCount = (uint32_t)pass->nbind;
+    dslci.pBindings = binding;
+    VKB_CHECK(vkCreateDescriptorSetLayout(vk->device, &dslci, NULL, &out->set_layout));
+    plci.setLayoutCount = 1;
+    plci.pSetLayouts = &out->set_layout;
+    plci.pushConstantRangeCount = 1;
+    plci.pPushConstantRanges = &push;
+    VKB_CHECK(vkCreatePipelineLayout(vk->device, &plci, NULL, &out->layout));
+
+    for (uint32_t i = 0; i < 3u + (uint32_t)pass->nspec; i++) {
+        map[i] = (VkSpecializationMapEntry){i, i * 4, 4};
+        values[i] = i < 3 ? pass->local[i] : pass->spec[i - 3];
+    }
+    si.mapEntryCount = 3u + (uint32_t)pass->nspec;
+    si.pMapEntries = map;
+    si.dataSize = si.mapEntryCount * 4;
+    si.pData = values;
+    cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cpci.stage.module = out->module;
+    cpci.stage.pName = "main";
+    cpci.stage.pSpecializationInfo = &si;
+    cpci.layout = out->layout;
+    if (vk->has_exec_props)
+        cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+    r = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &cpci, NULL, &out->pipeline);
+    if (r != VK_SUCCESS) {
+        snprintf(why, len, "the driver could not build the pipeline (%s)", vkb_vk_result_text(r));
+        vkb_vk_pipeline_destroy(vk, out);
+        return 1;
+    }
+
+    dpci.maxSets = 1;
+    dpci.poolSizeCount = 1;
+    dpci.pPoolSizes = &ps;
+    VKB_CHECK(vkCreateDescriptorPool(vk->device, &dpci, NULL, &out->pool));
+    dsai.descriptorPool = out->pool;
+    dsai.descriptorSetCount = 1;
+    dsai.pSetLayouts = &out->set_layout;
+    VKB_CHECK(vkAllocateDescriptorSets(vk->device, &dsai, &out->set));
+    return 0;
+}
+
+void vkb_vk_pipeline_destroy(vkb_vk *vk, vkb_vk_pipeline *p)
+{
+    if (p->pool)
+        vkDestroyDescriptorPool(vk->device, p->pool, NULL);
+    if (p->pipeline)
+        vkDestroyPipeline(vk->device, p->pipeline, NULL);
+    if (p->layout)
+        vkDestroyPipelineLayout(vk->device, p->layout, NULL);
+    if (p->set_layout)
+        vkDestroyDescriptorSetLayout(vk->device, p->set_layout, NULL);
+    if (p->module)
+        vkDestroyShaderModule(vk->device, p->module, NULL);
+    memset(p, 0, sizeof *p);
+}
+
+void vkb_vk_pipeline_report(vkb_vk *vk, const vkb_vk_pipeline *p, const char *name)
+{
+    VkPipelineInfoKHR pi = {VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+    VkPipelineExecutablePropertiesKHR props[4];
+    uint32_t nexec = 4;
+    if (!vk->has_exec_props || !p->pipeline)
+        return;
+    pi.pipeline = p->pipeline;
+    for (uint32_t i = 0; i < nexec; i++)
+        props[i] = (VkPipelineExecutablePropertiesKHR){VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR};
+    if (vkGetPipelineExecutablePropertiesKHR(vk->device, &pi, &nexec, props) < 0)
+        return;
+    for (uint32_t e = 0; e < nexec; e++) {
+        VkPipelineExecutableInfoKHR ei = {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+        VkPipelineExecutableStatisticKHR stats[32];
+        uint32_t nstat = 32;
+        ei.pipeline = p->pipeline;
+        ei.executableIndex = e;
+        for (uint32_t i = 0; i < nstat; i++)
+            stats[i] = (VkPipelineExecutableStatisticKHR){VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR};
+        if (vkGetPipelineExecutableStatisticsKHR(vk->device, &ei, &nstat, stats) < 0)
+            continue;
+        fprintf(stderr, "vkbench: pipeline %s (%s):", name, props[e].name);
+        for (uint32_t i = 0; i < nstat; i++) {
+            switch (stats[i].format) {
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+                fprintf(stderr, " %s=%s", stats[i].name, stats[i].value.b32 ? "yes" : "no");
+                break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+                fprintf(stderr, " %s=%" PRId64, stats[i].name, stats[i].value.i64);
+                break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+                fprintf(stderr, " %s=%" PRIu64, stats[i].name, stats[i].value.u64);
+                break;
+            default:
+                fprintf(stderr, " %s=%g", stats[i].name, stats[i].value.f64);
+            }
+        }
+        fputc('\n', stderr);
+    }
+}

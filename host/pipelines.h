@@ -1,0 +1,25 @@
+/* pipelines.h - compute pipelines from embedded SPIR-V with specialization and push constants. */
+#ifndef VKB_PIPELINES_H
+#define VKB_PIPELINES_H
+
+#include "plan.h"
+#include "vk.h"
+
+typedef struct vkb_vk_pipeline {
+    VkShaderModule module;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+} vkb_vk_pipeline;
+
+/* Build the pipeline for a dispatch PASS: local size as spec constants 0..2, pass->spec as 3..,
+ * one storage buffer per binding, 32 bytes of push constants. Returns 0, or 1 with WHY (a skip). */
+int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, vkb_vk_pipeline *out, char *why, size_t len);
+void vkb_vk_pipeline_destroy(vkb_vk *vk, vkb_vk_pipeline *p);
+/* Print the driver's statistics of the pipeline (registers, shared memory, spills...) on stderr when the
+ * device has VK_KHR_pipeline_executable_properties; else nothing. */
+void vkb_vk_pipeline_report(vkb_vk *vk, const vkb_vk_pipeline *p, const char *name);
+
+#endif

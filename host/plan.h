@@ -1,0 +1,66 @@
+/* plan.h - one run of a variant as data: buffers and passes. Both backends execute the same plan,
+ * so a Vulkan shader and its CUDA twin get the same geometry, constants and buffers by construction. */
+#ifndef VKB_PLAN_H
+#define VKB_PLAN_H
+
+#include <stdint.h>
+
+#define VKB_MAX_BUFFERS 6
+#define VKB_MAX_PASSES 4
+#define VKB_MAX_SPEC 8      /* specialization constants after the three local-size ids */
+#define VKB_PUSH_WORDS 8    /* 32 bytes of push constants / kernel parameters */
+
+typedef enum vkb_buffer_role {
+    VKB_BUF_INPUT,    /* uploaded from host data before the run */
+    VKB_BUF_OUTPUT,   /* poisoned before the run, downloaded and checked after it */
+    VKB_BUF_SCRATCH   /* poisoned before the run, never read back */
+} vkb_buffer_role;
+
+typedef struct vkb_plan_buffer {
+    uint64_t bytes;
+    vkb_buffer_role role;
+    const void *host;  /* inputs: the data to upload (bytes long); outputs: where to download */
+} vkb_plan_buffer;
+
+typedef enum vkb_pass_kind {
+    VKB_PASS_DISPATCH, /* a compute shader / CUDA kernel named `kernel` */
+    VKB_PASS_COPY,     /* the API's own buffer copy: vkCmdCopyBuffer / cudaMemcpyAsync D2D */
+    VKB_PASS_LIBRARY   /* a vendor library call named `kernel` (CUDA only: cub_sum, cublas_sgemm, ...) */
+} vkb_pass_kind;
+
+typedef struct vkb_pass {
+    vkb_pass_kind kind;
+    const char *kernel;               /* shader name = CUDA twin name, or library op */
+    uint32_t local[3];                /* workgroup / block size: spec constants 0, 1, 2 */
+    uint32_t groups[3];               /* workgroup count / grid */
+    uint32_t spec[VKB_MAX_SPEC];      /* spec constants 3, 4, ... / template arguments */
+    int nspec;
+    uint32_t push[VKB_PUSH_WORDS];    /* push constants / by-value kernel parameter */
+    int bind[VKB_MAX_BUFFERS];        /* plan buffer index for binding 0, 1, ... */
+    int nbind;
+    uint64_t copy_bytes;              /* VKB_PASS_COPY: bytes from bind[0] to bind[1] */
+} vkb_pass;
+
+typedef struct vkb_plan {
+    vkb_plan_buffer buf[VKB_MAX_BUFFERS];
+    int nbuf;
+    vkb_pass pass[VKB_MAX_PASSES];
+    int npass;
+} vkb_plan;
+
+/* Append a buffer; returns its index. */
+int vkb_plan_buffer_add(vkb_plan *p, uint64_t bytes, vkb_buffer_role role, const void *host);
+/* Append a dispatch of KERNEL with LOCAL size and GROUPS; returns the pass to fill in further. */
+vkb_pass *vkb_plan_dispatch(vkb_plan *p, const char *kernel, const uint32_t local[3], const uint32_t groups[3]);
+/* Append an API buffer copy of BYTES from buffer SRC to buffer DST. */
+vkb_pass *vkb_plan_copy(vkb_plan *p, int src, int dst, uint64_t bytes);
+/* Append a vendor-library call. */
+vkb_pass *vkb_plan_library(vkb_plan *p, const char *op);
+/* Bind plan buffers (in binding order) to a pass. */
+void vkb_pass_bind(vkb_pass *pass, int nbind, const int *bufs);
+/* Workgroups needed to cover N items with groups of SIZE, clamped to LIMIT (kernels then loop). */
+uint32_t vkb_groups_for(uint64_t n, uint32_t size, uint32_t limit);
+/* Sum of all buffer sizes. */
+uint64_t vkb_plan_bytes(const vkb_plan *p);
+
+#endif

@@ -1,0 +1,40 @@
+/* result.h - one measured (or skipped) variant on one backend at one shape. */
+#ifndef VKB_RESULT_H
+#define VKB_RESULT_H
+
+#include "check.h"
+#include "family.h"
+#include "stats.h"
+
+typedef enum vkb_status { VKB_RES_OK, VKB_RES_FAIL, VKB_RES_SKIP } vkb_status;
+
+typedef struct vkb_result {
+    const vkb_family *family;
+    const vkb_variant *variant;
+    const char *backend;
+    vkb_shape shape;
+    vkb_status status;
+    char skip_reason[200];
+    int timed;
+    vkb_stats time_ns;
+    double work;              /* bytes or flops of one run */
+    double metric;            /* work / median time, in GB/s or GFLOP/s (1e9) */
+    const struct vkb_result *ceiling; /* the ceiling this is a fraction of, or NULL */
+    double fraction;          /* metric / ceiling metric */
+    int cache_fits;           /* working set fits in the last-level cache: 1 yes, 0 no, -1 unknown */
+    uint64_t working_set_bytes;
+    vkb_check check;
+    int cross;                /* compared with the other backend's output */
+    uint64_t cross_differing; /* elements whose bits differ between the backends */
+    double cross_max_diff;    /* largest |a - b| over float outputs (0 when all bits agree) */
+} vkb_result;
+
+typedef struct vkb_results {
+    vkb_result *r;
+    int n, cap;
+} vkb_results;
+
+vkb_result *vkb_results_add(vkb_results *rs);
+void vkb_results_free(vkb_results *rs);
+
+#endif

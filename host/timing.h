@@ -1,0 +1,26 @@
+/* timing.h - how long to warm up and how many repetitions to time: the policy, for any backend. */
+#ifndef VKB_TIMING_H
+#define VKB_TIMING_H
+
+#include "backend.h"
+#include "stats.h"
+
+typedef struct vkb_timing {
+    int reps;             /* fixed count; 0 = until the median settles or the budget is spent */
+    int cold;             /* evict caches before each repetition */
+    double warmup_ms;     /* wall time spent warming up each variant */
+    double first_warmup_ms; /* the first variant of a process warms up longer: clocks ramp */
+    double budget_ms;     /* wall time for the timed repetitions of one variant */
+} vkb_timing;
+
+/* Defaults for a device: short on a CPU implementation, longer on a GPU whose clocks ramp up. */
+void vkb_timing_defaults(vkb_timing *t, const vkb_caps *caps);
+
+/* Warm up, then time repetitions of PREPARED on BUFS. Fills ST (nanoseconds) and returns the sample count. */
+int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, const vkb_timing *t, vkb_stats *st);
+
+/* The stopping rule, separate for testing: has the median of the first N samples moved less than
+ * SETTLE_FRACTION from the median of the first PREV_N? */
+int vkb_timing_settled(const double *samples, int prev_n, int n);
+
+#endif

@@ -1,0 +1,115 @@
+/* util.c - exit codes, error reporting, allocation, seeded random numbers, wall clock. */
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+int vkb_quiet = 0;
+int vkb_verbose = 0;
+
+void vkb_die(vkb_exit code, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("vkbench: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit((int)code);
+}
+
+void vkb_warn(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("vkbench: warning: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void vkb_note(const char *fmt, ...)
+{
+    va_list ap;
+    if (vkb_quiet)
+        return;
+    fputs("vkbench: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void *vkb_alloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        char b[32];
+        vkb_die(VKB_EXIT_RESOURCE, "out of host memory allocating %s; try a smaller size",
+                vkb_fmt_bytes(bytes, b, sizeof b));
+    }
+    return p;
+}
+
+void *vkb_calloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        vkb_die(VKB_EXIT_RESOURCE, "out of host memory (%zu x %zu bytes); try a smaller size", count, size);
+    return p;
+}
+
+void vkb_host_reserve(uint64_t bytes, const char *what)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t have = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    char need_text[32], have_text[32];
+    if (have && bytes > have / 4 * 3)
+        vkb_die(VKB_EXIT_RESOURCE, "%s needs %s of host memory for inputs and checks; this machine has %s; "
+                "try a smaller size", what, vkb_fmt_bytes(bytes, need_text, sizeof need_text),
+                vkb_fmt_bytes(have, have_text, sizeof have_text));
+}
+
+double vkb_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+void vkb_rng_seed(vkb_rng *r, uint64_t seed) { r->state = seed; }
+
+uint64_t vkb_rng_u64(vkb_rng *r)
+{
+    uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+double vkb_rng_uniform(vkb_rng *r, double lo, double hi)
+{
+    double u = (double)(vkb_rng_u64(r) >> 11) * 0x1.0p-53;
+    return lo + (hi - lo) * u;
+}
+
+const char *vkb_fmt_bytes(uint64_t bytes, char *buf, size_t len)
+{
+    static const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024.0 && u < 6) {
+        v /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+    else
+        snprintf(buf, len, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, unit[u]);
+    return buf;
+}

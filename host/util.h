@@ -1,0 +1,57 @@
+/* util.h - exit codes, error reporting, allocation, seeded random numbers, wall clock. */
+#ifndef VKB_UTIL_H
+#define VKB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Process exit codes: one enum, documented in README.md. */
+typedef enum vkb_exit {
+    VKB_EXIT_OK = 0,         /* everything ran and validated */
+    VKB_EXIT_MISMATCH = 1,   /* a result failed validation, or the validation layer spoke */
+    VKB_EXIT_USAGE = 2,      /* bad command line */
+    VKB_EXIT_NO_DEVICE = 3,  /* no Vulkan loader, driver or device (or no CUDA when asked for) */
+    VKB_EXIT_RESOURCE = 4,   /* out of memory, size beyond the device's limits */
+    VKB_EXIT_API = 5         /* another API error */
+} vkb_exit;
+
+#if defined(__GNUC__)
+#define VKB_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define VKB_NORETURN __attribute__((noreturn))
+#else
+#define VKB_PRINTF(a, b)
+#define VKB_NORETURN
+#endif
+
+#define VKB_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Print "vkbench: error: MSG" on one line and exit with CODE. */
+VKB_NORETURN void vkb_die(vkb_exit code, const char *fmt, ...) VKB_PRINTF(2, 3);
+/* Print "vkbench: warning: MSG" on one line. */
+void vkb_warn(const char *fmt, ...) VKB_PRINTF(1, 2);
+/* Print "vkbench: MSG" on stderr unless quiet. */
+void vkb_note(const char *fmt, ...) VKB_PRINTF(1, 2);
+extern int vkb_quiet;
+extern int vkb_verbose; /* --verbose: pipeline statistics and more detail on stderr */
+
+/* malloc that exits with VKB_EXIT_RESOURCE and a message when the host is out of memory. */
+void *vkb_alloc(size_t bytes);
+void *vkb_calloc(size_t count, size_t size);
+/* Exit with VKB_EXIT_RESOURCE and a message when BYTES of host memory for WHAT exceed the machine's
+ * physical memory: absurd sizes fail clearly instead of thrashing. */
+void vkb_host_reserve(uint64_t bytes, const char *what);
+
+/* Monotonic wall clock in nanoseconds. */
+double vkb_now_ns(void);
+
+/* Seeded generator (splitmix64): the same seed gives the same inputs on every machine. */
+typedef struct vkb_rng { uint64_t state; } vkb_rng;
+void vkb_rng_seed(vkb_rng *r, uint64_t seed);
+uint64_t vkb_rng_u64(vkb_rng *r);
+/* Uniform in [lo, hi). */
+double vkb_rng_uniform(vkb_rng *r, double lo, double hi);
+
+/* Format a byte count with binary units ("256 MiB"). */
+const char *vkb_fmt_bytes(uint64_t bytes, char *buf, size_t len);
+
+#endif

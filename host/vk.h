@@ -1,0 +1,47 @@
+/* vk.h - the Vulkan context shared by the Vulkan modules (context, buffers, pipelines, backend). */
+#ifndef VKB_VK_H
+#define VKB_VK_H
+
+#include <volk.h>
+
+#include "caps.h"
+#include "util.h"
+
+typedef struct vkb_vk {
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice phys;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkPhysicalDeviceMemoryProperties mem;
+    double timestamp_period_ns;
+    uint32_t timestamp_bits;
+    int has_exec_props;   /* VK_KHR_pipeline_executable_properties enabled */
+    vkb_caps caps;
+} vkb_vk;
+
+/* "VK_ERROR_OUT_OF_DEVICE_MEMORY" for R. */
+const char *vkb_vk_result_text(VkResult r);
+/* Exit with one line naming the call, the result and the place; OOM results exit VKB_EXIT_RESOURCE. */
+VKB_NORETURN void vkb_vk_fail(const char *call, VkResult r, const char *file, int line);
+#define VKB_CHECK(call)                                                  \
+    do {                                                                 \
+        VkResult vkb_r_ = (call);                                        \
+        if (vkb_r_ != VK_SUCCESS)                                        \
+            vkb_vk_fail(#call, vkb_r_, __FILE__, __LINE__);              \
+    } while (0)
+
+/* Context: create on the device chosen by SELECT (see backend.h), destroy. */
+vkb_vk *vkb_vk_create(const char *select, int validation);
+void vkb_vk_destroy(vkb_vk *vk);
+
+/* Record with begin/end around FN(vk, user), submit, wait: for uploads, fills and timed batches. */
+void vkb_vk_submit_wait(vkb_vk *vk, void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user);
+/* Full compute/transfer memory barrier: every earlier write visible to every later access. */
+void vkb_vk_barrier(VkCommandBuffer cmd);
+
+#endif

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Install what vkbench needs to build and test on Debian 12: idempotent, quiet when all is present.
+set -eu
+pkgs="cmake make gcc libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools \
+mesa-vulkan-drivers vulkan-validationlayers python3 python3-matplotlib"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: missing packages:$missing; run as root (or: sudo $0)" >&2
+    exit 1
+fi
+echo "setup: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
