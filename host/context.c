@@ -111,8 +111,10 @@ static VkInstance create_instance(int validation, VkDebugUtilsMessengerEXT *mess
         vkb_vk_fail("vkCreateInstance", r, __FILE__, __LINE__);
     volkLoadInstanceOnly(instance);
     *messenger = VK_NULL_HANDLE;
-    if (validation)
+    if (validation) {
+        mci.pNext = NULL; /* the validation features chain belongs to the instance only */
         VKB_CHECK(vkCreateDebugUtilsMessengerEXT(instance, &mci, NULL, messenger));
+    }
     return instance;
 }
 

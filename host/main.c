@@ -270,8 +270,11 @@ static int run_command(app *ap)
             any |= selected[v] = vkb_cli_variant_selected(ap->args.variants, f->name, f->variants[v].name);
         if (!any)
             continue;
-        for (int s = 0; s < n; s++)
+        for (int s = 0; s < n; s++) {
             vkb_runner_family_shape(r, f, selected, &shapes[s]);
+            if (ap->args.json_path && strcmp(ap->args.json_path, "-") != 0)
+                write_json_file(ap); /* again, now with the ceilings attached */
+        }
         if (timed)
             vkb_report_table(ap->table, r->results.r, first, r->results.n, r->nbackends > 1);
         else
