@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const vkb_dim_flags[VKB_DIM_COUNT] = {"n", "m", "k", "rows", "cols", "size"};
+const char *const vkb_dim_flags[VKB_DIM_COUNT] = {"n", "m", "k", "rows", "cols", "stride", "offset", "width", "size"};
 
 #define VALUE_MAX (1ll << 50) /* far beyond any device; larger is a typo, not a size */
 
@@ -29,6 +29,7 @@ void vkb_cli_usage(FILE *out)
           "  --backend B          vulkan, cuda or all (default: vulkan, plus cuda where it is available\n"
           "                       for the default suite)\n"
           "  --n LIST --m LIST --k LIST --rows LIST --cols LIST --size LIST\n"
+          "  --stride LIST --offset LIST --width LIST (the memory family's sweeps)\n"
           "                       problem sizes: 4096, 1M (2^20), 2^28, 1,31,33, 256:8192:x2, 0:1000:+100\n"
           "  --reps N             timed repetitions (default: until the median settles, within a budget)\n"
           "  --warmup-ms MS       warm-up before timing each variant (default 200 on a GPU)\n"
@@ -209,6 +210,9 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         {"n", required_argument, 0, OPT_DIM + VKB_DIM_N},       {"m", required_argument, 0, OPT_DIM + VKB_DIM_M},
         {"k", required_argument, 0, OPT_DIM + VKB_DIM_K},       {"rows", required_argument, 0, OPT_DIM + VKB_DIM_ROWS},
         {"cols", required_argument, 0, OPT_DIM + VKB_DIM_COLS}, {"size", required_argument, 0, OPT_DIM + VKB_DIM_SIZE},
+        {"stride", required_argument, 0, OPT_DIM + VKB_DIM_STRIDE},
+        {"offset", required_argument, 0, OPT_DIM + VKB_DIM_OFFSET},
+        {"width", required_argument, 0, OPT_DIM + VKB_DIM_WIDTH},
         {0, 0, 0, 0}};
     int c;
     double num;

@@ -16,8 +16,12 @@ typedef struct vkb_list {
 } vkb_list;
 
 /* Size flags every family draws its dims from. */
-enum { VKB_DIM_N, VKB_DIM_M, VKB_DIM_K, VKB_DIM_ROWS, VKB_DIM_COLS, VKB_DIM_SIZE, VKB_DIM_COUNT };
-extern const char *const vkb_dim_flags[VKB_DIM_COUNT]; /* "n", "m", "k", "rows", "cols", "size" */
+enum {
+    VKB_DIM_N, VKB_DIM_M, VKB_DIM_K, VKB_DIM_ROWS, VKB_DIM_COLS, VKB_DIM_STRIDE, VKB_DIM_OFFSET, VKB_DIM_WIDTH,
+    VKB_DIM_SIZE, /* sets every dim a family has that is not given */
+    VKB_DIM_COUNT
+};
+extern const char *const vkb_dim_flags[VKB_DIM_COUNT]; /* "n", "m", "k", "rows", ..., "size" */
 
 typedef struct vkb_args {
     const char *command;            /* "suite" (none given), "run", "validate", "devices", "list" */

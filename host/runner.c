@@ -111,6 +111,26 @@ static void free_outputs(saved_outputs *saved)
     memset(saved, 0, sizeof *saved);
 }
 
+/* Run again on re-poisoned outputs; 1 when every output has the same bits as the first run. */
+static int rerun_identical(vkb_backend *b, void *prep, const vkb_plan *plan, vkb_buffer *const *bufs)
+{
+    int same = 1;
+    for (int i = 0; i < plan->nbuf; i++)
+        if (plan->buf[i].role != VKB_BUF_INPUT)
+            b->poison(b, bufs[i], plan->buf[i].bytes);
+    b->execute(b, prep, bufs, 1, 0, NULL);
+    for (int i = 0; i < plan->nbuf && same; i++) {
+        void *again;
+        if (plan->buf[i].role != VKB_BUF_OUTPUT)
+            continue;
+        again = vkb_alloc(plan->buf[i].bytes);
+        b->download(b, bufs[i], again, plan->buf[i].bytes);
+        same = memcmp(again, plan->buf[i].host, plan->buf[i].bytes) == 0;
+        free(again);
+    }
+    return same;
+}
+
 static void run_one(vkb_runner *r, int bi, const vkb_family *f, const vkb_variant *v, const vkb_case *c,
                     saved_outputs *saved)
 {
@@ -164,6 +184,11 @@ static void run_one(vkb_runner *r, int bi, const vkb_family *f, const vkb_varian
             b->download(b, bufs[i], (void *)plan.buf[i].host, plan.buf[i].bytes);
     f->check(v, c, &plan, &res->check);
     res->status = res->check.pass ? VKB_RES_OK : VKB_RES_FAIL;
+    if (res->status == VKB_RES_OK && !(v->flags & VKB_VAR_NONDETERMINISTIC) && !rerun_identical(b, prep, &plan, bufs)) {
+        /* a variant that claims determinism must give the same bits on the same input */
+        res->status = VKB_RES_FAIL;
+        snprintf(res->check.method, sizeof res->check.method, "not deterministic: a second run differs");
+    }
     if (r->nbackends > 1 && !(v->flags & VKB_VAR_CEILING)) {
         if (saved->valid)
             compare_outputs(res, &plan, saved);
