@@ -166,20 +166,40 @@ static void write_json_file(app *ap)
         vkb_die(VKB_EXIT_USAGE, "cannot write %s", ap->args.json_path);
 }
 
+/* Progress on stderr: a bar with the case and the time left on a terminal, plain lines otherwise. */
+static void show_progress(const vkb_runner *r, const vkb_result *res)
+{
+    static double start;
+    char shape[64], bar[21];
+    double now = vkb_now_ns(), left;
+    int done = r->progress_done, total = r->progress_total > done ? r->progress_total : done;
+    if (!start)
+        start = now;
+    left = done ? (now - start) / done * (total - done) / 1e9 : 0;
+    vkb_shape_text(res->family, &res->shape, shape, sizeof shape);
+    if (isatty(2)) {
+        for (int i = 0; i < 20; i++)
+            bar[i] = i < 20 * done / total ? '#' : '.';
+        bar[20] = 0;
+        fprintf(stderr, "\r\033[K[%s] %d/%d %s/%s %s %s, %.0f s left", bar, done, total, res->family->name,
+                res->variant->name, res->backend, shape, left);
+        if (done == total)
+            fputs("\r\033[K", stderr);
+    } else {
+        fprintf(stderr, "vkbench: [%d/%d] %s/%s %s %s %s\n", done, total, res->family->name, res->variant->name,
+                res->backend, shape, res->status == VKB_RES_OK ? "ok" : res->status == VKB_RES_FAIL ? "FAIL" : "skip");
+    }
+    fflush(stderr);
+}
+
 static void on_result(vkb_runner *r, const vkb_result *res, void *user)
 {
     app *ap = user;
-    char shape[64];
     /* the JSON file is rewritten whole after each result: an interrupted run keeps valid JSON */
     if (ap->args.json_path && strcmp(ap->args.json_path, "-") != 0)
         write_json_file(ap);
-    if (!vkb_quiet && isatty(2)) {
-        fprintf(stderr, "\r\033[K[%d/%d] %s/%s %s %s", r->progress_done, r->progress_total, res->family->name,
-                res->variant->name, res->backend, vkb_shape_text(res->family, &res->shape, shape, sizeof shape));
-        if (r->progress_done == r->progress_total)
-            fputs("\r\033[K", stderr);
-        fflush(stderr);
-    }
+    if (!vkb_quiet)
+        show_progress(r, res);
 }
 
 static void open_backends(app *ap, int timed)
@@ -259,7 +279,8 @@ static int run_command(app *ap)
         nshape[i] = timed ? shapes_for(fams[i], &ap->args, &r->backends[0]->caps, shapes)
                           : fams[i]->battery(shapes, MAX_SHAPES);
         for (int v = 0; v < fams[i]->nvariants; v++)
-            nsel += vkb_cli_variant_selected(ap->args.variants, fams[i]->name, fams[i]->variants[v].name);
+            nsel += vkb_cli_variant_selected(ap->args.variants, fams[i]->name, fams[i]->variants[v].name) ||
+                    (timed && (fams[i]->variants[v].flags & VKB_VAR_CEILING));
         r->progress_total += nshape[i] * nsel * r->nbackends;
     }
     for (int i = 0; i < nfams; i++) {
