@@ -36,6 +36,7 @@ typedef struct vkb_variant {
     unsigned needs;         /* VKB_NEED_* */
     unsigned flags;         /* VKB_VAR_* */
     const char *note;       /* one line for `vkbench list`: what it changes and why */
+    const char *ceiling;    /* the ceiling row to compare with; NULL: the first ceiling (own backend first) */
 } vkb_variant;
 
 /* Inputs and references for one shape, shared by every variant and backend that runs it. */
@@ -68,6 +69,9 @@ typedef struct vkb_family {
     double (*work)(const vkb_variant *v, const vkb_case *c);
     /* Check the outputs of PLAN (downloaded into the output buffers' host pointers). */
     void (*check)(const vkb_variant *v, const vkb_case *c, const vkb_plan *plan, vkb_check *res);
+    /* Optional: the fraction of the ceiling a rule predicts for V (the table and JSON show it beside the
+     * measured one); NAN where the rule says nothing. */
+    double (*predict)(const vkb_variant *v, const vkb_case *c, const vkb_caps *caps);
 } vkb_family;
 
 /* All families, in `vkbench list` order (generated from CMake's VKB_FAMILIES). */

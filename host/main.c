@@ -60,17 +60,28 @@ static const char *family_names(char *buf, size_t len)
 static int pick_families(const vkb_args *a, const vkb_family **out)
 {
     char names[400];
+    int n = 0;
     if (a->nfamilies == 0) {
         for (int i = 0; i < vkb_family_count; i++)
             out[i] = vkb_families[i];
         return vkb_family_count;
     }
     for (int i = 0; i < a->nfamilies; i++) {
-        out[i] = vkb_family_find(a->families[i]);
-        if (!out[i])
+        const vkb_family *f = vkb_family_find(a->families[i]);
+        size_t len = strlen(a->families[i]);
+        int found = f != NULL;
+        if (f)
+            out[n++] = f;
+        /* a group: NAME selects every family named NAME.PART */
+        for (int k = 0; !f && k < vkb_family_count && n < 64; k++)
+            if (strncmp(vkb_families[k]->name, a->families[i], len) == 0 && vkb_families[k]->name[len] == '.') {
+                out[n++] = vkb_families[k];
+                found = 1;
+            }
+        if (!found)
             usage_error("unknown family '%s'; families: %s", a->families[i], family_names(names, sizeof names));
     }
-    return a->nfamilies;
+    return n;
 }
 
 /* Every name in --variant must exist in one of the families. */

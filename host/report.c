@@ -76,6 +76,19 @@ static const char *fraction_text(const vkb_result *r, char *buf, size_t len)
     return buf;
 }
 
+/* The family's predicted fraction of the ceiling, marked where the measured one is off by more than 25%. */
+static const char *predicted_text(const vkb_result *r, char *buf, size_t len)
+{
+    double ratio = r->fraction / r->predicted;
+    if (isnan(r->predicted))
+        snprintf(buf, len, "-");
+    else if (r->timed && r->ceiling && !(r->variant->flags & VKB_VAR_CEILING) && (ratio < 0.8 || ratio > 1.25))
+        snprintf(buf, len, "%.1f%% DIFFERS", 100 * r->predicted);
+    else
+        snprintf(buf, len, "%.1f%%", 100 * r->predicted);
+    return buf;
+}
+
 static const char *cache_text(const vkb_result *r)
 {
     return r->cache_fits < 0 ? "?" : r->cache_fits ? "L2" : "DRAM";
@@ -84,25 +97,30 @@ static const char *cache_text(const vkb_result *r)
 static void table_single(FILE *out, const vkb_result *rs, int first, int last)
 {
     const char *metric = rs[first].family->metric;
-    char name[96], shape[64], t[32], m[32], f[64], v[400];
-    fprintf(out, "%-28s %-7s %-16s %11s %6s %10s %-26s %-5s %s\n", "variant", "backend", "shape", "median",
-            "+-sd", metric, "of ceiling", "fits", "check");
+    int pred = rs[first].family->predict != NULL;
+    char name[96], shape[64], t[32], m[32], f[64], v[400], p[32];
+    fprintf(out, "%-28s %-7s %-16s %11s %6s %10s %-26s %s%-5s %s\n", "variant", "backend", "shape", "median",
+            "+-sd", metric, "of ceiling", pred ? "predicted     " : "", "fits", "check");
     for (int i = first; i < last; i++) {
         const vkb_result *r = &rs[i];
-        fprintf(out, "%-28s %-7s %-16s %11s %5.1f%% %10s %-26s %-5s %s\n", full_name(r, name, sizeof name),
+        fprintf(out, "%-28s %-7s %-16s %11s %5.1f%% %10s %-26s ", full_name(r, name, sizeof name),
                 r->backend, vkb_shape_text(r->family, &r->shape, shape, sizeof shape),
                 r->timed ? vkb_report_time(r->time_ns.median, t, sizeof t) : "-",
                 r->timed && r->time_ns.median > 0 ? 100 * r->time_ns.stddev / r->time_ns.median : 0.0,
-                metric_text(r, m, sizeof m), fraction_text(r, f, sizeof f), cache_text(r), verdict(r, v, sizeof v));
+                metric_text(r, m, sizeof m), fraction_text(r, f, sizeof f));
+        if (pred)
+            fprintf(out, "%-13s ", predicted_text(r, p, sizeof p));
+        fprintf(out, "%-5s %s\n", cache_text(r), verdict(r, v, sizeof v));
     }
 }
 
 /* Vulkan and CUDA side by side: rows are (variant, shape); the ratio is Vulkan's metric over CUDA's. */
 static void table_paired(FILE *out, const vkb_result *rs, int first, int last)
 {
-    char name[96], shape[64], m0[32], m1[32], f0[64], f1[64], v0[400], v1[400], ratio[16];
-    fprintf(out, "%-28s %-16s %10s %-22s %10s %-22s %8s  %s\n", "variant", "shape", "vulkan", "of ceiling", "cuda",
-            "of ceiling", "vk/cuda", "check (vulkan | cuda)");
+    char name[96], shape[64], m0[32], m1[32], f0[64], f1[64], v0[400], v1[400], ratio[16], p0[32], p1[32], pp[80];
+    int pred = rs[first].family->predict != NULL;
+    fprintf(out, "%-28s %-16s %10s %-22s %10s %-22s %8s  %s%s\n", "variant", "shape", "vulkan", "of ceiling", "cuda",
+            "of ceiling", "vk/cuda", pred ? "predicted (vulkan | cuda)  " : "", "check (vulkan | cuda)");
     for (int i = first; i < last; i++) {
         const vkb_result *a = &rs[i], *b = NULL;
         int seen = 0;
@@ -122,11 +140,16 @@ static void table_paired(FILE *out, const vkb_result *rs, int first, int last)
         snprintf(ratio, sizeof ratio, "-");
         if (a && b && a->timed && b->timed && b->metric > 0)
             snprintf(ratio, sizeof ratio, "%.3f", a->metric / b->metric);
-        fprintf(out, "%-28s %-16s %10s %-22s %10s %-22s %8s  %s | %s\n", full_name(a ? a : b, name, sizeof name),
+        fprintf(out, "%-28s %-16s %10s %-22s %10s %-22s %8s  ", full_name(a ? a : b, name, sizeof name),
                 vkb_shape_text(rs[i].family, &rs[i].shape, shape, sizeof shape), a ? metric_text(a, m0, sizeof m0) : "n/a",
                 a ? fraction_text(a, f0, sizeof f0) : "", b ? metric_text(b, m1, sizeof m1) : "n/a",
-                b ? fraction_text(b, f1, sizeof f1) : "", ratio, a ? verdict(a, v0, sizeof v0) : "-",
-                b ? verdict(b, v1, sizeof v1) : "-");
+                b ? fraction_text(b, f1, sizeof f1) : "", ratio);
+        if (pred) {
+            snprintf(pp, sizeof pp, "%s | %s", a ? predicted_text(a, p0, sizeof p0) : "-",
+                     b ? predicted_text(b, p1, sizeof p1) : "-");
+            fprintf(out, "%-26s ", pp);
+        }
+        fprintf(out, "%s | %s\n", a ? verdict(a, v0, sizeof v0) : "-", b ? verdict(b, v1, sizeof v1) : "-");
     }
 }
 
@@ -221,6 +244,8 @@ static void json_result(vkb_json *j, const vkb_result *r)
         vkb_json_string(j, "ceiling_variant", r->ceiling ? r->ceiling->variant->name : NULL);
         vkb_json_string(j, "ceiling_backend", r->ceiling ? r->ceiling->backend : NULL);
         vkb_json_number(j, "fraction", r->ceiling ? r->fraction : NAN);
+        if (r->family->predict)
+            vkb_json_number(j, "predicted_fraction", r->predicted);
         vkb_json_object_end(j);
     } else {
         vkb_json_null(j, "time_ms");

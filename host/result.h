@@ -21,6 +21,7 @@ typedef struct vkb_result {
     double metric;            /* work / median time, in GB/s or GFLOP/s (1e9) */
     const struct vkb_result *ceiling; /* the ceiling this is a fraction of, or NULL */
     double fraction;          /* metric / ceiling metric */
+    double predicted;         /* the family's predicted fraction, NAN when none */
     int cache_fits;           /* working set fits in the last-level cache: 1 yes, 0 no, -1 unknown */
     uint64_t working_set_bytes;
     vkb_check check;

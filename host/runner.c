@@ -146,6 +146,7 @@ static void run_one(vkb_runner *r, int bi, const vkb_family *f, const vkb_varian
     res->backend = b->name;
     res->shape = c->shape;
     res->cache_fits = -1;
+    res->predicted = NAN;
     res->status = VKB_RES_SKIP;
     memset(&plan, 0, sizeof plan);
 
@@ -200,6 +201,7 @@ static void run_one(vkb_runner *r, int bi, const vkb_family *f, const vkb_varian
     if (b->caps.cache_bytes)
         res->cache_fits = res->working_set_bytes <= b->caps.cache_bytes;
     res->work = f->work(v, c);
+    res->predicted = f->predict ? f->predict(v, c, &b->caps) : NAN;
     if (r->timed && res->status == VKB_RES_OK) {
         vkb_timing_measure(b, prep, bufs, &r->timing[bi], &res->time_ns);
         res->timed = 1;
@@ -226,6 +228,8 @@ static void attach_ceilings(vkb_runner *r, int first)
         for (int j = first; j < rs->n; j++) {
             const vkb_result *c = &rs->r[j];
             if (!c->timed || !(c->variant->flags & VKB_VAR_CEILING) || c->metric <= 0)
+                continue;
+            if (res->variant->ceiling && strcmp(c->variant->name, res->variant->ceiling) != 0)
                 continue;
             if (strcmp(c->backend, res->backend) == 0) {
                 if (!own)

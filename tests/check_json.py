@@ -8,7 +8,9 @@ doc = json.load(open(sys.argv[1]))
 families = set(sys.argv[2:])
 assert doc["schema_version"] == 1 and doc["tool"] == "vkbench", "header"
 assert doc["devices"] and all("name" in d and "backend" in d for d in doc["devices"]), "devices"
-results = [r for r in doc["results"] if not families or r["family"] in families]
+# a group name (memory) stands for its families (memory.width, ...)
+results = [r for r in doc["results"] if not families or r["family"] in families
+           or r["family"].split(".")[0] in families]
 assert results, "no results"
 seen = set()
 for r in results:

@@ -1,0 +1,142 @@
+/* memory.cu - the CUDA twins of shaders/memory/: same geometry, push words and constants. */
+#include "kernels.h"
+
+namespace {
+
+constexpr unsigned kSharedWords = 4096, kUnroll = 16;
+
+template <int WORDS> struct vec_of;
+template <> struct vec_of<1> { using type = float; };
+template <> struct vec_of<2> { using type = float2; };
+template <> struct vec_of<4> { using type = float4; };
+
+__device__ unsigned grid_threads() { return gridDim.x * blockDim.x; }
+__device__ unsigned global_id() { return blockIdx.x * blockDim.x + threadIdx.x; }
+
+template <int WORDS>
+__global__ void mem_width(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+{
+    using T = typename vec_of<WORDS>::type;
+    unsigned n = pc.u[0], nel = n / WORDS, id = global_id();
+    const T *s = reinterpret_cast<const T *>(src);
+    T *d = reinterpret_cast<T *>(dst);
+    for (unsigned i = id; i < nel; i += grid_threads())
+        d[i] = s[i];
+    if (id < n - nel * WORDS)
+        dst[nel * WORDS + id] = src[nel * WORDS + id];
+}
+
+__global__ void mem_offset(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+{
+    for (unsigned i = global_id(); i < pc.u[0]; i += grid_threads())
+        dst[i] = src[i + pc.u[1]];
+}
+
+__global__ void mem_stride(const unsigned *__restrict__ src, unsigned *__restrict__ partial, vkb_push pc)
+{
+    unsigned acc = 0;
+    for (unsigned j = global_id(); j < pc.u[0]; j += grid_threads())
+        acc += src[j * pc.u[1]];
+    partial[global_id()] = acc;
+}
+
+template <int FIELDS, int REC>
+__global__ void mem_aos(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+{
+    for (unsigned i = global_id(); i < pc.u[0]; i += grid_threads()) {
+        if constexpr (REC % 4 == 0) {
+            const float4 *s = reinterpret_cast<const float4 *>(src);
+            float4 *d = reinterpret_cast<float4 *>(dst);
+            for (unsigned q = 0; q < REC / 4; q++)
+                d[i * (REC / 4) + q] = s[i * (REC / 4) + q];
+        } else {
+            for (unsigned f = 0; f < FIELDS; f++)
+                dst[i * REC + f] = src[i * REC + f];
+        }
+    }
+}
+
+template <int FIELDS>
+__global__ void mem_soa(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+{
+    unsigned n = pc.u[0];
+    for (unsigned i = global_id(); i < n; i += grid_threads())
+        for (unsigned f = 0; f < FIELDS; f++)
+            dst[f * n + i] = src[f * n + i];
+}
+
+/* push: n, iters, mul, mod, mask (see mem_shared.comp) */
+__global__ void mem_shared(const unsigned *__restrict__ src, unsigned *__restrict__ dst, vkb_push pc)
+{
+    __shared__ unsigned words[kSharedWords];
+    unsigned t = threadIdx.x, acc = 0;
+    for (unsigned x = t; x < kSharedWords; x += blockDim.x)
+        words[x] = src[x];
+    __syncthreads();
+    unsigned base = ((t % pc.u[3]) * pc.u[2]) & 1023u;
+    for (unsigned it = 0; it < pc.u[1]; it++) {
+        unsigned a = base + ((it << 9) & pc.u[4]);
+#pragma unroll
+        for (unsigned u = 0; u < kUnroll; u++)
+            acc += words[a + 32u * u];
+    }
+    if (global_id() < pc.u[0])
+        dst[global_id()] = acc;
+}
+
+template <int WORDS>
+cudaError_t launch_mem_width(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    mem_width<WORDS><<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1], vkb_push_of(p));
+    return cudaGetLastError();
+}
+
+cudaError_t launch_mem_offset(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    mem_offset<<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1], vkb_push_of(p));
+    return cudaGetLastError();
+}
+
+cudaError_t launch_mem_stride(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    mem_stride<<<vkb_grid(p), vkb_block(p), 0, s>>>((const unsigned *)a[0], (unsigned *)a[1], vkb_push_of(p));
+    return cudaGetLastError();
+}
+
+template <int FIELDS, int REC>
+cudaError_t launch_mem_aos(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    mem_aos<FIELDS, REC><<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1], vkb_push_of(p));
+    return cudaGetLastError();
+}
+
+template <int FIELDS>
+cudaError_t launch_mem_soa(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    mem_soa<FIELDS><<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1], vkb_push_of(p));
+    return cudaGetLastError();
+}
+
+cudaError_t launch_mem_shared(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    mem_shared<<<vkb_grid(p), vkb_block(p), 0, s>>>((const unsigned *)a[0], (unsigned *)a[1], vkb_push_of(p));
+    return cudaGetLastError();
+}
+
+} // namespace
+
+extern "C" const vkb_cuda_kernel vkb_cuda_kernels_memory[] = {
+    {"mem_width", 1, {1}, launch_mem_width<1>},
+    {"mem_width", 1, {2}, launch_mem_width<2>},
+    {"mem_width", 1, {4}, launch_mem_width<4>},
+    {"mem_offset", 0, {}, launch_mem_offset},
+    {"mem_stride", 0, {}, launch_mem_stride},
+    {"mem_aos", 2, {3, 3}, launch_mem_aos<3, 3>},
+    {"mem_aos", 2, {3, 4}, launch_mem_aos<3, 4>},
+    {"mem_aos", 2, {5, 5}, launch_mem_aos<5, 5>},
+    {"mem_aos", 2, {5, 8}, launch_mem_aos<5, 8>},
+    {"mem_soa", 1, {3}, launch_mem_soa<3>},
+    {"mem_soa", 1, {5}, launch_mem_soa<5>},
+    {"mem_shared", 0, {}, launch_mem_shared},
+    {nullptr, 0, {}, nullptr},
+};

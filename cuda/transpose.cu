@@ -1,0 +1,154 @@
+/* transpose.cu - the CUDA twins of shaders/transpose/: the same tiles, geometry, strides and edge rules,
+ * one template per shader, instantiated for the spec constants the variant rows use. */
+#include "kernels.h"
+
+namespace {
+
+/* transpose_direct.comp: MODE 0 copies, 1 transposes with strided writes. */
+template <unsigned TILE, unsigned ROWS, unsigned MODE>
+__global__ void transpose_direct(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+{
+    unsigned rows = pc.u[0], cols = pc.u[1];
+    unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
+    unsigned x = threadIdx.x, y = threadIdx.y;
+    for (unsigned t = blockIdx.y * gridDim.x + blockIdx.x; t < ntiles; t += gridDim.x * gridDim.y) {
+        unsigned c = (t % tiles_x) * TILE + x, r0 = (t / tiles_x) * TILE + y;
+        if (c >= cols)
+            continue;
+#pragma unroll
+        for (unsigned j = 0; j < TILE; j += ROWS) {
+            unsigned r = r0 + j;
+            if (r < rows) {
+                float v = src[r * cols + c];
+                if (MODE == 0)
+                    dst[r * cols + c] = v;
+                else
+                    dst[c * rows + r] = v;
+            }
+        }
+    }
+}
+
+/* transpose_tiled.comp: a shared tile, padded (PAD) or swizzled (SWIZZLE); MODE 0 copies through it. */
+template <unsigned TILE, unsigned ROWS, unsigned PAD, unsigned SWIZZLE, unsigned MODE>
+__global__ void transpose_tiled(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+{
+    __shared__ float tile[TILE][TILE + PAD];
+    unsigned rows = pc.u[0], cols = pc.u[1];
+    unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
+    unsigned x = threadIdx.x, y = threadIdx.y, first = blockIdx.y * gridDim.x + blockIdx.x;
+    auto col_of = [](unsigned i, unsigned j) { return SWIZZLE ? j ^ i : j; };
+    for (unsigned t = first; t < ntiles; t += gridDim.x * gridDim.y) {
+        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
+        if (t != first)
+            __syncthreads();
+#pragma unroll
+        for (unsigned j = 0; j < TILE; j += ROWS) {
+            unsigned r = by + y + j, c = bx + x;
+            if (r < rows && c < cols)
+                tile[y + j][col_of(y + j, x)] = src[r * cols + c];
+        }
+        __syncthreads();
+#pragma unroll
+        for (unsigned j = 0; j < TILE; j += ROWS) {
+            if (MODE == 0) {
+                unsigned r = by + y + j, c = bx + x;
+                if (r < rows && c < cols)
+                    dst[r * cols + c] = tile[y + j][col_of(y + j, x)];
+            } else {
+                unsigned r = bx + y + j, c = by + x;
+                if (r < cols && c < rows)
+                    dst[r * rows + c] = tile[x][col_of(x, y + j)];
+            }
+        }
+    }
+}
+
+/* transpose_vec4.comp: the padded tile with float4 global accesses where rows are 16-byte aligned. */
+template <unsigned TILE, unsigned ROWS, unsigned PAD>
+__global__ void transpose_vec4(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+{
+    __shared__ float tile[TILE][TILE + PAD];
+    unsigned rows = pc.u[0], cols = pc.u[1];
+    unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
+    unsigned x = threadIdx.x, y = threadIdx.y, first = blockIdx.y * gridDim.x + blockIdx.x;
+    bool vec_in = (cols & 3u) == 0, vec_out = (rows & 3u) == 0;
+    const float4 *src4 = reinterpret_cast<const float4 *>(src);
+    float4 *dst4 = reinterpret_cast<float4 *>(dst);
+    for (unsigned t = first; t < ntiles; t += gridDim.x * gridDim.y) {
+        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
+        if (t != first)
+            __syncthreads();
+#pragma unroll
+        for (unsigned j = 0; j < TILE; j += ROWS) {
+            unsigned r = by + y + j, c = bx + 4u * x;
+            if (r >= rows || c >= cols)
+                continue;
+            if (vec_in) {
+                float4 v = src4[(r * cols + c) / 4u];
+                tile[y + j][4u * x] = v.x;
+                tile[y + j][4u * x + 1u] = v.y;
+                tile[y + j][4u * x + 2u] = v.z;
+                tile[y + j][4u * x + 3u] = v.w;
+            } else {
+                for (unsigned k = 0; k < 4u && c + k < cols; k++)
+                    tile[y + j][4u * x + k] = src[r * cols + c + k];
+            }
+        }
+        __syncthreads();
+#pragma unroll
+        for (unsigned j = 0; j < TILE; j += ROWS) {
+            unsigned r = bx + y + j, c = by + 4u * x;
+            if (r >= cols || c >= rows)
+                continue;
+            if (vec_out) {
+                dst4[(r * rows + c) / 4u] = make_float4(tile[4u * x][y + j], tile[4u * x + 1u][y + j],
+                                                        tile[4u * x + 2u][y + j], tile[4u * x + 3u][y + j]);
+            } else {
+                for (unsigned k = 0; k < 4u && c + k < rows; k++)
+                    dst[r * rows + c + k] = tile[4u * x + k][y + j];
+            }
+        }
+    }
+}
+
+template <unsigned TILE, unsigned ROWS, unsigned MODE>
+cudaError_t launch_direct(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    transpose_direct<TILE, ROWS, MODE><<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1],
+                                                                            vkb_push_of(p));
+    return cudaGetLastError();
+}
+
+template <unsigned TILE, unsigned ROWS, unsigned PAD, unsigned SWIZZLE, unsigned MODE>
+cudaError_t launch_tiled(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    transpose_tiled<TILE, ROWS, PAD, SWIZZLE, MODE><<<vkb_grid(p), vkb_block(p), 0, s>>>(
+        (const float *)a[0], (float *)a[1], vkb_push_of(p));
+    return cudaGetLastError();
+}
+
+template <unsigned TILE, unsigned ROWS, unsigned PAD>
+cudaError_t launch_vec4(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    transpose_vec4<TILE, ROWS, PAD><<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1],
+                                                                        vkb_push_of(p));
+    return cudaGetLastError();
+}
+
+} // namespace
+
+/* one row per constant set of host/fam_transpose.c's variant rows */
+extern "C" const vkb_cuda_kernel vkb_cuda_kernels_transpose[] = {
+    {"transpose_direct", 3, {32, 8, 0}, launch_direct<32, 8, 0>},
+    {"transpose_direct", 3, {32, 8, 1}, launch_direct<32, 8, 1>},
+    {"transpose_tiled", 5, {32, 8, 0, 0, 0}, launch_tiled<32, 8, 0, 0, 0>},
+    {"transpose_tiled", 5, {32, 8, 0, 0, 1}, launch_tiled<32, 8, 0, 0, 1>},
+    {"transpose_tiled", 5, {32, 8, 1, 0, 1}, launch_tiled<32, 8, 1, 0, 1>},
+    {"transpose_tiled", 5, {32, 8, 0, 1, 1}, launch_tiled<32, 8, 0, 1, 1>},
+    {"transpose_tiled", 5, {32, 4, 1, 0, 1}, launch_tiled<32, 4, 1, 0, 1>},
+    {"transpose_tiled", 5, {32, 16, 1, 0, 1}, launch_tiled<32, 16, 1, 0, 1>},
+    {"transpose_tiled", 5, {64, 8, 1, 0, 1}, launch_tiled<64, 8, 1, 0, 1>},
+    {"transpose_vec4", 3, {32, 8, 1}, launch_vec4<32, 8, 1>},
+    {nullptr, 0, {}, nullptr},
+};

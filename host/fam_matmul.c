@@ -1,0 +1,361 @@
+/* fam_matmul.c - the matmul family: row-major C = A B (M x K times K x N), a ladder from one thread per
+ * element to register blocks, wide accesses, a transposed A tile, double buffering and subgroup tiles
+ * (seeds 000 and 004), and fp16 cooperative matrices; cuBLAS (pedantic fp32, and fp16 -> fp32) as ceilings. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "family.h"
+#include "util.h"
+
+/* Row param bits. */
+enum {
+    MM_F16 = 1,        /* fp16 inputs (the seeded fp32 inputs rounded), fp32 output */
+    MM_WM_SUBGROUP = 2 /* matmul_block: the warp tile height WM = 2 x the device's subgroup size */
+};
+
+/* matmul_block OPT bits (shaders/matmul/matmul_block.comp) */
+enum { OPT_WIDE = 1, OPT_AT = 2, OPT_DB = 4 };
+
+/* Products up to this many multiply-adds get every element checked; larger ones Freivalds + samples. */
+#define FULL_CHECK_MACS (1ull << 27)
+#define SAMPLES 256
+#define FREIVALDS_ROUNDS 8
+
+/* Tensor cores accumulate fp32 by aligning and truncating, not rounding to nearest (Fasi, Higham,
+ * Mikaitis, Pranesh 2021): the unit roundoff of truncation is 2^-23. */
+#define U_TENSOR 0x1.0p-23
+
+typedef struct mm_case {
+    int64_t m, n, k;
+    float *a, *b, *c;          /* fp32 inputs; the output of whichever variant ran last */
+    uint16_t *a16, *b16;       /* fp16 bits of the same inputs (made when an fp16 row first plans) */
+    float *a16f, *b16f;        /* those fp16 values as floats, for the reference */
+} mm_case;
+
+/* Block shapes (matmul_block spec ids 3..10): BM BN BK WM WN TM TN OPT. */
+#define BLOCK2D 128, 128, 8, 128, 128, 8, 8
+
+static const vkb_variant variants[] = {
+    {"naive", "matmul_naive", {16, 16, 1}, {0}, 0, 0, 0, 0,
+     "one invocation per element of C, A and B from global memory: 2 loads per FMA, L1/L2-bound; ~10% of cuBLAS"},
+    {"tiled16", "matmul_tiled", {16, 16, 1}, {16}, 1, 0, 0, 0,
+     "the seed's 16x16 shared-memory tiles loaded in phases between barriers: global traffic / 16; ~20% of cuBLAS"},
+    {"tiled32", "matmul_tiled", {32, 32, 1}, {32}, 1, 0, 0, 0,
+     "TILE_WIDTH 32: traffic / 32 but 2 shared loads per FMA still bound it; ~20% of cuBLAS"},
+    {"rows", "matmul_block", {512, 1, 1}, {64, 64, 8, 64, 64, 8, 1, 0}, 8, 0, 0, 0,
+     "8 outputs per invocation down a column: one shared B value feeds 8 FMAs; predict ~2x tiled32"},
+    {"block2d", "matmul_block", {256, 1, 1}, {BLOCK2D, 0}, 8, 0, 0, 0,
+     "8x8 register block per invocation: 16 shared loads per 64 FMAs; predict ~1.5x rows"},
+    {"vec4", "matmul_block", {256, 1, 1}, {BLOCK2D, OPT_WIDE}, 8, 0, 0, 0,
+     "16-byte global loads and vec4 B reads from shared memory: fewer instructions; predict +15%"},
+    {"transposed_a", "matmul_block", {256, 1, 1}, {BLOCK2D, OPT_WIDE | OPT_AT}, 8, 0, 0, 0,
+     "A tile stored k-major (+4 pad): vec4, conflict-free A reads and stores; predict +10%"},
+    {"dbuf", "matmul_block", {256, 1, 1}, {BLOCK2D, OPT_WIDE | OPT_AT | OPT_DB}, 8, 0, 0, 0,
+     "two shared stages, next tile fetched during the math, one barrier per tile; predict +5-10%"},
+    {"subgroup", "matmul_block", {128, 1, 1}, {128, 128, 16, 0, 64, 8, 4, OPT_WIDE | OPT_AT | OPT_DB}, 8,
+     MM_WM_SUBGROUP, 0, 0,
+     "each subgroup owns a (2 x subgroup) x 64 sub-block, 4 strips of 8x4 per invocation: local shared reads; "
+     "predict ~75-85% of cuBLAS"},
+    {"coopmat_f16", "matmul_coopmat", {256, 1, 1}, {128, 128, 32, 64, 32}, 5, MM_F16, VKB_NEED_COOPMAT, 0,
+     "fp16 inputs, fp32 accumulation, 16x16x16 cooperative matrices (tensor cores), 8 subgroups of 64x32; "
+     "predict ~40% of cuBLAS fp16", "cublas_hgemm"},
+    {"cublas_sgemm", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
+     "cublasSgemm, CUBLAS_PEDANTIC_MATH (no TF32): the fp32 ceiling"},
+    {"cublas_hgemm", NULL, {1, 1, 1}, {0}, 0, MM_F16, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
+     "cublasGemmEx fp16 x fp16 -> fp32, compute 32F: the ceiling of coopmat_f16"},
+};
+
+static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
+{
+    if (caps->is_cpu) {
+        out[0] = (vkb_shape){{256, 256, 256}};
+        return 1;
+    }
+    out[0] = (vkb_shape){{4096, 4096, 4096}};
+    if (max < 2)
+        return 1;
+    out[1] = (vkb_shape){{8192, 8192, 8192}};
+    return 2;
+}
+
+static int battery(vkb_shape *out, int max)
+{
+    /* 1x1x1, a row, a column, K = 1, no dimension a multiple of any tile, tall and skinny, K > tiles */
+    static const int64_t s[][3] = {{1, 1, 1}, {1, 33, 17}, {33, 1, 5}, {65, 63, 1}, {127, 129, 67},
+                                   {200, 40, 300}, {40, 260, 9}, {132, 136, 36}};
+    int count = 0;
+    for (size_t i = 0; i < VKB_COUNT(s) && count < max; i++)
+        out[count++] = (vkb_shape){{s[i][0], s[i][1], s[i][2]}};
+    return count;
+}
+
+/* fp32 -> fp16 bits, round to nearest even. */
+static uint16_t half_from_float(float f)
+{
+    uint32_t x, absx, sign, h, rem;
+    memcpy(&x, &f, 4);
+    sign = (x >> 16) & 0x8000u;
+    absx = x & 0x7fffffffu;
+    if (absx >= 0x7f800000u)
+        return (uint16_t)(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0));
+    if (absx >= 0x477ff000u)   /* 65520 and up round to infinity */
+        return (uint16_t)(sign | 0x7c00u);
+    if (absx < 0x38800000u) {  /* below 2^-14: a subnormal half, exactly round(|f| 2^24) */
+        float af;
+        memcpy(&af, &absx, 4);
+        return (uint16_t)(sign | (uint32_t)lrintf(af * 16777216.0f));
+    }
+    h = ((((absx >> 23) - 127u + 15u)) << 10) | ((absx & 0x7fffffu) >> 13);
+    rem = absx & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u)))
+        h++;   /* a carry into the exponent is still the right result */
+    return (uint16_t)(sign | h);
+}
+
+static float half_to_float(uint16_t h)
+{
+    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    float v = e == 0 ? ldexpf((float)m, -24)
+            : e == 31 ? (m ? NAN : INFINITY)
+                      : ldexpf((float)(m | 0x400u), (int)e - 25);
+    return h & 0x8000u ? -v : v;
+}
+
+/* Bytes of a matrix of COUNT elements of SIZE bytes, rounded up to 16 (kernels read 16-byte words). */
+static uint64_t padded_bytes(int64_t count, size_t size)
+{
+    return ((uint64_t)count * size + 15u) / 16u * 16u;
+}
+
+static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
+{
+    mm_case *c;
+    vkb_rng rng;
+    int64_t m = s->d[0], n = s->d[1], k = s->d[2];
+    if ((double)m * k >= 4294967296.0 || (double)k * n >= 4294967296.0 || (double)m * n >= 4294967296.0) {
+        snprintf(why, len, "kernels index with 32 bits: M*K, K*N and M*N must each stay below 2^32");
+        return NULL;
+    }
+    c = vkb_calloc(1, sizeof *c);
+    c->m = m;
+    c->n = n;
+    c->k = k;
+    vkb_host_reserve(padded_bytes(m * k, 4) + padded_bytes(k * n, 4) + padded_bytes(m * n, 4), "matmul");
+    c->a = vkb_alloc(padded_bytes(m * k, 4));
+    c->b = vkb_alloc(padded_bytes(k * n, 4));
+    c->c = vkb_alloc(padded_bytes(m * n, 4));
+    vkb_rng_seed(&rng, seed);
+    for (int64_t i = 0; i < m * k; i++)
+        c->a[i] = (float)vkb_rng_uniform(&rng, -1, 1);
+    for (int64_t i = 0; i < k * n; i++)
+        c->b[i] = (float)vkb_rng_uniform(&rng, -1, 1);
+    return c;
+}
+
+/* The fp16 inputs: the same seeded values rounded to fp16, made once on first use. */
+static void ensure_f16(mm_case *c)
+{
+    if (c->a16)
+        return;
+    vkb_host_reserve(padded_bytes(c->m * c->k, 6) + padded_bytes(c->k * c->n, 6), "matmul fp16 inputs");
+    c->a16 = vkb_calloc(1, padded_bytes(c->m * c->k, 2));
+    c->b16 = vkb_calloc(1, padded_bytes(c->k * c->n, 2));
+    c->a16f = vkb_alloc(padded_bytes(c->m * c->k, 4));
+    c->b16f = vkb_alloc(padded_bytes(c->k * c->n, 4));
+    for (int64_t i = 0; i < c->m * c->k; i++) {
+        c->a16[i] = half_from_float(c->a[i]);
+        c->a16f[i] = half_to_float(c->a16[i]);
+    }
+    for (int64_t i = 0; i < c->k * c->n; i++) {
+        c->b16[i] = half_from_float(c->b[i]);
+        c->b16f[i] = half_to_float(c->b16[i]);
+    }
+}
+
+static void case_destroy(void *data)
+{
+    mm_case *c = data;
+    free(c->a);
+    free(c->b);
+    free(c->c);
+    free(c->a16);
+    free(c->b16);
+    free(c->a16f);
+    free(c->b16f);
+    free(c);
+}
+
+/* Shared memory of the matmul_block configuration S (BM BN BK WM WN TM TN OPT), in bytes. */
+static uint32_t block_shared(const uint32_t *s)
+{
+    return ((s[7] & OPT_DB) ? 2u : 1u) * (s[2] * (s[0] + ((s[7] & OPT_AT) ? 4u : 0u)) + s[2] * s[1]) * 4u;
+}
+
+/* Is the matmul_block configuration S (BM BN BK WM WN TM TN OPT) with NT invocations consistent and
+ * within the device's shared memory? 0, or 1 with WHY. */
+static int block_check(const uint32_t *s, uint32_t nt, const vkb_caps *caps, char *why, size_t len)
+{
+    uint32_t bm = s[0], bn = s[1], bk = s[2], wm = s[3], wn = s[4], tm = s[5], tn = s[6], opt = s[7];
+    uint32_t nwarps, ws, lr, shared;
+    if (!wm || !wn || !tm || !tn || bm % wm || bn % wn || wm % tm || bm % 4 || bn % 4 || bk % 4) {
+        snprintf(why, len, "block %ux%ux%u, warp tile %ux%u, thread tile %ux%u do not divide", bm, bn, bk, wm, wn,
+                 tm, tn);
+        return 1;
+    }
+    nwarps = (bm / wm) * (bn / wn);
+    ws = nt / nwarps;
+    lr = wm / tm;
+    if (nt % nwarps || ws % lr || wn % (ws / lr * tn)) {
+        snprintf(why, len, "%u invocations do not tile %u warp tiles of %ux%u with %ux%u per invocation", nt,
+                 nwarps, wm, wn, tm, tn);
+        return 1;
+    }
+    if ((opt & OPT_WIDE) && (tn % 4 || ((opt & OPT_AT) && tm % 4))) {
+        snprintf(why, len, "vec4 accesses need TN (and TM with a transposed A) a multiple of 4");
+        return 1;
+    }
+    shared = block_shared(s);
+    if (shared > caps->max_shared_bytes) {
+        snprintf(why, len, "needs %u bytes of shared memory per workgroup; the device allows %u", shared,
+                 caps->max_shared_bytes);
+        return 1;
+    }
+    return 0;
+}
+
+static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
+{
+    mm_case *c = vc->data;
+    int f16 = (v->param & MM_F16) != 0;
+    int bufs[3];
+    uint32_t local[3] = {v->local[0], v->local[1], v->local[2]}, groups[3] = {1, 1, 1}, tile_m = 1, tile_n = 1;
+    uint32_t spec[VKB_MAX_SPEC];
+    vkb_pass *pass;
+
+    if (f16)
+        ensure_f16(c);
+    bufs[0] = vkb_plan_buffer_add(p, padded_bytes(c->m * c->k, f16 ? 2 : 4), VKB_BUF_INPUT, f16 ? (void *)c->a16 : c->a);
+    bufs[1] = vkb_plan_buffer_add(p, padded_bytes(c->k * c->n, f16 ? 2 : 4), VKB_BUF_INPUT, f16 ? (void *)c->b16 : c->b);
+    bufs[2] = vkb_plan_buffer_add(p, padded_bytes(c->m * c->n, 4), VKB_BUF_OUTPUT, c->c);
+    if (!v->kernel) {
+        pass = vkb_plan_library(p, v->name);
+    } else {
+        memcpy(spec, v->spec, sizeof spec);
+        if (strcmp(v->kernel, "matmul_naive") == 0) {
+            tile_m = local[1];
+            tile_n = local[0];
+        } else if (strcmp(v->kernel, "matmul_tiled") == 0) {
+            uint32_t shared = 2u * spec[0] * spec[0] * 4u;
+            tile_m = tile_n = spec[0];
+            if (shared > caps->max_shared_bytes) {
+                snprintf(why, len, "needs %u bytes of shared memory per workgroup; the device allows %u", shared,
+                         caps->max_shared_bytes);
+                return 1;
+            }
+        } else if (strcmp(v->kernel, "matmul_block") == 0) {
+            if (v->param & MM_WM_SUBGROUP)
+                spec[3] = 2u * caps->subgroup_size;
+            /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
+            while (block_shared(spec) > caps->max_shared_bytes && spec[2] % 8 == 0)
+                spec[2] /= 2;
+            if (block_check(spec, local[0], caps, why, len))
+                return 1;
+            tile_m = spec[0];
+            tile_n = spec[1];
+        } else { /* matmul_coopmat: one subgroup per WM x WN sub-block */
+            uint32_t nsub = (spec[0] / spec[3]) * (spec[1] / spec[4]);
+            uint32_t shared = (spec[0] * (spec[2] / 8 + 1) + spec[2] * (spec[1] / 8 + 1)) * 16u + nsub * 256u * 4u;
+            local[0] = nsub * caps->subgroup_size;
+            tile_m = spec[0];
+            tile_n = spec[1];
+            if (shared > caps->max_shared_bytes) {
+                snprintf(why, len, "needs %u bytes of shared memory per workgroup; the device allows %u", shared,
+                         caps->max_shared_bytes);
+                return 1;
+            }
+        }
+        if (local[0] * local[1] * local[2] > caps->max_workgroup_invocations || local[0] > caps->max_workgroup_size[0] ||
+            local[1] > caps->max_workgroup_size[1]) {
+            snprintf(why, len, "a %ux%u workgroup exceeds the device's limits (%u invocations)", local[0], local[1],
+                     caps->max_workgroup_invocations);
+            return 1;
+        }
+        groups[0] = (uint32_t)((c->n + tile_n - 1) / tile_n);
+        groups[1] = (uint32_t)((c->m + tile_m - 1) / tile_m);
+        if (groups[0] > caps->max_group_count[0] || groups[1] > caps->max_group_count[1]) {
+            snprintf(why, len, "%ux%u workgroups exceed the device's %ux%u", groups[0], groups[1],
+                     caps->max_group_count[0], caps->max_group_count[1]);
+            return 1;
+        }
+        pass = vkb_plan_dispatch(p, v->kernel, local, groups);
+        memcpy(pass->spec, spec, sizeof spec);
+        pass->nspec = v->nspec;
+    }
+    vkb_pass_bind(pass, 3, bufs);
+    pass->push[0] = (uint32_t)c->m;
+    pass->push[1] = (uint32_t)c->n;
+    pass->push[2] = (uint32_t)c->k;
+    return 0;
+}
+
+static double work(const vkb_variant *v, const vkb_case *vc)
+{
+    const mm_case *c = vc->data;
+    (void)v;
+    return 2.0 * (double)c->m * (double)c->n * (double)c->k;
+}
+
+/* Element (I, J) of A B in double and the bound gamma(K, U) sum|a||b| on its fp32 error. */
+static void reference(const mm_case *c, const float *a, const float *b, int64_t i, int64_t j, double u, double *ref,
+                      double *bound)
+{
+    double s = 0, sa = 0;
+    for (int64_t p = 0; p < c->k; p++) {
+        double t = (double)a[i * c->k + p] * b[p * c->n + j];
+        s += t;
+        sa += fabs(t);
+    }
+    *ref = s;
+    *bound = vkb_bound_dot((uint64_t)c->k, sa, u);
+}
+
+static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
+{
+    const mm_case *c = vc->data;
+    int f16 = (v->param & MM_F16) != 0;
+    const float *a = f16 ? c->a16f : c->a, *b = f16 ? c->b16f : c->b;
+    /* fp16 products are exact in fp32; the tensor-core paths accumulate by truncation */
+    double u = f16 ? U_TENSOR : VKB_U_F32, ref, bound;
+    char method[96];
+    (void)p;
+    if ((uint64_t)c->m * (uint64_t)c->n * (uint64_t)c->k <= FULL_CHECK_MACS) {
+        snprintf(method, sizeof method, "every element, gamma(K,2^%d)*sum|a||b|%s", f16 ? -23 : -24,
+                 f16 ? " of fp16 inputs" : "");
+        vkb_check_init(res, method);
+        for (int64_t i = 0; i < c->m; i++)
+            for (int64_t j = 0; j < c->n; j++) {
+                reference(c, a, b, i, j, u, &ref, &bound);
+                vkb_check_value(res, (uint64_t)(i * c->n + j), c->c[i * c->n + j], ref, bound);
+            }
+    } else {
+        vkb_rng rng;
+        snprintf(method, sizeof method, "Freivalds x%d + %d entries, gamma(K,2^%d)%s", FREIVALDS_ROUNDS, SAMPLES,
+                 f16 ? -23 : -24, f16 ? " of fp16 inputs" : "");
+        vkb_check_init(res, method);
+        vkb_check_freivalds(res, c->m, c->n, c->k, a, b, c->c, FREIVALDS_ROUNDS, 0x6d61746d756cull, u);
+        vkb_rng_seed(&rng, 0x73616d706c65ull);
+        for (int s = 0; s < SAMPLES; s++) {
+            int64_t i = (int64_t)(vkb_rng_u64(&rng) % (uint64_t)c->m), j = (int64_t)(vkb_rng_u64(&rng) % (uint64_t)c->n);
+            reference(c, a, b, i, j, u, &ref, &bound);
+            vkb_check_value(res, (uint64_t)(i * c->n + j), c->c[i * c->n + j], ref, bound);
+        }
+    }
+    vkb_check_finish(res);
+}
+
+const vkb_family vkb_family_matmul = {
+    "matmul", "row-major C = A B, fp32 (and fp16 -> fp32), beside cuBLAS", {"m", "n", "k"}, 3, "GFLOP/s",
+    variants, (int)VKB_COUNT(variants), default_shapes, battery, case_create, case_destroy, plan, work, check,
+};

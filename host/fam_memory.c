@@ -1,0 +1,612 @@
+/* fam_memory.c - the memory families: each rule of seed 002 that decides memory speed, measured on the
+ * device at hand, beside the fraction of the ceiling the rule predicts.
+ *
+ * Each rule sweeps its own knob, so each is a family of its own (all share this file, and `vkbench run
+ * memory` runs them all): memory.width (--width), memory.offset (--offset), memory.stride (--stride),
+ * memory.aos_soa, memory.shared_stride (--stride), memory.shared_broadcast. Global families are
+ * measured in GB/s of useful bytes against the API copy; shared families in GB/s of words read from
+ * shared memory (accesses/ns = GB/s / 4) against the conflict-free case of the same run. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "family.h"
+#include "util.h"
+
+enum { WIDTH, OFFSET, STRIDE, LAYOUT, SHARED, BROADCAST };
+
+#define LOCAL 256u
+#define STRIDE_PER_THREAD 64u  /* memory.stride: elements each thread sums (the partial sums are ~1.5%) */
+#define SHARED_WORDS 4096u     /* shared array of the shared kernels (16 KiB) */
+#define SHARED_UNROLL 16u      /* loads per loop trip, at base + 32 u: 32 words apart keeps the bank */
+#define SHARED_ITERS 64u       /* loop trips: 1024 shared loads per thread */
+#define SHARED_OFFSET_MASK 1536u /* per-trip offset (trip << 9) & mask: 0, 512, 1024, 1536 words */
+#define SEED_BANKS 32u         /* assumed on every device: 32 banks of 4 bytes (NVIDIA; AMD LDS too) */
+#define MAX_GROUPS 65535u      /* the grid every Vulkan device allows; kernels loop past it */
+
+typedef struct mem_case {
+    int kind;
+    uint64_t n, knob;     /* n and the swept value (width bytes, offset, stride); 0 where none */
+    uint32_t *src, *dst;
+    uint64_t src_words, dst_words;
+} mem_case;
+
+/* ---- variant tables: param = record fields (aos_soa), mul/mod mode (shared) ---- */
+
+#define API_COPY {"api_copy", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING, \
+                  "vkCmdCopyBuffer / cudaMemcpy device-to-device: the ceiling"}
+
+static const vkb_variant width_variants[] = {
+    {"copy", "mem_width", {LOCAL, 1, 1}, {0}, 0, 0, 0, 0,
+     "copy n words as --width 4, 8 or 16-byte elements (float, vec2, vec4; WORDS spec constant)"},
+    API_COPY,
+};
+
+static const vkb_variant offset_variants[] = {
+    {"copy", "mem_offset", {LOCAL, 1, 1}, {0}, 0, 0, 0, 0,
+     "dst[i] = src[i + k], k = --offset words: loads misaligned by k words, stores aligned"},
+    API_COPY,
+};
+
+static const vkb_variant stride_variants[] = {
+    {"read", "mem_stride", {LOCAL, 1, 1}, {0}, 0, 0, 0, 0,
+     "thread i sums src[i * s], s = --stride words; useful bytes = the words summed"},
+    API_COPY,
+};
+
+/* param: fields per record; spec[1]: words per record as stored (3, 5 packed; 4, 8 padded) */
+static const vkb_variant layout_variants[] = {
+    {"aos12", "mem_aos", {LOCAL, 1, 1}, {3, 3}, 2, 3, 0, 0,
+     "array of 12-byte records (std430 struct of 3 floats): three 4-byte loads 12 bytes apart"},
+    {"aos12_pad16", "mem_aos", {LOCAL, 1, 1}, {3, 4}, 2, 3, 0, 0,
+     "12-byte records padded to 16 bytes: one aligned vec4 load, a quarter of the bytes padding"},
+    {"soa12", "mem_soa", {LOCAL, 1, 1}, {3}, 1, 3, 0, 0, "the 3 fields as 3 arrays: 3 coalesced streams"},
+    {"aos20", "mem_aos", {LOCAL, 1, 1}, {5, 5}, 2, 5, 0, 0,
+     "array of 20-byte records (5 floats): five 4-byte loads 20 bytes apart"},
+    {"aos20_pad32", "mem_aos", {LOCAL, 1, 1}, {5, 8}, 2, 5, 0, 0,
+     "20-byte records padded to 32 bytes: two aligned vec4 loads, 3/8 of the bytes padding"},
+    {"soa20", "mem_soa", {LOCAL, 1, 1}, {5}, 1, 5, 0, 0, "the 5 fields as 5 arrays: 5 coalesced streams"},
+    API_COPY,
+};
+
+/* shared kernels: thread t reads shared[((t % MOD) * MUL) & 1023 + offsets]; param picks (MUL, MOD) */
+enum { SH_STRIDE, SH_ONE, SH_DISTINCT, SH_SAME, SH_FEW, SH_FEW_BANK };
+
+static const vkb_variant shared_variants[] = {
+    {"read", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_STRIDE, 0, 0,
+     "thread t reads shared[(t * s) % 1024], s = --stride: conflict degree gcd(s, 32 banks) assumed"},
+    {"stride1", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_ONE, 0, VKB_VAR_CEILING,
+     "the same kernel at s = 1, conflict-free: the ceiling"},
+};
+
+static const vkb_variant broadcast_variants[] = {
+    {"distinct", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_DISTINCT, 0, VKB_VAR_CEILING,
+     "thread t reads word t: distinct words in distinct banks, conflict-free: the ceiling"},
+    {"same", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_SAME, 0, 0,
+     "every thread reads word 0: one word broadcast to all"},
+    {"few4", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_FEW, 0, 0,
+     "thread t reads word t % 4: 4 words in 4 banks, each broadcast"},
+    {"few4_one_bank", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_FEW_BANK, 0, 0,
+     "thread t reads word 32 (t % 4): 4 words in one bank, a 4-way conflict"},
+};
+
+/* ---- shapes ---- */
+
+static int add_shapes(vkb_shape *out, int count, int max, const int64_t *n, int nn, const int64_t *k, int nk)
+{
+    for (int i = 0; i < nn; i++)
+        for (int j = 0; j < (nk ? nk : 1) && count < max; j++)
+            out[count++] = (vkb_shape){{n[i], nk ? k[j] : 0}};
+    return count;
+}
+
+static int width_defaults(const vkb_caps *caps, vkb_shape *out, int max)
+{
+    static const int64_t w[] = {4, 8, 16};
+    int64_t n = caps->is_cpu ? 1 << 20 : 1 << 28; /* words: 1 GiB each way on a GPU */
+    return add_shapes(out, 0, max, &n, 1, w, 3);
+}
+
+static int width_battery(vkb_shape *out, int max)
+{
+    static const int64_t n[] = {1, 3, 5, 7, 257, 1027, 4099}, w[] = {4, 8, 16};
+    return add_shapes(out, 0, max, n, (int)VKB_COUNT(n), w, 3);
+}
+
+static int offset_defaults(const vkb_caps *caps, vkb_shape *out, int max)
+{
+    static const int64_t cpu_k[] = {0, 1, 2, 4, 8, 16, 31, 32};
+    int64_t k[33], n = caps->is_cpu ? 1 << 20 : 1 << 26; /* 256 MiB each way, past the L2 */
+    if (caps->is_cpu)
+        return add_shapes(out, 0, max, &n, 1, cpu_k, (int)VKB_COUNT(cpu_k));
+    for (int i = 0; i <= 32; i++)
+        k[i] = i;
+    return add_shapes(out, 0, max, &n, 1, k, 33);
+}
+
+static int offset_battery(vkb_shape *out, int max)
+{
+    static const int64_t n[] = {1, 2, 257, 1027}, k[] = {0, 1, 3, 32};
+    return add_shapes(out, 0, max, n, (int)VKB_COUNT(n), k, (int)VKB_COUNT(k));
+}
+
+static int stride_defaults(const vkb_caps *caps, vkb_shape *out, int max)
+{
+    static const int64_t s[] = {1, 2, 3, 4, 8, 16, 32, 33};
+    int64_t n = caps->is_cpu ? 1 << 16 : 1 << 24; /* 64 MiB summed; the buffer is 33x that at s = 33 */
+    return add_shapes(out, 0, max, &n, 1, s, (int)VKB_COUNT(s));
+}
+
+static int stride_battery(vkb_shape *out, int max)
+{
+    static const int64_t n[] = {1, 257, 5000, 20000}, s[] = {1, 2, 3, 32, 33};
+    return add_shapes(out, 0, max, n, (int)VKB_COUNT(n), s, (int)VKB_COUNT(s));
+}
+
+static int layout_defaults(const vkb_caps *caps, vkb_shape *out, int max)
+{
+    int64_t n = caps->is_cpu ? 1 << 16 : 1 << 24; /* records: up to 512 MiB each way padded to 32 bytes */
+    return add_shapes(out, 0, max, &n, 1, NULL, 0);
+}
+
+static int layout_battery(vkb_shape *out, int max)
+{
+    static const int64_t n[] = {1, 7, 257, 1025, 5003};
+    return add_shapes(out, 0, max, n, (int)VKB_COUNT(n), NULL, 0);
+}
+
+static int shared_defaults(const vkb_caps *caps, vkb_shape *out, int max)
+{
+    static const int64_t cpu_s[] = {1, 2, 3, 4, 8, 16, 32, 33};
+    int64_t s[33], n = caps->is_cpu ? 1024 : 1 << 20; /* threads: 2^30 shared loads on a GPU */
+    if (caps->is_cpu)
+        return add_shapes(out, 0, max, &n, 1, cpu_s, (int)VKB_COUNT(cpu_s));
+    for (int i = 0; i < 33; i++)
+        s[i] = i + 1;
+    return add_shapes(out, 0, max, &n, 1, s, 33);
+}
+
+static int shared_battery(vkb_shape *out, int max)
+{
+    static const int64_t n[] = {1, 255, 257, 1000}, s[] = {1, 2, 3, 32, 33};
+    return add_shapes(out, 0, max, n, (int)VKB_COUNT(n), s, (int)VKB_COUNT(s));
+}
+
+static int broadcast_defaults(const vkb_caps *caps, vkb_shape *out, int max)
+{
+    int64_t n = caps->is_cpu ? 1024 : 1 << 20;
+    return add_shapes(out, 0, max, &n, 1, NULL, 0);
+}
+
+static int broadcast_battery(vkb_shape *out, int max)
+{
+    static const int64_t n[] = {1, 255, 257, 1000};
+    return add_shapes(out, 0, max, n, (int)VKB_COUNT(n), NULL, 0);
+}
+
+/* ---- cases ---- */
+
+/* Threads of memory.stride's grid: each sums STRIDE_PER_THREAD elements, the grid capped at MAX_GROUPS. */
+static uint64_t stride_threads(uint64_t n)
+{
+    uint64_t groups = (n + LOCAL * STRIDE_PER_THREAD - 1) / (LOCAL * STRIDE_PER_THREAD);
+    return (groups > MAX_GROUPS ? MAX_GROUPS : groups) * LOCAL;
+}
+
+static void fill_random(uint32_t *w, uint64_t count, uint64_t seed)
+{
+    vkb_rng rng;
+    vkb_rng_seed(&rng, seed);
+    for (uint64_t i = 0; i < count; i += 2) {
+        uint64_t r = vkb_rng_u64(&rng);
+        w[i] = (uint32_t)r;
+        if (i + 1 < count)
+            w[i + 1] = (uint32_t)(r >> 32);
+    }
+}
+
+static void *case_create(int kind, const vkb_shape *s, uint64_t seed, char *why, size_t len)
+{
+    mem_case *c;
+    uint64_t n = (uint64_t)s->d[0], k = (uint64_t)s->d[1], src = 0, dst = 0;
+    switch (kind) {
+    case WIDTH:
+        if (k != 4 && k != 8 && k != 16) {
+            snprintf(why, len, "--width is 4, 8 or 16 bytes, not %llu", (unsigned long long)k);
+            return NULL;
+        }
+        src = dst = n;
+        break;
+    case OFFSET:
+        src = n + k;
+        dst = n;
+        break;
+    case STRIDE:
+        if (k < 1 || (n - 1) * k >= 1ull << 32) {
+            snprintf(why, len, "--stride %llu at n=%llu: the stride is at least 1 and (n - 1) * stride < 2^32",
+                     (unsigned long long)k, (unsigned long long)n);
+            return NULL;
+        }
+        src = (n - 1) * k + 1;
+        dst = n > stride_threads(n) ? n : stride_threads(n); /* the kernel's partial sums, or the copy */
+        break;
+    case LAYOUT:
+        src = dst = 8 * n; /* the largest record, 8 words padded */
+        break;
+    case SHARED:
+    case BROADCAST:
+        if (n > (uint64_t)MAX_GROUPS * LOCAL) {
+            snprintf(why, len, "at most %u threads", MAX_GROUPS * LOCAL);
+            return NULL;
+        }
+        src = SHARED_WORDS;
+        dst = n;
+        break;
+    }
+    if (src >= 1ull << 32 || dst >= 1ull << 32) {
+        snprintf(why, len, "more than 2^32 words in a buffer");
+        return NULL;
+    }
+    vkb_host_reserve(4 * (src + dst), "memory");
+    c = vkb_calloc(1, sizeof *c);
+    c->kind = kind;
+    c->n = n;
+    c->knob = k;
+    c->src_words = src;
+    c->dst_words = dst;
+    c->src = vkb_alloc(4 * src);
+    c->dst = vkb_alloc(4 * dst);
+    fill_random(c->src, src, seed);
+    return c;
+}
+
+static void case_destroy(void *data)
+{
+    mem_case *c = data;
+    free(c->src);
+    free(c->dst);
+    free(c);
+}
+
+/* ---- plans ---- */
+
+/* Words each variant of memory.aos_soa copies: n records as stored. */
+static uint64_t layout_words(const vkb_variant *v, uint64_t n)
+{
+    return n * (v->nspec == 2 ? v->spec[1] : v->spec[0]);
+}
+
+/* (MUL, MOD) of a shared variant: thread t reads ((t % MOD) * MUL) & 1023 */
+static void shared_mode(const vkb_variant *v, uint64_t stride, uint32_t *mul, uint32_t *mod)
+{
+    static const uint32_t modes[][2] = {{0, 0}, {1, 0x7fffffff}, {1, 0x7fffffff}, {0, 1}, {1, 4}, {32, 4}};
+    *mul = v->param == SH_STRIDE ? (uint32_t)stride : modes[v->param][0];
+    *mod = v->param == SH_STRIDE ? 0x7fffffff : modes[v->param][1];
+}
+
+static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
+{
+    mem_case *c = vc->data;
+    uint64_t in_words = c->src_words, out_words = c->dst_words, items = c->n;
+    uint32_t groups[3] = {1, 1, 1};
+    int b[2];
+    vkb_pass *pass;
+    (void)why;
+    (void)len;
+    if (c->kind == LAYOUT)
+        in_words = out_words = v->kernel ? layout_words(v, c->n) : 5 * c->n;
+    if (c->kind == STRIDE)
+        out_words = v->kernel ? stride_threads(c->n) : c->n;
+    b[0] = vkb_plan_buffer_add(p, 4 * in_words, VKB_BUF_INPUT, c->src);
+    b[1] = vkb_plan_buffer_add(p, 4 * out_words, VKB_BUF_OUTPUT, c->dst);
+    if (!v->kernel) {
+        /* the ceiling: the API copies as many bytes as the kernels read */
+        vkb_plan_copy(p, b[0], b[1], 4 * out_words);
+        return 0;
+    }
+    switch (c->kind) {
+    case WIDTH:
+        items = c->n / (c->knob / 4);
+        break;
+    case STRIDE:
+        groups[0] = (uint32_t)(stride_threads(c->n) / LOCAL);
+        break;
+    case SHARED:
+    case BROADCAST:
+        groups[0] = (uint32_t)((c->n + LOCAL - 1) / LOCAL);
+        break;
+    }
+    if (c->kind != STRIDE && c->kind != SHARED && c->kind != BROADCAST)
+        groups[0] = vkb_groups_for(items ? items : 1, v->local[0], caps->max_group_count[0] < MAX_GROUPS
+                                   ? caps->max_group_count[0] : MAX_GROUPS);
+    pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
+    vkb_pass_bind(pass, 2, b);
+    pass->push[0] = (uint32_t)c->n;
+    switch (c->kind) {
+    case WIDTH:
+        pass->spec[0] = (uint32_t)c->knob / 4;
+        pass->nspec = 1;
+        break;
+    case OFFSET:
+    case STRIDE:
+        pass->push[1] = (uint32_t)c->knob;
+        break;
+    case LAYOUT:
+        pass->nspec = v->nspec;
+        memcpy(pass->spec, v->spec, sizeof v->spec);
+        break;
+    case SHARED:
+    case BROADCAST:
+        pass->push[1] = SHARED_ITERS;
+        shared_mode(v, c->knob, &pass->push[2], &pass->push[3]);
+        pass->push[4] = SHARED_OFFSET_MASK;
+        break;
+    }
+    return 0;
+}
+
+/* ---- work: useful bytes ---- */
+
+static double work(const vkb_variant *v, const vkb_case *vc)
+{
+    const mem_case *c = vc->data;
+    switch (c->kind) {
+    case STRIDE:
+        return v->kernel ? 4.0 * (double)(c->n + stride_threads(c->n)) : 8.0 * (double)c->n;
+    case LAYOUT:
+        return 8.0 * (double)c->n * (v->kernel ? v->param : 5);
+    case SHARED:
+    case BROADCAST:
+        return 4.0 * (double)c->n * SHARED_ITERS * SHARED_UNROLL;
+    default:
+        return 8.0 * (double)c->n;
+    }
+}
+
+/* ---- checks ---- */
+
+/* The sum thread T of the shared kernels must produce (uint32 arithmetic wraps as on the device). */
+static uint32_t shared_sum(const uint32_t *src, uint32_t t, uint32_t mul, uint32_t mod)
+{
+    uint32_t base = ((t % mod) * mul) & 1023u, acc = 0;
+    for (uint32_t it = 0; it < SHARED_ITERS; it++) {
+        uint32_t a = base + ((it << 9) & SHARED_OFFSET_MASK);
+        for (uint32_t u = 0; u < SHARED_UNROLL; u++)
+            acc += src[a + 32 * u];
+    }
+    return acc;
+}
+
+static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
+{
+    const mem_case *c = vc->data;
+    uint32_t *ref;
+    vkb_check_init(res, "exact");
+    if (!v->kernel) {
+        uint64_t words = p->pass[0].copy_bytes / 4;
+        vkb_check_words(res, c->dst, c->src, words);
+    } else if (c->kind == WIDTH) {
+        vkb_check_words(res, c->dst, c->src, c->n);
+    } else if (c->kind == OFFSET) {
+        vkb_check_words(res, c->dst, c->src + c->knob, c->n);
+    } else if (c->kind == LAYOUT) {
+        vkb_check_words(res, c->dst, c->src, layout_words(v, c->n));
+    } else if (c->kind == STRIDE) {
+        uint64_t threads = stride_threads(c->n);
+        snprintf(res->method, sizeof res->method, "exact (uint32 sums of %u strided words)", STRIDE_PER_THREAD);
+        ref = vkb_calloc(threads, 4);
+        for (uint64_t i = 0; i < c->n; i++)
+            ref[i % threads] += c->src[i * c->knob];
+        vkb_check_words(res, c->dst, ref, threads);
+        free(ref);
+    } else {
+        uint32_t local[LOCAL], mul, mod;
+        snprintf(res->method, sizeof res->method, "exact (uint32 sums of %u shared loads)",
+                 SHARED_ITERS * SHARED_UNROLL);
+        shared_mode(v, c->knob, &mul, &mod);
+        for (uint32_t t = 0; t < LOCAL; t++)
+            local[t] = shared_sum(c->src, t, mul, mod);
+        ref = vkb_alloc(4 * c->n);
+        for (uint64_t i = 0; i < c->n; i++)
+            ref[i] = local[i % LOCAL];
+        vkb_check_words(res, c->dst, ref, c->n);
+        free(ref);
+    }
+    vkb_check_finish(res);
+}
+
+/* ---- predictions: seed 002's rules ---- */
+
+/* Bytes the memory system moves for one half-warp instruction (16 threads) by seed 002's protocol for
+ * compute capability 1.2+: take the segment (32 B for 1-byte words, 64 B for 2, 128 B for 4, 8, 16) of the
+ * lowest unserved thread, serve every thread inside it, halve the transfer while only one half is used
+ * (down to 32 B), repeat. ADDR are byte addresses; ACTIVE marks the threads that access. */
+static uint64_t seed_transfer_bytes(const uint64_t *addr, const int *active, int count, unsigned word)
+{
+    uint64_t seg = word == 1 ? 32 : word == 2 ? 64 : 128, total = 0;
+    int served[16] = {0};
+    for (;;) {
+        uint64_t lo, size = seg;
+        int t0 = -1;
+        for (int t = 0; t < count && t0 < 0; t++)
+            if (active[t] && !served[t])
+                t0 = t;
+        if (t0 < 0)
+            return total;
+        lo = addr[t0] / seg * seg;
+        for (int t = 0; t < count; t++)
+            served[t] |= active[t] && addr[t] >= lo && addr[t] + word <= lo + seg;
+        served[t0] = 1;
+        while (size > 32) {
+            uint64_t half = size / 2;
+            int low = 0, high = 0;
+            for (int t = 0; t < count; t++) {
+                if (!active[t] || addr[t] < lo || addr[t] + word > lo + size)
+                    continue;
+                low |= addr[t] < lo + half;
+                high |= addr[t] + word > lo + half;
+            }
+            if (low && high)
+                break;
+            lo += high ? half : 0;
+            size = half;
+        }
+        total += size;
+    }
+}
+
+/* One memory instruction of a global kernel, for thread I: its byte address, whether it runs. */
+typedef struct access {
+    uint64_t addr;
+    int active;
+} access;
+
+/* Access J of thread I of V on C (J counts a kernel's loads then its stores); 0 when J is past the last. */
+static int global_access(const vkb_variant *v, const mem_case *c, int j, uint64_t i, unsigned *word, access *a)
+{
+    uint64_t n = c->n, k = c->knob;
+    switch (c->kind) {
+    case WIDTH:
+        *word = (unsigned)k;
+        a->addr = i * k;
+        a->active = i < n / (k / 4);
+        return j < 2;
+    case OFFSET:
+        *word = 4;
+        a->addr = 4 * (i + (j == 0 ? k : 0));
+        a->active = i < n;
+        return j < 2;
+    case STRIDE:
+        *word = 4;
+        a->addr = 4 * i * k;
+        a->active = i < n;
+        return j < 1; /* the partial sums are 1/64 of the traffic: left out */
+    case LAYOUT: {
+        unsigned fields = (unsigned)v->spec[0], rec = v->nspec == 2 ? v->spec[1] : fields;
+        unsigned per = v->nspec == 1 ? fields : rec % 4 == 0 ? rec / 4 : fields; /* accesses each way */
+        int jj = j % (int)per;
+        a->active = i < n;
+        if (v->nspec == 1) {
+            *word = 4;
+            a->addr = 4 * ((uint64_t)jj * n + i);
+        } else if (rec % 4 == 0) {
+            *word = 16;
+            a->addr = 16 * (i * (rec / 4) + (uint64_t)jj);
+        } else {
+            *word = 4;
+            a->addr = 4 * (i * rec + (uint64_t)jj);
+        }
+        return j < (int)(2 * per);
+    }
+    }
+    return 0;
+}
+
+/* Useful bytes over the bytes moved by seed 002's rule, over the first 64 half-warps: the fraction of the
+ * copy ceiling the kernel should reach if the ceiling moves bytes at the same rate. */
+static double predict_global(const vkb_variant *v, const mem_case *c)
+{
+    double useful = 0, moved = 0;
+    for (int j = 0;; j++) {
+        access a[16];
+        uint64_t addr[16];
+        int active[16], more = 0;
+        unsigned word = 4;
+        for (uint64_t h = 0; h < 64; h++) {
+            for (int t = 0; t < 16; t++) {
+                more = global_access(v, c, j, h * 16 + (uint64_t)t, &word, &a[t]);
+                addr[t] = a[t].addr;
+                active[t] = a[t].active;
+            }
+            if (!more)
+                break;
+            moved += (double)seed_transfer_bytes(addr, active, 16, word);
+            for (int t = 0; t < 16; t++)
+                useful += active[t] ? word : 0;
+        }
+        if (!more)
+            break;
+    }
+    if (c->kind == LAYOUT && v->nspec == 2 && v->spec[1] % 4 == 0)
+        useful *= (double)v->spec[0] / v->spec[1]; /* the padding is moved, not useful */
+    return moved > 0 ? useful / moved : NAN;
+}
+
+/* Conflict degree of one shared request: the most distinct words any one of SEED_BANKS banks must serve
+ * (a word read by several threads is broadcast) among the request's threads, min(subgroup, 32). */
+static unsigned shared_degree(uint32_t mul, uint32_t mod, unsigned lanes)
+{
+    unsigned worst = 1;
+    for (unsigned bank = 0; bank < SEED_BANKS; bank++) {
+        uint32_t words[32];
+        unsigned distinct = 0;
+        for (unsigned t = 0; t < lanes; t++) {
+            uint32_t w = ((t % mod) * mul) & 1023u, seen = 0;
+            if (w % SEED_BANKS != bank)
+                continue;
+            for (unsigned d = 0; d < distinct; d++)
+                seen |= words[d] == w;
+            if (!seen)
+                words[distinct++] = w;
+        }
+        worst = distinct > worst ? distinct : worst;
+    }
+    return worst;
+}
+
+static double predict(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps)
+{
+    const mem_case *c = vc->data;
+    uint32_t mul, mod;
+    unsigned lanes = caps->subgroup_size && caps->subgroup_size < 32 ? caps->subgroup_size : 32;
+    if (!v->kernel)
+        return NAN;
+    if (c->kind != SHARED && c->kind != BROADCAST)
+        return predict_global(v, c);
+    shared_mode(v, c->knob, &mul, &mod);
+    return 1.0 / shared_degree(mul, mod, lanes);
+}
+
+/* ---- the families ---- */
+
+#define CREATE(name, kind) \
+    static void *name(const vkb_shape *s, uint64_t seed, char *why, size_t len) \
+    { \
+        return case_create(kind, s, seed, why, len); \
+    }
+CREATE(width_create, WIDTH)
+CREATE(offset_create, OFFSET)
+CREATE(stride_create, STRIDE)
+CREATE(layout_create, LAYOUT)
+CREATE(shared_create, SHARED)
+CREATE(broadcast_create, BROADCAST)
+
+/* memory.PART: every part shares the case, plan, work, check and prediction above */
+#define PART(part) part##_variants, (int)VKB_COUNT(part##_variants), part##_defaults, part##_battery, \
+    part##_create, case_destroy, plan, work, check, predict
+
+const vkb_family vkb_family_memory_width = {
+    "memory.width", "seed 002: 4-, 8- and 16-byte loads (useful bytes; predicted by seed 002's transfers)",
+    {"n", "width"}, 2, "GB/s", PART(width),
+};
+const vkb_family vkb_family_memory_offset = {
+    "memory.offset", "seed 002: loads misaligned by --offset words (useful bytes; predicted by its transfers)",
+    {"n", "offset"}, 2, "GB/s", PART(offset),
+};
+const vkb_family vkb_family_memory_stride = {
+    "memory.stride", "seed 002: thread i reads word i * --stride (useful bytes; predicted by its transfers)",
+    {"n", "stride"}, 2, "GB/s", PART(stride),
+};
+const vkb_family vkb_family_memory_aos_soa = {
+    "memory.aos_soa", "seed 002: records of 12 and 20 bytes as structures or arrays (useful bytes, n records)",
+    {"n"}, 1, "GB/s", PART(layout),
+};
+const vkb_family vkb_family_memory_shared_stride = {
+    "memory.shared_stride", "seed 002: shared[t * --stride], conflict degree gcd(s, 32 banks) (GB/s = 4 x loads/ns)",
+    {"n", "stride"}, 2, "GB/s", PART(shared),
+};
+const vkb_family vkb_family_memory_shared_broadcast = {
+    "memory.shared_broadcast", "seed 002: one shared word broadcast to a subgroup (GB/s = 4 x loads/ns; n threads)",
+    {"n"}, 1, "GB/s", PART(broadcast),
+};

@@ -1,0 +1,356 @@
+/* fam_reduce.c - the reduce family: the sum of n floats or n ints, seed 003's ladder (and the classic
+ * CUDA reduction steps) from the naive kernel to subgroup operations, beside CUB and the API copy. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "family.h"
+#include "util.h"
+
+/* Grid rules of seed 003's in-thread reduce ("control the global thread count" or "the workgroup
+ * count"). REDUCE_FIXED_THREADS is about one full wave of an H100 (132 SMs x 2048 threads): raise it
+ * for a GPU with more resident threads. REDUCE_GROUPS_PER_CU x 256 threads fills an SM of 2048;
+ * REDUCE_DEFAULT_CUS stands in when the device does not say (lavapipe, most non-NVIDIA/AMD drivers). */
+#define REDUCE_FIXED_THREADS (1u << 18)
+#define REDUCE_GROUPS_PER_CU 8u
+#define REDUCE_DEFAULT_CUS 16u
+/* Later passes: each thread of a 256-wide workgroup adds up to this many partial sums first. */
+#define REDUCE_PARTIALS_LOCAL 256u
+#define REDUCE_PARTIALS_PER 16u
+/* The shaders index with 32-bit unsigned integers and add a grid's thread count to an index. */
+#define REDUCE_MAX_N ((1ull << 31) - 1)
+
+/* The row's param: element type, how pass 1 loads (and so sizes its grid), and its workgroup tree. */
+enum {
+    P_I32 = 1 << 0,            /* int32 wrapping sum (exact compare); else float32 */
+    LOAD_BLOCK1 = 0 << 1,      /* one element per thread, a block of L per workgroup */
+    LOAD_BLOCK2 = 1 << 1,      /* two elements L apart per thread, a block of 2L */
+    LOAD_GRID = 2 << 1,        /* grid-stride loop over elements */
+    LOAD_LOCAL = 3 << 1,       /* per * L contiguous elements per workgroup, workgroup-stride loop */
+    LOAD_VEC4 = 4 << 1,        /* grid-stride loop over vec4s, the n % 4 tail as scalars */
+    LOAD_MASK = 7 << 1,
+    GRID_THREADS = 1 << 4,     /* a fixed number of threads (REDUCE_FIXED_THREADS) */
+    GRID_CUS = 2 << 4,         /* a multiple of the compute-unit count */
+    TREE_BARRIER = 0 << 6,     /* barrier after every step down to one sum */
+    TREE_TAIL = 1 << 6,        /* barrier steps down to a subgroup's worth, then subgroupAdd */
+    TREE_SUBGROUP = 2 << 6,    /* subgroupAdd, one shared slot per subgroup, subgroupAdd */
+    TREE_MASK = 3 << 6,
+    COMBINE_ATOMIC = 1 << 8    /* workgroups atomicAdd into the zeroed result: no later passes */
+};
+
+typedef struct reduce_case {
+    uint64_t n;
+    float *f;           /* float inputs, uniform in [-1, 1) */
+    uint32_t *i;        /* int inputs: any 32-bit value, so a lost or doubled element shows */
+    double sum_f;       /* reference, compensated in double */
+    double abs_f;       /* sum of |x|: the float bound's scale */
+    uint32_t sum_i;     /* wrapping 32-bit sum: exact */
+    uint32_t out;       /* the downloaded result */
+    uint32_t *copy;     /* api_copy's destination, allocated when first planned */
+    uint64_t depth;     /* set by plan: most roundings any element meets in that plan's order */
+    char order[48];     /* set by plan: the summation order behind depth */
+} reduce_case;
+
+#define SUB VKB_NEED_SUBGROUP_BASIC | VKB_NEED_SUBGROUP_ARITH
+/* Each algorithm twice: NAME sums float32, NAME_i32 int32 (wrapping): the shader compiled for each type. */
+#define ROW(name, algo, param, needs, note)                                                    \
+    {name, "reduce_" algo "_f32", {256, 1, 1}, {0}, 0, (param), (needs), 0, note},             \
+    {name "_i32", "reduce_" algo "_i32", {256, 1, 1}, {0}, 0, (param) | P_I32, (needs), 0,     \
+     "int32, wrapping: " note}
+
+static const vkb_variant variants[] = {
+    /* ceilings first: the runner takes a backend's first ceiling row as that backend's reference */
+    {"cub_sum", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
+     "cub::DeviceReduce::Sum of the float input, temp storage allocated once and kept: the CUDA ceiling"},
+    {"api_copy", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING,
+     "vkCmdCopyBuffer / cudaMemcpy of the n*4 input bytes; work = read + write (2*n*4), so it is the "
+     "device's copy bandwidth, not a read-only ceiling"},
+    ROW("interleaved_divergent", "interleaved_divergent", LOAD_BLOCK1 | TREE_BARRIER, 0,
+        "seed 003 naive: interleaved addressing, t % (2s) == 0 picks threads: divergent subgroups"),
+    ROW("interleaved_strided", "interleaved_strided", LOAD_BLOCK1 | TREE_BARRIER, 0,
+        "interleaved addressing by index 2st: no divergence, shared-memory bank conflicts"),
+    ROW("sequential", "sequential", LOAD_BLOCK1 | TREE_BARRIER, 0,
+        "seed 003 divergence-free: sequential addressing, conflict-free, half the threads idle at once"),
+    ROW("first_add", "first_add", LOAD_BLOCK2 | TREE_BARRIER, 0,
+        "each thread adds two elements L apart while loading: half the workgroups"),
+    ROW("unroll_last_subgroup", "unroll_last_subgroup", LOAD_BLOCK2 | TREE_TAIL, SUB,
+        "first_add, barrier steps only down to one subgroup, then subgroupAdd (any subgroup size)"),
+    ROW("unroll_complete", "unroll_complete", LOAD_BLOCK2 | TREE_TAIL, SUB,
+        "unroll_last_subgroup with every step written out for the workgroup size (a spec constant)"),
+    ROW("stride_global_threads", "stride_global", LOAD_GRID | GRID_THREADS | TREE_TAIL, SUB,
+        "seed 003 Stride-Global-Size: grid-stride adds per thread, 2^18 threads, then unroll_complete's tree"),
+    ROW("stride_global_cus", "stride_global", LOAD_GRID | GRID_CUS | TREE_TAIL, SUB,
+        "Stride-Global-Size with 8 workgroups per compute unit (count from the device, else 16)"),
+    ROW("stride_local_threads", "stride_local", LOAD_LOCAL | GRID_THREADS | TREE_TAIL, SUB,
+        "seed 003 Stride-Local-Size: a contiguous chunk per workgroup, adds L apart, 2^18 threads"),
+    ROW("stride_local_cus", "stride_local", LOAD_LOCAL | GRID_CUS | TREE_TAIL, SUB,
+        "Stride-Local-Size with 8 workgroups per compute unit (count from the device, else 16)"),
+    ROW("vec4", "vec4", LOAD_VEC4 | GRID_CUS | TREE_TAIL, SUB,
+        "seed 003 Vector-Size: 16-byte loads on stride_global_cus's grid-stride loop, four running sums"),
+    ROW("subgroup", "subgroup", LOAD_VEC4 | GRID_CUS | TREE_SUBGROUP, SUB,
+        "vec4's loads, subgroupAdd, one shared slot per subgroup; workgroups combined by a second pass"),
+    {"subgroup_atomic", "reduce_subgroup_atomic_f32", {256, 1, 1}, {0}, 0,
+     LOAD_VEC4 | GRID_CUS | TREE_SUBGROUP | COMBINE_ATOMIC, SUB | VKB_NEED_ATOMIC_FLOAT, VKB_VAR_NONDETERMINISTIC,
+     "subgroup with the workgroups combined by float atomicAdd, no second pass: not deterministic"},
+    {"subgroup_atomic_i32", "reduce_subgroup_atomic_i32", {256, 1, 1}, {0}, 0,
+     LOAD_VEC4 | GRID_CUS | TREE_SUBGROUP | COMBINE_ATOMIC | P_I32, SUB, 0,
+     "int32, wrapping: subgroup with integer atomicAdd across workgroups: deterministic, int adds commute"},
+};
+
+static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
+{
+    (void)max;
+    /* GPU: 1 GiB of floats, far past any L2; CPU implementation: 1 MiB (its barriers are slow) */
+    out[0] = (vkb_shape){{caps->is_cpu ? 1 << 18 : 1 << 28}};
+    return 1;
+}
+
+static int battery(vkb_shape *out, int max)
+{
+    /* 1..3, the workgroup size 256 and first_add's block 512 either side, odd middling, over a million */
+    static const int64_t n[] = {1, 2, 3, 255, 256, 257, 511, 513, 4099, 1000003};
+    int count = 0;
+    for (size_t k = 0; k < VKB_COUNT(n) && count < max; k++)
+        out[count++] = (vkb_shape){{n[k]}};
+    return count;
+}
+
+static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
+{
+    reduce_case *c;
+    vkb_rng rng;
+    double comp = 0;
+    uint32_t sum_i = 0;
+    if ((uint64_t)s->d[0] > REDUCE_MAX_N) {
+        snprintf(why, len, "n must be at most 2^31-1: the shaders index with 32-bit unsigned integers");
+        return NULL;
+    }
+    c = vkb_calloc(1, sizeof *c);
+    c->n = (uint64_t)s->d[0];
+    vkb_host_reserve(2 * c->n * sizeof(float), "reduce inputs");
+    c->f = vkb_alloc(c->n * sizeof(float));
+    c->i = vkb_alloc(c->n * sizeof(uint32_t));
+    vkb_rng_seed(&rng, seed);
+    for (uint64_t k = 0; k < c->n; k++) {
+        double x, t;
+        c->f[k] = (float)vkb_rng_uniform(&rng, -1, 1);
+        c->i[k] = (uint32_t)(vkb_rng_u64(&rng) >> 32);
+        sum_i += c->i[k];
+        /* Neumaier's compensated sum: the reference's own error stays far below the fp32 bound */
+        x = c->f[k];
+        t = c->sum_f + x;
+        comp += fabs(c->sum_f) >= fabs(x) ? (c->sum_f - t) + x : (x - t) + c->sum_f;
+        c->sum_f = t;
+        c->abs_f += fabs(x);
+    }
+    c->sum_f += comp;
+    c->sum_i = sum_i;
+    return c;
+}
+
+static void case_destroy(void *data)
+{
+    reduce_case *c = data;
+    free(c->f);
+    free(c->i);
+    free(c->copy);
+    free(c);
+}
+
+static uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static uint64_t log2_u64(uint64_t x)
+{
+    uint64_t r = 0;
+    while ((1ull << r) < x)
+        r++;
+    return r;
+}
+
+/* Workgroups of size L for ITEMS items under the row's grid rule, at most one per L items. */
+static uint32_t grid_groups(unsigned param, uint64_t items, uint32_t L, const vkb_caps *caps)
+{
+    uint64_t want = (param & GRID_THREADS) ? REDUCE_FIXED_THREADS / L
+                  : (uint64_t)(caps->compute_units ? caps->compute_units : REDUCE_DEFAULT_CUS) * REDUCE_GROUPS_PER_CU;
+    uint64_t g = min_u64(want, div_up(items ? items : 1, L));
+    return (uint32_t)min_u64(g, caps->max_group_count[0]);
+}
+
+/* Roundings an element meets in the workgroup tree of L sums on subgroups of SG. A subgroupAdd of k
+ * values is counted as k - 1: its order is the implementation's, and a chain is the worst order. */
+static uint64_t tree_depth(unsigned tree, uint64_t L, uint64_t sg)
+{
+    uint64_t left = min_u64(L, sg), slots = div_up(L, sg);
+    switch (tree & TREE_MASK) {
+    case TREE_TAIL:
+        return log2_u64(L / left) + (left - 1);
+    case TREE_SUBGROUP:
+        return (left - 1) + (div_up(slots, sg) - 1) + (min_u64(slots, sg) - 1);
+    default:
+        return log2_u64(L);
+    }
+}
+
+/* Passes after the first: reduce M partial sums in buffer FROM until one is left in OUT. Returns the
+ * roundings they add. */
+static uint64_t plan_partials(vkb_plan *p, const char *kernel, uint64_t m, int from, int out, int scratch)
+{
+    static const uint32_t local[3] = {REDUCE_PARTIALS_LOCAL, 1, 1};
+    uint64_t depth = 0;
+    while (m > 1) {
+        uint64_t per = min_u64(REDUCE_PARTIALS_PER, div_up(m, REDUCE_PARTIALS_LOCAL));
+        uint32_t groups[3] = {(uint32_t)div_up(m, per * REDUCE_PARTIALS_LOCAL), 1, 1};
+        int to = groups[0] == 1 ? out : scratch;
+        vkb_pass *pass = vkb_plan_dispatch(p, kernel, local, groups);
+        int b[2] = {from, to};
+        vkb_pass_bind(pass, 2, b);
+        pass->push[0] = (uint32_t)m;
+        pass->push[1] = (uint32_t)per;
+        depth += (per - 1) + log2_u64(REDUCE_PARTIALS_LOCAL);
+        m = groups[0];
+        scratch = from;   /* ping-pong: the buffer just read is free again */
+        from = to;
+    }
+    return depth;
+}
+
+static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
+{
+    reduce_case *c = vc->data;
+    int i32 = v->param & P_I32;
+    uint64_t bytes = c->n * sizeof(float), m, chain, threads;
+    uint32_t L = v->local[0], groups[3] = {1, 1, 1}, per = 0;
+    int src = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, i32 ? (const void *)c->i : (const void *)c->f);
+    int out, s1, s2, b[2];
+    vkb_pass *pass;
+
+    if (!v->kernel) {
+        if (v->flags & VKB_VAR_CUDA_ONLY) {   /* cub_sum */
+            out = vkb_plan_buffer_add(p, sizeof c->out, VKB_BUF_OUTPUT, &c->out);
+            pass = vkb_plan_library(p, "cub_sum");
+            b[0] = src;
+            b[1] = out;
+            vkb_pass_bind(pass, 2, b);
+            pass->push[0] = (uint32_t)c->n;
+            /* CUB's order is its own: each thread's serial share assumes at least 128 threads per SM
+             * in its first pass; 64 covers its block and grid trees */
+            c->depth = div_up(c->n, (uint64_t)(caps->compute_units ? caps->compute_units : 1) * 128) + 64;
+            if (c->depth > c->n)
+                c->depth = c->n;
+            snprintf(c->order, sizeof c->order, "CUB, assumed >= 128 threads/SM");
+        } else {                              /* api_copy */
+            if (!c->copy) {
+                vkb_host_reserve(bytes, "reduce api_copy");
+                c->copy = vkb_alloc(bytes);
+            }
+            out = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c->copy);
+            vkb_plan_copy(p, src, out, bytes);
+        }
+        return 0;
+    }
+    if (L > caps->max_workgroup_invocations || REDUCE_PARTIALS_LOCAL > caps->max_workgroup_invocations) {
+        snprintf(why, len, "workgroups of %u exceed the device's %u invocations", L, caps->max_workgroup_invocations);
+        return 1;
+    }
+
+    /* pass 1: the variant's kernel writes m partial sums, each serial over `chain` elements per thread */
+    switch (v->param & LOAD_MASK) {
+    case LOAD_BLOCK1:
+    case LOAD_BLOCK2: {
+        uint64_t block = (v->param & LOAD_MASK) == LOAD_BLOCK2 ? 2ull * L : L;
+        m = div_up(c->n, block);
+        groups[0] = (uint32_t)min_u64(m, caps->max_group_count[0]);   /* past the limit, workgroups loop */
+        chain = block / L;
+        break;
+    }
+    case LOAD_LOCAL:
+        threads = (uint64_t)grid_groups(v->param, c->n, L, caps) * L;
+        per = (uint32_t)div_up(c->n, threads);
+        m = groups[0] = (uint32_t)div_up(c->n, (uint64_t)per * L);
+        chain = per;
+        break;
+    case LOAD_VEC4:
+        groups[0] = grid_groups(v->param, div_up(c->n, 4), L, caps);
+        m = groups[0];
+        /* four running sums of vec4 lanes, added pairwise (2), plus one tail element (1) */
+        chain = div_up(c->n / 4, (uint64_t)groups[0] * L) + 3;
+        break;
+    default: /* LOAD_GRID */
+        groups[0] = grid_groups(v->param, c->n, L, caps);
+        m = groups[0];
+        chain = div_up(c->n, (uint64_t)groups[0] * L);
+        break;
+    }
+    out = vkb_plan_buffer_add(p, sizeof c->out, VKB_BUF_OUTPUT, &c->out);
+    if (v->param & COMBINE_ATOMIC) {
+        static const uint32_t zero = 0;   /* 0.0f and 0 */
+        vkb_plan_copy(p, vkb_plan_buffer_add(p, sizeof zero, VKB_BUF_INPUT, &zero), out, sizeof zero);
+        m = 1;   /* the kernel's m workgroups all add into out */
+    }
+    s1 = m > 1 ? vkb_plan_buffer_add(p, m * sizeof(float), VKB_BUF_SCRATCH, NULL) : out;
+    pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
+    b[0] = src;
+    b[1] = s1;
+    vkb_pass_bind(pass, 2, b);
+    pass->push[0] = (uint32_t)c->n;
+    pass->push[1] = per;
+
+    /* the bound's depth: the first element of a thread's chain meets chain - 1 roundings (0 + x is
+     * exact), then the tree, at the worst subgroup size the device may pick */
+    c->depth = 0;
+    for (uint64_t sg = caps->subgroup_min ? caps->subgroup_min : 1; sg <= (caps->subgroup_max ? caps->subgroup_max : 1); sg *= 2) {
+        uint64_t d = tree_depth(v->param, L, sg);
+        if (d > c->depth)
+            c->depth = d;
+    }
+    c->depth += chain - 1;
+    if (v->param & COMBINE_ATOMIC)
+        c->depth += groups[0] - 1;   /* the atomics' order is the hardware's: a chain at worst */
+
+    /* passes 2 (and 3): the partial sums, in a fixed order: the same bits every run */
+    s2 = div_up(m, REDUCE_PARTIALS_PER * REDUCE_PARTIALS_LOCAL) > 1
+             ? vkb_plan_buffer_add(p, div_up(m, REDUCE_PARTIALS_PER * REDUCE_PARTIALS_LOCAL) * sizeof(float),
+                                   VKB_BUF_SCRATCH, NULL)
+             : out;
+    c->depth += plan_partials(p, i32 ? "reduce_partials_i32" : "reduce_partials_f32", m, s1, out, s2);
+    if (v->param & COMBINE_ATOMIC)
+        snprintf(c->order, sizeof c->order, "tree, then atomics");
+    else
+        snprintf(c->order, sizeof c->order, "%d-pass tree", p->npass);
+    return 0;
+}
+
+static double work(const vkb_variant *v, const vkb_case *vc)
+{
+    double bytes = (double)((reduce_case *)vc->data)->n * sizeof(float);
+    return v->kernel || (v->flags & VKB_VAR_CUDA_ONLY) ? bytes : 2 * bytes;   /* api_copy: read + write */
+}
+
+static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
+{
+    reduce_case *c = vc->data;
+    char method[96];
+    float out;
+    (void)p;
+    if (!v->kernel && !(v->flags & VKB_VAR_CUDA_ONLY)) {   /* api_copy */
+        vkb_check_init(res, "exact copy");
+        vkb_check_words(res, c->copy, (const uint32_t *)c->f, c->n);
+    } else if (v->param & P_I32) {
+        vkb_check_init(res, "exact (wrapping int32 sum)");
+        vkb_check_words(res, &c->out, &c->sum_i, 1);
+    } else {
+        snprintf(method, sizeof method, "gamma(%llu)*sum|x|, %s", (unsigned long long)c->depth, c->order);
+        vkb_check_init(res, method);
+        memcpy(&out, &c->out, sizeof out);
+        vkb_check_value(res, 0, out, c->sum_f, vkb_gamma((double)c->depth, VKB_U_F32) * c->abs_f);
+    }
+    vkb_check_finish(res);
+}
+
+const vkb_family vkb_family_reduce = {
+    "reduce", "sum of n floats or ints: seed 003's ladder, naive to subgroup", {"n"}, 1, "GB/s",
+    variants, (int)VKB_COUNT(variants),
+    default_shapes, battery, case_create, case_destroy, plan, work, check,
+};

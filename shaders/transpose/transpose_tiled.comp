@@ -1,0 +1,62 @@
+#version 450
+// transpose_tiled.comp - seed 001's shared-memory kernels: a workgroup of TILE x ROWS threads reads a
+// TILE x TILE tile with coalesced row reads into shared memory, waits, and writes it out with
+// coalesced row writes, reading the tile down its columns. Every element of the tile is one thread's
+// load and one (other) thread's store; TILE / ROWS elements per thread amortize the index math.
+//   MODE 0: write the tile back where it came from (the cost of the tile itself, seed's copySharedMem)
+//   PAD:     columns of padding: TILE + PAD words per tile row; PAD 1 puts a column in 32 banks
+//   SWIZZLE: store element (i, j) at column j ^ i instead (TILE a power of two): conflict-free
+//            column reads without the padding words
+#extension GL_GOOGLE_include_directive : require
+#include "vkb.glsl"
+
+layout(constant_id = 3) const uint TILE = 32;   // tile edge = local_size_x
+layout(constant_id = 4) const uint ROWS = 8;    // tile rows per pass = local_size_y
+layout(constant_id = 5) const uint PAD = 0;
+layout(constant_id = 6) const uint SWIZZLE = 0;
+layout(constant_id = 7) const uint MODE = 1;    // 0 copy, 1 transpose
+
+// restrict: src and dst never overlap, so loads may be issued ahead of stores (the twin's __restrict__)
+layout(std430, binding = 0) restrict readonly buffer Src { float src[]; };  // rows x cols, row-major
+layout(std430, binding = 1) restrict writeonly buffer Dst { float dst[]; }; // cols x rows (MODE 0: rows x cols)
+
+layout(push_constant) uniform Push { uint rows; uint cols; } pc;
+
+shared float tile[TILE][TILE + PAD];
+
+// the shared column of element (i, j) of the tile
+uint col_of(uint i, uint j)
+{
+    return SWIZZLE != 0u ? j ^ i : j;
+}
+
+void main()
+{
+    uint tiles_x = (pc.cols + TILE - 1u) / TILE;
+    uint ntiles = tiles_x * ((pc.rows + TILE - 1u) / TILE);
+    uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
+    uint first = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    // tiles in row-major order; the grid is capped at the workgroup-count limit, so it strides
+    for (uint t = first; t < ntiles; t += gl_NumWorkGroups.x * gl_NumWorkGroups.y) {
+        uint bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE; // tile origin: column, row
+        if (t != first)
+            barrier(); // the previous tile's column reads are done before its rows are overwritten
+        for (uint j = 0u; j < TILE; j += ROWS) {
+            uint r = by + y + j, c = bx + x;
+            if (r < pc.rows && c < pc.cols)
+                tile[y + j][col_of(y + j, x)] = src[r * pc.cols + c];
+        }
+        barrier();
+        for (uint j = 0u; j < TILE; j += ROWS) {
+            if (MODE == 0u) {
+                uint r = by + y + j, c = bx + x;
+                if (r < pc.rows && c < pc.cols)
+                    dst[r * pc.cols + c] = tile[y + j][col_of(y + j, x)];
+            } else {
+                uint r = bx + y + j, c = by + x; // output row = input column
+                if (r < pc.cols && c < pc.rows)
+                    dst[r * pc.rows + c] = tile[x][col_of(x, y + j)];
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+#version 450
+// transpose_vec4.comp - the padded shared tile with 16-byte global accesses (seed 002: one 128-bit
+// load or store per thread moves four words): a workgroup of TILE/4 x ROWS threads; each thread
+// loads four neighbours of a row as a vec4, and stores four neighbours of a column of the tile as
+// one vec4 of an output row. A quarter of the memory instructions of the scalar kernels, and four
+// times the bytes in flight per instruction. Shapes whose rows are not 16-byte aligned (cols or rows
+// not a multiple of 4) take scalar accesses on that side.
+// Banks (TILE 32, PAD 1, 8 x 8 threads): a subgroup of 32 covers 4 tile rows x 8 threads; the
+// stores to tile[y][4x + k] and the reads of tile[4x + k][y] both hit 32 distinct banks.
+#extension GL_GOOGLE_include_directive : require
+#include "vkb.glsl"
+
+layout(constant_id = 3) const uint TILE = 32;   // tile edge = 4 * local_size_x
+layout(constant_id = 4) const uint ROWS = 8;    // tile rows per pass = local_size_y
+layout(constant_id = 5) const uint PAD = 1;
+
+// the same buffers seen as vec4 and as float: unaligned shapes need the scalar view. restrict (the
+// twin's __restrict__) still holds: src is only read, and a dispatch writes dst through one view only
+layout(std430, binding = 0) restrict readonly buffer SrcVec { vec4 src4[]; };
+layout(std430, binding = 0) restrict readonly buffer SrcScalar { float src1[]; };
+layout(std430, binding = 1) restrict writeonly buffer DstVec { vec4 dst4[]; };
+layout(std430, binding = 1) restrict writeonly buffer DstScalar { float dst1[]; };
+
+layout(push_constant) uniform Push { uint rows; uint cols; } pc;
+
+shared float tile[TILE][TILE + PAD];
+
+void main()
+{
+    uint tiles_x = (pc.cols + TILE - 1u) / TILE;
+    uint ntiles = tiles_x * ((pc.rows + TILE - 1u) / TILE);
+    uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
+    uint first = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    bool vec_in = (pc.cols & 3u) == 0u, vec_out = (pc.rows & 3u) == 0u;
+    for (uint t = first; t < ntiles; t += gl_NumWorkGroups.x * gl_NumWorkGroups.y) {
+        uint bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE; // tile origin: column, row
+        if (t != first)
+            barrier(); // the previous tile's column reads are done before its rows are overwritten
+        for (uint j = 0u; j < TILE; j += ROWS) {
+            uint r = by + y + j, c = bx + 4u * x;
+            if (r >= pc.rows || c >= pc.cols)
+                continue;
+            if (vec_in) { // c + 3 < cols: c and cols are multiples of 4
+                vec4 v = src4[(r * pc.cols + c) / 4u];
+                tile[y + j][4u * x] = v.x;
+                tile[y + j][4u * x + 1u] = v.y;
+                tile[y + j][4u * x + 2u] = v.z;
+                tile[y + j][4u * x + 3u] = v.w;
+            } else {
+                for (uint k = 0u; k < 4u && c + k < pc.cols; k++)
+                    tile[y + j][4u * x + k] = src1[r * pc.cols + c + k];
+            }
+        }
+        barrier();
+        for (uint j = 0u; j < TILE; j += ROWS) {
+            uint r = bx + y + j, c = by + 4u * x; // output row = input column
+            if (r >= pc.cols || c >= pc.rows)
+                continue;
+            if (vec_out) {
+                dst4[(r * pc.rows + c) / 4u] =
+                    vec4(tile[4u * x][y + j], tile[4u * x + 1u][y + j], tile[4u * x + 2u][y + j], tile[4u * x + 3u][y + j]);
+            } else {
+                for (uint k = 0u; k < 4u && c + k < pc.rows; k++)
+                    dst1[r * pc.rows + c + k] = tile[4u * x + k][y + j];
+            }
+        }
+    }
+}
