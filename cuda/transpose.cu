@@ -150,5 +150,6 @@ extern "C" const vkb_cuda_kernel vkb_cuda_kernels_transpose[] = {
     {"transpose_tiled", 5, {32, 16, 1, 0, 1}, launch_tiled<32, 16, 1, 0, 1>},
     {"transpose_tiled", 5, {64, 8, 1, 0, 1}, launch_tiled<64, 8, 1, 0, 1>},
     {"transpose_vec4", 3, {32, 8, 1}, launch_vec4<32, 8, 1>},
+    {"transpose_vec4", 3, {64, 16, 1}, launch_vec4<64, 16, 1>},
     {nullptr, 0, {}, nullptr},
 };

@@ -270,7 +270,8 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
     vkGetPhysicalDeviceFeatures2(phys, &f2);
     if (f12.shaderFloat16 && s16.storageBuffer16BitAccess)
         c->features |= VKB_NEED_FLOAT16;
-    if (cm.cooperativeMatrix && (c->features & VKB_NEED_FLOAT16))
+    /* glslang declares the Vulkan memory model in every shader that uses cooperative matrices */
+    if (cm.cooperativeMatrix && (c->features & VKB_NEED_FLOAT16) && f12.vulkanMemoryModel)
         c->features |= VKB_NEED_COOPMAT;
     if (af.shaderBufferFloat32AtomicAdd)
         c->features |= VKB_NEED_ATOMIC_FLOAT;
@@ -365,6 +366,7 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     qci.pQueuePriorities = &priority;
     if (props.apiVersion >= VK_API_VERSION_1_2) {
         f12.shaderFloat16 = (c->features & VKB_NEED_FLOAT16) != 0;
+        f12.vulkanMemoryModel = (c->features & VKB_NEED_COOPMAT) != 0;
         *tail = &f12;
         tail = &f12.pNext;
     }

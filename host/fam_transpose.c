@@ -19,9 +19,9 @@ typedef struct transpose_case {
 } transpose_case;
 
 /* Spec constants, by shader (ids 3, 4, ...):
- *   transpose_direct {TILE, ROWS, MODE}            local {TILE, ROWS}
+ *   transpose_direct {TILE, ROWS, MODE}                local {TILE, ROWS}
  *   transpose_tiled  {TILE, ROWS, PAD, SWIZZLE, MODE}  local {TILE, ROWS}
- *   transpose_vec4   {TILE, ROWS, PAD}             local {TILE / 4, ROWS}
+ *   transpose_vec4   {TILE, ROWS, PAD}                 local {TILE / 4, ROWS}
  * MODE 0 copies, 1 transposes. ROWS = local_size_y, also a constant so the CUDA twin unrolls as the
  * Vulkan compiler does. */
 static const vkb_variant variants[] = {
@@ -43,10 +43,13 @@ static const vkb_variant variants[] = {
     {"padded_rows16", "transpose_tiled", {32, 16, 1}, {32, 16, 1, 0, 1}, 5, OUT_TRANSPOSED, 0, 0,
      "padded with 32x16 threads: 2 elements per thread, twice the threads per tile"},
     {"tile64", "transpose_tiled", {64, 8, 1}, {64, 8, 1, 0, 1}, 5, OUT_TRANSPOSED, 0, 0,
-     "padded 64x64 tile, 64x8 threads: 8 elements per thread and half the barriers per byte"},
+     "padded 64x64 tile, 64x8 threads: 8 elements per thread, a quarter of the barriers per byte"},
     {"vec4", "transpose_vec4", {8, 8, 1}, {32, 8, 1}, 3, OUT_TRANSPOSED, 0, 0,
      "padded 32x32 tile with 16-byte global loads and stores, 8x8 threads: a quarter of the memory "
      "instructions"},
+    {"vec4_tile64", "transpose_vec4", {16, 16, 1}, {64, 16, 1}, 3, OUT_TRANSPOSED, 0, 0,
+     "vec4 on a 64x64 tile, 16x16 threads: 256-byte row segments and 4x the bytes per barrier; "
+     "2-way bank conflicts (16 threads per row span 64 words)"},
     {"api_copy", NULL, {1, 1, 1}, {0}, 0, OUT_COPIED, 0, VKB_VAR_CEILING,
      "vkCmdCopyBuffer / cudaMemcpy device-to-device of the matrix: the ceiling"},
 };
@@ -86,8 +89,7 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     uint64_t n, rows = (uint64_t)s->d[0], cols = (uint64_t)s->d[1];
     vkb_rng rng;
     if (rows > UINT32_MAX || cols > UINT32_MAX || rows * cols > UINT32_MAX) {
-        snprintf(why, len, "%llu x %llu elements: the kernels index with 32 bits, at most 2^32 - 1 elements",
-                 (unsigned long long)rows, (unsigned long long)cols);
+        snprintf(why, len, "more than 2^32 - 1 elements (the kernels index with 32 bits); try a smaller size");
         return NULL;
     }
     n = rows * cols;
@@ -141,7 +143,9 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     }
     if (strcmp(v->kernel, "transpose_direct") != 0)
         shared_bytes = (uint64_t)tile * (tile + v->spec[2]) * sizeof(float);
-    if (v->local[1] != rows_per_pass || tile % rows_per_pass != 0 ||
+    /* a row's geometry: local {TILE (vec4: TILE / 4), ROWS}, ROWS divides TILE, TILE a power of two
+     * (the swizzle XORs within it) */
+    if (v->local[1] != rows_per_pass || tile % rows_per_pass != 0 || (tile & (tile - 1)) != 0 ||
         v->local[0] * (strcmp(v->kernel, "transpose_vec4") == 0 ? 4 : 1) != tile) {
         snprintf(why, len, "inconsistent row: local %ux%u for tile %u, %u rows per pass", v->local[0],
                  v->local[1], tile, rows_per_pass);

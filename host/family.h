@@ -36,7 +36,7 @@ typedef struct vkb_variant {
     unsigned needs;         /* VKB_NEED_* */
     unsigned flags;         /* VKB_VAR_* */
     const char *note;       /* one line for `vkbench list`: what it changes and why */
-    const char *ceiling;    /* the ceiling row to compare with; NULL: the first ceiling (own backend first) */
+    const char *ceiling;    /* the ceiling row to compare with; NULL: the fastest ceiling row of the family */
 } vkb_variant;
 
 /* Inputs and references for one shape, shared by every variant and backend that runs it. */

@@ -71,8 +71,9 @@ static const char *fraction_text(const vkb_result *r, char *buf, size_t len)
     else if (!r->ceiling)
         snprintf(buf, len, "(none)");
     else
-        snprintf(buf, len, "%.1f%% %s%s", 100 * r->fraction, r->ceiling->variant->name,
-                 strcmp(r->ceiling->backend, r->backend) ? "@cuda" : "");
+        snprintf(buf, len, "%.1f%% %s%s%s", 100 * r->fraction, r->ceiling->variant->name,
+                 strcmp(r->ceiling->backend, r->backend) ? "@" : "",
+                 strcmp(r->ceiling->backend, r->backend) ? r->ceiling->backend : "");
     return buf;
 }
 
