@@ -54,16 +54,24 @@ def bars(fam, shape, rows, device, out, formats, written):
     save(fig, out, f"{fam}_{shape.replace('=', '')}", formats, written)
 
 
+def swept_dim(rows):
+    """The one dim that varies across ROWS (e.g. "stride"), or None when several do."""
+    varying = [d for d in rows[0]["shape"] if len({r["shape"][d] for r in rows}) > 1]
+    return varying[0] if len(varying) == 1 else None
+
+
 def sweep(fam, rows, device, out, formats, written):
     fig, ax = plt.subplots(figsize=(7, 4))
     series = defaultdict(list)
+    dim = swept_dim(rows)
     for r in rows:
-        series[(r["variant"], r["backend"])].append((size_of(r), r["metric"]["value"]))
+        x = r["shape"][dim] if dim else size_of(r)
+        series[(r["variant"], r["backend"])].append((x, r["metric"]["value"]))
     for (variant, backend), pts in sorted(series.items()):
         pts.sort()
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=f"{variant} ({backend})")
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("elements")
+    ax.set_xlabel(dim if dim else "elements (product of the dims)")
     ax.set_ylabel(rows[0]["metric"]["name"])
     ax.set_title(f"{fam} sweep on {device}")
     ax.legend(fontsize=7)
