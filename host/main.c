@@ -16,6 +16,10 @@
 #endif
 
 #define MAX_SHAPES 1024
+/* the default suite must finish well under a minute: each family's first default shape, short budgets
+ * (the first variant of the process still warms up in full: clocks ramp up) */
+#define SUITE_BUDGET_MS 100
+#define SUITE_WARMUP_MS 50
 
 typedef struct app {
     vkb_args args;
@@ -163,6 +167,14 @@ static int shapes_for(const vkb_family *f, const vkb_args *a, const vkb_caps *ca
     }
 }
 
+static int sizes_given(const vkb_args *a)
+{
+    for (int d = 0; d < VKB_DIM_COUNT; d++)
+        if (a->dims[d].n)
+            return 1;
+    return 0;
+}
+
 static void write_json_file(app *ap)
 {
     char tmp[1100];
@@ -264,6 +276,10 @@ static void open_backends(app *ap, int timed)
             t->warmup_ms = t->first_warmup_ms = ap->args.warmup_ms;
         if (ap->args.budget_ms >= 0)
             t->budget_ms = ap->args.budget_ms;
+        else if (strcmp(ap->args.command, "suite") == 0)
+            t->budget_ms = SUITE_BUDGET_MS;
+        if (ap->args.warmup_ms < 0 && strcmp(ap->args.command, "suite") == 0)
+            t->warmup_ms = t->warmup_ms < SUITE_WARMUP_MS ? t->warmup_ms : SUITE_WARMUP_MS;
     }
 }
 
@@ -289,6 +305,8 @@ static int run_command(app *ap)
         int nsel = 0;
         nshape[i] = timed ? shapes_for(fams[i], &ap->args, &r->backends[0]->caps, shapes)
                           : fams[i]->battery(shapes, MAX_SHAPES);
+        if (strcmp(ap->args.command, "suite") == 0 && !sizes_given(&ap->args))
+            nshape[i] = 1;
         for (int v = 0; v < fams[i]->nvariants; v++)
             nsel += vkb_cli_variant_selected(ap->args.variants, fams[i]->name, fams[i]->variants[v].name) ||
                     (timed && (fams[i]->variants[v].flags & VKB_VAR_CEILING));
@@ -298,6 +316,8 @@ static int run_command(app *ap)
         const vkb_family *f = fams[i];
         int selected[64], any = 0, first = r->results.n;
         int n = timed ? shapes_for(f, &ap->args, &r->backends[0]->caps, shapes) : f->battery(shapes, MAX_SHAPES);
+        if (strcmp(ap->args.command, "suite") == 0 && !sizes_given(&ap->args))
+            n = 1;
         for (int v = 0; v < f->nvariants; v++)
             any |= selected[v] = vkb_cli_variant_selected(ap->args.variants, f->name, f->variants[v].name);
         if (!any)
