@@ -283,6 +283,19 @@ static void open_backends(app *ap, int timed)
     }
 }
 
+/* The shapes a command runs F at: `validate` the family's battery; `run` the size flags or the
+ * defaults; the default suite only the first default shape (it must finish well under a minute). */
+static int command_shapes(const app *ap, const vkb_family *f, int timed, vkb_shape *shapes)
+{
+    if (!timed)
+        return f->battery(shapes, MAX_SHAPES);
+    if (strcmp(ap->args.command, "suite") == 0 && !sizes_given(&ap->args)) {
+        f->default_shapes(&ap->runner.backends[0]->caps, shapes, MAX_SHAPES);
+        return 1;
+    }
+    return shapes_for(f, &ap->args, &ap->runner.backends[0]->caps, shapes);
+}
+
 static int run_command(app *ap)
 {
     const vkb_family *fams[64];
@@ -290,7 +303,7 @@ static int run_command(app *ap)
     vkb_runner *r = &ap->runner;
     int timed = strcmp(ap->args.command, "validate") != 0;
     int nfams = pick_families(&ap->args, fams);
-    int failed = 0, nshape[64];
+    int failed = 0;
     unsigned messages;
 
     check_variant_names(ap->args.variants, fams, nfams);
@@ -302,22 +315,16 @@ static int run_command(app *ap)
     ap->table = ap->args.json_path && strcmp(ap->args.json_path, "-") == 0 ? stderr : stdout;
 
     for (int i = 0; i < nfams; i++) {
-        int nsel = 0;
-        nshape[i] = timed ? shapes_for(fams[i], &ap->args, &r->backends[0]->caps, shapes)
-                          : fams[i]->battery(shapes, MAX_SHAPES);
-        if (strcmp(ap->args.command, "suite") == 0 && !sizes_given(&ap->args))
-            nshape[i] = 1;
+        int nsel = 0, nshape = command_shapes(ap, fams[i], timed, shapes);
         for (int v = 0; v < fams[i]->nvariants; v++)
             nsel += vkb_cli_variant_selected(ap->args.variants, fams[i]->name, fams[i]->variants[v].name) ||
                     (timed && (fams[i]->variants[v].flags & VKB_VAR_CEILING));
-        r->progress_total += nshape[i] * nsel * r->nbackends;
+        r->progress_total += nshape * nsel * r->nbackends;
     }
     for (int i = 0; i < nfams; i++) {
         const vkb_family *f = fams[i];
         int selected[64], any = 0, first = r->results.n;
-        int n = timed ? shapes_for(f, &ap->args, &r->backends[0]->caps, shapes) : f->battery(shapes, MAX_SHAPES);
-        if (strcmp(ap->args.command, "suite") == 0 && !sizes_given(&ap->args))
-            n = 1;
+        int n = command_shapes(ap, f, timed, shapes);
         for (int v = 0; v < f->nvariants; v++)
             any |= selected[v] = vkb_cli_variant_selected(ap->args.variants, f->name, f->variants[v].name);
         if (!any)
