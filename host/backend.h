@@ -9,6 +9,20 @@
 #include "plan.h"
 
 typedef struct vkb_buffer vkb_buffer;   /* opaque; each backend defines it */
+
+#define VKB_MAX_STATS 16
+
+/* What the driver says one compiled pipeline (one executable of it) uses: registers, shared memory,
+ * spills... named and valued as the driver reports them (VK_KHR_pipeline_executable_properties). */
+typedef struct vkb_pipeline_stats {
+    const char *kernel;        /* the pass's shader */
+    char executable[32];       /* the driver's name of the executable, e.g. "CS" */
+    int nstat;
+    struct {
+        char name[48];
+        double value;          /* booleans as 0 / 1 */
+    } stat[VKB_MAX_STATS];
+} vkb_pipeline_stats;
 typedef struct vkb_backend vkb_backend;
 
 struct vkb_backend {
@@ -20,6 +34,9 @@ struct vkb_backend {
      * cannot run it (no such CUDA twin, a limit exceeded): the caller skips the variant. */
     void *(*prepare)(vkb_backend *b, const vkb_plan *plan, char *why, size_t len);
     void (*unprepare)(vkb_backend *b, void *prepared);
+    /* The driver's statistics of the prepared plan's pipelines, up to MAX; returns how many (0 when the
+     * driver reports none). May be NULL. */
+    int (*statistics)(vkb_backend *b, void *prepared, vkb_pipeline_stats *out, int max);
     /* Device buffer of BYTES; exits with VKB_EXIT_RESOURCE and a message when memory runs out. */
     vkb_buffer *(*buffer_create)(vkb_backend *b, uint64_t bytes);
     void (*buffer_destroy)(vkb_backend *b, vkb_buffer *buf);

@@ -16,7 +16,6 @@ typedef struct vk_backend {
     vkb_vk *vk;
     VkQueryPool queries;
     struct vkb_buffer *evict;
-    int verbose;
 } vk_backend;
 
 typedef struct vk_prepared {
@@ -40,10 +39,19 @@ static void *vk_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t 
             b->unprepare(b, p);
             return NULL;
         }
-        if (pass->kind == VKB_PASS_DISPATCH && impl->verbose)
-            vkb_vk_pipeline_report(impl->vk, &p->pipe[i], pass->kernel);
     }
     return p;
+}
+
+static int vk_statistics(vkb_backend *b, void *prepared, vkb_pipeline_stats *out, int max)
+{
+    vk_prepared *p = prepared;
+    int count = 0;
+    for (int i = 0; i < p->plan.npass && count < max; i++)
+        if (p->plan.pass[i].kind == VKB_PASS_DISPATCH)
+            count += vkb_vk_pipeline_statistics(((vk_backend *)b->impl)->vk, &p->pipe[i], p->plan.pass[i].kernel,
+                                                out + count, max - count);
+    return count;
 }
 
 static void vk_unprepare(vkb_backend *b, void *prepared)
@@ -221,7 +229,6 @@ vkb_backend *vkb_vulkan_open(const char *select, int validation)
     VkQueryPoolCreateInfo qci = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
 
     impl->vk = vkb_vk_create(select, validation);
-    impl->verbose = vkb_verbose;
     if (impl->vk->caps.timestamps) {
         qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
         qci.queryCount = 2 * REPS_PER_SUBMIT;
@@ -232,6 +239,7 @@ vkb_backend *vkb_vulkan_open(const char *select, int validation)
     b->impl = impl;
     b->prepare = vk_prepare;
     b->unprepare = vk_unprepare;
+    b->statistics = vk_statistics;
     b->buffer_create = vk_buffer_create;
     b->buffer_destroy = vk_buffer_destroy;
     b->upload = vk_upload;

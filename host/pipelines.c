@@ -113,44 +113,47 @@ void vkb_vk_pipeline_destroy(vkb_vk *vk, vkb_vk_pipeline *p)
     memset(p, 0, sizeof *p);
 }
 
-void vkb_vk_pipeline_report(vkb_vk *vk, const vkb_vk_pipeline *p, const char *name)
+int vkb_vk_pipeline_statistics(vkb_vk *vk, const vkb_vk_pipeline *p, const char *kernel, vkb_pipeline_stats *out,
+                               int max)
 {
     VkPipelineInfoKHR pi = {VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
     VkPipelineExecutablePropertiesKHR props[4];
     uint32_t nexec = 4;
+    int count = 0;
     if (!vk->has_exec_props || !p->pipeline)
-        return;
+        return 0;
     pi.pipeline = p->pipeline;
     for (uint32_t i = 0; i < nexec; i++)
         props[i] = (VkPipelineExecutablePropertiesKHR){VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR};
     if (vkGetPipelineExecutablePropertiesKHR(vk->device, &pi, &nexec, props) < 0)
-        return;
-    for (uint32_t e = 0; e < nexec; e++) {
+        return 0;
+    for (uint32_t e = 0; e < nexec && count < max; e++) {
         VkPipelineExecutableInfoKHR ei = {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
-        VkPipelineExecutableStatisticKHR stats[32];
-        uint32_t nstat = 32;
+        VkPipelineExecutableStatisticKHR stats[VKB_MAX_STATS];
+        uint32_t nstat = VKB_MAX_STATS;
+        vkb_pipeline_stats *o = &out[count];
         ei.pipeline = p->pipeline;
         ei.executableIndex = e;
         for (uint32_t i = 0; i < nstat; i++)
             stats[i] = (VkPipelineExecutableStatisticKHR){VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR};
+        /* VK_INCOMPLETE (more than VKB_MAX_STATS) still fills the first ones */
         if (vkGetPipelineExecutableStatisticsKHR(vk->device, &ei, &nstat, stats) < 0)
             continue;
-        fprintf(stderr, "vkbench: pipeline %s (%s):", name, props[e].name);
+        memset(o, 0, sizeof *o);
+        o->kernel = kernel;
+        snprintf(o->executable, sizeof o->executable, "%s", props[e].name);
         for (uint32_t i = 0; i < nstat; i++) {
+            double v;
             switch (stats[i].format) {
-            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
-                fprintf(stderr, " %s=%s", stats[i].name, stats[i].value.b32 ? "yes" : "no");
-                break;
-            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
-                fprintf(stderr, " %s=%" PRId64, stats[i].name, stats[i].value.i64);
-                break;
-            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
-                fprintf(stderr, " %s=%" PRIu64, stats[i].name, stats[i].value.u64);
-                break;
-            default:
-                fprintf(stderr, " %s=%g", stats[i].name, stats[i].value.f64);
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: v = stats[i].value.b32 ? 1 : 0; break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: v = (double)stats[i].value.i64; break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: v = (double)stats[i].value.u64; break;
+            default: v = stats[i].value.f64;
             }
+            snprintf(o->stat[o->nstat].name, sizeof o->stat[0].name, "%s", stats[i].name);
+            o->stat[o->nstat++].value = v;
         }
-        fputc('\n', stderr);
+        count++;
     }
+    return count;
 }

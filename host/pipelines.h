@@ -2,6 +2,7 @@
 #ifndef VKB_PIPELINES_H
 #define VKB_PIPELINES_H
 
+#include "backend.h"
 #include "plan.h"
 #include "vk.h"
 
@@ -18,8 +19,9 @@ typedef struct vkb_vk_pipeline {
  * one storage buffer per binding, 32 bytes of push constants. Returns 0, or 1 with WHY (a skip). */
 int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, vkb_vk_pipeline *out, char *why, size_t len);
 void vkb_vk_pipeline_destroy(vkb_vk *vk, vkb_vk_pipeline *p);
-/* Print the driver's statistics of the pipeline (registers, shared memory, spills...) on stderr when the
- * device has VK_KHR_pipeline_executable_properties; else nothing. */
-void vkb_vk_pipeline_report(vkb_vk *vk, const vkb_vk_pipeline *p, const char *name);
+/* The driver's statistics of the pipeline (registers, shared memory, spills...), one entry per executable,
+ * up to MAX, when the device has VK_KHR_pipeline_executable_properties; returns how many (else 0). */
+int vkb_vk_pipeline_statistics(vkb_vk *vk, const vkb_vk_pipeline *p, const char *kernel, vkb_pipeline_stats *out,
+                               int max);
 
 #endif

@@ -273,6 +273,19 @@ static void json_result(vkb_json *j, const vkb_result *r)
         vkb_json_number(j, "error_over_tolerance", r->check.worst_ratio);
         vkb_json_object_end(j);
     }
+    vkb_json_array_begin(j, "pipelines");
+    for (int i = 0; i < r->npipelines; i++) {
+        const vkb_pipeline_stats *p = &r->pipelines[i];
+        vkb_json_object_begin(j, NULL);
+        vkb_json_string(j, "kernel", p->kernel);
+        vkb_json_string(j, "executable", p->executable);
+        vkb_json_object_begin(j, "statistics");
+        for (int k = 0; k < p->nstat; k++)
+            vkb_json_number(j, p->stat[k].name, p->stat[k].value);
+        vkb_json_object_end(j);
+        vkb_json_object_end(j);
+    }
+    vkb_json_array_end(j);
     if (r->cross) {
         vkb_json_object_begin(j, "cross_backend");
         vkb_json_int(j, "differing_elements", (int64_t)r->cross_differing);

@@ -2,6 +2,7 @@
 #ifndef VKB_RESULT_H
 #define VKB_RESULT_H
 
+#include "backend.h"
 #include "check.h"
 #include "family.h"
 #include "stats.h"
@@ -28,6 +29,8 @@ typedef struct vkb_result {
     int cross;                /* compared with the other backend's output */
     uint64_t cross_differing; /* elements whose bits differ between the backends */
     double cross_max_diff;    /* largest |a - b| over float outputs (0 when all bits agree) */
+    vkb_pipeline_stats pipelines[VKB_MAX_PASSES]; /* the driver's statistics, where it reports them */
+    int npipelines;
 } vkb_result;
 
 typedef struct vkb_results {

@@ -122,6 +122,19 @@ static int rerun_identical(vkb_backend *b, void *prep, const vkb_plan *plan, vkb
     return same;
 }
 
+/* -v: the driver's statistics of the variant's pipelines, one line per executable (as ptxas -v would). */
+static void print_statistics(const vkb_result *res)
+{
+    for (int i = 0; i < res->npipelines; i++) {
+        const vkb_pipeline_stats *p = &res->pipelines[i];
+        fprintf(stderr, "vkbench: %s/%s pipeline %s (%s):", res->family->name, res->variant->name, p->kernel,
+                p->executable);
+        for (int k = 0; k < p->nstat; k++)
+            fprintf(stderr, " %s=%.17g", p->stat[k].name, p->stat[k].value);
+        fputc('\n', stderr);
+    }
+}
+
 static void run_one(vkb_runner *r, int bi, const vkb_family *f, const vkb_variant *v, const vkb_case *c,
                     saved_outputs *saved)
 {
@@ -155,6 +168,11 @@ static void run_one(vkb_runner *r, int bi, const vkb_family *f, const vkb_varian
     if (!prep) {
         snprintf(res->skip_reason, sizeof res->skip_reason, "%s", why);
         goto done;
+    }
+    if (b->statistics) {
+        res->npipelines = b->statistics(b, prep, res->pipelines, VKB_MAX_PASSES);
+        if (vkb_verbose)
+            print_statistics(res);
     }
 
     for (int i = 0; i < plan.nbuf; i++) {

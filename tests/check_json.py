@@ -18,6 +18,10 @@ for r in results:
     for key in ("family", "variant", "backend", "shape", "reps", "time_ms", "metric", "validated",
                 "max_error", "tolerance", "status"):
         assert key in r, f"{name}: no {key}"
+    assert isinstance(r["pipelines"], list), f"{name}: pipelines is not a list"
+    for p in r["pipelines"]:
+        assert p["kernel"] and p["executable"] and all(
+            isinstance(v, (int, float)) for v in p["statistics"].values()), f"{name}: pipeline statistics {p}"
     if r["status"] == "skip":
         assert r["skip_reason"], f"{name}: a skip without a reason"
         continue
