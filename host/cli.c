@@ -1,6 +1,7 @@
 /* cli.c - the command line: getopt_long parsing into plain data, no side effects (unit-tested). */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -40,6 +41,9 @@ void vkb_cli_usage(FILE *out)
           "  --json PATH|-        write results as JSON (- for stdout; the table then goes to stderr)\n"
           "  --csv PATH           write results as CSV\n"
           "  --seed N             input seed (default 1)\n"
+          "  --spec NAME=V,...    set specialization constants of the variants' shaders (tile shapes:\n"
+          "                       BM=64,TN=4...; a number names a SpecId); variants whose shader lacks one\n"
+          "                       are skipped, CUDA twins run only where compiled for those values\n"
           "  -v, --verbose        pipeline statistics and detail on stderr\n"
           "  -q, --quiet          no progress on stderr\n"
           "  -h, --help           this text\n"
@@ -180,7 +184,7 @@ int vkb_cli_variant_selected(const char *sel, const char *family, const char *na
 
 enum {
     OPT_VARIANT = 256, OPT_DEVICE, OPT_BACKEND, OPT_JSON, OPT_CSV, OPT_REPS, OPT_COLD, OPT_VALIDATION,
-    OPT_WARMUP, OPT_BUDGET, OPT_SEED, OPT_VERSION, OPT_DIM /* + VKB_DIM_* */
+    OPT_WARMUP, OPT_BUDGET, OPT_SEED, OPT_SPEC, OPT_VERSION, OPT_DIM /* + VKB_DIM_* */
 };
 
 static int parse_number(const char *flag, const char *s, double lo, double hi, double *out, char *err, size_t len)
@@ -195,6 +199,44 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, d
     return 0;
 }
 
+/* --spec NAME=VALUE,...: a constant's name (letters, digits, _) or SpecId, and a 32-bit unsigned value. */
+static int parse_spec(const char *text, vkb_args *a, char *err, size_t len)
+{
+    const char *p = text;
+    while (*p) {
+        size_t name_len = strcspn(p, "=,");
+        char *end;
+        unsigned long long value;
+        vkb_spec_value *sv;
+        if (p[name_len] != '=' || name_len == 0 || name_len >= sizeof sv->name) {
+            snprintf(err, len, "--spec wants NAME=VALUE,..., not '%s'", text);
+            return -1;
+        }
+        for (size_t i = 0; i < name_len; i++)
+            if (!isalnum((unsigned char)p[i]) && p[i] != '_') {
+                snprintf(err, len, "--spec: '%.*s' is not a constant's name", (int)name_len, p);
+                return -1;
+            }
+        if (a->nspec >= (int)(sizeof a->spec / sizeof *a->spec)) {
+            snprintf(err, len, "--spec: at most %d constants", (int)(sizeof a->spec / sizeof *a->spec));
+            return -1;
+        }
+        errno = 0;
+        value = strtoull(p + name_len + 1, &end, 0);
+        if (end == p + name_len + 1 || (*end && *end != ',') || errno || value > UINT32_MAX ||
+            p[name_len + 1] == '-') {
+            snprintf(err, len, "--spec: the value of %.*s is not a 32-bit unsigned integer", (int)name_len, p);
+            return -1;
+        }
+        sv = &a->spec[a->nspec++];
+        memcpy(sv->name, p, name_len);
+        sv->name[name_len] = 0;
+        sv->value = (uint32_t)value;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
 int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
 {
     static const char *commands[] = {"run", "validate", "devices", "list"};
@@ -205,6 +247,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         {"cold", no_argument, 0, OPT_COLD},             {"validation", optional_argument, 0, OPT_VALIDATION},
         {"warmup-ms", required_argument, 0, OPT_WARMUP}, {"budget-ms", required_argument, 0, OPT_BUDGET},
         {"seed", required_argument, 0, OPT_SEED},       {"version", no_argument, 0, OPT_VERSION},
+        {"spec", required_argument, 0, OPT_SPEC},
         {"verbose", no_argument, 0, 'v'},               {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {"n", required_argument, 0, OPT_DIM + VKB_DIM_N},       {"m", required_argument, 0, OPT_DIM + VKB_DIM_M},
@@ -290,6 +333,10 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             if (parse_number("seed", optarg, 0, 1.8e19, &num, err, len))
                 return -1;
             a->seed = (uint64_t)num;
+            break;
+        case OPT_SPEC:
+            if (parse_spec(optarg, a, err, len))
+                return -1;
             break;
         case ':':
             snprintf(err, len, "%s needs a value", argv[optind - 1]);

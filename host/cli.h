@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "plan.h"
+
 #define VKB_LIST_MAX 256
 
 /* A list of sizes from "1024", "1,31,33", "256:8192:x2" or "100:1000:+100"; suffixes K M G (2^10..)
@@ -39,6 +41,8 @@ typedef struct vkb_args {
     uint64_t seed;
     int verbose, quiet;
     vkb_list dims[VKB_DIM_COUNT];   /* n == 0: not given */
+    vkb_spec_value spec[8];         /* --spec NAME=V,...: constants overridden in the variants' shaders */
+    int nspec;
 } vkb_args;
 
 /* Parse ARGV. Returns 0 on success, 1 when help or version was printed (exit 0), -1 on a usage error

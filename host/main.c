@@ -310,6 +310,8 @@ static int run_command(app *ap)
     open_backends(ap, timed);
     r->timed = timed;
     r->seed = ap->args.seed;
+    r->spec = ap->args.spec;
+    r->nspec = ap->args.nspec;
     r->on_result = on_result;
     r->user = ap;
     ap->table = ap->args.json_path && strcmp(ap->args.json_path, "-") == 0 ? stderr : stdout;

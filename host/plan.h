@@ -41,6 +41,13 @@ typedef struct vkb_pass {
     uint64_t copy_bytes;              /* VKB_PASS_COPY: bytes from bind[0] to bind[1] */
 } vkb_pass;
 
+/* A specialization constant set from the command line (--spec NAME=VALUE): by the name the shader gives
+ * it, or by its SpecId when NAME is a number. */
+typedef struct vkb_spec_value {
+    char name[24];
+    uint32_t value;
+} vkb_spec_value;
+
 typedef struct vkb_plan {
     vkb_plan_buffer buf[VKB_MAX_BUFFERS];
     int nbuf;

@@ -28,7 +28,9 @@ const char *vkb_report_time(double ns, char *buf, size_t len)
 
 static const char *full_name(const vkb_result *r, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s/%s", r->family->name, r->variant->name);
+    /* --spec: the constants set follow the name, so a tuned row is never mistaken for the table's */
+    snprintf(buf, len, "%s/%s%s%s%s", r->family->name, r->variant->name, r->constants[0] ? "[" : "", r->constants,
+             r->constants[0] ? "]" : "");
     return buf;
 }
 
@@ -99,7 +101,7 @@ static void table_single(FILE *out, const vkb_result *rs, int first, int last)
 {
     const char *metric = rs[first].family->metric;
     int pred = rs[first].family->predict != NULL;
-    char name[96], shape[64], t[32], m[32], f[64], v[400], p[32];
+    char name[224], shape[64], t[32], m[32], f[64], v[400], p[32];
     fprintf(out, "%-28s %-7s %-16s %11s %6s %10s %-26s %s%-5s %s\n", "variant", "backend", "shape", "median",
             "+-sd", metric, "of ceiling", pred ? "predicted     " : "", "fits", "check");
     for (int i = first; i < last; i++) {
@@ -118,7 +120,7 @@ static void table_single(FILE *out, const vkb_result *rs, int first, int last)
 /* Vulkan and CUDA side by side: rows are (variant, shape); the ratio is Vulkan's metric over CUDA's. */
 static void table_paired(FILE *out, const vkb_result *rs, int first, int last)
 {
-    char name[96], shape[64], m0[32], m1[32], f0[64], f1[64], v0[400], v1[400], ratio[16], p0[32], p1[32], pp[80];
+    char name[224], shape[64], m0[32], m1[32], f0[64], f1[64], v0[400], v1[400], ratio[16], p0[32], p1[32], pp[80];
     int pred = rs[first].family->predict != NULL;
     fprintf(out, "%-28s %-16s %10s %-22s %10s %-22s %8s  %s%s\n", "variant", "shape", "vulkan", "of ceiling", "cuda",
             "of ceiling", "vk/cuda", pred ? "predicted (vulkan | cuda)  " : "", "check (vulkan | cuda)");
@@ -168,7 +170,7 @@ void vkb_report_table(FILE *out, const vkb_result *r, int first, int last, int p
 
 void vkb_report_matrix(FILE *out, const vkb_result *rs, int first, int last)
 {
-    char name[96], shape[64], v[400];
+    char name[224], shape[64], v[400];
     int fails = 0, skips = 0, oks = 0;
     if (first >= last)
         return;
@@ -227,6 +229,7 @@ static void json_result(vkb_json *j, const vkb_result *r)
     vkb_json_string(j, "shape_text", vkb_shape_text(r->family, &r->shape, shape, sizeof shape));
     vkb_json_string(j, "status", status);
     vkb_json_string(j, "skip_reason", r->status == VKB_RES_SKIP ? r->skip_reason : NULL);
+    vkb_json_string(j, "constants", r->constants[0] ? r->constants : NULL);
     vkb_json_bool(j, "ceiling_row", (r->variant->flags & VKB_VAR_CEILING) != 0);
     vkb_json_bool(j, "deterministic", !(r->variant->flags & VKB_VAR_NONDETERMINISTIC));
     vkb_json_int(j, "reps", r->timed ? r->time_ns.n : 0);

@@ -31,6 +31,7 @@ typedef struct vkb_result {
     double cross_max_diff;    /* largest |a - b| over float outputs (0 when all bits agree) */
     vkb_pipeline_stats pipelines[VKB_MAX_PASSES]; /* the driver's statistics, where it reports them */
     int npipelines;
+    char constants[96];       /* the constants --spec set, "BM=64,BN=64"; empty when none */
 } vkb_result;
 
 typedef struct vkb_results {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spirv.h"
 #include "util.h"
 
 /* Outputs of the first backend that ran a variant, to compare the second one with. */
@@ -135,12 +136,47 @@ static void print_statistics(const vkb_result *res)
     }
 }
 
+/* --spec: V with the command line's constants set in TUNED (by the shader's names or SpecIds), the
+ * settings written to RES. 0, or 1 with the reason to skip (the shader has no such constant). */
+static int apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_variant *tuned, vkb_result *res)
+{
+    const vkb_spirv *spv = v->kernel ? vkb_spirv_find(v->kernel) : NULL;
+    size_t used = 0;
+    *tuned = *v;
+    if (!r->nspec || (v->flags & VKB_VAR_CEILING))
+        return 0;
+    for (int i = 0; i < r->nspec; i++) {
+        const char *name = r->spec[i].name;
+        char *end;
+        long id = strtol(name, &end, 10);
+        if (*end)
+            id = spv ? vkb_spirv_spec_id(spv, name) : -1;
+        if (id < 0 || id >= 3 + VKB_MAX_SPEC) {
+            snprintf(res->skip_reason, sizeof res->skip_reason, "--spec: %s has no constant %s",
+                     v->kernel ? v->kernel : v->name, name);
+            return 1;
+        }
+        if (id < 3) {
+            tuned->local[id] = r->spec[i].value;
+        } else {
+            tuned->spec[id - 3] = r->spec[i].value;
+            if (tuned->nspec < id - 2)
+                tuned->nspec = (int)id - 2;
+        }
+        if (used < sizeof res->constants)
+            used += (size_t)snprintf(res->constants + used, sizeof res->constants - used, "%s%s=%u",
+                                     i ? "," : "", name, r->spec[i].value);
+    }
+    return 0;
+}
+
 static void run_one(vkb_runner *r, int bi, const vkb_family *f, const vkb_variant *v, const vkb_case *c,
                     saved_outputs *saved)
 {
     vkb_backend *b = r->all[bi];
     vkb_result *res = vkb_results_add(&r->results);
     vkb_plan plan;
+    vkb_variant tuned;
     vkb_buffer *bufs[VKB_MAX_BUFFERS] = {0};
     char why[200] = "", missing[200];
     void *prep;
@@ -159,7 +195,9 @@ static void run_one(vkb_runner *r, int bi, const vkb_family *f, const vkb_varian
                  vkb_caps_missing(&b->caps, v->needs, missing, sizeof missing));
         goto done;
     }
-    if (f->plan(v, c, &b->caps, &plan, why, sizeof why)) {
+    if (apply_spec(r, v, &tuned, res))
+        goto done;
+    if (f->plan(&tuned, c, &b->caps, &plan, why, sizeof why)) {
         snprintf(res->skip_reason, sizeof res->skip_reason, "%s", why);
         goto done;
     }

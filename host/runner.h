@@ -16,6 +16,8 @@ typedef struct vkb_runner {
     vkb_timing timing[2];       /* per entry of all[] */
     uint64_t seed;
     vkb_results results;
+    const vkb_spec_value *spec; /* --spec: constants set in every selected kernel's shader */
+    int nspec;
     /* called after each result (JSON streaming, progress) */
     void (*on_result)(struct vkb_runner *r, const vkb_result *res, void *user);
     void *user;

@@ -21,3 +21,8 @@ add_test(NAME vkb.vk.matmul.coopmat COMMAND sh -c
 set_tests_properties(vkb.vk.matmul.coopmat PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
 add_test(NAME vkb.cuda.matmul COMMAND ${vkbench} run matmul --backend all --reps 3 --quiet)
 set_tests_properties(vkb.cuda.matmul PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
+# --spec: a tile shape set from the command line runs (validated) in the shader that declares it, and a
+# shader without that constant is skipped with the reason; the JSON names the constants set
+add_test(NAME vkb.vk.matmul.spec COMMAND sh -c
+         "${vkbench} run matmul --m 70 --n 67 --k 129 --variant naive,dbuf --spec BM=64,BN=64,WM=64,WN=64,TM=4,TN=4 --reps 1 --warmup-ms 0 --validation --quiet --json matmul_spec.json && ${VKB_PYTHON} -c \"import json; r = {x['variant']: x for x in json.load(open('matmul_spec.json'))['results'] if x['backend'] == 'vulkan'}; assert r['dbuf']['status'] == 'ok' and r['dbuf']['constants'] == 'BM=64,BN=64,WM=64,WN=64,TM=4,TN=4', r['dbuf']; assert r['naive']['status'] == 'skip' and 'no constant BM' in r['naive']['skip_reason'], r['naive']\"")
+set_tests_properties(vkb.vk.matmul.spec PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)

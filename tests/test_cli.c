@@ -76,6 +76,23 @@ static void bad_flags(void)
     ASSERT(parse(&a, err, 2, stray) < 0 && strstr(err, "copy"));
 }
 
+static void spec_constants(void)
+{
+    vkb_args a;
+    char err[256];
+    const char *ok[] = {"vkbench", "run", "matmul", "--spec", "BM=64,TN=4,0=128", "--spec", "OPT=0x7"};
+    const char *bad[][4] = {{"vkbench", "run", "matmul", "--spec=BM"},      {"vkbench", "run", "matmul", "--spec=BM=x"},
+                            {"vkbench", "run", "matmul", "--spec=B-M=1"},  {"vkbench", "run", "matmul", "--spec=BM=-1"},
+                            {"vkbench", "run", "matmul", "--spec=BM=4294967296"}, {"vkbench", "run", "matmul", "--spec==3"}};
+    ASSERT(parse(&a, err, 7, ok) == 0 && a.nspec == 4);
+    ASSERT(strcmp(a.spec[0].name, "BM") == 0 && a.spec[0].value == 64);
+    ASSERT(strcmp(a.spec[1].name, "TN") == 0 && a.spec[1].value == 4);
+    ASSERT(strcmp(a.spec[2].name, "0") == 0 && a.spec[2].value == 128);
+    ASSERT(strcmp(a.spec[3].name, "OPT") == 0 && a.spec[3].value == 7);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        ASSERT(parse(&a, err, 4, bad[i]) < 0 && strstr(err, "--spec"));
+}
+
 static void variant_filter(void)
 {
     ASSERT(vkb_cli_variant_selected(NULL, "transpose", "padded"));
@@ -91,6 +108,6 @@ int main(int argc, char **argv)
 {
     static const unit_test tests[] = {{"run_with_sizes", run_with_sizes}, {"options_anywhere", options_anywhere},
                                       {"ranges", ranges}, {"bad_sizes", bad_sizes}, {"bad_flags", bad_flags},
-                                      {"variant_filter", variant_filter}};
+                                      {"variant_filter", variant_filter}, {"spec_constants", spec_constants}};
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof *tests));
 }
