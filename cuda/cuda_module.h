@@ -9,7 +9,7 @@
 #include "../host/caps.h"
 #include "../host/plan.h"
 
-#define VKB_CUDA_ABI 1
+#define VKB_CUDA_ABI 2 /* 2: vkb_plan_buffer.flags, vkb_caps.max_uniform_bytes */
 #define VKB_CUDA_ENTRY "vkb_cuda_module_get"
 
 /* Every function returns 0 on success, or a nonzero code with one line of text in WHY. */

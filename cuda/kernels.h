@@ -11,11 +11,19 @@
 /* Launch one pass: ARGS are the device pointers in binding order. */
 typedef cudaError_t (*vkb_cuda_launcher)(const vkb_pass *pass, void *const *args, cudaStream_t stream);
 
+/* Copy binding BINDING of PASS, a buffer the plan flags VKB_BUF_UNIFORM (SRC on the device, BYTES long), to
+ * the kernel's __constant__ table, on STREAM; cudaErrorInvalidValue when it does not fit. The module calls it
+ * for each uniform binding once per execute, before the timed repetitions (so the copy is never timed, and a
+ * plan runs a given kernel with one table). */
+typedef cudaError_t (*vkb_cuda_uniform_upload)(const vkb_pass *pass, int binding, const void *src, uint64_t bytes,
+                                               cudaStream_t stream);
+
 typedef struct vkb_cuda_kernel {
     const char *name;        /* = the shader name (or a library op: cub_sum, cublas_sgemm...) */
     int nspec;               /* how many of pass->spec must equal spec[] (the template arguments) */
     unsigned spec[VKB_MAX_SPEC];
     vkb_cuda_launcher launch;
+    vkb_cuda_uniform_upload upload; /* kernels that read a uniform binding from __constant__ memory; else NULL */
 } vkb_cuda_kernel;
 
 /* Each cuda/<family>.cu defines vkb_cuda_kernels_<family>[], ended by a row with name NULL. */

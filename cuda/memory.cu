@@ -4,6 +4,11 @@
 namespace {
 
 constexpr unsigned kSharedWords = 4096, kUnroll = 16;
+constexpr unsigned kStrideLoads = 8;        /* mem_stride: loads in flight per thread (LOADS) */
+constexpr unsigned kUniformWords = 1024;    /* mem_uniform: the table (WORDS), 4 KiB */
+
+/* mem_uniform's table in constant memory: upload_mem_uniform copies the plan's uniform buffer here */
+__constant__ unsigned uniform_table[kUniformWords];
 
 template <int WORDS> struct vec_of;
 template <> struct vec_of<1> { using type = float; };
@@ -32,12 +37,28 @@ __global__ void mem_offset(const float *__restrict__ src, float *__restrict__ ds
         dst[i] = src[i + pc.u[1]];
 }
 
+/* kStrideLoads independent loads in flight per thread, the tail as one trip of guarded loads (see
+ * mem_stride.comp) */
 __global__ void mem_stride(const unsigned *__restrict__ src, unsigned *__restrict__ partial, vkb_push pc)
 {
-    unsigned acc = 0;
-    for (unsigned j = global_id(); j < pc.u[0]; j += grid_threads())
-        acc += src[j * pc.u[1]];
-    partial[global_id()] = acc;
+    unsigned id = global_id(), g = grid_threads(), n = pc.u[0], s = pc.u[1], m = 0, j = id, sum = 0;
+    unsigned count = id < n ? (n - 1 - id) / g + 1 : 0;
+    unsigned acc[kStrideLoads];
+#pragma unroll
+    for (unsigned u = 0; u < kStrideLoads; u++)
+        acc[u] = 0;
+    for (; m + kStrideLoads <= count; m += kStrideLoads, j += kStrideLoads * g) {
+#pragma unroll
+        for (unsigned u = 0; u < kStrideLoads; u++)
+            acc[u] += src[(j + u * g) * s];
+    }
+#pragma unroll
+    for (unsigned u = 0; u < kStrideLoads; u++) {
+        if (m + u < count)
+            acc[u] += src[(j + u * g) * s];
+        sum += acc[u];
+    }
+    partial[id] = sum;
 }
 
 template <int FIELDS, int REC>
@@ -84,6 +105,23 @@ __global__ void mem_shared(const unsigned *__restrict__ src, unsigned *__restric
         dst[global_id()] = acc;
 }
 
+/* push: n, iters, mul, mask (see mem_uniform.comp). CONSTANT: the table from __constant__ memory (the
+ * uniform buffer of the Vulkan shader), else from global memory (its storage buffer). */
+template <bool CONSTANT>
+__global__ void mem_uniform(const unsigned *__restrict__ table, unsigned *__restrict__ dst, vkb_push pc)
+{
+    unsigned t = threadIdx.x, acc = 0;
+    unsigned base = (t * pc.u[2]) & 127u;
+    for (unsigned it = 0; it < pc.u[1]; it++) {
+        unsigned a = base + ((it << 7) & pc.u[3]);
+#pragma unroll
+        for (unsigned u = 0; u < kUnroll; u++)
+            acc += CONSTANT ? uniform_table[a + 32u * u] : table[a + 32u * u];
+    }
+    if (global_id() < pc.u[0])
+        dst[global_id()] = acc;
+}
+
 template <int WORDS>
 cudaError_t launch_mem_width(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
@@ -123,6 +161,22 @@ cudaError_t launch_mem_shared(const vkb_pass *p, void *const *a, cudaStream_t s)
     return cudaGetLastError();
 }
 
+template <bool CONSTANT>
+cudaError_t launch_mem_uniform(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    mem_uniform<CONSTANT><<<vkb_grid(p), vkb_block(p), 0, s>>>((const unsigned *)a[0], (unsigned *)a[1],
+                                                               vkb_push_of(p));
+    return cudaGetLastError();
+}
+
+/* mem_uniform reads binding 0 from uniform_table: copy it there (device to device, on the stream) */
+cudaError_t upload_mem_uniform(const vkb_pass *, int binding, const void *src, uint64_t bytes, cudaStream_t s)
+{
+    if (binding != 0 || bytes > sizeof uniform_table)
+        return cudaErrorInvalidValue;
+    return cudaMemcpyToSymbolAsync(uniform_table, src, bytes, 0, cudaMemcpyDeviceToDevice, s);
+}
+
 } // namespace
 
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_memory[] = {
@@ -138,5 +192,7 @@ extern "C" const vkb_cuda_kernel vkb_cuda_kernels_memory[] = {
     {"mem_soa", 1, {3}, launch_mem_soa<3>},
     {"mem_soa", 1, {5}, launch_mem_soa<5>},
     {"mem_shared", 0, {}, launch_mem_shared},
+    {"mem_uniform", 0, {}, launch_mem_uniform<true>, upload_mem_uniform},
+    {"mem_uniform_storage", 0, {}, launch_mem_uniform<false>},
     {nullptr, 0, {}, nullptr},
 };

@@ -71,6 +71,7 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
         caps->max_group_count[i] = (uint32_t)p.maxGridSize[i];
     }
     caps->max_buffer_bytes = p.totalGlobalMem;
+    caps->max_uniform_bytes = (uint32_t)p.totalConstMem;
     caps->device_memory_bytes = p.totalGlobalMem;
     caps->cache_bytes = (uint64_t)p.l2CacheSize;
     caps->compute_units = (uint32_t)p.multiProcessorCount;
@@ -87,7 +88,13 @@ int supports(const vkb_plan *plan, char *why, size_t len)
 {
     for (int i = 0; i < plan->npass; i++) {
         const vkb_pass *pass = &plan->pass[i];
-        if (pass->kind == VKB_PASS_COPY || find(pass))
+        const vkb_cuda_kernel *k = pass->kind == VKB_PASS_COPY ? nullptr : find(pass);
+        if (k && vkb_pass_uniform_bindings(plan, pass) && !k->upload) {
+            /* a uniform binding read through a global pointer would not be the twin: constant memory is */
+            snprintf(why, len, "CUDA twin '%s' has no __constant__ upload for its uniform buffer", pass->kernel);
+            return 1;
+        }
+        if (pass->kind == VKB_PASS_COPY || k)
             continue;
         int used = snprintf(why, len, "no CUDA twin '%s'", pass->kernel);
         for (int s = 0; s < pass->nspec && used > 0 && (size_t)used < len; s++)
@@ -148,9 +155,24 @@ int run_passes(const vkb_plan *plan, void *const *bufs, char *why, size_t len)
     return 0;
 }
 
+/* Copy every uniform binding (VKB_BUF_UNIFORM) to its kernel's __constant__ table, on the stream. */
+int upload_uniforms(const vkb_plan *plan, void *const *bufs, char *why, size_t len)
+{
+    for (int i = 0; i < plan->npass; i++) {
+        const vkb_pass *pass = &plan->pass[i];
+        unsigned uniform = pass->kind == VKB_PASS_DISPATCH ? vkb_pass_uniform_bindings(plan, pass) : 0;
+        for (int b = 0; b < pass->nbind; b++)
+            if ((uniform >> b) & 1u)
+                TRY(find(pass)->upload(pass, b, bufs[pass->bind[b]], plan->buf[pass->bind[b]].bytes, stream));
+    }
+    return 0;
+}
+
 int execute(const vkb_plan *plan, void *const *bufs, int reps, int cold, double *ns, char *why, size_t len)
 {
     const int per_batch = (int)(sizeof events / sizeof events[0]) / 2;
+    if (upload_uniforms(plan, bufs, why, len))
+        return 1;
     if (cold && !evict) {
         int l2 = 0;
         cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);

@@ -37,8 +37,9 @@ struct vkb_backend {
     /* The driver's statistics of the prepared plan's pipelines, up to MAX; returns how many (0 when the
      * driver reports none). May be NULL. */
     int (*statistics)(vkb_backend *b, void *prepared, vkb_pipeline_stats *out, int max);
-    /* Device buffer of BYTES; exits with VKB_EXIT_RESOURCE and a message when memory runs out. */
-    vkb_buffer *(*buffer_create)(vkb_backend *b, uint64_t bytes);
+    /* Device buffer of BYTES with FLAGS (VKB_BUF_*, from the plan buffer); exits with VKB_EXIT_RESOURCE and a
+     * message when memory runs out. */
+    vkb_buffer *(*buffer_create)(vkb_backend *b, uint64_t bytes, unsigned flags);
     void (*buffer_destroy)(vkb_backend *b, vkb_buffer *buf);
     void (*upload)(vkb_backend *b, vkb_buffer *buf, const void *src, uint64_t bytes);
     void (*download)(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t bytes);

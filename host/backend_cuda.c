@@ -42,10 +42,13 @@ static void cu_unprepare(vkb_backend *b, void *prepared)
     free(prepared);
 }
 
-static vkb_buffer *cu_buffer_create(vkb_backend *b, uint64_t bytes)
+/* A uniform buffer (VKB_BUF_UNIFORM) is device memory too: the kernel's upload hook copies it to
+ * __constant__ memory before the timed runs (cuda/kernels.h). */
+static vkb_buffer *cu_buffer_create(vkb_backend *b, uint64_t bytes, unsigned flags)
 {
     vkb_buffer *buf = vkb_calloc(1, sizeof *buf);
     (void)b;
+    (void)flags;
     /* round up to 16 bytes as the Vulkan side does, for float4 views */
     if (mod->alloc(&buf->ptr, (bytes + 15) & ~15ull, why_buf, sizeof why_buf))
         vkb_die(VKB_EXIT_RESOURCE, "cuda: %s; try a smaller size", why_buf);

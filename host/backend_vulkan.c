@@ -35,7 +35,8 @@ static void *vk_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t 
             b->unprepare(b, p);
             return NULL;
         }
-        if (pass->kind == VKB_PASS_DISPATCH && vkb_vk_pipeline_create(impl->vk, pass, &p->pipe[i], why, len)) {
+        if (pass->kind == VKB_PASS_DISPATCH &&
+            vkb_vk_pipeline_create(impl->vk, pass, vkb_pass_uniform_bindings(plan, pass), &p->pipe[i], why, len)) {
             b->unprepare(b, p);
             return NULL;
         }
@@ -65,9 +66,9 @@ static void vk_unprepare(vkb_backend *b, void *prepared)
     free(p);
 }
 
-static vkb_buffer *vk_buffer_create(vkb_backend *b, uint64_t bytes)
+static vkb_buffer *vk_buffer_create(vkb_backend *b, uint64_t bytes, unsigned flags)
 {
-    return vkb_vk_buffer_create(((vk_backend *)b->impl)->vk, bytes);
+    return vkb_vk_buffer_create(((vk_backend *)b->impl)->vk, bytes, flags);
 }
 
 static void vk_buffer_destroy(vkb_backend *b, vkb_buffer *buf)
@@ -146,6 +147,7 @@ static void bind_buffers(vkb_vk *vk, vk_prepared *p, vkb_buffer *const *bufs)
         const vkb_pass *pass = &p->plan.pass[i];
         VkDescriptorBufferInfo info[VKB_MAX_BUFFERS];
         VkWriteDescriptorSet w[VKB_MAX_BUFFERS];
+        unsigned uniform = vkb_pass_uniform_bindings(&p->plan, pass);
         if (pass->kind != VKB_PASS_DISPATCH)
             continue;
         for (int k = 0; k < pass->nbind; k++) {
@@ -154,7 +156,8 @@ static void bind_buffers(vkb_vk *vk, vk_prepared *p, vkb_buffer *const *bufs)
             w[k].dstSet = p->pipe[i].set;
             w[k].dstBinding = (uint32_t)k;
             w[k].descriptorCount = 1;
-            w[k].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w[k].descriptorType = (uniform >> k) & 1u ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
             w[k].pBufferInfo = &info[k];
         }
         vkUpdateDescriptorSets(vk->device, (uint32_t)pass->nbind, w, 0, NULL);
@@ -170,7 +173,7 @@ static void ensure_evict(vk_backend *impl)
         bytes = EVICT_MIN_BYTES;
     if (bytes > impl->vk->caps.max_buffer_bytes)
         bytes = impl->vk->caps.max_buffer_bytes & ~3ull;
-    impl->evict = vkb_vk_buffer_create(impl->vk, bytes);
+    impl->evict = vkb_vk_buffer_create(impl->vk, bytes, 0);
 }
 
 static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns)

@@ -1,4 +1,4 @@
-/* buffers.c - Vulkan buffers: device-local storage, staging upload/download, fills. */
+/* buffers.c - Vulkan buffers: device-local storage (and uniform), staging upload/download, fills. */
 #include "buffers.h"
 
 #include <stdlib.h>
@@ -47,11 +47,12 @@ static struct vkb_buffer *buffer_create(vkb_vk *vk, uint64_t bytes, VkBufferUsag
     return b;
 }
 
-struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes)
+struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned flags)
 {
     return buffer_create(vk, bytes,
                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                             VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                             VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                             (flags & VKB_BUF_UNIFORM ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : 0),
                          VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
 }
 

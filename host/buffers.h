@@ -2,6 +2,7 @@
 #ifndef VKB_BUFFERS_H
 #define VKB_BUFFERS_H
 
+#include "plan.h"
 #include "vk.h"
 
 struct vkb_buffer {
@@ -10,8 +11,9 @@ struct vkb_buffer {
     uint64_t bytes;
 };
 
-/* A device-local storage buffer usable as copy source and destination. Exits 4 when memory runs out. */
-struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes);
+/* A device-local storage buffer usable as copy source and destination, and as a uniform buffer with the
+ * flag VKB_BUF_UNIFORM (FLAGS: VKB_BUF_*). Exits 4 when memory runs out. */
+struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned flags);
 void vkb_vk_buffer_destroy(vkb_vk *vk, struct vkb_buffer *buf);
 void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, uint64_t bytes);
 void vkb_vk_buffer_download(vkb_vk *vk, struct vkb_buffer *buf, void *dst, uint64_t bytes);

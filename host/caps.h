@@ -27,6 +27,8 @@ typedef struct vkb_caps {
     uint32_t max_workgroup_size[3];
     uint32_t max_group_count[3];
     uint64_t max_buffer_bytes;     /* largest single buffer a shader can address */
+    uint32_t max_uniform_bytes;    /* largest uniform buffer a shader can bind (maxUniformBufferRange;
+                                      CUDA: constant memory) */
     uint64_t device_memory_bytes;  /* largest device-local heap */
     uint64_t cache_bytes;          /* last-level cache if known, else 0 */
     uint32_t compute_units;        /* SMs / CUs if known, else 0 */

@@ -228,6 +228,7 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
     memcpy(c->max_workgroup_size, lim->maxComputeWorkGroupSize, sizeof c->max_workgroup_size);
     memcpy(c->max_group_count, lim->maxComputeWorkGroupCount, sizeof c->max_group_count);
     c->max_buffer_bytes = lim->maxStorageBufferRange;
+    c->max_uniform_bytes = lim->maxUniformBufferRange;
     if (m3.maxMemoryAllocationSize && m3.maxMemoryAllocationSize < c->max_buffer_bytes)
         c->max_buffer_bytes = m3.maxMemoryAllocationSize;
     c->timestamps = lim->timestampPeriod > 0;
@@ -526,6 +527,7 @@ int vkb_vulkan_list_devices(void)
         printf("   Vulkan          %s\n", c.api_version);
         printf("   subgroup size   %u (min %u, max %u)\n", c.subgroup_size, c.subgroup_min, c.subgroup_max);
         printf("   shared memory   %s per workgroup\n", vkb_fmt_bytes(c.max_shared_bytes, buf, sizeof buf));
+        printf("   uniform buffer  %s at most\n", vkb_fmt_bytes(c.max_uniform_bytes, buf, sizeof buf));
         printf("   device memory   %s, largest buffer %s\n", vkb_fmt_bytes(c.device_memory_bytes, mem, sizeof mem),
                vkb_fmt_bytes(c.max_buffer_bytes, buf, sizeof buf));
         printf("   compute units   %s\n", c.compute_units ? (snprintf(buf, sizeof buf, "%u", c.compute_units), buf) : "unknown");

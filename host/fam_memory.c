@@ -3,9 +3,13 @@
  *
  * Each rule sweeps its own knob, so each is a family of its own (all share this file, and `vkbench run
  * memory` runs them all): memory.width (--width), memory.offset (--offset), memory.stride (--stride),
- * memory.aos_soa, memory.shared_stride (--stride), memory.shared_broadcast. Global families are
- * measured in GB/s of useful bytes against the API copy; shared families in GB/s of words read from
- * shared memory (accesses/ns = GB/s / 4) against the conflict-free case of the same run. */
+ * memory.aos_soa, memory.shared_stride (--stride), memory.shared_broadcast, memory.uniform. Global families
+ * are measured in GB/s of useful bytes against the API copy; shared families in GB/s of words read from
+ * shared memory (accesses/ns = GB/s / 4) against the conflict-free case of the same run; memory.uniform in
+ * GB/s of words read from a 4 KiB table (accesses/ns = GB/s / 4), as a uniform buffer (CUDA: __constant__
+ * memory) or a storage buffer (CUDA: global memory), each against its same-address case: the seed's rule
+ * "constant memory is fast only when every thread reads the same address" predicts that distinct addresses
+ * are served one by one, 1 / subgroup size of the broadcast, and that a storage buffer does not care. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +18,7 @@
 #include "family.h"
 #include "util.h"
 
-enum { WIDTH, OFFSET, STRIDE, LAYOUT, SHARED, BROADCAST };
+enum { WIDTH, OFFSET, STRIDE, LAYOUT, SHARED, BROADCAST, UNIFORM };
 
 #define LOCAL 256u
 #define STRIDE_PER_THREAD 64u  /* memory.stride: elements each thread sums (the partial sums are ~1.5%) */
@@ -23,6 +27,9 @@ enum { WIDTH, OFFSET, STRIDE, LAYOUT, SHARED, BROADCAST };
 #define SHARED_ITERS 64u       /* loop trips: 1024 shared loads per thread */
 #define SHARED_OFFSET_MASK 1536u /* per-trip offset (trip << 9) & mask: 0, 512, 1024, 1536 words */
 #define SEED_BANKS 32u         /* assumed on every device: 32 banks of 4 bytes (NVIDIA; AMD LDS too) */
+#define UNIFORM_WORDS 1024u    /* memory.uniform's table (4 KiB): words ((t * mul) & 127) + trip + 32 u read */
+#define UNIFORM_SPREAD 127u    /* invocation t's own offset: t & 127, distinct across any subgroup (<= 128) */
+#define UNIFORM_TRIP_MASK 384u /* per-trip offset (trip << 7) & mask: 0, 128, 256, 384 words; max word 991 */
 #define MAX_GROUPS 65535u      /* the grid every Vulkan device allows; kernels loop past it */
 
 typedef struct mem_case {
@@ -89,6 +96,23 @@ static const vkb_variant broadcast_variants[] = {
      "thread t reads word t % 4: 4 words in 4 banks, each broadcast"},
     {"few4_one_bank", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_FEW_BANK, 0, 0,
      "thread t reads word 32 (t % 4): 4 words in one bank, a 4-way conflict"},
+};
+
+/* memory.uniform: param bits; the kernel (uniform or storage buffer) follows UN_CONSTANT */
+enum { UN_DIVERGENT = 1, UN_CONSTANT = 2 };
+
+static const vkb_variant uniform_variants[] = {
+    {"uniform_same", "mem_uniform", {LOCAL, 1, 1}, {0}, 0, UN_CONSTANT, 0, VKB_VAR_CEILING,
+     "a subgroup reads one word of a uniform buffer (CUDA: __constant__), broadcast: the uniform reference",
+     "uniform_same"},
+    {"uniform_divergent", "mem_uniform", {LOCAL, 1, 1}, {0}, 0, UN_CONSTANT | UN_DIVERGENT, 0, 0,
+     "invocation t reads word t + k of the uniform buffer: a subgroup's distinct addresses served one by one",
+     "uniform_same"},
+    {"storage_same", "mem_uniform_storage", {LOCAL, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING,
+     "the same reads from a storage buffer (CUDA: global memory): the storage reference", "storage_same"},
+    {"storage_divergent", "mem_uniform_storage", {LOCAL, 1, 1}, {0}, 0, UN_DIVERGENT, 0, 0,
+     "invocation t reads word t + k of the storage buffer: one cache line per 32 invocations, not serialized",
+     "storage_same"},
 };
 
 /* ---- shapes ---- */
@@ -185,6 +209,10 @@ static int broadcast_battery(vkb_shape *out, int max)
     return add_shapes(out, 0, max, n, (int)VKB_COUNT(n), NULL, 0);
 }
 
+/* memory.uniform: n threads, as memory.shared_broadcast */
+#define uniform_defaults broadcast_defaults
+#define uniform_battery broadcast_battery
+
 /* ---- cases ---- */
 
 /* Threads of memory.stride's grid: each sums STRIDE_PER_THREAD elements, the grid capped at MAX_GROUPS. */
@@ -236,11 +264,12 @@ static void *case_create(int kind, const vkb_shape *s, uint64_t seed, char *why,
         break;
     case SHARED:
     case BROADCAST:
+    case UNIFORM:
         if (n > (uint64_t)MAX_GROUPS * LOCAL) {
             snprintf(why, len, "at most %u threads", MAX_GROUPS * LOCAL);
             return NULL;
         }
-        src = SHARED_WORDS;
+        src = kind == UNIFORM ? UNIFORM_WORDS : SHARED_WORDS;
         dst = n;
         break;
     }
@@ -300,6 +329,8 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         out_words = v->kernel ? stride_threads(c->n) : c->n;
     b[0] = vkb_plan_buffer_add(p, 4 * in_words, VKB_BUF_INPUT, c->src);
     b[1] = vkb_plan_buffer_add(p, 4 * out_words, VKB_BUF_OUTPUT, c->dst);
+    if (c->kind == UNIFORM && (v->param & UN_CONSTANT))
+        p->buf[b[0]].flags |= VKB_BUF_UNIFORM; /* the runner skips it where the device's limit is smaller */
     if (!v->kernel) {
         /* the ceiling: the API copies as many bytes as the kernels read */
         vkb_plan_copy(p, b[0], b[1], 4 * out_words);
@@ -314,10 +345,11 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         break;
     case SHARED:
     case BROADCAST:
+    case UNIFORM:
         groups[0] = (uint32_t)((c->n + LOCAL - 1) / LOCAL);
         break;
     }
-    if (c->kind != STRIDE && c->kind != SHARED && c->kind != BROADCAST)
+    if (c->kind != STRIDE && c->kind != SHARED && c->kind != BROADCAST && c->kind != UNIFORM)
         groups[0] = vkb_groups_for(items ? items : 1, v->local[0], caps->max_group_count[0] < MAX_GROUPS
                                    ? caps->max_group_count[0] : MAX_GROUPS);
     pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
@@ -342,6 +374,11 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         shared_mode(v, c->knob, &pass->push[2], &pass->push[3]);
         pass->push[4] = SHARED_OFFSET_MASK;
         break;
+    case UNIFORM:
+        pass->push[1] = SHARED_ITERS;
+        pass->push[2] = v->param & UN_DIVERGENT ? 1 : 0;
+        pass->push[3] = UNIFORM_TRIP_MASK;
+        break;
     }
     return 0;
 }
@@ -358,6 +395,7 @@ static double work(const vkb_variant *v, const vkb_case *vc)
         return 8.0 * (double)c->n * (v->kernel ? v->param : 5);
     case SHARED:
     case BROADCAST:
+    case UNIFORM:
         return 4.0 * (double)c->n * SHARED_ITERS * SHARED_UNROLL;
     default:
         return 8.0 * (double)c->n;
@@ -374,6 +412,18 @@ static uint32_t shared_sum(const uint32_t *src, uint32_t t, uint32_t mul, uint32
         uint32_t a = base + ((it << 9) & SHARED_OFFSET_MASK);
         for (uint32_t u = 0; u < SHARED_UNROLL; u++)
             acc += src[a + 32 * u];
+    }
+    return acc;
+}
+
+/* The sum thread T of mem_uniform(_storage) must produce: MUL 0 (same) or 1 (divergent). */
+static uint32_t uniform_sum(const uint32_t *table, uint32_t t, uint32_t mul)
+{
+    uint32_t base = (t * mul) & UNIFORM_SPREAD, acc = 0;
+    for (uint32_t it = 0; it < SHARED_ITERS; it++) {
+        uint32_t a = base + ((it << 7) & UNIFORM_TRIP_MASK);
+        for (uint32_t u = 0; u < SHARED_UNROLL; u++)
+            acc += table[a + 32 * u];
     }
     return acc;
 }
@@ -402,11 +452,12 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
         free(ref);
     } else {
         uint32_t local[LOCAL], mul, mod;
-        snprintf(res->method, sizeof res->method, "exact (uint32 sums of %u shared loads)",
-                 SHARED_ITERS * SHARED_UNROLL);
+        snprintf(res->method, sizeof res->method, "exact (uint32 sums of %u %s loads)",
+                 SHARED_ITERS * SHARED_UNROLL, c->kind == UNIFORM ? "table" : "shared");
         shared_mode(v, c->knob, &mul, &mod);
         for (uint32_t t = 0; t < LOCAL; t++)
-            local[t] = shared_sum(c->src, t, mul, mod);
+            local[t] = c->kind == UNIFORM ? uniform_sum(c->src, t, v->param & UN_DIVERGENT ? 1 : 0)
+                                          : shared_sum(c->src, t, mul, mod);
         ref = vkb_alloc(4 * c->n);
         for (uint64_t i = 0; i < c->n; i++)
             ref[i] = local[i % LOCAL];
@@ -562,6 +613,13 @@ static double predict(const vkb_variant *v, const vkb_case *vc, const vkb_caps *
     unsigned lanes = caps->subgroup_size && caps->subgroup_size < 32 ? caps->subgroup_size : 32;
     if (!v->kernel)
         return NAN;
+    if (c->kind == UNIFORM) {
+        /* the seed's rule: a subgroup's distinct uniform (constant) addresses are served one at a time, so
+         * distinct words per invocation cost the subgroup size (at most 128 distinct here: t & 127); a
+         * storage buffer serves 32 consecutive words as one line, like one word: no slowdown */
+        unsigned distinct = caps->subgroup_size < UNIFORM_SPREAD + 1 ? caps->subgroup_size : UNIFORM_SPREAD + 1;
+        return v->param == (UN_CONSTANT | UN_DIVERGENT) && distinct ? 1.0 / distinct : 1.0;
+    }
     if (c->kind != SHARED && c->kind != BROADCAST)
         return predict_global(v, c);
     shared_mode(v, c->knob, &mul, &mod);
@@ -581,6 +639,7 @@ CREATE(stride_create, STRIDE)
 CREATE(layout_create, LAYOUT)
 CREATE(shared_create, SHARED)
 CREATE(broadcast_create, BROADCAST)
+CREATE(uniform_create, UNIFORM)
 
 /* memory.PART: every part shares the case, plan, work, check and prediction above */
 #define PART(part) part##_variants, (int)VKB_COUNT(part##_variants), part##_defaults, part##_battery, \
@@ -609,4 +668,8 @@ const vkb_family vkb_family_memory_shared_stride = {
 const vkb_family vkb_family_memory_shared_broadcast = {
     "memory.shared_broadcast", "seed 002: one shared word broadcast to a subgroup (GB/s = 4 x loads/ns; n threads)",
     {"n"}, 1, "GB/s", PART(broadcast),
+};
+const vkb_family vkb_family_memory_uniform = {
+    "memory.uniform", "seed 002: constant memory is fast when a subgroup reads one address (GB/s = 4 x loads/ns; n threads)",
+    {"n"}, 1, "GB/s", PART(uniform),
 };

@@ -7,7 +7,8 @@
 
 #include "spirv.h"
 
-int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, vkb_vk_pipeline *out, char *why, size_t len)
+int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, vkb_vk_pipeline *out, char *why,
+                           size_t len)
 {
     const vkb_spirv *spv = vkb_spirv_find(pass->kernel);
     const vkb_caps *c = &vk->caps;
@@ -20,7 +21,8 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, vkb_vk_pipeline *ou
     uint32_t values[3 + VKB_MAX_SPEC];
     VkSpecializationInfo si;
     VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VKB_MAX_BUFFERS};
+    VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VKB_MAX_BUFFERS},
+                                  {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VKB_MAX_BUFFERS}};
     VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     VkDescriptorSetAllocateInfo dsai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     uint64_t invocations = (uint64_t)pass->local[0] * pass->local[1] * pass->local[2];
@@ -52,8 +54,9 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, vkb_vk_pipeline *ou
     VKB_CHECK(vkCreateShaderModule(vk->device, &smci, NULL, &out->module));
 
     for (int i = 0; i < pass->nbind; i++) {
-        binding[i] = (VkDescriptorSetLayoutBinding){(uint32_t)i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                                                    VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+        VkDescriptorType type = (uniform >> i) & 1u ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                    : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        binding[i] = (VkDescriptorSetLayoutBinding){(uint32_t)i, type, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
     }
     dslci.bindingCount = (uint32_t)pass->nbind;
     dslci.pBindings = binding;
@@ -88,8 +91,8 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, vkb_vk_pipeline *ou
     }
 
     dpci.maxSets = 1;
-    dpci.poolSizeCount = 1;
-    dpci.pPoolSizes = &ps;
+    dpci.poolSizeCount = 2;
+    dpci.pPoolSizes = ps;
     VKB_CHECK(vkCreateDescriptorPool(vk->device, &dpci, NULL, &out->pool));
     dsai.descriptorPool = out->pool;
     dsai.descriptorSetCount = 1;

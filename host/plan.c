@@ -10,6 +10,7 @@ int vkb_plan_buffer_add(vkb_plan *p, uint64_t bytes, vkb_buffer_role role, const
     p->buf[p->nbuf].bytes = bytes;
     p->buf[p->nbuf].role = role;
     p->buf[p->nbuf].host = host;
+    p->buf[p->nbuf].flags = 0;
     return p->nbuf++;
 }
 

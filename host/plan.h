@@ -16,10 +16,20 @@ typedef enum vkb_buffer_role {
     VKB_BUF_SCRATCH   /* poisoned before the run, never read back */
 } vkb_buffer_role;
 
+/* Buffer flags (vkb_plan_buffer.flags); 0 is a storage buffer, bound as such in every pass. */
+enum {
+    /* A read-only table bound as a uniform buffer in every pass that binds it: Vulkan creates it with
+     * UNIFORM_BUFFER usage and binds it with UNIFORM_BUFFER descriptors (a std140 block, at most
+     * caps.max_uniform_bytes; the runner skips a larger one); the CUDA twin reads it from __constant__
+     * memory, where its row's upload hook copies it before the timed runs (cuda/kernels.h). */
+    VKB_BUF_UNIFORM = 1u << 0
+};
+
 typedef struct vkb_plan_buffer {
     uint64_t bytes;
     vkb_buffer_role role;
     const void *host;  /* inputs: the data to upload (bytes long); outputs: where to download */
+    unsigned flags;    /* VKB_BUF_*: set by the family after vkb_plan_buffer_add */
 } vkb_plan_buffer;
 
 typedef enum vkb_pass_kind {
@@ -69,5 +79,15 @@ void vkb_pass_bind(vkb_pass *pass, int nbind, const int *bufs);
 uint32_t vkb_groups_for(uint64_t n, uint32_t size, uint32_t limit);
 /* Sum of all buffer sizes. */
 uint64_t vkb_plan_bytes(const vkb_plan *p);
+
+/* Bit K set when binding K of PASS is a buffer flagged VKB_BUF_UNIFORM (inline: the CUDA module uses it). */
+static inline unsigned vkb_pass_uniform_bindings(const vkb_plan *p, const vkb_pass *pass)
+{
+    unsigned bits = 0;
+    for (int k = 0; k < pass->nbind; k++)
+        if (p->buf[pass->bind[k]].flags & VKB_BUF_UNIFORM)
+            bits |= 1u << k;
+    return bits;
+}
 
 #endif

@@ -201,6 +201,14 @@ static void run_one(vkb_runner *r, int bi, const vkb_family *f, const vkb_varian
         snprintf(res->skip_reason, sizeof res->skip_reason, "%s", why);
         goto done;
     }
+    for (int i = 0; i < plan.nbuf; i++)
+        if ((plan.buf[i].flags & VKB_BUF_UNIFORM) && plan.buf[i].bytes > b->caps.max_uniform_bytes) {
+            char need[32], have[32];
+            snprintf(res->skip_reason, sizeof res->skip_reason, "needs a %s uniform buffer; %s allows %s",
+                     vkb_fmt_bytes(plan.buf[i].bytes, need, sizeof need), b->caps.name,
+                     vkb_fmt_bytes(b->caps.max_uniform_bytes, have, sizeof have));
+            goto done;
+        }
     check_fits(f, v, &c->shape, &plan, b);
     prep = b->prepare(b, &plan, why, sizeof why);
     if (!prep) {
@@ -214,7 +222,7 @@ static void run_one(vkb_runner *r, int bi, const vkb_family *f, const vkb_varian
     }
 
     for (int i = 0; i < plan.nbuf; i++) {
-        bufs[i] = b->buffer_create(b, plan.buf[i].bytes);
+        bufs[i] = b->buffer_create(b, plan.buf[i].bytes, plan.buf[i].flags);
         if (plan.buf[i].role == VKB_BUF_INPUT)
             b->upload(b, bufs[i], plan.buf[i].host, plan.buf[i].bytes);
         else
