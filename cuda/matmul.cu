@@ -225,66 +225,95 @@ __device__ uint4 chunk8(const unsigned *w, unsigned row, unsigned col, unsigned 
     return make_uint4(h[0] | h[1] << 16, h[2] | h[3] << 16, h[4] | h[5] << 16, h[6] | h[7] << 16);
 }
 
-/* fp16 x fp16 -> fp32 with 16x16x16 WMMA fragments: the twin of matmul_coopmat.comp. */
+/* fp16 x fp16 -> fp32 with 16x16x16 WMMA fragments: the twin of matmul_coopmat.comp (two shared stages,
+ * the next tile in registers during the math, unguarded 16-byte loads for interior tiles). */
 template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN>
 __global__ void matmul_coopmat(const unsigned *__restrict__ a, const unsigned *__restrict__ b, float *__restrict__ c,
                                vkb_push pc)
 {
     using namespace nvcuda;
     constexpr unsigned FM = WM / 16u, FN = WN / 16u, ASTR = BK / 8u + 1u, BSTR = BN / 8u + 1u;
-    constexpr unsigned NSUB = (BM / WM) * (BN / WN);
-    __shared__ __align__(32) uint4 as[BM * ASTR];
-    __shared__ __align__(32) uint4 bs[BK * BSTR];
+    constexpr unsigned ASTAGE = BM * ASTR, BSTAGE = BK * BSTR, NSUB = (BM / WM) * (BN / WN), NT = NSUB * 32u;
+    constexpr unsigned ACH = BM * BK / 8u, BCH = BK * BN / 8u, LA = (ACH + NT - 1u) / NT, LB = (BCH + NT - 1u) / NT;
+    __shared__ __align__(32) uint4 as[2u * ASTAGE];
+    __shared__ __align__(32) uint4 bs[2u * BSTAGE];
     __shared__ __align__(32) float cs[NSUB * 256u];
     unsigned m = pc.u[0], n = pc.u[1], k = pc.u[2];
-    unsigned tid = threadIdx.x, nt = blockDim.x, sub = tid / warpSize, lane = tid % warpSize;
+    unsigned tid = threadIdx.x, sub = tid / 32u, lane = tid % 32u;
     unsigned sr = sub / (BN / WN), sc = sub % (BN / WN), m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+    unsigned tiles = (k + BK - 1u) / BK;
+    const uint4 *a8 = reinterpret_cast<const uint4 *>(a), *b8 = reinterpret_cast<const uint4 *>(b);
     const half *ah = reinterpret_cast<const half *>(as), *bh = reinterpret_cast<const half *>(bs);
+    uint4 ra[LA], rb[LB];
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[FM * FN];
 #pragma unroll
     for (unsigned i = 0; i < FM * FN; i++)
         wmma::fill_fragment(acc[i], 0.0f);
 
-    for (unsigned k0 = 0; k0 < k; k0 += BK) {
-        for (unsigned i = tid; i < BM * BK / 8u; i += nt) {
-            unsigned r = i / (BK / 8u), c8 = i % (BK / 8u);
-            as[r * ASTR + c8] = chunk8(a, m0 + r, k0 + c8 * 8u, m, k);
-        }
-        for (unsigned i = tid; i < BK * BN / 8u; i += nt) {
-            unsigned r = i / (BN / 8u), c8 = i % (BN / 8u);
-            bs[r * BSTR + c8] = chunk8(b, k0 + r, n0 + c8 * 8u, k, n);
-        }
-        __syncthreads();
-        if (sub < NSUB) {
+    auto fetch = [&](unsigned k0) {
+        bool a_inside = (k & 7u) == 0u && m0 + BM <= m && k0 + BK <= k;
+        bool b_inside = (n & 7u) == 0u && k0 + BK <= k && n0 + BN <= n;
 #pragma unroll
-            for (unsigned kk = 0; kk < BK; kk += 16u) {
-                wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa[FM];
-                wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb[FN];
+        for (unsigned l = 0; l < LA; l++) {
+            unsigned i = min(tid + l * NT, ACH - 1u), r = i / (BK / 8u), c8 = i % (BK / 8u);
+            ra[l] = a_inside ? a8[((m0 + r) * k + k0 + c8 * 8u) >> 3] : chunk8(a, m0 + r, k0 + c8 * 8u, m, k);
+        }
 #pragma unroll
-                for (unsigned i = 0; i < FM; i++)
-                    wmma::load_matrix_sync(fa[i], ah + (sr * WM + i * 16u) * ASTR * 8u + kk, ASTR * 8u);
+        for (unsigned l = 0; l < LB; l++) {
+            unsigned i = min(tid + l * NT, BCH - 1u), r = i / (BN / 8u), c8 = i % (BN / 8u);
+            rb[l] = b_inside ? b8[((k0 + r) * n + n0 + c8 * 8u) >> 3] : chunk8(b, k0 + r, n0 + c8 * 8u, k, n);
+        }
+    };
+    auto stash = [&](unsigned s) {
+#pragma unroll
+        for (unsigned l = 0; l < LA; l++) {
+            unsigned i = tid + l * NT;
+            if (i < ACH)
+                as[s * ASTAGE + i / (BK / 8u) * ASTR + i % (BK / 8u)] = ra[l];
+        }
+#pragma unroll
+        for (unsigned l = 0; l < LB; l++) {
+            unsigned i = tid + l * NT;
+            if (i < BCH)
+                bs[s * BSTAGE + i / (BN / 8u) * BSTR + i % (BN / 8u)] = rb[l];
+        }
+    };
+
+    fetch(0u);
+    stash(0u);
+    __syncthreads();
+    for (unsigned t = 0; t < tiles; t++) {
+        unsigned cur = t & 1u;
+        if (t + 1u < tiles)
+            fetch((t + 1u) * BK);
+#pragma unroll
+        for (unsigned kk = 0; kk < BK; kk += 16u) {
+            wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa[FM];
+            wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb[FN];
+#pragma unroll
+            for (unsigned i = 0; i < FM; i++)
+                wmma::load_matrix_sync(fa[i], ah + (cur * ASTAGE + (sr * WM + i * 16u) * ASTR) * 8u + kk, ASTR * 8u);
+#pragma unroll
+            for (unsigned j = 0; j < FN; j++)
+                wmma::load_matrix_sync(fb[j], bh + (cur * BSTAGE + kk * BSTR) * 8u + sc * WN + j * 16u, BSTR * 8u);
+#pragma unroll
+            for (unsigned i = 0; i < FM; i++)
 #pragma unroll
                 for (unsigned j = 0; j < FN; j++)
-                    wmma::load_matrix_sync(fb[j], bh + kk * BSTR * 8u + sc * WN + j * 16u, BSTR * 8u);
-#pragma unroll
-                for (unsigned i = 0; i < FM; i++)
-#pragma unroll
-                    for (unsigned j = 0; j < FN; j++)
-                        wmma::mma_sync(acc[i * FN + j], fa[i], fb[j], acc[i * FN + j]);
-            }
+                    wmma::mma_sync(acc[i * FN + j], fa[i], fb[j], acc[i * FN + j]);
         }
+        if (t + 1u < tiles)
+            stash(cur ^ 1u);
         __syncthreads();
     }
 
-    if (sub >= NSUB)
-        return;
 #pragma unroll
     for (unsigned i = 0; i < FM; i++)
 #pragma unroll
         for (unsigned j = 0; j < FN; j++) {
             wmma::store_matrix_sync(cs + sub * 256u, acc[i * FN + j], 16, wmma::mem_row_major);
             __syncwarp();
-            for (unsigned e = lane; e < 256u; e += warpSize) {
+            for (unsigned e = lane; e < 256u; e += 32u) {
                 unsigned gm = m0 + sr * WM + i * 16u + e / 16u, gn = n0 + sc * WN + j * 16u + e % 16u;
                 if (gm < m && gn < n)
                     c[gm * n + gn] = cs[sub * 256u + e];
@@ -323,7 +352,7 @@ template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN>
 cudaError_t launch_coopmat(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
     if (p->local[0] != (BM / WM) * (BN / WN) * 32u)
-        return cudaErrorInvalidConfiguration;   /* one warp per sub-block */
+        return cudaErrorInvalidConfiguration;   /* one warp per sub-block: the register arrays are sized so */
     matmul_coopmat<BM, BN, BK, WM, WN><<<vkb_grid(p), vkb_block(p), 0, s>>>(
         (const unsigned *)a[0], (const unsigned *)a[1], (float *)a[2], vkb_push_of(p));
     return cudaGetLastError();
@@ -386,8 +415,10 @@ extern "C" const vkb_cuda_kernel vkb_cuda_kernels_matmul[] = {
     {"matmul_block", 8, {128, 128, 8, 128, 128, 8, 8, 1}, launch_block<128, 128, 8, 128, 128, 8, 8, 1, 256>},
     {"matmul_block", 8, {128, 128, 8, 128, 128, 8, 8, 3}, launch_block<128, 128, 8, 128, 128, 8, 8, 3, 256>},
     {"matmul_block", 8, {128, 128, 8, 128, 128, 8, 8, 7}, launch_block<128, 128, 8, 128, 128, 8, 8, 7, 256>},
-    {"matmul_block", 8, {128, 128, 16, 64, 64, 8, 4, 7}, launch_block<128, 128, 16, 64, 64, 8, 4, 7, 128>},
+    /* the unroll hints of the Vulkan build are nvcc's default: the same template */
+    {"matmul_block_unrolled", 8, {128, 128, 16, 64, 64, 8, 4, 7}, launch_block<128, 128, 16, 64, 64, 8, 4, 7, 128>},
     {"matmul_coopmat", 5, {128, 128, 32, 64, 32}, launch_coopmat<128, 128, 32, 64, 32>},
+    {"matmul_coopmat_h", 5, {128, 128, 32, 64, 32}, launch_coopmat<128, 128, 32, 64, 32>}, /* CUDA's shared tile is half already */
     {"cublas_sgemm", 0, {}, launch_cublas_sgemm},
     {"cublas_hgemm", 0, {}, launch_cublas_hgemm},
     {nullptr, 0, {}, nullptr},

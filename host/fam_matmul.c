@@ -54,14 +54,18 @@ static const vkb_variant variants[] = {
      "A tile stored k-major (+4 pad): vec4, conflict-free A reads and stores; predict +10%", "cublas_sgemm"},
     {"dbuf", "matmul_block", {256, 1, 1}, {BLOCK2D, OPT_WIDE | OPT_AT | OPT_DB}, 8, 0, 0, 0,
      "two shared stages, next tile fetched during the math, one barrier per tile; predict +5-10%", "cublas_sgemm"},
-    {"subgroup", "matmul_block", {128, 1, 1}, {128, 128, 16, 0, 64, 8, 4, OPT_WIDE | OPT_AT | OPT_DB}, 8,
+    {"subgroup", "matmul_block_unrolled", {128, 1, 1}, {128, 128, 16, 0, 64, 8, 4, OPT_WIDE | OPT_AT | OPT_DB}, 8,
      MM_WM_SUBGROUP, 0, 0,
      "each subgroup owns a (2 x subgroup) x 64 sub-block, 4 strips of 8x4 per invocation: local shared reads; "
-     "predict ~75-85% of cuBLAS", "cublas_sgemm"},
+     "[[unroll]] hints keep its 128 accumulators in registers; predict ~75-85% of cuBLAS", "cublas_sgemm"},
     {"coopmat_f16", "matmul_coopmat", {256, 1, 1}, {128, 128, 32, 64, 32}, 5, MM_F16,
      VKB_NEED_COOPMAT | VKB_NEED_SUBGROUP_BASIC, 0,
-     "fp16 inputs, fp32 accumulation, 16x16x16 cooperative matrices (tensor cores), 8 subgroups of 64x32; "
-     "predict ~30% of cuBLAS fp16", "cublas_hgemm"},
+     "fp16 inputs, fp32 accumulation, 16x16x16 cooperative matrices (tensor cores), 8 subgroups of 64x32 held "
+     "in named variables, two shared stages with the next tile in flight; predict ~30% of cuBLAS fp16", "cublas_hgemm"},
+    {"coopmat_f16_smem16", "matmul_coopmat_h", {256, 1, 1}, {128, 128, 32, 64, 32}, 5, MM_F16,
+     VKB_NEED_COOPMAT | VKB_NEED_SUBGROUP_BASIC, 0,
+     "coopmat_f16 with shared memory typed float16_t (the matrices' own type) instead of uvec4: "
+     "predict the same unless the driver's cooperative loads depend on it", "cublas_hgemm"},
     {"cublas_sgemm", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
      "cublasSgemm, CUBLAS_PEDANTIC_MATH (no TF32): the fp32 ceiling"},
     {"cublas_hgemm", NULL, {1, 1, 1}, {0}, 0, MM_F16, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
@@ -194,6 +198,13 @@ static uint32_t block_shared(const uint32_t *s)
     return ((s[7] & OPT_DB) ? 2u : 1u) * (s[2] * (s[0] + ((s[7] & OPT_AT) ? 4u : 0u)) + s[2] * s[1]) * 4u;
 }
 
+/* Shared memory of matmul_coopmat with S = BM BN BK WM WN and NSUB subgroups: two stages of padded fp16
+ * tiles and a 16x16 fp32 staging tile per subgroup. */
+static uint32_t coopmat_shared(const uint32_t *s, uint32_t nsub)
+{
+    return 2u * (s[0] * (s[2] / 8u + 1u) + s[2] * (s[1] / 8u + 1u)) * 16u + nsub * 256u * 4u;
+}
+
 /* Is the matmul_block configuration S (BM BN BK WM WN TM TN OPT) with NT invocations consistent and
  * within the device's shared memory? 0, or 1 with WHY. */
 static int block_check(const uint32_t *s, uint32_t nt, const vkb_caps *caps, char *why, size_t len)
@@ -255,7 +266,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                          caps->max_shared_bytes);
                 return 1;
             }
-        } else if (strcmp(v->kernel, "matmul_block") == 0) {
+        } else if (strcmp(v->kernel, "matmul_block") == 0 || strcmp(v->kernel, "matmul_block_unrolled") == 0) {
             if (v->param & MM_WM_SUBGROUP)
                 spec[3] = 2u * caps->subgroup_size;
             /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
@@ -265,9 +276,18 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                 return 1;
             tile_m = spec[0];
             tile_n = spec[1];
-        } else { /* matmul_coopmat: one subgroup per WM x WN sub-block */
-            uint32_t nsub = (spec[0] / spec[3]) * (spec[1] / spec[4]);
-            uint32_t shared = (spec[0] * (spec[2] / 8 + 1) + spec[2] * (spec[1] / 8 + 1)) * 16u + nsub * 256u * 4u;
+        } else { /* matmul_coopmat(_h): one subgroup per WM x WN sub-block */
+            uint32_t nsub, shared;
+            if (!spec[3] || !spec[4] || spec[0] % spec[3] || spec[1] % spec[4] || spec[3] % 16 || spec[4] % 16 ||
+                spec[2] % 16) {
+                snprintf(why, len, "block %ux%ux%u and subgroup tile %ux%u: multiples of the 16x16x16 fragments "
+                         "that divide", spec[0], spec[1], spec[2], spec[3], spec[4]);
+                return 1;
+            }
+            nsub = (spec[0] / spec[3]) * (spec[1] / spec[4]);
+            /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
+            while ((shared = coopmat_shared(spec, nsub)) > caps->max_shared_bytes && spec[2] % 32 == 0)
+                spec[2] /= 2;
             local[0] = nsub * caps->subgroup_size;
             tile_m = spec[0];
             tile_n = spec[1];

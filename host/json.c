@@ -88,7 +88,9 @@ void vkb_json_string(vkb_json *j, const char *key, const char *value)
 void vkb_json_number(vkb_json *j, const char *key, double value)
 {
     member(j, key);
-    if (isfinite(value))
+    if (isfinite(value) && value == floor(value) && fabs(value) < 0x1p53)
+        fprintf(j->out, "%.0f", value);   /* integers exactly (counts, the driver's byte sizes) */
+    else if (isfinite(value))
         fprintf(j->out, "%.10g", value);
     else
         fputs("null", j->out);

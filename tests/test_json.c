@@ -1,4 +1,4 @@
-/* test_json.c - the JSON writer: nesting, commas, escapes, non-finite numbers. */
+/* test_json.c - the JSON writer: nesting, commas, escapes, non-finite and large integral numbers. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -27,6 +27,7 @@ static void doc(vkb_json *j)
     vkb_json_number(j, "x", 1.5);
     vkb_json_number(j, "nan", NAN);
     vkb_json_number(j, "inf", INFINITY);
+    vkb_json_number(j, "big", 68719477280.0); /* integral doubles print exactly, not rounded to 10 digits */
     vkb_json_int(j, "i", -42);
     vkb_json_bool(j, "t", 1);
     vkb_json_null(j, "z");
@@ -53,7 +54,7 @@ static void document(void)
 {
     char *out = written(doc);
     strip_spaces(out);
-    ASSERT(strcmp(out, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"x\":1.5,\"nan\":null,\"inf\":null,\"i\":-42,\"t\":true,"
+    ASSERT(strcmp(out, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"x\":1.5,\"nan\":null,\"inf\":null,\"big\":68719477280,\"i\":-42,\"t\":true,"
                        "\"z\":null,\"a\":[1,{}],\"empty\":[]}") == 0);
 }
 

@@ -9,7 +9,18 @@
 //   bit 2 DB:   two shared stages: the next tile is fetched into registers during the math, one barrier
 // WM = BM, WN = BN is a single warp tile per workgroup (plain 2-D register blocking; TN = 1 is 1-D).
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : enable
 #include "vkb.glsl"
+
+// UNROLL_HINTS (matmul_block_unrolled) marks the loops over register arrays [[unroll]]. NVIDIA's Vulkan
+// compiler measured on an H100: without the hints the subgroup tile's 128 accumulators went to local
+// memory (544 bytes of spill, 3.7% of cuBLAS), with them none (21.7 TFLOP/s); but the same hints slow
+// dbuf from 37 to 28 TFLOP/s (and marking the k loop too, 32): so they are a build of their own.
+#ifdef UNROLL_HINTS
+#define UNROLL [[unroll]]
+#else
+#define UNROLL
+#endif
 
 layout(constant_id = 3) const uint BM = 128;
 layout(constant_id = 4) const uint BN = 128;
@@ -54,7 +65,7 @@ vec4 ra[LA], rb[LB];
 void fetch(uint k0, uint m0, uint n0, uint tid)
 {
     bool a_wide = W == 4u && (pc.k & 3u) == 0u, b_wide = W == 4u && (pc.n & 3u) == 0u;
-    for (uint l = 0; l < LA; l++) {
+    UNROLL for (uint l = 0; l < LA; l++) {
         uint i = tid + l * NT, r = i / (BK / W), c = i % (BK / W) * W;
         uint gm = m0 + r, gk = k0 + c;
         vec4 v = vec4(0.0);
@@ -63,14 +74,14 @@ void fetch(uint k0, uint m0, uint n0, uint tid)
                 if (gk < pc.k)
                     v = a4[(gm * pc.k + gk) >> 2];
             } else {
-                for (uint q = 0; q < W; q++)
+                UNROLL for (uint q = 0; q < W; q++)
                     if (gk + q < pc.k)
                         v[q] = a1[gm * pc.k + gk + q];
             }
         }
         ra[l] = v;
     }
-    for (uint l = 0; l < LB; l++) {
+    UNROLL for (uint l = 0; l < LB; l++) {
         uint i = tid + l * NT, r = i / (BN / W), c = i % (BN / W) * W;
         uint gk = k0 + r, gn = n0 + c;
         vec4 v = vec4(0.0);
@@ -79,7 +90,7 @@ void fetch(uint k0, uint m0, uint n0, uint tid)
                 if (gn < pc.n)
                     v = b4[(gk * pc.n + gn) >> 2];
             } else {
-                for (uint q = 0; q < W; q++)
+                UNROLL for (uint q = 0; q < W; q++)
                     if (gn + q < pc.n)
                         v[q] = b1[gk * pc.n + gn + q];
             }
@@ -91,16 +102,16 @@ void fetch(uint k0, uint m0, uint n0, uint tid)
 // Store the fetched registers into shared stage S.
 void stash(uint s, uint tid)
 {
-    for (uint l = 0; l < LA; l++) {
+    UNROLL for (uint l = 0; l < LA; l++) {
         uint i = tid + l * NT, r = i / (BK / W), c = i % (BK / W) * W;
         if (i >= BM * BK / W)
             break;
-        for (uint q = 0; q < W; q++) {
+        UNROLL for (uint q = 0; q < W; q++) {
             uint f = s * ASZ * 4u + (AT != 0u ? (c + q) * (BM + PADA) + r : r * BK + c + q);
             as[f >> 2][f & 3u] = ra[l][q];
         }
     }
-    for (uint l = 0; l < LB; l++) {
+    UNROLL for (uint l = 0; l < LB; l++) {
         uint i = tid + l * NT, r = i / (BN / W), c = i % (BN / W) * W;
         if (i >= BK * BN / W)
             break;
@@ -123,7 +134,7 @@ void main()
     float acc[TM * TN * WNITER];
     float fa[TM], fb[TN * WNITER];
 
-    for (uint i = 0; i < TM * TN * WNITER; i++)
+    UNROLL for (uint i = 0; i < TM * TN * WNITER; i++)
         acc[i] = 0.0;
     if (DB != 0u) {
         fetch(0u, m0, n0, tid);
@@ -142,31 +153,31 @@ void main()
         for (uint kk = 0; kk < BK; kk++) {
             uint fa0 = cur * ASZ * 4u + (AT != 0u ? kk * (BM + PADA) + arow : arow * BK + kk);
             if (AT != 0u && W == 4u) {
-                for (uint i = 0; i < TM; i += 4u) {
+                UNROLL for (uint i = 0; i < TM; i += 4u) {
                     vec4 v = as[(fa0 + i) >> 2];
                     fa[i] = v.x; fa[i + 1u] = v.y; fa[i + 2u] = v.z; fa[i + 3u] = v.w;
                 }
             } else {
-                for (uint i = 0; i < TM; i++) {
+                UNROLL for (uint i = 0; i < TM; i++) {
                     uint f = fa0 + (AT != 0u ? i : i * BK);
                     fa[i] = as[f >> 2][f & 3u];
                 }
             }
-            for (uint wn = 0; wn < WNITER; wn++) {
+            UNROLL for (uint wn = 0; wn < WNITER; wn++) {
                 uint fb0 = cur * BSZ * 4u + kk * BN + wc * WN + wn * WSUBN + lc * TN;
                 if (W == 4u) {
-                    for (uint j = 0; j < TN; j += 4u) {
+                    UNROLL for (uint j = 0; j < TN; j += 4u) {
                         vec4 v = bs[(fb0 + j) >> 2];
                         fb[wn * TN + j] = v.x; fb[wn * TN + j + 1u] = v.y;
                         fb[wn * TN + j + 2u] = v.z; fb[wn * TN + j + 3u] = v.w;
                     }
                 } else {
-                    for (uint j = 0; j < TN; j++)
+                    UNROLL for (uint j = 0; j < TN; j++)
                         fb[wn * TN + j] = bs[(fb0 + j) >> 2][(fb0 + j) & 3u];
                 }
             }
-            for (uint i = 0; i < TM; i++)
-                for (uint j = 0; j < TN * WNITER; j++)
+            UNROLL for (uint i = 0; i < TM; i++)
+                UNROLL for (uint j = 0; j < TN * WNITER; j++)
                     acc[i * TN * WNITER + j] = fma(fa[i], fb[j], acc[i * TN * WNITER + j]);
         }
         if (DB == 0u) {
@@ -179,19 +190,19 @@ void main()
     }
 
     bool c_wide = W == 4u && (pc.n & 3u) == 0u && (TN & 3u) == 0u;
-    for (uint i = 0; i < TM; i++) {
+    UNROLL for (uint i = 0; i < TM; i++) {
         uint gm = m0 + arow + i;
         if (gm >= pc.m)
             break;
-        for (uint wn = 0; wn < WNITER; wn++) {
+        UNROLL for (uint wn = 0; wn < WNITER; wn++) {
             uint gn0 = n0 + wc * WN + wn * WSUBN + lc * TN;
             uint f = i * TN * WNITER + wn * TN;
             if (c_wide) {
-                for (uint j = 0; j < TN; j += 4u)
+                UNROLL for (uint j = 0; j < TN; j += 4u)
                     if (gn0 + j < pc.n)   // n % 4 == 0 and gn0 + j % 4 == 0: the whole vec4 is inside
                         c4[(gm * pc.n + gn0 + j) >> 2] = vec4(acc[f + j], acc[f + j + 1u], acc[f + j + 2u], acc[f + j + 3u]);
             } else {
-                for (uint j = 0; j < TN; j++)
+                UNROLL for (uint j = 0; j < TN; j++)
                     if (gn0 + j < pc.n)
                         c1[gm * pc.n + gn0 + j] = acc[f + j];
             }
