@@ -267,7 +267,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                 return 1;
             }
         } else if (strcmp(v->kernel, "matmul_block") == 0 || strcmp(v->kernel, "matmul_block_unrolled") == 0) {
-            if (v->param & MM_WM_SUBGROUP)
+            if ((v->param & MM_WM_SUBGROUP) && spec[3] == 0) /* unless --spec set WM */
                 spec[3] = 2u * caps->subgroup_size;
             /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
             while (block_shared(spec) > caps->max_shared_bytes && spec[2] % 8 == 0)
@@ -282,6 +282,10 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                 spec[2] % 16) {
                 snprintf(why, len, "block %ux%ux%u and subgroup tile %ux%u: multiples of the 16x16x16 fragments "
                          "that divide", spec[0], spec[1], spec[2], spec[3], spec[4]);
+                return 1;
+            }
+            if (spec[3] > 64 || spec[4] > 64) {   /* the shader names at most 4 x 4 fragments */
+                snprintf(why, len, "subgroup tile %ux%u: at most 64x64 (4 x 4 fragments)", spec[3], spec[4]);
                 return 1;
             }
             nsub = (spec[0] / spec[3]) * (spec[1] / spec[4]);
