@@ -202,6 +202,7 @@ static void json_caps(vkb_json *j, const vkb_backend *b)
     vkb_json_int(j, "subgroup_size_min", c->subgroup_min);
     vkb_json_int(j, "subgroup_size_max", c->subgroup_max);
     vkb_json_int(j, "shared_memory_bytes", c->max_shared_bytes);
+    vkb_json_int(j, "uniform_buffer_bytes", c->max_uniform_bytes);
     vkb_json_int(j, "device_memory_bytes", (int64_t)c->device_memory_bytes);
     if (c->cache_bytes)
         vkb_json_int(j, "cache_bytes", (int64_t)c->cache_bytes);
