@@ -15,15 +15,9 @@ __global__ void copy_vec4(const float *__restrict__ src, float *__restrict__ dst
         dst[nvec * 4u + id] = src[nvec * 4u + id];
 }
 
-cudaError_t launch_copy_vec4(const vkb_pass *p, void *const *a, cudaStream_t s)
-{
-    copy_vec4<<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1], vkb_push_of(p));
-    return cudaGetLastError();
-}
-
 } // namespace
 
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_copy[] = {
-    {"copy_vec4", 0, {}, launch_copy_vec4},
+    {"copy_vec4", 0, {}, vkb_launch_io<float, float, copy_vec4>},
     {nullptr, 0, {}, nullptr},
 };

@@ -45,4 +45,14 @@ static inline vkb_push vkb_push_of(const vkb_pass *p)
     return v;
 }
 
+/* The launcher of a kernel K(const In *src, Out *dst, push) that reads binding 0 and writes binding 1 with
+ * the pass's grid and block, no dynamic shared memory: what most twins need. In a table row:
+ * vkb_launch_io<float, float, copy_vec4>. */
+template <typename In, typename Out, void (*K)(const In *, Out *, vkb_push)>
+cudaError_t vkb_launch_io(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    K<<<vkb_grid(p), vkb_block(p), 0, s>>>((const In *)a[0], (Out *)a[1], vkb_push_of(p));
+    return cudaGetLastError();
+}
+
 #endif

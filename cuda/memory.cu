@@ -122,53 +122,6 @@ __global__ void mem_uniform(const unsigned *__restrict__ table, unsigned *__rest
         dst[global_id()] = acc;
 }
 
-template <int WORDS>
-cudaError_t launch_mem_width(const vkb_pass *p, void *const *a, cudaStream_t s)
-{
-    mem_width<WORDS><<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1], vkb_push_of(p));
-    return cudaGetLastError();
-}
-
-cudaError_t launch_mem_offset(const vkb_pass *p, void *const *a, cudaStream_t s)
-{
-    mem_offset<<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1], vkb_push_of(p));
-    return cudaGetLastError();
-}
-
-cudaError_t launch_mem_stride(const vkb_pass *p, void *const *a, cudaStream_t s)
-{
-    mem_stride<<<vkb_grid(p), vkb_block(p), 0, s>>>((const unsigned *)a[0], (unsigned *)a[1], vkb_push_of(p));
-    return cudaGetLastError();
-}
-
-template <int FIELDS, int REC>
-cudaError_t launch_mem_aos(const vkb_pass *p, void *const *a, cudaStream_t s)
-{
-    mem_aos<FIELDS, REC><<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1], vkb_push_of(p));
-    return cudaGetLastError();
-}
-
-template <int FIELDS>
-cudaError_t launch_mem_soa(const vkb_pass *p, void *const *a, cudaStream_t s)
-{
-    mem_soa<FIELDS><<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1], vkb_push_of(p));
-    return cudaGetLastError();
-}
-
-cudaError_t launch_mem_shared(const vkb_pass *p, void *const *a, cudaStream_t s)
-{
-    mem_shared<<<vkb_grid(p), vkb_block(p), 0, s>>>((const unsigned *)a[0], (unsigned *)a[1], vkb_push_of(p));
-    return cudaGetLastError();
-}
-
-template <bool CONSTANT>
-cudaError_t launch_mem_uniform(const vkb_pass *p, void *const *a, cudaStream_t s)
-{
-    mem_uniform<CONSTANT><<<vkb_grid(p), vkb_block(p), 0, s>>>((const unsigned *)a[0], (unsigned *)a[1],
-                                                               vkb_push_of(p));
-    return cudaGetLastError();
-}
-
 /* mem_uniform reads binding 0 from uniform_table: copy it there (device to device, on the stream) */
 cudaError_t upload_mem_uniform(const vkb_pass *, int binding, const void *src, uint64_t bytes, cudaStream_t s)
 {
@@ -180,19 +133,19 @@ cudaError_t upload_mem_uniform(const vkb_pass *, int binding, const void *src, u
 } // namespace
 
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_memory[] = {
-    {"mem_width", 1, {1}, launch_mem_width<1>},
-    {"mem_width", 1, {2}, launch_mem_width<2>},
-    {"mem_width", 1, {4}, launch_mem_width<4>},
-    {"mem_offset", 0, {}, launch_mem_offset},
-    {"mem_stride", 0, {}, launch_mem_stride},
-    {"mem_aos", 2, {3, 3}, launch_mem_aos<3, 3>},
-    {"mem_aos", 2, {3, 4}, launch_mem_aos<3, 4>},
-    {"mem_aos", 2, {5, 5}, launch_mem_aos<5, 5>},
-    {"mem_aos", 2, {5, 8}, launch_mem_aos<5, 8>},
-    {"mem_soa", 1, {3}, launch_mem_soa<3>},
-    {"mem_soa", 1, {5}, launch_mem_soa<5>},
-    {"mem_shared", 0, {}, launch_mem_shared},
-    {"mem_uniform", 0, {}, launch_mem_uniform<true>, upload_mem_uniform},
-    {"mem_uniform_storage", 0, {}, launch_mem_uniform<false>},
+    {"mem_width", 1, {1}, vkb_launch_io<float, float, mem_width<1>>},
+    {"mem_width", 1, {2}, vkb_launch_io<float, float, mem_width<2>>},
+    {"mem_width", 1, {4}, vkb_launch_io<float, float, mem_width<4>>},
+    {"mem_offset", 0, {}, vkb_launch_io<float, float, mem_offset>},
+    {"mem_stride", 0, {}, vkb_launch_io<unsigned, unsigned, mem_stride>},
+    {"mem_aos", 2, {3, 3}, vkb_launch_io<float, float, mem_aos<3, 3>>},
+    {"mem_aos", 2, {3, 4}, vkb_launch_io<float, float, mem_aos<3, 4>>},
+    {"mem_aos", 2, {5, 5}, vkb_launch_io<float, float, mem_aos<5, 5>>},
+    {"mem_aos", 2, {5, 8}, vkb_launch_io<float, float, mem_aos<5, 8>>},
+    {"mem_soa", 1, {3}, vkb_launch_io<float, float, mem_soa<3>>},
+    {"mem_soa", 1, {5}, vkb_launch_io<float, float, mem_soa<5>>},
+    {"mem_shared", 0, {}, vkb_launch_io<unsigned, unsigned, mem_shared>},
+    {"mem_uniform", 0, {}, vkb_launch_io<unsigned, unsigned, mem_uniform<true>>, upload_mem_uniform},
+    {"mem_uniform_storage", 0, {}, vkb_launch_io<unsigned, unsigned, mem_uniform<false>>},
     {nullptr, 0, {}, nullptr},
 };

@@ -112,44 +112,20 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
     }
 }
 
-template <unsigned TILE, unsigned ROWS, unsigned MODE>
-cudaError_t launch_direct(const vkb_pass *p, void *const *a, cudaStream_t s)
-{
-    transpose_direct<TILE, ROWS, MODE><<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1],
-                                                                            vkb_push_of(p));
-    return cudaGetLastError();
-}
-
-template <unsigned TILE, unsigned ROWS, unsigned PAD, unsigned SWIZZLE, unsigned MODE>
-cudaError_t launch_tiled(const vkb_pass *p, void *const *a, cudaStream_t s)
-{
-    transpose_tiled<TILE, ROWS, PAD, SWIZZLE, MODE><<<vkb_grid(p), vkb_block(p), 0, s>>>(
-        (const float *)a[0], (float *)a[1], vkb_push_of(p));
-    return cudaGetLastError();
-}
-
-template <unsigned TILE, unsigned ROWS, unsigned PAD>
-cudaError_t launch_vec4(const vkb_pass *p, void *const *a, cudaStream_t s)
-{
-    transpose_vec4<TILE, ROWS, PAD><<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (float *)a[1],
-                                                                        vkb_push_of(p));
-    return cudaGetLastError();
-}
-
 } // namespace
 
 /* one row per constant set of host/fam_transpose.c's variant rows */
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_transpose[] = {
-    {"transpose_direct", 3, {32, 8, 0}, launch_direct<32, 8, 0>},
-    {"transpose_direct", 3, {32, 8, 1}, launch_direct<32, 8, 1>},
-    {"transpose_tiled", 5, {32, 8, 0, 0, 0}, launch_tiled<32, 8, 0, 0, 0>},
-    {"transpose_tiled", 5, {32, 8, 0, 0, 1}, launch_tiled<32, 8, 0, 0, 1>},
-    {"transpose_tiled", 5, {32, 8, 1, 0, 1}, launch_tiled<32, 8, 1, 0, 1>},
-    {"transpose_tiled", 5, {32, 8, 0, 1, 1}, launch_tiled<32, 8, 0, 1, 1>},
-    {"transpose_tiled", 5, {32, 4, 1, 0, 1}, launch_tiled<32, 4, 1, 0, 1>},
-    {"transpose_tiled", 5, {32, 16, 1, 0, 1}, launch_tiled<32, 16, 1, 0, 1>},
-    {"transpose_tiled", 5, {64, 8, 1, 0, 1}, launch_tiled<64, 8, 1, 0, 1>},
-    {"transpose_vec4", 3, {32, 8, 1}, launch_vec4<32, 8, 1>},
-    {"transpose_vec4", 3, {64, 16, 1}, launch_vec4<64, 16, 1>},
+    {"transpose_direct", 3, {32, 8, 0}, vkb_launch_io<float, float, transpose_direct<32, 8, 0>>},
+    {"transpose_direct", 3, {32, 8, 1}, vkb_launch_io<float, float, transpose_direct<32, 8, 1>>},
+    {"transpose_tiled", 5, {32, 8, 0, 0, 0}, vkb_launch_io<float, float, transpose_tiled<32, 8, 0, 0, 0>>},
+    {"transpose_tiled", 5, {32, 8, 0, 0, 1}, vkb_launch_io<float, float, transpose_tiled<32, 8, 0, 0, 1>>},
+    {"transpose_tiled", 5, {32, 8, 1, 0, 1}, vkb_launch_io<float, float, transpose_tiled<32, 8, 1, 0, 1>>},
+    {"transpose_tiled", 5, {32, 8, 0, 1, 1}, vkb_launch_io<float, float, transpose_tiled<32, 8, 0, 1, 1>>},
+    {"transpose_tiled", 5, {32, 4, 1, 0, 1}, vkb_launch_io<float, float, transpose_tiled<32, 4, 1, 0, 1>>},
+    {"transpose_tiled", 5, {32, 16, 1, 0, 1}, vkb_launch_io<float, float, transpose_tiled<32, 16, 1, 0, 1>>},
+    {"transpose_tiled", 5, {64, 8, 1, 0, 1}, vkb_launch_io<float, float, transpose_tiled<64, 8, 1, 0, 1>>},
+    {"transpose_vec4", 3, {32, 8, 1}, vkb_launch_io<float, float, transpose_vec4<32, 8, 1>>},
+    {"transpose_vec4", 3, {64, 16, 1}, vkb_launch_io<float, float, transpose_vec4<64, 16, 1>>},
     {nullptr, 0, {}, nullptr},
 };
