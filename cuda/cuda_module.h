@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../host/caps.h"
-#include "../host/plan.h"
+#include "../host/core/caps.h"
+#include "../host/core/plan.h"
 
 #define VKB_CUDA_ABI 2 /* 2: vkb_plan_buffer.flags, vkb_caps.max_uniform_bytes */
 #define VKB_CUDA_ENTRY "vkb_cuda_module_get"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../cuda/cuda_module.h"
+#include "../../cuda/cuda_module.h"
 #include "backend.h"
 #include "util.h"
 
