@@ -1,0 +1,52 @@
+/* sink.h - where results go: the runner emits events, each output (table, JSON, CSV, progress, ...)
+ * is a sink that receives them in order and streams what it can (nvbench's printers, fanned out). */
+#ifndef VKB_SINK_H
+#define VKB_SINK_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "family.h"
+#include "result.h"
+
+/* How the run measures: recorded in the JSON and shown where it matters. */
+typedef struct vkb_run_settings {
+    const char *command;        /* "run", "validate", "suite" */
+    const char *command_line;   /* argv joined by spaces, whole (not cut) */
+    uint64_t seed;
+    int timed;                  /* 0 for validate */
+    int cold;                   /* --cold: caches flushed before each repetition */
+    double warmup_ms;           /* per variant (the first of the process warms longer) */
+    double first_warmup_ms;
+    double budget_ms;           /* per variant */
+    int reps;                   /* fixed repetitions, 0: until the median settles */
+    const char *spec;           /* --spec text, NULL when none */
+    int paired;                 /* two backends side by side */
+} vkb_run_settings;
+
+/* The work list, known before the first case runs. */
+typedef struct vkb_run_plan {
+    int cases;                  /* (family, shape, row, backend) tuples, ceilings included */
+    int shapes;
+    int variants;
+    int backends;
+    double estimate_s;          /* rough wall-time estimate; <= 0 when unknown */
+} vkb_run_plan;
+
+typedef struct vkb_sink vkb_sink;
+struct vkb_sink {
+    /* Once, before any work: devices, settings and the work list. */
+    void (*begin)(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
+                  const vkb_run_plan *plan);
+    /* A family starts / ends (tables print their header / legend). May be NULL. */
+    void (*family_begin)(vkb_sink *s, const vkb_family *f);
+    void (*family_end)(vkb_sink *s, const vkb_family *f);
+    /* One final result (its ceiling already attached); RES lives until end(). */
+    void (*result)(vkb_sink *s, const vkb_result *res);
+    /* Once, after all work or when the run stops early (INTERRUPTED): flush and close. Returns 0, or an exit
+     * code with its one-line message already printed (a result file that could not be written). */
+    int (*end)(vkb_sink *s, int interrupted);
+    void *impl;
+};
+
+#endif
