@@ -58,6 +58,14 @@ typedef struct vkb_spec_value {
     uint32_t value;
 } vkb_spec_value;
 
+/* What a family's plan() returns. */
+enum {
+    VKB_PLAN_OK = 0,
+    VKB_PLAN_SKIP = 1,        /* the device lacks a feature or limit: the row says `skip: WHY` */
+    VKB_PLAN_BAD_REQUEST = 2, /* the user's constants or shape are inconsistent with the kernel: exit 2 */
+    VKB_PLAN_TOO_LARGE = 3    /* beyond the kernel's index range or the device's limits: exit 4 */
+};
+
 typedef struct vkb_plan {
     vkb_plan_buffer buf[VKB_MAX_BUFFERS];
     int nbuf;
