@@ -1,0 +1,30 @@
+/* sinks.h - the outputs the runner streams to: constructors of each sink (events in sink.h). */
+#ifndef VKB_SINKS_H
+#define VKB_SINKS_H
+
+#include <stdio.h>
+
+#include "sink.h"
+
+/* Columns a table fits when nothing says otherwise. */
+#define VKB_TABLE_WIDTH 100
+
+/* The table width to use: WIDE (--wide) gives no limit (0); else $COLUMNS when set to a number, else 100. */
+int vkb_table_width(int wide);
+
+/* `run`: one aligned table per family on OUT, rows printed as they finish (paired rows once both backends'
+ * results are in), a legend under it naming every marker shown. WIDTH: the columns to fit, 0 = no limit. */
+vkb_sink *vkb_sink_table_create(FILE *out, int width);
+/* `validate`: the pass/fail/skip matrix per family, then a summary of skips by reason. */
+vkb_sink *vkb_sink_matrix_create(FILE *out, int width);
+/* The JSON document (schema in README.md), streamed result by result. PATH "-" is stdout; a file is
+ * created at once beside PATH (a bad path exits 6 here, before any work) and renamed over PATH by end(). */
+vkb_sink *vkb_sink_json_create(const char *path);
+/* CSV, one row per result as it arrives; same file rules as the JSON ("-" is stdout). */
+vkb_sink *vkb_sink_csv_create(const char *path);
+/* Progress on stderr: a bar on a terminal, one plain line per result otherwise; the total from the plan. */
+vkb_sink *vkb_sink_progress_create(void);
+/* Free a sink after its end() (or without it: a file sink then removes its temporary file). */
+void vkb_sink_destroy(vkb_sink *s);
+
+#endif
