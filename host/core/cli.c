@@ -1,5 +1,6 @@
 /* cli.c - the command line: getopt_long parsing into plain data, no side effects (unit-tested). */
 #include "cli.h"
+#include "family.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -44,13 +45,42 @@ void vkb_cli_usage(FILE *out)
           "  --spec NAME=V,...    set specialization constants of the variants' shaders (tile shapes:\n"
           "                       BM=64,TN=4...; a number names a SpecId); variants whose shader lacks one\n"
           "                       are skipped, CUDA twins run only where compiled for those values\n"
+          "  --dry-run            print the work plan and check every case against the device's limits,\n"
+          "                       then stop before running anything\n"
+          "  --wide               let tables exceed 100 columns\n"
           "  -v, --verbose        pipeline statistics and detail on stderr\n"
           "  -q, --quiet          no progress on stderr\n"
-          "  -h, --help           this text\n"
+          "  -h, --help           this text (`vkbench run --help`: the families and their size flags)\n"
           "  --version            the version\n"
           "\n"
           "Exit codes: 0 all validated; 1 a validation failed; 2 usage error; 3 no Vulkan loader, driver or\n"
-          "device; 4 out of memory or a size beyond the device's limits; 5 another API error.\n",
+          "device; 4 out of memory or a size beyond the device's or the kernel's limits; 5 another API\n"
+          "error; 6 a result file could not be written.\n",
+          out);
+}
+
+void vkb_cli_run_usage(FILE *out)
+{
+    fputs("usage: vkbench run FAMILY... [OPTIONS]\n"
+          "\n"
+          "Validates, then times, the selected variants of each FAMILY at each size (the cartesian product of\n"
+          "the size lists; a family's defaults where none is given). Options: see `vkbench --help`.\n"
+          "\n"
+          "Families and the size flags each takes (--size sets every one of them not given):\n",
+          out);
+    for (int i = 0; i < vkb_family_count; i++) {
+        const vkb_family *f = vkb_families[i];
+        char flags[80];
+        size_t used = 0;
+        flags[0] = 0;
+        for (int d = 0; d < f->ndims && used < sizeof flags; d++)
+            used += (size_t)snprintf(flags + used, sizeof flags - used, "%s--%s", d ? " " : "", f->dims[d]);
+        fprintf(out, "  %-24s %-22s %s\n", f->name, flags, f->summary);
+    }
+    fputs("\n"
+          "Sizes: 4096, 1M (2^20), 2^28, 1e6, lists 1,31,33, ranges 256:8192:x2 or 0:1000:+100; every item\n"
+          "is a whole number, at least 1 (--offset: at least 0).\n"
+          "`vkbench run memory` runs every memory.* family; `vkbench list` shows the variants.\n",
           out);
 }
 
@@ -184,7 +214,7 @@ int vkb_cli_variant_selected(const char *sel, const char *family, const char *na
 
 enum {
     OPT_VARIANT = 256, OPT_DEVICE, OPT_BACKEND, OPT_JSON, OPT_CSV, OPT_REPS, OPT_COLD, OPT_VALIDATION,
-    OPT_WARMUP, OPT_BUDGET, OPT_SEED, OPT_SPEC, OPT_VERSION, OPT_DIM /* + VKB_DIM_* */
+    OPT_WARMUP, OPT_BUDGET, OPT_SEED, OPT_SPEC, OPT_VERSION, OPT_WIDE, OPT_DRY_RUN, OPT_DIM /* + VKB_DIM_* */
 };
 
 static int parse_number(const char *flag, const char *s, double lo, double hi, double *out, char *err, size_t len)
@@ -247,7 +277,8 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         {"cold", no_argument, 0, OPT_COLD},             {"validation", optional_argument, 0, OPT_VALIDATION},
         {"warmup-ms", required_argument, 0, OPT_WARMUP}, {"budget-ms", required_argument, 0, OPT_BUDGET},
         {"seed", required_argument, 0, OPT_SEED},       {"version", no_argument, 0, OPT_VERSION},
-        {"spec", required_argument, 0, OPT_SPEC},
+        {"spec", required_argument, 0, OPT_SPEC},       {"wide", no_argument, 0, OPT_WIDE},
+        {"dry-run", no_argument, 0, OPT_DRY_RUN},
         {"verbose", no_argument, 0, 'v'},               {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {"n", required_argument, 0, OPT_DIM + VKB_DIM_N},       {"m", required_argument, 0, OPT_DIM + VKB_DIM_M},
@@ -291,7 +322,10 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         }
         switch (c) {
         case 'h':
-            vkb_cli_usage(stdout);
+            if (strcmp(a->command, "run") == 0)
+                vkb_cli_run_usage(stdout);
+            else
+                vkb_cli_usage(stdout);
             return 1;
         case OPT_VERSION:
             return 1;
@@ -309,6 +343,8 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         case OPT_JSON: a->json_path = optarg; break;
         case OPT_CSV: a->csv_path = optarg; break;
         case OPT_COLD: a->cold = 1; break;
+        case OPT_WIDE: a->wide = 1; break;
+        case OPT_DRY_RUN: a->dry_run = 1; break;
         case OPT_VALIDATION:
             if (optarg && strcmp(optarg, "core") && strcmp(optarg, "sync")) {
                 snprintf(err, len, "--validation takes =core or =sync, not '%s'", optarg);

@@ -40,6 +40,8 @@ typedef struct vkb_args {
     double warmup_ms, budget_ms;    /* < 0: the defaults */
     uint64_t seed;
     int verbose, quiet;
+    int wide;                       /* --wide: tables may exceed 100 columns */
+    int dry_run;                    /* --dry-run: print the work plan, check every case, run nothing */
     vkb_list dims[VKB_DIM_COUNT];   /* n == 0: not given */
     vkb_spec_value spec[8];         /* --spec NAME=V,...: constants overridden in the variants' shaders */
     int nspec;
@@ -53,5 +55,7 @@ int vkb_cli_parse_list(const char *text, vkb_list *out, char *err, size_t len);
 /* Whether NAME is selected by the --variant text SEL for FAMILY (NULL or "all" selects everything). */
 int vkb_cli_variant_selected(const char *sel, const char *family, const char *name);
 void vkb_cli_usage(FILE *out);
+/* `vkbench run --help`: the options of run and each family with the size flags it takes. */
+void vkb_cli_run_usage(FILE *out);
 
 #endif
