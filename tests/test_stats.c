@@ -34,6 +34,18 @@ static void single_and_empty(void)
     ASSERT(s.n == 0 && s.median == 0);
 }
 
+static void quartiles(void)
+{
+    double x[] = {9, 1, 5, 3, 7}, y[] = {10, 40, 20, 30}, one[] = {7};
+    vkb_stats s;
+    vkb_stats_compute(x, 5, &s);  /* sorted 1 3 5 7 9: q1 at position 1, q3 at 3 */
+    ASSERT(s.q1 == 3 && s.q3 == 7 && fabs(vkb_stats_iqr_ratio(&s) - 0.8) < 1e-12);
+    vkb_stats_compute(y, 4, &s);  /* sorted 10 20 30 40: positions 0.75 and 2.25 */
+    ASSERT(fabs(s.q1 - 17.5) < 1e-12 && fabs(s.q3 - 32.5) < 1e-12);
+    vkb_stats_compute(one, 1, &s);
+    ASSERT(s.q1 == 7 && s.q3 == 7 && vkb_stats_iqr_ratio(&s) == 0);
+}
+
 static void settle_rule(void)
 {
     double flat[40], drift[40];
@@ -50,6 +62,6 @@ int main(int argc, char **argv)
 {
     static const unit_test tests[] = {
         {"odd_count", odd_count}, {"even_count", even_count}, {"single_and_empty", single_and_empty},
-        {"settle_rule", settle_rule}};
+        {"settle_rule", settle_rule}, {"quartiles", quartiles}};
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof *tests));
 }

@@ -18,6 +18,20 @@ static double sorted_median(const double *s, int n)
     return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
+/* The P quantile of sorted S: linear between the order statistics at (n - 1) p (Hyndman and Fan's type 7,
+ * numpy's default), so q1 and q3 of a few samples stay inside [min, max]. */
+static double sorted_quantile(const double *s, int n, double p)
+{
+    double pos = (n - 1) * p;
+    int lo = (int)pos;
+    return lo + 1 < n ? s[lo] + (pos - lo) * (s[lo + 1] - s[lo]) : s[n - 1];
+}
+
+double vkb_stats_iqr_ratio(const vkb_stats *s)
+{
+    return s->median > 0 ? (s->q3 - s->q1) / s->median : 0.0;
+}
+
 double vkb_median(const double *x, int n)
 {
     double *s, m;
@@ -46,6 +60,8 @@ void vkb_stats_compute(const double *x, int n, vkb_stats *out)
     out->min = s[0];
     out->max = s[n - 1];
     out->median = sorted_median(s, n);
+    out->q1 = sorted_quantile(s, n, 0.25);
+    out->q3 = sorted_quantile(s, n, 0.75);
     out->mean = sum / n;
     for (int i = 0; i < n; i++)
         var += (s[i] - out->mean) * (s[i] - out->mean);

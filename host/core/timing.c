@@ -44,7 +44,7 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     double warm[32], prev = 0, start = vkb_now_ns();
     double warm_ns = 1e6 * (first_in_process ? t->first_warmup_ms : t->warmup_ms);
     double *s;
-    int n = 0, batch = 1;
+    int n = 0, batch = 1, settled = t->reps > 0;
     first_in_process = 0;
 
     /* warm-up: until WARMUP is spent and two batch medians agree (or 3x WARMUP has passed) */
@@ -75,7 +75,7 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
                 break;
             if (n >= MIN_SAMPLES && n >= 2 * prev_n) {
                 /* judge the median each time the sample count doubles */
-                if (vkb_timing_settled(s, prev_n, n))
+                if ((settled = vkb_timing_settled(s, prev_n, n)))
                     break;
                 prev_n = n;
             } else if (prev_n == 0 && n >= MIN_SAMPLES / 2) {
@@ -85,6 +85,7 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
         }
     }
     vkb_stats_compute(s, n, st);
+    st->settled = settled;
     free(s);
     return n;
 }
