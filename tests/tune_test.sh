@@ -1,6 +1,6 @@
 #!/bin/sh
 # tune_test.sh VKBENCH PYTHON TOOLS_DIR: tools/tune.py runs each --spec set of a variant (validated), lists
-# them with their metric, names a set the family refuses with the reason, and writes every result to JSON.
+# them with their metric, names a set the family refuses with the reason, and writes one results document.
 set -eu
 vkbench=$1 py=$2 tools=$3
 "$vkbench" devices >/dev/null 2>&1 || exit $?   # 3: no Vulkan device here, a skip
@@ -15,6 +15,9 @@ grep -Eq '^BK=4 +vulkan +[0-9.]+ ' "$dir/out.txt"
 grep -Eq '^BM=64 +vulkan +nan .*do not divide' "$dir/out.txt"
 "$py" - "$dir/tune.json" <<'PY'
 import json, sys
-ok = [r for r in json.load(open(sys.argv[1])) if r["variant"] == "dbuf" and r["status"] == "ok"]
+doc = json.load(open(sys.argv[1]))
+assert doc["tool"] == "vkbench" and doc["devices"] and doc["tune"]["variant"] == "dbuf", doc.keys()
+ok = [r for r in doc["results"] if r["variant"] == "dbuf" and r["status"] == "ok"]
 assert sorted(r["constants"] for r in ok) == ["BK=4", "BM=64,BN=64,WM=64,WN=64,TM=4,TN=4"], ok
+assert [c["constants"] for c in doc["tune"]["configs"]] == ["BM=64,BN=64,WM=64,WN=64,TM=4,TN=4", "BK=4", "BM=64"]
 PY
