@@ -1,81 +1,123 @@
 #!/usr/bin/python3
-"""plot.py FILE [--out DIR] [--format png,svg]: charts from a vkbench JSON file, with matplotlib.
-Per family and shape: bars per variant and backend with the ceiling as a line; for a family run at
-several sizes: the metric against size per variant; and a roofline of the families that do arithmetic
-(matmul, reduce): achieved GFLOP/s against arithmetic intensity under the measured bandwidth and compute
-ceilings. Prints the files it wrote."""
+"""plot.py FILE... [--out DIR] [--format png,svg]: charts from vkbench results files, with matplotlib.
+Several files (two devices, two runs) share each chart, one series per file. Per family and shape: bars
+per variant, backend and file, ceilings and the rule's predictions as marked lines; for a family run at
+several sizes: the metric against the swept dim (a product of two dims: one panel per variant, one line
+per value of the other dim), with its ceilings dashed and the predictions dotted; per backend, a roofline
+of the families that do arithmetic (matmul, reduce): achieved GFLOP/s against arithmetic intensity under
+the measured bandwidth roof and one compute roof per precision. Prints the files it wrote."""
 import argparse
+import math
 import os
 from collections import defaultdict
 
-import matplotlib
+import vkbjson
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-import vkbjson  # noqa: E402
-
-
-def size_of(r):
-    """One number for a shape: its element count (the product of its dims)."""
-    n = 1
-    for v in r["shape"].values():
-        n *= v
-    return n
+# 16 series stay apart: 16 colours and 16 markers, each used once
+COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+           "#bcbd22", "#17becf", "#000000", "#e6ab02", "#1b9e77", "#6a3d9a", "#b2df8a", "#fb9a99"]
+MARKERS = ["o", "s", "^", "v", "D", "P", "X", "*", "<", ">", "p", "h", "d", "8", "H", "x"]
 
 
-def save(fig, out, name, formats, written):
-    for fmt in formats:
-        path = os.path.join(out, f"{name}.{fmt}")
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-        written.append(path)
-    plt.close(fig)
+def style(i):
+    """Colour, marker and line style of series I: distinct for the first 16."""
+    return {"color": COLOURS[i % 16], "marker": MARKERS[i % 16], "linestyle": "-" if i < 16 else ":"}
 
 
-def bars(fam, shape, rows, device, out, formats, written):
-    kernels = [r for r in rows if not r["ceiling_row"]]
-    variants = list(dict.fromkeys(r["variant"] for r in kernels))
-    backends = sorted({r["backend"] for r in kernels})
-    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(variants) + 2), 4))
-    width = 0.8 / max(len(backends), 1)
-    for i, b in enumerate(backends):
-        vals = [next((r["metric"]["value"] for r in kernels if r["variant"] == v and r["backend"] == b), 0)
-                for v in variants]
-        ax.bar([x + i * width for x in range(len(variants))], vals, width, label=b)
-    for c in (r for r in rows if r["ceiling_row"]):
-        ax.axhline(c["metric"]["value"], linestyle="--", linewidth=1, color="gray")
-        ax.text(len(variants) - 0.5, c["metric"]["value"], f" {c['variant']} ({c['backend']})",
-                va="bottom", ha="right", fontsize=8, color="gray")
-    ax.set_xticks([x + width * (len(backends) - 1) / 2 for x in range(len(variants))])
-    ax.set_xticklabels(variants, rotation=30, ha="right")
-    ax.set_ylabel(rows[0]["metric"]["name"])
-    ax.set_title(f"{fam} {shape} on {device}")
-    ax.legend()
-    save(fig, out, f"{fam}_{shape.replace('=', '')}", formats, written)
+def number(v):
+    return f"{v:.0f}" if v >= 100 else f"{v:.3g}"
 
 
-def swept_dim(rows):
-    """The one dim that varies across ROWS (e.g. "stride"), or None when several do."""
-    varying = [d for d in rows[0]["shape"] if len({r["shape"][d] for r in rows}) > 1]
-    return varying[0] if len(varying) == 1 else None
+def fp16(r):
+    return any(s in r["variant"] for s in ("f16", "hgemm", "coopmat"))
 
 
-def sweep(fam, rows, device, out, formats, written):
-    fig, ax = plt.subplots(figsize=(7, 4))
-    series = defaultdict(list)
-    dim = swept_dim(rows)
-    for r in rows:
-        x = r["shape"][dim] if dim else size_of(r)
-        series[(r["variant"], r["backend"])].append((x, r["metric"]["value"]))
-    for (variant, backend), pts in sorted(series.items()):
-        pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=f"{variant} ({backend})")
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel(dim if dim else "elements (product of the dims)")
-    ax.set_ylabel(rows[0]["metric"]["name"])
-    ax.set_title(f"{fam} sweep on {device}")
-    ax.legend(fontsize=7)
-    save(fig, out, f"{fam}_sweep", formats, written)
+# --- what to draw (plain data, tested without matplotlib) ---
+
+class Source:
+    """One input file: its document, rows that were timed, and the name its series carry."""
+    def __init__(self, doc, name):
+        self.doc, self.name = doc, name
+        self.rows = vkbjson.timed(doc)
+
+
+def sources_of(docs):
+    """Sources named by device where the files' devices differ, else by file name."""
+    devices = [vkbjson.device_name(d) for d in docs]
+    by_device = len(set(devices)) == len(docs)
+    return [Source(d, dev if by_device else vkbjson.label(d)) for d, dev in zip(docs, devices)]
+
+
+def series_label(parts, many):
+    """The label of a series: the PARTS (variant, backend, file) that tell it apart in this chart."""
+    return " ".join(p for p, m in zip(parts, many) if m)
+
+
+def sweep_axes(rows):
+    """(x dim, other varying dims, x label) for rows of one family over several shapes: the one dim that
+    varies; or, when several vary together (m = n = k), the first of them; or, for a product of dims, the
+    one with the most values on x and the others as one line each."""
+    dims = list(rows[0]["shape"])
+    varying = [d for d in dims if len({r["shape"].get(d) for r in rows}) > 1]
+    if len(varying) <= 1:
+        x = varying[0] if varying else dims[-1]
+        return x, [], x
+    if all(len({r["shape"][d] for d in varying}) == 1 for r in rows):
+        return varying[0], [], " = ".join(varying)
+    x = max(varying, key=lambda d: (len({r["shape"][d] for r in rows}), varying.index(d)))
+    return x, [d for d in varying if d != x], x
+
+
+def sweep_plan(fam, sources):
+    """The sweep chart of family FAM: panels (one per variant/backend/file for a product of dims, else
+    one), each a list of series {label, role: kernel|ceiling|predicted, xs, ys, style index}."""
+    rows = [(s, r) for s in sources for r in s.rows if r["family"] == fam]
+    xdim, fixed, xlabel = sweep_axes([r for _, r in rows])
+    kernels = [(s, r) for s, r in rows if not r["ceiling_row"]]
+    ceilings = [(s, r) for s, r in rows if r["ceiling_row"]]
+    backends = {r["backend"] for _, r in rows}
+    many = (True, len(backends) > 1, len({s.name for s, _ in rows}) > 1)
+
+    def fixed_text(r):
+        return ", ".join(f"{d}={r['shape'][d]}" for d in fixed)
+
+    panels = defaultdict(list)
+    groups = defaultdict(list)          # (panel, series key) -> rows
+    for s, r in kernels:
+        panel = series_label((r["variant"], r["backend"], s.name), many) if fixed else ""
+        groups[(panel, "kernel", (fixed_text(r) if fixed else series_label((r["variant"], r["backend"], s.name),
+                                                                           many)))].append(r)
+    for s, r in ceilings:
+        for panel in {p for p, _, _ in groups} or {""}:
+            name = f"ceiling {series_label((r['variant'], r['backend'], s.name), (True, True, many[2]))}"
+            groups[(panel, "ceiling", name + (f" {fixed_text(r)}" if fixed else ""))].append(r)
+    colour_of = {}      # product of dims: one colour per value of the other dims, the same in every panel
+    def order(kv):      # panels, then kernels before ceilings, the fixed dims' values in numeric order
+        (panel, role, name), grp = kv
+        return (panel, role != "kernel", tuple(grp[0]["shape"][d] for d in fixed), name)
+
+    for (panel, role, name), grp in sorted(groups.items(), key=order):
+        line = sorted((r for r in grp if r["shape"].get(xdim) is not None), key=lambda r: r["shape"][xdim])
+        colour = colour_of.setdefault(fixed_text(grp[0]) if fixed else name, len(colour_of))
+        xs, ys = [r["shape"][xdim] for r in line], [r["metric"]["value"] for r in line]
+        panels[panel].append({"label": name, "role": role, "style": colour, "xs": xs, "ys": ys})
+        pred = [(r["shape"][xdim], vkbjson.predicted_fraction(r) * r["metric"]["ceiling"]) for r in line
+                if role == "kernel" and vkbjson.predicted_fraction(r) is not None and r["metric"].get("ceiling")]
+        if pred:
+            panels[panel].append({"label": f"{name} predicted", "role": "predicted", "style": colour,
+                                  "xs": [p[0] for p in pred], "ys": [p[1] for p in pred]})
+    return {"family": fam, "xlabel": xlabel, "fixed": fixed, "metric": rows[0][1]["metric"]["name"],
+            "panels": dict(sorted(panels.items()))}
+
+
+def short_shape(text):
+    """4096x4096x4096 -> 4096³, n=268435456 -> n=2^28: labels that fit beside a point."""
+    dims = text.split("x")
+    if len(dims) == 3 and len(set(dims)) == 1:
+        return f"{dims[0]}³"
+    if text.startswith("n=") and text[2:].isdigit() and int(text[2:]) & (int(text[2:]) - 1) == 0:
+        return f"n=2^{int(text[2:]).bit_length() - 1}"
+    return text
 
 
 def intensity(r):
@@ -83,66 +125,245 @@ def intensity(r):
     s = r["shape"]
     if r["family"] == "matmul":
         m, n, k = s["m"], s["n"], s["k"]
-        elem = 2 if "f16" in r["variant"] or "hgemm" in r["variant"] else 4
+        elem = 2 if fp16(r) else 4
         return 2.0 * m * n * k, elem * (m * k + k * n) + 4 * m * n
     if r["family"] == "reduce":
         return float(s["n"]), 4.0 * s["n"]
     return None
 
 
-def roofline(rows, device, out, formats, written):
-    pts = [(r, intensity(r)) for r in rows if intensity(r) and not r["ceiling_row"]]
+def roofline_plan(source_list, backend):
+    """Points of BACKEND's kernels and the roofs under them: the measured bandwidth (best GB/s ceiling
+    of the device), and one compute roof per precision that has points and a measured ceiling."""
+    points, roofs = [], {}
+    for s in source_list:
+        for r in s.rows:
+            if r["backend"] == backend and not r["ceiling_row"] and intensity(r):
+                flops, nbytes = intensity(r)
+                points.append({"label": r["variant"], "shape": r["shape_text"], "source": s.name,
+                               "precision": "fp16" if fp16(r) else "fp32", "x": flops / nbytes,
+                               "y": flops / (r["time_ms"]["median"] * 1e-3) / 1e9})
+    if not points:
+        return None
+    precisions = sorted({p["precision"] for p in points}, reverse=True)
+    every = [r for s in source_list for r in s.rows if r["ceiling_row"]]
+    # the memory roof: the best copy through device memory (not shared memory, not a cached size)
+    bw = [r for r in every if r["metric"]["name"] == "GB/s" and r["variant"] == "api_copy"
+          and r.get("fits_in_cache") is not True]
+    if bw:
+        best = max(bw, key=lambda r: r["metric"]["value"])
+        roofs["memory"] = (best["metric"]["value"], f"{best['family']}/{best['variant']} ({best['backend']})")
+    for prec in precisions:
+        comp = [r for r in every if r["metric"]["name"] == "GFLOP/s" and (fp16(r) == (prec == "fp16"))]
+        if comp:
+            best = max(comp, key=lambda r: r["metric"]["value"])
+            roofs[prec] = (best["metric"]["value"], f"{best['variant']} ({best['backend']})")
+    shapes = len({p["shape"] for p in points}) > 1
+    named = len({p["source"] for p in points}) > 1
+    for p in points:
+        p["text"] = p["label"] + (f" {short_shape(p['shape'])}" if shapes else "") + (f" [{p['source']}]" if named
+                                                                                      else "")
+    return {"backend": backend, "points": points, "roofs": roofs, "precisions": precisions}
+
+
+# --- drawing ---
+
+def save(plt, fig, out, name, formats, written):
+    for fmt in formats:
+        path = os.path.join(out, f"{name}.{fmt}")
+        fig.savefig(path, dpi=120, bbox_inches="tight")
+        written.append(path)
+    plt.close(fig)
+
+
+def devices_text(sources):
+    return " vs ".join(dict.fromkeys(vkbjson.device_name(s.doc) for s in sources))
+
+
+def bars(plt, fam, shape, sources, out, formats, written):
+    rows = [(s, r) for s in sources for r in s.rows if r["family"] == fam and r["shape_text"] == shape]
+    kernels = [(s, r) for s, r in rows if not r["ceiling_row"]]
+    if not kernels:
+        return
+    variants = list(dict.fromkeys(r["variant"] for _, r in kernels))
+    keys = list(dict.fromkeys((r["backend"], s.name) for s, r in kernels))
+    many = (False, len({k[0] for k in keys}) > 1, len({s.name for s, _ in rows}) > 1)
+    fig, ax = plt.subplots(figsize=(max(6.5, 0.75 * len(variants) * max(1, len(keys) / 2) + 3), 4.2))
+    width = 0.8 / len(keys)
+    for i, (backend, src) in enumerate(keys):
+        xs, vals, preds = [], [], []
+        for j, v in enumerate(variants):
+            r = next((r for s, r in kernels if r["variant"] == v and r["backend"] == backend and s.name == src), None)
+            if r:
+                xs.append(j + i * width)
+                vals.append(r["metric"]["value"])
+                p = vkbjson.predicted_fraction(r)
+                if p is not None and r["metric"].get("ceiling"):
+                    preds.append((j + i * width, p * r["metric"]["ceiling"]))
+        st = style(i)
+        ax.bar(xs, vals, width, label=series_label(("", backend, src), many) or backend, color=st["color"])
+        if preds:
+            ax.scatter([p[0] for p in preds], [p[1] for p in preds], marker="_", s=300, color="black", zorder=3,
+                       label="rule's prediction" if i == 0 else None)
+    for k, (s, c) in enumerate((s, r) for s, r in rows if r["ceiling_row"]):
+        ax.axhline(c["metric"]["value"], linestyle=["--", "-.", ":"][k % 3], linewidth=1.2,
+                   color=COLOURS[(10 + k) % 16],
+                   label=f"ceiling: {c['variant']} ({series_label(('', c['backend'], s.name), (False, True, many[2]))})"
+                         f" {number(c['metric']['value'])} {c['metric']['name']}")
+    ax.set_xticks([j + width * (len(keys) - 1) / 2 for j in range(len(variants))])
+    ax.set_xticklabels(variants, rotation=30, ha="right")
+    ax.set_ylabel(kernels[0][1]["metric"]["name"])
+    ax.set_title(f"{fam} {shape} on {devices_text(sources)}")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
+    save(plt, fig, out, f"{fam}_{shape.replace('=', '')}", formats, written)
+
+
+def sweep(plt, fam, sources, out, formats, written):
+    plan = sweep_plan(fam, sources)
+    panels = plan["panels"]
+    n = len(panels)
+    cols = min(3, n)
+    rows_n = math.ceil(n / cols)
+    fig, axes = plt.subplots(rows_n, cols, figsize=(4.6 * cols + 1.5, 3.4 * rows_n + 0.6), squeeze=False,
+                             sharey=True)
+    xs_all = [x for p in panels.values() for sr in p for x in sr["xs"]]
+    xs_set = sorted(set(xs_all))
+    even = len({b - a for a, b in zip(xs_set, xs_set[1:])}) <= 1     # 0, 1, 2, ... 64: a linear axis
+    log_x = min(xs_all) > 0 and max(xs_all) / min(xs_all) >= 16 and not even
+    for ax, (name, series) in zip(axes.flat, panels.items()):
+        for sr in series:
+            st = style(sr["style"])
+            if sr["role"] == "kernel":
+                ax.plot(sr["xs"], sr["ys"], label=sr["label"], color=st["color"], marker=st["marker"],
+                        linestyle=st["linestyle"], markersize=4)
+            elif sr["role"] == "predicted":
+                ax.plot(sr["xs"], sr["ys"], label=sr["label"], color=st["color"], linestyle=":", linewidth=1.5)
+            else:
+                ax.plot(sr["xs"], sr["ys"], label=sr["label"], color="gray" if not plan["fixed"] else st["color"],
+                        linestyle="--", linewidth=1, alpha=0.8)
+        if log_x:
+            ax.set_xscale("log", base=2)
+        ax.set_xlabel(plan["xlabel"])
+        if name:
+            ax.set_title(name, fontsize=9)
+        ax.grid(alpha=0.3)
+    for ax in list(axes.flat)[n:]:
+        ax.set_visible(False)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(plan["metric"])
+    fixed = f" (lines: {', '.join(plan['fixed'])}; dashed: ceilings)" if plan["fixed"] else ""
+    fig.suptitle(f"{fam} sweep on {devices_text(sources)}{fixed}", fontsize=11)
+    handles, labels = [], []
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 0.95))
+    fig.tight_layout()
+    save(plt, fig, out, f"{fam}_sweep", formats, written)
+
+
+def place_labels(fig, ax, texts):
+    """Labels that never overlap: points left of the middle get theirs in a column on the left, the others
+    on the right, each column in the points' vertical order and spaced one line apart, with a thin
+    leader line to each point. TEXTS: (annotation, data point)."""
+    to_axes = ax.transAxes.inverted()
+    pts = [(t, ax.transData.transform(xy)) for t, xy in texts]
     if not pts:
         return
-    bw = max((r["metric"]["value"] for r in rows if r["ceiling_row"] and r["metric"]["name"] == "GB/s"),
-             default=None)
-    peak = max((r["metric"]["value"] for r in rows if r["ceiling_row"] and r["metric"]["name"] == "GFLOP/s"),
-               default=None)
-    fig, ax = plt.subplots(figsize=(7, 5))
-    for r, (flops, nbytes) in pts:
-        t = r["time_ms"]["median"] * 1e-3
-        ax.scatter(flops / nbytes, flops / t / 1e9, s=18)
-        ax.annotate(f"{r['family']}/{r['variant']}", (flops / nbytes, flops / t / 1e9), fontsize=6)
-    xs = [2 ** e for e in range(-4, 12)]
-    if bw:
-        ys = [min(bw * x, peak) if peak else bw * x for x in xs]
-        ax.plot(xs, ys, color="black", linewidth=1, label=f"{bw:.0f} GB/s (best copy)"
-                + (f", {peak:.0f} GFLOP/s (vendor)" if peak else ""))
+    xs = sorted(p[0] for _, p in pts)
+    middle = xs[len(xs) // 2] if len(xs) > 1 and xs[0] != xs[-1] else xs[-1] + 1
+    for side in (-1, 1):
+        col = sorted(((t, p) for t, p in pts if (p[0] < middle) == (side < 0)), key=lambda tp: tp[1][1])
+        if not col:
+            continue
+        gap = max(t.get_fontsize() for t, _ in col) * fig.dpi / 72 * 1.3     # one line, in pixels
+        x = (min(p[0] for _, p in col) - 25) if side < 0 else (max(p[0] for _, p in col) + 25)
+        ys = [p[1] for _, p in col]
+        for i in range(1, len(ys)):         # push up to keep one line between labels...
+            ys[i] = max(ys[i], ys[i - 1] + gap)
+        shift = (sum(ys) - sum(p[1] for _, p in col)) / len(ys)
+        ys = [y - shift for y in ys]        # ...then centre the column on its points
+        for (t, _), y in zip(col, ys):
+            t.set_position(tuple(to_axes.transform((x, y))))
+            t.set_horizontalalignment("right" if side < 0 else "left")
+            t.set_verticalalignment("center")
+
+
+def roofline(plt, sources, backend, out, formats, written, name):
+    plan = roofline_plan(sources, backend)
+    if not plan:
+        return
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    colour = {"fp32": "#1f77b4", "fp16": "#d62728"}
+    xs = [p["x"] for p in plan["points"]]
+    lo, hi = min(xs + [0.25]) / 4, max(xs + [64]) * 4
+    grid = [lo * (hi / lo) ** (i / 200) for i in range(201)]
+    roofs = plan["roofs"]
+    if "memory" in roofs:
+        bw, what = roofs["memory"]
+        ax.plot(grid, [bw * x for x in grid], color="black", linewidth=0.8, linestyle=":",
+                label=f"memory roof {bw:.0f} GB/s: {what}")
+    for prec in plan["precisions"]:
+        if prec in roofs and "memory" in roofs:
+            peak, what = roofs[prec]
+            ax.plot(grid, [min(roofs["memory"][0] * x, peak) for x in grid], color=colour[prec], linewidth=1.2,
+                    label=f"{prec} roof {peak:.0f} GFLOP/s: {what}")
+    texts = []
+    for i, s in enumerate(sources):
+        for prec in plan["precisions"]:
+            pts = [p for p in plan["points"] if p["precision"] == prec and p["source"] == s.name]
+            if not pts:
+                continue
+            named = len({p["source"] for p in plan["points"]}) > 1
+            ax.scatter([p["x"] for p in pts], [p["y"] for p in pts], s=22, color=colour[prec],
+                       marker=MARKERS[i], label=f"{prec} kernels" + (f" [{s.name}]" if named else ""))
+            texts += [(ax.annotate(p["text"], (p["x"], p["y"]), textcoords="axes fraction", xytext=(0, 0),
+                                  fontsize=6.5, color=colour[prec],
+                                  arrowprops={"arrowstyle": "-", "color": colour[prec], "linewidth": 0.4,
+                                              "alpha": 0.6, "shrinkA": 0, "shrinkB": 3}), (p["x"], p["y"]))
+                      for p in pts]
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity (flop / byte of necessary traffic)")
     ax.set_ylabel("GFLOP/s")
-    ax.set_title(f"roofline on {device}")
-    ax.legend(fontsize=7)
-    save(fig, out, "roofline", formats, written)
+    ax.set_title(f"roofline of the {backend} kernels on {devices_text(sources)}")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7, loc="upper left")
+    fig.canvas.draw()
+    place_labels(fig, ax, texts)
+    save(plt, fig, out, name, formats, written)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("file")
+    ap.add_argument("files", nargs="+", help="vkbench results files (several: one series each)")
     ap.add_argument("--out", default=".", help="folder for the charts (default: here)")
     ap.add_argument("--format", default="png,svg", help="comma-separated: png, svg, pdf")
     args = ap.parse_args()
-    doc = vkbjson.load(args.file)
+    sources = sources_of([vkbjson.load(f) for f in args.files])
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     os.makedirs(args.out, exist_ok=True)
     formats = args.format.split(",")
-    device = vkbjson.device_name(doc)
-    rows = vkbjson.timed(doc)
     written = []
-    by_family = defaultdict(list)
-    for r in rows:
-        by_family[r["family"]].append(r)
-    for fam, frows in by_family.items():
-        shapes = list(dict.fromkeys(r["shape_text"] for r in frows))
+    for fam in dict.fromkeys(r["family"] for s in sources for r in s.rows):
+        frows = [r for s in sources for r in s.rows if r["family"] == fam]
+        shapes = sorted(dict.fromkeys(r["shape_text"] for r in frows),
+                        key=lambda t: vkbjson.shape_numbers(next(r for r in frows if r["shape_text"] == t)))
         # a sweep gets one curve chart and bars for its largest size only
         for shape in shapes if len(shapes) <= 3 else shapes[-1:]:
-            bars(fam, shape, [r for r in frows if r["shape_text"] == shape], device, args.out, formats, written)
+            bars(plt, fam, shape, sources, args.out, formats, written)
         if len(shapes) > 2:
-            sweep(fam, [r for r in frows if not r["ceiling_row"]], device, args.out, formats, written)
-    roofline(rows, device, args.out, formats, written)
+            sweep(plt, fam, sources, args.out, formats, written)
+    backends = list(dict.fromkeys(r["backend"] for s in sources for r in s.rows))
+    for b in backends:
+        roofline(plt, sources, b, args.out, formats, written, "roofline" if len(backends) == 1 else f"roofline_{b}")
     for w in written:
         print(w)
 
 
 if __name__ == "__main__":
-    main()
+    vkbjson.run_main(main)
