@@ -140,7 +140,7 @@ def roofline_plan(source_list, backend):
         for r in s.rows:
             if r["backend"] == backend and not r["ceiling_row"] and intensity(r):
                 flops, nbytes = intensity(r)
-                points.append({"label": r["variant"], "shape": r["shape_text"], "source": s.name,
+                points.append({"label": r["variant"], "shape": r["shape_text"], "family": r["family"], "source": s.name,
                                "precision": "fp16" if fp16(r) else "fp32", "x": flops / nbytes,
                                "y": flops / (r["time_ms"]["median"] * 1e-3) / 1e9})
     if not points:
@@ -158,9 +158,9 @@ def roofline_plan(source_list, backend):
         if comp:
             best = max(comp, key=lambda r: r["metric"]["value"])
             roofs[prec] = (best["metric"]["value"], f"{best['variant']} ({best['backend']})")
-    shapes = len({p["shape"] for p in points}) > 1
     named = len({p["source"] for p in points}) > 1
     for p in points:
+        shapes = len({q["shape"] for q in points if q["family"] == p["family"]}) > 1
         p["text"] = p["label"] + (f" {short_shape(p['shape'])}" if shapes else "") + (f" [{p['source']}]" if named
                                                                                       else "")
     return {"backend": backend, "points": points, "roofs": roofs, "precisions": precisions}
@@ -188,7 +188,7 @@ def bars(plt, fam, shape, sources, out, formats, written):
     variants = list(dict.fromkeys(r["variant"] for _, r in kernels))
     keys = list(dict.fromkeys((r["backend"], s.name) for s, r in kernels))
     many = (False, len({k[0] for k in keys}) > 1, len({s.name for s, _ in rows}) > 1)
-    fig, ax = plt.subplots(figsize=(max(6.5, 0.75 * len(variants) * max(1, len(keys) / 2) + 3), 4.2))
+    fig, ax = plt.subplots(figsize=(min(14, max(6.5, 0.6 * len(variants) * max(1, len(keys) / 2) + 3)), 4.2))
     width = 0.8 / len(keys)
     for i, (backend, src) in enumerate(keys):
         xs, vals, preds = [], [], []
@@ -265,29 +265,36 @@ def sweep(plt, fam, sources, out, formats, written):
 
 
 def place_labels(fig, ax, texts):
-    """Labels that never overlap: points left of the middle get theirs in a column on the left, the others
-    on the right, each column in the points' vertical order and spaced one line apart, with a thin
-    leader line to each point. TEXTS: (annotation, data point)."""
+    """Labels that never overlap: the points are grouped into clusters of nearly equal x; each cluster's
+    labels form a column on the side with more free room, in the points' vertical order, one line
+    apart, kept inside the axes, with a thin leader line to each point. TEXTS: (annotation, data point)."""
     to_axes = ax.transAxes.inverted()
-    pts = [(t, ax.transData.transform(xy)) for t, xy in texts]
-    if not pts:
-        return
-    xs = sorted(p[0] for _, p in pts)
-    middle = xs[len(xs) // 2] if len(xs) > 1 and xs[0] != xs[-1] else xs[-1] + 1
-    for side in (-1, 1):
-        col = sorted(((t, p) for t, p in pts if (p[0] < middle) == (side < 0)), key=lambda tp: tp[1][1])
-        if not col:
-            continue
-        gap = max(t.get_fontsize() for t, _ in col) * fig.dpi / 72 * 1.3     # one line, in pixels
-        x = (min(p[0] for _, p in col) - 25) if side < 0 else (max(p[0] for _, p in col) + 25)
+    box = ax.get_window_extent()
+    pts = sorted(((t, ax.transData.transform(xy)) for t, xy in texts), key=lambda tp: tp[1][0])
+    clusters = []
+    for t, p in pts:
+        if clusters and p[0] - clusters[-1][-1][1][0] < 30:
+            clusters[-1].append((t, p))
+        else:
+            clusters.append([(t, p)])
+    for i, col in enumerate(clusters):
+        left_x, right_x = min(p[0] for _, p in col), max(p[0] for _, p in col)
+        room_left = left_x - (clusters[i - 1][-1][1][0] if i else box.x0)
+        room_right = (clusters[i + 1][0][1][0] if i + 1 < len(clusters) else box.x1) - right_x
+        side = 1 if room_right >= room_left else -1
+        col.sort(key=lambda tp: tp[1][1])
+        size = min(6.5, box.height / len(col) / (fig.dpi / 72 * 1.3))      # shrink a column taller than the axes
+        gap = size * fig.dpi / 72 * 1.3
+        x = right_x + 25 if side > 0 else left_x - 25
         ys = [p[1] for _, p in col]
-        for i in range(1, len(ys)):         # push up to keep one line between labels...
-            ys[i] = max(ys[i], ys[i - 1] + gap)
+        for k in range(1, len(ys)):         # push up to keep one line between labels...
+            ys[k] = max(ys[k], ys[k - 1] + gap)
         shift = (sum(ys) - sum(p[1] for _, p in col)) / len(ys)
-        ys = [y - shift for y in ys]        # ...then centre the column on its points
-        for (t, _), y in zip(col, ys):
-            t.set_position(tuple(to_axes.transform((x, y))))
-            t.set_horizontalalignment("right" if side < 0 else "left")
+        shift = max(ys[-1] - shift - (box.y1 - gap / 2), min(shift, ys[0] - (box.y0 + gap / 2)))
+        for (t, _), y in zip(col, ys):      # ...centred on the points, inside the axes
+            t.set_fontsize(size)
+            t.set_position(tuple(to_axes.transform((x, y - shift))))
+            t.set_horizontalalignment("left" if side > 0 else "right")
             t.set_verticalalignment("center")
 
 
