@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "coopmat.h"
 
 static unsigned validation_messages;
 
@@ -276,6 +277,7 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
         c->features |= VKB_NEED_COOPMAT;
     if (af.shaderBufferFloat32AtomicAdd)
         c->features |= VKB_NEED_ATOMIC_FLOAT;
+    vkb_coopmat_caps(phys, exts, next, (c->features & VKB_NEED_FLOAT16) && f12.vulkanMemoryModel, c);
 }
 
 static VkExtensionProperties *device_exts(VkPhysicalDevice phys, uint32_t *n)
@@ -346,7 +348,7 @@ static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *se
 static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_t next)
 {
     float priority = 1.0f;
-    const char *enable[8];
+    const char *enable[12];
     uint32_t nenable = 0;
     VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
@@ -367,7 +369,7 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     qci.pQueuePriorities = &priority;
     if (props.apiVersion >= VK_API_VERSION_1_2) {
         f12.shaderFloat16 = (c->features & VKB_NEED_FLOAT16) != 0;
-        f12.vulkanMemoryModel = (c->features & VKB_NEED_COOPMAT) != 0;
+        f12.vulkanMemoryModel = (c->features & (VKB_NEED_COOPMAT | VKB_NEED_COOPMAT_KHR | VKB_NEED_COOPMAT2)) != 0;
         *tail = &f12;
         tail = &f12.pNext;
     }
@@ -380,6 +382,7 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
         *tail = &cm;
         tail = &cm.pNext;
     }
+    tail = vkb_coopmat_enable(c, tail, enable, &nenable);
     if (c->features & VKB_NEED_ATOMIC_FLOAT) {
         enable[nenable++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
         af.shaderBufferFloat32AtomicAdd = VK_TRUE;
@@ -540,6 +543,10 @@ int vkb_vulkan_list_devices(void)
                c.ext_subgroup_size_control ? "yes" : "no", c.ext_coopmat_nv ? "yes" : "no",
                c.ext_coopmat_khr ? "yes" : "no", c.features & VKB_NEED_FLOAT16 ? "yes" : "no",
                c.ext_pipeline_exec_props ? "yes" : "no");
+        printf("   coopmat sizes   KHR fp16->fp32 %ux%ux%u, fp16->fp16 %ux%ux%u; NV coopmat2 granularity %ux%ux%u, "
+               "%u invocations (0: none)\n", c.coopmat_khr[0], c.coopmat_khr[1], c.coopmat_khr[2], c.coopmat_khr16[0],
+               c.coopmat_khr16[1], c.coopmat_khr16[2], c.coopmat2_granularity[0], c.coopmat2_granularity[1],
+               c.coopmat2_granularity[2], c.coopmat2_max_invocations);
     }
     free(list);
     vkDestroyInstance(instance, NULL);

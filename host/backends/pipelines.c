@@ -31,6 +31,10 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
     memset(out, 0, sizeof *out);
     if (!spv)
         vkb_die(VKB_EXIT_API, "no embedded shader named '%s' (add it to the family's shader list)", pass->kernel);
+    if (!spv->bytes) {   /* listed, but its compiler was absent at build time (shaders/CMakeLists.txt) */
+        snprintf(why, len, "needs the newer shader compiler: run tools/setup-glslang.sh and rebuild");
+        return 1;
+    }
     if (invocations > c->max_workgroup_invocations) {
         snprintf(why, len, "workgroup of %" PRIu64 " invocations exceeds the device's %u", invocations,
                  c->max_workgroup_invocations);

@@ -13,6 +13,8 @@ const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, un
         {VKB_NEED_FLOAT16, "float16 arithmetic and 16-bit storage"},
         {VKB_NEED_COOPMAT, "cooperative matrix (fp16 x fp16 -> fp32)"},
         {VKB_NEED_ATOMIC_FLOAT, "float atomic add on storage buffers"},
+        {VKB_NEED_COOPMAT_KHR, "VK_KHR_cooperative_matrix (fp16 inputs)"},
+        {VKB_NEED_COOPMAT2, "VK_NV_cooperative_matrix2 (workgroup scope, flexible sizes, tensor addressing)"},
     };
     size_t used = 0;
     unsigned missing = needs & ~caps->features;

@@ -11,7 +11,9 @@ enum {
     VKB_NEED_SUBGROUP_SHUFFLE = 1u << 2,
     VKB_NEED_FLOAT16 = 1u << 3,          /* shaderFloat16 + 16-bit storage buffers */
     VKB_NEED_COOPMAT = 1u << 4,          /* cooperative matrix (NV or KHR) with fp16 x fp16 -> fp32 */
-    VKB_NEED_ATOMIC_FLOAT = 1u << 5      /* atomicAdd on float in storage buffers */
+    VKB_NEED_ATOMIC_FLOAT = 1u << 5,     /* atomicAdd on float in storage buffers */
+    VKB_NEED_COOPMAT_KHR = 1u << 6,      /* VK_KHR_cooperative_matrix, subgroup scope, fp16 inputs */
+    VKB_NEED_COOPMAT2 = 1u << 7          /* VK_NV_cooperative_matrix2: workgroup scope, flexible sizes, tensors */
 };
 
 typedef struct vkb_caps {
@@ -34,6 +36,11 @@ typedef struct vkb_caps {
     uint32_t compute_units;        /* SMs / CUs if known, else 0 */
     unsigned features;             /* VKB_NEED_* bits the device has */
     int timestamps;                /* compute queue can write timestamps */
+    /* cooperative-matrix sizes the device reports (host/backends/coopmat.c), M N K; 0 where none:
+     * the largest subgroup-scope fragment of fp16 x fp16 + fp32 -> fp32 (KHR), the same with an fp16
+     * accumulator, and the workgroup-scope granularity of VK_NV_cooperative_matrix2 (fp16 -> fp32) */
+    uint32_t coopmat_khr[3], coopmat_khr16[3], coopmat2_granularity[3];
+    uint32_t coopmat2_max_invocations;   /* workgroup-scope matrices: largest workgroup */
     /* informational extensions, shown by `vkbench devices` */
     int ext_subgroup_size_control, ext_coopmat_nv, ext_coopmat_khr, ext_float16, ext_pipeline_exec_props;
 } vkb_caps;
