@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "caps.h"
+#include "machine_code.h"
 #include "plan.h"
 
 typedef struct vkb_buffer vkb_buffer;   /* opaque; each backend defines it */
@@ -22,6 +23,7 @@ typedef struct vkb_pipeline_stats {
         char name[48];
         double value;          /* booleans as 0 / 1 */
     } stat[VKB_MAX_STATS];
+    vkb_mc_summary mc;         /* --sass: the machine code by instruction class (mc.valid 0: not read) */
 } vkb_pipeline_stats;
 typedef struct vkb_backend vkb_backend;
 
@@ -45,6 +47,8 @@ struct vkb_backend {
     void (*download)(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t bytes);
     /* Fill with the poison word VKB_POISON so that unwritten outputs fail the check. */
     void (*poison)(vkb_backend *b, vkb_buffer *buf, uint64_t bytes);
+    /* Read the guard bands around BUF (VKB_GUARD_BYTES each, check.h) into BEFORE and AFTER. */
+    void (*guards)(vkb_backend *b, vkb_buffer *buf, void *before, void *after);
     /* Run the plan REPS times, each repetition timed on the device (GPU timestamps / CUDA events,
      * kernel time between two full barriers) into NS[r] when NS is not NULL. With COLD, a buffer larger
      * than the last-level cache is written before each repetition, outside the timed region. */

@@ -9,15 +9,18 @@
 
 #include "../../cuda/cuda_module.h"
 #include "backend.h"
+#include "check.h"
 #include "util.h"
 
 struct vkb_buffer {
-    void *ptr;
+    void *ptr;       /* the range: VKB_GUARD_BYTES into the allocation, between two guard bands */
+    void *base;      /* the allocation */
     uint64_t bytes;
 };
 
 static const vkb_cuda_module *mod;
 static char why_buf[256];
+static char module_path[4096]; /* for --sass: cuobjdump reads the kernels' machine code from it */
 
 #define CU_DIE_ON(call)                                                          \
     do {                                                                         \
@@ -36,6 +39,26 @@ static void *cu_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t 
     return copy;
 }
 
+/* With --sass, each dispatch pass's kernel as cuobjdump shows it (no driver statistics otherwise). */
+static int cu_statistics(vkb_backend *b, void *prepared, vkb_pipeline_stats *out, int max)
+{
+    const vkb_plan *plan = prepared;
+    int count = 0;
+    (void)b;
+    if (!vkb_mc_enabled())
+        return 0;
+    for (int i = 0; i < plan->npass && count < max; i++) {
+        if (plan->pass[i].kind != VKB_PASS_DISPATCH)
+            continue;
+        memset(&out[count], 0, sizeof out[count]);
+        out[count].kernel = plan->pass[i].kernel;
+        snprintf(out[count].executable, sizeof out[count].executable, "SASS");
+        vkb_mc_cuda(module_path, &plan->pass[i], &out[count].mc);
+        count += out[count].mc.valid;
+    }
+    return count;
+}
+
 static void cu_unprepare(vkb_backend *b, void *prepared)
 {
     (void)b;
@@ -49,9 +72,13 @@ static vkb_buffer *cu_buffer_create(vkb_backend *b, uint64_t bytes, unsigned fla
     vkb_buffer *buf = vkb_calloc(1, sizeof *buf);
     (void)b;
     (void)flags;
-    /* round up to 16 bytes as the Vulkan side does, for float4 views */
-    if (mod->alloc(&buf->ptr, (bytes + 15) & ~15ull, why_buf, sizeof why_buf))
+    /* round up to 16 bytes as the Vulkan side does, for float4 views; guard bands around (cudaMalloc
+     * aligns to 256, and 4096 keeps the range aligned) */
+    uint64_t total = VKB_GUARD_BYTES + ((bytes + 15) & ~15ull) + VKB_GUARD_BYTES;
+    if (mod->alloc(&buf->base, total, why_buf, sizeof why_buf))
         vkb_die(VKB_EXIT_RESOURCE, "cuda: %s; try a smaller size", why_buf);
+    CU_DIE_ON(mod->fill(buf->base, VKB_GUARD_WORD, total, why_buf, sizeof why_buf));
+    buf->ptr = (char *)buf->base + VKB_GUARD_BYTES;
     buf->bytes = bytes;
     return buf;
 }
@@ -61,7 +88,7 @@ static void cu_buffer_destroy(vkb_backend *b, vkb_buffer *buf)
     (void)b;
     if (!buf)
         return;
-    mod->release(buf->ptr);
+    mod->release(buf->base);
     free(buf);
 }
 
@@ -83,6 +110,14 @@ static void cu_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
     CU_DIE_ON(mod->fill(buf->ptr, VKB_POISON, (bytes + 3) & ~3ull, why_buf, sizeof why_buf));
 }
 
+static void cu_guards(vkb_backend *b, vkb_buffer *buf, void *before, void *after)
+{
+    (void)b;
+    CU_DIE_ON(mod->download(before, buf->base, VKB_GUARD_BYTES, why_buf, sizeof why_buf));
+    CU_DIE_ON(mod->download(after, (char *)buf->ptr + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES, why_buf,
+                            sizeof why_buf));
+}
+
 static void cu_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns)
 {
     void *ptrs[VKB_MAX_BUFFERS] = {0};
@@ -102,7 +137,7 @@ static void cu_destroy(vkb_backend *b)
 /* The module sits beside the executable. */
 static void *load_module(char *why, size_t len)
 {
-    char path[PATH_MAX];
+    char path[sizeof module_path]; /* not PATH_MAX: host/core/limits.h shadows <limits.h> */
     ssize_t n = readlink("/proc/self/exe", path, sizeof path - 64);
     void *h;
     if (n <= 0) {
@@ -115,6 +150,7 @@ static void *load_module(char *why, size_t len)
         snprintf(why, len, "vkbench was built without CUDA (no %s)", path);
         return NULL;
     }
+    snprintf(module_path, sizeof module_path, "%s", path);
     h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h)
         snprintf(why, len, "cannot load the CUDA module: %s", dlerror());
@@ -146,11 +182,13 @@ vkb_backend *vkb_cuda_open(const vkb_caps *match, char *why, size_t len)
     b->name = "cuda";
     b->prepare = cu_prepare;
     b->unprepare = cu_unprepare;
+    b->statistics = cu_statistics;
     b->buffer_create = cu_buffer_create;
     b->buffer_destroy = cu_buffer_destroy;
     b->upload = cu_upload;
     b->download = cu_download;
     b->poison = cu_poison;
+    b->guards = cu_guards;
     b->execute = cu_execute;
     b->destroy = cu_destroy;
     return b;

@@ -6,7 +6,9 @@
 
 #include "backend.h"
 #include "buffers.h"
+#include "check.h"
 #include "pipelines.h"
+#include "timing.h"
 #include "vk.h"
 
 #define REPS_PER_SUBMIT 32      /* timestamp pairs per command buffer */
@@ -92,11 +94,17 @@ static void vk_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
     vkb_vk_buffer_fill(((vk_backend *)b->impl)->vk, buf, VKB_POISON);
 }
 
+static void vk_guards(vkb_backend *b, vkb_buffer *buf, void *before, void *after)
+{
+    vkb_vk_buffer_read_guards(((vk_backend *)b->impl)->vk, buf, before, after);
+}
+
 typedef struct record_job {
     vk_backend *impl;
     vk_prepared *prep;
     vkb_buffer *const *bufs;
     int reps, cold, timed;
+    int early_end;   /* VKB_FAULT_INJECT=timer-early: the end timestamp written before the work */
 } record_job;
 
 static void record_passes(VkCommandBuffer cmd, vk_prepared *p, vkb_buffer *const *bufs)
@@ -106,7 +114,7 @@ static void record_passes(VkCommandBuffer cmd, vk_prepared *p, vkb_buffer *const
         if (i > 0)
             vkb_vk_barrier(cmd);
         if (pass->kind == VKB_PASS_COPY) {
-            VkBufferCopy region = {0, 0, pass->copy_bytes};
+            VkBufferCopy region = {bufs[pass->bind[0]]->offset, bufs[pass->bind[1]]->offset, pass->copy_bytes};
             vkCmdCopyBuffer(cmd, bufs[pass->bind[0]]->buffer, bufs[pass->bind[1]]->buffer, 1, &region);
         } else {
             vkb_vk_pipeline *pipe = &p->pipe[i];
@@ -134,8 +142,10 @@ static void record_reps(vkb_vk *vk, VkCommandBuffer cmd, void *user)
          * this repetition's passes (the barrier above keeps them from overlapping earlier work) */
         if (j->timed)
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, j->impl->queries, 2u * (uint32_t)r);
+        if (j->timed && j->early_end)
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, j->impl->queries, 2u * (uint32_t)r + 1);
         record_passes(cmd, j->prep, j->bufs);
-        if (j->timed)
+        if (j->timed && !j->early_end)
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, j->impl->queries, 2u * (uint32_t)r + 1);
         vkb_vk_barrier(cmd);
     }
@@ -151,7 +161,9 @@ static void bind_buffers(vkb_vk *vk, vk_prepared *p, vkb_buffer *const *bufs)
         if (pass->kind != VKB_PASS_DISPATCH)
             continue;
         for (int k = 0; k < pass->nbind; k++) {
-            info[k] = (VkDescriptorBufferInfo){bufs[pass->bind[k]]->buffer, 0, VK_WHOLE_SIZE};
+            /* the range only, between its guard bands (16-byte rounded: kernels may read vec4s) */
+            info[k] = (VkDescriptorBufferInfo){bufs[pass->bind[k]]->buffer, bufs[pass->bind[k]]->offset,
+                                               (bufs[pass->bind[k]]->bytes + 15) & ~15ull};
             w[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             w[k].dstSet = p->pipe[i].set;
             w[k].dstBinding = (uint32_t)k;
@@ -166,13 +178,13 @@ static void bind_buffers(vkb_vk *vk, vk_prepared *p, vkb_buffer *const *bufs)
 
 static void ensure_evict(vk_backend *impl)
 {
-    uint64_t bytes = impl->vk->caps.cache_bytes * 4;
+    uint64_t bytes = impl->vk->caps->cache_bytes * 4;
     if (impl->evict)
         return;
     if (bytes < EVICT_MIN_BYTES)
         bytes = EVICT_MIN_BYTES;
-    if (bytes > impl->vk->caps.max_buffer_bytes)
-        bytes = impl->vk->caps.max_buffer_bytes & ~3ull;
+    if (bytes > impl->vk->caps->max_buffer_bytes)
+        bytes = impl->vk->caps->max_buffer_bytes & ~3ull;
     impl->evict = vkb_vk_buffer_create(impl->vk, bytes, 0);
 }
 
@@ -180,7 +192,8 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
 {
     vk_backend *impl = b->impl;
     vkb_vk *vk = impl->vk;
-    record_job j = {impl, prepared, bufs, 0, cold, 0};
+    record_job j = {impl, prepared, bufs, 0, cold, 0, vkb_fault("timer-early")};
+    int zero = vkb_fault("timer-zero"), reversed = vkb_fault("timer-reversed");
     if (cold)
         ensure_evict(impl);
     bind_buffers(vk, prepared, bufs);
@@ -202,15 +215,23 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     j.timed = 1;
     for (int done = 0; done < reps; done += j.reps) {
         uint64_t ts[2 * REPS_PER_SUBMIT];
+        double sum = 0;
         uint64_t mask = impl->vk->timestamp_bits >= 64 ? ~0ull : (1ull << impl->vk->timestamp_bits) - 1;
         j.reps = reps - done < REPS_PER_SUBMIT ? reps - done : REPS_PER_SUBMIT;
         vkb_vk_submit_wait(vk, record_reps, &j);
         VKB_CHECK(vkGetQueryPoolResults(vk->device, impl->queries, 0, 2u * (uint32_t)j.reps, sizeof ts, ts,
                                         sizeof ts[0], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
         for (int r = 0; r < j.reps; r++) {
-            uint64_t ticks = ((ts[2 * r + 1] & mask) - (ts[2 * r] & mask)) & mask; /* wraps within valid bits */
+            uint64_t start = ts[2 * r + reversed] & mask, end = ts[2 * r + 1 - reversed] & mask;
+            uint64_t ticks = (end - start) & mask; /* wraps within valid bits */
             ns[done + r] = (double)ticks * vk->timestamp_period_ns;
+            if (mask == ~0ull && end < start)   /* 64 valid bits never wrap: out of order, say so */
+                ns[done + r] = -(double)(start - end) * vk->timestamp_period_ns;
+            if (zero)
+                ns[done + r] = 0;
+            sum += ns[done + r];
         }
+        vkb_timing_span(sum, (double)(((ts[2 * j.reps - 1] & mask) - (ts[0] & mask)) & mask) * vk->timestamp_period_ns);
     }
 }
 
@@ -231,14 +252,13 @@ vkb_backend *vkb_vulkan_open(const char *select, int validation)
     vk_backend *impl = vkb_calloc(1, sizeof *impl);
     VkQueryPoolCreateInfo qci = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
 
-    impl->vk = vkb_vk_create(select, validation);
-    if (impl->vk->caps.timestamps) {
+    impl->vk = vkb_vk_create(select, validation, &b->caps);
+    if (impl->vk->caps->timestamps) {
         qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
         qci.queryCount = 2 * REPS_PER_SUBMIT;
         VKB_CHECK(vkCreateQueryPool(impl->vk->device, &qci, NULL, &impl->queries));
     }
     b->name = "vulkan";
-    b->caps = impl->vk->caps;
     b->impl = impl;
     b->prepare = vk_prepare;
     b->unprepare = vk_unprepare;
@@ -248,6 +268,7 @@ vkb_backend *vkb_vulkan_open(const char *select, int validation)
     b->upload = vk_upload;
     b->download = vk_download;
     b->poison = vk_poison;
+    b->guards = vk_guards;
     b->execute = vk_execute;
     b->destroy = vk_destroy;
     return b;

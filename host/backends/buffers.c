@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+
 #define STAGING_CHUNK (64ull << 20) /* bounded host-visible memory, whatever the buffer size */
 
 static uint32_t memory_type(vkb_vk *vk, uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback)
@@ -47,13 +49,34 @@ static struct vkb_buffer *buffer_create(vkb_vk *vk, uint64_t bytes, VkBufferUsag
     return b;
 }
 
+typedef struct fill_job {
+    VkBuffer buffer;
+    VkDeviceSize offset, size;
+    uint32_t word;
+} fill_job;
+
+static void record_fill(vkb_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    fill_job *j = user;
+    (void)vk;
+    vkCmdFillBuffer(cmd, j->buffer, j->offset, j->size, j->word);
+    vkb_vk_barrier(cmd);
+}
+
+/* The range sits VKB_GUARD_BYTES into the allocation: 4096 is a multiple of every allowed
+ * minStorageBufferOffsetAlignment and minUniformBufferOffsetAlignment (at most 256 by the spec). */
 struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned flags)
 {
-    return buffer_create(vk, bytes,
-                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                             VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                             (flags & VKB_BUF_UNIFORM ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : 0),
-                         VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+    struct vkb_buffer *b = buffer_create(vk, VKB_GUARD_BYTES + ((bytes + 15) & ~15ull) + VKB_GUARD_BYTES,
+                                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                             VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                             (flags & VKB_BUF_UNIFORM ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : 0),
+                                         VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+    fill_job j = {b->buffer, 0, VK_WHOLE_SIZE, VKB_GUARD_WORD};
+    vkb_vk_submit_wait(vk, record_fill, &j);
+    b->bytes = bytes;
+    b->offset = VKB_GUARD_BYTES;
+    return b;
 }
 
 void vkb_vk_buffer_destroy(vkb_vk *vk, struct vkb_buffer *buf)
@@ -79,8 +102,9 @@ static void record_copy(vkb_vk *vk, VkCommandBuffer cmd, void *user)
     vkb_vk_barrier(cmd);
 }
 
-/* Move BYTES between HOST and BUF through a host-visible staging buffer, chunk by chunk. */
-static void staged(vkb_vk *vk, struct vkb_buffer *buf, void *host, uint64_t bytes, int to_device)
+/* Move BYTES between HOST and BUF at OFFSET (of the allocation) through a host-visible staging buffer,
+ * chunk by chunk. */
+static void staged(vkb_vk *vk, struct vkb_buffer *buf, uint64_t offset, void *host, uint64_t bytes, int to_device)
 {
     uint64_t chunk = bytes < STAGING_CHUNK ? bytes : STAGING_CHUNK;
     struct vkb_buffer *stage;
@@ -97,9 +121,9 @@ static void staged(vkb_vk *vk, struct vkb_buffer *buf, void *host, uint64_t byte
         copy_job j;
         if (to_device) {
             memcpy(map, (char *)host + off, n);
-            j = (copy_job){stage->buffer, buf->buffer, 0, off, n};
+            j = (copy_job){stage->buffer, buf->buffer, 0, offset + off, n};
         } else {
-            j = (copy_job){buf->buffer, stage->buffer, off, 0, n};
+            j = (copy_job){buf->buffer, stage->buffer, offset + off, 0, n};
         }
         vkb_vk_submit_wait(vk, record_copy, &j);
         if (!to_device)
@@ -111,29 +135,23 @@ static void staged(vkb_vk *vk, struct vkb_buffer *buf, void *host, uint64_t byte
 
 void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, uint64_t bytes)
 {
-    staged(vk, buf, (void *)src, bytes, 1);
+    staged(vk, buf, buf->offset, (void *)src, bytes, 1);
 }
 
 void vkb_vk_buffer_download(vkb_vk *vk, struct vkb_buffer *buf, void *dst, uint64_t bytes)
 {
-    staged(vk, buf, dst, bytes, 0);
-}
-
-typedef struct fill_job {
-    VkBuffer buffer;
-    uint32_t word;
-} fill_job;
-
-static void record_fill(vkb_vk *vk, VkCommandBuffer cmd, void *user)
-{
-    fill_job *j = user;
-    (void)vk;
-    vkCmdFillBuffer(cmd, j->buffer, 0, VK_WHOLE_SIZE, j->word);
-    vkb_vk_barrier(cmd);
+    staged(vk, buf, buf->offset, dst, bytes, 0);
 }
 
 void vkb_vk_buffer_fill(vkb_vk *vk, struct vkb_buffer *buf, uint32_t word)
 {
-    fill_job j = {buf->buffer, word};
-    vkb_vk_submit_wait(vk, record_fill, &j);
+    fill_job j = {buf->buffer, buf->offset, (buf->bytes + 3) & ~3ull, word};
+    if (buf->bytes)
+        vkb_vk_submit_wait(vk, record_fill, &j);
+}
+
+void vkb_vk_buffer_read_guards(vkb_vk *vk, struct vkb_buffer *buf, void *before, void *after)
+{
+    staged(vk, buf, buf->offset - VKB_GUARD_BYTES, before, VKB_GUARD_BYTES, 0);
+    staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull), after, VKB_GUARD_BYTES, 0);
 }

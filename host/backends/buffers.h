@@ -9,15 +9,21 @@ struct vkb_buffer {
     VkBuffer buffer;
     VkDeviceMemory memory;
     uint64_t bytes;
+    uint64_t offset;   /* where the buffer's range starts in BUFFER: after the guard band before it */
 };
 
 /* A device-local storage buffer usable as copy source and destination, and as a uniform buffer with the
- * flag VKB_BUF_UNIFORM (FLAGS: VKB_BUF_*). Exits 4 when memory runs out. */
+ * flag VKB_BUF_UNIFORM (FLAGS: VKB_BUF_*), its range of BYTES between two guard bands of VKB_GUARD_BYTES
+ * filled with VKB_GUARD_WORD (check.h): descriptors bind offset..offset+bytes (rounded up to 16), so a
+ * kernel writing outside its range changes a guard. Exits 4 when memory runs out. */
 struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned flags);
 void vkb_vk_buffer_destroy(vkb_vk *vk, struct vkb_buffer *buf);
 void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, uint64_t bytes);
 void vkb_vk_buffer_download(vkb_vk *vk, struct vkb_buffer *buf, void *dst, uint64_t bytes);
-/* Fill the whole buffer with the 32-bit WORD. */
+/* Fill the buffer's range (rounded up to 4 bytes) with the 32-bit WORD; the guards stay. */
 void vkb_vk_buffer_fill(vkb_vk *vk, struct vkb_buffer *buf, uint32_t word);
+/* Read the guard bands: VKB_GUARD_BYTES before the range into BEFORE, as many after its 4-byte-rounded
+ * end into AFTER. */
+void vkb_vk_buffer_read_guards(vkb_vk *vk, struct vkb_buffer *buf, void *before, void *after);
 
 #endif

@@ -2,6 +2,7 @@
 #include "timing.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "util.h"
@@ -11,6 +12,57 @@
 #define SETTLE_FRACTION 0.005   /* median moved < 0.5% after a batch: more samples change nothing */
 #define WARMUP_SETTLE 0.02      /* two warm-up batches within 2%: the clocks have ramped */
 #define BATCH_TARGET_NS 2e6     /* aim each batch at ~2 ms of device time */
+#define HOST_SLACK 1.02         /* device time of a batch <= host time around it x this + HOST_MARGIN_NS: */
+#define HOST_MARGIN_NS 2e5      /* the two clocks' rates and the timestamp period's rounding differ a little */
+#define EARLY_FRACTION 1e-4     /* device time below this fraction of the host's: the work was not inside */
+#define EARLY_MIN_HOST_NS 1e7   /* judged only over 10 ms of host time: submission overhead is noise */
+
+#define SPAN_FRACTION 0.02      /* repetitions covering less of their submission's span: the work was outside */
+
+static char timer_error[200];
+static double span_measured_ns, span_ns;
+
+void vkb_timing_span(double measured_ns, double span)
+{
+    span_measured_ns += measured_ns;
+    span_ns += span;
+}
+
+int vkb_timing_error(char *why, size_t len)
+{
+    if (!timer_error[0])
+        return 0;
+    snprintf(why, len, "%s", timer_error);
+    return 1;
+}
+
+/* Execute REPS timed repetitions into NS, checking each against zero and the batch against the host's
+ * clock around it; the totals accumulate into DEVICE_NS and HOST_NS. */
+static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns,
+                        double *device_ns, double *host_ns)
+{
+    double t0 = vkb_now_ns(), host, sum = 0;
+    span_measured_ns = span_ns = 0;
+    b->execute(b, prepared, bufs, reps, cold, ns);
+    host = vkb_now_ns() - t0;
+    for (int r = 0; r < reps; r++) {
+        if (!(ns[r] > 0) && !timer_error[0])
+            snprintf(timer_error, sizeof timer_error,
+                     "timer: a repetition measured %.4g ns (zero or negative: timestamps out of order)", ns[r]);
+        sum += ns[r];
+    }
+    if (sum > host * HOST_SLACK + HOST_MARGIN_NS && !timer_error[0])
+        snprintf(timer_error, sizeof timer_error,
+                 "timer: %d repetitions measured %.4g ms on the device, but only %.4g ms passed on the host "
+                 "around them", reps, sum * 1e-6, host * 1e-6);
+    /* --cold writes a large buffer between repetitions: the span is then mostly that */
+    if (!cold && span_ns > 0 && span_measured_ns < SPAN_FRACTION * span_ns && !timer_error[0])
+        snprintf(timer_error, sizeof timer_error,
+                 "timer: %d repetitions cover %.3g%% of the device time from the first start to the last end "
+                 "(end timestamps before the work?)", reps, 100 * span_measured_ns / span_ns);
+    *device_ns += sum;
+    *host_ns += host;
+}
 
 void vkb_timing_defaults(vkb_timing *t, const vkb_caps *caps)
 {
@@ -43,14 +95,15 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     static int first_in_process = 1;
     double warm[32], prev = 0, start = vkb_now_ns();
     double warm_ns = 1e6 * (first_in_process ? t->first_warmup_ms : t->warmup_ms);
-    double *s;
+    double *s, device_ns = 0, host_ns = 0;
     int n = 0, batch = 1, settled = t->reps > 0;
     first_in_process = 0;
+    timer_error[0] = 0;
 
     /* warm-up: until WARMUP is spent and two batch medians agree (or 3x WARMUP has passed) */
     for (;;) {
         double now, med;
-        b->execute(b, prepared, bufs, batch, t->cold, warm);
+        timed_batch(b, prepared, bufs, batch, t->cold, warm, &device_ns, &host_ns);
         med = vkb_median(warm, batch);
         now = vkb_now_ns() - start;
         if (now >= 3 * warm_ns || (now >= warm_ns && fabs(med - prev) <= WARMUP_SETTLE * med))
@@ -61,7 +114,7 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
 
     if (t->reps > 0) {
         s = vkb_alloc((size_t)t->reps * sizeof *s);
-        b->execute(b, prepared, bufs, t->reps, t->cold, s);
+        timed_batch(b, prepared, bufs, t->reps, t->cold, s, &device_ns, &host_ns);
         n = t->reps;
     } else {
         int cap = MAX_SAMPLES, prev_n = 0;
@@ -69,7 +122,7 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
         start = vkb_now_ns();
         for (;;) {
             int m = n + batch > cap ? cap - n : batch;
-            b->execute(b, prepared, bufs, m, t->cold, s + n);
+            timed_batch(b, prepared, bufs, m, t->cold, s + n, &device_ns, &host_ns);
             n += m;
             if (n >= cap || vkb_now_ns() - start >= 1e6 * t->budget_ms)
                 break;
@@ -84,6 +137,10 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
             batch = batch_for(vkb_median(s, n));
         }
     }
+    if (!timer_error[0] && host_ns > EARLY_MIN_HOST_NS && device_ns < EARLY_FRACTION * host_ns)
+        snprintf(timer_error, sizeof timer_error,
+                 "timer: the device measured %.3g%% of the host's time around the same submissions (an end "
+                 "timestamp before the work?)", 100 * device_ns / host_ns);
     vkb_stats_compute(s, n, st);
     st->settled = settled;
     free(s);

@@ -19,6 +19,17 @@ void vkb_timing_defaults(vkb_timing *t, const vkb_caps *caps);
 /* Warm up, then time repetitions of PREPARED on BUFS. Fills ST (nanoseconds) and returns the sample count. */
 int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, const vkb_timing *t, vkb_stats *st);
 
+/* 1 with the reason in WHY when the last vkb_timing_measure found its timer insane: a repetition of zero
+ * or negative time (timestamps out of order), a batch longer on the device than on the host's clock
+ * around the same submission, or device time a vanishing fraction of the host's (an end timestamp
+ * written before the work); else 0. */
+int vkb_timing_error(char *why, size_t len);
+
+/* Backends with timestamps report, for each timed submission, the sum of its repetitions' times and the
+ * span from the first start to the last end (ns): repetitions separated by one barrier cover most of
+ * their span; a small fraction means the end timestamps came before the work. */
+void vkb_timing_span(double measured_ns, double span_ns);
+
 /* The stopping rule, separate for testing: has the median of the first N samples moved less than
  * SETTLE_FRACTION from the median of the first PREV_N? */
 int vkb_timing_settled(const double *samples, int prev_n, int n);

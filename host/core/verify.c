@@ -1,0 +1,84 @@
+/* verify.c - guard bands, poison read back and the plan faults that prove them (docs/verification.md). */
+#include "verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "util.h"
+
+#define POISON_FULL_BYTES (256ull << 20) /* larger outputs: every 997th word and both ends are read back */
+
+static const char *role_name(vkb_buffer_role role)
+{
+    return role == VKB_BUF_INPUT ? "input" : role == VKB_BUF_OUTPUT ? "output" : "scratch";
+}
+
+/* Ordinal of buffer I among the plan's buffers of its role ("output 0" is the first output). */
+static int role_index(const vkb_plan *plan, int i)
+{
+    int k = 0;
+    for (int q = 0; q < i; q++)
+        k += plan->buf[q].role == plan->buf[i].role;
+    return k;
+}
+
+void vkb_verify_inject(vkb_plan *plan, const char *family, const char *variant)
+{
+    long k;
+    if (vkb_fault_arg("skip-pass", &k) && k >= 0 && k < plan->npass) {
+        fprintf(stderr, "vkbench: fault injected: %s/%s runs without pass %ld of %d\n", family, variant, k,
+                plan->npass);
+        memmove(&plan->pass[k], &plan->pass[k + 1], (size_t)(plan->npass - k - 1) * sizeof plan->pass[0]);
+        plan->npass--;
+    }
+    if (vkb_fault("oob-write"))
+        for (int i = 0; i < plan->nbuf; i++)
+            if (plan->buf[i].role == VKB_BUF_OUTPUT && plan->buf[i].bytes >= 8) {
+                plan->buf[i].bytes -= 4;   /* the kernel still writes all of it: 4 bytes past the end */
+                break;
+            }
+}
+
+int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, char *why, size_t len)
+{
+    int input = -1;
+    for (int i = 0; i < plan->nbuf && input < 0; i++)
+        if (plan->buf[i].role == VKB_BUF_INPUT)
+            input = i;
+    for (int i = 0; i < plan->nbuf; i++) {
+        uint64_t words = plan->buf[i].bytes / 4, step = plan->buf[i].bytes > POISON_FULL_BYTES ? 997 : 1;
+        uint32_t *back;
+        if (plan->buf[i].role != VKB_BUF_OUTPUT)
+            continue;
+        if (vkb_fault("no-poison") && input >= 0) {
+            uint64_t n = plan->buf[input].bytes < plan->buf[i].bytes ? plan->buf[input].bytes : plan->buf[i].bytes;
+            b->upload(b, bufs[i], plan->buf[input].host, n);
+        }
+        back = vkb_alloc(plan->buf[i].bytes + 4);
+        b->download(b, bufs[i], back, plan->buf[i].bytes);
+        for (uint64_t w = 0; w < words; w += (w < 4096 || w + 4096 >= words) ? 1 : step)
+            if (back[w] != VKB_POISON) {
+                snprintf(why, len, "output %d not poisoned before the run: word %llu is 0x%08x, not 0x%08x",
+                         role_index(plan, i), (unsigned long long)w, back[w], VKB_POISON);
+                free(back);
+                return 1;
+            }
+        free(back);
+    }
+    return 0;
+}
+
+int vkb_verify_guards(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, char *why, size_t len)
+{
+    uint8_t before[VKB_GUARD_BYTES], after[VKB_GUARD_BYTES];
+    if (!b->guards)
+        return 0;
+    for (int i = 0; i < plan->nbuf; i++) {
+        b->guards(b, bufs[i], before, after);
+        if (vkb_guard_scan(before, after, role_index(plan, i), role_name(plan->buf[i].role), why, len))
+            return 1;
+    }
+    return 0;
+}
