@@ -180,16 +180,16 @@ def devices_text(sources):
     return " vs ".join(dict.fromkeys(vkbjson.device_name(s.doc) for s in sources))
 
 
-def bars(plt, fam, shape, sources, out, formats, written):
+def bars(plt, fam, shape, sources):
     rows = [(s, r) for s in sources for r in s.rows if r["family"] == fam and r["shape_text"] == shape]
     kernels = [(s, r) for s, r in rows if not r["ceiling_row"]]
     if not kernels:
-        return
+        return None
     variants = list(dict.fromkeys(r["variant"] for _, r in kernels))
     keys = list(dict.fromkeys((r["backend"], s.name) for s, r in kernels))
     many = (False, len({k[0] for k in keys}) > 1, len({s.name for s, _ in rows}) > 1)
     fig, ax = plt.subplots(figsize=(min(14, max(6.5, 0.6 * len(variants) * max(1, len(keys) / 2) + 3)), 4.2))
-    width = 0.8 / len(keys)
+    width = min(0.8 / len(keys), 0.3)     # thin bars where there are few variants
     for i, (backend, src) in enumerate(keys):
         xs, vals, preds = [], [], []
         for j, v in enumerate(variants):
@@ -215,10 +215,10 @@ def bars(plt, fam, shape, sources, out, formats, written):
     ax.set_ylabel(kernels[0][1]["metric"]["name"])
     ax.set_title(f"{fam} {shape} on {devices_text(sources)}")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
-    save(plt, fig, out, f"{fam}_{shape.replace('=', '')}", formats, written)
+    return fig
 
 
-def sweep(plt, fam, sources, out, formats, written):
+def sweep(plt, fam, sources):
     plan = sweep_plan(fam, sources)
     panels = plan["panels"]
     n = len(panels)
@@ -261,7 +261,7 @@ def sweep(plt, fam, sources, out, formats, written):
                 labels.append(lab)
     fig.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 0.95))
     fig.tight_layout()
-    save(plt, fig, out, f"{fam}_sweep", formats, written)
+    return fig
 
 
 def place_labels(fig, ax, texts):
@@ -298,10 +298,10 @@ def place_labels(fig, ax, texts):
             t.set_verticalalignment("center")
 
 
-def roofline(plt, sources, backend, out, formats, written, name):
+def roofline(plt, sources, backend):
     plan = roofline_plan(sources, backend)
     if not plan:
-        return
+        return None
     fig, ax = plt.subplots(figsize=(8, 5.5))
     colour = {"fp32": "#1f77b4", "fp16": "#d62728"}
     xs = [p["x"] for p in plan["points"]]
@@ -340,7 +340,35 @@ def roofline(plt, sources, backend, out, formats, written, name):
     ax.legend(fontsize=7, loc="upper left")
     fig.canvas.draw()
     place_labels(fig, ax, texts)
-    save(plt, fig, out, name, formats, written)
+    return fig
+
+
+def figures(plt, sources):
+    """Every chart of SOURCES, as (family or None, file name without extension, figure): the caller saves
+    or embeds each figure and closes it."""
+    for fam in dict.fromkeys(r["family"] for s in sources for r in s.rows):
+        frows = [r for s in sources for r in s.rows if r["family"] == fam]
+        shapes = sorted(dict.fromkeys(r["shape_text"] for r in frows),
+                        key=lambda t: vkbjson.shape_numbers(next(r for r in frows if r["shape_text"] == t)))
+        # a sweep gets one curve chart and bars for its largest size only
+        for shape in shapes if len(shapes) <= 3 else shapes[-1:]:
+            fig = bars(plt, fam, shape, sources)
+            if fig:
+                yield fam, f"{fam}_{shape.replace('=', '')}", fig
+        if len(shapes) > 2:
+            yield fam, f"{fam}_sweep", sweep(plt, fam, sources)
+    backends = list(dict.fromkeys(r["backend"] for s in sources for r in s.rows))
+    for b in backends:
+        fig = roofline(plt, sources, b)
+        if fig:
+            yield None, "roofline" if len(backends) == 1 else f"roofline_{b}", fig
+
+
+def pyplot():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
 
 
 def main():
@@ -350,24 +378,11 @@ def main():
     ap.add_argument("--format", default="png,svg", help="comma-separated: png, svg, pdf")
     args = ap.parse_args()
     sources = sources_of([vkbjson.load(f) for f in args.files])
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     os.makedirs(args.out, exist_ok=True)
-    formats = args.format.split(",")
     written = []
-    for fam in dict.fromkeys(r["family"] for s in sources for r in s.rows):
-        frows = [r for s in sources for r in s.rows if r["family"] == fam]
-        shapes = sorted(dict.fromkeys(r["shape_text"] for r in frows),
-                        key=lambda t: vkbjson.shape_numbers(next(r for r in frows if r["shape_text"] == t)))
-        # a sweep gets one curve chart and bars for its largest size only
-        for shape in shapes if len(shapes) <= 3 else shapes[-1:]:
-            bars(plt, fam, shape, sources, args.out, formats, written)
-        if len(shapes) > 2:
-            sweep(plt, fam, sources, args.out, formats, written)
-    backends = list(dict.fromkeys(r["backend"] for s in sources for r in s.rows))
-    for b in backends:
-        roofline(plt, sources, b, args.out, formats, written, "roofline" if len(backends) == 1 else f"roofline_{b}")
+    for _, name, fig in figures(plt, sources):
+        save(plt, fig, args.out, name, args.format.split(","), written)
     for w in written:
         print(w)
 
