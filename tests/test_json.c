@@ -58,8 +58,42 @@ static void document(void)
                        "\"z\":null,\"a\":[1,{}],\"empty\":[]}") == 0);
 }
 
+static const char *utf8_input;
+
+static void one_string(vkb_json *j)
+{
+    vkb_json_string(j, NULL, utf8_input);
+}
+
+/* S written as a JSON string, quotes and newline stripped. */
+static const char *as_json(const char *s)
+{
+    char *out;
+    utf8_input = s;
+    out = written(one_string);
+    out[strlen(out) - 1] = 0; /* the closing quote */
+    return out + 1;
+}
+
+/* Whatever bytes arrive (device names, paths, the command line), the JSON is valid UTF-8: each invalid
+ * byte becomes U+FFFD, valid sequences pass unchanged. */
+static void utf8(void)
+{
+    ASSERT(strcmp(as_json("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") == 0);
+    ASSERT(strcmp(as_json("a\xff" "b"), "a\\ufffdb") == 0);            /* never valid */
+    ASSERT(strcmp(as_json("\x80"), "\\ufffd") == 0);                  /* a stray continuation byte */
+    ASSERT(strcmp(as_json("x\xc3"), "x\\ufffd") == 0);                /* cut short at the end */
+    ASSERT(strcmp(as_json("\xc3(x"), "\\ufffd(x") == 0);              /* cut short by ASCII */
+    ASSERT(strcmp(as_json("\xc0\xaf"), "\\ufffd\\ufffd") == 0);       /* overlong '/' */
+    ASSERT(strcmp(as_json("\xe0\x80\xaf"), "\\ufffd\\ufffd\\ufffd") == 0);
+    ASSERT(strcmp(as_json("\xed\xa0\x80"), "\\ufffd\\ufffd\\ufffd") == 0); /* a UTF-16 surrogate */
+    ASSERT(strcmp(as_json("\xf4\x90\x80\x80"), "\\ufffd\\ufffd\\ufffd\\ufffd") == 0); /* beyond U+10FFFF */
+    ASSERT(strcmp(as_json("\xf4\x8f\xbf\xbf"), "\xf4\x8f\xbf\xbf") == 0); /* U+10FFFF itself */
+    ASSERT(vkb_utf8_sequence("\xe2\x82\xac") == 3 && vkb_utf8_sequence("\xe2\x82") == 0);
+}
+
 int main(int argc, char **argv)
 {
-    static const unit_test tests[] = {{"document", document}};
-    return unit_main(argc, argv, tests, 1);
+    static const unit_test tests[] = {{"document", document}, {"utf8", utf8}};
+    return unit_main(argc, argv, tests, 2);
 }

@@ -29,6 +29,8 @@ typedef struct vkb_result {
     int cross;                /* compared with the other backend's output */
     uint64_t cross_differing; /* elements whose bits differ between the backends */
     double cross_max_diff;    /* largest |a - b| over float outputs (0 when all bits agree) */
+    int suspect;              /* the metric is above a physical bound: the timing is not believed */
+    char suspect_reason[160]; /* which bound, e.g. "above 1.25x the fastest copy of the run (412 GB/s)" */
     vkb_pipeline_stats pipelines[VKB_MAX_PASSES]; /* the driver's statistics, where it reports them */
     int npipelines;
     char constants[96];       /* the constants --spec set, "BM=64,BN=64"; empty when none */

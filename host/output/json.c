@@ -12,11 +12,60 @@ void vkb_json_init(vkb_json *j, FILE *out)
     j->count[0] = 0;
 }
 
+int vkb_utf8_sequence(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    int n;
+    uint32_t cp;
+    if (u[0] < 0x80)
+        return 1;
+    if (u[0] >= 0xc2 && u[0] <= 0xdf)
+        n = 2, cp = u[0] & 0x1f;
+    else if (u[0] >= 0xe0 && u[0] <= 0xef)
+        n = 3, cp = u[0] & 0x0f;
+    else if (u[0] >= 0xf0 && u[0] <= 0xf4)
+        n = 4, cp = u[0] & 0x07;
+    else
+        return 0; /* a continuation byte, 0xc0/0xc1 (always overlong) or 0xf5.. (beyond U+10FFFF) */
+    for (int i = 1; i < n; i++) {
+        if ((u[i] & 0xc0) != 0x80)
+            return 0; /* cut short (the NUL stops here too) */
+        cp = cp << 6 | (u[i] & 0x3f);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0; /* overlong, out of range, or a UTF-16 surrogate */
+    return n;
+}
+
+void vkb_utf8_write(FILE *out, const char *s)
+{
+    while (*s) {
+        int n = vkb_utf8_sequence(s);
+        if (n) {
+            fwrite(s, 1, (size_t)n, out);
+            s += n;
+        } else {
+            fputs("\xef\xbf\xbd", out); /* U+FFFD REPLACEMENT CHARACTER for one invalid byte */
+            s++;
+        }
+    }
+}
+
 static void write_escaped(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
+        int n = c >= 0x80 ? vkb_utf8_sequence(s) : 1;
+        if (n == 0) {
+            fputs("\\ufffd", out); /* an invalid byte: the replacement character, the rest still readable */
+            continue;
+        }
+        if (n > 1) {
+            fwrite(s, 1, (size_t)n, out);
+            s += n - 1;
+            continue;
+        }
         switch (c) {
         case '"': fputs("\\\"", out); break;
         case '\\': fputs("\\\\", out); break;
@@ -100,6 +149,12 @@ void vkb_json_int(vkb_json *j, const char *key, int64_t value)
 {
     member(j, key);
     fprintf(j->out, "%lld", (long long)value);
+}
+
+void vkb_json_uint(vkb_json *j, const char *key, uint64_t value)
+{
+    member(j, key);
+    fprintf(j->out, "%llu", (unsigned long long)value);
 }
 
 void vkb_json_bool(vkb_json *j, const char *key, int value)

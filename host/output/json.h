@@ -1,4 +1,5 @@
-/* json.h - a small streaming JSON writer (keys in order, numbers that are not finite become null). */
+/* json.h - a small streaming JSON writer (keys in order, numbers that are not finite become null, strings
+ * always valid UTF-8). */
 #ifndef VKB_JSON_H
 #define VKB_JSON_H
 
@@ -14,6 +15,11 @@ typedef struct vkb_json {
 } vkb_json;
 
 void vkb_json_init(vkb_json *j, FILE *out);
+/* Length of the valid UTF-8 sequence at S (1 to 4 bytes), or 0 where S starts an invalid one (a stray
+ * continuation byte, an overlong form, a surrogate, beyond U+10FFFF, cut short). S is NUL-terminated. */
+int vkb_utf8_sequence(const char *s);
+/* Write S as UTF-8 text: each invalid sequence becomes U+FFFD (JSON and CSV are UTF-8 whatever the bytes). */
+void vkb_utf8_write(FILE *out, const char *s);
 /* KEY is NULL inside arrays and for the outermost value. */
 void vkb_json_object_begin(vkb_json *j, const char *key);
 void vkb_json_object_end(vkb_json *j);
@@ -22,6 +28,7 @@ void vkb_json_array_end(vkb_json *j);
 void vkb_json_string(vkb_json *j, const char *key, const char *value); /* NULL value writes null */
 void vkb_json_number(vkb_json *j, const char *key, double value);
 void vkb_json_int(vkb_json *j, const char *key, int64_t value);
+void vkb_json_uint(vkb_json *j, const char *key, uint64_t value);
 void vkb_json_bool(vkb_json *j, const char *key, int value);
 void vkb_json_null(vkb_json *j, const char *key);
 

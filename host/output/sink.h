@@ -46,6 +46,8 @@ struct vkb_sink {
     /* Once, after all work or when the run stops early (INTERRUPTED): flush and close. Returns 0, or an exit
      * code with its one-line message already printed (a result file that could not be written). */
     int (*end)(vkb_sink *s, int interrupted);
+    /* Release what the sink holds besides its memory (vkb_sink_destroy frees that). May be NULL. */
+    void (*destroy)(vkb_sink *s);
     void *impl;
 };
 

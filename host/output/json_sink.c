@@ -1,0 +1,272 @@
+/* json_sink.c - the JSON document (schema in README.md), streamed: the header at begin, each result as it
+ * arrives (O(results) in all), the closing brackets at end, also for an interrupted run. */
+#include "sinks.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "format.h"
+#include "json.h"
+#include "outfile.h"
+#include "util.h"
+
+#ifndef VKB_VERSION
+#define VKB_VERSION "0.0.0"
+#endif
+/* semantic versioning: major for a change a reader must know about, minor for added fields (README) */
+#define VKB_JSON_SCHEMA "2.0.0"
+
+typedef struct json_sink {
+    vkb_sink base;
+    vkb_outfile *file;
+    vkb_json j;
+    vkb_backend *const *backends;
+    int nbackends;
+    int begun;
+} json_sink;
+
+static void json_caps(vkb_json *j, const vkb_backend *b)
+{
+    const vkb_caps *c = &b->caps;
+    vkb_json_object_begin(j, NULL);
+    vkb_json_string(j, "backend", b->name);
+    vkb_json_string(j, "name", c->name);
+    vkb_json_string(j, "type", c->type);
+    vkb_json_string(j, "driver", c->driver);
+    vkb_json_string(j, "api_version", c->api_version);
+    vkb_json_int(j, "subgroup_size", c->subgroup_size);
+    vkb_json_int(j, "subgroup_size_min", c->subgroup_min);
+    vkb_json_int(j, "subgroup_size_max", c->subgroup_max);
+    vkb_json_int(j, "shared_memory_bytes", c->max_shared_bytes);
+    vkb_json_int(j, "uniform_buffer_bytes", c->max_uniform_bytes);
+    vkb_json_int(j, "device_memory_bytes", (int64_t)c->device_memory_bytes);
+    if (c->cache_bytes)
+        vkb_json_int(j, "cache_bytes", (int64_t)c->cache_bytes);
+    else
+        vkb_json_null(j, "cache_bytes");
+    if (c->compute_units)
+        vkb_json_int(j, "compute_units", c->compute_units);
+    else
+        vkb_json_null(j, "compute_units");
+    vkb_json_object_end(j);
+}
+
+static void json_settings(vkb_json *j, const vkb_run_settings *s)
+{
+    vkb_json_object_begin(j, "settings");
+    vkb_json_string(j, "command", s->command_line);
+    vkb_json_string(j, "subcommand", s->command);
+    vkb_json_uint(j, "seed", s->seed);
+    vkb_json_bool(j, "timed", s->timed);
+    if (s->timed) {
+        vkb_json_string(j, "mode", s->cold ? "cold" : "hot");
+        vkb_json_number(j, "warmup_ms", s->warmup_ms);
+        vkb_json_number(j, "first_warmup_ms", s->first_warmup_ms);
+        vkb_json_number(j, "budget_ms", s->budget_ms);
+    } else {
+        vkb_json_null(j, "mode");
+        vkb_json_null(j, "warmup_ms");
+        vkb_json_null(j, "first_warmup_ms");
+        vkb_json_null(j, "budget_ms");
+    }
+    if (s->timed && s->reps > 0)
+        vkb_json_int(j, "reps", s->reps);
+    else
+        vkb_json_null(j, "reps"); /* until the median settles or the budget is spent */
+    vkb_json_string(j, "spec", s->spec && s->spec[0] ? s->spec : NULL);
+    vkb_json_bool(j, "paired", s->paired);
+    vkb_json_string(j, "tool_version", VKB_VERSION);
+    vkb_json_object_end(j);
+}
+
+static const char *device_of(const json_sink *js, const char *backend)
+{
+    for (int i = 0; i < js->nbackends; i++)
+        if (strcmp(js->backends[i]->name, backend) == 0)
+            return js->backends[i]->caps.name;
+    return NULL;
+}
+
+static void json_time(vkb_json *j, const vkb_stats *t)
+{
+    vkb_json_object_begin(j, "time_ms");
+    vkb_json_number(j, "min", t->min / 1e6);
+    vkb_json_number(j, "q1", t->q1 / 1e6);
+    vkb_json_number(j, "median", t->median / 1e6);
+    vkb_json_number(j, "q3", t->q3 / 1e6);
+    vkb_json_number(j, "max", t->max / 1e6);
+    vkb_json_number(j, "mean", t->mean / 1e6);
+    vkb_json_number(j, "stddev", t->stddev / 1e6);
+    vkb_json_number(j, "iqr_over_median", vkb_stats_iqr_ratio(t));
+    vkb_json_object_end(j);
+}
+
+static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
+{
+    char shape[64];
+    int predicts = r->family->predict && !isnan(r->predicted);
+    vkb_json_object_begin(j, NULL);
+    vkb_json_string(j, "family", r->family->name);
+    vkb_json_string(j, "variant", r->variant->name);
+    vkb_json_string(j, "backend", r->backend);
+    vkb_json_string(j, "device", device_of(js, r->backend));
+    vkb_json_object_begin(j, "shape");
+    for (int d = 0; d < r->family->ndims; d++)
+        vkb_json_int(j, r->family->dims[d], r->shape.d[d]);
+    vkb_json_object_end(j);
+    vkb_json_string(j, "shape_text", vkb_shape_text(r->family, &r->shape, shape, sizeof shape));
+    vkb_json_string(j, "status", vkb_fmt_status(r));
+    vkb_json_string(j, "skip_reason", r->status == VKB_RES_SKIP ? r->skip_reason : NULL);
+    vkb_json_string(j, "constants", r->constants[0] ? r->constants : NULL);
+    vkb_json_bool(j, "ceiling_row", (r->variant->flags & VKB_VAR_CEILING) != 0);
+    vkb_json_bool(j, "deterministic", !(r->variant->flags & VKB_VAR_NONDETERMINISTIC));
+    vkb_json_int(j, "reps", r->timed ? r->time_ns.n : 0);
+    if (r->timed)
+        vkb_json_bool(j, "settled", r->time_ns.settled);
+    else
+        vkb_json_null(j, "settled");
+    vkb_json_bool(j, "suspect", r->suspect);
+    vkb_json_string(j, "suspect_reason", r->suspect && r->suspect_reason[0] ? r->suspect_reason : NULL);
+    if (r->timed) {
+        json_time(j, &r->time_ns);
+        vkb_json_object_begin(j, "metric");
+        vkb_json_string(j, "name", r->family->metric);
+        vkb_json_number(j, "value", r->metric);
+        vkb_json_number(j, "ceiling", r->ceiling ? r->ceiling->metric : NAN);
+        vkb_json_string(j, "ceiling_variant", r->ceiling ? r->ceiling->variant->name : NULL);
+        vkb_json_string(j, "ceiling_backend", r->ceiling ? r->ceiling->backend : NULL);
+        vkb_json_number(j, "fraction", r->ceiling ? r->fraction : NAN);
+        vkb_json_object_end(j);
+    } else {
+        vkb_json_null(j, "time_ms");
+        vkb_json_null(j, "metric");
+    }
+    vkb_json_number(j, "predicted", predicts ? r->predicted : NAN);
+    vkb_json_number(j, "work", r->work);
+    vkb_json_int(j, "working_set_bytes", (int64_t)r->working_set_bytes);
+    if (r->cache_fits < 0)
+        vkb_json_null(j, "fits_in_cache");
+    else
+        vkb_json_bool(j, "fits_in_cache", r->cache_fits);
+    vkb_json_bool(j, "validated", r->status == VKB_RES_OK);
+    if (r->status == VKB_RES_SKIP) {
+        vkb_json_null(j, "max_error");
+        vkb_json_null(j, "tolerance");
+        vkb_json_null(j, "check");
+    } else {
+        vkb_json_number(j, "max_error", r->check.max_error);
+        vkb_json_number(j, "tolerance", r->check.tolerance);
+        vkb_json_object_begin(j, "check");
+        vkb_json_string(j, "method", r->check.method);
+        vkb_json_int(j, "checked", (int64_t)r->check.checked);
+        vkb_json_int(j, "wrong", (int64_t)r->check.bad);
+        if (r->check.bad)
+            vkb_json_int(j, "first_wrong", (int64_t)r->check.first_bad);
+        else
+            vkb_json_null(j, "first_wrong");
+        vkb_json_number(j, "error_over_tolerance", r->check.worst_ratio);
+        vkb_json_object_end(j);
+    }
+    vkb_json_array_begin(j, "pipelines");
+    for (int i = 0; i < r->npipelines; i++) {
+        const vkb_pipeline_stats *p = &r->pipelines[i];
+        vkb_json_object_begin(j, NULL);
+        vkb_json_string(j, "kernel", p->kernel);
+        vkb_json_string(j, "executable", p->executable);
+        vkb_json_object_begin(j, "statistics");
+        for (int k = 0; k < p->nstat; k++)
+            vkb_json_number(j, p->stat[k].name, p->stat[k].value);
+        vkb_json_object_end(j);
+        vkb_json_object_end(j);
+    }
+    vkb_json_array_end(j);
+    if (r->cross) {
+        vkb_json_object_begin(j, "cross_backend");
+        vkb_json_int(j, "differing_elements", (int64_t)r->cross_differing);
+        vkb_json_number(j, "max_abs_diff", r->cross_max_diff);
+        vkb_json_object_end(j);
+    }
+    vkb_json_object_end(j);
+}
+
+static void json_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
+                       const vkb_run_plan *plan)
+{
+    json_sink *js = s->impl;
+    vkb_json *j = &js->j;
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    js->backends = backends;
+    js->nbackends = nbackends;
+    js->begun = 1;
+    vkb_json_object_begin(j, NULL);
+    vkb_json_string(j, "schema_version", VKB_JSON_SCHEMA);
+    vkb_json_string(j, "tool", "vkbench");
+    vkb_json_string(j, "version", VKB_VERSION);
+    vkb_json_string(j, "date", date);
+    vkb_json_string(j, "command", set->command_line);
+    json_settings(j, set);
+    vkb_json_array_begin(j, "devices");
+    for (int i = 0; i < nbackends; i++)
+        json_caps(j, backends[i]);
+    vkb_json_array_end(j);
+    vkb_json_object_begin(j, "plan");
+    vkb_json_int(j, "cases", plan ? plan->cases : 0);
+    vkb_json_int(j, "shapes", plan ? plan->shapes : 0);
+    vkb_json_int(j, "variants", plan ? plan->variants : 0);
+    vkb_json_int(j, "backends", plan ? plan->backends : 0);
+    vkb_json_number(j, "estimate_s", plan && plan->estimate_s > 0 ? plan->estimate_s : NAN);
+    vkb_json_object_end(j);
+    vkb_json_array_begin(j, "results");
+}
+
+static void json_on_result(vkb_sink *s, const vkb_result *r)
+{
+    json_sink *js = s->impl;
+    if (vkb_outfile_failed(js->file))
+        return; /* reported at end(); nothing more can land */
+    json_result(js, &js->j, r);
+    if (vkb_outfile_stream(js->file) == stdout)
+        fflush(stdout); /* a reader of the pipe sees each result as it is measured */
+}
+
+static int json_end(vkb_sink *s, int interrupted)
+{
+    json_sink *js = s->impl;
+    vkb_json *j = &js->j;
+    int rc;
+    if (!js->begun)
+        json_begin(s, &(vkb_run_settings){.command = "", .command_line = ""}, NULL, 0, NULL);
+    vkb_json_array_end(j);
+    vkb_json_bool(j, "interrupted", interrupted);
+    vkb_json_object_end(j);
+    rc = vkb_outfile_close(js->file);
+    js->file = NULL;
+    return rc ? VKB_EXIT_OUTPUT : VKB_EXIT_OK;
+}
+
+static void json_destroy(vkb_sink *s)
+{
+    json_sink *js = s->impl;
+    if (js->file)
+        vkb_outfile_discard(js->file);
+}
+
+vkb_sink *vkb_sink_json_create(const char *path)
+{
+    json_sink *js = vkb_calloc(1, sizeof *js);
+    js->file = vkb_outfile_open(path);
+    if (!js->file)
+        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s: %s", path, strerror(errno));
+    vkb_json_init(&js->j, vkb_outfile_stream(js->file));
+    js->base.begin = json_begin;
+    js->base.result = json_on_result;
+    js->base.end = json_end;
+    js->base.destroy = json_destroy;
+    js->base.impl = js;
+    return &js->base;
+}

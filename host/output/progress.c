@@ -1,0 +1,80 @@
+/* progress.c - progress on stderr: the plan first, then a bar with the case and the time left on a
+ * terminal, one plain line per result otherwise. The total comes from the plan, so it is exact. */
+#include "sinks.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "util.h"
+
+typedef struct progress_sink {
+    vkb_sink base;
+    int total, done, tty;
+    double start_ns;
+} progress_sink;
+
+static void progress_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
+                           const vkb_run_plan *plan)
+{
+    progress_sink *p = s->impl;
+    (void)set;
+    (void)backends;
+    (void)nbackends;
+    p->total = plan ? plan->cases : 0;
+    p->start_ns = vkb_now_ns();
+    if (plan && plan->cases > 0) {
+        fprintf(stderr, "vkbench: %d shape%s x %d variant%s x %d backend%s = %d cases", plan->shapes,
+                plan->shapes == 1 ? "" : "s", plan->variants, plan->variants == 1 ? "" : "s", plan->backends,
+                plan->backends == 1 ? "" : "s", plan->cases);
+        if (plan->estimate_s > 0)
+            fprintf(stderr, ", about %.0f s", plan->estimate_s);
+        fputc('\n', stderr);
+    }
+}
+
+static void progress_result(vkb_sink *s, const vkb_result *r)
+{
+    progress_sink *p = s->impl;
+    char shape[64], bar[21];
+    int total, fill;
+    double left;
+    p->done++;
+    total = p->total > p->done ? p->total : p->done;
+    left = (vkb_now_ns() - p->start_ns) / p->done * (total - p->done) / 1e9;
+    vkb_fmt_shape(r, shape, sizeof shape);
+    if (p->tty) {
+        fill = 20 * p->done / total;
+        for (int i = 0; i < 20; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[20] = 0;
+        fprintf(stderr, "\r\033[K[%s] %d/%d %s/%s %s %s, %.0f s left", bar, p->done, total, r->family->name,
+                r->variant->name, r->backend, shape, left);
+    } else {
+        fprintf(stderr, "vkbench: [%d/%d] %s/%s %s %s %s\n", p->done, total, r->family->name, r->variant->name,
+                r->backend, shape, r->status == VKB_RES_OK ? "ok" : r->status == VKB_RES_FAIL ? "FAIL" : "skip");
+    }
+    fflush(stderr);
+}
+
+static int progress_end(vkb_sink *s, int interrupted)
+{
+    progress_sink *p = s->impl;
+    if (p->tty)
+        fputs("\r\033[K", stderr);
+    if (interrupted)
+        fprintf(stderr, "vkbench: stopped after %d of %d cases\n", p->done, p->total);
+    fflush(stderr);
+    return VKB_EXIT_OK;
+}
+
+vkb_sink *vkb_sink_progress_create(void)
+{
+    progress_sink *p = vkb_calloc(1, sizeof *p);
+    p->tty = isatty(2);
+    p->base.begin = progress_begin;
+    p->base.result = progress_result;
+    p->base.end = progress_end;
+    p->base.impl = p;
+    return &p->base;
+}

@@ -1,0 +1,516 @@
+/* table.c - `run` results as one aligned table per family, printed row by row as results finish, fitted
+ * to the terminal's width (100 columns unless COLUMNS or --wide say otherwise), with a legend under each
+ * table that explains, in words, every marker the table used. */
+#include "sinks.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "util.h"
+
+#define MAX_CEILINGS 8
+#define MAX_PENDING 256
+#define MAX_NOTES 32
+
+typedef struct column {
+    const char *title;
+    int width;
+    int left;  /* left-aligned (text) rather than right-aligned (numbers) */
+} column;
+
+/* What the table showed: each marker used gets its legend line. */
+typedef struct markers {
+    int none, over100, differs, unknown_fit, unsettled, suspect, fail, skip, cross;
+} markers;
+
+typedef struct table_sink {
+    vkb_sink base;
+    FILE *out;
+    int width;                  /* columns to fit; 0: no limit (--wide) */
+    int paired;
+    const char *home;           /* the backend asked for; rows from another get "@backend" */
+    int have_cuda;
+    const vkb_family *family;
+    int name_w, shape_w, predicts, started;
+    markers used;
+    struct { const char *variant, *backend; } ceiling[MAX_CEILINGS];
+    int nceilings;
+    char none_why[400];         /* why a row has no ceiling */
+    const vkb_result *pending[MAX_PENDING]; /* paired: results waiting for the other backend's */
+    int npending;
+    char *notes[MAX_NOTES];     /* per-row details printed in the legend (suspect reasons) */
+    int nnotes;
+} table_sink;
+
+static int ceiling_letter(table_sink *t, const vkb_result *c)
+{
+    for (int i = 0; i < t->nceilings; i++)
+        if (strcmp(t->ceiling[i].variant, c->variant->name) == 0 && strcmp(t->ceiling[i].backend, c->backend) == 0)
+            return 'a' + i;
+    if (t->nceilings == MAX_CEILINGS)
+        return '?';
+    t->ceiling[t->nceilings].variant = c->variant->name;
+    t->ceiling[t->nceilings].backend = c->backend;
+    return 'a' + t->nceilings++;
+}
+
+/* The percent of the ceiling with the ceiling's letter: "87.3%a", "ceiling", "(none)". */
+static const char *of_ceiling(table_sink *t, const vkb_result *r, char *buf, size_t len)
+{
+    double pct = 100 * r->fraction;
+    if (!r->timed)
+        snprintf(buf, len, "-");
+    else if (r->variant->flags & VKB_VAR_CEILING)
+        snprintf(buf, len, "ceiling");
+    else if (!r->ceiling) {
+        snprintf(buf, len, "(none)");
+        t->used.none = 1;
+    } else {
+        snprintf(buf, len, pct < 999.95 ? "%.1f%%%c" : "%.0f%%%c", pct, ceiling_letter(t, r->ceiling));
+        t->used.over100 |= pct > 100;
+    }
+    return buf;
+}
+
+/* The metric, "~" when its median did not settle before the budget ran out. */
+static const char *metric(table_sink *t, const vkb_result *r, char *buf, size_t len)
+{
+    if (!r->timed) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    snprintf(buf, len, r->metric < 99999.95 ? "%.1f%s" : "%.0f%s", r->metric, r->time_ns.settled ? "" : "~");
+    t->used.unsettled |= !r->time_ns.settled;
+    return buf;
+}
+
+static const char *iqr_text(double ratio, char *buf, size_t len)
+{
+    double pct = 100 * ratio;
+    snprintf(buf, len, pct < 9.95 ? "%.1f" : pct < 999.5 ? "%.0f" : ">999", pct);
+    return buf;
+}
+
+/* The rule's predicted percent of the ceiling, "!" when the measured one DIFFERS by more than 25%. */
+static const char *rule_text(table_sink *t, const vkb_result *r, char *buf, size_t len)
+{
+    int differs = vkb_fmt_differs(r);
+    if (isnan(r->predicted) || (r->variant->flags & VKB_VAR_CEILING))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.1f%%%s", 100 * r->predicted, differs ? "!" : "");
+    t->used.differs |= differs;
+    return buf;
+}
+
+static const char *fits_text(table_sink *t, const vkb_result *r)
+{
+    t->used.unknown_fit |= r->cache_fits < 0;
+    return r->cache_fits < 0 ? "?" : r->cache_fits ? "L2" : "DRAM";
+}
+
+static void add_note(table_sink *t, const char *prefix, const vkb_result *r, const char *text)
+{
+    char name[160], shape[64];
+    size_t len;
+    if (t->nnotes == MAX_NOTES)
+        return;
+    vkb_fmt_name(r, NULL, name, sizeof name);
+    vkb_fmt_shape(r, shape, sizeof shape);
+    len = strlen(prefix) + strlen(name) + strlen(shape) + strlen(r->backend) + strlen(text) + 16;
+    t->notes[t->nnotes] = vkb_alloc(len);
+    snprintf(t->notes[t->nnotes++], len, "%s %s %s (%s): %s", prefix, name, shape, r->backend, text);
+}
+
+/* The check word of a row: ok, FAIL, skip, SUSPECT; details of a failure go under the row. */
+static const char *check_word(table_sink *t, const vkb_result *r)
+{
+    if (r->status == VKB_RES_FAIL) {
+        t->used.fail = 1;
+        return "FAIL";
+    }
+    if (r->status == VKB_RES_SKIP) {
+        t->used.skip = 1;
+        return "skip";
+    }
+    if (r->suspect) {
+        t->used.suspect = 1;
+        add_note(t, "SUSPECT", r, r->suspect_reason[0] ? r->suspect_reason : "implausible timing");
+        return "SUSPECT";
+    }
+    if (r->cross && r->cross_differing) {
+        t->used.cross = 1;
+        return "ok*";
+    }
+    return "ok";
+}
+
+/* The details of a failed check or a skip, on the lines under a row. */
+static void details(table_sink *t, const vkb_result *r, const char *side)
+{
+    char text[600];
+    int indent = 4;
+    if (r->status == VKB_RES_FAIL) {
+        vkb_fmt_failure(r, text, sizeof text);
+        fprintf(t->out, "%*s%sFAIL: ", indent, "", side);
+        vkb_fmt_wrap(t->out, indent + (int)strlen(side) + 6, indent + 2, text, t->width);
+    } else if (r->status == VKB_RES_SKIP && r->timed) {
+        fprintf(t->out, "%*s%sskipped: ", indent, "", side);
+        vkb_fmt_wrap(t->out, indent + (int)strlen(side) + 9, indent + 2, r->skip_reason, t->width);
+    }
+}
+
+/* A row without numbers (skipped, or failed before it was timed): the reason after the shape. */
+static void untimed_row(table_sink *t, const char *name, const char *shape, const vkb_result *r)
+{
+    char text[600];
+    int col = t->name_w + 1 + t->shape_w + 1;
+    vkb_fmt_cell(t->out, name, t->name_w, 1);
+    vkb_fmt_cell(t->out, shape, t->shape_w, 1);
+    if (r->status == VKB_RES_SKIP) {
+        t->used.skip = 1;
+        snprintf(text, sizeof text, "skip: %s", r->skip_reason);
+    } else {
+        char why[500];
+        t->used.fail = 1;
+        snprintf(text, sizeof text, "FAIL: %s", vkb_fmt_failure(r, why, sizeof why));
+    }
+    vkb_fmt_wrap(t->out, col, col + 2, text, t->width);
+}
+
+static void single_row(table_sink *t, const vkb_result *r)
+{
+    char full[200], name[200], shape[64], buf[64];
+    vkb_fmt_fit(vkb_fmt_name(r, t->home, full, sizeof full), t->name_w, name, sizeof name);
+    vkb_fmt_shape(r, shape, sizeof shape);
+    if (!r->timed) {
+        untimed_row(t, name, shape, r);
+        return;
+    }
+    vkb_fmt_cell(t->out, name, t->name_w, 1);
+    vkb_fmt_cell(t->out, shape, t->shape_w, 1);
+    vkb_fmt_cell(t->out, vkb_fmt_time(r->time_ns.median, buf, sizeof buf), 7, 0);
+    snprintf(buf, sizeof buf, "%d", r->time_ns.n);
+    vkb_fmt_cell(t->out, buf, 5, 0);
+    vkb_fmt_cell(t->out, iqr_text(vkb_stats_iqr_ratio(&r->time_ns), buf, sizeof buf), 4, 0);
+    vkb_fmt_cell(t->out, metric(t, r, buf, sizeof buf), 8, 0);
+    vkb_fmt_cell(t->out, of_ceiling(t, r, buf, sizeof buf), 7, 0);
+    if (t->predicts)
+        vkb_fmt_cell(t->out, rule_text(t, r, buf, sizeof buf), 7, 0);
+    vkb_fmt_cell(t->out, fits_text(t, r), 4, 1);
+    fprintf(t->out, "%s\n", check_word(t, r));
+    details(t, r, "");
+}
+
+/* Vulkan's and CUDA's results of one (variant, shape) side by side; either may be NULL. */
+static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu)
+{
+    const vkb_result *any = vk ? vk : cu;
+    char full[200], name[200], shape[64], buf[64], check[32];
+    int reps = 0;
+    double iqr = 0;
+    vkb_fmt_fit(vkb_fmt_name(any, NULL, full, sizeof full), t->name_w, name, sizeof name);
+    vkb_fmt_shape(any, shape, sizeof shape);
+    if (!(vk && vk->timed) && !(cu && cu->timed) && (!vk || !cu || vk->status == cu->status)) {
+        if (vk && cu && vk->status == VKB_RES_SKIP && strcmp(vk->skip_reason, cu->skip_reason) != 0) {
+            untimed_row(t, name, shape, vk);
+            details(t, cu, "cuda ");
+        } else {
+            untimed_row(t, name, shape, any);
+        }
+        return;
+    }
+    vkb_fmt_cell(t->out, name, t->name_w, 1);
+    vkb_fmt_cell(t->out, shape, t->shape_w, 1);
+    for (int side = 0; side < 2; side++) {
+        const vkb_result *r = side ? cu : vk;
+        vkb_fmt_cell(t->out, r ? metric(t, r, buf, sizeof buf) : "n/a", 8, 0);
+        vkb_fmt_cell(t->out, r ? of_ceiling(t, r, buf, sizeof buf) : "", 7, 0);
+        if (r && r->timed) {
+            reps = reps && reps < r->time_ns.n ? reps : r->time_ns.n;
+            iqr = fmax(iqr, vkb_stats_iqr_ratio(&r->time_ns));
+        }
+    }
+    snprintf(buf, sizeof buf, "-");
+    if (vk && cu && vk->timed && cu->timed && cu->metric > 0)
+        snprintf(buf, sizeof buf, "%.3f", vk->metric / cu->metric);
+    vkb_fmt_cell(t->out, buf, 6, 0);
+    snprintf(buf, sizeof buf, "%d", reps);
+    vkb_fmt_cell(t->out, reps ? buf : "-", 5, 0);
+    vkb_fmt_cell(t->out, reps ? iqr_text(iqr, buf, sizeof buf) : "-", 4, 0);
+    if (t->predicts) {
+        /* one rule for both APIs: the mark says whether either measured differs from it */
+        char vbuf[32], cbuf[32];
+        const char *p = vk ? rule_text(t, vk, vbuf, sizeof vbuf) : rule_text(t, cu, cbuf, sizeof cbuf);
+        if (vk && cu && vkb_fmt_differs(cu) && !strchr(p, '!') && strcmp(p, "-") != 0) {
+            snprintf(buf, sizeof buf, "%s!", p);
+            p = buf;
+            t->used.differs = 1;
+        }
+        vkb_fmt_cell(t->out, p, 7, 0);
+    }
+    {
+        const char *a = vk ? check_word(t, vk) : "-", *b = cu ? check_word(t, cu) : "-";
+        /* one word when both APIs agree */
+        snprintf(check, sizeof check, strcmp(a, b) == 0 ? "%s" : "%s|%s", a, b);
+    }
+    fprintf(t->out, "%s\n", check);
+    if (vk)
+        details(t, vk, "vulkan ");
+    if (cu)
+        details(t, cu, "cuda ");
+}
+
+static void header(table_sink *t)
+{
+    const vkb_family *f = t->family;
+    char title[400];
+    snprintf(title, sizeof title, "== %s: %s (%s)", f->name, f->summary, f->metric);
+    fputc('\n', t->out);
+    vkb_fmt_wrap(t->out, 0, 3, title, t->width);
+    vkb_fmt_cell(t->out, "variant", t->name_w, 1);
+    vkb_fmt_cell(t->out, "shape", t->shape_w, 1);
+    if (t->paired) {
+        vkb_fmt_cell(t->out, "vulkan", 8, 0);
+        vkb_fmt_cell(t->out, "ceil%", 7, 0);
+        vkb_fmt_cell(t->out, "cuda", 8, 0);
+        vkb_fmt_cell(t->out, "ceil%", 7, 0);
+        vkb_fmt_cell(t->out, "vk/cu", 6, 0);
+        vkb_fmt_cell(t->out, "reps", 5, 0);
+        vkb_fmt_cell(t->out, "IQR%", 4, 0);
+    } else {
+        vkb_fmt_cell(t->out, "median", 7, 0);
+        vkb_fmt_cell(t->out, "reps", 5, 0);
+        vkb_fmt_cell(t->out, "IQR%", 4, 0);
+        vkb_fmt_cell(t->out, f->metric, 8, 0);
+        vkb_fmt_cell(t->out, "ceil%", 7, 0);
+    }
+    if (t->predicts)
+        vkb_fmt_cell(t->out, "rule%", 7, 0);
+    if (!t->paired)
+        vkb_fmt_cell(t->out, "fits", 4, 1);
+    fputs("check\n", t->out);
+}
+
+/* Which rule a memory family's prediction comes from, by name for the legend. */
+static const char *rule_name(const vkb_family *f)
+{
+    if (strncmp(f->name, "memory.shared", 13) == 0)
+        return "the bank-conflict rule";
+    if (strcmp(f->name, "memory.uniform") == 0)
+        return "the constant-cache broadcast rule";
+    if (strncmp(f->name, "memory.", 7) == 0)
+        return "the coalescing rule (transfers of 32-byte sectors)";
+    return "the family's rule";
+}
+
+static void legend_line(table_sink *t, const char *text)
+{
+    fputs("  ", t->out);
+    vkb_fmt_wrap(t->out, 2, 4, text, t->width);
+}
+
+static void legend(table_sink *t)
+{
+    const vkb_family *f = t->family;
+    char line[800];
+    size_t used = 0;
+    if (t->paired)
+        snprintf(line, sizeof line, "vulkan, cuda: %s through each API; vk/cu: Vulkan's over CUDA's; reps: the "
+                 "fewer repetitions of the two; IQR%%: the larger spread of the two (interquartile range over "
+                 "median); check: one word when both APIs agree, else Vulkan's|CUDA's.", f->metric);
+    else
+        snprintf(line, sizeof line, "median: device time of one run between full barriers, the median of reps "
+                 "repetitions; IQR%%: their spread (interquartile range over median).");
+    legend_line(t, line);
+    for (int i = 0; i < t->nceilings; i++)
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s%c = %s (%s)", i ? ", " : "",
+                                 'a' + i, t->ceiling[i].variant, t->ceiling[i].backend);
+    if (t->nceilings) {
+        char text[1000];
+        snprintf(text, sizeof text, "ceil%%: the %s as a percent of the ceiling row's, the fastest way the API or "
+                 "a vendor library does the same work; its letter names it: %s.", f->metric, line);
+        legend_line(t, text);
+    }
+    if (t->used.none) {
+        snprintf(line, sizeof line, "(none): no ceiling ran for this row%s%s.", t->none_why[0] ? ": " : "",
+                 t->none_why);
+        legend_line(t, line);
+    }
+    if (t->used.over100)
+        legend_line(t, "ceil% above 100: the kernel beat the ceiling row; a ceiling is a reference (how fast the "
+                       "API's or a library's own copy is), not a hard limit.");
+    if (t->used.differs) {
+        snprintf(line, sizeof line, "rule%%: the percent of the ceiling %s predicts; \"!\" = DIFFERS: the measured "
+                 "percent is more than 25%% away from the prediction.", rule_name(f));
+        legend_line(t, line);
+    } else if (t->predicts) {
+        snprintf(line, sizeof line, "rule%%: the percent of the ceiling %s predicts (every row within 25%% of it).",
+                 rule_name(f));
+        legend_line(t, line);
+    }
+    if (t->used.unsettled)
+        legend_line(t, "~ after a number: its median had not settled (it still moved by more than 0.5% as the "
+                       "repetitions doubled) when the time budget ran out; read it as rough, or raise --budget-ms.");
+    if (t->used.unknown_fit)
+        legend_line(t, "fits ?: Vulkan alone cannot tell the last-level cache size, so whether the working set "
+                       "fits in it (L2) or streams from memory (DRAM) is unknown.");
+    if (t->used.cross)
+        legend_line(t, "ok*: both outputs are within tolerance, but some elements differ bitwise between the two "
+                       "APIs (see cross_backend in the JSON).");
+    if (t->used.fail)
+        legend_line(t, "FAIL: the output is wrong (what was wrong is under the row); the run exits with status 1.");
+    if (t->used.suspect)
+        legend_line(t, "SUSPECT: the timing is implausible (above a physical bound, or timestamps out of order); "
+                       "the number is shown but not to be trusted:");
+    for (int i = 0; i < t->nnotes; i++) {
+        fputs("    ", t->out);
+        vkb_fmt_wrap(t->out, 4, 6, t->notes[i], t->width);
+        free(t->notes[i]);
+    }
+    t->nnotes = 0;
+}
+
+static void table_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
+                        const vkb_run_plan *plan)
+{
+    table_sink *t = s->impl;
+    (void)plan;
+    t->paired = set->paired;
+    t->home = nbackends > 0 ? backends[0]->name : NULL;
+    for (int i = 0; i < nbackends; i++)
+        t->have_cuda |= strcmp(backends[i]->name, "cuda") == 0;
+}
+
+/* The name column: as wide as the family's longest name needs, at most what the width leaves. */
+static void layout(table_sink *t, const vkb_family *f)
+{
+    int fixed, natural = 7;
+    t->shape_w = f->ndims == 1 ? 9 : f->ndims == 2 ? 11 : 14;
+    for (int v = 0; v < f->nvariants; v++) {
+        int n = (int)strlen(f->variants[v].name) + (t->paired ? 0 : 5); /* "@cuda" */
+        natural = n > natural ? n : natural;
+    }
+    natural += 8; /* room for short --spec constants */
+    fixed = t->shape_w + 1 + (t->paired ? 9 + 8 + 9 + 8 + 7 + 6 + 5 : 8 + 6 + 5 + 9 + 8 + 5) + (t->predicts ? 8 : 0) +
+            (t->paired ? 9 : 7);
+    t->name_w = natural;
+    if (t->width > 0 && natural + 1 + fixed > t->width)
+        t->name_w = t->width - 1 - fixed;
+    if (t->name_w < 12)
+        t->name_w = 12;
+}
+
+static void table_family_begin(vkb_sink *s, const vkb_family *f)
+{
+    table_sink *t = s->impl;
+    t->family = f;
+    t->predicts = f->predict != NULL;
+    t->started = 0;
+    memset(&t->used, 0, sizeof t->used);
+    t->nceilings = 0;
+    t->none_why[0] = 0;
+    t->npending = 0;
+    layout(t, f);
+    /* a ceiling only CUDA can run (cuBLAS, CUB) leaves Vulkan's rows without one where there is no CUDA */
+    if (!t->have_cuda)
+        for (int v = 0; v < f->nvariants; v++)
+            if ((f->variants[v].flags & VKB_VAR_CEILING) && (f->variants[v].flags & VKB_VAR_CUDA_ONLY)) {
+                size_t used = strlen(t->none_why);
+                snprintf(t->none_why + used, sizeof t->none_why - used, "%s%s needs CUDA, which is not available here",
+                         used ? "; " : "", f->variants[v].name);
+            }
+}
+
+static int same_case(const vkb_result *a, const vkb_result *b)
+{
+    return a->variant == b->variant && memcmp(&a->shape, &b->shape, sizeof a->shape) == 0 &&
+           strcmp(a->constants, b->constants) == 0;
+}
+
+static void table_result(vkb_sink *s, const vkb_result *r)
+{
+    table_sink *t = s->impl;
+    if (!t->family || t->family != r->family)
+        table_family_begin(s, r->family);
+    if (!t->started) {
+        header(t);
+        t->started = 1;
+    }
+    if ((r->variant->flags & VKB_VAR_CEILING) && r->status == VKB_RES_SKIP && !t->none_why[0])
+        snprintf(t->none_why, sizeof t->none_why, "%s: %s", r->variant->name, r->skip_reason);
+    if (!t->paired) {
+        single_row(t, r);
+    } else if (r->variant->flags & (VKB_VAR_VULKAN_ONLY | VKB_VAR_CUDA_ONLY)) {
+        int cuda = strcmp(r->backend, "cuda") == 0;
+        paired_row(t, cuda ? NULL : r, cuda ? r : NULL);
+    } else {
+        /* wait for the other API's result of the same case; print the pair when both are in */
+        int i;
+        for (i = 0; i < t->npending && !same_case(t->pending[i], r); i++)
+            ;
+        if (i < t->npending) {
+            const vkb_result *o = t->pending[i];
+            int cuda = strcmp(r->backend, "cuda") == 0;
+            t->pending[i] = t->pending[--t->npending];
+            paired_row(t, cuda ? o : r, cuda ? r : o);
+        } else if (t->npending < MAX_PENDING) {
+            t->pending[t->npending++] = r;
+        } else {
+            int cuda = strcmp(r->backend, "cuda") == 0;
+            paired_row(t, cuda ? NULL : r, cuda ? r : NULL);
+        }
+    }
+    fflush(t->out);
+}
+
+static void table_family_end(vkb_sink *s, const vkb_family *f)
+{
+    table_sink *t = s->impl;
+    (void)f;
+    for (int i = 0; i < t->npending; i++) {
+        const vkb_result *r = t->pending[i];
+        int cuda = strcmp(r->backend, "cuda") == 0;
+        paired_row(t, cuda ? NULL : r, cuda ? r : NULL);
+    }
+    t->npending = 0;
+    if (t->started)
+        legend(t);
+    t->started = 0;
+    t->family = NULL;
+    fflush(t->out);
+}
+
+static int table_end(vkb_sink *s, int interrupted)
+{
+    table_sink *t = s->impl;
+    if (t->family)
+        table_family_end(s, t->family); /* an interrupted run still prints what finished */
+    (void)interrupted;
+    fflush(t->out);
+    return VKB_EXIT_OK;
+}
+
+static void table_destroy(vkb_sink *s)
+{
+    table_sink *t = s->impl;
+    for (int i = 0; i < t->nnotes; i++)
+        free(t->notes[i]);
+}
+
+vkb_sink *vkb_sink_table_create(FILE *out, int width)
+{
+    table_sink *t = vkb_calloc(1, sizeof *t);
+    t->out = out;
+    t->width = width;
+    t->base.begin = table_begin;
+    t->base.family_begin = table_family_begin;
+    t->base.family_end = table_family_end;
+    t->base.result = table_result;
+    t->base.end = table_end;
+    t->base.destroy = table_destroy;
+    t->base.impl = t;
+    return &t->base;
+}
