@@ -108,8 +108,12 @@ static VkInstance create_instance(int validation, VkDebugUtilsMessengerEXT *mess
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED)
         vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan driver found (vkCreateInstance: %s); install one "
                 "(Debian: mesa-vulkan-drivers for the CPU, or your GPU's driver)", vkb_vk_result_text(r));
+    /* the loader answers a driver manifest it cannot parse with VK_ERROR_OUT_OF_HOST_MEMORY: a tiny
+     * instance that fails is a broken driver installation, not a size to shrink */
     if (r != VK_SUCCESS)
-        vkb_vk_fail("vkCreateInstance", r, __FILE__, __LINE__);
+        vkb_die(VKB_EXIT_NO_DEVICE, "the Vulkan loader could not create an instance (vkCreateInstance: %s): a driver "
+                "or its manifest is broken; check VK_DRIVER_FILES / VK_ICD_FILENAMES, reinstall the driver",
+                vkb_vk_result_text(r));
     volkLoadInstanceOnly(instance);
     *messenger = VK_NULL_HANDLE;
     if (validation) {

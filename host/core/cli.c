@@ -48,6 +48,9 @@ void vkb_cli_usage(FILE *out)
           "  --dry-run            print the work plan and check every case against the device's limits,\n"
           "                       then stop before running anything\n"
           "  --wide               let tables exceed 100 columns\n"
+          "  --sass DIR           write the GPU machine code of each pipeline into DIR (NVIDIA: the driver's\n"
+          "                       code, disassembled with nvdisasm; CUDA twins from cuobjdump) and count\n"
+          "                       its instruction classes (-v, JSON); other drivers say it is not available\n"
           "  -v, --verbose        pipeline statistics and detail on stderr\n"
           "  -q, --quiet          no progress on stderr\n"
           "  -h, --help           this text (`vkbench run --help`: the families and their size flags)\n"
@@ -84,53 +87,89 @@ void vkb_cli_run_usage(FILE *out)
           out);
 }
 
-static int parse_value(const char *s, int64_t *out, char *err, size_t len)
+/* Sizes above VALUE_MAX are held as VALUE_MAX + 1, which no device can hold: the device and kernel
+ * checks then refuse them (exit 4) without a product of sizes overflowing on the way. */
+static int64_t clamp_value(uint64_t v)
 {
-    char *end;
-    double v;
-    errno = 0;
-    if (*s == 0) {
-        snprintf(err, len, "empty size");
-        return -1;
-    }
-    if (strncmp(s, "2^", 2) == 0) {
-        long e = strtol(s + 2, &end, 10);
-        if (*end || e < 0 || e > 62) {
-            snprintf(err, len, "bad power '%s' (use 2^0 .. 2^62)", s);
-            return -1;
-        }
-        v = ldexp(1.0, (int)e);
-    } else {
-        v = strtod(s, &end);
-        if (end == s || errno) {
-            snprintf(err, len, "'%s' is not a size", s);
-            return -1;
-        }
-        if (*end == 'K' || *end == 'k')
-            v *= 1024.0, end++;
-        else if (*end == 'M')
-            v *= 1048576.0, end++;
-        else if (*end == 'G')
-            v *= 1073741824.0, end++;
-        if (*end) {
-            snprintf(err, len, "'%s' is not a size", s);
-            return -1;
-        }
-    }
-    if (!(v >= 1)) {
-        snprintf(err, len, "size '%s' must be at least 1", s);
-        return -1;
-    }
-    if (v != floor(v)) {
-        snprintf(err, len, "size '%s' is not a whole number", s);
-        return -1;
-    }
-    if (v > (double)VALUE_MAX) {
-        /* still a usage-level parse, but the message says what to do */
-        *out = VALUE_MAX + 1;
+    return v > (uint64_t)VALUE_MAX ? VALUE_MAX + 1 : (int64_t)v;
+}
+
+/* Whether S is only decimal digits (and not empty). */
+static int all_digits(const char *s, size_t n)
+{
+    if (n == 0)
         return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return 0;
+    return 1;
+}
+
+/* One size: digits with an optional K, M or G suffix (exact), 2^E, or a decimal such as 1e6 or 2.5e3
+ * that is a whole number. At least MIN (0 or 1). */
+static int parse_value(const char *s, int64_t min, int64_t *out, char *err, size_t len)
+{
+    size_t n = strlen(s);
+    if (n == 0) {
+        snprintf(err, len, "an empty size (a stray comma or colon?)");
+        return -1;
     }
-    *out = (int64_t)v;
+    if (s[0] == '-') {
+        snprintf(err, len, "size '%.40s' is negative: sizes are at least %lld", s, (long long)min);
+        return -1;
+    }
+    if (s[0] == '2' && s[1] == '^') {
+        unsigned long e;
+        if (!all_digits(s + 2, n - 2)) {
+            snprintf(err, len, "bad power '%.40s' (use 2^0, 2^1, ...)", s);
+            return -1;
+        }
+        e = n > 5 ? 63 : strtoul(s + 2, NULL, 10);
+        *out = e > 62 ? VALUE_MAX + 1 : clamp_value(1ull << e);
+    } else if (all_digits(s, n) || (all_digits(s, n - 1) && strchr("KkMG", s[n - 1]))) {
+        unsigned shift = 0;
+        unsigned long long v;
+        char *end;
+        switch (s[n - 1]) {
+        case 'K': case 'k': shift = 10; break;
+        case 'M': shift = 20; break;
+        case 'G': shift = 30; break;
+        }
+        errno = 0;
+        v = strtoull(s, &end, 10);
+        *out = errno == ERANGE || v > (uint64_t)VALUE_MAX >> shift ? VALUE_MAX + 1 : (int64_t)(v << shift);
+    } else {
+        /* a decimal: digits with at most one '.', then an optional exponent; no signs, spaces, hex,
+         * inf or nan */
+        size_t i = strspn(s, "0123456789."), digits = strspn(s, "0123456789");
+        char *end;
+        double v;
+        int ok = digits == i || (i > 1 && strspn(s + digits + 1, "0123456789") == i - digits - 1);
+        if (ok && s[i]) {
+            const char *exp = s + i + 1;
+            exp += *exp == '+' || *exp == '-';
+            ok = (s[i] == 'e' || s[i] == 'E') && all_digits(exp, strlen(exp));
+        }
+        if (!ok) {
+            snprintf(err, len, "'%.40s' is not a size (4096, 1M, 2^28, 1e6)", s);
+            return -1;
+        }
+        errno = 0;
+        v = strtod(s, &end);
+        if (*end) {
+            snprintf(err, len, "'%.40s' is not a size (4096, 1M, 2^28, 1e6)", s);
+            return -1;
+        }
+        if (v != floor(v)) {
+            snprintf(err, len, "size '%.40s' is not a whole number", s);
+            return -1;
+        }
+        *out = v > (double)VALUE_MAX ? VALUE_MAX + 1 : (int64_t)v; /* whole and below 2^53: exact */
+    }
+    if (*out < min) {
+        snprintf(err, len, "size '%.40s' must be at least %lld", s, (long long)min);
+        return -1;
+    }
     return 0;
 }
 
@@ -144,53 +183,70 @@ static int push(vkb_list *l, int64_t v, char *err, size_t len)
     return 0;
 }
 
-int vkb_cli_parse_list(const char *text, vkb_list *out, char *err, size_t len)
+/* LO:HI:xF or LO:HI:+S (ITEM is one comma-separated item, modified). */
+static int parse_range(char *item, int64_t min, vkb_list *out, char *err, size_t len)
 {
-    char buf[512], *save = NULL, *item;
+    char *c1 = strchr(item, ':'), *c2 = strchr(c1 + 1, ':');
+    int64_t lo, hi, step;
+    int mul;
+    if (!c2) {
+        snprintf(err, len, "range '%.60s' needs a step: LO:HI:xF or LO:HI:+S", item);
+        return -1;
+    }
+    *c1 = *c2 = 0;
+    if (parse_value(item, min, &lo, err, len) || parse_value(c1 + 1, min, &hi, err, len))
+        return -1;
+    mul = c2[1] == 'x' || c2[1] == '*';
+    if ((!mul && c2[1] != '+') || parse_value(c2 + 2, 1, &step, err, len)) {
+        snprintf(err, len, "bad range step '%.40s' (use xF or +S)", c2 + 1);
+        return -1;
+    }
+    if (hi < lo || (mul && (step < 2 || lo == 0))) {
+        snprintf(err, len, "empty or endless range %.40s:%.40s:%.40s", item, c1 + 1, c2 + 1);
+        return -1;
+    }
+    for (int64_t v = lo;;) {
+        if (push(out, v, err, len))
+            return -1;
+        if (mul ? v > hi / step : v > hi - step) /* the next one passes HI (without overflowing) */
+            return 0;
+        v = mul ? v * step : v + step;
+    }
+}
+
+int vkb_cli_parse_list(const char *text, int64_t min, vkb_list *out, char *err, size_t len)
+{
+    char buf[512];
+    const char *item = text;
     out->n = 0;
-    if (strlen(text) >= sizeof buf) {
-        snprintf(err, len, "size list too long");
+    if (*text == 0) {
+        snprintf(err, len, "an empty size list");
         return -1;
     }
-    strcpy(buf, text);
-    for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        char *c1 = strchr(item, ':');
-        int64_t lo, hi, step;
-        if (!c1) {
-            if (parse_value(item, &lo, err, len) || push(out, lo, err, len))
-                return -1;
-            continue;
+    for (;;) {
+        size_t n = strcspn(item, ",");
+        if (n >= sizeof buf) {
+            snprintf(err, len, "a size item longer than %zu characters", sizeof buf - 1);
+            return -1;
         }
-        {
-            char *c2 = strchr(c1 + 1, ':');
-            int mul;
-            *c1 = 0;
-            if (!c2) {
-                snprintf(err, len, "range '%s:%s' needs a step: LO:HI:xF or LO:HI:+S", item, c1 + 1);
-                return -1;
-            }
-            *c2 = 0;
-            if (parse_value(item, &lo, err, len) || parse_value(c1 + 1, &hi, err, len))
-                return -1;
-            mul = c2[1] == 'x' || c2[1] == '*';
-            if ((!mul && c2[1] != '+') || parse_value(c2 + 2, &step, err, len)) {
-                snprintf(err, len, "bad range step '%s' (use xF or +S)", c2 + 1);
-                return -1;
-            }
-            if (hi < lo || (mul && step < 2)) {
-                snprintf(err, len, "empty or endless range %s:%s:%s", item, c1 + 1, c2 + 1);
-                return -1;
-            }
-            for (int64_t v = lo; v <= hi; v = mul ? v * step : v + step)
-                if (push(out, v, err, len))
-                    return -1;
+        if (n == 0) {
+            snprintf(err, len, "an empty item in the list '%.60s' (a stray comma?)", text);
+            return -1;
         }
+        memcpy(buf, item, n);
+        buf[n] = 0;
+        if (strchr(buf, ':')) {
+            if (parse_range(buf, min, out, err, len))
+                return -1;
+        } else {
+            int64_t v;
+            if (parse_value(buf, min, &v, err, len) || push(out, v, err, len))
+                return -1;
+        }
+        if (item[n] == 0)
+            return 0;
+        item += n + 1;
     }
-    if (out->n == 0) {
-        snprintf(err, len, "empty size list");
-        return -1;
-    }
-    return 0;
 }
 
 int vkb_cli_variant_selected(const char *sel, const char *family, const char *name)
@@ -214,25 +270,67 @@ int vkb_cli_variant_selected(const char *sel, const char *family, const char *na
 
 enum {
     OPT_VARIANT = 256, OPT_DEVICE, OPT_BACKEND, OPT_JSON, OPT_CSV, OPT_REPS, OPT_COLD, OPT_VALIDATION,
-    OPT_WARMUP, OPT_BUDGET, OPT_SEED, OPT_SPEC, OPT_VERSION, OPT_WIDE, OPT_DRY_RUN, OPT_DIM /* + VKB_DIM_* */
+    OPT_WARMUP, OPT_BUDGET, OPT_SEED, OPT_SPEC, OPT_VERSION, OPT_WIDE, OPT_SASS, OPT_DRY_RUN, OPT_DIM /* + VKB_DIM_* */
 };
 
+/* A number (milliseconds) from LO to HI: digits, one '.', an exponent; no inf or nan. */
 static int parse_number(const char *flag, const char *s, double lo, double hi, double *out, char *err, size_t len)
 {
     char *end;
     double v = strtod(s, &end);
-    if (end == s || *end || !(v >= lo && v <= hi)) {
-        snprintf(err, len, "--%s wants a number from %g to %g, not '%s'", flag, lo, hi, s);
+    if (end == s || *end || !isdigit((unsigned char)s[strspn(s, ".")]) || !(v >= lo && v <= hi)) {
+        snprintf(err, len, "--%s wants a number from %g to %g, not '%.40s'", flag, lo, hi, s);
         return -1;
     }
     *out = v;
     return 0;
 }
 
+/* A whole number from LO to HI, exactly (decimal digits only: no rounding through a double). */
+static int parse_whole(const char *flag, const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char *err,
+                       size_t len)
+{
+    unsigned long long v;
+    errno = 0;
+    v = all_digits(s, strlen(s)) ? strtoull(s, NULL, 10) : 0;
+    if (!all_digits(s, strlen(s)) || errno == ERANGE || v < lo || v > hi) {
+        snprintf(err, len, "--%s wants a whole number from %llu to %llu, not '%.40s'", flag, (unsigned long long)lo,
+                 (unsigned long long)hi, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* --variant NAME,... or FAMILY/NAME,...: no empty item (the names are checked against the families later). */
+static int check_variants(const char *text, char *err, size_t len)
+{
+    const char *item = text;
+    if (strlen(text) > 1000) {
+        snprintf(err, len, "--variant: a list longer than 1000 characters");
+        return -1;
+    }
+    for (;;) {
+        size_t n = strcspn(item, ",");
+        const char *slash = memchr(item, '/', n);
+        if (n == 0 || (slash && (slash == item || slash == item + n - 1))) {
+            snprintf(err, len, "--variant wants NAME,... or FAMILY/NAME,..., not '%.60s' (an empty name)", text);
+            return -1;
+        }
+        if (item[n] == 0)
+            return 0;
+        item += n + 1;
+    }
+}
+
 /* --spec NAME=VALUE,...: a constant's name (letters, digits, _) or SpecId, and a 32-bit unsigned value. */
 static int parse_spec(const char *text, vkb_args *a, char *err, size_t len)
 {
     const char *p = text;
+    if (*p == 0) {
+        snprintf(err, len, "--spec wants NAME=VALUE,..., not an empty list");
+        return -1;
+    }
     while (*p) {
         size_t name_len = strcspn(p, "=,");
         char *end;
@@ -263,6 +361,10 @@ static int parse_spec(const char *text, vkb_args *a, char *err, size_t len)
         sv->name[name_len] = 0;
         sv->value = (uint32_t)value;
         p = *end ? end + 1 : end;
+        if (*end && *p == 0) {
+            snprintf(err, len, "--spec wants NAME=VALUE,..., not '%.60s' (a stray comma)", text);
+            return -1;
+        }
     }
     return 0;
 }
@@ -277,7 +379,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         {"cold", no_argument, 0, OPT_COLD},             {"validation", optional_argument, 0, OPT_VALIDATION},
         {"warmup-ms", required_argument, 0, OPT_WARMUP}, {"budget-ms", required_argument, 0, OPT_BUDGET},
         {"seed", required_argument, 0, OPT_SEED},       {"version", no_argument, 0, OPT_VERSION},
-        {"spec", required_argument, 0, OPT_SPEC},       {"wide", no_argument, 0, OPT_WIDE},
+        {"spec", required_argument, 0, OPT_SPEC},       {"sass", required_argument, 0, OPT_SASS},       {"wide", no_argument, 0, OPT_WIDE},
         {"dry-run", no_argument, 0, OPT_DRY_RUN},
         {"verbose", no_argument, 0, 'v'},               {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
@@ -289,7 +391,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         {"width", required_argument, 0, OPT_DIM + VKB_DIM_WIDTH},
         {0, 0, 0, 0}};
     int c;
-    double num;
+    uint64_t whole;
 
     memset(a, 0, sizeof *a);
     a->command = "suite";
@@ -331,8 +433,18 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             return 1;
         case 'v': a->verbose = 1; break;
         case 'q': a->quiet = 1; break;
-        case OPT_VARIANT: a->variants = optarg; break;
-        case OPT_DEVICE: a->device = optarg; break;
+        case OPT_VARIANT:
+            if (check_variants(optarg, err, len))
+                return -1;
+            a->variants = optarg;
+            break;
+        case OPT_DEVICE:
+            if (*optarg == 0) {
+                snprintf(err, len, "--device wants an index or a name, not an empty string");
+                return -1;
+            }
+            a->device = optarg;
+            break;
         case OPT_BACKEND:
             if (strcmp(optarg, "vulkan") && strcmp(optarg, "cuda") && strcmp(optarg, "all")) {
                 snprintf(err, len, "--backend wants vulkan, cuda or all, not '%s'", optarg);
@@ -340,8 +452,14 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             }
             a->backend = optarg;
             break;
-        case OPT_JSON: a->json_path = optarg; break;
-        case OPT_CSV: a->csv_path = optarg; break;
+        case OPT_JSON:
+        case OPT_CSV:
+            if (*optarg == 0) {
+                snprintf(err, len, "--%s wants a path, not an empty string", c == OPT_JSON ? "json" : "csv");
+                return -1;
+            }
+            *(c == OPT_JSON ? &a->json_path : &a->csv_path) = optarg;
+            break;
         case OPT_COLD: a->cold = 1; break;
         case OPT_WIDE: a->wide = 1; break;
         case OPT_DRY_RUN: a->dry_run = 1; break;
@@ -353,9 +471,9 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             a->validation = optarg && strcmp(optarg, "core") == 0 ? 1 : 2;
             break;
         case OPT_REPS:
-            if (parse_number("reps", optarg, 1, 1e6, &num, err, len))
+            if (parse_whole("reps", optarg, 1, 1000000, &whole, err, len))
                 return -1;
-            a->reps = (int)num;
+            a->reps = (int)whole;
             break;
         case OPT_WARMUP:
             if (parse_number("warmup-ms", optarg, 0, 6e5, &a->warmup_ms, err, len))
@@ -366,14 +484,14 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                 return -1;
             break;
         case OPT_SEED:
-            if (parse_number("seed", optarg, 0, 1.8e19, &num, err, len))
+            if (parse_whole("seed", optarg, 0, UINT64_MAX, &a->seed, err, len))
                 return -1;
-            a->seed = (uint64_t)num;
             break;
         case OPT_SPEC:
             if (parse_spec(optarg, a, err, len))
                 return -1;
             break;
+        case OPT_SASS: a->sass_dir = optarg; break;
         case ':':
             snprintf(err, len, "%s needs a value", argv[optind - 1]);
             return -1;
@@ -383,7 +501,8 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         default:
             if (c >= OPT_DIM && c < OPT_DIM + VKB_DIM_COUNT) {
                 char sub[200];
-                if (vkb_cli_parse_list(optarg, &a->dims[c - OPT_DIM], sub, sizeof sub)) {
+                if (vkb_cli_parse_list(optarg, c == OPT_DIM + VKB_DIM_OFFSET ? 0 : 1, &a->dims[c - OPT_DIM], sub,
+                                       sizeof sub)) {
                     snprintf(err, len, "--%s: %s", vkb_dim_flags[c - OPT_DIM], sub);
                     return -1;
                 }

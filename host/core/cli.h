@@ -10,8 +10,8 @@
 
 #define VKB_LIST_MAX 256
 
-/* A list of sizes from "1024", "1,31,33", "256:8192:x2" or "100:1000:+100"; suffixes K M G (2^10..)
- * and powers "2^28" are accepted. */
+/* A list of sizes from "1024", "1,31,33", "256:8192:x2" or "100:1000:+100"; suffixes K M G (2^10..),
+ * powers "2^28" and whole decimals "1e6" are accepted; an empty item is an error. */
 typedef struct vkb_list {
     int64_t v[VKB_LIST_MAX];
     int n;
@@ -45,13 +45,15 @@ typedef struct vkb_args {
     vkb_list dims[VKB_DIM_COUNT];   /* n == 0: not given */
     vkb_spec_value spec[8];         /* --spec NAME=V,...: constants overridden in the variants' shaders */
     int nspec;
+    const char *sass_dir;           /* --sass DIR: machine code of every pipeline and CUDA twin; NULL = off */
 } vkb_args;
 
 /* Parse ARGV. Returns 0 on success, 1 when help or version was printed (exit 0), -1 on a usage error
  * with the message in ERR (exit 2). */
 int vkb_cli_parse(int argc, char **argv, vkb_args *args, char *err, size_t len);
-/* Parse one size list; 0 on success, -1 with ERR. */
-int vkb_cli_parse_list(const char *text, vkb_list *out, char *err, size_t len);
+/* Parse one size list, every item at least MIN (0 or 1); 0 on success, -1 with ERR. Sizes beyond any
+ * device (above 2^50) are held as 2^50 + 1 for the device checks to refuse. */
+int vkb_cli_parse_list(const char *text, int64_t min, vkb_list *out, char *err, size_t len);
 /* Whether NAME is selected by the --variant text SEL for FAMILY (NULL or "all" selects everything). */
 int vkb_cli_variant_selected(const char *sel, const char *family, const char *name);
 void vkb_cli_usage(FILE *out);
