@@ -50,6 +50,7 @@ static vkb_result *add(const char *backend, int variant, vkb_status status)
     r->status = status;
     r->predicted = NAN;
     r->cache_fits = 1;
+    r->check.bad_row = r->check.bad_col = -1;
     snprintf(r->check.method, sizeof r->check.method, "exact");
     return r;
 }
@@ -79,7 +80,8 @@ static void fabricate(const char *backend)
     r = add(backend, 3, VKB_RES_SKIP);
     snprintf(r->skip_reason, sizeof r->skip_reason, "needs subgroup arithmetic, which the device lacks");
     r = add(backend, 4, VKB_RES_FAIL);
-    r->check.bad = 3, r->check.checked = 100, r->check.first_bad = 17;
+    r->check.bad = 3, r->check.checked = 100, r->check.first_bad = 17, r->check.cols = 5;
+    r->check.bad_row = 3, r->check.bad_col = 2, r->check.bad_expected = 1.5, r->check.bad_actual = -2;
     r->check.max_error = 0.5, r->check.tolerance = 1e-6;
 }
 
@@ -177,7 +179,7 @@ static void table_legend(void)
     ASSERT(strstr(out, "~ after a number: its median had not settled") != NULL);
     ASSERT(strstr(out, "ceil% above 100") != NULL);
     ASSERT(strstr(out, "SUSPECT") != NULL && strstr(out, "above 1.25x the fastest copy") != NULL);
-    ASSERT(strstr(out, "FAIL: 3 of 100 wrong, first at element 17") != NULL);
+    ASSERT(strstr(out, "FAIL: 3 of 100 wrong, first at row 3, column 2") != NULL && strstr(out, "1.5, got -2"));
     ASSERT(strstr(out, "skip: needs subgroup arithmetic") != NULL);
     ASSERT(strstr(out, "a = api_copy (vulkan)") != NULL);
     ASSERT(strstr(out, "seed 00") == NULL);

@@ -41,7 +41,7 @@ static const vkb_variant variants[] = {
     {"naive", "matmul_naive", {16, 16, 1}, {0}, 0, 0, 0, 0,
      "one invocation per element of C, A and B from global memory: 2 loads per FMA, L1/L2-bound; ~10% of cuBLAS", "cublas_sgemm"},
     {"tiled16", "matmul_tiled", {16, 16, 1}, {16}, 1, 0, 0, 0,
-     "the seed's 16x16 shared-memory tiles loaded in phases between barriers: global traffic / 16; ~20% of cuBLAS", "cublas_sgemm"},
+     "the textbook's 16x16 shared-memory tiles loaded in phases between barriers: global traffic / 16; ~20% of cuBLAS", "cublas_sgemm"},
     {"tiled32", "matmul_tiled", {32, 32, 1}, {32}, 1, 0, 0, 0,
      "TILE_WIDTH 32: traffic / 32 but 2 shared loads per FMA still bound it; ~20% of cuBLAS", "cublas_sgemm"},
     {"rows", "matmul_block", {512, 1, 1}, {64, 64, 8, 64, 64, 8, 1, 0}, 8, 0, 0, 0,

@@ -646,30 +646,30 @@ CREATE(uniform_create, UNIFORM)
     part##_create, case_destroy, plan, work, check, predict
 
 const vkb_family vkb_family_memory_width = {
-    "memory.width", "seed 002: 4-, 8- and 16-byte loads (useful bytes; predicted by seed 002's transfers)",
+    "memory.width", "4-, 8- and 16-byte loads (useful bytes; predicted by the coalescing rule)",
     {"n", "width"}, 2, "GB/s", PART(width),
 };
 const vkb_family vkb_family_memory_offset = {
-    "memory.offset", "seed 002: loads misaligned by --offset words (useful bytes; predicted by its transfers)",
+    "memory.offset", "loads misaligned by --offset words (useful bytes; predicted by the coalescing rule)",
     {"n", "offset"}, 2, "GB/s", PART(offset),
 };
 const vkb_family vkb_family_memory_stride = {
-    "memory.stride", "seed 002: thread i reads word i * --stride (useful bytes; predicted by its transfers)",
+    "memory.stride", "thread i reads word i * --stride (useful bytes; predicted by the coalescing rule)",
     {"n", "stride"}, 2, "GB/s", PART(stride),
 };
 const vkb_family vkb_family_memory_aos_soa = {
-    "memory.aos_soa", "seed 002: records of 12 and 20 bytes as structures or arrays (useful bytes, n records)",
+    "memory.aos_soa", "records of 12 and 20 bytes as structures or arrays (useful bytes, n records; the coalescing rule)",
     {"n"}, 1, "GB/s", PART(layout),
 };
 const vkb_family vkb_family_memory_shared_stride = {
-    "memory.shared_stride", "seed 002: shared[t * --stride], conflict degree gcd(s, 32 banks) (GB/s = 4 x loads/ns)",
+    "memory.shared_stride", "shared[t * --stride]: the bank-conflict rule, degree gcd(s, 32 banks) (GB/s = 4 x loads/ns)",
     {"n", "stride"}, 2, "GB/s", PART(shared),
 };
 const vkb_family vkb_family_memory_shared_broadcast = {
-    "memory.shared_broadcast", "seed 002: one shared word broadcast to a subgroup (GB/s = 4 x loads/ns; n threads)",
+    "memory.shared_broadcast", "one shared word read by a whole subgroup: a broadcast, no bank conflict (GB/s = 4 x loads/ns; n threads)",
     {"n"}, 1, "GB/s", PART(broadcast),
 };
 const vkb_family vkb_family_memory_uniform = {
-    "memory.uniform", "seed 002: constant memory is fast when a subgroup reads one address (GB/s = 4 x loads/ns; n threads)",
+    "memory.uniform", "the broadcast rule: constant memory is fast when a subgroup reads one address (GB/s = 4 x loads/ns)",
     {"n"}, 1, "GB/s", PART(uniform),
 };

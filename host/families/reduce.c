@@ -67,11 +67,11 @@ static const vkb_variant variants[] = {
      "vkCmdCopyBuffer / cudaMemcpy of the n*4 input bytes; work = read + write (2*n*4), so it is the "
      "device's copy bandwidth, not a read-only ceiling"},
     ROW("interleaved_divergent", "interleaved_divergent", LOAD_BLOCK1 | TREE_BARRIER, 0,
-        "seed 003 naive: interleaved addressing, t % (2s) == 0 picks threads: divergent subgroups"),
+        "naive: interleaved addressing, t % (2s) == 0 picks threads: divergent subgroups"),
     ROW("interleaved_strided", "interleaved_strided", LOAD_BLOCK1 | TREE_BARRIER, 0,
         "interleaved addressing by index 2st: no divergence, shared-memory bank conflicts"),
     ROW("sequential", "sequential", LOAD_BLOCK1 | TREE_BARRIER, 0,
-        "seed 003 divergence-free: sequential addressing, conflict-free, half the threads idle at once"),
+        "divergence-free: sequential addressing, conflict-free, half the threads idle at once"),
     ROW("first_add", "first_add", LOAD_BLOCK2 | TREE_BARRIER, 0,
         "each thread adds two elements L apart while loading: half the workgroups"),
     ROW("unroll_last_subgroup", "unroll_last_subgroup", LOAD_BLOCK2 | TREE_TAIL, SUB,
@@ -79,15 +79,15 @@ static const vkb_variant variants[] = {
     ROW("unroll_complete", "unroll_complete", LOAD_BLOCK2 | TREE_TAIL, SUB,
         "unroll_last_subgroup with every step written out for the workgroup size (a spec constant)"),
     ROW("stride_global_threads", "stride_global", LOAD_GRID | GRID_THREADS | TREE_TAIL, SUB,
-        "seed 003 Stride-Global-Size: grid-stride adds per thread, 2^18 threads, then unroll_complete's tree"),
+        "Stride-Global-Size: grid-stride adds per thread, 2^18 threads, then unroll_complete's tree"),
     ROW("stride_global_cus", "stride_global", LOAD_GRID | GRID_CUS | TREE_TAIL, SUB,
         "Stride-Global-Size with 8 workgroups per compute unit (count from the device, else 16)"),
     ROW("stride_local_threads", "stride_local", LOAD_LOCAL | GRID_THREADS | TREE_TAIL, SUB,
-        "seed 003 Stride-Local-Size: a contiguous chunk per workgroup, adds L apart, 2^18 threads"),
+        "Stride-Local-Size: a contiguous chunk per workgroup, adds L apart, 2^18 threads"),
     ROW("stride_local_cus", "stride_local", LOAD_LOCAL | GRID_CUS | TREE_TAIL, SUB,
         "Stride-Local-Size with 8 workgroups per compute unit (count from the device, else 16)"),
     ROW("vec4", "vec4", LOAD_VEC4 | GRID_CUS | TREE_TAIL, SUB,
-        "seed 003 Vector-Size: 16-byte loads on stride_global_cus's grid-stride loop, four running sums"),
+        "Vector-Size: 16-byte loads on stride_global_cus's grid-stride loop, four running sums"),
     ROW("subgroup", "subgroup", LOAD_VEC4 | GRID_CUS | TREE_SUBGROUP, SUB,
         "vec4's loads, subgroupAdd, one shared slot per subgroup; workgroups combined by a second pass"),
     {"subgroup_atomic", "reduce_subgroup_atomic_f32", {256, 1, 1}, {0}, 0,
@@ -350,7 +350,7 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 }
 
 const vkb_family vkb_family_reduce = {
-    "reduce", "sum of n floats or ints: seed 003's ladder, naive to subgroup", {"n"}, 1, "GB/s",
+    "reduce", "sum of n floats or ints: the classic reduction ladder, naive to subgroup", {"n"}, 1, "GB/s",
     variants, (int)VKB_COUNT(variants),
     default_shapes, battery, case_create, case_destroy, plan, work, check,
 };

@@ -27,7 +27,7 @@ typedef struct transpose_case {
 static const vkb_variant variants[] = {
     /* name kernel local spec nspec param needs flags note */
     {"copy", "transpose_direct", {32, 8, 1}, {32, 8, 0}, 3, OUT_COPIED, 0, 0,
-     "tile-shaped copy, 32x8 threads, 4 elements each: the kernel ceiling the seed compares against"},
+     "tile-shaped copy, 32x8 threads, 4 elements each: the kernel ceiling transposes are held to"},
     {"copy_shared", "transpose_tiled", {32, 8, 1}, {32, 8, 0, 0, 0}, 5, OUT_COPIED, 0, 0,
      "copy through a 32x32 shared tile and a barrier: what the tile itself costs"},
     {"naive", "transpose_direct", {32, 8, 1}, {32, 8, 1}, 3, OUT_TRANSPOSED, 0, 0,

@@ -76,9 +76,26 @@ const char *vkb_fmt_fit(const char *s, int width, char *buf, size_t len)
 const char *vkb_fmt_failure(const vkb_result *r, char *buf, size_t len)
 {
     const vkb_check *c = &r->check;
-    snprintf(buf, len, "%llu of %llu wrong, first at element %llu; worst |error| %.3g against a bound of %.3g (%s)",
-             (unsigned long long)c->bad, (unsigned long long)c->checked, (unsigned long long)c->first_bad,
-             c->max_error, c->tolerance, c->method);
+    size_t used = 0;
+    buf[0] = 0;
+    if (c->reason[0])
+        used += (size_t)snprintf(buf, len, "%s%s", c->reason, c->bad ? "; " : "");
+    if (c->bad && used < len) {
+        char where[96];
+        if (c->bad_row >= 0 && c->bad_col >= 0)
+            snprintf(where, sizeof where, "row %lld, column %lld", (long long)c->bad_row, (long long)c->bad_col);
+        else if (c->bad_row >= 0)
+            snprintf(where, sizeof where, "row %lld", (long long)c->bad_row);
+        else
+            snprintf(where, sizeof where, "element %llu", (unsigned long long)c->first_bad);
+        used += (size_t)snprintf(buf + used, len - used, "%llu of %llu wrong, first at %s: expected %.7g, got %.7g",
+                                 (unsigned long long)c->bad, (unsigned long long)c->checked, where, c->bad_expected,
+                                 c->bad_actual);
+    }
+    if (!buf[0])
+        used += (size_t)snprintf(buf, len, "the check failed");
+    if (used < len)
+        snprintf(buf + used, len - used, " (%s)", c->method);
     return buf;
 }
 

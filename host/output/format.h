@@ -20,7 +20,8 @@ const char *vkb_fmt_name(const vkb_result *r, const char *home, char *buf, size_
 const char *vkb_fmt_fit(const char *s, int width, char *buf, size_t len);
 /* Columns S takes on a terminal (UTF-8 characters). */
 int vkb_fmt_columns(const char *s);
-/* What a failed check found, in words: "3 of 100 wrong, first at element 17: |error| 0.5 > 1e-06 (exact)". */
+/* What a failed check found, in words: "3 of 100 wrong, first at row 2, column 5: expected 1, got 0 (exact)",
+ * after the check's reason where it has one (guard bands, poison, timer). */
 const char *vkb_fmt_failure(const vkb_result *r, char *buf, size_t len);
 /* S padded to W columns, left-aligned (LEFT) or right-aligned, then one space. */
 void vkb_fmt_cell(FILE *out, const char *s, int w, int left);

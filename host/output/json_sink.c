@@ -163,10 +163,24 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
         vkb_json_string(j, "method", r->check.method);
         vkb_json_int(j, "checked", (int64_t)r->check.checked);
         vkb_json_int(j, "wrong", (int64_t)r->check.bad);
-        if (r->check.bad)
-            vkb_json_int(j, "first_wrong", (int64_t)r->check.first_bad);
-        else
+        if (r->check.bad) {
+            vkb_json_object_begin(j, "first_wrong");
+            vkb_json_int(j, "index", (int64_t)r->check.first_bad);
+            if (r->check.bad_row >= 0)
+                vkb_json_int(j, "row", r->check.bad_row);
+            else
+                vkb_json_null(j, "row");
+            if (r->check.bad_col >= 0)
+                vkb_json_int(j, "col", r->check.bad_col);
+            else
+                vkb_json_null(j, "col");
+            vkb_json_number(j, "expected", r->check.bad_expected);
+            vkb_json_number(j, "actual", r->check.bad_actual);
+            vkb_json_object_end(j);
+        } else {
             vkb_json_null(j, "first_wrong");
+        }
+        vkb_json_string(j, "reason", r->check.reason[0] ? r->check.reason : NULL);
         vkb_json_number(j, "error_over_tolerance", r->check.worst_ratio);
         vkb_json_object_end(j);
     }
@@ -180,6 +194,13 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
         for (int k = 0; k < p->nstat; k++)
             vkb_json_number(j, p->stat[k].name, p->stat[k].value);
         vkb_json_object_end(j);
+        if (p->mc.valid) { /* --sass: the machine code by instruction class */
+            vkb_json_object_begin(j, "machine_code");
+            vkb_json_string(j, "source", p->mc.source);
+            for (int k = 0; k < VKB_MC_NCLASS; k++)
+                vkb_json_int(j, vkb_mc_class_names[k], (int64_t)p->mc.count[k]);
+            vkb_json_object_end(j);
+        }
         vkb_json_object_end(j);
     }
     vkb_json_array_end(j);
