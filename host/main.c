@@ -7,15 +7,15 @@
 #include "backend.h"
 #include "cli.h"
 #include "family.h"
-#include "report.h"
 #include "runner.h"
+#include "selection.h"
+#include "sinks.h"
 #include "util.h"
 
 #ifndef VKB_VERSION
 #define VKB_VERSION "0.0.0"
 #endif
 
-#define MAX_SHAPES 1024
 /* the default suite must finish well under a minute: each family's first default shape, short budgets
  * (the first variant of the process still warms up in full: clocks ramp up) */
 #define SUITE_BUDGET_MS 100
@@ -23,17 +23,9 @@
 
 typedef struct app {
     vkb_args args;
-    char command_line[1024];
+    char *command_line;   /* argv joined, whole */
     vkb_runner runner;
-    FILE *table;          /* stdout, or stderr when JSON goes to stdout */
 } app;
-
-VKB_NORETURN static void usage_error(const char *fmt, const char *a, const char *b)
-{
-    char msg[600];
-    snprintf(msg, sizeof msg, fmt, a, b);
-    vkb_die(VKB_EXIT_USAGE, "%s (see vkbench --help)", msg);
-}
 
 static void list_families(void)
 {
@@ -49,180 +41,6 @@ static void list_families(void)
                    var->flags & VKB_VAR_NONDETERMINISTIC ? "(nondeterministic) " : "", var->note);
         }
     }
-}
-
-static const char *family_names(char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = 0;
-    for (int i = 0; i < vkb_family_count && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", vkb_families[i]->name);
-    return buf;
-}
-
-/* The families the command names (all when none), checked. */
-static int pick_families(const vkb_args *a, const vkb_family **out)
-{
-    char names[400];
-    int n = 0;
-    if (a->nfamilies == 0) {
-        for (int i = 0; i < vkb_family_count; i++)
-            out[i] = vkb_families[i];
-        return vkb_family_count;
-    }
-    for (int i = 0; i < a->nfamilies; i++) {
-        const vkb_family *f = vkb_family_find(a->families[i]);
-        size_t len = strlen(a->families[i]);
-        int found = f != NULL;
-        if (f)
-            out[n++] = f;
-        /* a group: NAME selects every family named NAME.PART */
-        for (int k = 0; !f && k < vkb_family_count && n < 64; k++)
-            if (strncmp(vkb_families[k]->name, a->families[i], len) == 0 && vkb_families[k]->name[len] == '.') {
-                out[n++] = vkb_families[k];
-                found = 1;
-            }
-        if (!found)
-            usage_error("unknown family '%s'; families: %s", a->families[i], family_names(names, sizeof names));
-    }
-    return n;
-}
-
-/* Every name in --variant must exist in one of the families. */
-static void check_variant_names(const char *sel, const vkb_family *const *fams, int nfams)
-{
-    char buf[1024], *save = NULL, *item;
-    if (!sel || strcmp(sel, "all") == 0)
-        return;
-    snprintf(buf, sizeof buf, "%s", sel);
-    for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        int found = 0;
-        char valid[800] = "";
-        size_t used = 0;
-        for (int i = 0; i < nfams; i++)
-            for (int v = 0; v < fams[i]->nvariants; v++) {
-                found |= vkb_cli_variant_selected(item, fams[i]->name, fams[i]->variants[v].name);
-                if (used < sizeof valid)
-                    used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s", used ? ", " : "",
-                                             fams[i]->variants[v].name);
-            }
-        if (!found)
-            usage_error("unknown variant '%s'; variants: %s", item, valid);
-    }
-}
-
-static int dim_index(const char *name)
-{
-    for (int i = 0; i < VKB_DIM_COUNT; i++)
-        if (strcmp(vkb_dim_flags[i], name) == 0)
-            return i;
-    return -1;
-}
-
-/* Shapes from the size flags (their cartesian product), else the family's defaults. */
-static int shapes_for(const vkb_family *f, const vkb_args *a, const vkb_caps *caps, vkb_shape *out)
-{
-    vkb_shape defaults[MAX_SHAPES];
-    const vkb_list *lists[VKB_MAX_DIMS];
-    vkb_list fixed[VKB_MAX_DIMS];
-    int given = 0, n = 0, idx[VKB_MAX_DIMS] = {0};
-    for (int d = 0; d < VKB_DIM_COUNT; d++) {
-        int used = d == VKB_DIM_SIZE;
-        for (int k = 0; k < f->ndims; k++)
-            used |= dim_index(f->dims[k]) == d;
-        if (a->dims[d].n && !used)
-            usage_error("%s takes no --%s", f->name, vkb_dim_flags[d]);
-        given |= a->dims[d].n > 0;
-    }
-    if (!given)
-        return f->default_shapes(caps, out, MAX_SHAPES);
-    f->default_shapes(caps, defaults, MAX_SHAPES);
-    for (int k = 0; k < f->ndims; k++) {
-        int d = dim_index(f->dims[k]);
-        if (a->dims[d].n) {
-            lists[k] = &a->dims[d];
-        } else if (a->dims[VKB_DIM_SIZE].n) {
-            lists[k] = &a->dims[VKB_DIM_SIZE];
-        } else {
-            fixed[k].n = 1;
-            fixed[k].v[0] = defaults[0].d[k];
-            lists[k] = &fixed[k];
-        }
-    }
-    for (;;) {
-        int k;
-        if (n == MAX_SHAPES)
-            vkb_die(VKB_EXIT_USAGE, "more than %d shapes; give fewer sizes", MAX_SHAPES);
-        memset(&out[n], 0, sizeof out[n]);
-        for (k = 0; k < f->ndims; k++)
-            out[n].d[k] = lists[k]->v[idx[k]];
-        n++;
-        for (k = f->ndims - 1; k >= 0; k--) {
-            if (++idx[k] < lists[k]->n)
-                break;
-            idx[k] = 0;
-        }
-        if (k < 0)
-            return n;
-    }
-}
-
-static int sizes_given(const vkb_args *a)
-{
-    for (int d = 0; d < VKB_DIM_COUNT; d++)
-        if (a->dims[d].n)
-            return 1;
-    return 0;
-}
-
-static void write_json_file(app *ap)
-{
-    char tmp[1100];
-    FILE *f;
-    snprintf(tmp, sizeof tmp, "%s.tmp", ap->args.json_path);
-    f = fopen(tmp, "w");
-    if (!f)
-        vkb_die(VKB_EXIT_USAGE, "cannot write %s", tmp);
-    vkb_report_json(f, ap->command_line, ap->runner.all, ap->runner.nall, &ap->runner.results);
-    fclose(f);
-    if (rename(tmp, ap->args.json_path) != 0)
-        vkb_die(VKB_EXIT_USAGE, "cannot write %s", ap->args.json_path);
-}
-
-/* Progress on stderr: a bar with the case and the time left on a terminal, plain lines otherwise. */
-static void show_progress(const vkb_runner *r, const vkb_result *res)
-{
-    static double start;
-    char shape[64], bar[21];
-    double now = vkb_now_ns(), left;
-    int done = r->progress_done, total = r->progress_total > done ? r->progress_total : done;
-    if (!start)
-        start = now;
-    left = done ? (now - start) / done * (total - done) / 1e9 : 0;
-    vkb_shape_text(res->family, &res->shape, shape, sizeof shape);
-    if (isatty(2)) {
-        for (int i = 0; i < 20; i++)
-            bar[i] = i < 20 * done / total ? '#' : '.';
-        bar[20] = 0;
-        fprintf(stderr, "\r\033[K[%s] %d/%d %s/%s %s %s, %.0f s left", bar, done, total, res->family->name,
-                res->variant->name, res->backend, shape, left);
-        if (done == total)
-            fputs("\r\033[K", stderr);
-    } else {
-        fprintf(stderr, "vkbench: [%d/%d] %s/%s %s %s %s\n", done, total, res->family->name, res->variant->name,
-                res->backend, shape, res->status == VKB_RES_OK ? "ok" : res->status == VKB_RES_FAIL ? "FAIL" : "skip");
-    }
-    fflush(stderr);
-}
-
-static void on_result(vkb_runner *r, const vkb_result *res, void *user)
-{
-    app *ap = user;
-    /* the JSON file is rewritten whole after each result: an interrupted run keeps valid JSON */
-    if (ap->args.json_path && strcmp(ap->args.json_path, "-") != 0)
-        write_json_file(ap);
-    if (!vkb_quiet)
-        show_progress(r, res);
 }
 
 static void open_backends(app *ap, int timed)
@@ -283,99 +101,140 @@ static void open_backends(app *ap, int timed)
     }
 }
 
-/* The shapes a command runs F at: `validate` the family's battery; `run` the size flags or the
- * defaults; the default suite only the first default shape (it must finish well under a minute). */
-static int command_shapes(const app *ap, const vkb_family *f, int timed, vkb_shape *shapes)
+/* --spec as given: "BM=64,TN=4". */
+static const char *spec_text(const vkb_args *a, char *buf, size_t len)
 {
-    if (!timed)
-        return f->battery(shapes, MAX_SHAPES);
-    if (strcmp(ap->args.command, "suite") == 0 && !sizes_given(&ap->args)) {
-        f->default_shapes(&ap->runner.backends[0]->caps, shapes, MAX_SHAPES);
-        return 1;
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < a->nspec && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%u", i ? "," : "", a->spec[i].name, a->spec[i].value);
+    return buf;
+}
+
+/* The work plan of a dry run on stdout: the totals, then each family's shapes and variants. */
+static void print_plan(const vkb_selection *sel, const vkb_run_plan *plan, const vkb_runner *r)
+{
+    printf("%d shapes x %d variants x %d backends = %d cases, about %.0f s\n", plan->shapes, plan->variants,
+           plan->backends, plan->cases, plan->estimate_s);
+    for (int i = 0; i < sel->nfams; i++) {
+        char shape[64];
+        int cases = 0;
+        for (int w = 0; w < r->nwork; w++)
+            cases += r->work[w].fam == i;
+        printf("  %-24s %4d shape%s (%s%s), %d cases\n", sel->fam[i].family->name, sel->fam[i].nshapes,
+               sel->fam[i].nshapes == 1 ? " " : "s", vkb_shape_text(sel->fam[i].family, &sel->fam[i].shapes[0], shape,
+               sizeof shape), sel->fam[i].nshapes > 1 ? ", ..." : "", cases);
     }
-    return shapes_for(f, &ap->args, &ap->runner.backends[0]->caps, shapes);
+    printf("every case fits the device's limits; nothing was run (--dry-run)\n");
 }
 
 static int run_command(app *ap)
 {
-    const vkb_family *fams[64];
-    static vkb_shape shapes[MAX_SHAPES];
+    vkb_selection sel;
+    vkb_run_plan plan;
+    vkb_run_settings set;
+    vkb_sink *sinks[4];
+    int nsinks = 0;
     vkb_runner *r = &ap->runner;
     int timed = strcmp(ap->args.command, "validate") != 0;
-    int nfams = pick_families(&ap->args, fams);
-    int failed = 0;
+    int failed = 0, suspect = 0, rc;
     unsigned messages;
+    char err[600], spec[400];
 
-    check_variant_names(ap->args.variants, fams, nfams);
+    if (vkb_selection_families(&ap->args, &sel, err, sizeof err))
+        vkb_die(VKB_EXIT_USAGE, "%s (see vkbench --help)", err);
+    /* result files first: a path that cannot be written fails before any work (a dry run writes none) */
+    if (!ap->args.dry_run) {
+        const char *json = ap->args.json_path, *csv = ap->args.csv_path;
+        FILE *table = (json && strcmp(json, "-") == 0) || (csv && strcmp(csv, "-") == 0) ? stderr : stdout;
+        if (!vkb_quiet)
+            sinks[nsinks++] = vkb_sink_progress_create();
+        sinks[nsinks++] = timed ? vkb_sink_table_create(table, vkb_table_width(ap->args.wide))
+                                : vkb_sink_matrix_create(table, vkb_table_width(ap->args.wide));
+        if (json)
+            sinks[nsinks++] = vkb_sink_json_create(json);
+        if (csv)
+            sinks[nsinks++] = vkb_sink_csv_create(csv);
+    }
     open_backends(ap, timed);
+    if (vkb_selection_shapes(&ap->args, &r->backends[0]->caps, &sel, err, sizeof err))
+        vkb_die(VKB_EXIT_USAGE, "%s", err);
     r->timed = timed;
     r->seed = ap->args.seed;
     r->spec = ap->args.spec;
     r->nspec = ap->args.nspec;
-    r->on_result = on_result;
-    r->user = ap;
-    ap->table = ap->args.json_path && strcmp(ap->args.json_path, "-") == 0 ? stderr : stdout;
+    vkb_runner_plan(r, &sel, &plan);
+    vkb_runner_preflight(r, &sel);
+    if (ap->args.dry_run) {
+        print_plan(&sel, &plan, r);
+        for (int i = 0; i < r->nall; i++)
+            r->all[i]->destroy(r->all[i]);
+        vkb_runner_free(r);
+        vkb_selection_free(&sel);
+        return VKB_EXIT_OK;
+    }
 
-    for (int i = 0; i < nfams; i++) {
-        int nsel = 0, nshape = command_shapes(ap, fams[i], timed, shapes);
-        for (int v = 0; v < fams[i]->nvariants; v++)
-            nsel += vkb_cli_variant_selected(ap->args.variants, fams[i]->name, fams[i]->variants[v].name) ||
-                    (timed && (fams[i]->variants[v].flags & VKB_VAR_CEILING));
-        r->progress_total += nshape * nsel * r->nbackends;
-    }
-    for (int i = 0; i < nfams; i++) {
-        const vkb_family *f = fams[i];
-        int selected[64], any = 0, first = r->results.n;
-        int n = command_shapes(ap, f, timed, shapes);
-        for (int v = 0; v < f->nvariants; v++)
-            any |= selected[v] = vkb_cli_variant_selected(ap->args.variants, f->name, f->variants[v].name);
-        if (!any)
-            continue;
-        for (int s = 0; s < n; s++) {
-            vkb_runner_family_shape(r, f, selected, &shapes[s]);
-            if (ap->args.json_path && strcmp(ap->args.json_path, "-") != 0)
-                write_json_file(ap); /* again, now with the ceilings attached */
-        }
-        if (timed)
-            vkb_report_table(ap->table, r->results.r, first, r->results.n, r->nbackends > 1);
-        else
-            vkb_report_matrix(ap->table, r->results.r, first, r->results.n);
-        fflush(ap->table);
-    }
-    for (int i = 0; i < r->results.n; i++)
+    memset(&set, 0, sizeof set);
+    set.command = ap->args.command;
+    set.command_line = ap->command_line;
+    set.seed = ap->args.seed;
+    set.timed = timed;
+    set.cold = ap->args.cold;
+    set.warmup_ms = r->timing[0].warmup_ms;
+    set.first_warmup_ms = r->timing[0].first_warmup_ms;
+    set.budget_ms = r->timing[0].budget_ms;
+    set.reps = ap->args.reps;
+    set.spec = ap->args.nspec ? spec_text(&ap->args, spec, sizeof spec) : NULL;
+    set.paired = r->nbackends > 1;
+    r->sinks = sinks;
+    r->nsinks = nsinks;
+    rc = vkb_runner_run(r, &sel, &set, &plan);
+    for (int i = 0; i < nsinks; i++)
+        vkb_sink_destroy(sinks[i]);
+
+    for (int i = 0; i < r->results.n; i++) {
         failed |= r->results.r[i].status == VKB_RES_FAIL;
-
-    if (ap->args.json_path && strcmp(ap->args.json_path, "-") == 0)
-        vkb_report_json(stdout, ap->command_line, r->all, r->nall, &r->results);
-    if (ap->args.csv_path) {
-        FILE *csv = fopen(ap->args.csv_path, "w");
-        if (!csv)
-            vkb_die(VKB_EXIT_USAGE, "cannot write %s", ap->args.csv_path);
-        vkb_report_csv(csv, &r->results);
-        fclose(csv);
+        suspect |= r->results.r[i].suspect;
     }
     messages = vkb_vulkan_validation_messages();
     for (int i = 0; i < r->nall; i++)
         r->all[i]->destroy(r->all[i]);
-    vkb_results_free(&r->results);
+    vkb_runner_free(r);
+    vkb_selection_free(&sel);
+    if (rc)
+        return rc;
     if (messages) {
         vkb_warn("the validation layer reported %u message%s: failing the run", messages, messages == 1 ? "" : "s");
         return VKB_EXIT_MISMATCH;
     }
     if (failed)
         vkb_warn("some results failed validation (FAIL rows above)");
-    return failed ? VKB_EXIT_MISMATCH : VKB_EXIT_OK;
+    if (suspect)
+        vkb_warn("some timings are suspect: a metric above a physical bound (SUSPECT rows above)");
+    return failed || suspect ? VKB_EXIT_MISMATCH : VKB_EXIT_OK;
+}
+
+/* argv joined by spaces, whole (the JSON records it). */
+static char *join_args(int argc, char **argv)
+{
+    size_t len = 1, used = 0;
+    char *s;
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    s = vkb_alloc(len);
+    s[0] = 0;
+    for (int i = 0; i < argc; i++)
+        used += (size_t)snprintf(s + used, len - used, "%s%s", i ? " " : "", argv[i]);
+    return s;
 }
 
 int main(int argc, char **argv)
 {
     static app ap;
     char err[400];
-    size_t used = 0;
     int rc;
 
-    for (int i = 0; i < argc && used < sizeof ap.command_line; i++)
-        used += (size_t)snprintf(ap.command_line + used, sizeof ap.command_line - used, "%s%s", i ? " " : "", argv[i]);
+    ap.command_line = join_args(argc, argv);
     rc = vkb_cli_parse(argc, argv, &ap.args, err, sizeof err);
     if (rc < 0)
         vkb_die(VKB_EXIT_USAGE, "%s (see vkbench --help)", err);
@@ -386,6 +245,8 @@ int main(int argc, char **argv)
     }
     vkb_quiet = ap.args.quiet;
     vkb_verbose = ap.args.verbose;
+    if (ap.args.sass_dir)
+        vkb_mc_open(ap.args.sass_dir);
 
     if (strcmp(ap.args.command, "list") == 0) {
         list_families();

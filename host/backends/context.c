@@ -365,7 +365,7 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
     VkPhysicalDeviceProperties props;
     void **tail = &f2.pNext;
-    const vkb_caps *c = &vk->caps;
+    const vkb_caps *c = vk->caps;
 
     vkGetPhysicalDeviceProperties(vk->phys, &props);
     qci.queueFamilyIndex = vk->queue_family;
@@ -427,7 +427,7 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
 }
 
-vkb_vk *vkb_vk_create(const char *select, int validation)
+vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
 {
     vkb_vk *vk = vkb_calloc(1, sizeof *vk);
     VkPhysicalDevice *list;
@@ -449,11 +449,12 @@ vkb_vk *vkb_vk_create(const char *select, int validation)
         vkb_die(VKB_EXIT_NO_DEVICE, "%s offers Vulkan %u.%u; vkbench needs 1.1 or later", props.deviceName,
                 VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion));
     exts = device_exts(vk->phys, &next);
-    read_caps(vk->phys, exts, next, &vk->caps);
+    vk->caps = caps;
+    read_caps(vk->phys, exts, next, vk->caps);
     vk->queue_family = pick_queue_family(vk->phys, &vk->timestamp_bits);
     if (vk->queue_family == UINT32_MAX)
         vkb_die(VKB_EXIT_NO_DEVICE, "%s has no compute queue", props.deviceName);
-    vk->caps.timestamps = vk->caps.timestamps && vk->timestamp_bits > 0;
+    vk->caps->timestamps = vk->caps->timestamps && vk->timestamp_bits > 0;
     vk->timestamp_period_ns = props.limits.timestampPeriod;
     vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem);
     create_device(vk, exts, next);

@@ -11,7 +11,7 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
                            size_t len)
 {
     const vkb_spirv *spv = vkb_spirv_find(pass->kernel);
-    const vkb_caps *c = &vk->caps;
+    const vkb_caps *c = vk->caps;
     VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     VkDescriptorSetLayoutBinding binding[VKB_MAX_BUFFERS];
     VkDescriptorSetLayoutCreateInfo dslci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};

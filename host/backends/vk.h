@@ -21,7 +21,7 @@ typedef struct vkb_vk {
     double timestamp_period_ns;
     uint32_t timestamp_bits;
     int has_exec_props;   /* VK_KHR_pipeline_executable_properties enabled */
-    vkb_caps caps;
+    vkb_caps *caps;       /* the backend's caps (vkb_backend.caps): the one copy, completed by main from CUDA */
 } vkb_vk;
 
 /* "VK_ERROR_OUT_OF_DEVICE_MEMORY" for R. */
@@ -35,8 +35,8 @@ VKB_NORETURN void vkb_vk_fail(const char *call, VkResult r, const char *file, in
             vkb_vk_fail(#call, vkb_r_, __FILE__, __LINE__);              \
     } while (0)
 
-/* Context: create on the device chosen by SELECT (see backend.h), destroy. */
-vkb_vk *vkb_vk_create(const char *select, int validation);
+/* Context: create on the device chosen by SELECT (see backend.h), its caps written to CAPS (kept), destroy. */
+vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps);
 void vkb_vk_destroy(vkb_vk *vk);
 
 /* Record with begin/end around FN(vk, user), submit, wait: for uploads, fills and timed batches. */

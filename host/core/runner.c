@@ -1,20 +1,58 @@
-/* runner.c - the only code that runs a variant: inputs, poison, dispatch, check, time. */
+/* runner.c - the only code that runs a variant: the work list, preflight, inputs, poison, dispatch, check,
+ * time; every result goes out, final, as an event to the sinks. */
 #include "runner.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_limits.h"
 #include "spirv.h"
 #include "util.h"
+#include "verify.h"
+
+#define SUSPECT_COPY_FACTOR 1.25  /* a bandwidth this far above the fastest copy of the run is not believed */
+#define CASE_OVERHEAD_S 0.02      /* the estimate's guess for inputs, pipelines and checks, per case */
 
 /* Outputs of the first backend that ran a variant, to compare the second one with. */
 typedef struct saved_outputs {
     void *data[VKB_MAX_BUFFERS];
     uint64_t bytes[VKB_MAX_BUFFERS];
+    double tolerance;   /* the first backend's check tolerance (0: exact) */
+    const char *backend;
     int valid;
 } saved_outputs;
+
+/* A device buffer holding an input of the current shape, shared by the variants that plan the same host
+ * data (same pointer, size and flags) on the same backend; freed when the shape ends. */
+typedef struct cached_input {
+    int backend;
+    const void *host;
+    uint64_t bytes;
+    unsigned flags;
+    vkb_buffer *buf;
+} cached_input;
+
+/* What the run holds for the shape being worked on. */
+typedef struct shape_state {
+    int fam, shape;          /* -1: none */
+    vkb_case c;
+    int first_result;        /* results of this shape start here (its ceilings first) */
+    cached_input *inputs;
+    int ninputs, cap;
+    saved_outputs saved;     /* the current variant's outputs on its first backend */
+    int saved_variant;
+} shape_state;
+
+static volatile sig_atomic_t stop_signal;
+static vkb_runner *active;   /* the run whose sinks an early exit must still end */
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
 
 /* VKB_FAULT_INJECT=no-dispatch: skip the checked run, as a kernel that writes nothing would (tests). */
 static int fault_no_dispatch(void)
@@ -41,58 +79,134 @@ static int is_requested(const vkb_runner *r, const vkb_backend *b)
     return 0;
 }
 
-/* Refuse sizes the device cannot hold before allocating anything: one clear line, exit 4. */
-static void check_fits(const vkb_family *f, const vkb_variant *v, const vkb_shape *s, const vkb_plan *p,
-                       const vkb_backend *b)
+static void add_work(vkb_runner *r, int *cap, int fam, int shape, int variant, int backend)
 {
-    char need[32], have[32], shape[96];
-    uint64_t total = vkb_plan_bytes(p);
-    vkb_shape_text(f, s, shape, sizeof shape);
-    for (int i = 0; i < p->nbuf; i++)
-        if (p->buf[i].bytes > b->caps.max_buffer_bytes)
-            vkb_die(VKB_EXIT_RESOURCE, "%s/%s at %s needs a %s buffer; the largest %s allows on %s is %s; "
-                    "try a smaller size", f->name, v->name, shape, vkb_fmt_bytes(p->buf[i].bytes, need, sizeof need),
-                    b->name, b->caps.name, vkb_fmt_bytes(b->caps.max_buffer_bytes, have, sizeof have));
-    if (b->caps.device_memory_bytes && total > b->caps.device_memory_bytes / 10 * 9)
-        vkb_die(VKB_EXIT_RESOURCE, "%s/%s at %s needs %s of device memory; %s has %s; try a smaller size",
-                f->name, v->name, shape, vkb_fmt_bytes(total, need, sizeof need), b->caps.name,
-                vkb_fmt_bytes(b->caps.device_memory_bytes, have, sizeof have));
+    if (r->nwork == *cap) {
+        vkb_work *grown;
+        *cap = *cap ? 2 * *cap : 256;
+        grown = realloc(r->work, (size_t)*cap * sizeof *grown);
+        if (!grown)
+            vkb_die(VKB_EXIT_RESOURCE, "out of host memory for the work list; run fewer sizes");
+        r->work = grown;
+    }
+    r->work[r->nwork++] = (vkb_work){fam, shape, variant, backend};
 }
 
+void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan)
+{
+    int cap = 0, used_backend[2] = {0, 0};
+    double first_warmup = 0;
+    memset(plan, 0, sizeof *plan);
+    r->nwork = 0;
+    for (int fi = 0; fi < sel->nfams; fi++) {
+        const vkb_selected_family *sf = &sel->fam[fi];
+        const vkb_family *f = sf->family;
+        int rows = 0;
+        plan->shapes += sf->nshapes;
+        for (int s = 0; s < sf->nshapes; s++) {
+            int start = r->nwork;
+            /* pass 0: the ceilings (timed runs: on every backend open); pass 1: the selected kernels */
+            for (int pass = 0; pass < 2; pass++)
+                for (int vi = 0; vi < f->nvariants; vi++) {
+                    const vkb_variant *v = &f->variants[vi];
+                    int ceiling = r->timed && (v->flags & VKB_VAR_CEILING);
+                    if (pass == 0 ? !ceiling : ceiling || !sf->selected[vi])
+                        continue;
+                    for (int bi = 0; bi < r->nall; bi++)
+                        if (backend_allowed(v, r->all[bi]) && (ceiling || is_requested(r, r->all[bi]))) {
+                            add_work(r, &cap, fi, s, vi, bi);
+                            used_backend[bi] = 1;
+                        }
+                }
+            if (s == 0)
+                for (int w = start; w < r->nwork; w++) /* distinct rows: those of the first shape */
+                    rows += w == start || r->work[w].variant != r->work[w - 1].variant;
+        }
+        plan->variants += rows;
+    }
+    plan->cases = r->nwork;
+    for (int bi = 0; bi < r->nall; bi++)
+        plan->backends += used_backend[bi];
+    /* the estimate: warm-up and budget per timed case (the first of a process warms longer), plus a guess
+     * for inputs, pipelines and checks; the median often settles sooner, so it is nearer a bound */
+    for (int w = 0; w < r->nwork; w++) {
+        const vkb_timing *t = &r->timing[r->work[w].backend];
+        plan->estimate_s += CASE_OVERHEAD_S;
+        if (!r->timed)
+            continue;
+        plan->estimate_s += (t->reps > 0 ? 0 : t->budget_ms) / 1e3 + t->warmup_ms / 1e3;
+        if (t->first_warmup_ms - t->warmup_ms > first_warmup) /* once per process */
+            first_warmup = t->first_warmup_ms - t->warmup_ms;
+    }
+    plan->estimate_s += first_warmup / 1e3;
+}
+
+/* Compare RES's outputs with those the first backend gave: differing bits are counted; beyond the two
+ * checks' tolerances combined (any differing bit when both checks were exact) the row fails, and the
+ * first such element is named. */
 static void compare_outputs(vkb_result *res, const vkb_plan *plan, const saved_outputs *saved)
 {
+    double tol = saved->tolerance + res->check.tolerance;
+    int exact = !(saved->tolerance > 0) && !(res->check.tolerance > 0);
+    uint64_t beyond = 0;
     res->cross = 1;
+    res->cross_backend = saved->backend;
     for (int i = 0; i < plan->nbuf; i++) {
         const uint32_t *a, *b;
         uint64_t words;
-        if (plan->buf[i].role != VKB_BUF_OUTPUT || !saved->data[i])
+        if (plan->buf[i].role != VKB_BUF_OUTPUT || !saved->data[i] || !plan->buf[i].host)
             continue;
         a = saved->data[i];
         b = plan->buf[i].host;
-        words = plan->buf[i].bytes / 4;
+        words = (saved->bytes[i] < plan->buf[i].bytes ? saved->bytes[i] : plan->buf[i].bytes) / 4;
         for (uint64_t w = 0; w < words; w++) {
             float fa, fb;
+            double diff;
             if (a[w] == b[w])
                 continue;
             res->cross_differing++;
             memcpy(&fa, &a[w], 4);
             memcpy(&fb, &b[w], 4);
             /* outputs are fp32 or int32 words; for floats the difference says how far apart they are */
-            if (fabs((double)fa - fb) > res->cross_max_diff || fa != fa || fb != fb)
-                res->cross_max_diff = fa != fa || fb != fb ? INFINITY : fabs((double)fa - fb);
+            diff = fa != fa || fb != fb ? INFINITY : fabs((double)fa - fb);
+            if (diff > res->cross_max_diff)
+                res->cross_max_diff = diff;
+            if (!exact && diff <= tol)
+                continue;
+            if (beyond++ == 0) {
+                res->cross_index = w;
+                res->cross_buffer = i;
+                res->cross_this = fb;
+                res->cross_other = fa;
+                if (exact)
+                    snprintf(res->check.method, sizeof res->check.method, "differs from %s at [%llu]: 0x%08x vs 0x%08x",
+                             saved->backend, (unsigned long long)w, b[w], a[w]);
+                else
+                    snprintf(res->check.method, sizeof res->check.method, "differs from %s at [%llu]: %.9g vs %.9g "
+                             "(> %.2g)", saved->backend, (unsigned long long)w, (double)fb, (double)fa, tol);
+                res->check.first_bad = w;
+            }
         }
+    }
+    if (beyond) {
+        res->cross_fail = 1;
+        res->status = VKB_RES_FAIL;
+        res->check.pass = 0;
+        res->check.bad = beyond;
     }
 }
 
-static void save_outputs(saved_outputs *saved, const vkb_plan *plan)
+static void save_outputs(saved_outputs *saved, const vkb_plan *plan, const vkb_result *res)
 {
     for (int i = 0; i < plan->nbuf; i++) {
-        if (plan->buf[i].role != VKB_BUF_OUTPUT)
+        if (plan->buf[i].role != VKB_BUF_OUTPUT || !plan->buf[i].host)
             continue;
         saved->data[i] = vkb_alloc(plan->buf[i].bytes);
         memcpy(saved->data[i], plan->buf[i].host, plan->buf[i].bytes);
         saved->bytes[i] = plan->buf[i].bytes;
     }
+    saved->tolerance = res->check.tolerance;
+    saved->backend = res->backend;
     saved->valid = 1;
 }
 
@@ -103,29 +217,44 @@ static void free_outputs(saved_outputs *saved)
     memset(saved, 0, sizeof *saved);
 }
 
-/* Run again on re-poisoned outputs; 1 when every output has the same bits as the first run. */
-static int rerun_identical(vkb_backend *b, void *prep, const vkb_plan *plan, vkb_buffer *const *bufs)
+/* 1 when every output has the same bits as the checked run's (in the plan's host copies). With RUN: poison
+ * the outputs and run once more first (validate); without: the outputs are those the last timed repetition
+ * left, later runs on the same input (a timed run saves an execution: slow kernels dominate the suite). */
+static int outputs_identical(vkb_backend *b, void *prep, const vkb_plan *plan, vkb_buffer *const *bufs, int run)
 {
     int same = 1;
-    for (int i = 0; i < plan->nbuf; i++)
+    for (int i = 0; i < plan->nbuf && run; i++)
         if (plan->buf[i].role != VKB_BUF_INPUT)
             b->poison(b, bufs[i], plan->buf[i].bytes);
-    b->execute(b, prep, bufs, 1, 0, NULL);
+    if (run)
+        b->execute(b, prep, bufs, 1, 0, NULL);
     for (int i = 0; i < plan->nbuf && same; i++) {
         void *again;
         if (plan->buf[i].role != VKB_BUF_OUTPUT)
             continue;
         again = vkb_alloc(plan->buf[i].bytes);
         b->download(b, bufs[i], again, plan->buf[i].bytes);
-        same = memcmp(again, plan->buf[i].host, plan->buf[i].bytes) == 0;
+        same = memcmp(again, plan->buf[i].host, plan->buf[i].bytes) == 0 && !vkb_fault("second-run-differs");
         free(again);
     }
     return same;
 }
 
-/* -v: the driver's statistics of the variant's pipelines, one line per executable (as ptxas -v would). */
-static void print_statistics(const vkb_result *res)
+/* -v: the driver's statistics of the variant's pipelines, one line per executable (as ptxas -v would);
+ * a driver that reports none is named once. */
+static void print_statistics(const vkb_result *res, const vkb_backend *b)
 {
+    static const vkb_backend *told[2];
+    if (!res->npipelines) {
+        int i = 0;
+        while (i < 2 && told[i] && told[i] != b)
+            i++;
+        if (i < 2 && !told[i]) {
+            told[i] = b;
+            vkb_note("-v: the %s driver of %s reports no pipeline statistics", b->name, b->caps.name);
+        }
+        return;
+    }
     for (int i = 0; i < res->npipelines; i++) {
         const vkb_pipeline_stats *p = &res->pipelines[i];
         fprintf(stderr, "vkbench: %s/%s pipeline %s (%s):", res->family->name, res->variant->name, p->kernel,
@@ -170,15 +299,151 @@ static int apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_variant *tu
     return 0;
 }
 
-static void run_one(vkb_runner *r, int bi, const vkb_family *f, const vkb_variant *v, const vkb_case *c,
-                    saved_outputs *saved)
+/* The plan of V at C on CAPS within the device's limits: VKB_PLAN_OK, or VKB_PLAN_SKIP with WHY; a bad
+ * request (exit 2) or one beyond the kernel or the device (exit 4) ends the run with one line. */
+static int plan_or_die(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
+                       vkb_plan *plan, char *why, size_t len)
+{
+    char shape[96];
+    int code = vkb_family_plan(f, v, c, caps, plan, why, len);
+    if (code == VKB_PLAN_OK)
+        code = vkb_plan_check_limits(plan, caps, why, len);
+    if (code == VKB_PLAN_BAD_REQUEST || code == VKB_PLAN_TOO_LARGE)
+        vkb_die(code == VKB_PLAN_BAD_REQUEST ? VKB_EXIT_USAGE : VKB_EXIT_RESOURCE, "%s/%s at %s on %s: %s", f->name,
+                v->name, vkb_shape_text(f, &c->shape, shape, sizeof shape), caps->name, why);
+    return code;
+}
+
+void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel)
+{
+    for (int w = 0; w < r->nwork; w++) {
+        const vkb_work *k = &r->work[w];
+        const vkb_family *f = sel->fam[k->fam].family;
+        const vkb_variant *v = &f->variants[k->variant];
+        const vkb_backend *b = r->all[k->backend];
+        vkb_case c = {f, sel->fam[k->fam].shapes[k->shape], NULL}; /* no inputs: sizes only */
+        vkb_plan plan;
+        vkb_variant tuned;
+        vkb_result scratch;
+        char why[200];
+        memset(&scratch, 0, sizeof scratch);
+        if ((v->needs & ~b->caps.features) || apply_spec(r, v, &tuned, &scratch))
+            continue; /* a skip, said on its row */
+        plan_or_die(f, &tuned, &c, &b->caps, &plan, why, sizeof why);
+    }
+}
+
+/* Known peak rates (GFLOP/s) of devices by name: fp32 FMA, fp16 FMA, fp16 tensor cores (dense). A rate above
+ * the peak its kind of kernel can reach is not believed. NVIDIA's data sheets; SXM figures for the H100 name
+ * (the PCIe card is slower, so the bound stays a bound). */
+static const struct {
+    const char *name;
+    double fp32, fp16, tensor16;
+} peaks[] = {
+    {"H100", 66.9e3, 133.8e3, 989.4e3},
+    {"H200", 66.9e3, 133.8e3, 989.4e3},
+    {"A100", 19.5e3, 78e3, 312e3},
+};
+
+static double peak_flops(const vkb_caps *caps, const vkb_variant *v)
+{
+    for (size_t i = 0; i < VKB_COUNT(peaks); i++)
+        if (strstr(caps->name, peaks[i].name)) {
+            if ((v->needs & (VKB_NEED_COOPMAT | VKB_NEED_COOPMAT_KHR | VKB_NEED_COOPMAT2)) ||
+                (v->flags & VKB_VAR_CEILING))
+                return peaks[i].tensor16; /* vendor libraries may use tensor cores */
+            return v->needs & VKB_NEED_FLOAT16 ? peaks[i].fp16 : peaks[i].fp32;
+        }
+    return 0;
+}
+
+/* A copy: the API's copy row of any family, or a row of the copy family (a vec4 shader copy). */
+static int is_copy(const vkb_result *res)
+{
+    return strcmp(res->variant->name, "api_copy") == 0 || strcmp(res->family->name, "copy") == 0;
+}
+
+/* Mark RES suspect when its metric is above a physical bound: bandwidth above 1.25x the fastest copy of the
+ * run (rows measured against a copy ceiling), a FLOP rate above the device's known peak. */
+static void judge_metric(vkb_runner *r, vkb_result *res, const vkb_caps *caps)
+{
+    double peak;
+    if (!res->timed || res->status != VKB_RES_OK)
+        return;
+    if (strcmp(res->family->metric, "GB/s") == 0) {
+        if (is_copy(res) && res->metric > r->fastest_copy)
+            r->fastest_copy = res->metric;
+        if (res->ceiling && is_copy(res->ceiling) && r->fastest_copy > 0 &&
+            res->metric > SUSPECT_COPY_FACTOR * r->fastest_copy) {
+            res->suspect = 1;
+            snprintf(res->suspect_reason, sizeof res->suspect_reason, "%.1f GB/s is above %.2fx the fastest copy "
+                     "of this run (%.1f GB/s): a timing error?", res->metric, SUSPECT_COPY_FACTOR, r->fastest_copy);
+        }
+    } else if ((peak = peak_flops(caps, res->variant)) > 0 && res->metric > peak) {
+        res->suspect = 1;
+        snprintf(res->suspect_reason, sizeof res->suspect_reason, "%.0f GFLOP/s is above the peak of %s (%.0f "
+                 "GFLOP/s): a timing error?", res->metric, caps->name, peak);
+    }
+}
+
+/* The device buffer for input PB on backend BI: made and uploaded once per shape, then shared. */
+static vkb_buffer *input_buffer(vkb_runner *r, shape_state *st, int bi, const vkb_plan_buffer *pb)
 {
     vkb_backend *b = r->all[bi];
-    vkb_result *res = vkb_results_add(&r->results);
+    cached_input *e;
+    for (int i = 0; i < st->ninputs; i++) {
+        e = &st->inputs[i];
+        if (e->backend == bi && e->host == pb->host && e->bytes == pb->bytes && e->flags == pb->flags)
+            return e->buf;
+    }
+    if (st->ninputs == st->cap) {
+        cached_input *grown;
+        st->cap = st->cap ? 2 * st->cap : 8;
+        grown = realloc(st->inputs, (size_t)st->cap * sizeof *grown);
+        if (!grown)
+            vkb_die(VKB_EXIT_RESOURCE, "out of host memory; try a smaller size");
+        st->inputs = grown;
+    }
+    e = &st->inputs[st->ninputs++];
+    *e = (cached_input){bi, pb->host, pb->bytes, pb->flags, b->buffer_create(b, pb->bytes, pb->flags)};
+    if (pb->host)
+        b->upload(b, e->buf, pb->host, pb->bytes);
+    r->uploads++;
+    return e->buf;
+}
+
+/* The ceiling RES is a fraction of: the fastest ceiling row measured at this shape through either API on
+ * this GPU (a row may name which ceiling applies to it). The fastest, not the own API's: on the H100 (driver
+ * 580) vkCmdCopyBuffer moves 28% of what a vec4 copy shader does, and would flatter every Vulkan kernel.
+ * The shape's ceilings ran first, so the result is final. */
+static void attach_ceiling(vkb_runner *r, const shape_state *st, vkb_result *res)
+{
+    const vkb_result *best = NULL;
+    if (!res->timed || (res->variant->flags & VKB_VAR_CEILING))
+        return;
+    for (int j = st->first_result; j < r->results.n; j++) {
+        const vkb_result *c = &r->results.r[j];
+        if (!c->timed || !(c->variant->flags & VKB_VAR_CEILING) || c->metric <= 0)
+            continue;
+        if (res->variant->ceiling && strcmp(c->variant->name, res->variant->ceiling) != 0)
+            continue;
+        if (!best || c->metric > best->metric)
+            best = c;
+    }
+    res->ceiling = best;
+    res->fraction = best ? res->metric / best->metric : 0;
+}
+
+static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f, const vkb_variant *v,
+                    vkb_result *res)
+{
+    vkb_backend *b = r->all[bi];
+    const vkb_case *c = &st->c;
     vkb_plan plan;
     vkb_variant tuned;
     vkb_buffer *bufs[VKB_MAX_BUFFERS] = {0};
     char why[200] = "", missing[200];
+    double t0, t1;
     void *prep;
 
     res->family = f;
@@ -188,142 +453,241 @@ static void run_one(vkb_runner *r, int bi, const vkb_family *f, const vkb_varian
     res->cache_fits = -1;
     res->predicted = NAN;
     res->status = VKB_RES_SKIP;
-    memset(&plan, 0, sizeof plan);
 
     if (v->needs & ~b->caps.features) {
         snprintf(res->skip_reason, sizeof res->skip_reason, "needs %s",
                  vkb_caps_missing(&b->caps, v->needs, missing, sizeof missing));
-        goto done;
+        return;
     }
     if (apply_spec(r, v, &tuned, res))
-        goto done;
-    if (f->plan(&tuned, c, &b->caps, &plan, why, sizeof why)) {
+        return;
+    if (plan_or_die(f, &tuned, c, &b->caps, &plan, why, sizeof why) != VKB_PLAN_OK) {
         snprintf(res->skip_reason, sizeof res->skip_reason, "%s", why);
-        goto done;
+        return;
     }
-    for (int i = 0; i < plan.nbuf; i++)
-        if ((plan.buf[i].flags & VKB_BUF_UNIFORM) && plan.buf[i].bytes > b->caps.max_uniform_bytes) {
-            char need[32], have[32];
-            snprintf(res->skip_reason, sizeof res->skip_reason, "needs a %s uniform buffer; %s allows %s",
-                     vkb_fmt_bytes(plan.buf[i].bytes, need, sizeof need), b->caps.name,
-                     vkb_fmt_bytes(b->caps.max_uniform_bytes, have, sizeof have));
-            goto done;
-        }
-    check_fits(f, v, &c->shape, &plan, b);
+    vkb_verify_inject(&plan, f->name, v->name); /* VKB_FAULT_INJECT=skip-pass:K, oob-write (tests) */
+    vkb_mc_set_label(f->name, v->name); /* --sass: files named by family and variant */
+    t0 = vkb_now_ns();
     prep = b->prepare(b, &plan, why, sizeof why);
+    r->clock.prepare_ns += vkb_now_ns() - t0;
     if (!prep) {
         snprintf(res->skip_reason, sizeof res->skip_reason, "%s", why);
-        goto done;
+        return;
     }
-    if (b->statistics) {
+    if (b->statistics)
         res->npipelines = b->statistics(b, prep, res->pipelines, VKB_MAX_PASSES);
-        if (vkb_verbose)
-            print_statistics(res);
-    }
+    if (vkb_verbose)
+        print_statistics(res, b);
 
+    t0 = vkb_now_ns();
     for (int i = 0; i < plan.nbuf; i++) {
-        bufs[i] = b->buffer_create(b, plan.buf[i].bytes, plan.buf[i].flags);
-        if (plan.buf[i].role == VKB_BUF_INPUT)
-            b->upload(b, bufs[i], plan.buf[i].host, plan.buf[i].bytes);
-        else
+        if (plan.buf[i].role == VKB_BUF_INPUT) {
+            bufs[i] = input_buffer(r, st, bi, &plan.buf[i]);
+        } else {
+            bufs[i] = b->buffer_create(b, plan.buf[i].bytes, plan.buf[i].flags);
             b->poison(b, bufs[i], plan.buf[i].bytes);
+        }
     }
     for (int i = 0; i < plan.nbuf; i++)
         if (plan.buf[i].role == VKB_BUF_OUTPUT)
             memset((void *)plan.buf[i].host, 0xA5, plan.buf[i].bytes); /* a stale host copy must not pass */
+    r->clock.upload_ns += vkb_now_ns() - t0;
 
     /* verify before timing: one run on poisoned outputs (the fault hook proves unwritten outputs fail) */
+    t0 = vkb_now_ns();
+    int unpoisoned = vkb_verify_poison(b, bufs, &plan, why, sizeof why);
     if (!fault_no_dispatch())
         b->execute(b, prep, bufs, 1, 0, NULL);
     for (int i = 0; i < plan.nbuf; i++)
         if (plan.buf[i].role == VKB_BUF_OUTPUT)
             b->download(b, bufs[i], (void *)plan.buf[i].host, plan.buf[i].bytes);
-    f->check(v, c, &plan, &res->check);
+    t1 = vkb_now_ns();
+    r->clock.run_ns += t1 - t0;
+    vkb_family_check(f, v, c, &plan, &res->check);
+    if (unpoisoned || vkb_verify_guards(b, bufs, &plan, why, sizeof why)) {
+        res->check.pass = 0;   /* the outputs were not poisoned, or bytes beside them were written */
+        snprintf(res->check.reason, sizeof res->check.reason, "%s", why);
+        snprintf(res->check.method, sizeof res->check.method, "%s", why);
+    }
     res->status = res->check.pass ? VKB_RES_OK : VKB_RES_FAIL;
-    if (res->status == VKB_RES_OK && !(v->flags & VKB_VAR_NONDETERMINISTIC) && !rerun_identical(b, prep, &plan, bufs)) {
+    t0 = vkb_now_ns();
+    r->clock.check_ns += t0 - t1;
+    if (!r->timed && res->status == VKB_RES_OK && !(v->flags & VKB_VAR_NONDETERMINISTIC) &&
+        !outputs_identical(b, prep, &plan, bufs, 1)) {
         /* a variant that claims determinism must give the same bits on the same input */
         res->status = VKB_RES_FAIL;
         snprintf(res->check.method, sizeof res->check.method, "not deterministic: a second run differs");
     }
-    if (r->nbackends > 1 && !(v->flags & VKB_VAR_CEILING)) {
-        if (saved->valid)
-            compare_outputs(res, &plan, saved);
+    if (r->nbackends > 1 && !(v->flags & VKB_VAR_CEILING) && res->status == VKB_RES_OK) {
+        if (st->saved.valid)
+            compare_outputs(res, &plan, &st->saved);
         else
-            save_outputs(saved, &plan);
+            save_outputs(&st->saved, &plan, res);
     }
+    r->clock.rerun_ns += vkb_now_ns() - t0;
 
     res->working_set_bytes = vkb_plan_bytes(&plan);
     if (b->caps.cache_bytes)
         res->cache_fits = res->working_set_bytes <= b->caps.cache_bytes;
-    res->work = f->work(v, c);
+    res->work = vkb_family_work(f, v, c);
     res->predicted = f->predict ? f->predict(v, c, &b->caps) : NAN;
     if (r->timed && res->status == VKB_RES_OK) {
+        t0 = vkb_now_ns();
         vkb_timing_measure(b, prep, bufs, &r->timing[bi], &res->time_ns);
+        if (vkb_timing_error(res->check.reason, sizeof res->check.reason)) {
+            res->status = VKB_RES_FAIL;   /* timestamps out of order, zero, or beyond the host's clock */
+            snprintf(res->check.method, sizeof res->check.method, "%.90s", res->check.reason);
+        }
+        r->clock.timing_ns += vkb_now_ns() - t0;
         res->timed = 1;
         res->metric = res->time_ns.median > 0 ? res->work / res->time_ns.median : 0; /* per ns = G per s */
+        t0 = vkb_now_ns();
+        if (res->status == VKB_RES_OK && !(v->flags & VKB_VAR_NONDETERMINISTIC) &&
+            !outputs_identical(b, prep, &plan, bufs, 0)) {
+            res->status = VKB_RES_FAIL;
+            snprintf(res->check.method, sizeof res->check.method, "not deterministic: a timed run differs from the "
+                     "checked one");
+        }
+        r->clock.rerun_ns += vkb_now_ns() - t0;
     }
     for (int i = 0; i < plan.nbuf; i++)
-        b->buffer_destroy(b, bufs[i]);
+        if (plan.buf[i].role != VKB_BUF_INPUT)
+            b->buffer_destroy(b, bufs[i]);
     b->unprepare(b, prep);
-done:
-    r->progress_done++;
-    if (r->on_result)
-        r->on_result(r, res, r->user);
 }
 
-/* Fractions of the ceiling: the fastest ceiling row measured at this shape through either API on this GPU
- * (a row may name which ceiling applies to it). The fastest, not the own API's: on the H100 (driver 580)
- * vkCmdCopyBuffer moves 28% of what a vec4 copy shader does, and would flatter every Vulkan kernel. */
-static void attach_ceilings(vkb_runner *r, int first)
+/* Inputs of shape S of family FI, made once for all its variants and backends. */
+static void shape_begin(vkb_runner *r, shape_state *st, const vkb_selection *sel, int fi, int s)
 {
-    vkb_results *rs = &r->results;
-    for (int i = first; i < rs->n; i++) {
-        vkb_result *res = &rs->r[i];
-        const vkb_result *best = NULL;
-        if (!res->timed)
-            continue;
-        for (int j = first; j < rs->n; j++) {
-            const vkb_result *c = &rs->r[j];
-            if (!c->timed || !(c->variant->flags & VKB_VAR_CEILING) || c->metric <= 0)
-                continue;
-            if (res->variant->ceiling && strcmp(c->variant->name, res->variant->ceiling) != 0)
-                continue;
-            if (!best || c->metric > best->metric)
-                best = c;
-        }
-        res->ceiling = best;
-        res->fraction = best ? res->metric / best->metric : 0;
-    }
-}
-
-void vkb_runner_family_shape(vkb_runner *r, const vkb_family *f, const int *selected, const vkb_shape *shape)
-{
-    vkb_case c = {f, *shape, NULL};
+    const vkb_family *f = sel->fam[fi].family;
     char why[200] = "", text[96];
-    int first = r->results.n;
+    double t0 = vkb_now_ns();
+    st->fam = fi;
+    st->shape = s;
+    st->c = (vkb_case){f, sel->fam[fi].shapes[s], NULL};
+    st->first_result = r->results.n;
+    st->saved_variant = -1;
+    st->c.data = f->case_create(&st->c.shape, r->seed, why, sizeof why);
+    if (!st->c.data)
+        vkb_die(VKB_EXIT_USAGE, "%s at %s: %s", f->name, vkb_shape_text(f, &st->c.shape, text, sizeof text), why);
+    r->clock.inputs_ns += vkb_now_ns() - t0;
+}
 
-    c.data = f->case_create(shape, r->seed, why, sizeof why);
-    if (!c.data)
-        vkb_die(VKB_EXIT_USAGE, "%s at %s: %s", f->name, vkb_shape_text(f, shape, text, sizeof text), why);
-    for (int vi = 0; vi < f->nvariants; vi++) {
-        const vkb_variant *v = &f->variants[vi];
-        int ceiling = (v->flags & VKB_VAR_CEILING) != 0;
-        saved_outputs saved = {{0}, {0}, 0};
-        if (!selected[vi] && !(ceiling && r->timed))
-            continue;
-        for (int bi = 0; bi < r->nall; bi++) {
-            vkb_backend *b = r->all[bi];
-            if (!backend_allowed(v, b))
-                continue;
-            /* kernels run where asked; ceilings run on every backend open (cudaMemcpy, CUB and cuBLAS
-             * are the ceilings of the Vulkan kernels too, on the same GPU) */
-            if (!is_requested(r, b) && !(ceiling && r->timed))
-                continue;
-            run_one(r, bi, f, v, &c, &saved);
-        }
-        free_outputs(&saved);
+static void shape_end(vkb_runner *r, shape_state *st)
+{
+    if (st->fam < 0)
+        return;
+    free_outputs(&st->saved);
+    for (int i = 0; i < st->ninputs; i++)
+        r->all[st->inputs[i].backend]->buffer_destroy(r->all[st->inputs[i].backend], st->inputs[i].buf);
+    st->ninputs = 0;
+    st->c.family->case_destroy(st->c.data);
+    st->c.data = NULL;
+    st->fam = -1;
+}
+
+/* Sinks get end() once: after the work, when a signal stopped it, or at exit when a fatal error ended it. */
+static int end_sinks(vkb_runner *r, int interrupted)
+{
+    int rc = 0;
+    active = NULL;
+    for (int i = 0; i < r->nsinks; i++) {
+        int code = r->sinks[i]->end ? r->sinks[i]->end(r->sinks[i], interrupted) : 0;
+        if (code && !rc)
+            rc = code;
     }
-    if (r->timed)
-        attach_ceilings(r, first);
-    f->case_destroy(c.data);
+    return rc;
+}
+
+static void end_at_exit(void)
+{
+    if (active)
+        end_sinks(active, 1);
+}
+
+static void family_event(vkb_runner *r, const vkb_family *f, int begin)
+{
+    for (int i = 0; i < r->nsinks; i++) {
+        void (*fn)(vkb_sink *, const vkb_family *) = begin ? r->sinks[i]->family_begin : r->sinks[i]->family_end;
+        if (fn)
+            fn(r->sinks[i], f);
+    }
+}
+
+int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settings *set, const vkb_run_plan *plan)
+{
+    static int registered;
+    struct sigaction sa, old_int, old_term;
+    shape_state st;
+    int family = -1, rc;
+
+    memset(&st, 0, sizeof st);
+    st.fam = -1;
+    for (int i = 0; i < r->nsinks; i++)
+        if (r->sinks[i]->begin)
+            r->sinks[i]->begin(r->sinks[i], set, r->all, r->nall, plan);
+    if (!registered)
+        registered = atexit(end_at_exit) == 0;
+    active = r;
+    /* SIGINT / SIGTERM: finish the current case, then end the sinks (a second signal kills at once) */
+    stop_signal = 0;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+
+    for (int w = 0; w < r->nwork && !stop_signal; w++) {
+        const vkb_work *k = &r->work[w];
+        const vkb_family *f = sel->fam[k->fam].family;
+        const vkb_variant *v = &f->variants[k->variant];
+        vkb_result *res;
+        if (st.fam != k->fam || st.shape != k->shape)
+            shape_end(r, &st);
+        if (family != k->fam) {
+            if (family >= 0)
+                family_event(r, sel->fam[family].family, 0);
+            family = k->fam;
+            family_event(r, f, 1);
+        }
+        if (st.fam < 0)
+            shape_begin(r, &st, sel, k->fam, k->shape);
+        if (st.saved_variant != k->variant) {
+            free_outputs(&st.saved);
+            st.saved_variant = k->variant;
+        }
+        res = vkb_results_add(&r->results);
+        run_one(r, &st, k->backend, f, v, res);
+        attach_ceiling(r, &st, res);
+        judge_metric(r, res, &r->all[k->backend]->caps);
+        r->done++;
+        for (int i = 0; i < r->nsinks; i++)
+            if (r->sinks[i]->result)
+                r->sinks[i]->result(r->sinks[i], res);
+    }
+    shape_end(r, &st);
+    free(st.inputs);
+    if (family >= 0)
+        family_event(r, sel->fam[family].family, 0);
+    r->interrupted = stop_signal;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    rc = end_sinks(r, r->interrupted != 0);
+    if (vkb_verbose)
+        vkb_note("time: inputs %.2f s, pipelines %.2f s, buffers and uploads %.2f s (%d input upload%s), checked "
+                 "runs %.2f s, CPU checks %.2f s, determinism re-runs %.2f s, timing %.2f s", r->clock.inputs_ns / 1e9,
+                 r->clock.prepare_ns / 1e9, r->clock.upload_ns / 1e9, r->uploads, r->uploads == 1 ? "" : "s",
+                 r->clock.run_ns / 1e9, r->clock.check_ns / 1e9, r->clock.rerun_ns / 1e9, r->clock.timing_ns / 1e9);
+    if (rc)
+        return rc;
+    return r->interrupted ? 128 + r->interrupted : 0;
+}
+
+void vkb_runner_free(vkb_runner *r)
+{
+    free(r->work);
+    r->work = NULL;
+    r->nwork = 0;
+    vkb_results_free(&r->results);
 }

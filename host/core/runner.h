@@ -1,11 +1,33 @@
-/* runner.h - the only code that runs a variant: inputs, poison, dispatch, check, time. */
+/* runner.h - the only code that runs a variant: the work list, preflight, inputs, poison, dispatch, check,
+ * time; results go out as events to sinks. */
 #ifndef VKB_RUNNER_H
 #define VKB_RUNNER_H
 
 #include "backend.h"
 #include "family.h"
 #include "result.h"
+#include "selection.h"
+#include "sink.h"
 #include "timing.h"
+
+/* One case of the work list: a variant of a selected family at one of its shapes on one backend. */
+typedef struct vkb_work {
+    int fam;      /* index into the selection */
+    int shape;    /* index into its shapes */
+    int variant;  /* index into the family's variants */
+    int backend;  /* index into vkb_runner.all */
+} vkb_work;
+
+/* Where the run's wall time went (-v prints it; the default suite's budget is found from it). */
+typedef struct vkb_runner_clock {
+    double inputs_ns;    /* case_create: host inputs and references */
+    double prepare_ns;   /* pipelines, kernel lookup */
+    double upload_ns;    /* buffers created, inputs uploaded, outputs poisoned */
+    double run_ns;       /* poison read back, the checked run, downloads */
+    double check_ns;     /* the CPU check of the outputs, guard bands */
+    double rerun_ns;     /* the determinism re-run, the cross-backend compare */
+    double timing_ns;    /* warm-up and timed repetitions */
+} vkb_runner_clock;
 
 typedef struct vkb_runner {
     vkb_backend *backends[2];   /* the backends asked for */
@@ -15,17 +37,33 @@ typedef struct vkb_runner {
     int timed;                  /* 0 for `validate`: check only */
     vkb_timing timing[2];       /* per entry of all[] */
     uint64_t seed;
-    vkb_results results;
     const vkb_spec_value *spec; /* --spec: constants set in every selected kernel's shader */
     int nspec;
-    /* called after each result (JSON streaming, progress) */
-    void (*on_result)(struct vkb_runner *r, const vkb_result *res, void *user);
-    void *user;
-    int progress_total, progress_done;
+    vkb_results results;        /* every result, in the order emitted */
+    vkb_sink *const *sinks;     /* where results go */
+    int nsinks;
+
+    /* filled by the runner */
+    vkb_work *work;             /* the work list (vkb_runner_plan) */
+    int nwork;
+    int done;                   /* cases finished */
+    int uploads;                /* input buffers uploaded (shared by the variants of a shape) */
+    double fastest_copy;        /* GB/s of the fastest copy ceiling so far: bandwidths above 1.25x are suspect */
+    vkb_runner_clock clock;
+    int interrupted;            /* the signal that stopped the run (SIGINT, SIGTERM), else 0 */
 } vkb_runner;
 
-/* Run the selected variants (SELECTED[i] for family->variants[i]) of F at SHAPE on every backend,
- * plus the family's ceilings when timing; append results. */
-void vkb_runner_family_shape(vkb_runner *r, const vkb_family *f, const int *selected, const vkb_shape *shape);
+/* Enumerate the work list of SEL once, up front: per family and shape its ceilings first (when timing, on
+ * every backend open), then the selected variants on the backends asked for. Fills R->work and PLAN. */
+void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan);
+/* Plan every case (without inputs) and check it against its device's limits before anything runs: a bad
+ * request exits 2, one beyond the kernel or the device exits 4, each with one line. */
+void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel);
+/* Run the work list, emitting begin, family_begin/end, each final result and end to the sinks. SIGINT and
+ * SIGTERM stop the run after the current case; a run that exits early (vkb_die) still ends the sinks.
+ * Returns 0, the first non-zero code a sink's end() returned, or 128 + the signal that stopped the run. */
+int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settings *set, const vkb_run_plan *plan);
+/* Free the work list and the results. */
+void vkb_runner_free(vkb_runner *r);
 
 #endif

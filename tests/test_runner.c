@@ -1,0 +1,639 @@
+/* test_runner.c - the runner and the selection with a fake backend (a CPU copy, no GPU): the work list and
+ * its count, ceilings before the rows that use them, the order of events, one upload per shape, cross-backend
+ * disagreement, suspect metrics, an interrupted run, and --size as cubes versus per-dim products. */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+#include "selection.h"
+#include "unit.h"
+#include "util.h"
+
+/* ---- a fake family: n words copied from src to dst ---- */
+
+enum { P_OFF = 0 }; /* push word 0: 4 x the offset the "cuda" backend adds to element 3 */
+
+typedef struct fake_case {
+    uint64_t n;
+    uint32_t *src, *dst;
+} fake_case;
+
+/* name, kernel, local, spec, nspec, param (cuda's offset x4, or -1: loose check with tolerance 1), needs,
+ * flags, note, ceiling */
+static const vkb_variant fake_variants[] = {
+    {"plain", "copy", {1, 1, 1}, {0}, 0, 0, 0, 0, "a copy", NULL},
+    {"api_copy", "copy", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING, "the copy ceiling", NULL},
+    {"loose", "copy", {1, 1, 1}, {0}, 0, 4, 0, 0, "checked loosely; cuda adds 1 to element 3", NULL},
+    {"near", "copy", {1, 1, 1}, {0}, 0, 2, 0, 0, "tolerance 1; cuda adds 0.5 to element 3", NULL},
+    {"fast", "fast", {1, 1, 1}, {0}, 0, 0, 0, 0, "times 10x faster than the copy", NULL},
+    {"vendor", "copy", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY, "a CUDA-only ceiling", NULL},
+};
+
+static int fake_defaults(const vkb_caps *caps, vkb_shape *out, int max)
+{
+    (void)caps, (void)max;
+    out[0] = (vkb_shape){{64}};
+    out[1] = (vkb_shape){{128}};
+    return 2;
+}
+
+static int fake_battery(vkb_shape *out, int max)
+{
+    (void)max;
+    out[0] = (vkb_shape){{5}};
+    return 1;
+}
+
+static void *fake_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
+{
+    fake_case *c = calloc(1, sizeof *c);
+    (void)seed, (void)why, (void)len;
+    c->n = (uint64_t)s->d[0];
+    c->src = calloc(c->n, 4);
+    c->dst = calloc(c->n, 4);
+    for (uint64_t i = 0; i < c->n; i++) {
+        float f = (float)i + 1;
+        memcpy(&c->src[i], &f, 4);
+    }
+    return c;
+}
+
+static void fake_destroy(void *data)
+{
+    fake_case *c = data;
+    free(c->src);
+    free(c->dst);
+    free(c);
+}
+
+static int fake_plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why,
+                     size_t len)
+{
+    const fake_case *c = vc->data;
+    uint64_t bytes = (uint64_t)vc->shape.d[0] * 4;
+    uint32_t local[3] = {1, 1, 1}, groups[3] = {1, 1, 1};
+    int b[2];
+    vkb_pass *pass;
+    (void)caps, (void)why, (void)len;
+    b[0] = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c ? c->src : NULL);
+    b[1] = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c ? c->dst : NULL);
+    pass = vkb_plan_dispatch(p, v->kernel, local, groups);
+    pass->push[P_OFF] = (uint32_t)v->param;
+    vkb_pass_bind(pass, 2, b);
+    return VKB_PLAN_OK;
+}
+
+static double fake_work(const vkb_variant *v, const vkb_case *c)
+{
+    (void)v;
+    return 8.0 * (double)c->shape.d[0];
+}
+
+static void fake_check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
+{
+    const fake_case *c = vc->data;
+    const uint32_t *out = p->buf[1].host;
+    if (v->param == 0) {
+        vkb_check_init(res, "exact");
+        vkb_check_words(res, out, c->src, c->n);
+    } else {
+        /* loose: any finite value within 1 of the input passes (tolerance 1 for "near", 0 for "loose") */
+        vkb_check_init(res, "loose");
+        for (uint64_t i = 0; i < c->n; i++) {
+            float o, ref;
+            memcpy(&o, &out[i], 4);
+            memcpy(&ref, &c->src[i], 4);
+            vkb_check_value(res, i, o, ref, 1.0);
+        }
+        if (v->param == 4)
+            res->tolerance = 0; /* reported as exact: any differing bit between backends fails */
+    }
+    vkb_check_finish(res);
+}
+
+static const vkb_family fake_family = {
+    .name = "fake", .summary = "a CPU copy", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
+    .variants = fake_variants, .nvariants = (int)VKB_COUNT(fake_variants), .default_shapes = fake_defaults,
+    .battery = fake_battery, .case_create = fake_create, .case_destroy = fake_destroy, .plan = fake_plan,
+    .work = fake_work, .check = fake_check,
+};
+static const vkb_family fake_family2 = {
+    .name = "fake2", .summary = "the same, again", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
+    .variants = fake_variants, .nvariants = 2, .default_shapes = fake_defaults, .battery = fake_battery,
+    .case_create = fake_create, .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work,
+    .check = fake_check,
+};
+
+/* ---- a fake backend: buffers in host memory, "execution" a CPU copy, fixed times ---- */
+
+typedef struct fake_buffer {
+    uint64_t bytes;
+    uint8_t *data;
+} fake_buffer;
+
+typedef struct fake_stats {
+    int uploads, creates, destroys, executes;
+    int raise_after;   /* raise SIGINT during this execute (1-based), 0: never */
+} fake_stats;
+
+static void *fb_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t len)
+{
+    vkb_plan *copy = malloc(sizeof *copy);
+    (void)b, (void)why, (void)len;
+    *copy = *plan;
+    return copy;
+}
+
+static void fb_unprepare(vkb_backend *b, void *prep)
+{
+    (void)b;
+    free(prep);
+}
+
+static vkb_buffer *fb_create(vkb_backend *b, uint64_t bytes, unsigned flags)
+{
+    fake_buffer *f = calloc(1, sizeof *f);
+    (void)flags;
+    ((fake_stats *)b->impl)->creates++;
+    f->bytes = bytes;
+    f->data = calloc(1, bytes);
+    return (vkb_buffer *)f;
+}
+
+static void fb_destroy_buffer(vkb_backend *b, vkb_buffer *buf)
+{
+    fake_buffer *f = (fake_buffer *)buf;
+    ((fake_stats *)b->impl)->destroys++;
+    free(f->data);
+    free(f);
+}
+
+static void fb_upload(vkb_backend *b, vkb_buffer *buf, const void *src, uint64_t bytes)
+{
+    ((fake_stats *)b->impl)->uploads++;
+    memcpy(((fake_buffer *)buf)->data, src, bytes);
+}
+
+static void fb_download(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t bytes)
+{
+    (void)b;
+    memcpy(dst, ((fake_buffer *)buf)->data, bytes);
+}
+
+static void fb_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
+{
+    uint32_t w = VKB_POISON;
+    (void)b;
+    for (uint64_t i = 0; i + 4 <= bytes; i += 4)
+        memcpy(((fake_buffer *)buf)->data + i, &w, 4);
+}
+
+static void fb_execute(vkb_backend *b, void *prep, vkb_buffer *const *bufs, int reps, int cold, double *ns)
+{
+    const vkb_plan *p = prep;
+    const vkb_pass *pass = &p->pass[0];
+    fake_buffer *src = (fake_buffer *)bufs[pass->bind[0]], *dst = (fake_buffer *)bufs[pass->bind[1]];
+    fake_stats *st = b->impl;
+    (void)cold;
+    memcpy(dst->data, src->data, src->bytes);
+    if (strcmp(b->name, "cuda") == 0 && pass->push[P_OFF] && dst->bytes >= 16) {
+        float f;
+        memcpy(&f, dst->data + 12, 4);
+        f += (float)pass->push[P_OFF] / 4;
+        memcpy(dst->data + 12, &f, 4);
+    }
+    for (int r = 0; ns && r < reps; r++)
+        ns[r] = strcmp(pass->kernel, "fast") == 0 ? 0.1 : 1.0; /* below any host time around the call */
+    if (++st->executes == st->raise_after)
+        raise(SIGINT);
+}
+
+static void fb_free(vkb_backend *b)
+{
+    (void)b;
+}
+
+static fake_stats vk_stats, cu_stats;
+static vkb_backend fake_vk, fake_cu;
+
+static void fake_backend(vkb_backend *b, const char *name, fake_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    memset(b, 0, sizeof *b);
+    b->name = name;
+    snprintf(b->caps.name, sizeof b->caps.name, "fake %s", name);
+    b->caps.is_cpu = 1;
+    b->caps.max_buffer_bytes = 1u << 30;
+    b->caps.max_uniform_bytes = 65536;
+    b->caps.max_shared_bytes = 49152;
+    b->caps.max_workgroup_invocations = 1024;
+    for (int d = 0; d < 3; d++) {
+        b->caps.max_workgroup_size[d] = 1024;
+        b->caps.max_group_count[d] = 65535;
+    }
+    b->caps.features = ~0u;
+    b->caps.timestamps = 1;
+    b->impl = st;
+    b->prepare = fb_prepare;
+    b->unprepare = fb_unprepare;
+    b->buffer_create = fb_create;
+    b->buffer_destroy = fb_destroy_buffer;
+    b->upload = fb_upload;
+    b->download = fb_download;
+    b->poison = fb_poison;
+    b->execute = fb_execute;
+    b->destroy = fb_free;
+}
+
+/* ---- a sink that records the events ---- */
+
+#define MAX_EVENTS 256
+typedef struct recorder {
+    vkb_sink base;
+    char ev[MAX_EVENTS];          /* B begin, F family_begin, f family_end, R result, E end */
+    const vkb_result *res[MAX_EVENTS];
+    int n, nres, interrupted, plan_cases;
+} recorder;
+
+static void rec_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *b, int nb, const vkb_run_plan *p)
+{
+    recorder *r = s->impl;
+    (void)set, (void)b, (void)nb;
+    r->plan_cases = p->cases;
+    r->ev[r->n++] = 'B';
+}
+
+static void rec_family_begin(vkb_sink *s, const vkb_family *f)
+{
+    recorder *r = s->impl;
+    (void)f;
+    r->ev[r->n++] = 'F';
+}
+
+static void rec_family_end(vkb_sink *s, const vkb_family *f)
+{
+    recorder *r = s->impl;
+    (void)f;
+    r->ev[r->n++] = 'f';
+}
+
+static void rec_result(vkb_sink *s, const vkb_result *res)
+{
+    recorder *r = s->impl;
+    r->ev[r->n++] = 'R';
+    r->res[r->nres++] = res;
+}
+
+static int rec_end(vkb_sink *s, int interrupted)
+{
+    recorder *r = s->impl;
+    r->ev[r->n++] = 'E';
+    r->interrupted = interrupted;
+    return 0;
+}
+
+/* ---- running a selection ---- */
+
+typedef struct fixture {
+    vkb_runner r;
+    vkb_selection sel;
+    vkb_run_plan plan;
+    recorder rec;
+    vkb_sink *sinks[1];
+    int rc;
+} fixture;
+
+/* FAMS with SHAPES (n values) each, variants chosen by SEL_MASK bits (all when 0), on Vulkan (and CUDA
+ * when BOTH; CUDA open as the ceilings' home when CUDA_OPEN). */
+static void run_fixture(fixture *fx, const vkb_family *const *fams, int nfams, const int64_t *shapes, int nshapes,
+                        unsigned sel_mask, int both, int cuda_open, int timed)
+{
+    vkb_run_settings set = {.command = "run", .command_line = "test", .seed = 1, .timed = 1, .reps = 3, .paired = both};
+    memset(fx, 0, sizeof *fx);
+    fake_backend(&fake_vk, "vulkan", &vk_stats);
+    fake_backend(&fake_cu, "cuda", &cu_stats);
+    fx->r.backends[fx->r.nbackends++] = &fake_vk;
+    fx->r.all[fx->r.nall++] = &fake_vk;
+    if (both)
+        fx->r.backends[fx->r.nbackends++] = &fake_cu;
+    if (both || cuda_open)
+        fx->r.all[fx->r.nall++] = &fake_cu;
+    for (int i = 0; i < fx->r.nall; i++)
+        fx->r.timing[i] = (vkb_timing){.reps = 3};
+    fx->r.timed = timed;
+    fx->r.seed = 1;
+    fx->sel.fam = calloc((size_t)nfams, sizeof *fx->sel.fam);
+    fx->sel.nfams = nfams;
+    for (int i = 0; i < nfams; i++) {
+        vkb_selected_family *sf = &fx->sel.fam[i];
+        sf->family = fams[i];
+        sf->selected = calloc((size_t)fams[i]->nvariants, 1);
+        for (int v = 0; v < fams[i]->nvariants; v++)
+            sf->selected[v] = !sel_mask || (sel_mask >> v & 1);
+        sf->shapes = calloc((size_t)nshapes, sizeof *sf->shapes);
+        sf->nshapes = nshapes;
+        for (int s = 0; s < nshapes; s++)
+            sf->shapes[s].d[0] = shapes[s];
+    }
+    fx->rec.base = (vkb_sink){rec_begin, rec_family_begin, rec_family_end, rec_result, rec_end, NULL, &fx->rec};
+    fx->sinks[0] = &fx->rec.base;
+    fx->r.sinks = fx->sinks;
+    fx->r.nsinks = 1;
+    vkb_runner_plan(&fx->r, &fx->sel, &fx->plan);
+    vkb_runner_preflight(&fx->r, &fx->sel);
+    fx->rc = vkb_runner_run(&fx->r, &fx->sel, &set, &fx->plan);
+}
+
+static void free_fixture(fixture *fx)
+{
+    vkb_runner_free(&fx->r);
+    vkb_selection_free(&fx->sel);
+}
+
+static const vkb_result *find(const fixture *fx, const char *variant, const char *backend, int64_t n)
+{
+    for (int i = 0; i < fx->r.results.n; i++) {
+        const vkb_result *res = &fx->r.results.r[i];
+        if (strcmp(res->variant->name, variant) == 0 && strcmp(res->backend, backend) == 0 && res->shape.d[0] == n)
+            return res;
+    }
+    return NULL;
+}
+
+/* The plan's count is exact: CUDA-only ceilings counted only where CUDA is open; every case one result. */
+static void test_count(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {16, 32};
+    fixture fx;
+    /* Vulkan only: per shape api_copy + plain, loose, near, fast (vendor needs CUDA) */
+    run_fixture(&fx, fams, 1, n, 2, 0, 0, 0, 1);
+    ASSERT(fx.plan.cases == 2 * 5);
+    ASSERT(fx.plan.shapes == 2);
+    ASSERT(fx.plan.backends == 1);
+    ASSERT(fx.r.results.n == fx.plan.cases);
+    ASSERT(fx.rec.nres == fx.plan.cases && fx.rec.plan_cases == fx.plan.cases);
+    ASSERT(fx.rc == 0);
+    free_fixture(&fx);
+    /* CUDA open as the ceilings' home: api_copy and vendor run there too, the kernels only on Vulkan */
+    run_fixture(&fx, fams, 1, n, 2, 0, 0, 1, 1);
+    ASSERT(fx.plan.cases == 2 * (5 + 2));
+    ASSERT(fx.plan.backends == 2);
+    ASSERT(fx.rec.nres == fx.plan.cases);
+    ASSERT(find(&fx, "vendor", "cuda", 16) && !find(&fx, "plain", "cuda", 16));
+    free_fixture(&fx);
+    /* validate: no ceilings beyond the selected rows, on the asked backend only */
+    run_fixture(&fx, fams, 1, n, 1, 1u << 0, 0, 1, 0);
+    ASSERT(fx.plan.cases == 1 && fx.r.results.n == 1);
+    free_fixture(&fx);
+}
+
+/* Each shape's ceilings run first: every row is emitted with its ceiling already there. */
+static void test_ceilings_first(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {16, 32};
+    fixture fx;
+    run_fixture(&fx, fams, 1, n, 2, 0, 0, 1, 1);
+    for (int i = 0; i < fx.rec.nres; i++) {
+        const vkb_result *res = fx.rec.res[i];
+        int seen = 0;
+        if (res->variant->flags & VKB_VAR_CEILING)
+            continue;
+        ASSERT(res->ceiling != NULL);
+        for (int j = 0; j < i; j++)
+            seen |= fx.rec.res[j] == res->ceiling;
+        ASSERT(seen); /* emitted before the row that uses it */
+        ASSERT(res->ceiling && res->ceiling->shape.d[0] == res->shape.d[0]);
+    }
+    free_fixture(&fx);
+}
+
+/* begin, then per family begin, its results, end; end last. */
+static void test_events(void)
+{
+    static const vkb_family *fams[] = {&fake_family, &fake_family2};
+    static const int64_t n[] = {16};
+    fixture fx;
+    run_fixture(&fx, fams, 2, n, 1, 0, 0, 0, 1);
+    fx.rec.ev[fx.rec.n] = 0;
+    /* fake: api_copy, plain, loose, near, fast; fake2: api_copy, plain */
+    ASSERT(strcmp(fx.rec.ev, "BFRRRRRfFRRfE") == 0);
+    ASSERT(!fx.rec.interrupted);
+    free_fixture(&fx);
+}
+
+/* Inputs are uploaded once per shape and backend, shared by the variants; outputs are per variant and every
+ * buffer is freed. */
+static void test_input_cache(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {16, 32, 48};
+    fixture fx;
+    run_fixture(&fx, fams, 1, n, 3, 0, 1, 1, 1);
+    ASSERT(vk_stats.uploads == 3);
+    ASSERT(cu_stats.uploads == 3);
+    ASSERT(fx.r.uploads == 6);
+    ASSERT(vk_stats.creates == vk_stats.destroys && cu_stats.creates == cu_stats.destroys);
+    ASSERT(vk_stats.creates == 3 + 3 * 5); /* one input per shape, one output per case */
+    free_fixture(&fx);
+}
+
+/* --backend all: outputs that differ beyond the two checks' tolerances fail the row and name the element;
+ * within them they pass (counted). */
+static void test_cross_backend(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {16};
+    const vkb_result *loose, *near, *plain;
+    fixture fx;
+    run_fixture(&fx, fams, 1, n, 1, 0, 1, 1, 1);
+    loose = find(&fx, "loose", "cuda", 16);
+    near = find(&fx, "near", "cuda", 16);
+    plain = find(&fx, "plain", "cuda", 16);
+    ASSERT(loose && near && plain);
+    ASSERT(find(&fx, "loose", "vulkan", 16)->status == VKB_RES_OK);
+    ASSERT(loose && loose->status == VKB_RES_FAIL && loose->cross_fail);
+    ASSERT(loose && loose->cross_index == 3 && loose->cross_this == 5.0 && loose->cross_other == 4.0);
+    ASSERT(loose && strstr(loose->check.method, "differs from vulkan at [3]"));
+    ASSERT(near && near->status == VKB_RES_OK && !near->cross_fail && near->cross_differing == 1);
+    ASSERT(plain && plain->status == VKB_RES_OK && plain->cross && plain->cross_differing == 0);
+    free_fixture(&fx);
+}
+
+/* A bandwidth above 1.25x the fastest copy of the run is suspect; the copy itself is not. */
+static void test_suspect(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {16};
+    fixture fx;
+    const vkb_result *fast, *plain, *copy;
+    run_fixture(&fx, fams, 1, n, 1, 0, 0, 0, 1);
+    fast = find(&fx, "fast", "vulkan", 16);
+    plain = find(&fx, "plain", "vulkan", 16);
+    copy = find(&fx, "api_copy", "vulkan", 16);
+    ASSERT(fast && plain && copy);
+    ASSERT(fast && fast->suspect && strstr(fast->suspect_reason, "fastest copy"));
+    ASSERT(plain && !plain->suspect);
+    ASSERT(copy && !copy->suspect);
+    free_fixture(&fx);
+}
+
+/* SIGINT stops the run after the current case; the sinks still end (interrupted) with what finished. */
+static void test_interrupt(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {16, 32};
+    fixture fx;
+    memset(&vk_stats, 0, sizeof vk_stats);
+    /* raise on the 2nd execute: api_copy's checked run, then its re-run: the case finishes, then the stop */
+    fake_backend(&fake_vk, "vulkan", &vk_stats);
+    vk_stats.raise_after = 2;
+    {
+        /* run_fixture resets the stats: set the trigger through a one-off wrapper */
+        vkb_run_settings set = {.command = "run", .command_line = "test", .seed = 1, .timed = 1, .reps = 3};
+        memset(&fx, 0, sizeof fx);
+        fx.r.backends[fx.r.nbackends++] = &fake_vk;
+        fx.r.all[fx.r.nall++] = &fake_vk;
+        fx.r.timing[0] = (vkb_timing){.reps = 3};
+        fx.r.timed = 1;
+        fx.sel.fam = calloc(1, sizeof *fx.sel.fam);
+        fx.sel.nfams = 1;
+        fx.sel.fam[0].family = fams[0];
+        fx.sel.fam[0].selected = calloc(8, 1);
+        memset(fx.sel.fam[0].selected, 1, 8);
+        fx.sel.fam[0].shapes = calloc(2, sizeof(vkb_shape));
+        fx.sel.fam[0].shapes[0].d[0] = n[0];
+        fx.sel.fam[0].shapes[1].d[0] = n[1];
+        fx.sel.fam[0].nshapes = 2;
+        fx.rec.base = (vkb_sink){rec_begin, rec_family_begin, rec_family_end, rec_result, rec_end, NULL, &fx.rec};
+        fx.sinks[0] = &fx.rec.base;
+        fx.r.sinks = fx.sinks;
+        fx.r.nsinks = 1;
+        vkb_runner_plan(&fx.r, &fx.sel, &fx.plan);
+        fx.rc = vkb_runner_run(&fx.r, &fx.sel, &set, &fx.plan);
+    }
+    ASSERT(fx.rc == 128 + SIGINT);
+    ASSERT(fx.rec.interrupted);
+    ASSERT(fx.rec.nres == 1 && fx.r.results.n == 1);
+    fx.rec.ev[fx.rec.n] = 0;
+    ASSERT(strcmp(fx.rec.ev, "BFRfE") == 0);
+    free_fixture(&fx);
+}
+
+/* ---- selection: real families, real command lines ---- */
+
+static int parse(vkb_args *a, const char *line)
+{
+    static char buf[400]; /* the args point into it */
+    char *argv[40], *save = NULL, err[300];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *t = strtok_r(buf, " ", &save); t && argc < 39; t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    memset(a, 0, sizeof *a);
+    return vkb_cli_parse(argc, argv, a, err, sizeof err);
+}
+
+static int select_shapes(const char *line, const char *family, vkb_shape *out, char *err, size_t len)
+{
+    vkb_args a;
+    vkb_selection s;
+    vkb_caps caps;
+    int n = -1;
+    memset(&caps, 0, sizeof caps);
+    caps.is_cpu = 1;
+    if (parse(&a, line) != 0)
+        return -2;
+    if (vkb_selection_families(&a, &s, err, len) == 0 && vkb_selection_shapes(&a, &caps, &s, err, len) == 0)
+        for (int i = 0; i < s.nfams; i++)
+            if (strcmp(s.fam[i].family->name, family) == 0) {
+                n = s.fam[i].nshapes;
+                memcpy(out, s.fam[i].shapes, (size_t)n * sizeof *out);
+            }
+    vkb_selection_free(&s);
+    return n;
+}
+
+/* --size gives square and cubic shapes; a product comes only from explicit per-dim lists. */
+static void test_size_cubic(void)
+{
+    static vkb_shape s[VKB_MAX_SHAPES];
+    char err[300];
+    ASSERT(select_shapes("vkbench run transpose --size 64:256:x2", "transpose", s, err, sizeof err) == 3);
+    ASSERT(s[0].d[0] == 64 && s[0].d[1] == 64 && s[2].d[0] == 256 && s[2].d[1] == 256);
+    ASSERT(select_shapes("vkbench run matmul --size 32,48", "matmul", s, err, sizeof err) == 2);
+    ASSERT(s[1].d[0] == 48 && s[1].d[1] == 48 && s[1].d[2] == 48);
+    ASSERT(select_shapes("vkbench run transpose --rows 1,2 --cols 3,4,5", "transpose", s, err, sizeof err) == 6);
+    ASSERT(s[0].d[0] == 1 && s[0].d[1] == 3 && s[5].d[0] == 2 && s[5].d[1] == 5);
+    ASSERT(select_shapes("vkbench run matmul --m 16,32 --n 8 --k 4,5", "matmul", s, err, sizeof err) == 4);
+    /* --size with one explicit dim: the others take the size, the explicit list multiplies */
+    ASSERT(select_shapes("vkbench run transpose --size 8,16 --cols 3,4", "transpose", s, err, sizeof err) == 4);
+    ASSERT(s[0].d[0] == 8 && s[0].d[1] == 3 && s[3].d[0] == 16 && s[3].d[1] == 4);
+}
+
+/* Several families: each takes the size flags it knows; a flag none takes is an error. */
+static void test_flags_per_family(void)
+{
+    static vkb_shape s[VKB_MAX_SHAPES], d[VKB_MAX_SHAPES];
+    vkb_caps caps;
+    char err[300];
+    int nd;
+    memset(&caps, 0, sizeof caps);
+    caps.is_cpu = 1;
+    nd = vkb_family_find("transpose")->default_shapes(&caps, d, VKB_MAX_SHAPES);
+    ASSERT(select_shapes("vkbench run transpose reduce --n 1024", "reduce", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 1024);
+    ASSERT(select_shapes("vkbench run transpose reduce --n 1024", "transpose", s, err, sizeof err) == nd);
+    ASSERT(s[0].d[0] == d[0].d[0] && s[0].d[1] == d[0].d[1]);
+    ASSERT(select_shapes("vkbench run copy reduce --rows 4", "copy", s, err, sizeof err) == -1);
+    ASSERT(strstr(err, "no selected family takes --rows"));
+    ASSERT(select_shapes("vkbench run copy --rows 4", "copy", s, err, sizeof err) == -1);
+    ASSERT(strstr(err, "copy takes no --rows"));
+}
+
+/* A group named ten times and a family named twice run once each (was: a stack overflow); unknown names. */
+static void test_family_groups(void)
+{
+    vkb_args a;
+    vkb_selection s;
+    char err[300];
+    int memory = 0;
+    for (int i = 0; i < vkb_family_count; i++)
+        memory += strncmp(vkb_families[i]->name, "memory.", 7) == 0;
+    ASSERT(parse(&a, "vkbench run memory memory memory memory memory memory memory memory memory memory copy") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0);
+    ASSERT(s.nfams == memory + 1);
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run nosuch") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "unknown family 'nosuch'"));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run copy --variant nosuch") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "unknown variant 'nosuch'"));
+    vkb_selection_free(&s);
+    /* --variant picks rows of one family: the other family is left out */
+    ASSERT(parse(&a, "vkbench run copy reduce --variant vec4_i32") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0 && s.nfams == 1);
+    vkb_selection_free(&s);
+}
+
+int main(int argc, char **argv)
+{
+    static const unit_test tests[] = {
+        {"count", test_count},
+        {"ceilings_first", test_ceilings_first},
+        {"events", test_events},
+        {"input_cache", test_input_cache},
+        {"cross_backend", test_cross_backend},
+        {"suspect", test_suspect},
+        {"interrupt", test_interrupt},
+        {"size_cubic", test_size_cubic},
+        {"flags_per_family", test_flags_per_family},
+        {"family_groups", test_family_groups},
+    };
+    vkb_quiet = 1;
+    return unit_main(argc, argv, tests, (int)VKB_COUNT(tests));
+}
