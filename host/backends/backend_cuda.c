@@ -123,8 +123,14 @@ static void cu_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     void *ptrs[VKB_MAX_BUFFERS] = {0};
     const vkb_plan *plan = prepared;
     (void)b;
-    for (int i = 0; i < plan->nbuf; i++)
+    int shifted = !vkb_fault("oob-write");
+    for (int i = 0; i < plan->nbuf; i++) {
         ptrs[i] = bufs[i]->ptr;
+        if (!shifted && plan->buf[i].role == VKB_BUF_OUTPUT) {   /* the fault: 16 bytes late, past the end */
+            ptrs[i] = (char *)ptrs[i] + 16;
+            shifted = 1;
+        }
+    }
     CU_DIE_ON(mod->execute(plan, ptrs, reps, cold, ns, why_buf, sizeof why_buf));
 }
 

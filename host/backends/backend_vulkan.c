@@ -107,6 +107,17 @@ typedef struct record_job {
     int early_end;   /* VKB_FAULT_INJECT=timer-early: the end timestamp written before the work */
 } record_job;
 
+/* VKB_FAULT_INJECT=oob-write: the first output is bound 16 bytes late (an allowed offset alignment), so
+ * the kernel writes its last 16 bytes past the end, into the guard band (tests); else 0. */
+static uint64_t fault_shift(const vkb_plan *plan, int index)
+{
+    int first = -1;
+    for (int i = 0; i < plan->nbuf && first < 0; i++)
+        if (plan->buf[i].role == VKB_BUF_OUTPUT)
+            first = i;
+    return index == first && vkb_fault("oob-write") ? 16 : 0;
+}
+
 static void record_passes(VkCommandBuffer cmd, vk_prepared *p, vkb_buffer *const *bufs)
 {
     for (int i = 0; i < p->plan.npass; i++) {
@@ -114,7 +125,8 @@ static void record_passes(VkCommandBuffer cmd, vk_prepared *p, vkb_buffer *const
         if (i > 0)
             vkb_vk_barrier(cmd);
         if (pass->kind == VKB_PASS_COPY) {
-            VkBufferCopy region = {bufs[pass->bind[0]]->offset, bufs[pass->bind[1]]->offset, pass->copy_bytes};
+            VkBufferCopy region = {bufs[pass->bind[0]]->offset,
+                                   bufs[pass->bind[1]]->offset + fault_shift(&p->plan, pass->bind[1]), pass->copy_bytes};
             vkCmdCopyBuffer(cmd, bufs[pass->bind[0]]->buffer, bufs[pass->bind[1]]->buffer, 1, &region);
         } else {
             vkb_vk_pipeline *pipe = &p->pipe[i];
@@ -162,7 +174,8 @@ static void bind_buffers(vkb_vk *vk, vk_prepared *p, vkb_buffer *const *bufs)
             continue;
         for (int k = 0; k < pass->nbind; k++) {
             /* the range only, between its guard bands (16-byte rounded: kernels may read vec4s) */
-            info[k] = (VkDescriptorBufferInfo){bufs[pass->bind[k]]->buffer, bufs[pass->bind[k]]->offset,
+            info[k] = (VkDescriptorBufferInfo){bufs[pass->bind[k]]->buffer,
+                                               bufs[pass->bind[k]]->offset + fault_shift(&p->plan, pass->bind[k]),
                                                (bufs[pass->bind[k]]->bytes + 15) & ~15ull};
             w[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             w[k].dstSet = p->pipe[i].set;

@@ -33,12 +33,6 @@ void vkb_verify_inject(vkb_plan *plan, const char *family, const char *variant)
         memmove(&plan->pass[k], &plan->pass[k + 1], (size_t)(plan->npass - k - 1) * sizeof plan->pass[0]);
         plan->npass--;
     }
-    if (vkb_fault("oob-write"))
-        for (int i = 0; i < plan->nbuf; i++)
-            if (plan->buf[i].role == VKB_BUF_OUTPUT && plan->buf[i].bytes >= 8) {
-                plan->buf[i].bytes -= 4;   /* the kernel still writes all of it: 4 bytes past the end */
-                break;
-            }
 }
 
 int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, char *why, size_t len)
@@ -47,6 +41,16 @@ int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *p
     for (int i = 0; i < plan->nbuf && input < 0; i++)
         if (plan->buf[i].role == VKB_BUF_INPUT)
             input = i;
+    if (vkb_fault("drop-element") && input >= 0) {
+        /* the device's copy of the input loses its middle element (0 in its place): as a kernel that
+         * skips one element would see it */
+        uint64_t bytes = plan->buf[input].bytes, mid = bytes / 8 * 4;
+        uint8_t *copy = vkb_alloc(bytes);
+        memcpy(copy, plan->buf[input].host, bytes);
+        memset(copy + mid, 0, 4);
+        b->upload(b, bufs[input], copy, bytes);
+        free(copy);
+    }
     for (int i = 0; i < plan->nbuf; i++) {
         uint64_t words = plan->buf[i].bytes / 4, step = plan->buf[i].bytes > POISON_FULL_BYTES ? 997 : 1;
         uint32_t *back;

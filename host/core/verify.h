@@ -7,13 +7,14 @@
 #include "backend.h"
 #include "plan.h"
 
-/* Faults that change the plan (VKB_FAULT_INJECT, check.h): skip-pass:K drops pass K of a plan that has
- * one (a note on stderr names the variant), oob-write shrinks the first output by 4 bytes so that the
- * kernel writes past its end. Call before prepare; a no-op without a fault. */
+/* The fault that changes the plan (VKB_FAULT_INJECT, check.h): skip-pass:K drops pass K of a plan that
+ * has one (a note on stderr names the variant). Call before prepare; a no-op without a fault. (oob-write
+ * lives in the backends: they bind the first output 16 bytes late.) */
 void vkb_verify_inject(vkb_plan *plan, const char *family, const char *variant);
 
 /* After the outputs were poisoned: read them back; 0 when every word is VKB_POISON, else 1 with WHY.
- * (no-poison: the input's bytes are copied into the outputs first, as a stale upload would leave them.) */
+ * (no-poison: the input's bytes are copied into the outputs first, as a stale upload would leave them;
+ * drop-element: the device's copy of the first input loses its middle element.) */
 int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, char *why, size_t len);
 
 /* After the checked run: 0 when every buffer's guard bands are intact, else 1 with WHY ("wrote 4 bytes

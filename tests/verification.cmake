@@ -1,0 +1,50 @@
+# Verification proven by planting the bug (docs/verification.md): each fault of VKB_FAULT_INJECT must be
+# caught for its own reason on every variant it touches (tests/verify_faults.py), on lavapipe at small
+# shapes; the exact set of skips is asserted (tests/check_skips.py). Label: verify.
+set(faults ${VKB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/verify_faults.py ${vkbench})
+# small shapes per family (the batteries' large shapes cost minutes on lavapipe); memory: its batteries
+set(verify_shapes
+    "copy#--n 1,1000,4099"
+    "transpose#--rows 1,33,64 --cols 1,17,64"
+    "memory#"
+    "matmul#--m 1,33,130 --n 17,129 --k 9,40"
+    "reduce#--n 1,1000,4099,1000003")
+foreach(item ${verify_shapes})
+    string(REPLACE "#" ";" parts "${item}")
+    list(GET parts 0 fam)
+    list(LENGTH parts len)
+    set(args "")
+    if(len GREATER 1)
+        list(GET parts 1 args)
+        separate_arguments(args UNIX_COMMAND "${args}")
+    endif()
+    # no dispatch, first pass skipped: every variant fails by its value check (not the determinism re-run)
+    add_test(NAME vkb.verify.${fam}.no_dispatch COMMAND ${faults} no-dispatch value validate ${fam} ${args})
+    add_test(NAME vkb.verify.${fam}.skip_pass0 COMMAND ${faults} skip-pass:0 value validate ${fam} ${args})
+    # the outputs hold the input's bytes, as a stale upload would leave them: the poison read-back fails
+    add_test(NAME vkb.verify.${fam}.stale_output COMMAND ${faults} no-poison poison validate ${fam} ${args})
+    # the determinism re-run, alone: only the second run differs
+    add_test(NAME vkb.verify.${fam}.second_run COMMAND ${faults} second-run-differs determinism validate ${fam} ${args})
+    set_tests_properties(vkb.verify.${fam}.no_dispatch vkb.verify.${fam}.skip_pass0 vkb.verify.${fam}.stale_output
+                         vkb.verify.${fam}.second_run PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 TIMEOUT 600)
+    # the first output bound 16 bytes late: the kernel writes past its end, into the guard band
+    add_test(NAME vkb.verify.${fam}.oob_write COMMAND ${faults} oob-write guard validate ${fam} ${args})
+    set_tests_properties(vkb.verify.${fam}.oob_write PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 TIMEOUT 600)
+endforeach()
+# multi-pass plans (reduce's partial sums): a later pass skipped fails each plan that has it
+add_test(NAME vkb.verify.reduce.skip_pass1 COMMAND ${faults} skip-pass:1 injected validate reduce --n 1000003)
+add_test(NAME vkb.verify.reduce.skip_pass2 COMMAND ${faults} skip-pass:2 injected validate reduce --n 2^22)
+set_tests_properties(vkb.verify.reduce.skip_pass1 vkb.verify.reduce.skip_pass2 PROPERTIES LABELS "vulkan;verify"
+                     SKIP_RETURN_CODE 3 TIMEOUT 600)
+# one element dropped from a float (and int) sum fails by itself: the k/16 inputs make the sum exact
+add_test(NAME vkb.verify.reduce.drop_element COMMAND ${faults} drop-element value validate reduce --n 4099,1000003,2^22)
+set_tests_properties(vkb.verify.reduce.drop_element PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 TIMEOUT 600)
+# timers: zero, reversed, end before the work: each fails the row with a "timer:" reason
+foreach(t zero reversed early)
+    add_test(NAME vkb.verify.timer_${t} COMMAND ${faults} timer-${t} timer run copy --variant vec4 --n 4M --reps 5 --warmup-ms 0)
+    set_tests_properties(vkb.verify.timer_${t} PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3)
+endforeach()
+# the skips of `validate` on lavapipe (8-wide subgroups), exactly: a misread capability fails
+add_test(NAME vkb.verify.skips COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_skips.py ${vkbench}
+         ${CMAKE_CURRENT_SOURCE_DIR}/expected_skips_lavapipe.txt)
+set_tests_properties(vkb.verify.skips PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 ENVIRONMENT "${sg8}" TIMEOUT 600)
