@@ -41,7 +41,7 @@ enum {
 
 typedef struct reduce_case {
     uint64_t n;
-    float *f;           /* float inputs, uniform in [-1, 1) */
+    float *f;           /* float inputs: +-k/16, k uniform in 1..16 (every partial sum exact, see check) */
     uint32_t *i;        /* int inputs: any 32-bit value, so a lost or doubled element shows */
     double sum_f;       /* reference, compensated in double */
     double abs_f;       /* sum of |x|: the float bound's scale */
@@ -134,7 +134,8 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     vkb_rng_seed(&rng, seed);
     for (uint64_t k = 0; k < c->n; k++) {
         double x, t;
-        c->f[k] = (float)vkb_rng_uniform(&rng, -1, 1);
+        uint64_t bits = vkb_rng_u64(&rng);
+        c->f[k] = (float)((double)(1 + (bits >> 60)) / 16.0 * ((bits >> 59) & 1 ? -1.0 : 1.0));
         c->i[k] = (uint32_t)(vkb_rng_u64(&rng) >> 32);
         sum_i += c->i[k];
         /* Neumaier's compensated sum: the reference's own error stays far below the fp32 bound */
@@ -341,10 +342,17 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
         vkb_check_init(res, "exact (wrapping int32 sum)");
         vkb_check_words(res, &c->out, &c->sum_i, 1);
     } else {
-        snprintf(method, sizeof method, "gamma(%llu)*sum|x|, %s", (unsigned long long)c->depth, c->order);
+        /* inputs +-k/16 with |x| <= 1: a partial sum below 2^20 in magnitude has at most 24 significant
+         * bits, so every fp32 addition is exact in any order, and the sum equals the reference exactly;
+         * a partial sum of m <= 2^31 such terms (a subset the kernel chose without looking at the values)
+         * passes 2^20 with probability below 2 exp(-2^40 / 2^32) (Hoeffding): a dropped or duplicated
+         * element (|x| >= 1/16) fails at any n (docs/verification.md). gamma(depth) sum|x| stays in the
+         * method as the rigorous bound of other inputs. */
+        snprintf(method, sizeof method, "exact: k/16 inputs (gamma(%llu)*sum|x| = %.2g), %.40s",
+                 (unsigned long long)c->depth, vkb_gamma((double)c->depth, VKB_U_F32) * c->abs_f, c->order);
         vkb_check_init(res, method);
         memcpy(&out, &c->out, sizeof out);
-        vkb_check_value(res, 0, out, c->sum_f, vkb_gamma((double)c->depth, VKB_U_F32) * c->abs_f);
+        vkb_check_value(res, 0, out, c->sum_f, 0.0);
     }
     vkb_check_finish(res);
 }
