@@ -172,12 +172,12 @@ static void table_fits(void)
 
 static void table_legend(void)
 {
-    char *out = table_text(0, 100);
-    ASSERT(strstr(out, "DIFFERS: the measured percent is more than 25% away") != NULL);
+    char *out = table_text(0, 0); /* unwrapped, so that each sentence is found whole */
+    ASSERT(strstr(out, "! = DIFFERS: measured more than 25% away") != NULL);
     ASSERT(strstr(out, "the coalescing rule") != NULL);
-    ASSERT(strstr(out, "fits ?: Vulkan alone cannot tell the last-level cache size") != NULL);
-    ASSERT(strstr(out, "~ after a number: its median had not settled") != NULL);
-    ASSERT(strstr(out, "ceil% above 100") != NULL);
+    ASSERT(strstr(out, "fits ?: Vulkan alone cannot tell the cache size") != NULL);
+    ASSERT(strstr(out, "~: the median had not settled") != NULL && strstr(out, "time budget ran out"));
+    ASSERT(strstr(out, "ceil% over 100: the kernel beat the ceiling row") != NULL);
     ASSERT(strstr(out, "SUSPECT") != NULL && strstr(out, "above 1.25x the fastest copy") != NULL);
     ASSERT(strstr(out, "FAIL: 3 of 100 wrong, first at row 3, column 2") != NULL && strstr(out, "1.5, got -2"));
     ASSERT(strstr(out, "skip: needs subgroup arithmetic") != NULL);
@@ -191,7 +191,7 @@ static void table_legend(void)
     {
         FILE *f = tmpfile();
         vkb_backend *only[] = {&vulkan_backend};
-        vkb_sink *s = vkb_sink_table_create(f, 100);
+        vkb_sink *s = vkb_sink_table_create(f, 0);
         s->begin(s, &run_settings, only, 1, &run_plan);
         s->family_begin(s, &family);
         for (int i = 0; i < nresults; i++)
@@ -200,7 +200,7 @@ static void table_legend(void)
         s->end(s, 0);
         vkb_sink_destroy(s);
         out = slurp(f);
-        ASSERT(strstr(out, "(none): no ceiling ran for this row: cublas needs CUDA") != NULL);
+        ASSERT(strstr(out, "(none): no ceiling ran: cublas needs CUDA") != NULL);
     }
 }
 
@@ -212,7 +212,7 @@ static void paired_fits(void)
     /* one line per (variant, shape): vec4 appears once, with both APIs' numbers and their ratio */
     ASSERT(strstr(out, "\nvec4[") != NULL && strstr(strstr(out, "\nvec4[") + 1, "\nvec4[") == NULL);
     ASSERT(strstr(out, "1.000") != NULL);
-    ASSERT(strstr(out, "b = api_copy (cuda)") != NULL);
+    ASSERT(strstr(out, "b =") && strstr(out, "api_copy (cuda)"));
 }
 
 static void matrix_skips(void)

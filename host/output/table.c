@@ -68,7 +68,8 @@ static const char *of_ceiling(table_sink *t, const vkb_result *r, char *buf, siz
         snprintf(buf, len, "(none)");
         t->used.none = 1;
     } else {
-        snprintf(buf, len, pct < 999.95 ? "%.1f%%%c" : "%.0f%%%c", pct, ceiling_letter(t, r->ceiling));
+        snprintf(buf, len, pct < 0.995 ? "%.2f%%%c" : pct < 999.95 ? "%.1f%%%c" : "%.0f%%%c", pct,
+                 ceiling_letter(t, r->ceiling));
         t->used.over100 |= pct > 100;
     }
     return buf;
@@ -81,7 +82,11 @@ static const char *metric(table_sink *t, const vkb_result *r, char *buf, size_t 
         snprintf(buf, len, "-");
         return buf;
     }
-    snprintf(buf, len, r->metric < 99999.95 ? "%.1f%s" : "%.0f%s", r->metric, r->time_ns.settled ? "" : "~");
+    /* three significant digits for small numbers (lavapipe), one decimal up to 1e5, then whole numbers */
+    if (r->metric < 9.995)
+        snprintf(buf, len, "%.3g%s", r->metric, r->time_ns.settled ? "" : "~");
+    else
+        snprintf(buf, len, r->metric < 99999.95 ? "%.1f%s" : "%.0f%s", r->metric, r->time_ns.settled ? "" : "~");
     t->used.unsettled |= !r->time_ns.settled;
     return buf;
 }
@@ -194,7 +199,7 @@ static void single_row(table_sink *t, const vkb_result *r)
     vkb_fmt_cell(t->out, vkb_fmt_time(r->time_ns.median, buf, sizeof buf), 7, 0);
     snprintf(buf, sizeof buf, "%d", r->time_ns.n);
     vkb_fmt_cell(t->out, buf, 5, 0);
-    vkb_fmt_cell(t->out, iqr_text(vkb_stats_iqr_ratio(&r->time_ns), buf, sizeof buf), 4, 0);
+    vkb_fmt_cell(t->out, r->time_ns.n < 3 ? "-" : iqr_text(vkb_stats_iqr_ratio(&r->time_ns), buf, sizeof buf), 4, 0);
     vkb_fmt_cell(t->out, metric(t, r, buf, sizeof buf), 8, 0);
     vkb_fmt_cell(t->out, of_ceiling(t, r, buf, sizeof buf), 7, 0);
     if (t->predicts)
@@ -267,7 +272,8 @@ static void header(table_sink *t)
 {
     const vkb_family *f = t->family;
     char title[400];
-    snprintf(title, sizeof title, "== %s: %s (%s)", f->name, f->summary, f->metric);
+    snprintf(title, sizeof title, strstr(f->summary, f->metric) ? "== %s: %s" : "== %s: %s (%s)", f->name, f->summary,
+             f->metric);
     fputc('\n', t->out);
     vkb_fmt_wrap(t->out, 0, 3, title, t->width);
     vkb_fmt_cell(t->out, "variant", t->name_w, 1);
@@ -302,7 +308,7 @@ static const char *rule_name(const vkb_family *f)
     if (strcmp(f->name, "memory.uniform") == 0)
         return "the constant-cache broadcast rule";
     if (strncmp(f->name, "memory.", 7) == 0)
-        return "the coalescing rule (transfers of 32-byte sectors)";
+        return "the coalescing rule";
     return "the family's rule";
 }
 
@@ -318,53 +324,49 @@ static void legend(table_sink *t)
     char line[800];
     size_t used = 0;
     if (t->paired)
-        snprintf(line, sizeof line, "vulkan, cuda: %s through each API; vk/cu: Vulkan's over CUDA's; reps: the "
-                 "fewer repetitions of the two; IQR%%: the larger spread of the two (interquartile range over "
-                 "median); check: one word when both APIs agree, else Vulkan's|CUDA's.", f->metric);
+        snprintf(line, sizeof line, "vulkan, cuda: %s through each API; vk/cu: their ratio; reps, IQR%%: the fewer "
+                 "runs and the larger spread (interquartile range / median); check: one word when both agree, else "
+                 "vulkan|cuda", f->metric);
     else
-        snprintf(line, sizeof line, "median: device time of one run between full barriers, the median of reps "
-                 "repetitions; IQR%%: their spread (interquartile range over median).");
+        snprintf(line, sizeof line, "median: device time of one run, median of reps runs; IQR%%: spread, interquartile "
+                 "range / median");
     legend_line(t, line);
     for (int i = 0; i < t->nceilings; i++)
         used += (size_t)snprintf(line + used, sizeof line - used, "%s%c = %s (%s)", i ? ", " : "",
                                  'a' + i, t->ceiling[i].variant, t->ceiling[i].backend);
     if (t->nceilings) {
         char text[1000];
-        snprintf(text, sizeof text, "ceil%%: the %s as a percent of the ceiling row's, the fastest way the API or "
-                 "a vendor library does the same work; its letter names it: %s.", f->metric, line);
+        snprintf(text, sizeof text, "ceil%%: %% of the ceiling row's %s (the API's or a library's own way): %s",
+                 f->metric, line);
         legend_line(t, text);
     }
     if (t->used.none) {
-        snprintf(line, sizeof line, "(none): no ceiling ran for this row%s%s.", t->none_why[0] ? ": " : "",
-                 t->none_why);
+        snprintf(line, sizeof line, "(none): no ceiling ran%s%s", t->none_why[0] ? ": " : "", t->none_why);
         legend_line(t, line);
     }
     if (t->used.over100)
-        legend_line(t, "ceil% above 100: the kernel beat the ceiling row; a ceiling is a reference (how fast the "
-                       "API's or a library's own copy is), not a hard limit.");
+        legend_line(t, "ceil% over 100: the kernel beat the ceiling row; a ceiling is a reference, not a hard limit");
     if (t->used.differs) {
-        snprintf(line, sizeof line, "rule%%: the percent of the ceiling %s predicts; \"!\" = DIFFERS: the measured "
-                 "percent is more than 25%% away from the prediction.", rule_name(f));
+        snprintf(line, sizeof line, "rule%%: %% of ceiling %s predicts; ! = DIFFERS: measured more than 25%% away",
+                 rule_name(f));
         legend_line(t, line);
     } else if (t->predicts) {
-        snprintf(line, sizeof line, "rule%%: the percent of the ceiling %s predicts (every row within 25%% of it).",
+        snprintf(line, sizeof line, "rule%%: %% of ceiling %s predicts (every row within 25%% of it)",
                  rule_name(f));
         legend_line(t, line);
     }
     if (t->used.unsettled)
-        legend_line(t, "~ after a number: its median had not settled (it still moved by more than 0.5% as the "
-                       "repetitions doubled) when the time budget ran out; read it as rough, or raise --budget-ms.");
+        legend_line(t, "~: the median had not settled when the time budget ran out: a rough number (raise "
+                       "--budget-ms)");
     if (t->used.unknown_fit)
-        legend_line(t, "fits ?: Vulkan alone cannot tell the last-level cache size, so whether the working set "
-                       "fits in it (L2) or streams from memory (DRAM) is unknown.");
+        legend_line(t, "fits ?: Vulkan alone cannot tell the cache size: in cache (L2) or not (DRAM) is unknown");
     if (t->used.cross)
-        legend_line(t, "ok*: both outputs are within tolerance, but some elements differ bitwise between the two "
-                       "APIs (see cross_backend in the JSON).");
+        legend_line(t, "ok*: within tolerance, but some elements differ bitwise between the APIs (JSON: "
+                       "cross_backend)");
     if (t->used.fail)
-        legend_line(t, "FAIL: the output is wrong (what was wrong is under the row); the run exits with status 1.");
+        legend_line(t, "FAIL: the output is wrong (what is wrong: under the row); the run exits with status 1");
     if (t->used.suspect)
-        legend_line(t, "SUSPECT: the timing is implausible (above a physical bound, or timestamps out of order); "
-                       "the number is shown but not to be trusted:");
+        legend_line(t, "SUSPECT: implausible timing (beyond a physical bound, or timestamps out of order):");
     for (int i = 0; i < t->nnotes; i++) {
         fputs("    ", t->out);
         vkb_fmt_wrap(t->out, 4, 6, t->notes[i], t->width);
@@ -415,13 +417,19 @@ static void table_family_begin(vkb_sink *s, const vkb_family *f)
     t->npending = 0;
     layout(t, f);
     /* a ceiling only CUDA can run (cuBLAS, CUB) leaves Vulkan's rows without one where there is no CUDA */
-    if (!t->have_cuda)
+    if (!t->have_cuda) {
+        int n = 0;
         for (int v = 0; v < f->nvariants; v++)
             if ((f->variants[v].flags & VKB_VAR_CEILING) && (f->variants[v].flags & VKB_VAR_CUDA_ONLY)) {
                 size_t used = strlen(t->none_why);
-                snprintf(t->none_why + used, sizeof t->none_why - used, "%s%s needs CUDA, which is not available here",
-                         used ? "; " : "", f->variants[v].name);
+                snprintf(t->none_why + used, sizeof t->none_why - used, "%s%s", n++ ? ", " : "", f->variants[v].name);
             }
+        if (n) {
+            size_t used = strlen(t->none_why);
+            snprintf(t->none_why + used, sizeof t->none_why - used, " need%s CUDA (a vendor library), which is not "
+                     "available here", n == 1 ? "s" : "");
+        }
+    }
 }
 
 static int same_case(const vkb_result *a, const vkb_result *b)
