@@ -12,7 +12,8 @@ trap 'rm -rf "$dir"' EXIT
 cat "$dir/out.txt"
 grep -Eq '^BM=64,BN=64,WM=64,WN=64,TM=4,TN=4 +vulkan +[0-9.]+ ' "$dir/out.txt"
 grep -Eq '^BK=4 +vulkan +[0-9.]+ ' "$dir/out.txt"
-grep -Eq '^BM=64 +vulkan +nan .*do not divide' "$dir/out.txt"
+# a shape the family refuses: vkbench exits 2 with the reason (WM must divide BM), no result
+grep -Eq '^BM=64 +- +nan .*exit 2: .*WM dividing BM' "$dir/out.txt"
 "$py" - "$dir/tune.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -20,4 +21,6 @@ assert doc["tool"] == "vkbench" and doc["devices"] and doc["tune"]["variant"] ==
 ok = [r for r in doc["results"] if r["variant"] == "dbuf" and r["status"] == "ok"]
 assert sorted(r["constants"] for r in ok) == ["BK=4", "BM=64,BN=64,WM=64,WN=64,TM=4,TN=4"], ok
 assert [c["constants"] for c in doc["tune"]["configs"]] == ["BM=64,BN=64,WM=64,WN=64,TM=4,TN=4", "BK=4", "BM=64"]
+refused = doc["tune"]["configs"][2]
+assert refused["exit_code"] == 2 and "WM dividing BM" in refused["message"], refused
 PY

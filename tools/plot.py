@@ -16,6 +16,7 @@ import vkbjson
 # 16 series stay apart: 16 colours and 16 markers, each used once
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
            "#bcbd22", "#17becf", "#000000", "#e6ab02", "#1b9e77", "#6a3d9a", "#b2df8a", "#fb9a99"]
+GREYS = ["#444444", "#888888", "#222222", "#aaaaaa"]
 MARKERS = ["o", "s", "^", "v", "D", "P", "X", "*", "<", ">", "p", "h", "d", "8", "H", "x"]
 
 
@@ -82,15 +83,21 @@ def sweep_plan(fam, sources):
         return ", ".join(f"{d}={r['shape'][d]}" for d in fixed)
 
     panels = defaultdict(list)
-    groups = defaultdict(list)          # (panel, series key) -> rows
+    groups = defaultdict(list)          # (panel, role, series name) -> rows
+    owner = {}                          # panel -> (backend, file) of its kernels
     for s, r in kernels:
         panel = series_label((r["variant"], r["backend"], s.name), many) if fixed else ""
+        owner[panel] = (r["backend"], s.name)
         groups[(panel, "kernel", (fixed_text(r) if fixed else series_label((r["variant"], r["backend"], s.name),
                                                                            many)))].append(r)
     for s, r in ceilings:
-        for panel in {p for p, _, _ in groups} or {""}:
-            name = f"ceiling {series_label((r['variant'], r['backend'], s.name), (True, True, many[2]))}"
-            groups[(panel, "ceiling", name + (f" {fixed_text(r)}" if fixed else ""))].append(r)
+        # a product of dims: each panel gets the ceilings of its own backend and file, one per line
+        for panel in [p for p, o in owner.items() if not fixed or o == (r["backend"], s.name)]:
+            if fixed:
+                name = f"ceiling {r['variant']} {fixed_text(r)}"
+            else:
+                name = f"ceiling {series_label((r['variant'], r['backend'], s.name), (True, True, many[2]))}"
+            groups[(panel, "ceiling", name)].append(r)
     colour_of = {}      # product of dims: one colour per value of the other dims, the same in every panel
     def order(kv):      # panels, then kernels before ceilings, the fixed dims' values in numeric order
         (panel, role, name), grp = kv
@@ -225,11 +232,14 @@ def sweep(plt, fam, sources):
     cols = min(3, n)
     rows_n = math.ceil(n / cols)
     fig, axes = plt.subplots(rows_n, cols, figsize=(4.6 * cols + 1.5, 3.4 * rows_n + 0.6), squeeze=False,
-                             sharey=True)
+                             sharex=True, sharey=True)
     xs_all = [x for p in panels.values() for sr in p for x in sr["xs"]]
     xs_set = sorted(set(xs_all))
     even = len({b - a for a, b in zip(xs_set, xs_set[1:])}) <= 1     # 0, 1, 2, ... 64: a linear axis
     log_x = min(xs_all) > 0 and max(xs_all) / min(xs_all) >= 16 and not even
+    ceiling_index = {}
+    ys_all = [y for p in panels.values() for sr in p for y in sr["ys"] if y > 0]
+    log_y = ys_all and max(ys_all) / min(ys_all) > 50         # two devices apart: a log axis
     for ax, (name, series) in zip(axes.flat, panels.items()):
         for sr in series:
             st = style(sr["style"])
@@ -238,11 +248,17 @@ def sweep(plt, fam, sources):
                         linestyle=st["linestyle"], markersize=4)
             elif sr["role"] == "predicted":
                 ax.plot(sr["xs"], sr["ys"], label=sr["label"], color=st["color"], linestyle=":", linewidth=1.5)
+            elif plan["fixed"]:     # the ceiling of each line, in its colour
+                ax.plot(sr["xs"], sr["ys"], label=sr["label"], color=st["color"], linestyle="--", linewidth=1,
+                        marker="x", markersize=4, alpha=0.8)
             else:
-                ax.plot(sr["xs"], sr["ys"], label=sr["label"], color="gray" if not plan["fixed"] else st["color"],
-                        linestyle="--", linewidth=1, alpha=0.8)
+                k = ceiling_index.setdefault(sr["label"], len(ceiling_index))
+                ax.plot(sr["xs"], sr["ys"], label=sr["label"], color=GREYS[k % 4],
+                        linestyle=["--", "-.", ":", (0, (6, 2))][k % 4], linewidth=1.1, marker="x", markersize=4)
         if log_x:
             ax.set_xscale("log", base=2)
+        if log_y:
+            ax.set_yscale("log")
         ax.set_xlabel(plan["xlabel"])
         if name:
             ax.set_title(name, fontsize=9)

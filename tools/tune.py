@@ -70,7 +70,9 @@ def main():
                    "--json", out] + extra
             print(f"tune: [{i + 1}/{len(args.configs)}] {config}", file=sys.stderr, flush=True)
             proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            message = proc.stderr.strip().splitlines()[-1][-200:] if proc.stderr.strip() else ""
+            # vkbench's one-line error, without its "vkbench: error: " prefix
+            message = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""
+            message = message.split("error: ", 1)[-1]
             outcomes.append({"constants": config, "exit_code": proc.returncode, "message": message or None})
             if not os.path.exists(out):
                 rows.append((config, None, None, None, None, f"exit {proc.returncode}: {message}"))
