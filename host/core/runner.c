@@ -316,21 +316,25 @@ static int plan_or_die(const vkb_family *f, const vkb_variant *v, const vkb_case
 
 void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel)
 {
-    for (int w = 0; w < r->nwork; w++) {
-        const vkb_work *k = &r->work[w];
-        const vkb_family *f = sel->fam[k->fam].family;
-        const vkb_variant *v = &f->variants[k->variant];
-        const vkb_backend *b = r->all[k->backend];
-        vkb_case c = {f, sel->fam[k->fam].shapes[k->shape], NULL}; /* no inputs: sizes only */
-        vkb_plan plan;
-        vkb_variant tuned;
-        vkb_result scratch;
-        char why[200];
-        memset(&scratch, 0, sizeof scratch);
-        if ((v->needs & ~b->caps.features) || apply_spec(r, v, &tuned, &scratch))
-            continue; /* a skip, said on its row */
-        plan_or_die(f, &tuned, &c, &b->caps, &plan, why, sizeof why);
-    }
+    /* the kernels first: their reasons (index ranges, constants) say more than a ceiling's buffer size */
+    for (int pass = 0; pass < 2; pass++)
+        for (int w = 0; w < r->nwork; w++) {
+            const vkb_work *k = &r->work[w];
+            const vkb_family *f = sel->fam[k->fam].family;
+            const vkb_variant *v = &f->variants[k->variant];
+            const vkb_backend *b = r->all[k->backend];
+            vkb_case c = {f, sel->fam[k->fam].shapes[k->shape], NULL}; /* no inputs: sizes only */
+            vkb_plan plan;
+            vkb_variant tuned;
+            vkb_result scratch;
+            char why[200];
+            if (((v->flags & VKB_VAR_CEILING) != 0) != pass)
+                continue;
+            memset(&scratch, 0, sizeof scratch);
+            if ((v->needs & ~b->caps.features) || apply_spec(r, v, &tuned, &scratch))
+                continue; /* a skip, said on its row */
+            plan_or_die(f, &tuned, &c, &b->caps, &plan, why, sizeof why);
+        }
 }
 
 /* Known peak rates (GFLOP/s) of devices by name: fp32 FMA, fp16 FMA, fp16 tensor cores (dense). A rate above
