@@ -1,4 +1,5 @@
-/* family.c - looking up families and variants; shape text. */
+/* family.c - looking up families and variants; what every plan gets (the API copy, the generic checks);
+ * shape text. */
 #include "family.h"
 
 #include <stdio.h>
@@ -31,4 +32,52 @@ const char *vkb_shape_text(const vkb_family *f, const vkb_shape *s, char *buf, s
     for (int i = 0; i < f->ndims && used < len; i++)
         used += (size_t)snprintf(buf + used, len - used, "%s%lld", i ? "x" : "", (long long)s->d[i]);
     return buf;
+}
+
+int vkb_family_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
+                    vkb_plan *p, char *why, size_t len)
+{
+    int code;
+    memset(p, 0, sizeof *p);
+    why[0] = 0;
+    if (!v->local[0] || !v->local[1] || !v->local[2])
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup; each of its sizes (--spec 0=, "
+                             "1=, 2=) is at least 1", v->local[0], v->local[1], v->local[2]);
+    if (v->flags & VKB_VAR_API_COPY) {
+        const void *src = NULL;
+        void *dst = NULL;
+        uint64_t bytes = f->copy_io(c, &src, &dst);
+        int s = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, src);
+        int d = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, dst);
+        if (s >= 0 && d >= 0)
+            vkb_plan_copy(p, s, d, bytes);
+        code = VKB_PLAN_OK;
+    } else {
+        code = f->plan(v, c, caps, p, why, len);
+    }
+    if (code != VKB_PLAN_OK)
+        return code;
+    if (p->refused)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "the shape and constants give an empty buffer; "
+                             "use sizes and constants of at least 1");
+    return VKB_PLAN_OK;
+}
+
+double vkb_family_work(const vkb_family *f, const vkb_variant *v, const vkb_case *c)
+{
+    if (v->flags & VKB_VAR_API_COPY)
+        return 2.0 * (double)f->copy_io(c, NULL, NULL); /* read + write */
+    return f->work(v, c);
+}
+
+void vkb_family_check(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_plan *p,
+                      vkb_check *res)
+{
+    if (v->flags & VKB_VAR_API_COPY) {
+        vkb_check_init(res, "exact copy of the input");
+        vkb_check_words(res, p->buf[1].host, p->buf[0].host, p->buf[0].bytes / 4);
+        vkb_check_finish(res);
+        return;
+    }
+    f->check(v, c, p, res);
 }

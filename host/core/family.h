@@ -22,8 +22,13 @@ enum {
     VKB_VAR_CEILING = 1u << 0,        /* a vendor/API reference, not a kernel of ours */
     VKB_VAR_VULKAN_ONLY = 1u << 1,
     VKB_VAR_CUDA_ONLY = 1u << 2,
-    VKB_VAR_NONDETERMINISTIC = 1u << 3 /* float atomics: bits may differ run to run */
+    VKB_VAR_NONDETERMINISTIC = 1u << 3, /* float atomics: bits may differ run to run */
+    VKB_VAR_API_COPY = 1u << 4         /* the API's own copy of the family's input, planned, counted and checked
+                                          by vkb_family_plan/_work/_check from the family's copy_io */
 };
+
+/* The API-copy ceiling row (vkCmdCopyBuffer / cudaMemcpy device-to-device): one line in a family's table. */
+#define VKB_API_COPY_ROW(note) {"api_copy", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_API_COPY, note}
 
 /* One row of a family's table. A new variant is a shader (and CUDA twin) plus a row. */
 typedef struct vkb_variant {
@@ -62,7 +67,9 @@ typedef struct vkb_family {
     /* Inputs for SHAPE from SEED; NULL with WHY when the shape is invalid for this family. */
     void *(*case_create)(const vkb_shape *shape, uint64_t seed, char *why, size_t len);
     void (*case_destroy)(void *data);
-    /* The plan for V on CAPS. Returns 0, or 1 with WHY for a skip (a limit or feature the device lacks). */
+    /* The plan for V on CAPS: a VKB_PLAN_* outcome, with WHY unless VKB_PLAN_OK. Checks every constant and
+     * size before using it; no side effects, and works with c->data NULL (sizes from c->shape, host
+     * pointers NULL): the runner plans every case before it makes inputs. Called through vkb_family_plan. */
     int (*plan)(const vkb_variant *v, const vkb_case *c, const vkb_caps *caps, vkb_plan *plan,
                 char *why, size_t len);
     /* Bytes (GB/s) or flops (GFLOP/s) one run of V does. */
@@ -72,6 +79,9 @@ typedef struct vkb_family {
     /* Optional: the fraction of the ceiling a rule predicts for V (the table and JSON show it beside the
      * measured one); NAN where the rule says nothing. */
     double (*predict)(const vkb_variant *v, const vkb_case *c, const vkb_caps *caps);
+    /* For a VKB_VAR_API_COPY row: the bytes the API copies (the family's input as its kernels read it), and
+     * the host memory to copy from and download into (NULL when c->data is NULL). */
+    uint64_t (*copy_io)(const vkb_case *c, const void **src, void **dst);
 } vkb_family;
 
 /* All families, in `vkbench list` order (generated from CMake's VKB_FAMILIES). */
@@ -80,6 +90,16 @@ extern const int vkb_family_count;
 
 const vkb_family *vkb_family_find(const char *name);
 const vkb_variant *vkb_variant_find(const vkb_family *f, const char *name);
+/* The plan for V at C on CAPS (the family's plan, or the API copy), with the checks every plan gets: a
+ * workgroup of at least 1x1x1, no buffer of 0 bytes. A VKB_PLAN_* outcome, with WHY unless VKB_PLAN_OK.
+ * The device's limits are checked apart, by vkb_plan_check_limits (device_limits.h). */
+int vkb_family_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
+                    vkb_plan *p, char *why, size_t len);
+/* Bytes or flops of one run of V (the family's work, or the API copy's read + write). */
+double vkb_family_work(const vkb_family *f, const vkb_variant *v, const vkb_case *c);
+/* Check the downloaded outputs of PLAN (the family's check, or the API copy's exact compare). */
+void vkb_family_check(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_plan *p,
+                      vkb_check *res);
 /* "4096x4096", "n=1000" style text for a shape. */
 const char *vkb_shape_text(const vkb_family *f, const vkb_shape *s, char *buf, size_t len);
 

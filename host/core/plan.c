@@ -2,11 +2,17 @@
 #include "plan.h"
 
 #include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 int vkb_plan_buffer_add(vkb_plan *p, uint64_t bytes, vkb_buffer_role role, const void *host)
 {
     assert(p->nbuf < VKB_MAX_BUFFERS);
+    if (bytes == 0) {
+        p->refused = 1;
+        return -1;
+    }
     p->buf[p->nbuf].bytes = bytes;
     p->buf[p->nbuf].role = role;
     p->buf[p->nbuf].host = host;
@@ -58,7 +64,7 @@ void vkb_pass_bind(vkb_pass *pass, int nbind, const int *bufs)
 
 uint32_t vkb_groups_for(uint64_t n, uint32_t size, uint32_t limit)
 {
-    uint64_t g = (n + size - 1) / size;
+    uint64_t g = size ? n / size + (n % size != 0) : 0;
     if (g == 0)
         g = 1;
     return g > limit ? limit : (uint32_t)g;
@@ -70,4 +76,18 @@ uint64_t vkb_plan_bytes(const vkb_plan *p)
     for (int i = 0; i < p->nbuf; i++)
         total += p->buf[i].bytes;
     return total;
+}
+
+int vkb_plan_fail(char *why, size_t len, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+uint64_t vkb_mul_sat(uint64_t a, uint64_t b)
+{
+    return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
 }

@@ -3,6 +3,7 @@
 #ifndef VKB_PLAN_H
 #define VKB_PLAN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define VKB_MAX_BUFFERS 6
@@ -49,6 +50,7 @@ typedef struct vkb_pass {
     int bind[VKB_MAX_BUFFERS];        /* plan buffer index for binding 0, 1, ... */
     int nbind;
     uint64_t copy_bytes;              /* VKB_PASS_COPY: bytes from bind[0] to bind[1] */
+    uint32_t shared_bytes;            /* shared memory per workgroup the kernel declares (its constants') */
 } vkb_pass;
 
 /* A specialization constant set from the command line (--spec NAME=VALUE): by the name the shader gives
@@ -71,9 +73,15 @@ typedef struct vkb_plan {
     int nbuf;
     vkb_pass pass[VKB_MAX_PASSES];
     int npass;
+    int refused;          /* a buffer of 0 bytes was asked for: the plan is a bad request */
+    /* What the family's check needs from this plan, where the order of operations sets the tolerance:
+     * the most roundings any output element meets, and that order in words. */
+    uint64_t check_depth;
+    char check_order[48];
 } vkb_plan;
 
-/* Append a buffer; returns its index. */
+/* Append a buffer; returns its index. A buffer of 0 bytes is refused: -1, and the plan is marked refused
+ * (vkb_family_plan turns that into VKB_PLAN_BAD_REQUEST), so no backend ever creates one. */
 int vkb_plan_buffer_add(vkb_plan *p, uint64_t bytes, vkb_buffer_role role, const void *host);
 /* Append a dispatch of KERNEL with LOCAL size and GROUPS; returns the pass to fill in further. */
 vkb_pass *vkb_plan_dispatch(vkb_plan *p, const char *kernel, const uint32_t local[3], const uint32_t groups[3]);
@@ -85,6 +93,10 @@ vkb_pass *vkb_plan_library(vkb_plan *p, const char *op);
 void vkb_pass_bind(vkb_pass *pass, int nbind, const int *bufs);
 /* Workgroups needed to cover N items with groups of SIZE, clamped to LIMIT (kernels then loop). */
 uint32_t vkb_groups_for(uint64_t n, uint32_t size, uint32_t limit);
+/* Write WHY and return CODE (a VKB_PLAN_* outcome): `return vkb_plan_fail(why, len, VKB_PLAN_SKIP, ...)`. */
+int vkb_plan_fail(char *why, size_t len, int code, const char *fmt, ...);
+/* A * B, or UINT64_MAX when the product does not fit in 64 bits (size checks without wrapping). */
+uint64_t vkb_mul_sat(uint64_t a, uint64_t b);
 /* Sum of all buffer sizes. */
 uint64_t vkb_plan_bytes(const vkb_plan *p);
 

@@ -1,4 +1,4 @@
-/* fam_copy.c - the copy family: n floats from one buffer to another, checked byte for byte, beside
+/* copy.c - the copy family: n floats from one buffer to another, checked byte for byte, beside
  * the API's own copy (vkCmdCopyBuffer / cudaMemcpy device-to-device) as the ceiling. */
 #include <stdlib.h>
 
@@ -12,10 +12,10 @@ typedef struct copy_case {
 
 static const vkb_variant variants[] = {
     /* name       kernel       local      spec  nspec param needs flags  note */
-    {"vec4", "copy_vec4", {256, 1, 1}, {0}, 0, 0, 0, 0,
-     "16-byte loads and stores, one vec4 per thread, grid-stride past the workgroup-count limit"},
-    {"api_copy", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING,
-     "vkCmdCopyBuffer / cudaMemcpy device-to-device: the ceiling"},
+    {"vec4", "mem_width", {256, 1, 1}, {4}, 1, 0, 0, 0,
+     "16-byte loads and stores, one vec4 per thread, grid-stride past the workgroup-count limit (memory.width's "
+     "kernel at WORDS=4)"},
+    VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device: the ceiling"),
 };
 
 static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
@@ -61,28 +61,43 @@ static void case_destroy(void *data)
 
 static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
 {
-    copy_case *c = vc->data;
-    uint64_t bytes = c->n * sizeof(float);
-    int src = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c->src);
-    int dst = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c->dst);
-    (void)why;
-    (void)len;
-    if (v->kernel) {
-        uint32_t groups[3] = {vkb_groups_for((c->n + 3) / 4, v->local[0], caps->max_group_count[0]), 1, 1};
-        vkb_pass *pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
-        int b[2] = {src, dst};
-        vkb_pass_bind(pass, 2, b);
-        pass->push[0] = (uint32_t)c->n;
-    } else {
-        vkb_plan_copy(p, src, dst, bytes);
-    }
-    return 0;
+    const copy_case *c = vc->data;
+    uint64_t n = (uint64_t)vc->shape.d[0];
+    uint32_t groups[3];
+    vkb_pass *pass;
+    int b[2];
+    if (n > UINT32_MAX)
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu: at most 2^32 - 1 floats (the kernel indexes "
+                             "with 32 bits); try a smaller size", (unsigned long long)n);
+    if (v->spec[0] != 4)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "WORDS=%u: copy/vec4 copies vec4s (WORDS=4); "
+                             "memory.width sweeps the width", v->spec[0]);
+    b[0] = vkb_plan_buffer_add(p, n * sizeof(float), VKB_BUF_INPUT, c ? c->src : NULL);
+    b[1] = vkb_plan_buffer_add(p, n * sizeof(float), VKB_BUF_OUTPUT, c ? c->dst : NULL);
+    groups[0] = vkb_groups_for((n + 3) / 4, v->local[0], caps->max_group_count[0]);
+    groups[1] = groups[2] = 1;
+    pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
+    vkb_pass_bind(pass, 2, b);
+    pass->spec[0] = v->spec[0];
+    pass->nspec = v->nspec;
+    pass->push[0] = (uint32_t)n;
+    return VKB_PLAN_OK;
+}
+
+static uint64_t copy_io(const vkb_case *vc, const void **src, void **dst)
+{
+    const copy_case *c = vc->data;
+    if (src)
+        *src = c ? c->src : NULL;
+    if (dst)
+        *dst = c ? c->dst : NULL;
+    return (uint64_t)vc->shape.d[0] * sizeof(float);
 }
 
 static double work(const vkb_variant *v, const vkb_case *vc)
 {
     (void)v;
-    return 2.0 * (double)((copy_case *)vc->data)->n * sizeof(float); /* read + write */
+    return 2.0 * (double)vc->shape.d[0] * sizeof(float); /* read + write */
 }
 
 static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
@@ -97,5 +112,5 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 
 const vkb_family vkb_family_copy = {
     "copy", "buffer copy, the bandwidth reference", {"n"}, 1, "GB/s", variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, case_destroy, plan, work, check,
+    default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, copy_io,
 };

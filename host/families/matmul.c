@@ -1,4 +1,4 @@
-/* fam_matmul.c - the matmul family: row-major C = A B (M x K times K x N), a ladder from one thread per
+/* matmul.c - the matmul family: row-major C = A B (M x K times K x N), a ladder from one thread per
  * element to register blocks, wide accesses, a transposed A tile, double buffering and subgroup tiles
  * (seeds 000 and 004), and fp16 cooperative matrices; cuBLAS (pedantic fp32, and fp16 -> fp32) as ceilings. */
 #include <math.h>
@@ -28,8 +28,7 @@ enum { OPT_WIDE = 1, OPT_AT = 2, OPT_DB = 4 };
 typedef struct mm_case {
     int64_t m, n, k;
     float *a, *b, *c;          /* fp32 inputs; the output of whichever variant ran last */
-    uint16_t *a16, *b16;       /* fp16 bits of the same inputs (made when an fp16 row first plans) */
-    float *a16f, *b16f;        /* those fp16 values as floats, for the reference */
+    uint16_t *a16, *b16;       /* fp16 bits of the same inputs, rounded to nearest even */
 } mm_case;
 
 /* Block shapes (matmul_block spec ids 3..10): BM BN BK WM WN TM TN OPT. */
@@ -109,15 +108,13 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     mm_case *c;
     vkb_rng rng;
     int64_t m = s->d[0], n = s->d[1], k = s->d[2];
-    if ((double)m * k >= 4294967296.0 || (double)k * n >= 4294967296.0 || (double)m * n >= 4294967296.0) {
-        snprintf(why, len, "kernels index with 32 bits: M*K, K*N and M*N must each stay below 2^32");
-        return NULL;
-    }
-    c = vkb_calloc(1, sizeof *c);
+    (void)why;
+    (void)len;
+    c = vkb_calloc(1, sizeof *c); /* M*K, K*N, M*N below 2^32: plan() refuses larger shapes first */
     c->m = m;
     c->n = n;
     c->k = k;
-    vkb_host_reserve(padded_bytes(m * k, 4) + padded_bytes(k * n, 4) + padded_bytes(m * n, 4), "matmul");
+    vkb_host_reserve(padded_bytes(m * k, 6) + padded_bytes(k * n, 6) + padded_bytes(m * n, 4), "matmul");
     c->a = vkb_alloc(padded_bytes(m * k, 4));
     c->b = vkb_alloc(padded_bytes(k * n, 4));
     c->c = vkb_alloc(padded_bytes(m * n, 4));
@@ -126,27 +123,23 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
         c->a[i] = (float)vkb_rng_uniform(&rng, -1, 1);
     for (int64_t i = 0; i < k * n; i++)
         c->b[i] = (float)vkb_rng_uniform(&rng, -1, 1);
+    /* the fp16 rows' inputs: the same seeded values rounded to fp16 */
+    c->a16 = vkb_calloc(1, padded_bytes(m * k, 2));
+    c->b16 = vkb_calloc(1, padded_bytes(k * n, 2));
+    for (int64_t i = 0; i < m * k; i++)
+        c->a16[i] = half_from_float(c->a[i]);
+    for (int64_t i = 0; i < k * n; i++)
+        c->b16[i] = half_from_float(c->b[i]);
     return c;
 }
 
-/* The fp16 inputs: the same seeded values rounded to fp16, made once on first use. */
-static void ensure_f16(mm_case *c)
+/* The fp16 values of H as floats, for the reference (COUNT of them). */
+static float *floats_of_halves(const uint16_t *h, int64_t count)
 {
-    if (c->a16)
-        return;
-    vkb_host_reserve(padded_bytes(c->m * c->k, 6) + padded_bytes(c->k * c->n, 6), "matmul fp16 inputs");
-    c->a16 = vkb_calloc(1, padded_bytes(c->m * c->k, 2));
-    c->b16 = vkb_calloc(1, padded_bytes(c->k * c->n, 2));
-    c->a16f = vkb_alloc(padded_bytes(c->m * c->k, 4));
-    c->b16f = vkb_alloc(padded_bytes(c->k * c->n, 4));
-    for (int64_t i = 0; i < c->m * c->k; i++) {
-        c->a16[i] = half_from_float(c->a[i]);
-        c->a16f[i] = half_to_float(c->a16[i]);
-    }
-    for (int64_t i = 0; i < c->k * c->n; i++) {
-        c->b16[i] = half_from_float(c->b[i]);
-        c->b16f[i] = half_to_float(c->b16[i]);
-    }
+    float *f = vkb_alloc(padded_bytes(count, 4));
+    for (int64_t i = 0; i < count; i++)
+        f[i] = half_to_float(h[i]);
+    return f;
 }
 
 static void case_destroy(void *data)
@@ -157,70 +150,69 @@ static void case_destroy(void *data)
     free(c->c);
     free(c->a16);
     free(c->b16);
-    free(c->a16f);
-    free(c->b16f);
     free(c);
 }
 
-/* Shared memory of the matmul_block configuration S (BM BN BK WM WN TM TN OPT), in bytes. */
+/* Shared memory of the matmul_block configuration S (BM BN BK WM WN TM TN OPT), in bytes (UINT32_MAX past it). */
 static uint32_t block_shared(const uint32_t *s)
 {
-    return ((s[7] & OPT_DB) ? 2u : 1u) * (s[2] * (s[0] + ((s[7] & OPT_AT) ? 4u : 0u)) + s[2] * s[1]) * 4u;
+    uint64_t b = ((s[7] & OPT_DB) ? 2u : 1u) * ((uint64_t)s[2] * (s[0] + ((s[7] & OPT_AT) ? 4ull : 0ull)) +
+                                                   (uint64_t)s[2] * s[1]) * 4u;
+    return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
 }
 
 /* Shared memory of matmul_coopmat with S = BM BN BK WM WN and NSUB subgroups: two stages of padded fp16
  * tiles and a 16x16 fp32 staging tile per subgroup. */
 static uint32_t coopmat_shared(const uint32_t *s, uint32_t nsub)
 {
-    return 2u * (s[0] * (s[2] / 8u + 1u) + s[2] * (s[1] / 8u + 1u)) * 16u + nsub * 256u * 4u;
+    uint64_t b = 2u * ((uint64_t)s[0] * (s[2] / 8u + 1u) + (uint64_t)s[2] * (s[1] / 8u + 1u)) * 16u +
+                 (uint64_t)nsub * 256u * 4u;
+    return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
 }
 
-/* Is the matmul_block configuration S (BM BN BK WM WN TM TN OPT) with NT invocations consistent and
- * within the device's shared memory? 0, or 1 with WHY. */
-static int block_check(const uint32_t *s, uint32_t nt, const vkb_caps *caps, char *why, size_t len)
+/* Is the matmul_block configuration S (BM BN BK WM WN TM TN OPT) with NT invocations consistent? VKB_PLAN_OK, or
+ * VKB_PLAN_BAD_REQUEST with WHY. */
+static int block_check(const uint32_t *s, uint32_t nt, char *why, size_t len)
 {
     uint32_t bm = s[0], bn = s[1], bk = s[2], wm = s[3], wn = s[4], tm = s[5], tn = s[6], opt = s[7];
-    uint32_t nwarps, ws, lr, shared;
-    if (!wm || !wn || !tm || !tn || bm % wm || bn % wn || wm % tm || bm % 4 || bn % 4 || bk % 4) {
-        snprintf(why, len, "block %ux%ux%u, warp tile %ux%u, thread tile %ux%u do not divide", bm, bn, bk, wm, wn,
-                 tm, tn);
-        return 1;
-    }
+    uint32_t nwarps, ws, lr;
+    if (!bm || !bn || !bk || !wm || !wn || !tm || !tn || bm % wm || bn % wn || wm % tm || bm % 4 || bn % 4 ||
+        bk % 4 || opt > 7)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "block %ux%ux%u, warp tile %ux%u, thread tile %ux%u: "
+                             "each at least 1, BM, BN, BK multiples of 4, WM dividing BM, WN dividing BN, TM dividing "
+                             "WM (OPT %u: bits 0-2)", bm, bn, bk, wm, wn, tm, tn, opt);
     nwarps = (bm / wm) * (bn / wn);
     ws = nt / nwarps;
     lr = wm / tm;
-    if (nt % nwarps || ws % lr || wn % (ws / lr * tn)) {
-        snprintf(why, len, "%u invocations do not tile %u warp tiles of %ux%u with %ux%u per invocation", nt,
-                 nwarps, wm, wn, tm, tn);
-        return 1;
-    }
-    if ((opt & OPT_WIDE) && (tn % 4 || ((opt & OPT_AT) && tm % 4))) {
-        snprintf(why, len, "vec4 accesses need TN (and TM with a transposed A) a multiple of 4");
-        return 1;
-    }
-    shared = block_shared(s);
-    if (shared > caps->max_shared_bytes) {
-        snprintf(why, len, "needs %u bytes of shared memory per workgroup; the device allows %u", shared,
-                 caps->max_shared_bytes);
-        return 1;
-    }
-    return 0;
+    if (nt % nwarps || ws % lr || wn % (ws / lr * tn))
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "%u invocations do not tile %u warp tiles of %ux%u with "
+                             "%ux%u per invocation", nt, nwarps, wm, wn, tm, tn);
+    if ((opt & OPT_WIDE) && (tn % 4 || ((opt & OPT_AT) && tm % 4)))
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "vec4 accesses need TN (and TM with a transposed A) "
+                             "a multiple of 4");
+    return VKB_PLAN_OK;
 }
 
 static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
 {
-    mm_case *c = vc->data;
-    int f16 = (v->param & MM_F16) != 0;
+    const mm_case *c = vc->data;
+    uint64_t m = (uint64_t)vc->shape.d[0], n = (uint64_t)vc->shape.d[1], k = (uint64_t)vc->shape.d[2];
+    uint64_t gx, gy;
+    int f16 = (v->param & MM_F16) != 0, code;
     int bufs[3];
     uint32_t local[3] = {v->local[0], v->local[1], v->local[2]}, groups[3] = {1, 1, 1}, tile_m = 1, tile_n = 1;
-    uint32_t spec[VKB_MAX_SPEC];
+    uint32_t spec[VKB_MAX_SPEC], shared = 0;
     vkb_pass *pass;
 
-    if (f16)
-        ensure_f16(c);
-    bufs[0] = vkb_plan_buffer_add(p, padded_bytes(c->m * c->k, f16 ? 2 : 4), VKB_BUF_INPUT, f16 ? (void *)c->a16 : c->a);
-    bufs[1] = vkb_plan_buffer_add(p, padded_bytes(c->k * c->n, f16 ? 2 : 4), VKB_BUF_INPUT, f16 ? (void *)c->b16 : c->b);
-    bufs[2] = vkb_plan_buffer_add(p, padded_bytes(c->m * c->n, 4), VKB_BUF_OUTPUT, c->c);
+    if (vkb_mul_sat(m, k) > UINT32_MAX || vkb_mul_sat(k, n) > UINT32_MAX || vkb_mul_sat(m, n) > UINT32_MAX)
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "%llux%llux%llu: the kernels index with 32 bits, so M*K, "
+                             "K*N and M*N each stay below 2^32; try a smaller size", (unsigned long long)m,
+                             (unsigned long long)n, (unsigned long long)k);
+    bufs[0] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(m * k), f16 ? 2 : 4), VKB_BUF_INPUT,
+                                  !c ? NULL : f16 ? (const void *)c->a16 : (const void *)c->a);
+    bufs[1] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(k * n), f16 ? 2 : 4), VKB_BUF_INPUT,
+                                  !c ? NULL : f16 ? (const void *)c->b16 : (const void *)c->b);
+    bufs[2] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(m * n), 4), VKB_BUF_OUTPUT, c ? c->c : NULL);
     if (!v->kernel) {
         pass = vkb_plan_library(p, v->name);
     } else {
@@ -229,35 +221,36 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             tile_m = local[1];
             tile_n = local[0];
         } else if (strcmp(v->kernel, "matmul_tiled") == 0) {
-            uint32_t shared = 2u * spec[0] * spec[0] * 4u;
+            if (spec[0] == 0 || local[0] != spec[0] || local[1] != spec[0] || local[2] != 1)
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "TILE=%u with a %ux%ux%u workgroup: "
+                                     "matmul_tiled's workgroup is TILE x TILE (set 0=%u,1=%u with TILE), TILE at "
+                                     "least 1", spec[0], local[0], local[1], local[2], spec[0], spec[0]);
+            shared = spec[0] > 1u << 14 ? UINT32_MAX : 2u * spec[0] * spec[0] * 4u;
             tile_m = tile_n = spec[0];
-            if (shared > caps->max_shared_bytes) {
-                snprintf(why, len, "needs %u bytes of shared memory per workgroup; the device allows %u", shared,
-                         caps->max_shared_bytes);
-                return 1;
-            }
         } else if (strcmp(v->kernel, "matmul_block") == 0 || strcmp(v->kernel, "matmul_block_unrolled") == 0) {
             if ((v->param & MM_WM_SUBGROUP) && spec[3] == 0) /* unless --spec set WM */
                 spec[3] = 2u * caps->subgroup_size;
+            if (local[1] != 1 || local[2] != 1)
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: matmul_block's is "
+                                     "1-D (0=)", local[0], local[1], local[2]);
+            if ((code = block_check(spec, local[0], why, len)) != VKB_PLAN_OK)
+                return code;
             /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
             while (block_shared(spec) > caps->max_shared_bytes && spec[2] % 8 == 0)
                 spec[2] /= 2;
-            if (block_check(spec, local[0], caps, why, len))
-                return 1;
+            shared = block_shared(spec);
             tile_m = spec[0];
             tile_n = spec[1];
         } else { /* matmul_coopmat(_h): one subgroup per WM x WN sub-block */
-            uint32_t nsub, shared;
-            if (!spec[3] || !spec[4] || spec[0] % spec[3] || spec[1] % spec[4] || spec[3] % 16 || spec[4] % 16 ||
-                spec[2] % 16) {
-                snprintf(why, len, "block %ux%ux%u and subgroup tile %ux%u: multiples of the 16x16x16 fragments "
-                         "that divide", spec[0], spec[1], spec[2], spec[3], spec[4]);
-                return 1;
-            }
-            if (spec[3] > 64 || spec[4] > 64) {   /* the shader names at most 4 x 4 fragments */
-                snprintf(why, len, "subgroup tile %ux%u: at most 64x64 (4 x 4 fragments)", spec[3], spec[4]);
-                return 1;
-            }
+            uint32_t nsub;
+            if (!spec[0] || !spec[1] || !spec[2] || !spec[3] || !spec[4] || spec[0] % spec[3] ||
+                spec[1] % spec[4] || spec[3] % 16 || spec[4] % 16 || spec[2] % 16)
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "block %ux%ux%u and subgroup tile %ux%u: "
+                                     "multiples of the 16x16x16 fragments that divide", spec[0], spec[1], spec[2],
+                                     spec[3], spec[4]);
+            if (spec[3] > 64 || spec[4] > 64)   /* the shader names at most 4 x 4 fragments */
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "subgroup tile %ux%u: at most 64x64 (4 x 4 "
+                                     "fragments)", spec[3], spec[4]);
             nsub = (spec[0] / spec[3]) * (spec[1] / spec[4]);
             /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
             while ((shared = coopmat_shared(spec, nsub)) > caps->max_shared_bytes && spec[2] % 32 == 0)
@@ -265,41 +258,27 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             local[0] = nsub * caps->subgroup_size;
             tile_m = spec[0];
             tile_n = spec[1];
-            if (shared > caps->max_shared_bytes) {
-                snprintf(why, len, "needs %u bytes of shared memory per workgroup; the device allows %u", shared,
-                         caps->max_shared_bytes);
-                return 1;
-            }
         }
-        if (local[0] * local[1] * local[2] > caps->max_workgroup_invocations || local[0] > caps->max_workgroup_size[0] ||
-            local[1] > caps->max_workgroup_size[1]) {
-            snprintf(why, len, "a %ux%u workgroup exceeds the device's limits (%u invocations)", local[0], local[1],
-                     caps->max_workgroup_invocations);
-            return 1;
-        }
-        groups[0] = (uint32_t)((c->n + tile_n - 1) / tile_n);
-        groups[1] = (uint32_t)((c->m + tile_m - 1) / tile_m);
-        if (groups[0] > caps->max_group_count[0] || groups[1] > caps->max_group_count[1]) {
-            snprintf(why, len, "%ux%u workgroups exceed the device's %ux%u", groups[0], groups[1],
-                     caps->max_group_count[0], caps->max_group_count[1]);
-            return 1;
-        }
+        gx = (n + tile_n - 1) / tile_n;
+        gy = (m + tile_m - 1) / tile_m;
+        groups[0] = gx > UINT32_MAX ? UINT32_MAX : (uint32_t)gx; /* the limits check refuses past the device's */
+        groups[1] = gy > UINT32_MAX ? UINT32_MAX : (uint32_t)gy;
         pass = vkb_plan_dispatch(p, v->kernel, local, groups);
         memcpy(pass->spec, spec, sizeof spec);
         pass->nspec = v->nspec;
+        pass->shared_bytes = shared;
     }
     vkb_pass_bind(pass, 3, bufs);
-    pass->push[0] = (uint32_t)c->m;
-    pass->push[1] = (uint32_t)c->n;
-    pass->push[2] = (uint32_t)c->k;
-    return 0;
+    pass->push[0] = (uint32_t)m;
+    pass->push[1] = (uint32_t)n;
+    pass->push[2] = (uint32_t)k;
+    return VKB_PLAN_OK;
 }
 
 static double work(const vkb_variant *v, const vkb_case *vc)
 {
-    const mm_case *c = vc->data;
     (void)v;
-    return 2.0 * (double)c->m * (double)c->n * (double)c->k;
+    return 2.0 * (double)vc->shape.d[0] * (double)vc->shape.d[1] * (double)vc->shape.d[2];
 }
 
 /* Element (I, J) of A B in double and the bound gamma(K, U) sum|a||b| on its fp32 error. */
@@ -320,7 +299,9 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 {
     const mm_case *c = vc->data;
     int f16 = (v->param & MM_F16) != 0;
-    const float *a = f16 ? c->a16f : c->a, *b = f16 ? c->b16f : c->b;
+    float *a16f = f16 ? floats_of_halves(c->a16, c->m * c->k) : NULL;
+    float *b16f = f16 ? floats_of_halves(c->b16, c->k * c->n) : NULL;
+    const float *a = f16 ? a16f : c->a, *b = f16 ? b16f : c->b;
     /* fp16 products are exact in fp32; the tensor-core paths accumulate by truncation */
     double u = f16 ? U_TENSOR : VKB_U_F32, ref, bound;
     char method[96];
@@ -341,9 +322,12 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
         vkb_check_product(res, c->m, c->n, c->k, a, b, c->c, u, f16, 0x6d61746d756cull);
     }
     vkb_check_finish(res);
+    free(a16f);
+    free(b16f);
 }
 
 const vkb_family vkb_family_matmul = {
     "matmul", "row-major C = A B, fp32 (and fp16 -> fp32), beside cuBLAS", {"m", "n", "k"}, 3, "GFLOP/s",
     variants, (int)VKB_COUNT(variants), default_shapes, battery, case_create, case_destroy, plan, work, check,
+    NULL, NULL,
 };

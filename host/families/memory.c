@@ -1,4 +1,4 @@
-/* fam_memory.c - the memory families: each rule of seed 002 that decides memory speed, measured on the
+/* memory.c - the memory families: each rule of seed 002 that decides memory speed, measured on the
  * device at hand, beside the fraction of the ceiling the rule predicts.
  *
  * Each rule sweeps its own knob, so each is a family of its own (all share this file, and `vkbench run
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "family.h"
+#include "memory_model.h"
 #include "util.h"
 
 enum { WIDTH, OFFSET, STRIDE, LAYOUT, SHARED, BROADCAST, UNIFORM };
@@ -26,7 +27,6 @@ enum { WIDTH, OFFSET, STRIDE, LAYOUT, SHARED, BROADCAST, UNIFORM };
 #define SHARED_UNROLL 16u      /* loads per loop trip, at base + 32 u: 32 words apart keeps the bank */
 #define SHARED_ITERS 64u       /* loop trips: 1024 shared loads per thread */
 #define SHARED_OFFSET_MASK 1536u /* per-trip offset (trip << 9) & mask: 0, 512, 1024, 1536 words */
-#define SEED_BANKS 32u         /* assumed on every device: 32 banks of 4 bytes (NVIDIA; AMD LDS too) */
 #define UNIFORM_WORDS 1024u    /* memory.uniform's table (4 KiB): words ((t * mul) & 127) + trip + 32 u read */
 #define UNIFORM_SPREAD 127u    /* invocation t's own offset: t & 127, distinct across any subgroup (<= 128) */
 #define UNIFORM_TRIP_MASK 384u /* per-trip offset (trip << 7) & mask: 0, 128, 256, 384 words; max word 991 */
@@ -41,8 +41,7 @@ typedef struct mem_case {
 
 /* ---- variant tables: param = record fields (aos_soa), mul/mod mode (shared) ---- */
 
-#define API_COPY {"api_copy", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING, \
-                  "vkCmdCopyBuffer / cudaMemcpy device-to-device: the ceiling"}
+#define API_COPY VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device: the ceiling")
 
 static const vkb_variant width_variants[] = {
     {"copy", "mem_width", {LOCAL, 1, 1}, {0}, 0, 0, 0, 0,
@@ -234,54 +233,63 @@ static void fill_random(uint32_t *w, uint64_t count, uint64_t seed)
     }
 }
 
-static void *case_create(int kind, const vkb_shape *s, uint64_t seed, char *why, size_t len)
+/* Words of the source and destination buffers of a case of KIND at S: a VKB_PLAN_* outcome, with WHY. */
+static int case_words(int kind, const vkb_shape *s, uint64_t *src, uint64_t *dst, char *why, size_t len)
 {
-    mem_case *c;
-    uint64_t n = (uint64_t)s->d[0], k = (uint64_t)s->d[1], src = 0, dst = 0;
+    uint64_t n = (uint64_t)s->d[0], k = (uint64_t)s->d[1];
+    *src = *dst = 0;
     switch (kind) {
     case WIDTH:
-        if (k != 4 && k != 8 && k != 16) {
-            snprintf(why, len, "--width is 4, 8 or 16 bytes, not %llu", (unsigned long long)k);
-            return NULL;
-        }
-        src = dst = n;
+        if (k != 4 && k != 8 && k != 16)
+            return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "--width is 4, 8 or 16 bytes, not %llu",
+                                 (unsigned long long)k);
+        *src = *dst = n;
         break;
     case OFFSET:
-        src = n + k;
-        dst = n;
+        *src = n + k;
+        *dst = n;
         break;
     case STRIDE:
-        if (k < 1 || (n - 1) * k >= 1ull << 32) {
-            snprintf(why, len, "--stride %llu at n=%llu: the stride is at least 1 and (n - 1) * stride < 2^32",
-                     (unsigned long long)k, (unsigned long long)n);
-            return NULL;
-        }
-        src = (n - 1) * k + 1;
-        dst = n > stride_threads(n) ? n : stride_threads(n); /* the kernel's partial sums, or the copy */
+        if (k < 1 || k > UINT32_MAX || (n > 1 && (n - 1) > (UINT32_MAX - 1) / k))
+            return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "--stride %llu at n=%llu: the kernel indexes with 32 "
+                                 "bits, so (n - 1) * stride < 2^32; try a smaller n or stride",
+                                 (unsigned long long)k, (unsigned long long)n);
+        *src = (n - 1) * k + 1;
+        *dst = n > stride_threads(n) ? n : stride_threads(n); /* the kernel's partial sums, or the copy */
         break;
     case LAYOUT:
-        src = dst = 8 * n; /* the largest record, 8 words padded */
+        *src = *dst = vkb_mul_sat(8, n); /* the largest record, 8 words padded */
         break;
     case SHARED:
     case BROADCAST:
     case UNIFORM:
-        if (n > (uint64_t)MAX_GROUPS * LOCAL) {
-            snprintf(why, len, "at most %u threads", MAX_GROUPS * LOCAL);
-            return NULL;
-        }
-        src = kind == UNIFORM ? UNIFORM_WORDS : SHARED_WORDS;
-        dst = n;
+        if (n > (uint64_t)MAX_GROUPS * LOCAL)
+            return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu: at most %u threads; try a smaller n",
+                                 (unsigned long long)n, MAX_GROUPS * LOCAL);
+        if (k > UINT32_MAX)
+            return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "--stride %llu: the kernel multiplies with 32 bits, "
+                                 "so at most 2^32 - 1 (and only stride mod 1024 matters)", (unsigned long long)k);
+        *src = kind == UNIFORM ? UNIFORM_WORDS : SHARED_WORDS;
+        *dst = n;
         break;
     }
-    if (src >= 1ull << 32 || dst >= 1ull << 32) {
-        snprintf(why, len, "more than 2^32 words in a buffer");
+    if (*src >= 1ull << 32 || *dst >= 1ull << 32)
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "more than 2^32 words in a buffer (the kernels index "
+                             "with 32 bits); try a smaller size");
+    return VKB_PLAN_OK;
+}
+
+static void *case_create(int kind, const vkb_shape *s, uint64_t seed, char *why, size_t len)
+{
+    mem_case *c;
+    uint64_t src, dst;
+    if (case_words(kind, s, &src, &dst, why, len) != VKB_PLAN_OK)
         return NULL;
-    }
     vkb_host_reserve(4 * (src + dst), "memory");
     c = vkb_calloc(1, sizeof *c);
     c->kind = kind;
-    c->n = n;
-    c->knob = k;
+    c->n = (uint64_t)s->d[0];
+    c->knob = (uint64_t)s->d[1];
     c->src_words = src;
     c->dst_words = dst;
     c->src = vkb_alloc(4 * src);
@@ -314,55 +322,81 @@ static void shared_mode(const vkb_variant *v, uint64_t stride, uint32_t *mul, ui
     *mod = v->param == SH_STRIDE ? 0x7fffffff : modes[v->param][1];
 }
 
+/* Which of the memory families C belongs to. */
+static int kind_of(const vkb_case *c)
+{
+    extern const vkb_family vkb_family_memory_width, vkb_family_memory_offset, vkb_family_memory_stride,
+        vkb_family_memory_aos_soa, vkb_family_memory_shared_stride, vkb_family_memory_shared_broadcast;
+    const vkb_family *f = c->family;
+    return f == &vkb_family_memory_width ? WIDTH : f == &vkb_family_memory_offset ? OFFSET
+         : f == &vkb_family_memory_stride ? STRIDE : f == &vkb_family_memory_aos_soa ? LAYOUT
+         : f == &vkb_family_memory_shared_stride ? SHARED : f == &vkb_family_memory_shared_broadcast ? BROADCAST
+         : UNIFORM;
+}
+
+/* memory.aos_soa's constants: FIELDS (and REC, the words per stored record) within the 8 words per record the
+ * inputs hold, and a packed record as wide as its fields (the check compares every stored word). */
+static int layout_check(const vkb_variant *v, char *why, size_t len)
+{
+    uint32_t fields = v->spec[0], rec = v->nspec == 2 ? v->spec[1] : fields;
+    if (fields < 1 || rec > 8 || fields > rec || (rec % 4 != 0 && rec != fields))
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "FIELDS=%u, REC=%u: 1 <= FIELDS <= REC <= 8, and a "
+                             "record not padded to a multiple of 4 words has REC = FIELDS", fields, rec);
+    return VKB_PLAN_OK;
+}
+
 static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
 {
-    mem_case *c = vc->data;
-    uint64_t in_words = c->src_words, out_words = c->dst_words, items = c->n;
+    const mem_case *c = vc->data;
+    int kind = kind_of(vc), code;
+    uint64_t n = (uint64_t)vc->shape.d[0], knob = (uint64_t)vc->shape.d[1], in_words, out_words, items = n;
     uint32_t groups[3] = {1, 1, 1};
     int b[2];
     vkb_pass *pass;
-    (void)why;
-    (void)len;
-    if (c->kind == LAYOUT)
-        in_words = out_words = v->kernel ? layout_words(v, c->n) : 5 * c->n;
-    if (c->kind == STRIDE)
-        out_words = v->kernel ? stride_threads(c->n) : c->n;
-    b[0] = vkb_plan_buffer_add(p, 4 * in_words, VKB_BUF_INPUT, c->src);
-    b[1] = vkb_plan_buffer_add(p, 4 * out_words, VKB_BUF_OUTPUT, c->dst);
-    if (c->kind == UNIFORM && (v->param & UN_CONSTANT))
-        p->buf[b[0]].flags |= VKB_BUF_UNIFORM; /* the runner skips it where the device's limit is smaller */
-    if (!v->kernel) {
-        /* the ceiling: the API copies as many bytes as the kernels read */
-        vkb_plan_copy(p, b[0], b[1], 4 * out_words);
-        return 0;
-    }
-    switch (c->kind) {
+    if ((code = case_words(kind, &vc->shape, &in_words, &out_words, why, len)) != VKB_PLAN_OK)
+        return code;
+    if (v->local[0] != LOCAL || v->local[1] != 1 || v->local[2] != 1)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: the memory kernels' grids, "
+                             "checks and predictions assume %ux1x1", v->local[0], v->local[1], v->local[2], LOCAL);
+    if (kind == WIDTH && v->spec[0] != 0)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "WORDS follows --width; sweep --width 4,8,16");
+    if (kind == LAYOUT && (code = layout_check(v, why, len)) != VKB_PLAN_OK)
+        return code;
+    if (kind == LAYOUT)
+        in_words = out_words = layout_words(v, n);
+    if (kind == STRIDE)
+        out_words = stride_threads(n);
+    b[0] = vkb_plan_buffer_add(p, 4 * in_words, VKB_BUF_INPUT, c ? c->src : NULL);
+    b[1] = vkb_plan_buffer_add(p, 4 * out_words, VKB_BUF_OUTPUT, c ? c->dst : NULL);
+    if (kind == UNIFORM && (v->param & UN_CONSTANT))
+        p->buf[b[0]].flags |= VKB_BUF_UNIFORM; /* the limits check skips it where the device's limit is smaller */
+    switch (kind) {
     case WIDTH:
-        items = c->n / (c->knob / 4);
+        items = n / (knob / 4);
         break;
     case STRIDE:
-        groups[0] = (uint32_t)(stride_threads(c->n) / LOCAL);
+        groups[0] = (uint32_t)(stride_threads(n) / LOCAL);
         break;
     case SHARED:
     case BROADCAST:
     case UNIFORM:
-        groups[0] = (uint32_t)((c->n + LOCAL - 1) / LOCAL);
+        groups[0] = (uint32_t)((n + LOCAL - 1) / LOCAL);
         break;
     }
-    if (c->kind != STRIDE && c->kind != SHARED && c->kind != BROADCAST && c->kind != UNIFORM)
+    if (kind != STRIDE && kind != SHARED && kind != BROADCAST && kind != UNIFORM)
         groups[0] = vkb_groups_for(items ? items : 1, v->local[0], caps->max_group_count[0] < MAX_GROUPS
                                    ? caps->max_group_count[0] : MAX_GROUPS);
     pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
     vkb_pass_bind(pass, 2, b);
-    pass->push[0] = (uint32_t)c->n;
-    switch (c->kind) {
+    pass->push[0] = (uint32_t)n;
+    switch (kind) {
     case WIDTH:
-        pass->spec[0] = (uint32_t)c->knob / 4;
+        pass->spec[0] = (uint32_t)knob / 4;
         pass->nspec = 1;
         break;
     case OFFSET:
     case STRIDE:
-        pass->push[1] = (uint32_t)c->knob;
+        pass->push[1] = (uint32_t)knob;
         break;
     case LAYOUT:
         pass->nspec = v->nspec;
@@ -371,8 +405,9 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     case SHARED:
     case BROADCAST:
         pass->push[1] = SHARED_ITERS;
-        shared_mode(v, c->knob, &pass->push[2], &pass->push[3]);
+        shared_mode(v, knob, &pass->push[2], &pass->push[3]);
         pass->push[4] = SHARED_OFFSET_MASK;
+        pass->shared_bytes = SHARED_WORDS * 4;
         break;
     case UNIFORM:
         pass->push[1] = SHARED_ITERS;
@@ -380,7 +415,18 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         pass->push[3] = UNIFORM_TRIP_MASK;
         break;
     }
-    return 0;
+    return VKB_PLAN_OK;
+}
+
+/* The API copy: as many words as the kernels copy (aos_soa: 5 per record, the records' mean). */
+static uint64_t copy_io(const vkb_case *vc, const void **src, void **dst)
+{
+    const mem_case *c = vc->data;
+    if (src)
+        *src = c ? c->src : NULL;
+    if (dst)
+        *dst = c ? c->dst : NULL;
+    return 4 * (uint64_t)vc->shape.d[0] * (kind_of(vc) == LAYOUT ? 5 : 1);
 }
 
 /* ---- work: useful bytes ---- */
@@ -390,9 +436,9 @@ static double work(const vkb_variant *v, const vkb_case *vc)
     const mem_case *c = vc->data;
     switch (c->kind) {
     case STRIDE:
-        return v->kernel ? 4.0 * (double)(c->n + stride_threads(c->n)) : 8.0 * (double)c->n;
+        return 4.0 * (double)(c->n + stride_threads(c->n));
     case LAYOUT:
-        return 8.0 * (double)c->n * (v->kernel ? v->param : 5);
+        return 8.0 * (double)c->n * v->param;
     case SHARED:
     case BROADCAST:
     case UNIFORM:
@@ -432,11 +478,9 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 {
     const mem_case *c = vc->data;
     uint32_t *ref;
+    (void)p;
     vkb_check_init(res, "exact");
-    if (!v->kernel) {
-        uint64_t words = p->pass[0].copy_bytes / 4;
-        vkb_check_words(res, c->dst, c->src, words);
-    } else if (c->kind == WIDTH) {
+    if (c->kind == WIDTH) {
         vkb_check_words(res, c->dst, c->src, c->n);
     } else if (c->kind == OFFSET) {
         vkb_check_words(res, c->dst, c->src + c->knob, c->n);
@@ -467,143 +511,55 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     vkb_check_finish(res);
 }
 
-/* ---- predictions: seed 002's rules ---- */
+/* ---- predictions: seed 002's rules (memory_model.c) ---- */
 
-/* Bytes the memory system moves for one half-warp instruction (16 threads) by seed 002's protocol for
- * compute capability 1.2+: take the segment (32 B for 1-byte words, 64 B for 2, 128 B for 4, 8, 16) of the
- * lowest unserved thread, serve every thread inside it, halve the transfer while only one half is used
- * (down to 32 B), repeat. ADDR are byte addresses; ACTIVE marks the threads that access. */
-static uint64_t seed_transfer_bytes(const uint64_t *addr, const int *active, int count, unsigned word)
+/* What the access generator sees: the variant and the shape. */
+typedef struct pattern {
+    const vkb_variant *v;
+    const mem_case *c;
+} pattern;
+
+/* Access J of thread I of the global kernels (loads, then stores): vkb_mm_access. */
+static int global_access(const void *ctx, int j, uint64_t i, unsigned *word, uint64_t *addr, int *active)
 {
-    uint64_t seg = word == 1 ? 32 : word == 2 ? 64 : 128, total = 0;
-    int served[16] = {0};
-    for (;;) {
-        uint64_t lo, size = seg;
-        int t0 = -1;
-        for (int t = 0; t < count && t0 < 0; t++)
-            if (active[t] && !served[t])
-                t0 = t;
-        if (t0 < 0)
-            return total;
-        lo = addr[t0] / seg * seg;
-        for (int t = 0; t < count; t++)
-            served[t] |= active[t] && addr[t] >= lo && addr[t] + word <= lo + seg;
-        served[t0] = 1;
-        while (size > 32) {
-            uint64_t half = size / 2;
-            int low = 0, high = 0;
-            for (int t = 0; t < count; t++) {
-                if (!active[t] || addr[t] < lo || addr[t] + word > lo + size)
-                    continue;
-                low |= addr[t] < lo + half;
-                high |= addr[t] + word > lo + half;
-            }
-            if (low && high)
-                break;
-            lo += high ? half : 0;
-            size = half;
-        }
-        total += size;
-    }
-}
-
-/* One memory instruction of a global kernel, for thread I: its byte address, whether it runs. */
-typedef struct access {
-    uint64_t addr;
-    int active;
-} access;
-
-/* Access J of thread I of V on C (J counts a kernel's loads then its stores); 0 when J is past the last. */
-static int global_access(const vkb_variant *v, const mem_case *c, int j, uint64_t i, unsigned *word, access *a)
-{
-    uint64_t n = c->n, k = c->knob;
-    switch (c->kind) {
+    const pattern *pt = ctx;
+    const vkb_variant *v = pt->v;
+    uint64_t n = pt->c->n, k = pt->c->knob;
+    switch (pt->c->kind) {
     case WIDTH:
         *word = (unsigned)k;
-        a->addr = i * k;
-        a->active = i < n / (k / 4);
+        *addr = i * k;
+        *active = i < n / (k / 4);
         return j < 2;
     case OFFSET:
         *word = 4;
-        a->addr = 4 * (i + (j == 0 ? k : 0));
-        a->active = i < n;
+        *addr = 4 * (i + (j == 0 ? k : 0));
+        *active = i < n;
         return j < 2;
     case STRIDE:
         *word = 4;
-        a->addr = 4 * i * k;
-        a->active = i < n;
+        *addr = 4 * i * k;
+        *active = i < n;
         return j < 1; /* the partial sums are 1/64 of the traffic: left out */
     case LAYOUT: {
         unsigned fields = (unsigned)v->spec[0], rec = v->nspec == 2 ? v->spec[1] : fields;
         unsigned per = v->nspec == 1 ? fields : rec % 4 == 0 ? rec / 4 : fields; /* accesses each way */
         int jj = j % (int)per;
-        a->active = i < n;
+        *active = i < n;
         if (v->nspec == 1) {
             *word = 4;
-            a->addr = 4 * ((uint64_t)jj * n + i);
+            *addr = 4 * ((uint64_t)jj * n + i);
         } else if (rec % 4 == 0) {
             *word = 16;
-            a->addr = 16 * (i * (rec / 4) + (uint64_t)jj);
+            *addr = 16 * (i * (rec / 4) + (uint64_t)jj);
         } else {
             *word = 4;
-            a->addr = 4 * (i * rec + (uint64_t)jj);
+            *addr = 4 * (i * rec + (uint64_t)jj);
         }
         return j < (int)(2 * per);
     }
     }
     return 0;
-}
-
-/* Useful bytes over the bytes moved by seed 002's rule, over the first 64 half-warps: the fraction of the
- * copy ceiling the kernel should reach if the ceiling moves bytes at the same rate. */
-static double predict_global(const vkb_variant *v, const mem_case *c)
-{
-    double useful = 0, moved = 0;
-    for (int j = 0;; j++) {
-        access a[16];
-        uint64_t addr[16];
-        int active[16], more = 0;
-        unsigned word = 4;
-        for (uint64_t h = 0; h < 64; h++) {
-            for (int t = 0; t < 16; t++) {
-                more = global_access(v, c, j, h * 16 + (uint64_t)t, &word, &a[t]);
-                addr[t] = a[t].addr;
-                active[t] = a[t].active;
-            }
-            if (!more)
-                break;
-            moved += (double)seed_transfer_bytes(addr, active, 16, word);
-            for (int t = 0; t < 16; t++)
-                useful += active[t] ? word : 0;
-        }
-        if (!more)
-            break;
-    }
-    if (c->kind == LAYOUT && v->nspec == 2 && v->spec[1] % 4 == 0)
-        useful *= (double)v->spec[0] / v->spec[1]; /* the padding is moved, not useful */
-    return moved > 0 ? useful / moved : NAN;
-}
-
-/* Conflict degree of one shared request: the most distinct words any one of SEED_BANKS banks must serve
- * (a word read by several threads is broadcast) among the request's threads, min(subgroup, 32). */
-static unsigned shared_degree(uint32_t mul, uint32_t mod, unsigned lanes)
-{
-    unsigned worst = 1;
-    for (unsigned bank = 0; bank < SEED_BANKS; bank++) {
-        uint32_t words[32];
-        unsigned distinct = 0;
-        for (unsigned t = 0; t < lanes; t++) {
-            uint32_t w = ((t % mod) * mul) & 1023u, seen = 0;
-            if (w % SEED_BANKS != bank)
-                continue;
-            for (unsigned d = 0; d < distinct; d++)
-                seen |= words[d] == w;
-            if (!seen)
-                words[distinct++] = w;
-        }
-        worst = distinct > worst ? distinct : worst;
-    }
-    return worst;
 }
 
 static double predict(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps)
@@ -620,10 +576,17 @@ static double predict(const vkb_variant *v, const vkb_case *vc, const vkb_caps *
         unsigned distinct = caps->subgroup_size < UNIFORM_SPREAD + 1 ? caps->subgroup_size : UNIFORM_SPREAD + 1;
         return v->param == (UN_CONSTANT | UN_DIVERGENT) && distinct ? 1.0 / distinct : 1.0;
     }
-    if (c->kind != SHARED && c->kind != BROADCAST)
-        return predict_global(v, c);
-    shared_mode(v, c->knob, &mul, &mod);
-    return 1.0 / shared_degree(mul, mod, lanes);
+    if (c->kind == SHARED || c->kind == BROADCAST) {
+        shared_mode(v, c->knob, &mul, &mod);
+        return 1.0 / vkb_mm_shared_degree(mul, mod, lanes);
+    }
+    {
+        pattern pt = {v, c};
+        double e = vkb_mm_efficiency(global_access, &pt, 64);
+        if (c->kind == LAYOUT && v->nspec == 2 && v->spec[1] % 4 == 0)
+            e *= (double)v->spec[0] / v->spec[1]; /* the padding is moved, not useful */
+        return e;
+    }
 }
 
 /* ---- the families ---- */
@@ -643,7 +606,7 @@ CREATE(uniform_create, UNIFORM)
 
 /* memory.PART: every part shares the case, plan, work, check and prediction above */
 #define PART(part) part##_variants, (int)VKB_COUNT(part##_variants), part##_defaults, part##_battery, \
-    part##_create, case_destroy, plan, work, check, predict
+    part##_create, case_destroy, plan, work, check, predict, copy_io
 
 const vkb_family vkb_family_memory_width = {
     "memory.width", "4-, 8- and 16-byte loads (useful bytes; predicted by the coalescing rule)",

@@ -1,4 +1,4 @@
-/* fam_reduce.c - the reduce family: the sum of n floats or n ints, seed 003's ladder (and the classic
+/* reduce.c - the reduce family: the sum of n floats or n ints, seed 003's ladder (and the classic
  * CUDA reduction steps) from the naive kernel to subgroup operations, beside CUB and the API copy. */
 #include <math.h>
 #include <stdio.h>
@@ -47,9 +47,7 @@ typedef struct reduce_case {
     double abs_f;       /* sum of |x|: the float bound's scale */
     uint32_t sum_i;     /* wrapping 32-bit sum: exact */
     uint32_t out;       /* the downloaded result */
-    uint32_t *copy;     /* api_copy's destination, allocated when first planned */
-    uint64_t depth;     /* set by plan: most roundings any element meets in that plan's order */
-    char order[48];     /* set by plan: the summation order behind depth */
+    uint32_t *copy;     /* api_copy's destination */
 } reduce_case;
 
 #define SUB VKB_NEED_SUBGROUP_BASIC | VKB_NEED_SUBGROUP_ARITH
@@ -63,9 +61,8 @@ static const vkb_variant variants[] = {
     /* ceilings first: the runner takes a backend's first ceiling row as that backend's reference */
     {"cub_sum", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
      "cub::DeviceReduce::Sum of the float input, temp storage allocated once and kept: the CUDA ceiling"},
-    {"api_copy", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING,
-     "vkCmdCopyBuffer / cudaMemcpy of the n*4 input bytes; work = read + write (2*n*4), so it is the "
-     "device's copy bandwidth, not a read-only ceiling"},
+    VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy of the n*4 input bytes; work = read + write (2*n*4), so it "
+                     "is the device's copy bandwidth, not a read-only ceiling"),
     ROW("interleaved_divergent", "interleaved_divergent", LOAD_BLOCK1 | TREE_BARRIER, 0,
         "naive: interleaved addressing, t % (2s) == 0 picks threads: divergent subgroups"),
     ROW("interleaved_strided", "interleaved_strided", LOAD_BLOCK1 | TREE_BARRIER, 0,
@@ -122,15 +119,14 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     vkb_rng rng;
     double comp = 0;
     uint32_t sum_i = 0;
-    if ((uint64_t)s->d[0] > REDUCE_MAX_N) {
-        snprintf(why, len, "n must be at most 2^31-1: the shaders index with 32-bit unsigned integers");
-        return NULL;
-    }
+    (void)why;
+    (void)len;
     c = vkb_calloc(1, sizeof *c);
-    c->n = (uint64_t)s->d[0];
-    vkb_host_reserve(2 * c->n * sizeof(float), "reduce inputs");
+    c->n = (uint64_t)s->d[0]; /* at most REDUCE_MAX_N: plan() refuses more before any case is made */
+    vkb_host_reserve(3 * c->n * sizeof(float), "reduce inputs");
     c->f = vkb_alloc(c->n * sizeof(float));
     c->i = vkb_alloc(c->n * sizeof(uint32_t));
+    c->copy = vkb_alloc(c->n * sizeof(float));
     vkb_rng_seed(&rng, seed);
     for (uint64_t k = 0; k < c->n; k++) {
         double x, t;
@@ -209,6 +205,7 @@ static uint64_t plan_partials(vkb_plan *p, const char *kernel, uint64_t m, int f
         vkb_pass_bind(pass, 2, b);
         pass->push[0] = (uint32_t)m;
         pass->push[1] = (uint32_t)per;
+        pass->shared_bytes = REDUCE_PARTIALS_LOCAL * 4;
         depth += (per - 1) + log2_u64(REDUCE_PARTIALS_LOCAL);
         m = groups[0];
         scratch = from;   /* ping-pong: the buffer just read is free again */
@@ -221,39 +218,34 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
 {
     reduce_case *c = vc->data;
     int i32 = v->param & P_I32;
-    uint64_t bytes = c->n * sizeof(float), m, chain, threads;
+    uint64_t n = (uint64_t)vc->shape.d[0], m, chain, threads;
     uint32_t L = v->local[0], groups[3] = {1, 1, 1}, per = 0;
-    int src = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, i32 ? (const void *)c->i : (const void *)c->f);
-    int out, s1, s2, b[2];
+    void *result = c ? &c->out : NULL;
+    int src, out, s1, s2, b[2];
     vkb_pass *pass;
 
-    if (!v->kernel) {
-        if (v->flags & VKB_VAR_CUDA_ONLY) {   /* cub_sum */
-            out = vkb_plan_buffer_add(p, sizeof c->out, VKB_BUF_OUTPUT, &c->out);
-            pass = vkb_plan_library(p, "cub_sum");
-            b[0] = src;
-            b[1] = out;
-            vkb_pass_bind(pass, 2, b);
-            pass->push[0] = (uint32_t)c->n;
-            /* CUB's order is its own: each thread's serial share assumes at least 128 threads per SM
-             * in its first pass; 64 covers its block and grid trees */
-            c->depth = div_up(c->n, (uint64_t)(caps->compute_units ? caps->compute_units : 1) * 128) + 64;
-            if (c->depth > c->n)
-                c->depth = c->n;
-            snprintf(c->order, sizeof c->order, "CUB, assumed >= 128 threads/SM");
-        } else {                              /* api_copy */
-            if (!c->copy) {
-                vkb_host_reserve(bytes, "reduce api_copy");
-                c->copy = vkb_alloc(bytes);
-            }
-            out = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c->copy);
-            vkb_plan_copy(p, src, out, bytes);
-        }
-        return 0;
-    }
-    if (L > caps->max_workgroup_invocations || REDUCE_PARTIALS_LOCAL > caps->max_workgroup_invocations) {
-        snprintf(why, len, "workgroups of %u exceed the device's %u invocations", L, caps->max_workgroup_invocations);
-        return 1;
+    if (n > REDUCE_MAX_N)
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu: at most 2^31 - 1 (the shaders index with 32-bit "
+                             "unsigned integers); try a smaller n", (unsigned long long)n);
+    if ((L & (L - 1)) != 0 || L > 1024 || v->local[1] != 1 || v->local[2] != 1)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: the trees halve a 1-D workgroup, "
+                             "so its width (0=) is a power of two up to 1024", L, v->local[1], v->local[2]);
+    src = vkb_plan_buffer_add(p, n * sizeof(float), VKB_BUF_INPUT,
+                              !c ? NULL : i32 ? (const void *)c->i : (const void *)c->f);
+    if (!v->kernel) {   /* cub_sum */
+        out = vkb_plan_buffer_add(p, sizeof(uint32_t), VKB_BUF_OUTPUT, result);
+        pass = vkb_plan_library(p, "cub_sum");
+        b[0] = src;
+        b[1] = out;
+        vkb_pass_bind(pass, 2, b);
+        pass->push[0] = (uint32_t)n;
+        /* CUB's order is its own: each thread's serial share assumes at least 128 threads per SM
+         * in its first pass; 64 covers its block and grid trees */
+        p->check_depth = div_up(n, (uint64_t)(caps->compute_units ? caps->compute_units : 1) * 128) + 64;
+        if (p->check_depth > n)
+            p->check_depth = n;
+        snprintf(p->check_order, sizeof p->check_order, "CUB, assumed >= 128 threads/SM");
+        return VKB_PLAN_OK;
     }
 
     /* pass 1: the variant's kernel writes m partial sums, each serial over `chain` elements per thread */
@@ -261,30 +253,30 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     case LOAD_BLOCK1:
     case LOAD_BLOCK2: {
         uint64_t block = (v->param & LOAD_MASK) == LOAD_BLOCK2 ? 2ull * L : L;
-        m = div_up(c->n, block);
+        m = div_up(n, block);
         groups[0] = (uint32_t)min_u64(m, caps->max_group_count[0]);   /* past the limit, workgroups loop */
         chain = block / L;
         break;
     }
     case LOAD_LOCAL:
-        threads = (uint64_t)grid_groups(v->param, c->n, L, caps) * L;
-        per = (uint32_t)div_up(c->n, threads);
-        m = groups[0] = (uint32_t)div_up(c->n, (uint64_t)per * L);
+        threads = (uint64_t)grid_groups(v->param, n, L, caps) * L;
+        per = (uint32_t)div_up(n, threads);
+        m = groups[0] = (uint32_t)div_up(n, (uint64_t)per * L);
         chain = per;
         break;
     case LOAD_VEC4:
-        groups[0] = grid_groups(v->param, div_up(c->n, 4), L, caps);
+        groups[0] = grid_groups(v->param, div_up(n, 4), L, caps);
         m = groups[0];
         /* four running sums of vec4 lanes, added pairwise (2), plus one tail element (1) */
-        chain = div_up(c->n / 4, (uint64_t)groups[0] * L) + 3;
+        chain = div_up(n / 4, (uint64_t)groups[0] * L) + 3;
         break;
     default: /* LOAD_GRID */
-        groups[0] = grid_groups(v->param, c->n, L, caps);
+        groups[0] = grid_groups(v->param, n, L, caps);
         m = groups[0];
-        chain = div_up(c->n, (uint64_t)groups[0] * L);
+        chain = div_up(n, (uint64_t)groups[0] * L);
         break;
     }
-    out = vkb_plan_buffer_add(p, sizeof c->out, VKB_BUF_OUTPUT, &c->out);
+    out = vkb_plan_buffer_add(p, sizeof(uint32_t), VKB_BUF_OUTPUT, result);
     if (v->param & COMBINE_ATOMIC) {
         static const uint32_t zero = 0;   /* 0.0f and 0 */
         vkb_plan_copy(p, vkb_plan_buffer_add(p, sizeof zero, VKB_BUF_INPUT, &zero), out, sizeof zero);
@@ -292,41 +284,53 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     }
     s1 = m > 1 ? vkb_plan_buffer_add(p, m * sizeof(float), VKB_BUF_SCRATCH, NULL) : out;
     pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
+    memcpy(pass->spec, v->spec, sizeof pass->spec); /* --spec (LOADS of the vec4 loaders) */
+    pass->nspec = v->nspec;
     b[0] = src;
     b[1] = s1;
     vkb_pass_bind(pass, 2, b);
-    pass->push[0] = (uint32_t)c->n;
+    pass->push[0] = (uint32_t)n;
     pass->push[1] = per;
+    pass->shared_bytes = L * 4;
 
     /* the bound's depth: the first element of a thread's chain meets chain - 1 roundings (0 + x is
      * exact), then the tree, at the worst subgroup size the device may pick */
-    c->depth = 0;
     for (uint64_t sg = caps->subgroup_min ? caps->subgroup_min : 1; sg <= (caps->subgroup_max ? caps->subgroup_max : 1); sg *= 2) {
         uint64_t d = tree_depth(v->param, L, sg);
-        if (d > c->depth)
-            c->depth = d;
+        if (d > p->check_depth)
+            p->check_depth = d;
     }
-    c->depth += chain - 1;
+    p->check_depth += chain - 1;
     if (v->param & COMBINE_ATOMIC)
-        c->depth += groups[0] - 1;   /* the atomics' order is the hardware's: a chain at worst */
+        p->check_depth += groups[0] - 1;   /* the atomics' order is the hardware's: a chain at worst */
 
     /* passes 2 (and 3): the partial sums, in a fixed order: the same bits every run */
     s2 = div_up(m, REDUCE_PARTIALS_PER * REDUCE_PARTIALS_LOCAL) > 1
              ? vkb_plan_buffer_add(p, div_up(m, REDUCE_PARTIALS_PER * REDUCE_PARTIALS_LOCAL) * sizeof(float),
                                    VKB_BUF_SCRATCH, NULL)
              : out;
-    c->depth += plan_partials(p, i32 ? "reduce_partials_i32" : "reduce_partials_f32", m, s1, out, s2);
+    p->check_depth += plan_partials(p, i32 ? "reduce_partials_i32" : "reduce_partials_f32", m, s1, out, s2);
     if (v->param & COMBINE_ATOMIC)
-        snprintf(c->order, sizeof c->order, "tree, then atomics");
+        snprintf(p->check_order, sizeof p->check_order, "tree, then atomics");
     else
-        snprintf(c->order, sizeof c->order, "%d-pass tree", p->npass);
-    return 0;
+        snprintf(p->check_order, sizeof p->check_order, "%d-pass tree", p->npass);
+    return VKB_PLAN_OK;
+}
+
+static uint64_t copy_io(const vkb_case *vc, const void **src, void **dst)
+{
+    reduce_case *c = vc->data;
+    if (src)
+        *src = c ? c->f : NULL;
+    if (dst)
+        *dst = c ? c->copy : NULL;
+    return (uint64_t)vc->shape.d[0] * sizeof(float);
 }
 
 static double work(const vkb_variant *v, const vkb_case *vc)
 {
-    double bytes = (double)((reduce_case *)vc->data)->n * sizeof(float);
-    return v->kernel || (v->flags & VKB_VAR_CUDA_ONLY) ? bytes : 2 * bytes;   /* api_copy: read + write */
+    (void)v;
+    return (double)vc->shape.d[0] * sizeof(float);
 }
 
 static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
@@ -334,11 +338,7 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     reduce_case *c = vc->data;
     char method[96];
     float out;
-    (void)p;
-    if (!v->kernel && !(v->flags & VKB_VAR_CUDA_ONLY)) {   /* api_copy */
-        vkb_check_init(res, "exact copy");
-        vkb_check_words(res, c->copy, (const uint32_t *)c->f, c->n);
-    } else if (v->param & P_I32) {
+    if (v->param & P_I32) {
         vkb_check_init(res, "exact (wrapping int32 sum)");
         vkb_check_words(res, &c->out, &c->sum_i, 1);
     } else {
@@ -349,7 +349,8 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
          * element (|x| >= 1/16) fails at any n (docs/verification.md). gamma(depth) sum|x| stays in the
          * method as the rigorous bound of other inputs. */
         snprintf(method, sizeof method, "exact: k/16 inputs (gamma(%llu)*sum|x| = %.2g), %.40s",
-                 (unsigned long long)c->depth, vkb_gamma((double)c->depth, VKB_U_F32) * c->abs_f, c->order);
+                 (unsigned long long)p->check_depth, vkb_gamma((double)p->check_depth, VKB_U_F32) * c->abs_f,
+                 p->check_order);
         vkb_check_init(res, method);
         memcpy(&out, &c->out, sizeof out);
         vkb_check_value(res, 0, out, c->sum_f, 0.0);
@@ -360,5 +361,5 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 const vkb_family vkb_family_reduce = {
     "reduce", "sum of n floats or ints: the classic reduction ladder, naive to subgroup", {"n"}, 1, "GB/s",
     variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, case_destroy, plan, work, check,
+    default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, copy_io,
 };

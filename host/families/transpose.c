@@ -50,8 +50,7 @@ static const vkb_variant variants[] = {
     {"vec4_tile64", "transpose_vec4", {16, 16, 1}, {64, 16, 1}, 3, OUT_TRANSPOSED, 0, 0,
      "vec4 on a 64x64 tile, 16x16 threads: 256-byte row segments and 4x the bytes per barrier; "
      "2-way bank conflicts (16 threads per row span 64 words)"},
-    {"api_copy", NULL, {1, 1, 1}, {0}, 0, OUT_COPIED, 0, VKB_VAR_CEILING,
-     "vkCmdCopyBuffer / cudaMemcpy device-to-device of the matrix: the ceiling"},
+    VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device of the matrix: the ceiling"),
 };
 
 static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
@@ -88,11 +87,9 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     transpose_case *c;
     uint64_t n, rows = (uint64_t)s->d[0], cols = (uint64_t)s->d[1];
     vkb_rng rng;
-    if (rows > UINT32_MAX || cols > UINT32_MAX || rows * cols > UINT32_MAX) {
-        snprintf(why, len, "more than 2^32 - 1 elements (the kernels index with 32 bits); try a smaller size");
-        return NULL;
-    }
-    n = rows * cols;
+    (void)why;
+    (void)len;
+    n = rows * cols; /* below 2^32: plan() refuses larger shapes before any case is made */
     vkb_host_reserve(3 * n * sizeof(float), "transpose");
     c = vkb_calloc(1, sizeof *c);
     c->rows = rows;
@@ -126,45 +123,45 @@ static void case_destroy(void *data)
     free(c);
 }
 
+/* The plan: a transpose (or copy) of the shape's rows x cols, every constant checked before use. */
 static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
 {
-    transpose_case *c = vc->data;
-    uint64_t bytes = c->rows * c->cols * sizeof(float);
-    int src = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c->src);
-    int dst = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c->dst);
+    const transpose_case *c = vc->data;
+    uint64_t rows = (uint64_t)vc->shape.d[0], cols = (uint64_t)vc->shape.d[1], bytes, tiles_x, tiles_y;
     uint32_t tile = v->spec[0], rows_per_pass = v->spec[1], groups[3];
-    uint64_t shared_bytes = 0, tiles_x, tiles_y;
+    int vec4 = v->kernel && strcmp(v->kernel, "transpose_vec4") == 0;
+    int direct = v->kernel && strcmp(v->kernel, "transpose_direct") == 0;
+    uint32_t mode = direct ? v->spec[2] : vec4 ? 1 : v->spec[4], pad = direct ? 0 : v->spec[2];
     vkb_pass *pass;
-    int b[2] = {src, dst};
+    int b[2];
 
-    if (!v->kernel) {
-        vkb_plan_copy(p, src, dst, bytes);
-        return 0;
-    }
-    if (strcmp(v->kernel, "transpose_direct") != 0)
-        shared_bytes = (uint64_t)tile * (tile + v->spec[2]) * sizeof(float);
-    /* a row's geometry: local {TILE (vec4: TILE / 4), ROWS}, ROWS divides TILE, TILE a power of two
-     * (the swizzle XORs within it) */
-    if (v->local[1] != rows_per_pass || tile % rows_per_pass != 0 || (tile & (tile - 1)) != 0 ||
-        v->local[0] * (strcmp(v->kernel, "transpose_vec4") == 0 ? 4 : 1) != tile) {
-        snprintf(why, len, "inconsistent row: local %ux%u for tile %u, %u rows per pass", v->local[0],
-                 v->local[1], tile, rows_per_pass);
-        return 1;
-    }
-    if (v->local[0] > caps->max_workgroup_size[0] || v->local[1] > caps->max_workgroup_size[1] ||
-        v->local[0] * v->local[1] > caps->max_workgroup_invocations) {
-        snprintf(why, len, "a %ux%u workgroup is beyond the device's limits (%u invocations)", v->local[0],
-                 v->local[1], caps->max_workgroup_invocations);
-        return 1;
-    }
-    if (shared_bytes > caps->max_shared_bytes) {
-        snprintf(why, len, "needs %llu bytes of shared memory per workgroup; the device has %u",
-                 (unsigned long long)shared_bytes, caps->max_shared_bytes);
-        return 1;
-    }
+    if (rows > UINT32_MAX || cols > UINT32_MAX || rows * cols > UINT32_MAX)
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "%llux%llu is more than 2^32 - 1 elements (the kernels "
+                             "index with 32 bits); try a smaller size", (unsigned long long)rows,
+                             (unsigned long long)cols);
+    bytes = rows * cols * sizeof(float);
+    b[0] = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c ? c->src : NULL);
+    b[1] = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c ? c->dst : NULL);
+    /* a row's geometry: local {TILE (vec4: TILE / 4), ROWS}, ROWS divides TILE, TILE a power of two (the
+     * swizzle XORs within it), MODE what the row computes (its check follows it) */
+    if (tile == 0 || rows_per_pass == 0 || (tile & (tile - 1)) != 0 || tile % rows_per_pass != 0 ||
+        (vec4 && tile < 4))
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "TILE=%u, ROWS=%u: TILE is a power of two (vec4: at "
+                             "least 4) and ROWS a divisor of it, both at least 1", tile, rows_per_pass);
+    if (v->local[1] != rows_per_pass || v->local[0] * (vec4 ? 4 : 1) != tile || v->local[2] != 1)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup for TILE=%u, ROWS=%u: %s's "
+                             "workgroup is %s x ROWS; set 0=%u,1=%u with them", v->local[0], v->local[1],
+                             v->local[2], tile, rows_per_pass, v->kernel, vec4 ? "TILE/4" : "TILE",
+                             vec4 ? tile / 4 : tile, rows_per_pass);
+    if (mode != (uint32_t)(v->param == OUT_TRANSPOSED) || (!direct && !vec4 && v->spec[3] > 1))
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "MODE is what the row computes (%s: %u) and SWIZZLE "
+                             "0 or 1; tune TILE, ROWS and PAD", v->name, v->param == OUT_TRANSPOSED);
+    if (pad > 64)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "PAD=%u: at most 64 words of padding per tile row",
+                             pad);
     /* one workgroup per tile; past the workgroup-count limit the kernels stride over tiles */
-    tiles_x = (c->cols + tile - 1) / tile;
-    tiles_y = (c->rows + tile - 1) / tile;
+    tiles_x = (cols + tile - 1) / tile;
+    tiles_y = (rows + tile - 1) / tile;
     groups[0] = tiles_x > caps->max_group_count[0] ? caps->max_group_count[0] : (uint32_t)tiles_x;
     groups[1] = tiles_y > caps->max_group_count[1] ? caps->max_group_count[1] : (uint32_t)tiles_y;
     groups[2] = 1;
@@ -172,9 +169,21 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     vkb_pass_bind(pass, 2, b);
     memcpy(pass->spec, v->spec, sizeof pass->spec);
     pass->nspec = v->nspec;
-    pass->push[0] = (uint32_t)c->rows;
-    pass->push[1] = (uint32_t)c->cols;
-    return 0;
+    if (!direct) /* tile * (tile + pad) floats; a power-of-two TILE past 2^15 is past any device anyway */
+        pass->shared_bytes = tile > 1u << 15 ? UINT32_MAX : tile * (tile + pad) * (uint32_t)sizeof(float);
+    pass->push[0] = (uint32_t)rows;
+    pass->push[1] = (uint32_t)cols;
+    return VKB_PLAN_OK;
+}
+
+static uint64_t copy_io(const vkb_case *vc, const void **src, void **dst)
+{
+    const transpose_case *c = vc->data;
+    if (src)
+        *src = c ? c->src : NULL;
+    if (dst)
+        *dst = c ? c->dst : NULL;
+    return (uint64_t)vc->shape.d[0] * (uint64_t)vc->shape.d[1] * sizeof(float);
 }
 
 static double work(const vkb_variant *v, const vkb_case *vc)
@@ -197,5 +206,5 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 const vkb_family vkb_family_transpose = {
     "transpose", "out-of-place fp32 matrix transpose, rows x cols into cols x rows", {"rows", "cols"}, 2, "GB/s",
     variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, case_destroy, plan, work, check,
+    default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, copy_io,
 };

@@ -1,2 +1,2 @@
-# Shaders of the copy family.
-vkb_add_shader(copy_vec4 copy/copy_vec4.comp)
+# The copy family has no shader of its own: copy/vec4 runs memory.width's mem_width at WORDS=4
+# (shaders/memory/mem_width.comp), so the two rows measure one kernel.
