@@ -3,14 +3,42 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "spirv.h"
+
+/* --sass: the pipeline built into a fresh VkPipelineCache of its own, whose data (the driver's compiled
+ * program) goes to the machine-code module. The cache header's vendor id says whose format it is. */
+static VkResult create_captured(vkb_vk *vk, const vkb_pass *pass, const VkComputePipelineCreateInfo *cpci,
+                                vkb_vk_pipeline *out)
+{
+    VkPipelineCacheCreateInfo pcci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    VkPipelineCache cache;
+    size_t size = 0;
+    VkResult r;
+    VKB_CHECK(vkCreatePipelineCache(vk->device, &pcci, NULL, &cache));
+    r = vkCreateComputePipelines(vk->device, cache, 1, cpci, NULL, &out->pipeline);
+    if (r == VK_SUCCESS && vkGetPipelineCacheData(vk->device, cache, &size, NULL) == VK_SUCCESS && size >= 16) {
+        uint8_t *data = vkb_alloc(size);
+        if (vkGetPipelineCacheData(vk->device, cache, &size, data) >= 0 && size >= 16) {
+            uint32_t vendor = (uint32_t)data[8] | (uint32_t)data[9] << 8 | (uint32_t)data[10] << 16 |
+                              (uint32_t)data[11] << 24;
+            vkb_mc_vulkan(vk->caps->name, vendor, pass, data, size, &out->mc);
+        }
+        free(data);
+    } else if (r == VK_SUCCESS) {
+        vkb_mc_unavailable(vk->caps->name, "the driver's pipeline cache is empty");
+    }
+    vkDestroyPipelineCache(vk->device, cache, NULL);
+    return r;
+}
 
 int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, vkb_vk_pipeline *out, char *why,
                            size_t len)
 {
     const vkb_spirv *spv = vkb_spirv_find(pass->kernel);
+    const vkb_caps *c = vk->caps;
     VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     VkDescriptorSetLayoutBinding binding[VKB_MAX_BUFFERS];
     VkDescriptorSetLayoutCreateInfo dslci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
@@ -24,6 +52,7 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
                                   {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VKB_MAX_BUFFERS}};
     VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     VkDescriptorSetAllocateInfo dsai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    uint64_t invocations = (uint64_t)pass->local[0] * pass->local[1] * pass->local[2];
     VkResult r;
 
     memset(out, 0, sizeof *out);
@@ -33,7 +62,23 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
         snprintf(why, len, "needs the newer shader compiler: run tools/setup-glslang.sh and rebuild");
         return 1;
     }
-    /* the device's limits were checked from the plan (core/device_limits.c) before any pipeline is made */
+    if (invocations > c->max_workgroup_invocations) {
+        snprintf(why, len, "workgroup of %" PRIu64 " invocations exceeds the device's %u", invocations,
+                 c->max_workgroup_invocations);
+        return 1;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (pass->local[i] > c->max_workgroup_size[i]) {
+            snprintf(why, len, "workgroup size %u in dimension %d exceeds the device's %u", pass->local[i], i,
+                     c->max_workgroup_size[i]);
+            return 1;
+        }
+        if (pass->groups[i] > c->max_group_count[i]) {
+            snprintf(why, len, "%u workgroups in dimension %d exceed the device's %u", pass->groups[i], i,
+                     c->max_group_count[i]);
+            return 1;
+        }
+    }
 
     smci.codeSize = spv->bytes;
     smci.pCode = spv->code;
@@ -69,7 +114,10 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
     cpci.layout = out->layout;
     if (vk->has_exec_props)
         cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-    r = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &cpci, NULL, &out->pipeline);
+    if (vkb_mc_enabled())
+        r = create_captured(vk, pass, &cpci, out);
+    else
+        r = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &cpci, NULL, &out->pipeline);
     if (r != VK_SUCCESS) {
         snprintf(why, len, "the driver could not build the pipeline (%s)", vkb_vk_result_text(r));
         vkb_vk_pipeline_destroy(vk, out);
@@ -109,8 +157,17 @@ int vkb_vk_pipeline_statistics(vkb_vk *vk, const vkb_vk_pipeline *p, const char 
     VkPipelineExecutablePropertiesKHR props[4];
     uint32_t nexec = 4;
     int count = 0;
-    if (!vk->has_exec_props || !p->pipeline)
+    if (!p->pipeline)
         return 0;
+    if (!vk->has_exec_props) {
+        if (!p->mc.valid || max < 1)
+            return 0;
+        memset(out, 0, sizeof *out); /* the machine code alone */
+        out->kernel = kernel;
+        snprintf(out->executable, sizeof out->executable, "machine code");
+        out->mc = p->mc;
+        return 1;
+    }
     pi.pipeline = p->pipeline;
     for (uint32_t i = 0; i < nexec; i++)
         props[i] = (VkPipelineExecutablePropertiesKHR){VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR};
@@ -142,6 +199,7 @@ int vkb_vk_pipeline_statistics(vkb_vk *vk, const vkb_vk_pipeline *p, const char 
             snprintf(o->stat[o->nstat].name, sizeof o->stat[0].name, "%s", stats[i].name);
             o->stat[o->nstat++].value = v;
         }
+        o->mc = p->mc; /* a compute pipeline has one executable */
         count++;
     }
     return count;

@@ -3,6 +3,7 @@
 #define VKB_PIPELINES_H
 
 #include "backend.h"
+#include "machine_code.h"
 #include "plan.h"
 #include "vk.h"
 
@@ -13,6 +14,7 @@ typedef struct vkb_vk_pipeline {
     VkPipeline pipeline;
     VkDescriptorPool pool;
     VkDescriptorSet set;
+    vkb_mc_summary mc; /* --sass: the driver's machine code, summarised (valid 0 when not read) */
 } vkb_vk_pipeline;
 
 /* Build the pipeline for a dispatch PASS: local size as spec constants 0..2, pass->spec as 3..,
