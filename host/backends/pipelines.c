@@ -38,7 +38,6 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
                            size_t len)
 {
     const vkb_spirv *spv = vkb_spirv_find(pass->kernel);
-    const vkb_caps *c = vk->caps;
     VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     VkDescriptorSetLayoutBinding binding[VKB_MAX_BUFFERS];
     VkDescriptorSetLayoutCreateInfo dslci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
@@ -52,7 +51,6 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
                                   {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VKB_MAX_BUFFERS}};
     VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     VkDescriptorSetAllocateInfo dsai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    uint64_t invocations = (uint64_t)pass->local[0] * pass->local[1] * pass->local[2];
     VkResult r;
 
     memset(out, 0, sizeof *out);
@@ -62,23 +60,7 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
         snprintf(why, len, "needs the newer shader compiler: run tools/setup-glslang.sh and rebuild");
         return 1;
     }
-    if (invocations > c->max_workgroup_invocations) {
-        snprintf(why, len, "workgroup of %" PRIu64 " invocations exceeds the device's %u", invocations,
-                 c->max_workgroup_invocations);
-        return 1;
-    }
-    for (int i = 0; i < 3; i++) {
-        if (pass->local[i] > c->max_workgroup_size[i]) {
-            snprintf(why, len, "workgroup size %u in dimension %d exceeds the device's %u", pass->local[i], i,
-                     c->max_workgroup_size[i]);
-            return 1;
-        }
-        if (pass->groups[i] > c->max_group_count[i]) {
-            snprintf(why, len, "%u workgroups in dimension %d exceed the device's %u", pass->groups[i], i,
-                     c->max_group_count[i]);
-            return 1;
-        }
-    }
+    /* the device's limits were checked from the plan (core/device_limits.c) before any pipeline is made */
 
     smci.codeSize = spv->bytes;
     smci.pCode = spv->code;
