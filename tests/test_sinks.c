@@ -215,6 +215,25 @@ static void paired_fits(void)
     ASSERT(strstr(out, "b =") && strstr(out, "api_copy (cuda)"));
 }
 
+/* --backend all: outputs that disagree beyond both tolerances fail the row, and the table says where */
+static void cross_failure(void)
+{
+    FILE *f = tmpfile();
+    vkb_run_settings set = run_settings;
+    char *out;
+    set.paired = 1;
+    setup(1);
+    results[7].status = VKB_RES_FAIL; /* cuda's vec4 */
+    results[7].cross = 1, results[7].cross_fail = 1, results[7].cross_differing = 9;
+    results[7].check.bad = 4, results[7].cross_index = 12, results[7].cross_buffer = 0;
+    results[7].cross_this = 1.5, results[7].cross_other = 2.5, results[7].cross_backend = "vulkan";
+    ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
+    out = slurp(f);
+    ASSERT(strstr(out, "SUSPECT|FAIL") != NULL);
+    ASSERT(strstr(out, "cuda FAIL: 4 elements differ from vulkan beyond the two tolerances combined, first at "
+                       "element 12 of output 0: 1.5 here, 2.5 there") != NULL);
+}
+
 static void matrix_skips(void)
 {
     FILE *f = tmpfile();
@@ -482,7 +501,7 @@ int main(int argc, char **argv)
 {
     static const unit_test tests[] = {
         {"table_fits", table_fits}, {"table_legend", table_legend}, {"paired_fits", paired_fits},
-        {"matrix_skips", matrix_skips}, {"json_stream", json_stream}, {"json_interrupted", json_interrupted},
+        {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure}, {"json_stream", json_stream}, {"json_interrupted", json_interrupted},
         {"csv_rows", csv_rows}, {"file_safety", file_safety}, {"concurrent_runs", concurrent_runs},
         {"progress_lines", progress_lines}};
     if (argc > 2)

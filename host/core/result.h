@@ -29,6 +29,12 @@ typedef struct vkb_result {
     int cross;                /* compared with the other backend's output */
     uint64_t cross_differing; /* elements whose bits differ between the backends */
     double cross_max_diff;    /* largest |a - b| over float outputs (0 when all bits agree) */
+    int cross_fail;           /* they differ beyond the two checks' tolerances combined (any bit when exact):
+                                 the row is FAIL; the first such element: */
+    uint64_t cross_index;     /* its index in output cross_buffer (32-bit words) */
+    int cross_buffer;
+    double cross_this, cross_other; /* its value here and on the other backend (cross_backend names it) */
+    const char *cross_backend;
     int suspect;              /* the metric is above a physical bound: the timing is not believed */
     char suspect_reason[160]; /* which bound, e.g. "above 1.25x the fastest copy of the run (412 GB/s)" */
     vkb_pipeline_stats pipelines[VKB_MAX_PASSES]; /* the driver's statistics, where it reports them */

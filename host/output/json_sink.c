@@ -208,6 +208,18 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
         vkb_json_object_begin(j, "cross_backend");
         vkb_json_int(j, "differing_elements", (int64_t)r->cross_differing);
         vkb_json_number(j, "max_abs_diff", r->cross_max_diff);
+        vkb_json_bool(j, "fail", r->cross_fail);
+        if (r->cross_fail) {
+            vkb_json_object_begin(j, "first_beyond");
+            vkb_json_string(j, "other_backend", r->cross_backend);
+            vkb_json_int(j, "output", r->cross_buffer);
+            vkb_json_int(j, "index", (int64_t)r->cross_index);
+            vkb_json_number(j, "here", r->cross_this);
+            vkb_json_number(j, "there", r->cross_other);
+            vkb_json_object_end(j);
+        } else {
+            vkb_json_null(j, "first_beyond");
+        }
         vkb_json_object_end(j);
     }
     vkb_json_object_end(j);

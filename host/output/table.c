@@ -41,7 +41,7 @@ typedef struct table_sink {
     const vkb_result *pending[MAX_PENDING]; /* paired: results waiting for the other backend's */
     int npending;
     char *notes[MAX_NOTES];     /* per-row details printed in the legend (suspect reasons) */
-    int nnotes;
+    int nnotes, dropped_notes;
 } table_sink;
 
 static int ceiling_letter(table_sink *t, const vkb_result *c)
@@ -120,8 +120,10 @@ static void add_note(table_sink *t, const char *prefix, const vkb_result *r, con
 {
     char name[160], shape[64];
     size_t len;
-    if (t->nnotes == MAX_NOTES)
+    if (t->nnotes == MAX_NOTES) {
+        t->dropped_notes++;
         return;
+    }
     vkb_fmt_name(r, NULL, name, sizeof name);
     vkb_fmt_shape(r, shape, sizeof shape);
     len = strlen(prefix) + strlen(name) + strlen(shape) + strlen(r->backend) + strlen(text) + 16;
@@ -372,7 +374,9 @@ static void legend(table_sink *t)
         vkb_fmt_wrap(t->out, 4, 6, t->notes[i], t->width);
         free(t->notes[i]);
     }
-    t->nnotes = 0;
+    if (t->dropped_notes)
+        fprintf(t->out, "    and %d more (the JSON has each one's suspect_reason)\n", t->dropped_notes);
+    t->nnotes = t->dropped_notes = 0;
 }
 
 static void table_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
