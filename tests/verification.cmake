@@ -18,6 +18,9 @@ foreach(item ${verify_shapes})
         list(GET parts 1 args)
         separate_arguments(args UNIX_COMMAND "${args}")
     endif()
+    # clean: every variant passes at these shapes (the fast test of tools/mutate.py)
+    add_test(NAME vkb.verify.${fam}.clean COMMAND ${vkbench} validate ${fam} ${args})
+    set_tests_properties(vkb.verify.${fam}.clean PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 TIMEOUT 600)
     # no dispatch, first pass skipped: every variant fails by its value check (not the determinism re-run)
     add_test(NAME vkb.verify.${fam}.no_dispatch COMMAND ${faults} no-dispatch value validate ${fam} ${args})
     add_test(NAME vkb.verify.${fam}.skip_pass0 COMMAND ${faults} skip-pass:0 value validate ${fam} ${args})
@@ -48,3 +51,11 @@ endforeach()
 add_test(NAME vkb.verify.skips COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_skips.py ${vkbench}
          ${CMAKE_CURRENT_SOURCE_DIR}/expected_skips_lavapipe.txt)
 set_tests_properties(vkb.verify.skips PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 ENVIRONMENT "${sg8}" TIMEOUT 600)
+# the large-product check (past 2^27 multiply-adds) on the device's own product: one element off by 1% of
+# rms(C), one 16x16 tile off by 1%, one NaN: each fails (the GPU does the same at 4096^3 and 8192^3:
+# tools/gpu-validate.sh)
+foreach(f element tile nan)
+    add_test(NAME vkb.verify.matmul.product_${f} COMMAND ${faults} product-${f} value validate matmul
+             --variant naive,tiled16,block2d,subgroup --m 520 --n 520 --k 520)
+    set_tests_properties(vkb.verify.matmul.product_${f} PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 TIMEOUT 600)
+endforeach()

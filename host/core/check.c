@@ -219,9 +219,34 @@ static int exact_lines(int64_t size, int64_t *out)
     return count;
 }
 
+/* VKB_FAULT_INJECT=product-element|product-tile|product-nan: a copy of C with one element off by 1% of
+ * rms(C), one 16x16 tile (the middle one) off by 1%, or one NaN, to prove the check on a device's own
+ * product (tools/gpu-validate.sh); NULL without the fault. */
+static float *planted_product(int64_t m, int64_t n, const float *c)
+{
+    int element = vkb_fault("product-element"), tile = vkb_fault("product-tile"), nan = vkb_fault("product-nan");
+    int64_t i0 = m / 2 / 16 * 16, j0 = n / 2 / 16 * 16;
+    double s = 0, d;
+    float *copy;
+    if (!element && !tile && !nan)
+        return NULL;
+    copy = vkb_alloc((size_t)(m * n) * sizeof *copy);
+    memcpy(copy, c, (size_t)(m * n) * sizeof *copy);
+    for (int64_t e = 0; e < m * n; e++)
+        s += (double)c[e] * c[e];
+    d = 0.01 * sqrt(s / (double)(m * n));
+    for (int64_t i = i0; i < i0 + (tile ? 16 : 1) && i < m; i++)
+        for (int64_t j = j0; j < j0 + (tile ? 16 : 1) && j < n; j++)
+            copy[i * n + j] = nan ? NAN : (float)(copy[i * n + j] + d);
+    fprintf(stderr, "vkbench: fault injected: C(%lld, %lld)%s %s\n", (long long)i0, (long long)j0,
+            tile ? " and its 16x16 tile" : "", nan ? "set to NaN" : "off by 1% of rms(C)");
+    return copy;
+}
+
 void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const float *a, const float *b,
                        const float *c, double u, int truncating, uint64_t seed)
 {
+    float *planted = planted_product(m, n, c);
     int64_t big = m > n ? m : n, lines[17], nl, row_fail = -1, col_fail = -1;
     double *x = vkb_alloc((size_t)big * sizeof *x), *v = vkb_alloc((size_t)k * sizeof *v);
     double *asq = vkb_calloc((size_t)k, sizeof *asq), *bsq = vkb_calloc((size_t)k, sizeof *bsq);
@@ -232,6 +257,8 @@ void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const floa
     uint64_t nonfinite = 0;
     vkb_rng rng;
     char method[96];
+    if (planted)
+        c = planted;
 
     r->cols = (uint64_t)n;
     /* 1. every element finite: NaN (poison) and Inf fail here, whatever the lines below see */
@@ -350,7 +377,7 @@ void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const floa
     }
 
     /* 5. a failed row and a failed column name the element where they cross, when it is wrong */
-    if (!nonfinite && row_fail >= 0 && col_fail >= 0 && r->bad_col < 0) {
+    if (!nonfinite && row_fail >= 0 && col_fail >= 0 && (r->bad_row < 0 || r->bad_col < 0)) {
         double ref, bound, out = c[row_fail * n + col_fail];
         for (int64_t p = 0; p < k; p++)
             bcol[p] = b[p * n + col_fail];
@@ -371,6 +398,7 @@ void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const floa
     free(bcol);
     free(tol_row);
     free(tol_col);
+    free(planted);
 }
 
 uint64_t vkb_guard_scan(const uint8_t *before, const uint8_t *after, int index, const char *role, char *msg,

@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""mutate.py - a mutation harness: each mutation (a small, realistic bug) is applied alone to a COPY of
+the tree, built, and tested with the ctest subset that should notice it; it is killed when a test fails
+(or the build breaks: "stillborn", left out of the score), survives when every test passes. Mutations
+of CUDA code cannot run here: they are listed for the GPU (tools/gpu-validate.sh) as "gpu".
+
+    tools/mutate.py [--tree DIR] [--only ID,...] [--list] [--report FILE]
+
+--tree: a copy made with `tar -C SRC --exclude='./build*' --exclude=./.git -cf - . | tar -C DIR -xf -` and configured in DIR/build
+(cmake -S DIR -B DIR/build -DCMAKE_BUILD_TYPE=Release -DVKB_CUDA=OFF); never the shared checkout.
+Each mutation is applied by exact text replacement (one occurrence, or it is "n/a: site gone") and
+reverted before the next. The report (markdown) gives killed / survived / equivalent (with the reason)."""
+import argparse, os, subprocess, sys, time
+
+UNIT_CHECK = r"vkb\.unit\.check\."
+CLEAN = lambda fam: rf"vkb\.verify\.{fam}\.clean$"
+
+
+def M(id, kind, path, old, new, tests, what, equivalent=None):
+    return dict(id=id, kind=kind, path=path, old=old, new=new, tests=tests, what=what, equivalent=equivalent)
+
+
+MUTATIONS = [
+    # --- shaders: bounds guards, indexing, accumulation, barriers ---
+    M("sh01", "shader", "shaders/transpose/transpose_direct.comp", "if (c >= pc.cols)", "if (c > pc.cols)",
+      CLEAN("transpose"), "naive transpose: column guard off by one (writes past the end)"),
+    M("sh02", "shader", "shaders/transpose/transpose_direct.comp", "if (r < pc.rows) {", "if (r <= pc.rows) {",
+      CLEAN("transpose"), "naive transpose: row guard off by one"),
+    M("sh03", "shader", "shaders/transpose/transpose_direct.comp", "dst[c * pc.rows + r] = v;", "dst[c * pc.cols + r] = v;",
+      CLEAN("transpose"), "naive transpose: output stride rows/cols swapped"),
+    M("sh04", "shader", "shaders/transpose/transpose_tiled.comp", "if (r < pc.cols && c < pc.rows)", "if (r <= pc.cols && c < pc.rows)",
+      CLEAN("transpose"), "tiled transpose: output row guard off by one"),
+    M("sh05", "shader", "shaders/transpose/transpose_tiled.comp", "dst[r * pc.rows + c] = tile[x][col_of(x, y + j)];",
+      "dst[r * pc.rows + c] = tile[y + j][col_of(y + j, x)];", CLEAN("transpose"), "tiled transpose: tile read not transposed"),
+    M("sh06", "shader", "shaders/transpose/transpose_tiled.comp", "        barrier();\n        for (uint j = 0u; j < TILE; j += ROWS) {\n            if (MODE == 0u) {",
+      "        for (uint j = 0u; j < TILE; j += ROWS) {\n            if (MODE == 0u) {", CLEAN("transpose"),
+      "tiled transpose: barrier between tile store and load removed (a race)",
+      None),
+    M("sh07", "shader", "shaders/transpose/transpose_tiled.comp", "return SWIZZLE != 0u ? j ^ i : j;", "return SWIZZLE != 0u ? j ^ (i + 1u) : j;",
+      CLEAN("transpose"), "swizzled transpose: store and load use different swizzles? (same function both ways)",
+      "col_of is used for the store and the load alike: any bijection per row is equivalent"),
+    M("sh08", "shader", "shaders/transpose/transpose_vec4.comp", "if (r >= pc.cols || c >= pc.rows)", "if (r > pc.cols || c >= pc.rows)",
+      CLEAN("transpose"), "vec4 transpose: output guard off by one"),
+    M("sh09", "shader", "shaders/transpose/transpose_vec4.comp", "for (uint k = 0u; k < 4u && c + k < pc.rows; k++)", "for (uint k = 0u; k < 4u && c + k <= pc.rows; k++)",
+      CLEAN("transpose"), "vec4 transpose: scalar tail writes one past the end"),
+    M("sh10", "shader", "shaders/matmul/matmul_naive.comp", "if (row >= pc.m || col >= pc.n)", "if (row > pc.m || col >= pc.n)",
+      CLEAN("matmul"), "naive matmul: row guard off by one (writes a row past the end)"),
+    M("sh11", "shader", "shaders/matmul/matmul_naive.comp", "for (uint p = 0; p < pc.k; p++)", "for (uint p = 1; p < pc.k; p++)",
+      CLEAN("matmul"), "naive matmul: first k term dropped"),
+    M("sh12", "shader", "shaders/matmul/matmul_naive.comp", "acc = fma(a[row * pc.k + p], b[p * pc.n + col], acc);",
+      "acc = fma(a[row * pc.k + p], b[p * pc.n + col], acc * 1.0000001);", CLEAN("matmul"), "naive matmul: accumulator drifts by 1e-7 per step (a rounding bug)"),
+    M("sh13", "shader", "shaders/matmul/matmul_tiled.comp", "if (row < pc.m && k0 + tx < pc.k)", "if (row < pc.m)",
+      CLEAN("matmul"), "tiled matmul: k edge of A not guarded (reads past the row)"),
+    M("sh14", "shader", "shaders/matmul/matmul_tiled.comp", "        barrier();   // the next phase overwrites the tiles\n", "",
+      CLEAN("matmul"), "tiled matmul: second barrier removed (a race)"),
+    M("sh15", "shader", "shaders/matmul/matmul_tiled.comp", "if (row < pc.m && col < pc.n)\n        c[row * pc.n + col] = acc;",
+      "if (row <= pc.m && col < pc.n)\n        c[row * pc.n + col] = acc;", CLEAN("matmul"), "tiled matmul: block M edge off by one"),
+    M("sh16", "shader", "shaders/matmul/matmul_block.comp", "        if (gm >= pc.m)\n            break;", "        if (gm > pc.m)\n            break;",
+      CLEAN("matmul"), "block matmul: M edge off by one (the audit's survivor)"),
+    M("sh17", "shader", "shaders/matmul/matmul_block.comp", "                    if (gn0 + j < pc.n)\n                        c1[", "                    if (gn0 + j <= pc.n)\n                        c1[",
+      CLEAN("matmul"), "block matmul: N edge off by one (scalar store)"),
+    M("sh18", "shader", "shaders/matmul/matmul_block.comp", "                    if (gk + q < pc.k)", "                    if (gk + q <= pc.k)",
+      CLEAN("matmul"), "block matmul: k edge of the A load off by one"),
+    M("sh19", "shader", "shaders/reduce/reduce.glsl", "        if (t < s)\n            sh[t] += sh[t + s];", "        if (t <= s)\n            sh[t] += sh[t + s];",
+      CLEAN("reduce"), "reduce tree: t <= s adds a slot twice"),
+    M("sh20", "shader", "shaders/reduce/reduce.glsl", "s >= keep && s > 0u; s >>= 1)", "s > keep && s > 0u; s >>= 1)",
+      CLEAN("reduce"), "reduce tree: last level skipped"),
+    M("sh21", "shader", "shaders/reduce/sequential.comp", "sh[t] = i < pc.n ? src[i] : T(0);", "sh[t] = i + 1u < pc.n ? src[i] : T(0);",
+      CLEAN("reduce"), "sequential reduce: last element dropped"),
+    M("sh22", "shader", "shaders/reduce/partials.comp", "uint end = min(base + pc.per * L, pc.n);", "uint end = min(base + pc.per * L, pc.n - 1u);",
+      CLEAN("reduce"), "partial sums pass: last partial dropped"),
+    M("sh23", "shader", "shaders/reduce/stride_global.comp", "for (uint i = gl_GlobalInvocationID.x; i < pc.n; i += VKB_GRID_THREADS_X)",
+      "for (uint i = gl_GlobalInvocationID.x + 1u; i < pc.n; i += VKB_GRID_THREADS_X)", CLEAN("reduce"), "grid-stride reduce: first element of each thread dropped"),
+    M("sh24", "shader", "shaders/reduce/stride_local.comp", "for (uint i = base + t; i < end; i += L)", "for (uint i = base + t; i < end; i += L + 1u)",
+      CLEAN("reduce"), "block-stride reduce: wrong stride drops elements"),
+    M("sh25", "shader", "shaders/reduce/first_add.comp", "sh[t] = (i < pc.n ? src[i] : T(0)) + (i + L < pc.n ? src[i + L] : T(0));",
+      "sh[t] = (i < pc.n ? src[i] : T(0)) + (i + L < pc.n ? src[i + L - 1u] : T(0));", CLEAN("reduce"), "first-add reduce: second load off by one (duplicates an element)"),
+    M("sh26", "shader", "shaders/reduce/subgroup_tail.glsl", "    if (gl_SubgroupID == 0u && subgroupElect())", "    if (subgroupElect())",
+      CLEAN("reduce"), "subgroup tail: every subgroup writes (the last one wins)"),
+    M("sh27", "shader", "shaders/reduce/subgroup_atomic.comp", "atomicAdd(dst[0], sum);", "atomicAdd(dst[0], sum * 0.5);",
+      CLEAN("reduce"), "atomic reduce: halves each workgroup's sum"),
+    M("sh28", "shader", "shaders/memory/mem_width.comp", "if (id < pc.n - nel * WORDS)", "if (id + 1u < pc.n - nel * WORDS)",
+      CLEAN("memory") + "|" + CLEAN("copy"), "vec4 copy (copy/vec4, memory.width): scalar tail loses its last word"),
+    M("sh29", "shader", "shaders/memory/mem_width.comp", "for (uint i = id; i < nel; i += VKB_GRID_THREADS_X) {", "for (uint i = id; i <= nel; i += VKB_GRID_THREADS_X) {",
+      CLEAN("memory") + "|" + CLEAN("copy"), "vec4 copy: one vector past the end (a write past the output)"),
+    M("sh30", "shader", "shaders/memory/mem_offset.comp", "dst[i] = src[i + pc.k];", "dst[i] = src[i + pc.k + 1u];",
+      CLEAN("memory"), "misaligned loads: offset off by one"),
+    M("sh31", "shader", "shaders/memory/mem_soa.comp", "dst[f * pc.n + i] = src[f * pc.n + i];", "dst[f * pc.n + i] = src[f * pc.n + i + (f == 1u ? 1u : 0u)];",
+      CLEAN("memory"), "structure of arrays: second field shifted"),
+    M("sh32", "shader", "shaders/memory/mem_aos.comp", "dst1[i * REC + f] = src1[i * REC + f];", "dst1[i * REC + f] = src1[i * REC + (f + 1u) % FIELDS];",
+      CLEAN("memory"), "array of structures: fields rotated"),
+    # --- host checks: tolerances, comparisons, Freivalds, guards, poison ---
+    M("ck01", "check", "host/core/check.c", "return nu < 1.0 ? nu / (1.0 - nu) : INFINITY;", "return nu < 1.0 ? 1000 * nu / (1.0 - nu) : INFINITY;",
+      UNIT_CHECK, "gamma_n loosened 1000x (the audit's survivor)"),
+    M("ck02", "check", "host/core/check.c", "double depth = n > 1 ? ceil(log2((double)n)) : 0.0;", "double depth = n > 1 ? ceil(log2((double)n)) + 1 : 0.0;",
+      UNIT_CHECK, "tree-sum bound: depth one too large"),
+    M("ck03", "check", "host/core/check.c", "return vkb_gamma(n > 1 ? (double)(n - 1) : 0.0, u) * sum_abs;", "return vkb_gamma(n > 1 ? (double)n : 0.0, u) * sum_abs;",
+      UNIT_CHECK, "serial-sum bound: n roundings instead of n - 1"),
+    M("ck04", "check", "host/core/check.c", "    if (!(err <= bound)) {   /* NaN", "    if (err > bound) {   /* NaN",
+      UNIT_CHECK, "element check: NaN passes (err > bound is false for NaN)"),
+    M("ck05", "check", "host/core/check.c", "        if (out[i] != ref[i]) {", "        if (out[i] != ref[i] && i > 0) {",
+      UNIT_CHECK + "|" + CLEAN("copy"), "exact compare skips the first word"),
+    M("ck06", "check", "host/core/check.c", "    r->pass = r->checked > 0 && r->bad == 0;", "    r->pass = r->bad == 0;",
+      UNIT_CHECK, "a check of nothing passes",
+      "every check compares at least one element: checked == 0 never happens in the tests or the families"),
+    M("ck07", "check", "host/core/check.c", "#define VKB_PRODUCT_SIGMAS 8.0", "#define VKB_PRODUCT_SIGMAS 800.0",
+      UNIT_CHECK, "large-product tolerance 100x wider"),
+    M("ck08", "check", "host/core/check.h", "#define VKB_PRODUCT_ROUNDS 4", "#define VKB_PRODUCT_ROUNDS 0",
+      UNIT_CHECK, "Freivalds with 0 rounds (the audit's survivor)"),
+    M("ck09", "check", "host/core/check.h", "#define VKB_PRODUCT_SIGMAS 8.0", "#define VKB_PRODUCT_SIGMAS 80.0",
+      UNIT_CHECK, "large-product tolerance 10x wider"),
+    M("ck10", "check", "host/core/check.c", "            if (!isfinite(c[i * n + j])) {", "            if (isnan(c[i * n + j])) {",
+      UNIT_CHECK, "the finite scan lets Inf through"),
+    M("ck11", "check", "host/core/check.c", "            cx += (double)c[i * n + j] * x[j];", "            cx += (double)c[i * n + j] * x[j] * (j > 0);",
+      UNIT_CHECK, "Freivalds row check ignores column 0"),
+    M("ck12", "check", "host/core/check.c", "        int64_t v = t < 16 ? (int64_t)t * 129 % size : size - 1;", "        int64_t v = t < 16 ? (int64_t)t * 129 % size : 0;",
+      UNIT_CHECK, "exact lines miss the last (edge) line",
+      None),
+    M("ck13", "check", "host/core/check.c", "    double var = ((kk + 1) / 2 + 1) * sum_t + (kk + 1) * (2 * kk + 1) / (6 * kk) * sum_c2;",
+      "    double var = ((kk + 1) / 2 + 1) * sum_t * kk + (kk + 1) * (2 * kk + 1) / (6 * kk) * sum_c2;",
+      UNIT_CHECK, "rounding model: variance K times too large"),
+    M("ck14", "check", "host/core/check.c", "    double var = ((kk + 1) / 2 + 1) * sum_t + (kk + 1) * (2 * kk + 1) / (6 * kk) * sum_c2;",
+      "    double var = 1e-4 * (((kk + 1) / 2 + 1) * sum_t + (kk + 1) * (2 * kk + 1) / (6 * kk) * sum_c2);",
+      UNIT_CHECK, "rounding model: variance 1e4 times too small (false failures)"),
+    M("ck15", "check", "host/core/check.c", "        if (before[o] != pattern[o & 3]) {", "        if (0 && before[o] != pattern[o & 3]) {",
+      UNIT_CHECK, "guard scan ignores the band before the start"),
+    M("ck16", "check", "host/core/check.c", "        if (after[o] != pattern[o & 3]) {", "        if (o > 64 && after[o] != pattern[o & 3]) {",
+      UNIT_CHECK + "|" + r"vkb\.verify\.copy\.oob_write", "guard scan skips the first 64 bytes after the end"),
+    M("ck17", "check", "host/core/check.c", "    if (absx >= 0x477ff000u)   /* 65520 and up round to infinity */", "    if (absx > 0x477ff000u)   /* 65520 and up round to infinity */",
+      UNIT_CHECK, "fp16: 65520 rounds to 65504 instead of infinity"),
+    M("ck18", "check", "host/core/check.c", "    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u)))", "    if (rem >= 0x1000u)",
+      UNIT_CHECK, "fp16: ties round away from zero, not to even"),
+    M("ck19", "check", "host/core/check.c", "        return (uint16_t)(sign | (uint32_t)lrintf(af * 16777216.0f));", "        return (uint16_t)(sign | (uint32_t)(af * 16777216.0f));",
+      UNIT_CHECK, "fp16: subnormals truncated"),
+    M("ck20", "poison", "host/core/verify.c", "            if (back[w] != VKB_POISON) {", "            if (back[w] != VKB_POISON && 0) {",
+      r"vkb\.verify\.copy\.stale_output", "poison read-back accepts anything"),
+    M("ck21", "poison", "host/backends/buffers.c", "    fill_job j = {buf->buffer, buf->offset, (buf->bytes + 3) & ~3ull, word};\n    if (buf->bytes)",
+      "    fill_job j = {buf->buffer, buf->offset, (buf->bytes + 3) & ~3ull, word};\n    if (0)",
+      CLEAN("copy") + "|" + r"vkb\.verify\.copy\.no_dispatch", "poison fill removed (the audit's survivor)"),
+    M("ck22", "guard", "host/core/verify.c", "        if (vkb_guard_scan(before, after, role_index(plan, i), role_name(plan->buf[i].role), why, len))",
+      "        if (0 && vkb_guard_scan(before, after, role_index(plan, i), role_name(plan->buf[i].role), why, len))",
+      r"vkb\.verify\.copy\.oob_write", "guard bands never checked"),
+    M("ck23", "guard", "host/backends/buffers.c", "    fill_job j = {b->buffer, 0, VK_WHOLE_SIZE, VKB_GUARD_WORD};", "    fill_job j = {b->buffer, 0, VK_WHOLE_SIZE, 0};",
+      CLEAN("copy"), "guard bands filled with zeros, not the pattern"),
+    M("ck24", "guard", "host/backends/backend_vulkan.c", "                                               (bufs[pass->bind[k]]->bytes + 15) & ~15ull};",
+      "                                               VK_WHOLE_SIZE};", CLEAN("transpose") + "|" + CLEAN("copy"),
+      "descriptor range to the end of the allocation (the guard band is in range)",
+      "a correct kernel writes only inside its range; the range matters only to robust access of a wrong one"),
+    M("ck25", "guard", "host/backends/buffers.c", "    staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull), after, VKB_GUARD_BYTES, 0);",
+      "    staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull) + 64, after, VKB_GUARD_BYTES - 64, 0);",
+      r"vkb\.verify\.copy\.oob_write", "the band after the end read 64 bytes late"),
+    M("ck26", "check", "host/families/reduce.c", "        vkb_check_value(res, 0, out, c->sum_f, 0.0);", "        vkb_check_value(res, 0, out, c->sum_f, 1.0);",
+      r"vkb\.verify\.reduce\.drop_element", "float reduce tolerance 1.0 (larger than one element)"),
+    M("ck27", "check", "host/families/reduce.c", "        c->f[k] = (float)((double)(1 + (bits >> 60)) / 16.0 * ((bits >> 59) & 1 ? -1.0 : 1.0));",
+      "        c->f[k] = (float)vkb_rng_uniform(&rng, -1, 1);", CLEAN("reduce"), "float reduce inputs back to uniform (the exact bound then fails)"),
+    M("ck28", "check", "host/core/runner.c", "same = memcmp(again, plan->buf[i].host, plan->buf[i].bytes) == 0", "same = 1",
+      r"vkb\.verify\.copy\.second_run", "determinism re-run never compares"),
+    M("ck29", "check", "host/core/verify.c", "    if (vkb_fault_arg(\"skip-pass\", &k) && k >= 0 && k < plan->npass) {", "    if (vkb_fault_arg(\"skip-pass\", &k) && k >= 0 && k + 1 < plan->npass) {",
+      r"vkb\.verify\.copy\.skip_pass0", "the fault harness itself: single-pass plans never skip (the test must notice)"),
+    # --- timing ---
+    M("tm01", "timing", "host/core/timing.c", "        if (!(ns[r] > 0) && !timer_error[0])", "        if (!(ns[r] >= 0) && !timer_error[0])",
+      r"vkb\.verify\.timer_zero", "zero time accepted"),
+    M("tm02", "timing", "host/core/timing.c", "    if (sum > host * HOST_SLACK + HOST_MARGIN_NS && !timer_error[0])", "    if (sum > 1e6 * host * HOST_SLACK + HOST_MARGIN_NS && !timer_error[0])",
+      r"vkb\.verify\.timer_reversed", "device time no longer bounded by the host's",
+      "with 64 valid timestamp bits a reversed pair is negative and the order check catches it first; the host bound matters for narrower counters (wrap), not seen on lavapipe"),
+    M("tm03", "timing", "host/core/timing.c", "#define SPAN_FRACTION 0.02", "#define SPAN_FRACTION 0.0",
+      r"vkb\.verify\.timer_early", "early end timestamps accepted"),
+    M("tm04", "timing", "host/backends/backend_vulkan.c", "            uint64_t start = ts[2 * r + reversed] & mask, end = ts[2 * r + 1 - reversed] & mask;",
+      "            uint64_t start = ts[2 * r + 1 - reversed] & mask, end = ts[2 * r + reversed] & mask;",
+      r"vkb\.verify\.copy\.clean|vkb\.vk\.copy\.sizes|vkb\.verify\.timer", "reversed subtraction (the audit's survivor)"),
+    M("tm05", "timing", "host/backends/backend_vulkan.c", "            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, j->impl->queries, 2u * (uint32_t)r + 1);\n        record_passes",
+      "            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, j->impl->queries, 2u * (uint32_t)r + 1);\n        if (0) record_passes",
+      r"vkb\.verify\.timer_early", "the fault switch itself disabled: timer-early writes the end correctly (the test must notice)"),
+    M("tm06", "timing", "host/backends/backend_vulkan.c", "        if (j->timed && j->early_end)", "        if (j->timed)",
+      r"vkb\.vk\.copy\.sizes|vkb\.vk\.copy\.run_json", "end timestamp written before the work, always (the audit's survivor)"),
+    M("tm07", "timing", "host/core/timing.c", "    b->execute(b, prepared, bufs, reps, cold, ns);\n    host = vkb_now_ns() - t0;",
+      "    host = vkb_now_ns() - t0;\n    b->execute(b, prepared, bufs, reps, cold, ns);", r"vkb\.verify\.timer|vkb\.vk\.copy\.sizes",
+      "host clock read before the submission (every batch then exceeds it)"),
+    M("tm08", "timing", "host/backends/backend_vulkan.c", "            ns[done + r] = (double)ticks * vk->timestamp_period_ns;",
+      "            ns[done + r] = (double)ticks;", r"vkb\.verify\.timer|vkb\.vk\.copy\.sizes",
+      "timestampPeriod ignored", "lavapipe's timestampPeriod is 1 ns: ticks are nanoseconds there; the H100's is 1 too"),
+    # --- CUDA twins: run on the GPU (tools/gpu-validate.sh), not here ---
+    M("cu01", "cuda", "cuda/transpose.cu", "        if (c >= cols)", "        if (c > cols)", None, "CUDA naive transpose: column guard off by one"),
+    M("cu02", "cuda", "cuda/transpose.cu", "            if (r < cols && c < rows)", "            if (r <= cols && c < rows)", None, "CUDA tiled transpose: output guard off by one"),
+    M("cu03", "cuda", "cuda/reduce.cu", "        if (t < s)\n            sh[t] += sh[t + s];", "        if (t <= s)\n            sh[t] += sh[t + s];", None, "CUDA reduce tree: t <= s"),
+    M("cu04", "cuda", "cuda/reduce.cu", "    for (unsigned i = blockIdx.x * L + t; i < n; i += threads)", "    for (unsigned i = blockIdx.x * L + t + 1; i < n; i += threads)", None, "CUDA grid-stride reduce drops elements"),
+    M("cu05", "cuda", "cuda/module.cu", "TRY(cudaEventElapsedTime(&ms, events[2 * r], events[2 * r + 1]));", "TRY(cudaEventElapsedTime(&ms, events[2 * r + 1], events[2 * r]));", None, "CUDA events subtracted in reverse"),
+    M("cu06", "cuda", "cuda/module.cu", "    fill_words<<<1024, 256, 0, stream>>>((uint32_t *)dst, word, bytes / 4);", "    fill_words<<<1024, 256, 0, stream>>>((uint32_t *)dst, word, bytes / 8);", None, "CUDA poison fills half the buffer"),
+]
+
+
+def run(cmd, cwd, timeout):
+    try:
+        p = subprocess.run(cmd, cwd=cwd, shell=True, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout + p.stderr
+    except subprocess.TimeoutExpired:
+        return 124, "timeout"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tree", default="/tmp/vkb-mutate")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--report", default="")
+    ap.add_argument("--timeout", type=int, default=900)
+    a = ap.parse_args()
+    muts = [m for m in MUTATIONS if not a.only or m["id"] in a.only.split(",")]
+    if a.list:
+        for m in MUTATIONS:
+            print(f'{m["id"]:5} {m["kind"]:7} {m["path"]:40} {m["what"]}')
+        print(f"{len(MUTATIONS)} mutations")
+        return 0
+    if os.path.realpath(a.tree) == os.path.realpath(os.path.join(os.path.dirname(__file__), "..")):
+        sys.exit("mutate.py: --tree must be a copy, not this checkout")
+    build = os.path.join(a.tree, "build")
+    rows = []
+    # the baseline: every test a mutation relies on passes unmutated, or a "kill" would mean nothing
+    union = "|".join(sorted({m["tests"] for m in muts if m["tests"]}))
+    rc, out = run(f"cmake --build {build} -j2 && ctest --test-dir {build} -R '{union}' -j2 --timeout 600", a.tree, 3 * a.timeout)
+    if rc:
+        print(out[-3000:])
+        sys.exit("mutate.py: the baseline fails; fix it first")
+    print(f"baseline: {sum(1 for l in out.splitlines() if ' Passed ' in l)} tests pass", flush=True)
+    report = open(a.report, "a") if a.report else None
+    for m in muts:
+        path = os.path.join(a.tree, m["path"])
+        t0 = time.time()
+        src = open(path).read()
+        if src.count(m["old"]) != 1:
+            status, detail = "n/a", f"site found {src.count(m['old'])} times"
+        elif m["kind"] == "cuda":
+            status, detail = "gpu", "run through tools/gpu-validate.sh"
+        else:
+            open(path, "w").write(src.replace(m["old"], m["new"]))
+            try:
+                rc, out = run(f"cmake --build {build} -j2 --target vkbench test_check", a.tree, a.timeout)
+                if rc:
+                    status, detail = "stillborn", "does not build"
+                else:
+                    rc, out = run(f"ctest --test-dir {build} -R '{m['tests']}' -j2 --timeout 600", a.tree, a.timeout)
+                    failed = [l.split()[-1] for l in out.splitlines() if "Failed" in l and "Test #" in l] or \
+                             [l.strip() for l in out.splitlines() if l.strip().startswith(tuple("0123456789")) and " - " in l]
+                    if "No tests were found" in out:
+                        status, detail = "n/a", "no test matches " + m["tests"]
+                    elif rc:
+                        status, detail = "killed", "; ".join(l.strip() for l in out.splitlines() if " - " in l and "(" in l)[:160]
+                    else:
+                        status, detail = ("equivalent", m["equivalent"]) if m["equivalent"] else ("survived", "every test passed")
+            finally:
+                open(path, "w").write(src)
+                run(f"cmake --build {build} -j2 --target vkbench test_check", a.tree, a.timeout)
+        line = f'| {m["id"]} | {m["kind"]} | `{m["path"]}` | {m["what"]} | {status} | {detail} | {time.time() - t0:.0f} s |'
+        print(line, flush=True)
+        if report:
+            report.write(line + "\n")
+            report.flush()
+        rows.append((m, status))
+    counts = {}
+    for _, s in rows:
+        counts[s] = counts.get(s, 0) + 1
+    scored = counts.get("killed", 0) + counts.get("survived", 0)
+    print(f"{counts}; score {counts.get('killed', 0)}/{scored} = {100 * counts.get('killed', 0) / max(scored, 1):.0f}% of non-equivalent")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
