@@ -76,7 +76,11 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
     caps->cache_bytes = (uint64_t)p.l2CacheSize;
     caps->compute_units = (uint32_t)p.multiProcessorCount;
     caps->features = VKB_NEED_SUBGROUP_BASIC | VKB_NEED_SUBGROUP_ARITH | VKB_NEED_SUBGROUP_SHUFFLE |
-                     VKB_NEED_FLOAT16 | VKB_NEED_ATOMIC_FLOAT | (p.major >= 7 ? VKB_NEED_COOPMAT : 0);
+                     VKB_NEED_FLOAT16 | VKB_NEED_ATOMIC_FLOAT |
+                     (p.major >= 7 ? VKB_NEED_COOPMAT | VKB_NEED_COOPMAT_KHR : 0);
+    if (p.major >= 7)   /* WMMA's fp16 fragment and the m16n8k16 pair the twins in matmul_tc.cu use */
+        for (int i = 0; i < 3; i++)
+            caps->coopmat_khr[i] = caps->coopmat_khr16[i] = 16u;
     caps->timestamps = 1;
     TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     for (auto &ev : events)

@@ -1,0 +1,208 @@
+/* matmul_tc.c - plans and checks of the matmul family's tensor-core rows (see matmul_tc.h). */
+#include "matmul_tc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Large products: the fp16-accumulate check takes this many whole rows and as many whole columns. */
+#define ACC16_LINES 8
+#define FULL_CHECK_MACS (1ull << 27)
+
+int vkb_mm_tc_owns(const char *kernel)
+{
+    return kernel && strncmp(kernel, "matmul_coopmat", 14) == 0 &&
+           (strncmp(kernel + 14, "_khr", 4) == 0 || strncmp(kernel + 14, "2", 1) == 0 ||
+            strncmp(kernel + 14, "_peak", 5) == 0);
+}
+
+static int skip(char *why, size_t len, const char *text)
+{
+    snprintf(why, len, "%s", text);
+    return 1;
+}
+
+/* The device's subgroup fragment for the row (fp16 or fp32 accumulators) into SPEC[5..7] where 0. */
+static int fragment(const char *kernel, const vkb_caps *caps, uint32_t *spec, char *why, size_t len)
+{
+    const uint32_t *f = strstr(kernel, "_acc16") ? caps->coopmat_khr16 : caps->coopmat_khr;
+    for (int i = 0; i < 3; i++)
+        if (!spec[5 + i])
+            spec[5 + i] = f[i];
+    if (!spec[5] || !spec[6] || !spec[7])
+        return skip(why, len, "the device reports no subgroup cooperative matrix of fp16 inputs with this "
+                              "accumulator (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)");
+    return 0;
+}
+
+int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const vkb_caps *caps, uint32_t *local,
+                   uint32_t *spec, uint32_t *tile_m, uint32_t *tile_n, uint32_t *shared, char *why, size_t len)
+{
+    int acc16 = strstr(kernel, "_acc16") != NULL;
+    (void)k;
+    if (strncmp(kernel, "matmul_coopmat_khr", 18) == 0) {
+        uint32_t bm = spec[0], bn = spec[1], wm = spec[3], wn = spec[4], fm, fn, fk, nsub;
+        if (fragment(kernel, caps, spec, why, len))
+            return 1;
+        fm = spec[5], fn = spec[6], fk = spec[7];
+        if (!bm || !bn || !spec[2] || !wm || !wn || bm % wm || bn % wn || wm % fm || wn % fn || spec[2] % fk) {
+            snprintf(why, len, "block %ux%ux%u, subgroup tile %ux%u: multiples of the device's %ux%ux%u fragments "
+                     "that divide", bm, bn, spec[2], wm, wn, fm, fn, fk);
+            return 1;
+        }
+        if (wm / fm > 4 || wn / fn > 4) {   /* the shader names at most 4 x 4 fragments */
+            snprintf(why, len, "subgroup tile %ux%u: at most 4 x 4 of the %ux%u fragments", wm, wn, fm, fn);
+            return 1;
+        }
+        if (fk % 8 || fn % 8 || bn % 8)     /* shared tiles are addressed in 16-byte chunks of 8 halves */
+            return skip(why, len, "the shader addresses shared memory in 8-half chunks: FRAG_K and FRAG_N must be "
+                                  "multiples of 8");
+        nsub = (bm / wm) * (bn / wn);
+        for (;;) {
+            *shared = 2u * (bm * (spec[2] / 8u + 1u) + spec[2] * (bn / 8u + 1u)) * 16u + nsub * fm * fn * (acc16 ? 2u : 4u);
+            if (*shared <= caps->max_shared_bytes || spec[2] % (2u * fk))
+                break;
+            spec[2] /= 2u;   /* a shallower k-step where shared memory is short */
+        }
+        local[0] = nsub * caps->subgroup_size;
+        *tile_m = bm;
+        *tile_n = bn;
+        return 0;
+    }
+    if (strncmp(kernel, "matmul_coopmat2", 15) == 0) {
+        const uint32_t *g = caps->coopmat2_granularity;
+        if (!g[0])
+            return skip(why, len, "the device reports no workgroup-scope fp16 cooperative matrix "
+                                  "(vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV)");
+        if (!spec[0] || !spec[1] || !spec[2] || spec[0] % g[0] || spec[1] % g[1] || spec[2] % g[2]) {
+            snprintf(why, len, "block %ux%ux%u: multiples of the device's workgroup granularity %ux%ux%u", spec[0],
+                     spec[1], spec[2], g[0], g[1], g[2]);
+            return 1;
+        }
+        if (caps->coopmat2_max_invocations && local[0] * local[1] * local[2] > caps->coopmat2_max_invocations) {
+            snprintf(why, len, "workgroup-scope matrices allow at most %u invocations", caps->coopmat2_max_invocations);
+            return 1;
+        }
+        *shared = 0;   /* the driver's own staging */
+        *tile_m = spec[0];
+        *tile_n = spec[1];
+        return 0;
+    }
+    /* matmul_coopmat_peak(_acc16): each subgroup one (4 FRAG_M) x (4 FRAG_N) tile, a workgroup a row of them */
+    if (fragment(kernel, caps, spec, why, len))
+        return 1;
+    if (local[0] % caps->subgroup_size || local[1] != 1 || local[2] != 1)
+        return skip(why, len, "the peak's workgroup is a row of whole subgroups");
+    *tile_m = 4u * spec[5];
+    *tile_n = local[0] / caps->subgroup_size * 4u * spec[6];
+    if (m % *tile_m || n % *tile_n || k % spec[7]) {
+        snprintf(why, len, "the instruction peak runs on multiples of its %ux%ux%u workgroup tile", *tile_m,
+                 *tile_n, spec[7]);
+        return 1;
+    }
+    *shared = 0;
+    return 0;
+}
+
+static double half_value(uint16_t h)
+{
+    int e = (h >> 10) & 0x1f, f = h & 0x3ff;
+    double v = e == 0 ? ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexp(f | 0x400, e - 25);
+    return h & 0x8000u ? -v : v;
+}
+
+/* The bound on an element of C. A tensor core with fp16 accumulators adds each instruction's
+ * 16 exact products (summed inside with at least fp32's precision: 2^-22 relative, truncation) to the fp16
+ * accumulator and rounds once, with relative error below u = 2^-10 (truncation; round-to-nearest is 2^-11,
+ * with 8 products per rounding, about the same bound). With s_t the exact partial sum after the
+ * t-th group of 16 and E_t the bound on the accumulator's error then:
+ *   E_t = E_{t-1} (1 + u) + u |s_t| + 2^-22 sum over the group of |a b|,
+ * rigorous, since |computed| <= |s_t| + E_t (the 2^-22 term also covers the accumulator inside). It scales
+ * with the partial sums actually met, not with K sum|a||b| (which at K = 8192 exceeds every value). */
+#define U_ACC 0x1.0p-10   /* the accumulator's rounding */
+#define U_IN 0x1.0p-22    /* the sum inside one instruction */
+
+/* One step of the recurrence for a partial sum S: the group's sum of |a b| in *G (reset), the bound in *E. */
+static void acc16_step(double s, double *g, double *e)
+{
+    *e = *e * (1 + U_ACC) + U_ACC * fabs(s) + U_IN * (*g + fabs(s));
+    *g = 0;
+}
+
+/* Row I of C against its exact values and bounds (S, G, E: scratch of N each). */
+static void acc16_row(int64_t n, int64_t k, const double *a, const double *b, int64_t i, const uint16_t *c16,
+                      double *s, double *g, double *e, vkb_check *res)
+{
+    for (int64_t j = 0; j < n; j++)
+        s[j] = g[j] = e[j] = 0;
+    for (int64_t p = 0; p < k; p++) {
+        double ai = a[i * k + p];
+        for (int64_t j = 0; j < n; j++) {
+            double t = ai * b[p * n + j];
+            s[j] += t;
+            g[j] += fabs(t);
+        }
+        if (p % 16 == 15 || p == k - 1)
+            for (int64_t j = 0; j < n; j++)
+                acc16_step(s[j], &g[j], &e[j]);
+    }
+    for (int64_t j = 0; j < n; j++)
+        vkb_check_value(res, (uint64_t)(i * n + j), half_value(c16[i * n + j]), s[j], e[j]);
+}
+
+/* Column J of C (BCOL: scratch of K). */
+static void acc16_col(int64_t m, int64_t n, int64_t k, const double *a, const double *b, int64_t j,
+                      const uint16_t *c16, double *bcol, vkb_check *res)
+{
+    for (int64_t p = 0; p < k; p++)
+        bcol[p] = b[p * n + j];
+    for (int64_t i = 0; i < m; i++) {
+        double s = 0, g = 0, e = 0;
+        for (int64_t p = 0; p < k; p++) {
+            double t = a[i * k + p] * bcol[p];
+            s += t;
+            g += fabs(t);
+            if (p % 16 == 15 || p == k - 1)
+                acc16_step(s, &g, &e);
+        }
+        vkb_check_value(res, (uint64_t)(i * n + j), half_value(c16[i * n + j]), s, e);
+    }
+}
+
+void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, const uint16_t *a16, const uint16_t *b16,
+                           const uint16_t *c16, vkb_check *res)
+{
+    double *a = vkb_alloc((size_t)(m * k) * sizeof *a), *b = vkb_alloc((size_t)(k * n) * sizeof *b);
+    double *s = vkb_alloc((size_t)(3 * n + k) * sizeof *s);
+    int full = (uint64_t)m * (uint64_t)n * (uint64_t)k <= FULL_CHECK_MACS;
+    char method[96];
+    vkb_rng rng;
+    for (int64_t i = 0; i < m * k; i++)
+        a[i] = half_value(a16[i]);
+    for (int64_t i = 0; i < k * n; i++)
+        b[i] = half_value(b16[i]);
+    snprintf(method, sizeof method, "%s, fp16 accumulation: per-group rounding bound from partial sums",
+             full ? "every element" : "8 rows + 8 columns");
+    vkb_check_init(res, method);
+    vkb_rng_seed(&rng, 0x61636331366dull);
+    for (int64_t l = 0; l < (full ? m : ACC16_LINES); l++) {   /* the first and last lines, the rest at random */
+        int64_t i = full || l == 0 ? l : l == 1 ? m - 1 : (int64_t)(vkb_rng_u64(&rng) % (uint64_t)m);
+        int64_t j = l == 0 ? 0 : l == 1 ? n - 1 : (int64_t)(vkb_rng_u64(&rng) % (uint64_t)n);
+        acc16_row(n, k, a, b, i, c16, s, s + n, s + 2 * n, res);
+        if (!full)
+            acc16_col(m, n, k, a, b, j, c16, s + 3 * n, res);
+    }
+    vkb_check_finish(res);
+    free(a);
+    free(b);
+    free(s);
+}
+
+void vkb_mm_tc_check_peak(vkb_check *res)
+{
+    vkb_check_init(res, "none: the register-only peak's C is not a product");
+    res->pass = 1;   /* nothing was compared (checked stays 0): a ceiling row, like a vendor library's timing */
+}

@@ -1,0 +1,37 @@
+/* matmul_tc.h - the matmul family's tensor-core rows (VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix2,
+ * the instruction's register-only peak): their plans from the device's reported sizes, and the checks of the
+ * fp16-accumulate rows. matmul.c calls these for the kernels named here and keeps the rest. */
+#ifndef VKB_MATMUL_TC_H
+#define VKB_MATMUL_TC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "caps.h"
+#include "check.h"
+
+/* Row param bits of the tensor-core rows (matmul.c's own bits stay below 1 << 4). */
+enum {
+    MM_TC_ACC16 = 1 << 4, /* fp16 accumulators and an fp16 C: labelled so, checked by vkb_mm_tc_check_acc16 */
+    MM_TC_PEAK = 1 << 5   /* the register-only instruction peak: C is not a product, not checked */
+};
+
+/* Is KERNEL one of the tensor-core shaders planned here? */
+int vkb_mm_tc_owns(const char *kernel);
+
+/* Plan KERNEL for an M x N x K product on CAPS: fills the device's fragment sizes into SPEC where the row
+ * left them 0, checks the constants, and sets LOCAL, the C tile one workgroup covers (TILE_M x TILE_N) and
+ * the shared memory it declares (SHARED, 0 where the driver allocates it). 0, or 1 with WHY (skip). */
+int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const vkb_caps *caps, uint32_t *local,
+                   uint32_t *spec, uint32_t *tile_m, uint32_t *tile_n, uint32_t *shared, char *why, size_t len);
+
+/* Check the fp16 C (bits C16) of an fp16-accumulate row against the fp16 inputs A16, B16 (M x K, K x N):
+ * every element, or for large products whole rows and columns, each against a bound derived from its own
+ * partial sums (matmul_tc.c says how). */
+void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, const uint16_t *a16, const uint16_t *b16,
+                           const uint16_t *c16, vkb_check *res);
+
+/* The peak rows' "check": nothing to compare (recorded as such, passes). */
+void vkb_mm_tc_check_peak(vkb_check *res);
+
+#endif
