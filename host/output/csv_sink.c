@@ -130,9 +130,9 @@ static void csv_destroy(vkb_sink *s)
 vkb_sink *vkb_sink_csv_create(const char *path)
 {
     csv_sink *cs = vkb_calloc(1, sizeof *cs);
-    cs->file = vkb_outfile_open(path);
+    cs->file = vkb_outfile_open(path, "--csv");
     if (!cs->file)
-        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s: %s", path, strerror(errno));
+        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (--csv): %s", path, strerror(errno));
     cs->out = vkb_outfile_stream(cs->file);
     fputs(columns, cs->out);
     cs->base.begin = csv_begin;

@@ -292,9 +292,9 @@ static void json_destroy(vkb_sink *s)
 vkb_sink *vkb_sink_json_create(const char *path)
 {
     json_sink *js = vkb_calloc(1, sizeof *js);
-    js->file = vkb_outfile_open(path);
+    js->file = vkb_outfile_open(path, "--json");
     if (!js->file)
-        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s: %s", path, strerror(errno));
+        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (--json): %s", path, strerror(errno));
     vkb_json_init(&js->j, vkb_outfile_stream(js->file));
     js->base.begin = json_begin;
     js->base.result = json_on_result;

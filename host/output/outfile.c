@@ -14,6 +14,7 @@
 
 struct vkb_outfile {
     char *path;         /* the target, as the user wrote it (for messages) */
+    const char *what;   /* the option that named it */
     char *dest;         /* where it goes: PATH, or what a symbolic link PATH points to */
     char *tmp;          /* the temporary file beside DEST; NULL when written directly */
     FILE *out;
@@ -67,7 +68,7 @@ static vkb_outfile *fail_open(vkb_outfile *f, int err)
     return NULL;
 }
 
-vkb_outfile *vkb_outfile_open(const char *path)
+vkb_outfile *vkb_outfile_open(const char *path, const char *what)
 {
     static int registered;
     vkb_outfile *f = vkb_calloc(1, sizeof *f);
@@ -76,6 +77,7 @@ vkb_outfile *vkb_outfile_open(const char *path)
     int fd;
 
     f->path = copy_text(path, "");
+    f->what = what;
     if (strcmp(path, "-") == 0) {
         f->out = stdout;
         f->dest = copy_text("standard output", "");
@@ -163,8 +165,8 @@ int vkb_outfile_close(vkb_outfile *f)
         note_error(f);
     if (f->error) {
         fflush(stdout);
-        fprintf(stderr, "vkbench: error: cannot write %s: %s\n", is_stdout ? "standard output" : f->path,
-                strerror(f->error));
+        fprintf(stderr, "vkbench: error: cannot write %s (%s): %s\n", is_stdout ? "standard output" : f->path,
+                f->what, strerror(f->error));
         if (f->tmp)
             unlink(f->tmp);
         free_file(f);
