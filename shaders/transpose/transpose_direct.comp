@@ -4,6 +4,7 @@
 // MODE 0 copies (the reference the seed compares against: reads and writes coalesced); MODE 1
 // transposes (reads coalesced, writes strided by `rows` elements: one sector per element).
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
 
 layout(constant_id = 3) const uint TILE = 32;  // tile edge = local_size_x
@@ -28,14 +29,19 @@ void main()
         uint r0 = (t / tiles_x) * TILE + y;
         if (c >= pc.cols)
             continue;
-        for (uint j = 0u; j < TILE; j += ROWS) {
+        // every load first (an index clamped to 0 outside the matrix, so no branch), then the guarded
+        // stores: with a guarded load-store pair per element NVIDIA's compiler put each pair in a branch
+        // of its own and waited for each load in turn (--sass: one LDG in flight; nvcc issues all four)
+        float v[TILE / ROWS];
+        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS)
+            v[j / ROWS] = src[r0 + j < pc.rows ? (r0 + j) * pc.cols + c : 0u];
+        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
             uint r = r0 + j;
             if (r < pc.rows) {
-                float v = src[r * pc.cols + c];
                 if (MODE == 0u)
-                    dst[r * pc.cols + c] = v;
+                    dst[r * pc.cols + c] = v[j / ROWS];
                 else
-                    dst[c * pc.rows + r] = v;
+                    dst[c * pc.rows + r] = v[j / ROWS];
             }
         }
     }

@@ -8,6 +8,7 @@
 //   SWIZZLE: store element (i, j) at column j ^ i instead (TILE a power of two): conflict-free
 //            column reads without the padding words
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
 
 layout(constant_id = 3) const uint TILE = 32;   // tile edge = local_size_x
@@ -39,23 +40,34 @@ void main()
     // tiles in row-major order; the grid is capped at the workgroup-count limit, so it strides
     for (uint t = first; t < ntiles; t += gl_NumWorkGroups.x * gl_NumWorkGroups.y) {
         uint bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE; // tile origin: column, row
+        // Each phase loads everything first, then stores: a guarded load-store pair per element
+        // became a branch per pair in NVIDIA's compiler, each store waiting for its load (--sass: LDS then
+        // STG in 8 branches for tile64; nvcc issues the loads together). Global loads take an index
+        // clamped to 0 outside the matrix instead of a branch; shared reads are always inside the tile.
+        float v[TILE / ROWS];
+        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
+            uint r = by + y + j, c = bx + x;
+            v[j / ROWS] = src[r < pc.rows && c < pc.cols ? r * pc.cols + c : 0u];
+        }
         if (t != first)
             barrier(); // the previous tile's column reads are done before its rows are overwritten
-        for (uint j = 0u; j < TILE; j += ROWS) {
+        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
             uint r = by + y + j, c = bx + x;
             if (r < pc.rows && c < pc.cols)
-                tile[y + j][col_of(y + j, x)] = src[r * pc.cols + c];
+                tile[y + j][col_of(y + j, x)] = v[j / ROWS];
         }
         barrier();
-        for (uint j = 0u; j < TILE; j += ROWS) {
+        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS)
+            v[j / ROWS] = MODE == 0u ? tile[y + j][col_of(y + j, x)] : tile[x][col_of(x, y + j)];
+        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
             if (MODE == 0u) {
                 uint r = by + y + j, c = bx + x;
                 if (r < pc.rows && c < pc.cols)
-                    dst[r * pc.cols + c] = tile[y + j][col_of(y + j, x)];
+                    dst[r * pc.cols + c] = v[j / ROWS];
             } else {
                 uint r = bx + y + j, c = by + x; // output row = input column
                 if (r < pc.cols && c < pc.rows)
-                    dst[r * pc.rows + c] = tile[x][col_of(x, y + j)];
+                    dst[r * pc.rows + c] = v[j / ROWS];
             }
         }
     }

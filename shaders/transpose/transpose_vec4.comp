@@ -8,6 +8,7 @@
 // Banks (TILE 32, PAD 1, 8 x 8 threads): a subgroup of 32 covers 4 tile rows x 8 threads; the
 // stores to tile[y][4x + k] and the reads of tile[4x + k][y] both hit 32 distinct banks.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
 
 layout(constant_id = 3) const uint TILE = 32;   // tile edge = 4 * local_size_x
@@ -34,31 +35,43 @@ void main()
     bool vec_in = (pc.cols & 3u) == 0u, vec_out = (pc.rows & 3u) == 0u;
     for (uint t = first; t < ntiles; t += gl_NumWorkGroups.x * gl_NumWorkGroups.y) {
         uint bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE; // tile origin: column, row
+        // vec_in: every 16-byte load of the tile first (index clamped to 0 outside the matrix: no branch),
+        // then the shared stores. Loading and storing each row in turn, NVIDIA's compiler put each row in
+        // a branch of its own and waited for its load (--sass: one LDG.E.128 in flight per invocation;
+        // nvcc issues all of them first).
+        vec4 v[TILE / ROWS];
+        if (vec_in)
+            [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
+                uint r = by + y + j, c = bx + 4u * x;
+                v[j / ROWS] = src4[r < pc.rows && c < pc.cols ? (r * pc.cols + c) / 4u : 0u];
+            }
         if (t != first)
             barrier(); // the previous tile's column reads are done before its rows are overwritten
-        for (uint j = 0u; j < TILE; j += ROWS) {
+        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
             uint r = by + y + j, c = bx + 4u * x;
             if (r >= pc.rows || c >= pc.cols)
                 continue;
             if (vec_in) { // c + 3 < cols: c and cols are multiples of 4
-                vec4 v = src4[(r * pc.cols + c) / 4u];
-                tile[y + j][4u * x] = v.x;
-                tile[y + j][4u * x + 1u] = v.y;
-                tile[y + j][4u * x + 2u] = v.z;
-                tile[y + j][4u * x + 3u] = v.w;
+                tile[y + j][4u * x] = v[j / ROWS].x;
+                tile[y + j][4u * x + 1u] = v[j / ROWS].y;
+                tile[y + j][4u * x + 2u] = v[j / ROWS].z;
+                tile[y + j][4u * x + 3u] = v[j / ROWS].w;
             } else {
                 for (uint k = 0u; k < 4u && c + k < pc.cols; k++)
                     tile[y + j][4u * x + k] = src1[r * pc.cols + c + k];
             }
         }
         barrier();
-        for (uint j = 0u; j < TILE; j += ROWS) {
+        // the same order on the way out: every shared read, then the stores
+        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS)
+            v[j / ROWS] = vec4(tile[4u * x][y + j], tile[4u * x + 1u][y + j], tile[4u * x + 2u][y + j],
+                               tile[4u * x + 3u][y + j]);
+        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
             uint r = bx + y + j, c = by + 4u * x; // output row = input column
             if (r >= pc.cols || c >= pc.rows)
                 continue;
             if (vec_out) {
-                dst4[(r * pc.rows + c) / 4u] =
-                    vec4(tile[4u * x][y + j], tile[4u * x + 1u][y + j], tile[4u * x + 2u][y + j], tile[4u * x + 3u][y + j]);
+                dst4[(r * pc.rows + c) / 4u] = v[j / ROWS];
             } else {
                 for (uint k = 0u; k < 4u && c + k < pc.rows; k++)
                     dst1[r * pc.rows + c + k] = tile[4u * x + k][y + j];
