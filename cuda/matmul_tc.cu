@@ -147,18 +147,15 @@ __device__ __forceinline__ void mma_f16(unsigned *d, const unsigned *a, const un
 /* The twin of matmul_coopmat_peak.comp: each warp a 64x64 tile of C as 4 x 8 independent m16n8k16
  * accumulators, ceil(K / 16) steps of 32 mma.sync on one A and one B fragment kept in registers (the
  * per-warp instruction NVIDIA's Vulkan driver compiles cooperative matrices to): 2 M N K flops for tile
- * multiples. The accumulators go to C so nothing is removed; C is not a product. */
+ * multiples. A block is a row of 8 warp tiles (grid: N / 512 x M / 64), as in the shader. The accumulators
+ * go to C so nothing is removed; C is not a product. */
 template <bool F16ACC>
 __global__ void __launch_bounds__(256) mma_peak(const unsigned *__restrict__ a, const unsigned *__restrict__ b,
                                                 void *__restrict__ c, vkb_push pc)
 {
     unsigned m = pc.u[0], n = pc.u[1], k = pc.u[2], lane = threadIdx.x % 32u;
-    unsigned tile = blockIdx.x * (blockDim.x / 32u) + threadIdx.x / 32u;
-    unsigned tiles_n = (n + 63u) / 64u, tiles_m = (m + 63u) / 64u;
-    unsigned m0 = tile / tiles_n * 64u, n0 = tile % tiles_n * 64u;
+    unsigned m0 = blockIdx.y * 64u, n0 = (blockIdx.x * (blockDim.x / 32u) + threadIdx.x / 32u) * 64u;
     unsigned fa[4], fb[2];
-    if (tile >= tiles_m * tiles_n)
-        return;
     for (int i = 0; i < 4; i++)
         fa[i] = a[lane * 4u + i];
     for (int i = 0; i < 2; i++)

@@ -42,13 +42,11 @@ layout(push_constant) uniform Push { uint m, n, k; } pc;
 
 void main()
 {
-    uint tile = gl_WorkGroupID.x * (gl_WorkGroupSize.x / gl_SubgroupSize) + gl_SubgroupID;
-    uint tiles_n = (pc.n + 4u * FRAG_N - 1u) / (4u * FRAG_N), tiles_m = (pc.m + 4u * FRAG_M - 1u) / (4u * FRAG_M);
-    uint m0 = tile / tiles_n * 4u * FRAG_M, n0 = tile % tiles_n * 4u * FRAG_N;
+    // a workgroup: a row of subgroup tiles
+    uint m0 = gl_WorkGroupID.y * 4u * FRAG_M;
+    uint n0 = (gl_WorkGroupID.x * (gl_WorkGroupSize.x / gl_SubgroupSize) + gl_SubgroupID) * 4u * FRAG_N;
     coopmat<float16_t, gl_ScopeSubgroup, FRAG_M, FRAG_K, gl_MatrixUseA> fa;
     coopmat<float16_t, gl_ScopeSubgroup, FRAG_K, FRAG_N, gl_MatrixUseB> fb;
-    if (tile >= tiles_m * tiles_n)
-        return;
     coopMatLoad(fa, a, 0, FRAG_K, ROW_MAJOR);
     coopMatLoad(fb, b, 0, FRAG_N, ROW_MAJOR);
     FOR4X4(DECLARE)
