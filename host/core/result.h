@@ -33,7 +33,8 @@ typedef struct vkb_result {
                                  the row is FAIL; the first such element: */
     uint64_t cross_index;     /* its index in output cross_buffer (32-bit words) */
     int cross_buffer;
-    double cross_this, cross_other; /* its value here and on the other backend (cross_backend names it) */
+    double cross_this, cross_other; /* its value here and on the other backend (cross_backend names it): as
+                                       fp32, or as int32 when an exact output's words are not normal floats */
     const char *cross_backend;
     int suspect;              /* the metric is above a physical bound: the timing is not believed */
     char suspect_reason[160]; /* which bound, e.g. "above 1.25x the fastest copy of the run (412 GB/s)" */
