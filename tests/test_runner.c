@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "runner.h"
 #include "selection.h"
@@ -48,8 +50,13 @@ static int fake_battery(vkb_shape *out, int max)
 
 static void *fake_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
 {
-    fake_case *c = calloc(1, sizeof *c);
-    (void)seed, (void)why, (void)len;
+    fake_case *c;
+    (void)seed;
+    if (s->d[0] == 99) {
+        snprintf(why, len, "99 is refused (a fatal error in the middle of a run)");
+        return NULL;
+    }
+    c = calloc(1, sizeof *c);
     c->n = (uint64_t)s->d[0];
     c->src = calloc(c->n, 4);
     c->dst = calloc(c->n, 4);
@@ -286,11 +293,20 @@ static void rec_result(vkb_sink *s, const vkb_result *res)
     r->res[r->nres++] = res;
 }
 
+static const char *end_file; /* when set, end() also writes the events there (a run that exits) */
+
 static int rec_end(vkb_sink *s, int interrupted)
 {
     recorder *r = s->impl;
     r->ev[r->n++] = 'E';
     r->interrupted = interrupted;
+    if (end_file) {
+        FILE *f = fopen(end_file, "w");
+        if (f) {
+            fprintf(f, "%.*s %d %d", r->n, r->ev, r->nres, interrupted);
+            fclose(f);
+        }
+    }
     return 0;
 }
 
@@ -523,6 +539,39 @@ static void test_interrupt(void)
     free_fixture(&fx);
 }
 
+/* A fatal error in the middle of a run (vkb_die: here a shape whose inputs cannot be made) still ends the
+ * sinks, with what finished, before the process exits with the error's code. */
+static void test_fatal_ends_sinks(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {16, 99};
+    char path[] = "/tmp/vkb_test_runner_XXXXXX", text[64] = "";
+    int fd = mkstemp(path), status = 0, nres = -1, interrupted = -1;
+    pid_t pid;
+    FILE *f;
+    ASSERT(fd >= 0);
+    close(fd);
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        fixture fx;
+        end_file = path;
+        vkb_quiet = 1;
+        freopen("/dev/null", "w", stderr);
+        run_fixture(&fx, fams, 1, n, 2, 0, 0, 0, 1);
+        _exit(0); /* not reached: shape 99 exits 2 */
+    }
+    ASSERT(pid > 0 && waitpid(pid, &status, 0) == pid);
+    ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == VKB_EXIT_USAGE);
+    f = fopen(path, "r");
+    ASSERT(f && fscanf(f, "%63s %d %d", text, &nres, &interrupted) == 3);
+    if (f)
+        fclose(f);
+    remove(path);
+    ASSERT(strcmp(text, "BFRRRRRfE") == 0 || strcmp(text, "BFRRRRRE") == 0); /* shape 16's five, then end */
+    ASSERT(nres == 5 && interrupted == 1);
+}
+
 /* ---- selection: real families, real command lines ---- */
 
 static int parse(vkb_args *a, const char *line)
@@ -630,6 +679,7 @@ int main(int argc, char **argv)
         {"cross_backend", test_cross_backend},
         {"suspect", test_suspect},
         {"interrupt", test_interrupt},
+        {"fatal_ends_sinks", test_fatal_ends_sinks},
         {"size_cubic", test_size_cubic},
         {"flags_per_family", test_flags_per_family},
         {"family_groups", test_family_groups},
