@@ -228,13 +228,16 @@ def case_plot_files():
     """plot.py writes every chart of several files at once: two devices, two runs, a sweep, a tune file."""
     out_dir = tempfile.mkdtemp()
     code, out, err = tool("plot", fx("v1-lavapipe.json"), fx("v2-lavapipe.json"), fx("v2-h100.json"),
-                          fx("v2-sweep.json"), "--out", out_dir, "--format", "png,svg")
+                          fx("v2-sweep.json"), "--out", out_dir, "--format", "png")
     check(code == 0, "plot exit 0", out, err)
     written = out.split()
+    code, out, err = tool("plot", fx("v2-h100.json"), "--out", out_dir, "--format", "svg")
+    check(code == 0, "plot --format svg exit 0", out, err)
+    written += out.split()
     # copy and matmul: sizes of two devices together make sweeps (bars at the largest size)
     for name in ("transpose_sweep", "matmul_sweep", "memory.stride_sweep", "copy_sweep", "copy_n268435456",
                  "matmul_4096x4096x4096", "transpose_1024x2048", "roofline_vulkan", "roofline_cuda"):
-        for ext in ("png", "svg"):
+        for ext in ("png", "svg") if name.startswith("roofline") else ("png",):
             path = os.path.join(out_dir, f"{name}.{ext}")
             check(path in written and os.path.getsize(path) > 5000, f"chart {name}.{ext}", out)
     code, out, err = tool("plot", fx("tune-bare-list.json"), "--out", out_dir, "--format", "png")

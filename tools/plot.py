@@ -187,41 +187,67 @@ def devices_text(sources):
     return " vs ".join(dict.fromkeys(vkbjson.device_name(s.doc) for s in sources))
 
 
+def bar_panels(kernels, ceilings):
+    """[(title, kernels, ceilings)]: fp32 and fp16 kernels apart when both ran, each under its own
+    ceilings (a cuBLAS fp16 line would flatten the fp32 bars)."""
+    if len({fp16(r) for _, r in kernels}) < 2:
+        return [("", kernels, ceilings)]
+    return [(title, [k for k in kernels if fp16(k[1]) == half], [c for c in ceilings if fp16(c[1]) == half])
+            for title, half in (("fp32", False), ("fp16", True))]
+
+
 def bars(plt, fam, shape, sources):
     rows = [(s, r) for s in sources for r in s.rows if r["family"] == fam and r["shape_text"] == shape]
     kernels = [(s, r) for s, r in rows if not r["ceiling_row"]]
     if not kernels:
         return None
-    variants = list(dict.fromkeys(r["variant"] for _, r in kernels))
+    panels = bar_panels(kernels, [(s, r) for s, r in rows if r["ceiling_row"]])
     keys = list(dict.fromkeys((r["backend"], s.name) for s, r in kernels))
     many = (False, len({k[0] for k in keys}) > 1, len({s.name for s, _ in rows}) > 1)
-    fig, ax = plt.subplots(figsize=(min(14, max(6.5, 0.6 * len(variants) * max(1, len(keys) / 2) + 3)), 4.2))
+    counts = [len({r["variant"] for _, r in k}) for _, k, _ in panels]
+    width_in = min(14, max(6.5, 0.6 * sum(counts) * max(1, len(keys) / 2) + 3))
+    fig, axes = plt.subplots(1, len(panels), figsize=(width_in, 4.2), squeeze=False,
+                             gridspec_kw={"width_ratios": counts})
     width = min(0.8 / len(keys), 0.3)     # thin bars where there are few variants
-    for i, (backend, src) in enumerate(keys):
-        xs, vals, preds = [], [], []
-        for j, v in enumerate(variants):
-            r = next((r for s, r in kernels if r["variant"] == v and r["backend"] == backend and s.name == src), None)
-            if r:
-                xs.append(j + i * width)
-                vals.append(r["metric"]["value"])
-                p = vkbjson.predicted_fraction(r)
-                if p is not None and r["metric"].get("ceiling"):
-                    preds.append((j + i * width, p * r["metric"]["ceiling"]))
-        st = style(i)
-        ax.bar(xs, vals, width, label=series_label(("", backend, src), many) or backend, color=st["color"])
-        if preds:
-            ax.scatter([p[0] for p in preds], [p[1] for p in preds], marker="_", s=300, color="black", zorder=3,
-                       label="rule's prediction" if i == 0 else None)
-    for k, (s, c) in enumerate((s, r) for s, r in rows if r["ceiling_row"]):
-        ax.axhline(c["metric"]["value"], linestyle=["--", "-.", ":"][k % 3], linewidth=1.2,
-                   color=COLOURS[(10 + k) % 16],
-                   label=f"ceiling: {c['variant']} ({series_label(('', c['backend'], s.name), (False, True, many[2]))})"
-                         f" {number(c['metric']['value'])} {c['metric']['name']}")
-    ax.set_xticks([j + width * (len(keys) - 1) / 2 for j in range(len(variants))])
-    ax.set_xticklabels(variants, rotation=30, ha="right")
-    ax.set_ylabel(kernels[0][1]["metric"]["name"])
-    ax.set_title(f"{fam} {shape} on {devices_text(sources)}")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
+    drawn = []                              # ceilings so far: each its own colour and dashes
+    for ax, (title, pk, pc) in zip(axes[0], panels):
+        variants = list(dict.fromkeys(r["variant"] for _, r in pk))
+        for i, (backend, src) in enumerate(keys):
+            xs, vals, preds = [], [], []
+            for j, v in enumerate(variants):
+                r = next((r for s, r in pk if r["variant"] == v and r["backend"] == backend and s.name == src), None)
+                if r:
+                    xs.append(j + i * width)
+                    vals.append(r["metric"]["value"])
+                    p = vkbjson.predicted_fraction(r)
+                    if p is not None and r["metric"].get("ceiling"):
+                        preds.append((j + i * width, p * r["metric"]["ceiling"]))
+            ax.bar(xs, vals, width, label=series_label(("", backend, src), many) or backend, color=style(i)["color"])
+            if preds:
+                ax.scatter([p[0] for p in preds], [p[1] for p in preds], marker="_", s=300, color="black",
+                           zorder=3, label="rule's prediction" if i == 0 else None)
+        for s, c in pc:
+            k = len(drawn)
+            drawn.append(c)
+            ax.axhline(c["metric"]["value"], linestyle=["--", "-.", ":"][k % 3], linewidth=1.2,
+                       color=COLOURS[(10 + k) % 16],
+                       label=f"ceiling: {c['variant']} "
+                             f"({series_label(('', c['backend'], s.name), (False, True, many[2]))})"
+                             f" {number(c['metric']['value'])} {c['metric']['name']}")
+        ax.set_xticks([j + width * (len(keys) - 1) / 2 for j in range(len(variants))])
+        ax.set_xticklabels(variants, rotation=30, ha="right")
+        if title:
+            ax.set_title(f"{title} kernels", fontsize=9)
+    axes[0][0].set_ylabel(kernels[0][1]["metric"]["name"])
+    fig.suptitle(f"{fam} {shape} on {devices_text(sources)}", fontsize=11)
+    handles, labels = [], []
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 0.92))
+    fig.tight_layout()
     return fig
 
 

@@ -129,8 +129,9 @@ def load(path):
 
 
 def timed(doc):
-    """Results that were validated and timed."""
-    return [r for r in doc["results"] if r["status"] == "ok" and r.get("time_ms") and r.get("metric")]
+    """Results that were validated and timed (a median and a non-zero metric: ratios and logs of them)."""
+    return [r for r in doc["results"] if r["status"] == "ok" and (r.get("time_ms") or {}).get("median")
+            and (r.get("metric") or {}).get("value")]
 
 
 def key(r, with_backend=True):
