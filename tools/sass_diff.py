@@ -12,6 +12,7 @@ import collections
 import glob
 import os
 import re
+import signal
 import sys
 
 CLASSES = ["instructions", "hmma_f32", "hmma_f16", "hgmma_f32", "hgmma_f16", "ldg_32", "ldg_64", "ldg_128",
@@ -116,6 +117,7 @@ def side_by_side(left, right, w):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under `| head`
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("a", help="the --sass DIR, or the first .sass file")
     ap.add_argument("b", help="a pipeline name (file name start) in DIR, or the second .sass file")
