@@ -146,7 +146,9 @@ void vkb_check_freivalds(vkb_check *r, int64_t m, int64_t n, int64_t k, const fl
  * any order (serial is the model's worst): e = sum_p d_p s_p + sum_p d'_p t_p with independent |d| <= u
  * and s_p the partial sums. With the t_p of mean mu = C/K and second moment T/K,
  * E e^2 <= u^2 [((K+1)/2 + 1) T + (K+1)(2K+1)/(6K) C^2]. Truncating accumulation (tensor cores) adds
- * the bias -u/2 sign(s_p) |s_p| of every step: (u/2)^2 E(sum_p s_p)^2 <= u^2 (K^2/12 T + K^2/16 C^2).
+ * the bias -u/2 sign(s)|s| of every truncation; the tensor cores truncate once per instruction of
+ * VKB_TENSOR_K_STEP products (HMMA.16816 on the H100 and A100): (u/2)^2 E(sum_q s_q)^2 over K/S steps
+ * <= u^2 (K^2/(12 S^2) T + K^2/(16 S^2) C^2).
  * Summed over a row with independent +-1 weights, Var = sum_j E e_ij^2; SUM_T = sum_j T_ij and
  * SUM_C2 = sum_j C_ij^2 make it. The tolerance is VKB_PRODUCT_SIGMAS standard deviations (Hoeffding:
  * a clean row exceeds it with probability below 2 exp(-32) = 2.5e-14). */
@@ -156,7 +158,8 @@ double vkb_product_row_tolerance(int64_t n, int64_t k, double sum_t, double sum_
     double var = ((kk + 1) / 2 + 1) * sum_t + (kk + 1) * (2 * kk + 1) / (6 * kk) * sum_c2;
     (void)n;
     if (truncating)
-        var += kk * kk / 12 * sum_t + kk * kk / 16 * sum_c2;
+        var += kk * kk / (12.0 * VKB_TENSOR_K_STEP * VKB_TENSOR_K_STEP) * sum_t +
+               kk * kk / (16.0 * VKB_TENSOR_K_STEP * VKB_TENSOR_K_STEP) * sum_c2;
     return VKB_PRODUCT_SIGMAS * u * sqrt(var);
 }
 

@@ -56,6 +56,7 @@ void vkb_check_freivalds(vkb_check *r, int64_t m, int64_t n, int64_t k, const fl
  * whose biased errors the model accounts for. Fails any single element off by 1% of rms(C) at 4096^3. */
 #define VKB_PRODUCT_SIGMAS 8.0
 #define VKB_PRODUCT_ROUNDS 4
+#define VKB_TENSOR_K_STEP 16.0 /* products per truncation of a tensor-core instruction (HMMA.16816) */
 void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const float *a, const float *b,
                        const float *c, double u, int truncating, uint64_t seed);
 /* Row I of the model tolerance of Freivalds' row check of vkb_check_product (for tests and docs):
