@@ -215,6 +215,11 @@ def case_plot_plans():
           "one roof per precision, the memory roof from the copy", roof["roofs"])
     check({p["label"] for p in roof["points"] if p["precision"] == "fp16"} == {"coopmat_f16"},
           "only fp16 kernels under the fp16 roof", roof["points"])
+    mm = [(h100[0], r) for r in h100[0].rows if r["family"] == "matmul"]
+    panels = plot.bar_panels([x for x in mm if not x[1]["ceiling_row"]], [x for x in mm if x[1]["ceiling_row"]])
+    check([(t, sorted({r["variant"] for _, r in k}), [r["variant"] for _, r in c]) for t, k, c in panels] ==
+          [("fp32", ["dbuf", "naive", "vec4"], ["cublas_sgemm"]), ("fp16", ["coopmat_f16"], ["cublas_hgemm"])],
+          "bars: fp32 and fp16 kernels apart, each under its own ceiling", panels)
     lava = plot.roofline_plan(sweep, "vulkan")
     check(set(lava["roofs"]) == {"memory"}, "no compute ceiling measured: no compute roof", lava["roofs"])
     two = plot.sources_of([vkbjson.load(fx("v1-lavapipe.json")), vkbjson.load(fx("v2-h100.json"))])
