@@ -161,6 +161,12 @@ def case_compare_warnings():
         check(w in err, f"warning {w!r}", err)
     code, out, err = tool("compare", fx("v1-lavapipe.json"), fx("v2-h100.json"))
     check("devices differ (vulkan): v1-lavapipe ran on llvmpipe" in err, "devices differ", err)
+    doc = json.load(open(fx("v2-lavapipe.json")))
+    doc["results"].append(doc["results"][0])
+    twice = os.path.join(tempfile.mkdtemp(), "twice.json")
+    json.dump(doc, open(twice, "w"))
+    code, out, err = tool("compare", fx("v2-lavapipe.json"), twice)
+    check(code == 0 and "twice: 1 row(s) measured more than once" in err, "a row measured twice", err)
 
 
 def case_compare_pipe():

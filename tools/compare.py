@@ -59,8 +59,13 @@ def setting_warnings(base, other):
     return out
 
 
-def rows_by_key(rows, with_backend=True):
-    return {vkbjson.key(r, with_backend): r for r in rows}
+def rows_by_key(rows, with_backend=True, name=None):
+    out = {}
+    for r in rows:
+        out[vkbjson.key(r, with_backend)] = r
+    if name and len(out) < len(rows):
+        vkbjson.warn(f"{name}: {len(rows) - len(out)} row(s) measured more than once; the last is compared")
+    return out
 
 
 def main():
@@ -96,7 +101,7 @@ def main():
         for d in docs[1:]:
             for line in setting_warnings(docs[0], d):
                 vkbjson.warn(line)
-        runs = [(vkbjson.label(d), rows_by_key(vkbjson.timed(d))) for d in docs]
+        runs = [(vkbjson.label(d), rows_by_key(vkbjson.timed(d), name=vkbjson.label(d))) for d in docs]
         print(f"baseline: {runs[0][0]}; ratio = metric / baseline metric (above 1: faster)")
 
     base_name, base = runs[0]
