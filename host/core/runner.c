@@ -471,7 +471,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
         snprintf(res->skip_reason, sizeof res->skip_reason, "%s", why);
         return;
     }
-    vkb_verify_inject(&plan, f->name, v->name); /* VKB_FAULT_INJECT=skip-pass:K, oob-write (tests) */
+    vkb_verify_inject(&plan, f->name, v->name); /* VKB_FAULT_INJECT=skip-pass:K (tests) */
     vkb_mc_set_label(f->name, v->name); /* --sass: files named by family and variant */
     t0 = vkb_now_ns();
     prep = b->prepare(b, &plan, why, sizeof why);
