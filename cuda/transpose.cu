@@ -1,14 +1,16 @@
 /* transpose.cu - the CUDA twins of shaders/transpose/: the same tiles, geometry, strides and edge rules,
- * one template per shader, instantiated for the spec constants the variant rows use. */
+ * one template per shader over the five constants every transpose shader declares (transpose/transpose.h),
+ * instantiated for the rows of transpose/rows.h. */
 #include "kernels.h"
+#include "transpose/rows.h"
 
 namespace {
 
 /* transpose_direct.comp: MODE 0 copies, 1 transposes with strided writes. */
-template <unsigned TILE, unsigned ROWS, unsigned MODE>
-__global__ void transpose_direct(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+template <unsigned TILE, unsigned ROWS, unsigned PAD, unsigned SWIZZLE, unsigned MODE>
+__global__ void transpose_direct(const float *__restrict__ src, float *__restrict__ dst, transpose_push pc)
 {
-    unsigned rows = pc.u[0], cols = pc.u[1];
+    unsigned rows = pc.rows, cols = pc.cols;
     unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
     unsigned x = threadIdx.x, y = threadIdx.y;
     for (unsigned t = blockIdx.y * gridDim.x + blockIdx.x; t < ntiles; t += gridDim.x * gridDim.y) {
@@ -31,10 +33,10 @@ __global__ void transpose_direct(const float *__restrict__ src, float *__restric
 
 /* transpose_tiled.comp: a shared tile, padded (PAD) or swizzled (SWIZZLE); MODE 0 copies through it. */
 template <unsigned TILE, unsigned ROWS, unsigned PAD, unsigned SWIZZLE, unsigned MODE>
-__global__ void transpose_tiled(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+__global__ void transpose_tiled(const float *__restrict__ src, float *__restrict__ dst, transpose_push pc)
 {
     __shared__ float tile[TILE][TILE + PAD];
-    unsigned rows = pc.u[0], cols = pc.u[1];
+    unsigned rows = pc.rows, cols = pc.cols;
     unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
     unsigned x = threadIdx.x, y = threadIdx.y, first = blockIdx.y * gridDim.x + blockIdx.x;
     auto col_of = [](unsigned i, unsigned j) { return SWIZZLE ? j ^ i : j; };
@@ -65,11 +67,11 @@ __global__ void transpose_tiled(const float *__restrict__ src, float *__restrict
 }
 
 /* transpose_vec4.comp: the padded tile with float4 global accesses where rows are 16-byte aligned. */
-template <unsigned TILE, unsigned ROWS, unsigned PAD>
-__global__ void transpose_vec4(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+template <unsigned TILE, unsigned ROWS, unsigned PAD, unsigned SWIZZLE, unsigned MODE>
+__global__ void transpose_vec4(const float *__restrict__ src, float *__restrict__ dst, transpose_push pc)
 {
     __shared__ float tile[TILE][TILE + PAD];
-    unsigned rows = pc.u[0], cols = pc.u[1];
+    unsigned rows = pc.rows, cols = pc.cols;
     unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
     unsigned x = threadIdx.x, y = threadIdx.y, first = blockIdx.y * gridDim.x + blockIdx.x;
     bool vec_in = (cols & 3u) == 0, vec_out = (rows & 3u) == 0;
@@ -114,18 +116,11 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
 
 } // namespace
 
-/* one row per constant set of host/fam_transpose.c's variant rows */
+/* one launcher per row of transpose/rows.h, matched by shader name and its five constants */
+#define CUDA_ROW(name, shader, tile, rows, pad, swizzle, mode, note)                                            \
+    {#shader, TRANSPOSE_NSPEC, {tile, rows, pad, swizzle, mode},                                                 \
+     vkb_launch_push<float, float, transpose_push, shader<tile, rows, pad, swizzle, mode>>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_transpose[] = {
-    {"transpose_direct", 3, {32, 8, 0}, vkb_launch_io<float, float, transpose_direct<32, 8, 0>>},
-    {"transpose_direct", 3, {32, 8, 1}, vkb_launch_io<float, float, transpose_direct<32, 8, 1>>},
-    {"transpose_tiled", 5, {32, 8, 0, 0, 0}, vkb_launch_io<float, float, transpose_tiled<32, 8, 0, 0, 0>>},
-    {"transpose_tiled", 5, {32, 8, 0, 0, 1}, vkb_launch_io<float, float, transpose_tiled<32, 8, 0, 0, 1>>},
-    {"transpose_tiled", 5, {32, 8, 1, 0, 1}, vkb_launch_io<float, float, transpose_tiled<32, 8, 1, 0, 1>>},
-    {"transpose_tiled", 5, {32, 8, 0, 1, 1}, vkb_launch_io<float, float, transpose_tiled<32, 8, 0, 1, 1>>},
-    {"transpose_tiled", 5, {32, 4, 1, 0, 1}, vkb_launch_io<float, float, transpose_tiled<32, 4, 1, 0, 1>>},
-    {"transpose_tiled", 5, {32, 16, 1, 0, 1}, vkb_launch_io<float, float, transpose_tiled<32, 16, 1, 0, 1>>},
-    {"transpose_tiled", 5, {64, 8, 1, 0, 1}, vkb_launch_io<float, float, transpose_tiled<64, 8, 1, 0, 1>>},
-    {"transpose_vec4", 3, {32, 8, 1}, vkb_launch_io<float, float, transpose_vec4<32, 8, 1>>},
-    {"transpose_vec4", 3, {64, 16, 1}, vkb_launch_io<float, float, transpose_vec4<64, 16, 1>>},
+    TRANSPOSE_ROWS(CUDA_ROW)
     {nullptr, 0, {}, nullptr},
 };

@@ -55,6 +55,12 @@ vkb_pass *vkb_plan_library(vkb_plan *p, const char *op)
     return pass_add(p, VKB_PASS_LIBRARY, op);
 }
 
+void vkb_pass_push(vkb_pass *pass, const void *push, size_t bytes)
+{
+    assert(bytes <= sizeof pass->push);
+    memcpy(pass->push, push, bytes);
+}
+
 void vkb_pass_bind(vkb_pass *pass, int nbind, const int *bufs)
 {
     assert(nbind <= VKB_MAX_BUFFERS);

@@ -89,6 +89,8 @@ vkb_pass *vkb_plan_dispatch(vkb_plan *p, const char *kernel, const uint32_t loca
 vkb_pass *vkb_plan_copy(vkb_plan *p, int src, int dst, uint64_t bytes);
 /* Append a vendor-library call. */
 vkb_pass *vkb_plan_library(vkb_plan *p, const char *op);
+/* Set the push constants of PASS from a family's push struct (BYTES long, at most VKB_PUSH_WORDS words). */
+void vkb_pass_push(vkb_pass *pass, const void *push, size_t bytes);
 /* Bind plan buffers (in binding order) to a pass. */
 void vkb_pass_bind(vkb_pass *pass, int nbind, const int *bufs);
 /* Workgroups needed to cover N items with groups of SIZE, clamped to LIMIT (kernels then loop). */

@@ -1,4 +1,4 @@
-/* fam_transpose.c - the transpose family (seed 001, memory rules of seed 002): a rows x cols fp32
+/* transpose.c - the transpose family (seed 001, memory rules of seed 002): a rows x cols fp32
  * matrix into its cols x rows transpose, checked bit for bit, beside a tile-shaped copy and the API's
  * own copy (vkCmdCopyBuffer / cudaMemcpy device-to-device) as the ceiling. */
 #include <stdio.h>
@@ -6,10 +6,8 @@
 #include <string.h>
 
 #include "family.h"
+#include "transpose/rows.h"
 #include "util.h"
-
-/* What a row's output is: the transpose, or (the copy references) the input in its own layout. */
-enum { OUT_TRANSPOSED = 0, OUT_COPIED = 1 };
 
 typedef struct transpose_case {
     uint64_t rows, cols;
@@ -18,38 +16,13 @@ typedef struct transpose_case {
     float *ref;  /* the transpose, cols x rows */
 } transpose_case;
 
-/* Spec constants, by shader (ids 3, 4, ...):
- *   transpose_direct {TILE, ROWS, MODE}                local {TILE, ROWS}
- *   transpose_tiled  {TILE, ROWS, PAD, SWIZZLE, MODE}  local {TILE, ROWS}
- *   transpose_vec4   {TILE, ROWS, PAD}                 local {TILE / 4, ROWS}
- * MODE 0 copies, 1 transposes. ROWS = local_size_y, also a constant so the CUDA twin unrolls as the
- * Vulkan compiler does. */
+/* The rows of shaders/transpose/rows.h: spec = {TILE, ROWS, PAD, SWIZZLE, MODE}, param = MODE, and the
+ * workgroup computed from TILE and ROWS (never stated beside them). */
+#define HOST_ROW(name, shader, tile, rows, pad, swizzle, mode, note)                                          \
+    {#name, #shader, {(tile) / TRANSPOSE_LANES_##shader, rows, 1}, {tile, rows, pad, swizzle, mode},          \
+     TRANSPOSE_NSPEC, mode, 0, 0, note},
 static const vkb_variant variants[] = {
-    /* name kernel local spec nspec param needs flags note */
-    {"copy", "transpose_direct", {32, 8, 1}, {32, 8, 0}, 3, OUT_COPIED, 0, 0,
-     "tile-shaped copy, 32x8 threads, 4 elements each: the kernel ceiling transposes are held to"},
-    {"copy_shared", "transpose_tiled", {32, 8, 1}, {32, 8, 0, 0, 0}, 5, OUT_COPIED, 0, 0,
-     "copy through a 32x32 shared tile and a barrier: what the tile itself costs"},
-    {"naive", "transpose_direct", {32, 8, 1}, {32, 8, 1}, 3, OUT_TRANSPOSED, 0, 0,
-     "coalesced reads, writes strided by rows: a sector per element written"},
-    {"coalesced", "transpose_tiled", {32, 8, 1}, {32, 8, 0, 0, 1}, 5, OUT_TRANSPOSED, 0, 0,
-     "32x32 shared tile: both global sides coalesced, the column read is a 32-way bank conflict"},
-    {"padded", "transpose_tiled", {32, 8, 1}, {32, 8, 1, 0, 1}, 5, OUT_TRANSPOSED, 0, 0,
-     "tile [32][33]: a padding word per row puts a tile column in 32 banks, no conflicts"},
-    {"swizzled", "transpose_tiled", {32, 8, 1}, {32, 8, 0, 1, 1}, 5, OUT_TRANSPOSED, 0, 0,
-     "tile [32][32], element (i,j) at column j^i: conflict-free like padded, no padding words"},
-    {"padded_rows4", "transpose_tiled", {32, 4, 1}, {32, 4, 1, 0, 1}, 5, OUT_TRANSPOSED, 0, 0,
-     "padded with 32x4 threads: 8 elements per thread, twice the loads in flight per thread"},
-    {"padded_rows16", "transpose_tiled", {32, 16, 1}, {32, 16, 1, 0, 1}, 5, OUT_TRANSPOSED, 0, 0,
-     "padded with 32x16 threads: 2 elements per thread, twice the threads per tile"},
-    {"tile64", "transpose_tiled", {64, 8, 1}, {64, 8, 1, 0, 1}, 5, OUT_TRANSPOSED, 0, 0,
-     "padded 64x64 tile, 64x8 threads: 8 elements per thread, a quarter of the barriers per byte"},
-    {"vec4", "transpose_vec4", {8, 8, 1}, {32, 8, 1}, 3, OUT_TRANSPOSED, 0, 0,
-     "padded 32x32 tile with 16-byte global loads and stores, 8x8 threads: a quarter of the memory "
-     "instructions"},
-    {"vec4_tile64", "transpose_vec4", {16, 16, 1}, {64, 16, 1}, 3, OUT_TRANSPOSED, 0, 0,
-     "vec4 on a 64x64 tile, 16x16 threads: 256-byte row segments and 4x the bytes per barrier; "
-     "2-way bank conflicts (16 threads per row span 64 words)"},
+    TRANSPOSE_ROWS(HOST_ROW)
     VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device of the matrix: the ceiling"),
 };
 
@@ -123,18 +96,24 @@ static void case_destroy(void *data)
     free(c);
 }
 
-/* The plan: a transpose (or copy) of the shape's rows x cols, every constant checked before use. */
+/* The plan: a transpose (or copy) of the shape's rows x cols, every constant checked before use. The
+ * workgroup follows TILE and ROWS (--spec TILE=64 retiles the row); setting it apart (0=, 1=) is refused. */
 static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
 {
+    extern const vkb_family vkb_family_transpose;
+    const vkb_variant *row = vkb_variant_find(&vkb_family_transpose, v->name); /* before --spec */
     const transpose_case *c = vc->data;
     uint64_t rows = (uint64_t)vc->shape.d[0], cols = (uint64_t)vc->shape.d[1], bytes, tiles_x, tiles_y;
-    uint32_t tile = v->spec[0], rows_per_pass = v->spec[1], groups[3];
-    int vec4 = v->kernel && strcmp(v->kernel, "transpose_vec4") == 0;
-    int direct = v->kernel && strcmp(v->kernel, "transpose_direct") == 0;
-    uint32_t mode = direct ? v->spec[2] : vec4 ? 1 : v->spec[4], pad = direct ? 0 : v->spec[2];
+    uint32_t tile = v->spec[0], rows_per_pass = v->spec[1], pad = v->spec[2], swizzle = v->spec[3];
+    uint32_t lanes, local[3], groups[3];
+    int direct = strcmp(v->kernel, "transpose_direct") == 0;
+    struct transpose_push push;
     vkb_pass *pass;
     int b[2];
 
+    if (!row)
+        row = v;
+    lanes = row->spec[0] / row->local[0];
     if (rows > UINT32_MAX || cols > UINT32_MAX || rows * cols > UINT32_MAX)
         return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "%llux%llu is more than 2^32 - 1 elements (the kernels "
                              "index with 32 bits); try a smaller size", (unsigned long long)rows,
@@ -142,37 +121,35 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     bytes = rows * cols * sizeof(float);
     b[0] = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c ? c->src : NULL);
     b[1] = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c ? c->dst : NULL);
-    /* a row's geometry: local {TILE (vec4: TILE / 4), ROWS}, ROWS divides TILE, TILE a power of two (the
-     * swizzle XORs within it), MODE what the row computes (its check follows it) */
-    if (tile == 0 || rows_per_pass == 0 || (tile & (tile - 1)) != 0 || tile % rows_per_pass != 0 ||
-        (vec4 && tile < 4))
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "TILE=%u, ROWS=%u: TILE is a power of two (vec4: at "
-                             "least 4) and ROWS a divisor of it, both at least 1", tile, rows_per_pass);
-    if (v->local[1] != rows_per_pass || v->local[0] * (vec4 ? 4 : 1) != tile || v->local[2] != 1)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup for TILE=%u, ROWS=%u: %s's "
-                             "workgroup is %s x ROWS; set 0=%u,1=%u with them", v->local[0], v->local[1],
-                             v->local[2], tile, rows_per_pass, v->kernel, vec4 ? "TILE/4" : "TILE",
-                             vec4 ? tile / 4 : tile, rows_per_pass);
-    if (mode != (uint32_t)(v->param == OUT_TRANSPOSED) || (!direct && !vec4 && v->spec[3] > 1))
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "MODE is what the row computes (%s: %u) and SWIZZLE "
-                             "0 or 1; tune TILE, ROWS and PAD", v->name, v->param == OUT_TRANSPOSED);
-    if (pad > 64)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "PAD=%u: at most 64 words of padding per tile row",
-                             pad);
+    /* TILE a power of two (the swizzle XORs within it) of at least LANES, ROWS a divisor of it */
+    if (tile < lanes || (tile & (tile - 1)) != 0 || rows_per_pass == 0 || tile % rows_per_pass != 0)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "TILE=%u, ROWS=%u: TILE is a power of two of at least "
+                             "%u and ROWS a divisor of it", tile, rows_per_pass, lanes);
+    if (memcmp(v->local, row->local, sizeof v->local) != 0)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "%s's workgroup is TILE/%u x ROWS: set TILE and ROWS, "
+                             "not 0=, 1=, 2=", v->kernel, lanes);
+    if (v->spec[4] != (uint32_t)v->param || swizzle > 1 || (direct && (pad || swizzle)) ||
+        (lanes > 1 && swizzle) || pad > 64)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "MODE is what the row computes (%s: %u); SWIZZLE is 0 "
+                             "or 1 (transpose_tiled), PAD at most 64 (not transpose_direct)", v->name, v->param);
+    local[0] = tile / lanes;
+    local[1] = rows_per_pass;
+    local[2] = 1;
     /* one workgroup per tile; past the workgroup-count limit the kernels stride over tiles */
     tiles_x = (cols + tile - 1) / tile;
     tiles_y = (rows + tile - 1) / tile;
     groups[0] = tiles_x > caps->max_group_count[0] ? caps->max_group_count[0] : (uint32_t)tiles_x;
     groups[1] = tiles_y > caps->max_group_count[1] ? caps->max_group_count[1] : (uint32_t)tiles_y;
     groups[2] = 1;
-    pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
+    pass = vkb_plan_dispatch(p, v->kernel, local, groups);
     vkb_pass_bind(pass, 2, b);
     memcpy(pass->spec, v->spec, sizeof pass->spec);
-    pass->nspec = v->nspec;
+    pass->nspec = TRANSPOSE_NSPEC;
     if (!direct) /* tile * (tile + pad) floats; a power-of-two TILE past 2^15 is past any device anyway */
         pass->shared_bytes = tile > 1u << 15 ? UINT32_MAX : tile * (tile + pad) * (uint32_t)sizeof(float);
-    pass->push[0] = (uint32_t)rows;
-    pass->push[1] = (uint32_t)cols;
+    push.rows = (uint32_t)rows;
+    push.cols = (uint32_t)cols;
+    vkb_pass_push(pass, &push, sizeof push);
     return VKB_PLAN_OK;
 }
 
@@ -197,8 +174,9 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 {
     const transpose_case *c = vc->data;
     (void)p;
-    vkb_check_init(res, v->param == OUT_COPIED ? "exact (copy of the input)" : "exact (CPU transpose)");
-    vkb_check_words(res, (const uint32_t *)c->dst, (const uint32_t *)(v->param == OUT_COPIED ? c->src : c->ref),
+    int copied = v->param == (int)TRANSPOSE_COPY;
+    vkb_check_init(res, copied ? "exact (copy of the input)" : "exact (CPU transpose)");
+    vkb_check_words(res, (const uint32_t *)c->dst, (const uint32_t *)(copied ? c->src : c->ref),
                     c->rows * c->cols);
     vkb_check_finish(res);
 }

@@ -10,18 +10,11 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
-
-layout(constant_id = 3) const uint TILE = 32;   // tile edge = local_size_x
-layout(constant_id = 4) const uint ROWS = 8;    // tile rows per pass = local_size_y
-layout(constant_id = 5) const uint PAD = 0;
-layout(constant_id = 6) const uint SWIZZLE = 0;
-layout(constant_id = 7) const uint MODE = 1;    // 0 copy, 1 transpose
+#include "transpose.h" // TILE, ROWS, PAD, SWIZZLE, MODE; pc: struct transpose_push
 
 // restrict: src and dst never overlap, so loads may be issued ahead of stores (the twin's __restrict__)
 layout(std430, binding = 0) restrict readonly buffer Src { float src[]; };  // rows x cols, row-major
 layout(std430, binding = 1) restrict writeonly buffer Dst { float dst[]; }; // cols x rows (MODE 0: rows x cols)
-
-layout(push_constant) uniform Push { uint rows; uint cols; } pc;
 
 shared float tile[TILE][TILE + PAD];
 

@@ -10,10 +10,7 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
-
-layout(constant_id = 3) const uint TILE = 32;   // tile edge = 4 * local_size_x
-layout(constant_id = 4) const uint ROWS = 8;    // tile rows per pass = local_size_y
-layout(constant_id = 5) const uint PAD = 1;
+#include "transpose.h" // TILE, ROWS, PAD, SWIZZLE, MODE; pc: struct transpose_push
 
 // the same buffers seen as vec4 and as float: unaligned shapes need the scalar view. restrict (the
 // twin's __restrict__) still holds: src is only read, and a dispatch writes dst through one view only
@@ -21,8 +18,6 @@ layout(std430, binding = 0) restrict readonly buffer SrcVec { vec4 src4[]; };
 layout(std430, binding = 0) restrict readonly buffer SrcScalar { float src1[]; };
 layout(std430, binding = 1) restrict writeonly buffer DstVec { vec4 dst4[]; };
 layout(std430, binding = 1) restrict writeonly buffer DstScalar { float dst1[]; };
-
-layout(push_constant) uniform Push { uint rows; uint cols; } pc;
 
 shared float tile[TILE][TILE + PAD];
 

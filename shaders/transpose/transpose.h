@@ -1,0 +1,37 @@
+/* transpose.h - the transpose family's declarations, included by the host (host/families/transpose.c), the
+ * shaders (the shaders/transpose/ .comp files) and the CUDA twins (cuda/transpose.cu): a change here reaches all three,
+ * and a mismatch is a compile error. The rows are in rows.h. */
+#ifndef VKB_TRANSPOSE_H
+#define VKB_TRANSPOSE_H
+
+#include "../common/vkb_types.h"
+
+/* Push constants: the input is rows x cols, row-major; the output cols x rows (MODE copy: rows x cols). */
+struct transpose_push {
+    VKB_U32 rows;
+    VKB_U32 cols;
+};
+
+/* MODE: what a row computes (its check follows it); not a tuning knob. */
+#define TRANSPOSE_COPY 0u
+#define TRANSPOSE_TRANSPOSE 1u
+
+/* Elements each invocation moves along a tile row, by shader: the workgroup is TILE / LANES x ROWS. */
+#define TRANSPOSE_LANES_transpose_direct 1u
+#define TRANSPOSE_LANES_transpose_tiled 1u
+#define TRANSPOSE_LANES_transpose_vec4 4u
+
+/* Specialization constants 3..7, declared alike by every transpose shader (a shader ignores those it has
+ * no use for; the host refuses setting them). */
+#define TRANSPOSE_NSPEC 5
+#ifdef VULKAN
+layout(constant_id = 3) const uint TILE = 32;   // tile edge, a power of two
+layout(constant_id = 4) const uint ROWS = 8;    // tile rows per pass = local_size_y; divides TILE
+layout(constant_id = 5) const uint PAD = 0;     // words of padding per shared tile row (1: no bank conflicts)
+layout(constant_id = 6) const uint SWIZZLE = 0; // 1: shared element (i, j) at column j ^ i instead
+layout(constant_id = 7) const uint MODE = TRANSPOSE_TRANSPOSE;
+
+layout(push_constant) uniform Push { transpose_push pc; };
+#endif
+
+#endif
