@@ -251,6 +251,8 @@ def case_plot_files():
         for ext in ("png", "svg") if name.startswith("roofline") else ("png",):
             path = os.path.join(out_dir, f"{name}.{ext}")
             check(path in written and os.path.getsize(path) > 5000, f"chart {name}.{ext}", out)
+    one_line_error(*tool("plot", fx("v2-h100.json"), "--out", "/proc/no/such/dir"), 6, "cannot create /proc/no")
+    one_line_error(*tool("plot", fx("v2-h100.json"), "--format", "gif"), 2, "--format gif: png, svg or pdf")
     code, out, err = tool("plot", fx("tune-bare-list.json"), "--out", out_dir, "--format", "png")
     check(code == 0 and "matmul_4096x4096x4096.png" in out, "plot of a bare list", out, err)
 
@@ -261,6 +263,7 @@ def case_report_markdown():
     for want in ("## matmul", "| dbuf | 4096x4096x4096 | 37145.7 | 72.2% of cublas_sgemm (cuda) | 20 | 2.0% |",
                  "| 1.041 |", "## Vulkan / CUDA", "settings: seed 1, mode hot"):
         check(want in out, f"report has {want!r}", out)
+    one_line_error(*tool("report", fx("v2-h100.json"), "--html", "/proc/no/such.html"), 6, "cannot write /proc/no")
     code, out, err = tool("report", fx("v1-lavapipe.json"))
     check("## Not measured" in out and "coopmat_f16 vulkan 64x64x64: skip needs VK_KHR_cooperative_matrix" in out
           and "2.0%~" in out, "skips with reasons; schema-1 spread marked ~", out)

@@ -420,11 +420,20 @@ def main():
     ap.add_argument("--format", default="png,svg", help="comma-separated: png, svg, pdf")
     args = ap.parse_args()
     sources = sources_of([vkbjson.load(f) for f in args.files])
+    formats = args.format.split(",")
+    if not set(formats) <= {"png", "svg", "pdf"}:
+        vkbjson.die(f"--format {args.format}: png, svg or pdf, comma-separated")
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as e:
+        vkbjson.die(f"cannot create {args.out}: {e.strerror}", 6)
     plt = pyplot()
-    os.makedirs(args.out, exist_ok=True)
     written = []
     for _, name, fig in figures(plt, sources):
-        save(plt, fig, args.out, name, args.format.split(","), written)
+        try:
+            save(plt, fig, args.out, name, formats, written)
+        except OSError as e:
+            vkbjson.die(f"cannot write a chart into {args.out}: {e.strerror}", 6)
     for w in written:
         print(w)
 
