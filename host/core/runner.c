@@ -14,6 +14,9 @@
 #include "verify.h"
 
 #define SUSPECT_COPY_FACTOR 1.25  /* a bandwidth this far above the fastest copy of the run is not believed */
+/* ... for rows that move at least this much: below it, fixed per-call costs (which differ between an API
+ * copy and a dispatch) dominate, and a GB/s figure bounds nothing */
+#define SUSPECT_MIN_BYTES (64.0 * 1048576)
 #define CASE_OVERHEAD_S 0.02      /* the estimate's guess for inputs, pipelines and checks, per case */
 
 /* Outputs of the first backend that ran a variant, to compare the second one with. */
@@ -370,13 +373,17 @@ static int is_copy(const vkb_result *res)
 }
 
 /* Mark RES suspect when its metric is above a physical bound: bandwidth above 1.25x the fastest copy of the
- * run (rows measured against a copy ceiling), a FLOP rate above the device's known peak. */
+ * run (rows measured against a copy ceiling, moving at least SUSPECT_MIN_BYTES, on a GPU: a CPU
+ * implementation's caches and write-allocate make a copy no bound for a read-only kernel), a FLOP rate
+ * above the device's known peak. */
 static void judge_metric(vkb_runner *r, vkb_result *res, const vkb_caps *caps)
 {
     double peak;
     if (!res->timed || res->status != VKB_RES_OK)
         return;
     if (strcmp(res->family->metric, "GB/s") == 0) {
+        if (caps->is_cpu || res->work < SUSPECT_MIN_BYTES)
+            return;
         if (is_copy(res) && res->metric > r->fastest_copy)
             r->fastest_copy = res->metric;
         if (res->ceiling && is_copy(res->ceiling) && r->fastest_copy > 0 &&
