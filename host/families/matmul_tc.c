@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan.h"
 #include "util.h"
 
 /* Large products: the fp16-accumulate check takes this many whole rows and as many whole columns. */
@@ -22,7 +23,7 @@ int vkb_mm_tc_owns(const char *kernel)
 static int skip(char *why, size_t len, const char *text)
 {
     snprintf(why, len, "%s", text);
-    return 1;
+    return VKB_PLAN_SKIP;
 }
 
 /* The device's subgroup fragment for the row (fp16 or fp32 accumulators) into SPEC[5..7] where 0. */
@@ -35,27 +36,36 @@ static int fragment(const char *kernel, const vkb_caps *caps, uint32_t *spec, ch
     if (!spec[5] || !spec[6] || !spec[7])
         return skip(why, len, "the device reports no subgroup cooperative matrix of fp16 inputs with this "
                               "accumulator (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)");
-    return 0;
+    return VKB_PLAN_OK;
 }
 
 int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const vkb_caps *caps, uint32_t *local,
                    uint32_t *spec, uint32_t *tile_m, uint32_t *tile_n, uint32_t *shared, char *why, size_t len)
 {
     int acc16 = strstr(kernel, "_acc16") != NULL;
+    uint64_t invocations = (uint64_t)local[0] * local[1] * local[2];
     (void)k;
+    if (!local[0] || !local[1] || !local[2])
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: each at least 1", local[0],
+                             local[1], local[2]);
     if (strncmp(kernel, "matmul_coopmat_khr", 18) == 0) {
         uint32_t bm = spec[0], bn = spec[1], wm = spec[3], wn = spec[4], fm, fn, fk, nsub;
+        if (!bm || !bn || !spec[2] || !wm || !wn || bm % wm || bn % wn || bm > 4096 || bn > 4096 || spec[2] > 4096)
+            return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "block %ux%ux%u, subgroup tile %ux%u: each at "
+                                 "least 1, blocks at most 4096, WM dividing BM and WN dividing BN", bm, bn, spec[2],
+                                 wm, wn);
         if (fragment(kernel, caps, spec, why, len))
-            return 1;
+            return VKB_PLAN_SKIP;
         fm = spec[5], fn = spec[6], fk = spec[7];
-        if (!bm || !bn || !spec[2] || !wm || !wn || bm % wm || bn % wn || wm % fm || wn % fn || spec[2] % fk) {
-            snprintf(why, len, "block %ux%ux%u, subgroup tile %ux%u: multiples of the device's %ux%ux%u fragments "
-                     "that divide", bm, bn, spec[2], wm, wn, fm, fn, fk);
-            return 1;
+        /* the rest depends on the device's fragment: a skip, so a default row never fails on other hardware */
+        if (wm % fm || wn % fn || spec[2] % fk) {
+            snprintf(why, len, "block %ux%ux%u, subgroup tile %ux%u: not multiples of the device's %ux%ux%u "
+                     "fragments", bm, bn, spec[2], wm, wn, fm, fn, fk);
+            return VKB_PLAN_SKIP;
         }
         if (wm / fm > 4 || wn / fn > 4) {   /* the shader names at most 4 x 4 fragments */
-            snprintf(why, len, "subgroup tile %ux%u: at most 4 x 4 of the %ux%u fragments", wm, wn, fm, fn);
-            return 1;
+            snprintf(why, len, "subgroup tile %ux%u: at most 4 x 4 of the device's %ux%u fragments", wm, wn, fm, fn);
+            return VKB_PLAN_SKIP;
         }
         if (fk % 8 || fn % 8 || bn % 8)     /* shared tiles are addressed in 16-byte chunks of 8 halves */
             return skip(why, len, "the shader addresses shared memory in 8-half chunks: FRAG_K and FRAG_N must be "
@@ -70,41 +80,44 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
         local[0] = nsub * caps->subgroup_size;
         *tile_m = bm;
         *tile_n = bn;
-        return 0;
+        return VKB_PLAN_OK;
     }
     if (strncmp(kernel, "matmul_coopmat2", 15) == 0) {
         const uint32_t *g = caps->coopmat2_granularity;
         if (!g[0])
             return skip(why, len, "the device reports no workgroup-scope fp16 cooperative matrix "
                                   "(vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV)");
-        if (!spec[0] || !spec[1] || !spec[2] || spec[0] % g[0] || spec[1] % g[1] || spec[2] % g[2]) {
-            snprintf(why, len, "block %ux%ux%u: multiples of the device's workgroup granularity %ux%ux%u", spec[0],
-                     spec[1], spec[2], g[0], g[1], g[2]);
-            return 1;
+        if (!spec[0] || !spec[1] || !spec[2] || spec[0] > 4096 || spec[1] > 4096 || spec[2] > 4096)
+            return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "block %ux%ux%u: each 1 to 4096", spec[0], spec[1],
+                                 spec[2]);
+        if (spec[0] % g[0] || spec[1] % g[1] || spec[2] % g[2]) {
+            snprintf(why, len, "block %ux%ux%u: not multiples of the device's workgroup granularity %ux%ux%u",
+                     spec[0], spec[1], spec[2], g[0], g[1], g[2]);
+            return VKB_PLAN_SKIP;
         }
-        if (caps->coopmat2_max_invocations && local[0] * local[1] * local[2] > caps->coopmat2_max_invocations) {
+        if (caps->coopmat2_max_invocations && invocations > caps->coopmat2_max_invocations) {
             snprintf(why, len, "workgroup-scope matrices allow at most %u invocations", caps->coopmat2_max_invocations);
-            return 1;
+            return VKB_PLAN_SKIP;
         }
         *shared = 0;   /* the driver's own staging */
         *tile_m = spec[0];
         *tile_n = spec[1];
-        return 0;
+        return VKB_PLAN_OK;
     }
     /* matmul_coopmat_peak(_acc16): each subgroup one (4 FRAG_M) x (4 FRAG_N) tile, a workgroup a row of them */
     if (fragment(kernel, caps, spec, why, len))
-        return 1;
-    if (local[0] % caps->subgroup_size || local[1] != 1 || local[2] != 1)
-        return skip(why, len, "the peak's workgroup is a row of whole subgroups");
+        return VKB_PLAN_SKIP;
+    if (local[0] % caps->subgroup_size || local[1] != 1 || local[2] != 1 || spec[5] > 1024 || spec[6] > 1024)
+        return skip(why, len, "the peak's workgroup is a row of whole subgroups, its fragments at most 1024");
     *tile_m = 4u * spec[5];
     *tile_n = local[0] / caps->subgroup_size * 4u * spec[6];
     if (m % *tile_m || n % *tile_n || k % spec[7]) {
         snprintf(why, len, "the instruction peak runs on multiples of its %ux%ux%u workgroup tile", *tile_m,
                  *tile_n, spec[7]);
-        return 1;
+        return VKB_PLAN_SKIP;
     }
     *shared = 0;
-    return 0;
+    return VKB_PLAN_OK;
 }
 
 static double half_value(uint16_t h)

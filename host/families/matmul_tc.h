@@ -21,7 +21,8 @@ int vkb_mm_tc_owns(const char *kernel);
 
 /* Plan KERNEL for an M x N x K product on CAPS: fills the device's fragment sizes into SPEC where the row
  * left them 0, checks the constants, and sets LOCAL, the C tile one workgroup covers (TILE_M x TILE_N) and
- * the shared memory it declares (SHARED, 0 where the driver allocates it). 0, or 1 with WHY (skip). */
+ * the shared memory it declares (SHARED, 0 where the driver allocates it). A VKB_PLAN_* outcome, WHY unless OK:
+ * inconsistent constants are a bad request, what depends on the device's sizes a skip. */
 int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const vkb_caps *caps, uint32_t *local,
                    uint32_t *spec, uint32_t *tile_m, uint32_t *tile_n, uint32_t *shared, char *why, size_t len);
 
