@@ -213,6 +213,7 @@ static void paired_fits(void)
     ASSERT(strstr(out, "\nvec4[") != NULL && strstr(strstr(out, "\nvec4[") + 1, "\nvec4[") == NULL);
     ASSERT(strstr(out, "1.000") != NULL);
     ASSERT(strstr(out, "b =") && strstr(out, "api_copy (cuda)"));
+    ASSERT(strstr(out, "n/a:") == NULL); /* every row ran through both APIs */
 }
 
 /* --backend all: outputs that disagree beyond both tolerances fail the row, and the table says where */
@@ -230,6 +231,15 @@ static void cross_failure(void)
     ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
     out = slurp(f);
     ASSERT(strstr(out, "SUSPECT|FAIL") != NULL);
+    /* a row through one API only: its word alone, and the legend says why the other side is empty */
+    results[nresults] = results[5];
+    results[nresults].variant = &variants[5];
+    nresults++;
+    f = tmpfile();
+    ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
+    out = slurp(f);
+    ASSERT(strstr(out, "\ncublas") != NULL && strstr(out, "-|ok") == NULL);
+    ASSERT(strstr(out, "n/a: the row runs through one API only") != NULL);
     ASSERT(strstr(out, "cuda FAIL: 4 elements differ from vulkan beyond the two tolerances combined, first at "
                        "element 12 of output 0: 1.5 here, 2.5 there") != NULL);
 }

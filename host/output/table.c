@@ -22,7 +22,7 @@ typedef struct column {
 
 /* What the table showed: each marker used gets its legend line. */
 typedef struct markers {
-    int none, over100, differs, unknown_fit, unsettled, suspect, fail, skip, cross;
+    int none, over100, differs, unknown_fit, unsettled, suspect, fail, skip, cross, one_api;
 } markers;
 
 typedef struct table_sink {
@@ -234,6 +234,7 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
     for (int side = 0; side < 2; side++) {
         const vkb_result *r = side ? cu : vk;
         vkb_fmt_cell(t->out, r ? metric(t, r, buf, sizeof buf) : "n/a", 8, 0);
+        t->used.one_api |= r == NULL;
         vkb_fmt_cell(t->out, r ? of_ceiling(t, r, buf, sizeof buf) : "", 7, 0);
         if (r && r->timed) {
             reps = reps && reps < r->time_ns.n ? reps : r->time_ns.n;
@@ -261,7 +262,11 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
     {
         const char *a = vk ? check_word(t, vk) : "-", *b = cu ? check_word(t, cu) : "-";
         /* one word when both APIs agree */
-        snprintf(check, sizeof check, strcmp(a, b) == 0 ? "%s" : "%s|%s", a, b);
+        /* one word when both APIs agree, or when the row runs through one of them only */
+        if (!vk || !cu || strcmp(a, b) == 0)
+            snprintf(check, sizeof check, "%s", vk ? a : b);
+        else
+            snprintf(check, sizeof check, "%s|%s", a, b);
     }
     fprintf(t->out, "%s\n", check);
     if (vk)
@@ -308,7 +313,7 @@ static const char *rule_name(const vkb_family *f)
     if (strncmp(f->name, "memory.shared", 13) == 0)
         return "the bank-conflict rule";
     if (strcmp(f->name, "memory.uniform") == 0)
-        return "the constant-cache broadcast rule";
+        return "the broadcast rule";
     if (strncmp(f->name, "memory.", 7) == 0)
         return "the coalescing rule";
     return "the family's rule";
@@ -342,6 +347,8 @@ static void legend(table_sink *t)
                  f->metric, line);
         legend_line(t, text);
     }
+    if (t->used.one_api)
+        legend_line(t, "n/a: the row runs through one API only (a vendor library, or a kernel with no twin)");
     if (t->used.none) {
         snprintf(line, sizeof line, "(none): no ceiling ran%s%s", t->none_why[0] ? ": " : "", t->none_why);
         legend_line(t, line);
