@@ -1,14 +1,12 @@
 /* memory.cu - the CUDA twins of shaders/memory/: same geometry, push words and constants. */
 #include "kernels.h"
+#include "memory/rows.h"
 
 namespace {
 
-constexpr unsigned kSharedWords = 4096, kUnroll = 16;
-constexpr unsigned kStrideLoads = 8;        /* mem_stride: loads in flight per thread (LOADS) */
-constexpr unsigned kUniformWords = 1024;    /* mem_uniform: the table (WORDS), 4 KiB */
 
 /* mem_uniform's table in constant memory: upload_mem_uniform copies the plan's uniform buffer here */
-__constant__ unsigned uniform_table[kUniformWords];
+__constant__ unsigned uniform_table[MEM_UNIFORM_WORDS];
 
 template <int WORDS> struct vec_of;
 template <> struct vec_of<1> { using type = float; };
@@ -19,10 +17,10 @@ __device__ unsigned grid_threads() { return gridDim.x * blockDim.x; }
 __device__ unsigned global_id() { return blockIdx.x * blockDim.x + threadIdx.x; }
 
 template <int WORDS>
-__global__ void mem_width(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+__global__ void mem_width(const float *__restrict__ src, float *__restrict__ dst, mem_push pc)
 {
     using T = typename vec_of<WORDS>::type;
-    unsigned n = pc.u[0], nel = n / WORDS, id = global_id();
+    unsigned n = pc.n, nel = n / WORDS, id = global_id();
     const T *s = reinterpret_cast<const T *>(src);
     T *d = reinterpret_cast<T *>(dst);
     for (unsigned i = id; i < nel; i += grid_threads())
@@ -31,29 +29,29 @@ __global__ void mem_width(const float *__restrict__ src, float *__restrict__ dst
         dst[nel * WORDS + id] = src[nel * WORDS + id];
 }
 
-__global__ void mem_offset(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+__global__ void mem_offset(const float *__restrict__ src, float *__restrict__ dst, mem_push pc)
 {
-    for (unsigned i = global_id(); i < pc.u[0]; i += grid_threads())
-        dst[i] = src[i + pc.u[1]];
+    for (unsigned i = global_id(); i < pc.n; i += grid_threads())
+        dst[i] = src[i + pc.k];
 }
 
-/* kStrideLoads independent loads in flight per thread, the tail as one trip of guarded loads (see
+/* MEM_STRIDE_LOADS independent loads in flight per thread, the tail as one trip of guarded loads (see
  * mem_stride.comp) */
-__global__ void mem_stride(const unsigned *__restrict__ src, unsigned *__restrict__ partial, vkb_push pc)
+__global__ void mem_stride(const unsigned *__restrict__ src, unsigned *__restrict__ partial, mem_push pc)
 {
-    unsigned id = global_id(), g = grid_threads(), n = pc.u[0], s = pc.u[1], m = 0, j = id, sum = 0;
+    unsigned id = global_id(), g = grid_threads(), n = pc.n, s = pc.k, m = 0, j = id, sum = 0;
     unsigned count = id < n ? (n - 1 - id) / g + 1 : 0;
-    unsigned acc[kStrideLoads];
+    unsigned acc[MEM_STRIDE_LOADS];
 #pragma unroll
-    for (unsigned u = 0; u < kStrideLoads; u++)
+    for (unsigned u = 0; u < MEM_STRIDE_LOADS; u++)
         acc[u] = 0;
-    for (; m + kStrideLoads <= count; m += kStrideLoads, j += kStrideLoads * g) {
+    for (; m + MEM_STRIDE_LOADS <= count; m += MEM_STRIDE_LOADS, j += MEM_STRIDE_LOADS * g) {
 #pragma unroll
-        for (unsigned u = 0; u < kStrideLoads; u++)
+        for (unsigned u = 0; u < MEM_STRIDE_LOADS; u++)
             acc[u] += src[(j + u * g) * s];
     }
 #pragma unroll
-    for (unsigned u = 0; u < kStrideLoads; u++) {
+    for (unsigned u = 0; u < MEM_STRIDE_LOADS; u++) {
         if (m + u < count)
             acc[u] += src[(j + u * g) * s];
         sum += acc[u];
@@ -62,9 +60,9 @@ __global__ void mem_stride(const unsigned *__restrict__ src, unsigned *__restric
 }
 
 template <int FIELDS, int REC>
-__global__ void mem_aos(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+__global__ void mem_aos(const float *__restrict__ src, float *__restrict__ dst, mem_push pc)
 {
-    for (unsigned i = global_id(); i < pc.u[0]; i += grid_threads()) {
+    for (unsigned i = global_id(); i < pc.n; i += grid_threads()) {
         if constexpr (REC % 4 == 0) {
             const float4 *s = reinterpret_cast<const float4 *>(src);
             float4 *d = reinterpret_cast<float4 *>(dst);
@@ -78,47 +76,47 @@ __global__ void mem_aos(const float *__restrict__ src, float *__restrict__ dst, 
 }
 
 template <int FIELDS>
-__global__ void mem_soa(const float *__restrict__ src, float *__restrict__ dst, vkb_push pc)
+__global__ void mem_soa(const float *__restrict__ src, float *__restrict__ dst, mem_push pc)
 {
-    unsigned n = pc.u[0];
+    unsigned n = pc.n;
     for (unsigned i = global_id(); i < n; i += grid_threads())
         for (unsigned f = 0; f < FIELDS; f++)
             dst[f * n + i] = src[f * n + i];
 }
 
-/* push: n, iters, mul, mod, mask (see mem_shared.comp) */
-__global__ void mem_shared(const unsigned *__restrict__ src, unsigned *__restrict__ dst, vkb_push pc)
+/* see mem_shared.comp */
+__global__ void mem_shared(const unsigned *__restrict__ src, unsigned *__restrict__ dst, mem_push_shared pc)
 {
-    __shared__ unsigned words[kSharedWords];
+    __shared__ unsigned words[MEM_SHARED_WORDS];
     unsigned t = threadIdx.x, acc = 0;
-    for (unsigned x = t; x < kSharedWords; x += blockDim.x)
+    for (unsigned x = t; x < MEM_SHARED_WORDS; x += blockDim.x)
         words[x] = src[x];
     __syncthreads();
-    unsigned base = ((t % pc.u[3]) * pc.u[2]) & 1023u;
-    for (unsigned it = 0; it < pc.u[1]; it++) {
-        unsigned a = base + ((it << 9) & pc.u[4]);
+    unsigned base = ((t % pc.mod) * pc.mul) & MEM_SHARED_SPAN;
+    for (unsigned it = 0; it < pc.iters; it++) {
+        unsigned a = base + ((it << MEM_SHARED_TRIP_SHIFT) & pc.mask);
 #pragma unroll
-        for (unsigned u = 0; u < kUnroll; u++)
+        for (unsigned u = 0; u < MEM_UNROLL; u++)
             acc += words[a + 32u * u];
     }
-    if (global_id() < pc.u[0])
+    if (global_id() < pc.n)
         dst[global_id()] = acc;
 }
 
-/* push: n, iters, mul, mask (see mem_uniform.comp). CONSTANT: the table from __constant__ memory (the
+/* see mem_uniform.comp. CONSTANT: the table from __constant__ memory (the
  * uniform buffer of the Vulkan shader), else from global memory (its storage buffer). */
 template <bool CONSTANT>
-__global__ void mem_uniform(const unsigned *__restrict__ table, unsigned *__restrict__ dst, vkb_push pc)
+__global__ void mem_uniform(const unsigned *__restrict__ table, unsigned *__restrict__ dst, mem_push_uniform pc)
 {
     unsigned t = threadIdx.x, acc = 0;
-    unsigned base = (t * pc.u[2]) & 127u;
-    for (unsigned it = 0; it < pc.u[1]; it++) {
-        unsigned a = base + ((it << 7) & pc.u[3]);
+    unsigned base = (t * pc.mul) & MEM_UNIFORM_SPREAD;
+    for (unsigned it = 0; it < pc.iters; it++) {
+        unsigned a = base + ((it << MEM_UNIFORM_TRIP_SHIFT) & pc.mask);
 #pragma unroll
-        for (unsigned u = 0; u < kUnroll; u++)
+        for (unsigned u = 0; u < MEM_UNROLL; u++)
             acc += CONSTANT ? uniform_table[a + 32u * u] : table[a + 32u * u];
     }
-    if (global_id() < pc.u[0])
+    if (global_id() < pc.n)
         dst[global_id()] = acc;
 }
 
@@ -132,20 +130,20 @@ cudaError_t upload_mem_uniform(const vkb_pass *, int binding, const void *src, u
 
 } // namespace
 
+/* memory.aos_soa's rows (memory/rows.h): the template each layout shader's constants instantiate */
+#define INSTANCE_mem_aos(fields, rec) mem_aos<fields, rec>
+#define INSTANCE_mem_soa(fields, rec) mem_soa<fields>
+#define CUDA_LAYOUT_ROW(name, shader, fields, rec, note) \
+    {#shader, MEM_NSPEC_##shader, {fields, rec}, vkb_launch_push<float, float, mem_push, INSTANCE_##shader(fields, rec)>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_memory[] = {
-    {"mem_width", 1, {1}, vkb_launch_io<float, float, mem_width<1>>},
-    {"mem_width", 1, {2}, vkb_launch_io<float, float, mem_width<2>>},
-    {"mem_width", 1, {4}, vkb_launch_io<float, float, mem_width<4>>},
-    {"mem_offset", 0, {}, vkb_launch_io<float, float, mem_offset>},
-    {"mem_stride", 0, {}, vkb_launch_io<unsigned, unsigned, mem_stride>},
-    {"mem_aos", 2, {3, 3}, vkb_launch_io<float, float, mem_aos<3, 3>>},
-    {"mem_aos", 2, {3, 4}, vkb_launch_io<float, float, mem_aos<3, 4>>},
-    {"mem_aos", 2, {5, 5}, vkb_launch_io<float, float, mem_aos<5, 5>>},
-    {"mem_aos", 2, {5, 8}, vkb_launch_io<float, float, mem_aos<5, 8>>},
-    {"mem_soa", 1, {3}, vkb_launch_io<float, float, mem_soa<3>>},
-    {"mem_soa", 1, {5}, vkb_launch_io<float, float, mem_soa<5>>},
-    {"mem_shared", 0, {}, vkb_launch_io<unsigned, unsigned, mem_shared>},
-    {"mem_uniform", 0, {}, vkb_launch_io<unsigned, unsigned, mem_uniform<true>>, upload_mem_uniform},
-    {"mem_uniform_storage", 0, {}, vkb_launch_io<unsigned, unsigned, mem_uniform<false>>},
+    {"mem_width", 1, {1}, vkb_launch_push<float, float, mem_push, mem_width<1>>},
+    {"mem_width", 1, {2}, vkb_launch_push<float, float, mem_push, mem_width<2>>},
+    {"mem_width", 1, {4}, vkb_launch_push<float, float, mem_push, mem_width<4>>},
+    {"mem_offset", 0, {}, vkb_launch_push<float, float, mem_push, mem_offset>},
+    {"mem_stride", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push, mem_stride>},
+    MEM_LAYOUT_ROWS(CUDA_LAYOUT_ROW)
+    {"mem_shared", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push_shared, mem_shared>},
+    {"mem_uniform", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push_uniform, mem_uniform<true>>, upload_mem_uniform},
+    {"mem_uniform_storage", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push_uniform, mem_uniform<false>>},
     {nullptr, 0, {}, nullptr},
 };

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "family.h"
+#include "memory/rows.h"
 #include "memory_model.h"
 #include "util.h"
 
@@ -23,12 +24,8 @@ enum { WIDTH, OFFSET, STRIDE, LAYOUT, SHARED, BROADCAST, UNIFORM };
 
 #define LOCAL 256u
 #define STRIDE_PER_THREAD 64u  /* memory.stride: elements each thread sums (the partial sums are ~1.5%) */
-#define SHARED_WORDS 4096u     /* shared array of the shared kernels (16 KiB) */
-#define SHARED_UNROLL 16u      /* loads per loop trip, at base + 32 u: 32 words apart keeps the bank */
-#define SHARED_ITERS 64u       /* loop trips: 1024 shared loads per thread */
+#define SHARED_ITERS 64u       /* loop trips: 1024 loads per thread (shared and uniform kernels) */
 #define SHARED_OFFSET_MASK 1536u /* per-trip offset (trip << 9) & mask: 0, 512, 1024, 1536 words */
-#define UNIFORM_WORDS 1024u    /* memory.uniform's table (4 KiB): words ((t * mul) & 127) + trip + 32 u read */
-#define UNIFORM_SPREAD 127u    /* invocation t's own offset: t & 127, distinct across any subgroup (<= 128) */
 #define UNIFORM_TRIP_MASK 384u /* per-trip offset (trip << 7) & mask: 0, 128, 256, 384 words; max word 991 */
 #define MAX_GROUPS 65535u      /* the grid every Vulkan device allows; kernels loop past it */
 
@@ -61,18 +58,11 @@ static const vkb_variant stride_variants[] = {
     API_COPY,
 };
 
-/* param: fields per record; spec[1]: words per record as stored (3, 5 packed; 4, 8 padded) */
+/* the rows of shaders/memory/rows.h: spec {FIELDS, REC} (mem_soa reads FIELDS only) */
+#define LAYOUT_ROW(name, shader, fields, rec, note) \
+    {#name, #shader, {LOCAL, 1, 1}, {fields, rec}, MEM_NSPEC_##shader, 0, 0, 0, note},
 static const vkb_variant layout_variants[] = {
-    {"aos12", "mem_aos", {LOCAL, 1, 1}, {3, 3}, 2, 3, 0, 0,
-     "array of 12-byte records (std430 struct of 3 floats): three 4-byte loads 12 bytes apart"},
-    {"aos12_pad16", "mem_aos", {LOCAL, 1, 1}, {3, 4}, 2, 3, 0, 0,
-     "12-byte records padded to 16 bytes: one aligned vec4 load, a quarter of the bytes padding"},
-    {"soa12", "mem_soa", {LOCAL, 1, 1}, {3}, 1, 3, 0, 0, "the 3 fields as 3 arrays: 3 coalesced streams"},
-    {"aos20", "mem_aos", {LOCAL, 1, 1}, {5, 5}, 2, 5, 0, 0,
-     "array of 20-byte records (5 floats): five 4-byte loads 20 bytes apart"},
-    {"aos20_pad32", "mem_aos", {LOCAL, 1, 1}, {5, 8}, 2, 5, 0, 0,
-     "20-byte records padded to 32 bytes: two aligned vec4 loads, 3/8 of the bytes padding"},
-    {"soa20", "mem_soa", {LOCAL, 1, 1}, {5}, 1, 5, 0, 0, "the 5 fields as 5 arrays: 5 coalesced streams"},
+    MEM_LAYOUT_ROWS(LAYOUT_ROW)
     API_COPY,
 };
 
@@ -269,7 +259,7 @@ static int case_words(int kind, const vkb_shape *s, uint64_t *src, uint64_t *dst
         if (k > UINT32_MAX)
             return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "--stride %llu: the kernel multiplies with 32 bits, "
                                  "so at most 2^32 - 1 (and only stride mod 1024 matters)", (unsigned long long)k);
-        *src = kind == UNIFORM ? UNIFORM_WORDS : SHARED_WORDS;
+        *src = kind == UNIFORM ? MEM_UNIFORM_WORDS : MEM_SHARED_WORDS;
         *dst = n;
         break;
     }
@@ -388,32 +378,35 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                                    ? caps->max_group_count[0] : MAX_GROUPS);
     pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
     vkb_pass_bind(pass, 2, b);
-    pass->push[0] = (uint32_t)n;
     switch (kind) {
     case WIDTH:
-        pass->spec[0] = (uint32_t)knob / 4;
-        pass->nspec = 1;
-        break;
     case OFFSET:
     case STRIDE:
-        pass->push[1] = (uint32_t)knob;
+    case LAYOUT: {
+        mem_push push = {(uint32_t)n, kind == OFFSET || kind == STRIDE ? (uint32_t)knob : 0};
+        vkb_pass_push(pass, &push, sizeof push);
+        if (kind == WIDTH) {
+            pass->spec[0] = (uint32_t)knob / 4;
+            pass->nspec = 1;
+        } else if (kind == LAYOUT) {
+            pass->nspec = v->nspec;
+            memcpy(pass->spec, v->spec, sizeof v->spec);
+        }
         break;
-    case LAYOUT:
-        pass->nspec = v->nspec;
-        memcpy(pass->spec, v->spec, sizeof v->spec);
-        break;
+    }
     case SHARED:
-    case BROADCAST:
-        pass->push[1] = SHARED_ITERS;
-        shared_mode(v, knob, &pass->push[2], &pass->push[3]);
-        pass->push[4] = SHARED_OFFSET_MASK;
-        pass->shared_bytes = SHARED_WORDS * 4;
+    case BROADCAST: {
+        mem_push_shared push = {(uint32_t)n, SHARED_ITERS, 0, 0, SHARED_OFFSET_MASK};
+        shared_mode(v, knob, &push.mul, &push.mod);
+        vkb_pass_push(pass, &push, sizeof push);
+        pass->shared_bytes = MEM_SHARED_WORDS * 4;
         break;
-    case UNIFORM:
-        pass->push[1] = SHARED_ITERS;
-        pass->push[2] = v->param & UN_DIVERGENT ? 1 : 0;
-        pass->push[3] = UNIFORM_TRIP_MASK;
+    }
+    case UNIFORM: {
+        mem_push_uniform push = {(uint32_t)n, SHARED_ITERS, v->param & UN_DIVERGENT ? 1 : 0, UNIFORM_TRIP_MASK};
+        vkb_pass_push(pass, &push, sizeof push);
         break;
+    }
     }
     return VKB_PLAN_OK;
 }
@@ -438,11 +431,11 @@ static double work(const vkb_variant *v, const vkb_case *vc)
     case STRIDE:
         return 4.0 * (double)(c->n + stride_threads(c->n));
     case LAYOUT:
-        return 8.0 * (double)c->n * v->param;
+        return 8.0 * (double)c->n * v->spec[0]; /* FIELDS read and written */
     case SHARED:
     case BROADCAST:
     case UNIFORM:
-        return 4.0 * (double)c->n * SHARED_ITERS * SHARED_UNROLL;
+        return 4.0 * (double)c->n * SHARED_ITERS * MEM_UNROLL;
     default:
         return 8.0 * (double)c->n;
     }
@@ -453,10 +446,10 @@ static double work(const vkb_variant *v, const vkb_case *vc)
 /* The sum thread T of the shared kernels must produce (uint32 arithmetic wraps as on the device). */
 static uint32_t shared_sum(const uint32_t *src, uint32_t t, uint32_t mul, uint32_t mod)
 {
-    uint32_t base = ((t % mod) * mul) & 1023u, acc = 0;
+    uint32_t base = ((t % mod) * mul) & MEM_SHARED_SPAN, acc = 0;
     for (uint32_t it = 0; it < SHARED_ITERS; it++) {
-        uint32_t a = base + ((it << 9) & SHARED_OFFSET_MASK);
-        for (uint32_t u = 0; u < SHARED_UNROLL; u++)
+        uint32_t a = base + ((it << MEM_SHARED_TRIP_SHIFT) & SHARED_OFFSET_MASK);
+        for (uint32_t u = 0; u < MEM_UNROLL; u++)
             acc += src[a + 32 * u];
     }
     return acc;
@@ -465,10 +458,10 @@ static uint32_t shared_sum(const uint32_t *src, uint32_t t, uint32_t mul, uint32
 /* The sum thread T of mem_uniform(_storage) must produce: MUL 0 (same) or 1 (divergent). */
 static uint32_t uniform_sum(const uint32_t *table, uint32_t t, uint32_t mul)
 {
-    uint32_t base = (t * mul) & UNIFORM_SPREAD, acc = 0;
+    uint32_t base = (t * mul) & MEM_UNIFORM_SPREAD, acc = 0;
     for (uint32_t it = 0; it < SHARED_ITERS; it++) {
-        uint32_t a = base + ((it << 7) & UNIFORM_TRIP_MASK);
-        for (uint32_t u = 0; u < SHARED_UNROLL; u++)
+        uint32_t a = base + ((it << MEM_UNIFORM_TRIP_SHIFT) & UNIFORM_TRIP_MASK);
+        for (uint32_t u = 0; u < MEM_UNROLL; u++)
             acc += table[a + 32 * u];
     }
     return acc;
@@ -497,7 +490,7 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     } else {
         uint32_t local[LOCAL], mul, mod;
         snprintf(res->method, sizeof res->method, "exact (uint32 sums of %u %s loads)",
-                 SHARED_ITERS * SHARED_UNROLL, c->kind == UNIFORM ? "table" : "shared");
+                 SHARED_ITERS * MEM_UNROLL, c->kind == UNIFORM ? "table" : "shared");
         shared_mode(v, c->knob, &mul, &mod);
         for (uint32_t t = 0; t < LOCAL; t++)
             local[t] = c->kind == UNIFORM ? uniform_sum(c->src, t, v->param & UN_DIVERGENT ? 1 : 0)
@@ -573,7 +566,7 @@ static double predict(const vkb_variant *v, const vkb_case *vc, const vkb_caps *
         /* the seed's rule: a subgroup's distinct uniform (constant) addresses are served one at a time, so
          * distinct words per invocation cost the subgroup size (at most 128 distinct here: t & 127); a
          * storage buffer serves 32 consecutive words as one line, like one word: no slowdown */
-        unsigned distinct = caps->subgroup_size < UNIFORM_SPREAD + 1 ? caps->subgroup_size : UNIFORM_SPREAD + 1;
+        unsigned distinct = caps->subgroup_size < MEM_UNIFORM_SPREAD + 1 ? caps->subgroup_size : MEM_UNIFORM_SPREAD + 1;
         return v->param == (UN_CONSTANT | UN_DIVERGENT) && distinct ? 1.0 / distinct : 1.0;
     }
     if (c->kind == SHARED || c->kind == BROADCAST) {

@@ -4,6 +4,7 @@
 // apart across threads; padded (REC = 4 or 8): REC / 4 aligned vec4 loads (seed 002: __align__(16)).
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"
+#include "memory.h"
 
 layout(constant_id = 3) const uint FIELDS = 3;
 layout(constant_id = 4) const uint REC = 3;
@@ -13,7 +14,7 @@ layout(std430, binding = 0) readonly buffer Src4 { vec4 src4[]; };
 layout(std430, binding = 1) writeonly buffer Dst1 { float dst1[]; };
 layout(std430, binding = 1) writeonly buffer Dst4 { vec4 dst4[]; };
 
-layout(push_constant) uniform Push { uint n; } pc;
+layout(push_constant) uniform Push { mem_push pc; };
 
 void main()
 {

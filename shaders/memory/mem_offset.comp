@@ -3,11 +3,12 @@
 // half-warp's words must lie in one aligned segment to be served by one transfer).
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"
+#include "memory.h"
 
 layout(std430, binding = 0) readonly buffer Src { float src[]; };
 layout(std430, binding = 1) writeonly buffer Dst { float dst[]; };
 
-layout(push_constant) uniform Push { uint n, k; } pc;
+layout(push_constant) uniform Push { mem_push pc; };
 
 void main()
 {

@@ -8,27 +8,25 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
-
-#define WORDS 4096u
-#define UNROLL 16u
+#include "memory.h"
 
 layout(std430, binding = 0) readonly buffer Src { uint src[]; };
 layout(std430, binding = 1) writeonly buffer Dst { uint dst[]; };
 
-layout(push_constant) uniform Push { uint n, iters, mul, mod, mask; } pc;
+layout(push_constant) uniform Push { mem_push_shared pc; };
 
-shared uint words[WORDS];
+shared uint words[MEM_SHARED_WORDS];
 
 void main()
 {
     uint t = gl_LocalInvocationIndex, acc = 0u;
-    for (uint x = t; x < WORDS; x += gl_WorkGroupSize.x)
+    for (uint x = t; x < MEM_SHARED_WORDS; x += gl_WorkGroupSize.x)
         words[x] = src[x];
     barrier();
-    uint base = ((t % pc.mod) * pc.mul) & 1023u;
+    uint base = ((t % pc.mod) * pc.mul) & MEM_SHARED_SPAN;
     for (uint it = 0u; it < pc.iters; it++) {
-        uint a = base + ((it << 9) & pc.mask);
-        [[unroll]] for (uint u = 0u; u < UNROLL; u++)
+        uint a = base + ((it << MEM_SHARED_TRIP_SHIFT) & pc.mask);
+        [[unroll]] for (uint u = 0u; u < MEM_UNROLL; u++)
             acc += words[a + 32u * u];
     }
     if (gl_GlobalInvocationID.x < pc.n)

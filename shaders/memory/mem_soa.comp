@@ -3,13 +3,14 @@
 // one coalesced stream (seed 002: split structures into arrays of aligned words).
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"
+#include "memory.h"
 
 layout(constant_id = 3) const uint FIELDS = 3;
 
 layout(std430, binding = 0) readonly buffer Src { float src[]; };
 layout(std430, binding = 1) writeonly buffer Dst { float dst[]; };
 
-layout(push_constant) uniform Push { uint n; } pc;
+layout(push_constant) uniform Push { mem_push pc; };
 
 void main()
 {

@@ -11,17 +11,18 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
+#include "memory.h"
 
-#define LOADS 8u
+#define LOADS MEM_STRIDE_LOADS
 
 layout(std430, binding = 0) readonly buffer Src { uint src[]; };
 layout(std430, binding = 1) writeonly buffer Dst { uint partial[]; };
 
-layout(push_constant) uniform Push { uint n, s; } pc;
+layout(push_constant) uniform Push { mem_push pc; }; // k: the stride
 
 void main()
 {
-    uint id = gl_GlobalInvocationID.x, g = VKB_GRID_THREADS_X, s = pc.s, m = 0u, j = id, sum = 0u;
+    uint id = gl_GlobalInvocationID.x, g = VKB_GRID_THREADS_X, s = pc.k, m = 0u, j = id, sum = 0u;
     // this thread's elements are id + m g for m < count: counting them, rather than comparing j with n,
     // keeps j from wrapping past 2^32 near the largest n (a wrapped j is never loaded: m + u < count)
     uint count = id < pc.n ? (pc.n - 1u - id) / g + 1u : 0u;

@@ -13,31 +13,29 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
-
-#define WORDS 1024u
-#define UNROLL 16u
+#include "memory.h"
 
 #if UNIFORM
-layout(std140, binding = 0) uniform Table { uvec4 table[WORDS / 4u]; };
+layout(std140, binding = 0) uniform Table { uvec4 table[MEM_UNIFORM_WORDS / 4u]; };
 #else
 layout(std430, binding = 0) readonly buffer Table { uint table[]; };
 #endif
 layout(std430, binding = 1) writeonly buffer Dst { uint dst[]; };
 
-layout(push_constant) uniform Push { uint n, iters, mul, mask; } pc;
+layout(push_constant) uniform Push { mem_push_uniform pc; };
 
 void main()
 {
     uint t = gl_LocalInvocationIndex, acc = 0u;
-    uint base = (t * pc.mul) & 127u;
+    uint base = (t * pc.mul) & MEM_UNIFORM_SPREAD;
     for (uint it = 0u; it < pc.iters; it++) {
-        uint a = base + ((it << 7) & pc.mask);
+        uint a = base + ((it << MEM_UNIFORM_TRIP_SHIFT) & pc.mask);
 #if UNIFORM
         uint q = a >> 2, c = a & 3u;
-        [[unroll]] for (uint u = 0u; u < UNROLL; u++)
+        [[unroll]] for (uint u = 0u; u < MEM_UNROLL; u++)
             acc += table[q + 8u * u][c];
 #else
-        [[unroll]] for (uint u = 0u; u < UNROLL; u++)
+        [[unroll]] for (uint u = 0u; u < MEM_UNROLL; u++)
             acc += table[a + 32u * u];
 #endif
     }

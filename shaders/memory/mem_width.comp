@@ -3,6 +3,7 @@
 // (seed 002: one aligned 4-, 8- or 16-byte access per thread); the n % WORDS tail as single words.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"
+#include "memory.h"
 
 layout(constant_id = 3) const uint WORDS = 4; // 1, 2 or 4: the branches below fold to one
 
@@ -13,7 +14,7 @@ layout(std430, binding = 1) writeonly buffer Dst1 { float dst1[]; };
 layout(std430, binding = 1) writeonly buffer Dst2 { vec2 dst2[]; };
 layout(std430, binding = 1) writeonly buffer Dst4 { vec4 dst4[]; };
 
-layout(push_constant) uniform Push { uint n; } pc;
+layout(push_constant) uniform Push { mem_push pc; };
 
 void main()
 {
