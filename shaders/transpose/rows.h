@@ -10,7 +10,7 @@
 
 #define TRANSPOSE_ROWS(X)                                                                                      \
     X(copy, transpose_direct, 32, 8, 0, 0, TRANSPOSE_COPY,                                                     \
-      "tile-shaped copy, 32x8 threads, 4 elements each: the kernel ceiling the seed compares against")        \
+      "tile-shaped copy, 32x8 threads, 4 elements each: the kernel ceiling transposes are held to")          \
     X(copy_shared, transpose_tiled, 32, 8, 0, 0, TRANSPOSE_COPY,                                               \
       "copy through a 32x32 shared tile and a barrier: what the tile itself costs")                           \
     X(naive, transpose_direct, 32, 8, 0, 0, TRANSPOSE_TRANSPOSE,                                               \
