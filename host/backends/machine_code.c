@@ -253,7 +253,16 @@ static struct {
         vkb_mc_summary s;
     } *seen;
     int nseen;
+    int nvulkan, ncuda;         /* pipelines and twins written */
 } mc;
+
+/* One line at exit: what --sass wrote, and where. */
+static void say_written(void)
+{
+    if (mc.nvulkan || mc.ncuda)
+        fprintf(stderr, "vkbench: --sass: machine code of %d Vulkan pipeline%s and %d CUDA kernel%s in %s\n",
+                mc.nvulkan, mc.nvulkan == 1 ? "" : "s", mc.ncuda, mc.ncuda == 1 ? "" : "s", mc.dir);
+}
 
 void vkb_mc_open(const char *dir)
 {
@@ -270,6 +279,7 @@ void vkb_mc_open(const char *dir)
     snprintf(mc.dir, sizeof mc.dir, "%s", dir);
     mc.on = 1;
     mc.seen = vkb_calloc(MAX_SEEN, sizeof *mc.seen);
+    atexit(say_written);
 }
 
 int vkb_mc_enabled(void)
@@ -509,6 +519,7 @@ void vkb_mc_vulkan(const char *device, uint32_t vendor, const vkb_pass *pass, co
     }
     *out = cap.best;
     seen_add(base, hash, out);
+    mc.nvulkan++;
     print_summary(base, pass->kernel, out);
 }
 
@@ -671,5 +682,6 @@ void vkb_mc_cuda(const char *module_path, const vkb_pass *pass, vkb_mc_summary *
     }
     snprintf(out->source, sizeof out->source, "cuobjdump");
     seen_add(base, 0, out);
+    mc.ncuda++;
     print_summary(base, "cuda", out);
 }
