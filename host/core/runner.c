@@ -23,6 +23,7 @@
 typedef struct saved_outputs {
     void *data[VKB_MAX_BUFFERS];
     uint64_t bytes[VKB_MAX_BUFFERS];
+    uint64_t cap[VKB_MAX_BUFFERS];  /* kept from variant to variant: fresh memory costs a page fault per 4 KiB */
     double tolerance;   /* the first backend's check tolerance (0: exact) */
     const char *backend;
     int valid;
@@ -48,6 +49,21 @@ typedef struct shape_state {
     saved_outputs saved;     /* the current variant's outputs on its first backend */
     int saved_variant;
 } shape_state;
+
+/* One buffer for read-backs, kept for the run: a fresh one per case costs a page fault per 4 KiB (a 1 GiB
+ * output: a third of a second). */
+static void *scratch;
+static size_t scratch_bytes;
+
+static void *scratch_for(uint64_t bytes)
+{
+    if (bytes > scratch_bytes) {
+        free(scratch);
+        scratch = vkb_alloc((size_t)bytes);
+        scratch_bytes = (size_t)bytes;
+    }
+    return scratch;
+}
 
 static volatile sig_atomic_t stop_signal;
 static vkb_runner *active;   /* the run whose sinks an early exit must still end */
@@ -157,7 +173,7 @@ static void compare_outputs(vkb_result *res, const vkb_plan *plan, const saved_o
     for (int i = 0; i < plan->nbuf; i++) {
         const uint32_t *a, *b;
         uint64_t words;
-        if (plan->buf[i].role != VKB_BUF_OUTPUT || !saved->data[i] || !plan->buf[i].host)
+        if (plan->buf[i].role != VKB_BUF_OUTPUT || !saved->bytes[i] || !plan->buf[i].host)
             continue;
         a = saved->data[i];
         b = plan->buf[i].host;
@@ -203,16 +219,28 @@ static void compare_outputs(vkb_result *res, const vkb_plan *plan, const saved_o
 
 static void save_outputs(saved_outputs *saved, const vkb_plan *plan, const vkb_result *res)
 {
-    for (int i = 0; i < plan->nbuf; i++) {
-        if (plan->buf[i].role != VKB_BUF_OUTPUT || !plan->buf[i].host)
+    for (int i = 0; i < VKB_MAX_BUFFERS; i++) {
+        saved->bytes[i] = 0;
+        if (i >= plan->nbuf || plan->buf[i].role != VKB_BUF_OUTPUT || !plan->buf[i].host)
             continue;
-        saved->data[i] = vkb_alloc(plan->buf[i].bytes);
+        if (plan->buf[i].bytes > saved->cap[i]) {
+            free(saved->data[i]);
+            saved->data[i] = vkb_alloc(plan->buf[i].bytes);
+            saved->cap[i] = plan->buf[i].bytes;
+        }
         memcpy(saved->data[i], plan->buf[i].host, plan->buf[i].bytes);
         saved->bytes[i] = plan->buf[i].bytes;
     }
     saved->tolerance = res->check.tolerance;
     saved->backend = res->backend;
     saved->valid = 1;
+}
+
+/* Forget the saved outputs; their memory stays for the next variant. */
+static void forget_outputs(saved_outputs *saved)
+{
+    memset(saved->bytes, 0, sizeof saved->bytes);
+    saved->valid = 0;
 }
 
 static void free_outputs(saved_outputs *saved)
@@ -237,10 +265,9 @@ static int outputs_identical(vkb_backend *b, void *prep, const vkb_plan *plan, v
         void *again;
         if (plan->buf[i].role != VKB_BUF_OUTPUT)
             continue;
-        again = vkb_alloc(plan->buf[i].bytes);
+        again = scratch_for(plan->buf[i].bytes);
         b->download(b, bufs[i], again, plan->buf[i].bytes);
         same = memcmp(again, plan->buf[i].host, plan->buf[i].bytes) == 0 && !vkb_fault("second-run-differs");
-        free(again);
     }
     return same;
 }
@@ -590,7 +617,7 @@ static void shape_end(vkb_runner *r, shape_state *st)
 {
     if (st->fam < 0)
         return;
-    free_outputs(&st->saved);
+    forget_outputs(&st->saved);
     for (int i = 0; i < st->ninputs; i++)
         r->all[st->inputs[i].backend]->buffer_destroy(r->all[st->inputs[i].backend], st->inputs[i].buf);
     st->ninputs = 0;
@@ -667,7 +694,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
         if (st.fam < 0)
             shape_begin(r, &st, sel, k->fam, k->shape);
         if (st.saved_variant != k->variant) {
-            free_outputs(&st.saved);
+            forget_outputs(&st.saved);
             st.saved_variant = k->variant;
         }
         res = vkb_results_add(&r->results);
@@ -680,6 +707,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
                 r->sinks[i]->result(r->sinks[i], res);
     }
     shape_end(r, &st);
+    free_outputs(&st.saved);
     free(st.inputs);
     if (family >= 0)
         family_event(r, sel->fam[family].family, 0);
@@ -699,6 +727,9 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
 
 void vkb_runner_free(vkb_runner *r)
 {
+    free(scratch);
+    scratch = NULL;
+    scratch_bytes = 0;
     free(r->work);
     r->work = NULL;
     r->nwork = 0;
