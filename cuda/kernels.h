@@ -56,16 +56,22 @@ cudaError_t vkb_launch_io(const vkb_pass *p, void *const *a, cudaStream_t s)
     return cudaGetLastError();
 }
 
+/* The push constants of a pass as a family's struct P (shaders/<family>/<family>.h). */
+template <typename P> static inline P vkb_push_as(const vkb_pass *p)
+{
+    P push;
+    static_assert(sizeof(P) <= sizeof p->push, "push constants past VKB_PUSH_WORDS");
+    memcpy(&push, p->push, sizeof push);
+    return push;
+}
+
 /* The launcher of a kernel K(const In *src, Out *dst, P push) whose push constants are a family's struct P
  * (shaders/<family>/<family>.h, the one the shader declares): vkb_launch_push<float, float, transpose_push,
  * transpose_tiled<32, 8, 1, 0, 1>>. */
 template <typename In, typename Out, typename P, void (*K)(const In *, Out *, P)>
 cudaError_t vkb_launch_push(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
-    P push;
-    static_assert(sizeof(P) <= sizeof p->push, "push constants past VKB_PUSH_WORDS");
-    memcpy(&push, p->push, sizeof push);
-    K<<<vkb_grid(p), vkb_block(p), 0, s>>>((const In *)a[0], (Out *)a[1], push);
+    K<<<vkb_grid(p), vkb_block(p), 0, s>>>((const In *)a[0], (Out *)a[1], vkb_push_as<P>(p));
     return cudaGetLastError();
 }
 

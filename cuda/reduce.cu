@@ -3,6 +3,7 @@
 #include <cub/device/device_reduce.cuh>
 
 #include "kernels.h"
+#include "reduce/reduce.h"
 
 namespace {
 
@@ -59,10 +60,10 @@ template <typename T, unsigned L> __device__ void tree_unrolled(T *sh, unsigned 
     }
 }
 
-template <typename T> __global__ void interleaved_divergent(const T *__restrict__ src, T *__restrict__ dst, vkb_push pc)
+template <typename T> __global__ void interleaved_divergent(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     T *sh = shared_array<T>();
-    unsigned t = threadIdx.x, L = blockDim.x, n = pc.u[0], blocks = (n + L - 1u) / L;
+    unsigned t = threadIdx.x, L = blockDim.x, n = pc.n, blocks = (n + L - 1u) / L;
     for (unsigned b = blockIdx.x; b < blocks; b += gridDim.x) {
         unsigned i = b * L + t;
         sh[t] = i < n ? src[i] : T(0);
@@ -78,10 +79,10 @@ template <typename T> __global__ void interleaved_divergent(const T *__restrict_
     }
 }
 
-template <typename T> __global__ void interleaved_strided(const T *__restrict__ src, T *__restrict__ dst, vkb_push pc)
+template <typename T> __global__ void interleaved_strided(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     T *sh = shared_array<T>();
-    unsigned t = threadIdx.x, L = blockDim.x, n = pc.u[0], blocks = (n + L - 1u) / L;
+    unsigned t = threadIdx.x, L = blockDim.x, n = pc.n, blocks = (n + L - 1u) / L;
     for (unsigned b = blockIdx.x; b < blocks; b += gridDim.x) {
         unsigned i = b * L + t;
         sh[t] = i < n ? src[i] : T(0);
@@ -98,10 +99,10 @@ template <typename T> __global__ void interleaved_strided(const T *__restrict__ 
     }
 }
 
-template <typename T> __global__ void sequential(const T *__restrict__ src, T *__restrict__ dst, vkb_push pc)
+template <typename T> __global__ void sequential(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     T *sh = shared_array<T>();
-    unsigned t = threadIdx.x, L = blockDim.x, n = pc.u[0], blocks = (n + L - 1u) / L;
+    unsigned t = threadIdx.x, L = blockDim.x, n = pc.n, blocks = (n + L - 1u) / L;
     for (unsigned b = blockIdx.x; b < blocks; b += gridDim.x) {
         unsigned i = b * L + t;
         sh[t] = i < n ? src[i] : T(0);
@@ -114,10 +115,10 @@ template <typename T> __global__ void sequential(const T *__restrict__ src, T *_
 }
 
 /* first_add, unroll_last_subgroup: two elements L apart per thread; KEEP 1 or a warp's worth left */
-template <typename T, bool TAIL> __global__ void first_add(const T *__restrict__ src, T *__restrict__ dst, vkb_push pc)
+template <typename T, bool TAIL> __global__ void first_add(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     T *sh = shared_array<T>();
-    unsigned t = threadIdx.x, L = blockDim.x, n = pc.u[0], blocks = (n + 2u * L - 1u) / (2u * L);
+    unsigned t = threadIdx.x, L = blockDim.x, n = pc.n, blocks = (n + 2u * L - 1u) / (2u * L);
     for (unsigned b = blockIdx.x; b < blocks; b += gridDim.x) {
         unsigned i = b * 2u * L + t;
         sh[t] = (i < n ? src[i] : T(0)) + (i + L < n ? src[i + L] : T(0));
@@ -134,10 +135,10 @@ template <typename T, bool TAIL> __global__ void first_add(const T *__restrict__
     }
 }
 
-template <typename T, unsigned L> __global__ void unroll_complete(const T *__restrict__ src, T *__restrict__ dst, vkb_push pc)
+template <typename T, unsigned L> __global__ void unroll_complete(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     __shared__ T sh[L];
-    unsigned t = threadIdx.x, n = pc.u[0], blocks = (n + 2u * L - 1u) / (2u * L);
+    unsigned t = threadIdx.x, n = pc.n, blocks = (n + 2u * L - 1u) / (2u * L);
     for (unsigned b = blockIdx.x; b < blocks; b += gridDim.x) {
         unsigned i = b * 2u * L + t;
         sh[t] = (i < n ? src[i] : T(0)) + (i + L < n ? src[i + L] : T(0));
@@ -148,10 +149,10 @@ template <typename T, unsigned L> __global__ void unroll_complete(const T *__res
     }
 }
 
-template <typename T, unsigned L> __global__ void stride_global(const T *__restrict__ src, T *__restrict__ dst, vkb_push pc)
+template <typename T, unsigned L> __global__ void stride_global(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     __shared__ T sh[L];
-    unsigned t = threadIdx.x, n = pc.u[0], threads = gridDim.x * L;
+    unsigned t = threadIdx.x, n = pc.n, threads = gridDim.x * L;
     T acc = T(0);
     for (unsigned i = blockIdx.x * L + t; i < n; i += threads)
         acc += src[i];
@@ -161,10 +162,10 @@ template <typename T, unsigned L> __global__ void stride_global(const T *__restr
     tail_subgroup(sh, dst, blockIdx.x, L);
 }
 
-template <typename T, unsigned L> __global__ void stride_local(const T *__restrict__ src, T *__restrict__ dst, vkb_push pc)
+template <typename T, unsigned L> __global__ void stride_local(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     __shared__ T sh[L];
-    unsigned t = threadIdx.x, n = pc.u[0], per = pc.u[1];
+    unsigned t = threadIdx.x, n = pc.n, per = pc.per;
     unsigned base = blockIdx.x * per * L, end = base + per * L < n ? base + per * L : n;
     T acc = T(0);
     for (unsigned i = base + t; i < end; i += L)
@@ -195,11 +196,11 @@ template <typename T> __device__ T load_vec4_sum(const T *__restrict__ src, unsi
     return acc;
 }
 
-template <typename T, unsigned L> __global__ void vec4(const T *__restrict__ src, T *__restrict__ dst, vkb_push pc)
+template <typename T, unsigned L> __global__ void vec4(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     __shared__ T sh[L];
     unsigned t = threadIdx.x;
-    sh[t] = load_vec4_sum(src, pc.u[0]);
+    sh[t] = load_vec4_sum(src, pc.n);
     __syncthreads();
     tree_unrolled<T, L>(sh, t);
     tail_subgroup(sh, dst, blockIdx.x, L);
@@ -224,24 +225,24 @@ template <typename T, unsigned L> __device__ bool block_sum_warps(T acc, T &sum)
     return lane == 0u;
 }
 
-template <typename T, unsigned L> __global__ void subgroup(const T *__restrict__ src, T *__restrict__ dst, vkb_push pc)
+template <typename T, unsigned L> __global__ void subgroup(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     T sum;
-    if (block_sum_warps<T, L>(load_vec4_sum(src, pc.u[0]), sum))
+    if (block_sum_warps<T, L>(load_vec4_sum(src, pc.n), sum))
         dst[blockIdx.x] = sum;
 }
 
-template <typename T, unsigned L> __global__ void subgroup_atomic(const T *__restrict__ src, T *dst, vkb_push pc)
+template <typename T, unsigned L> __global__ void subgroup_atomic(const T *__restrict__ src, T *dst, reduce_push pc)
 {
     T sum;
-    if (block_sum_warps<T, L>(load_vec4_sum(src, pc.u[0]), sum))
+    if (block_sum_warps<T, L>(load_vec4_sum(src, pc.n), sum))
         atomicAdd(dst, sum);
 }
 
-template <typename T> __global__ void partials(const T *__restrict__ src, T *__restrict__ dst, vkb_push pc)
+template <typename T> __global__ void partials(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     T *sh = shared_array<T>();
-    unsigned t = threadIdx.x, L = blockDim.x, n = pc.u[0], per = pc.u[1];
+    unsigned t = threadIdx.x, L = blockDim.x, n = pc.n, per = pc.per;
     unsigned base = blockIdx.x * per * L, end = base + per * L < n ? base + per * L : n;
     T acc = T(0);
     for (unsigned i = base + t; i < end; i += L)
@@ -260,7 +261,7 @@ template <typename T> __global__ void partials(const T *__restrict__ src, T *__r
         if (whole_warps && p->local[0] % 32u)                                                          \
             return cudaErrorInvalidConfiguration;                                                      \
         __VA_ARGS__<<<vkb_grid(p), vkb_block(p), p->local[0] * sizeof(T), s>>>(                       \
-            (const T *)a[0], (T *)a[1], vkb_push_of(p));                                               \
+            (const T *)a[0], (T *)a[1], vkb_push_as<reduce_push>(p));                                               \
         return cudaGetLastError();                                                                     \
     }
 LAUNCH_DYNAMIC(interleaved_divergent, false, interleaved_divergent<T>)
@@ -276,7 +277,7 @@ LAUNCH_DYNAMIC(partials, false, partials<T>)
     {                                                                                                  \
         const T *src = (const T *)a[0];                                                                \
         T *dst = (T *)a[1];                                                                            \
-        vkb_push pc = vkb_push_of(p);                                                                  \
+        reduce_push pc = vkb_push_as<reduce_push>(p);                                                                  \
         switch (p->local[0]) {                                                                         \
         case 64: name<T, 64><<<vkb_grid(p), vkb_block(p), 0, s>>>(src, dst, pc); break;                \
         case 128: name<T, 128><<<vkb_grid(p), vkb_block(p), 0, s>>>(src, dst, pc); break;              \
@@ -303,7 +304,7 @@ cudaError_t launch_cub_sum(const vkb_pass *p, void *const *a, cudaStream_t s)
     size_t need = 0;
     const float *src = (const float *)a[0];
     float *dst = (float *)a[1];
-    int n = (int)p->push[0];
+    int n = (int)vkb_push_as<reduce_push>(p).n;
     cudaError_t e = cub::DeviceReduce::Sum(nullptr, need, src, dst, n, s);
     if (e != cudaSuccess)
         return e;

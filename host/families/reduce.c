@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "family.h"
+#include "reduce/reduce.h"
 #include "util.h"
 
 /* Grid rules of seed 003's in-thread reduce ("control the global thread count" or "the workgroup
@@ -201,10 +202,12 @@ static uint64_t plan_partials(vkb_plan *p, const char *kernel, uint64_t m, int f
         uint32_t groups[3] = {(uint32_t)div_up(m, per * REDUCE_PARTIALS_LOCAL), 1, 1};
         int to = groups[0] == 1 ? out : scratch;
         vkb_pass *pass = vkb_plan_dispatch(p, kernel, local, groups);
+        reduce_push push;
         int b[2] = {from, to};
         vkb_pass_bind(pass, 2, b);
-        pass->push[0] = (uint32_t)m;
-        pass->push[1] = (uint32_t)per;
+        push.n = (uint32_t)m;
+        push.per = (uint32_t)per;
+        vkb_pass_push(pass, &push, sizeof push);
         pass->shared_bytes = REDUCE_PARTIALS_LOCAL * 4;
         depth += (per - 1) + log2_u64(REDUCE_PARTIALS_LOCAL);
         m = groups[0];
@@ -221,13 +224,14 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     uint64_t n = (uint64_t)vc->shape.d[0], m, chain, threads;
     uint32_t L = v->local[0], groups[3] = {1, 1, 1}, per = 0;
     void *result = c ? &c->out : NULL;
+    reduce_push push = {(uint32_t)n, 0};
     int src, out, s1, s2, b[2];
     vkb_pass *pass;
 
     if (n > REDUCE_MAX_N)
         return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu: at most 2^31 - 1 (the shaders index with 32-bit "
                              "unsigned integers); try a smaller n", (unsigned long long)n);
-    if ((L & (L - 1)) != 0 || L > 1024 || v->local[1] != 1 || v->local[2] != 1)
+    if ((L & (L - 1)) != 0 || L > REDUCE_MAX_LOCAL || v->local[1] != 1 || v->local[2] != 1)
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: the trees halve a 1-D workgroup, "
                              "so its width (0=) is a power of two up to 1024", L, v->local[1], v->local[2]);
     src = vkb_plan_buffer_add(p, n * sizeof(float), VKB_BUF_INPUT,
@@ -238,7 +242,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         b[0] = src;
         b[1] = out;
         vkb_pass_bind(pass, 2, b);
-        pass->push[0] = (uint32_t)n;
+        vkb_pass_push(pass, &push, sizeof push);
         /* CUB's order is its own: each thread's serial share assumes at least 128 threads per SM
          * in its first pass; 64 covers its block and grid trees */
         p->check_depth = div_up(n, (uint64_t)(caps->compute_units ? caps->compute_units : 1) * 128) + 64;
@@ -289,8 +293,8 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     b[0] = src;
     b[1] = s1;
     vkb_pass_bind(pass, 2, b);
-    pass->push[0] = (uint32_t)n;
-    pass->push[1] = per;
+    push.per = per;
+    vkb_pass_push(pass, &push, sizeof push);
     pass->shared_bytes = L * 4;
 
     /* the bound's depth: the first element of a thread's chain meets chain - 1 roundings (0 + x is

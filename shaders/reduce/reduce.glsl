@@ -1,6 +1,7 @@
 // reduce.glsl - what the reduce shaders share: element type, buffers, push constants, the
 // workgroup's shared array and its tree steps. Include after vkb.glsl.
 // T is the element type from the command line: -DT=float -DT4=vec4 or -DT=int -DT4=ivec4 (int adds wrap).
+#include "reduce.h"
 
 layout(std430, binding = 0) readonly buffer Src { T src[]; };
 #ifdef REDUCE_DST_ATOMIC
@@ -9,8 +10,7 @@ layout(std430, binding = 1) buffer Dst { T dst[]; };             // atomics read
 layout(std430, binding = 1) writeonly buffer Dst { T dst[]; };   // one partial sum per block
 #endif
 
-// n: elements in src; per: elements (or vec4s) each thread adds serially, where the grid rule sets it
-layout(push_constant) uniform Push { uint n; uint per; } pc;
+layout(push_constant) uniform Push { reduce_push pc; }; // reduce.h
 
 shared T sh[gl_WorkGroupSize.x];
 
