@@ -104,7 +104,8 @@ def pick(directory, name):
     vk = [c for c in cands if not c.endswith(".cuda.sass") and not os.path.basename(c).startswith("cuobjdump")]
     if not vk:
         sys.exit("sass_diff.py: no %s*.sass in %s" % (name, directory))
-    v = vk[0]
+    # a variant's first pass (NAME[...]) before its later ones (NAME.kernel[...]), which sort first
+    v = sorted(vk, key=lambda c: not os.path.basename(c).startswith(name.rstrip("[") + "["))[0]
     twin = v[:-len(".sass")] + ".cuda.sass"
     return v, twin if os.path.exists(twin) else (cuda[0] if cuda else None)
 
