@@ -244,7 +244,7 @@ static struct {
     char dir[3072];
     char label[160];
     int vk_pass, cu_pass;       /* dispatch passes seen since the label was set */
-    int said_unavailable, said_no_nvdisasm, said_no_cuobjdump, said_no_arch, said_no_twin;
+    int said_unavailable, said_no_nvdisasm, said_nvdisasm_failed, said_no_arch, said_no_twin;
     char *cuda_text;            /* cuobjdump -sass of the CUDA module, read once */
     int cuda_tried;
     struct seen {
@@ -471,7 +471,9 @@ static void capture_record(const uint8_t *code, size_t bytes, void *user)
         char *text;
         vkb_mc_summary s;
         if (!run_to_file(argv, sass)) {
-            vkb_warn("--sass: nvdisasm failed on %s (see %s)", bin, sass);
+            if (!mc.said_nvdisasm_failed++)
+                vkb_warn("--sass: nvdisasm -b %s failed on %s (see %s; further failures not shown)", c->arch, bin,
+                         sass);
             return;
         }
         text = read_file(sass);
