@@ -143,7 +143,7 @@ static void cu_destroy(vkb_backend *b)
 /* The module sits beside the executable. */
 static void *load_module(char *why, size_t len)
 {
-    char path[sizeof module_path]; /* not PATH_MAX: host/core/limits.h shadows <limits.h> */
+    char path[sizeof module_path];
     ssize_t n = readlink("/proc/self/exe", path, sizeof path - 64);
     void *h;
     if (n <= 0) {
