@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "machine_code.h"
 #include "unit.h"
@@ -243,12 +244,59 @@ static void cuda_function(void)
     ASSERT(strstr(body, "SHFL") && !strstr(body, "REDG"));
 }
 
+/* The --sass session on a recorded cache: files named by family, variant and constants; the code in .bin is
+ * the record's; another vendor's cache writes nothing. nvdisasm may or may not be installed here. */
+static void capture_files(void)
+{
+    char dir[] = "/tmp/vkb_mc_testXXXXXX", path[600];
+    size_t n, nbin, nout;
+    unsigned char *data = slurp("transpose_padded.cache", &n), *code = slurp("transpose_padded.bin", &nbin), *out;
+    vkb_pass pass = {VKB_PASS_DISPATCH, "transpose_tiled", {32, 8, 1}, {1, 1, 1}, {32, 8, 1, 0, 1}, 5};
+    vkb_mc_summary s;
+    FILE *f;
+    ASSERT(data && code && mkdtemp(dir));
+    if (!data || !code)
+        return;
+    vkb_mc_open(dir);
+    vkb_mc_set_label("transpose", "padded");
+    vkb_mc_vulkan("NVIDIA H100 80GB HBM3", 0x10DE, &pass, data, n, &s);
+    snprintf(path, sizeof path, "%s/transpose_padded[32x8x1,32,8,1,0,1].bin", dir);
+    f = fopen(path, "rb");
+    ASSERT(f);
+    if (f) {
+        out = malloc(nbin + 1);
+        nout = fread(out, 1, nbin + 1, f);
+        fclose(f);
+        ASSERT(nout == nbin && memcmp(out, code, nbin) == 0);
+        free(out);
+        remove(path);
+    }
+    snprintf(path, sizeof path, "%s/transpose_padded[32x8x1,32,8,1,0,1].cache", dir);
+    ASSERT(remove(path) == 0);
+    snprintf(path, sizeof path, "%s/transpose_padded[32x8x1,32,8,1,0,1].sass", dir);
+    if (remove(path) == 0) /* disassembled where nvdisasm exists */
+        ASSERT(s.valid && s.count[VKB_MC_LDG_32] > 0);
+    else
+        ASSERT(!s.valid);
+
+    /* lavapipe's vendor: not available, nothing written */
+    vkb_mc_set_label("transpose", "other");
+    vkb_mc_vulkan("llvmpipe", 0x10005, &pass, data, n, &s);
+    ASSERT(!s.valid);
+    snprintf(path, sizeof path, "%s/transpose_other[32x8x1,32,8,1,0,1].cache", dir);
+    ASSERT(remove(path) != 0);
+    ASSERT(rmdir(dir) == 0); /* nothing else was written */
+    free(data);
+    free(code);
+}
+
 int main(int argc, char **argv)
 {
     static const unit_test tests[] = {{"records", records},
                                       {"raw_record", raw_record},
                                       {"summary_lines", summary_lines},
                                       {"summary_recorded", summary_recorded},
-                                      {"cuda_function", cuda_function}};
+                                      {"cuda_function", cuda_function},
+                                      {"capture_files", capture_files}};
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof *tests));
 }
