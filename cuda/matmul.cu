@@ -7,13 +7,14 @@
 #include <mma.h>
 
 #include "kernels.h"
+#include "matmul/matmul.h"
 
 namespace {
 
 __global__ void matmul_naive(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c,
-                             vkb_push pc)
+                             matmul_push pc)
 {
-    unsigned m = pc.u[0], n = pc.u[1], k = pc.u[2];
+    unsigned m = pc.m, n = pc.n, k = pc.k;
     unsigned col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;
     if (row >= m || col >= n)
         return;
@@ -25,10 +26,10 @@ __global__ void matmul_naive(const float *__restrict__ a, const float *__restric
 
 template <unsigned TILE>
 __global__ void matmul_tiled(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c,
-                             vkb_push pc)
+                             matmul_push pc)
 {
     __shared__ float as[TILE][TILE], bs[TILE][TILE];
-    unsigned m = pc.u[0], n = pc.u[1], k = pc.u[2];
+    unsigned m = pc.m, n = pc.n, k = pc.k;
     unsigned tx = threadIdx.x, ty = threadIdx.y;
     unsigned row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
     float acc = 0.0f;
@@ -48,9 +49,9 @@ __global__ void matmul_tiled(const float *__restrict__ a, const float *__restric
 template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsigned TM, unsigned TN, unsigned OPT,
           unsigned NT>
 __global__ void __launch_bounds__(NT) matmul_block(const float *__restrict__ a, const float *__restrict__ b,
-                                                   float *__restrict__ c, vkb_push pc)
+                                                   float *__restrict__ c, matmul_push pc)
 {
-    constexpr unsigned WIDE = OPT & 1u, AT = (OPT >> 1) & 1u, DB = (OPT >> 2) & 1u, W = 1u + 3u * WIDE;
+    constexpr unsigned WIDE = OPT & MATMUL_OPT_WIDE, AT = (OPT & MATMUL_OPT_AT) >> 1u, DB = (OPT & MATMUL_OPT_DB) >> 2u, W = 1u + 3u * WIDE;
     constexpr unsigned NWARPS = (BM / WM) * (BN / WN), WS = NT / NWARPS, LR = WM / TM, LC = WS / LR;
     constexpr unsigned WSUBN = LC * TN, WNITER = WN / WSUBN, PADA = 4u * AT;
     constexpr unsigned ASZ = BK * (BM + PADA) / 4u, BSZ = BK * BN / 4u;
@@ -58,7 +59,7 @@ __global__ void __launch_bounds__(NT) matmul_block(const float *__restrict__ a, 
     __shared__ float4 as[(1u + DB) * ASZ], bs[(1u + DB) * BSZ];
     float *asf = reinterpret_cast<float *>(as), *bsf = reinterpret_cast<float *>(bs);
     const float4 *a4 = reinterpret_cast<const float4 *>(a), *b4 = reinterpret_cast<const float4 *>(b);
-    unsigned m = pc.u[0], n = pc.u[1], k = pc.u[2];
+    unsigned m = pc.m, n = pc.n, k = pc.k;
     unsigned tid = threadIdx.x, warp = tid / WS, lane = tid % WS;
     unsigned wr = warp / (BN / WN), wc = warp % (BN / WN), lr = lane / LC, lc = lane % LC;
     unsigned m0 = blockIdx.y * BM, n0 = blockIdx.x * BN, arow = wr * WM + lr * TM;
@@ -229,7 +230,7 @@ __device__ uint4 chunk8(const unsigned *w, unsigned row, unsigned col, unsigned 
  * the next tile in registers during the math, unguarded 16-byte loads for interior tiles). */
 template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN>
 __global__ void matmul_coopmat(const unsigned *__restrict__ a, const unsigned *__restrict__ b, float *__restrict__ c,
-                               vkb_push pc)
+                               matmul_push pc)
 {
     using namespace nvcuda;
     constexpr unsigned FM = WM / 16u, FN = WN / 16u, ASTR = BK / 8u + 1u, BSTR = BN / 8u + 1u;
@@ -238,7 +239,7 @@ __global__ void matmul_coopmat(const unsigned *__restrict__ a, const unsigned *_
     __shared__ __align__(32) uint4 as[2u * ASTAGE];
     __shared__ __align__(32) uint4 bs[2u * BSTAGE];
     __shared__ __align__(32) float cs[NSUB * 256u];
-    unsigned m = pc.u[0], n = pc.u[1], k = pc.u[2];
+    unsigned m = pc.m, n = pc.n, k = pc.k;
     unsigned tid = threadIdx.x, sub = tid / 32u, lane = tid % 32u;
     unsigned sr = sub / (BN / WN), sc = sub % (BN / WN), m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
     unsigned tiles = (k + BK - 1u) / BK;
@@ -325,7 +326,7 @@ __global__ void matmul_coopmat(const unsigned *__restrict__ a, const unsigned *_
 cudaError_t launch_naive(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
     matmul_naive<<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (const float *)a[1], (float *)a[2],
-                                                       vkb_push_of(p));
+                                                       vkb_push_as<matmul_push>(p));
     return cudaGetLastError();
 }
 
@@ -333,7 +334,7 @@ template <unsigned TILE>
 cudaError_t launch_tiled(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
     matmul_tiled<TILE><<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (const float *)a[1], (float *)a[2],
-                                                             vkb_push_of(p));
+                                                             vkb_push_as<matmul_push>(p));
     return cudaGetLastError();
 }
 
@@ -344,7 +345,7 @@ cudaError_t launch_block(const vkb_pass *p, void *const *a, cudaStream_t s)
     if (p->local[0] != NT || p->local[1] != 1 || p->local[2] != 1)
         return cudaErrorInvalidConfiguration;   /* the register arrays are sized for NT threads */
     matmul_block<BM, BN, BK, WM, WN, TM, TN, OPT, NT><<<vkb_grid(p), vkb_block(p), 0, s>>>(
-        (const float *)a[0], (const float *)a[1], (float *)a[2], vkb_push_of(p));
+        (const float *)a[0], (const float *)a[1], (float *)a[2], vkb_push_as<matmul_push>(p));
     return cudaGetLastError();
 }
 
@@ -354,7 +355,7 @@ cudaError_t launch_coopmat(const vkb_pass *p, void *const *a, cudaStream_t s)
     if (p->local[0] != (BM / WM) * (BN / WN) * 32u)
         return cudaErrorInvalidConfiguration;   /* one warp per sub-block: the register arrays are sized so */
     matmul_coopmat<BM, BN, BK, WM, WN><<<vkb_grid(p), vkb_block(p), 0, s>>>(
-        (const unsigned *)a[0], (const unsigned *)a[1], (float *)a[2], vkb_push_of(p));
+        (const unsigned *)a[0], (const unsigned *)a[1], (float *)a[2], vkb_push_as<matmul_push>(p));
     return cudaGetLastError();
 }
 
@@ -380,7 +381,8 @@ cudaError_t blas_result(cublasStatus_t st, const char *what)
 cudaError_t launch_cublas_sgemm(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
     cublasHandle_t h = blas(s);
-    int m = (int)p->push[0], n = (int)p->push[1], k = (int)p->push[2];
+    matmul_push pc = vkb_push_as<matmul_push>(p);
+    int m = (int)pc.m, n = (int)pc.n, k = (int)pc.k;
     const float one = 1.0f, zero = 0.0f;
     if (!h)
         return blas_result(CUBLAS_STATUS_NOT_INITIALIZED, "cublasCreate");
@@ -393,7 +395,8 @@ cudaError_t launch_cublas_sgemm(const vkb_pass *p, void *const *a, cudaStream_t 
 cudaError_t launch_cublas_hgemm(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
     cublasHandle_t h = blas(s);
-    int m = (int)p->push[0], n = (int)p->push[1], k = (int)p->push[2];
+    matmul_push pc = vkb_push_as<matmul_push>(p);
+    int m = (int)pc.m, n = (int)pc.n, k = (int)pc.k;
     const float one = 1.0f, zero = 0.0f;
     if (!h)
         return blas_result(CUBLAS_STATUS_NOT_INITIALIZED, "cublasCreate");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "family.h"
+#include "matmul/matmul.h"
 #include "util.h"
 
 /* Row param bits. */
@@ -15,8 +16,6 @@ enum {
     MM_WM_SUBGROUP = 2 /* matmul_block: the warp tile height WM = 2 x the device's subgroup size */
 };
 
-/* matmul_block OPT bits (shaders/matmul/matmul_block.comp) */
-enum { OPT_WIDE = 1, OPT_AT = 2, OPT_DB = 4 };
 
 /* Products up to this many multiply-adds get every element checked; larger ones vkb_check_product. */
 #define FULL_CHECK_MACS (1ull << 27)
@@ -45,13 +44,13 @@ static const vkb_variant variants[] = {
      "8 outputs per invocation down a column: one shared B value feeds 8 FMAs; predict ~2x tiled32", "cublas_sgemm"},
     {"block2d", "matmul_block", {256, 1, 1}, {BLOCK2D, 0}, 8, 0, 0, 0,
      "8x8 register block per invocation: 16 shared loads per 64 FMAs; predict ~1.5x rows", "cublas_sgemm"},
-    {"vec4", "matmul_block", {256, 1, 1}, {BLOCK2D, OPT_WIDE}, 8, 0, 0, 0,
+    {"vec4", "matmul_block", {256, 1, 1}, {BLOCK2D, MATMUL_OPT_WIDE}, 8, 0, 0, 0,
      "16-byte global loads and vec4 B reads from shared memory: fewer instructions; predict +15%", "cublas_sgemm"},
-    {"transposed_a", "matmul_block", {256, 1, 1}, {BLOCK2D, OPT_WIDE | OPT_AT}, 8, 0, 0, 0,
+    {"transposed_a", "matmul_block", {256, 1, 1}, {BLOCK2D, MATMUL_OPT_WIDE | MATMUL_OPT_AT}, 8, 0, 0, 0,
      "A tile stored k-major (+4 pad): vec4, conflict-free A reads and stores; predict +10%", "cublas_sgemm"},
-    {"dbuf", "matmul_block", {256, 1, 1}, {BLOCK2D, OPT_WIDE | OPT_AT | OPT_DB}, 8, 0, 0, 0,
+    {"dbuf", "matmul_block", {256, 1, 1}, {BLOCK2D, MATMUL_OPT_WIDE | MATMUL_OPT_AT | MATMUL_OPT_DB}, 8, 0, 0, 0,
      "two shared stages, next tile fetched during the math, one barrier per tile; predict +5-10%", "cublas_sgemm"},
-    {"subgroup", "matmul_block_unrolled", {128, 1, 1}, {128, 128, 16, 0, 64, 8, 4, OPT_WIDE | OPT_AT | OPT_DB}, 8,
+    {"subgroup", "matmul_block_unrolled", {128, 1, 1}, {128, 128, 16, 0, 64, 8, 4, MATMUL_OPT_WIDE | MATMUL_OPT_AT | MATMUL_OPT_DB}, 8,
      MM_WM_SUBGROUP, 0, 0,
      "each subgroup owns a (2 x subgroup) x 64 sub-block, 4 strips of 8x4 per invocation: local shared reads; "
      "[[unroll]] hints keep its 128 accumulators in registers; predict ~75-85% of cuBLAS", "cublas_sgemm"},
@@ -156,7 +155,7 @@ static void case_destroy(void *data)
 /* Shared memory of the matmul_block configuration S (BM BN BK WM WN TM TN OPT), in bytes (UINT32_MAX past it). */
 static uint32_t block_shared(const uint32_t *s)
 {
-    uint64_t b = ((s[7] & OPT_DB) ? 2u : 1u) * ((uint64_t)s[2] * (s[0] + ((s[7] & OPT_AT) ? 4ull : 0ull)) +
+    uint64_t b = ((s[7] & MATMUL_OPT_DB) ? 2u : 1u) * ((uint64_t)s[2] * (s[0] + ((s[7] & MATMUL_OPT_AT) ? 4ull : 0ull)) +
                                                    (uint64_t)s[2] * s[1]) * 4u;
     return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
 }
@@ -187,7 +186,7 @@ static int block_check(const uint32_t *s, uint32_t nt, char *why, size_t len)
     if (nt % nwarps || ws % lr || wn % (ws / lr * tn))
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "%u invocations do not tile %u warp tiles of %ux%u with "
                              "%ux%u per invocation", nt, nwarps, wm, wn, tm, tn);
-    if ((opt & OPT_WIDE) && (tn % 4 || ((opt & OPT_AT) && tm % 4)))
+    if ((opt & MATMUL_OPT_WIDE) && (tn % 4 || ((opt & MATMUL_OPT_AT) && tm % 4)))
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "vec4 accesses need TN (and TM with a transposed A) "
                              "a multiple of 4");
     return VKB_PLAN_OK;
@@ -202,6 +201,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     int bufs[3];
     uint32_t local[3] = {v->local[0], v->local[1], v->local[2]}, groups[3] = {1, 1, 1}, tile_m = 1, tile_n = 1;
     uint32_t spec[VKB_MAX_SPEC], shared = 0;
+    matmul_push push;
     vkb_pass *pass;
 
     if (vkb_mul_sat(m, k) > UINT32_MAX || vkb_mul_sat(k, n) > UINT32_MAX || vkb_mul_sat(m, n) > UINT32_MAX)
@@ -271,9 +271,10 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         pass->shared_bytes = shared;
     }
     vkb_pass_bind(pass, 3, bufs);
-    pass->push[0] = (uint32_t)m;
-    pass->push[1] = (uint32_t)n;
-    pass->push[2] = (uint32_t)k;
+    push.m = (uint32_t)m;
+    push.n = (uint32_t)n;
+    push.k = (uint32_t)k;
+    vkb_pass_push(pass, &push, sizeof push);
     return VKB_PLAN_OK;
 }
 

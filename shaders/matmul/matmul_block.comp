@@ -11,6 +11,7 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : enable
 #include "vkb.glsl"
+#include "matmul.h"
 
 // UNROLL_HINTS (matmul_block_unrolled) marks the loops over register arrays [[unroll]]. NVIDIA's Vulkan
 // compiler measured on an H100: without the hints the subgroup tile's 128 accumulators went to local
@@ -32,7 +33,7 @@ layout(constant_id = 9) const uint TN = 8;
 layout(constant_id = 10) const uint OPT = 0;
 
 const uint NT = gl_WorkGroupSize.x;
-const uint WIDE = OPT & 1u, AT = (OPT >> 1) & 1u, DB = (OPT >> 2) & 1u;
+const uint WIDE = OPT & MATMUL_OPT_WIDE, AT = (OPT & MATMUL_OPT_AT) >> 1u, DB = (OPT & MATMUL_OPT_DB) >> 2u;
 const uint W = 1u + 3u * WIDE;              // floats per global load
 const uint NWARPS = (BM / WM) * (BN / WN);
 const uint WS = NT / NWARPS;                // invocations per warp tile
@@ -53,7 +54,7 @@ layout(std430, binding = 1) readonly buffer MatB4 { vec4 b4[]; };
 layout(std430, binding = 2) writeonly buffer MatC { float c1[]; };
 layout(std430, binding = 2) writeonly buffer MatC4 { vec4 c4[]; };
 
-layout(push_constant) uniform Push { uint m, n, k; } pc;
+layout(push_constant) uniform Push { matmul_push pc; };
 
 // vec4 arrays so the wide rungs read 16 bytes at once; scalar element f is as[f >> 2][f & 3]
 shared vec4 as[(1u + DB) * ASZ];

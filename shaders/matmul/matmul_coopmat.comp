@@ -19,6 +19,7 @@
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 #include "vkb.glsl"
+#include "matmul.h"
 
 layout(constant_id = 3) const uint BM = 128;
 layout(constant_id = 4) const uint BN = 128;
@@ -41,7 +42,7 @@ layout(std430, binding = 1) readonly buffer MatB { uint b2[]; };
 layout(std430, binding = 1) readonly buffer MatB8 { uvec4 b8[]; };
 layout(std430, binding = 2) writeonly buffer MatC { float c[]; };
 
-layout(push_constant) uniform Push { uint m, n, k; } pc;
+layout(push_constant) uniform Push { matmul_push pc; };
 
 #if SHARED_HALF
 // glslang 12 loads cooperative matrices from scalar float16_t arrays, not from f16 vectors

@@ -3,12 +3,13 @@
 // every operand straight from global memory (seed 000, figure 4.3). The baseline of the ladder.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"
+#include "matmul.h"
 
 layout(std430, binding = 0) readonly buffer MatA { float a[]; };
 layout(std430, binding = 1) readonly buffer MatB { float b[]; };
 layout(std430, binding = 2) writeonly buffer MatC { float c[]; };
 
-layout(push_constant) uniform Push { uint m, n, k; } pc;
+layout(push_constant) uniform Push { matmul_push pc; };
 
 void main()
 {

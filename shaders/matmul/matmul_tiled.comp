@@ -4,6 +4,7 @@
 // each invocation accumulates its element of C from the tiles; K / TILE phases. Edges load zeros.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"
+#include "matmul.h"
 
 layout(constant_id = 3) const uint TILE = 16;   // TILE_WIDTH: the workgroup is TILE x TILE
 
@@ -11,7 +12,7 @@ layout(std430, binding = 0) readonly buffer MatA { float a[]; };
 layout(std430, binding = 1) readonly buffer MatB { float b[]; };
 layout(std430, binding = 2) writeonly buffer MatC { float c[]; };
 
-layout(push_constant) uniform Push { uint m, n, k; } pc;
+layout(push_constant) uniform Push { matmul_push pc; };
 
 shared float as[TILE][TILE];
 shared float bs[TILE][TILE];
