@@ -1,0 +1,167 @@
+/* test_families.c - every family's plan() without a device or inputs: each row at each battery shape plans
+ * with c->data NULL into buffers of at least one byte; bad constants are bad requests, oversized shapes too
+ * large, and a plan is checked against a device's limits by vkb_plan_check_limits. */
+#include <string.h>
+
+#include "device_limits.h"
+#include "family.h"
+#include "unit.h"
+
+/* A roomy device: every row plans. */
+static vkb_caps roomy(void)
+{
+    vkb_caps c;
+    memset(&c, 0, sizeof c);
+    strcpy(c.name, "test device");
+    c.subgroup_size = c.subgroup_min = c.subgroup_max = 32;
+    c.max_shared_bytes = 48 * 1024;
+    c.max_workgroup_invocations = 1024;
+    c.max_workgroup_size[0] = c.max_workgroup_size[1] = 1024;
+    c.max_workgroup_size[2] = 64;
+    c.max_group_count[0] = c.max_group_count[1] = c.max_group_count[2] = 65535;
+    c.max_buffer_bytes = 1ull << 40;
+    c.max_uniform_bytes = 65536;
+    c.compute_units = 16;
+    return c;
+}
+
+static int plan_of(const char *family, const char *variant, const vkb_shape *s, const vkb_variant *tuned,
+                   vkb_plan *p)
+{
+    const vkb_family *f = vkb_family_find(family);
+    const vkb_variant *v = tuned ? tuned : vkb_variant_find(f, variant);
+    vkb_case c = {f, *s, NULL};
+    vkb_caps caps = roomy();
+    char why[200];
+    return vkb_family_plan(f, v, &c, &caps, p, why, sizeof why);
+}
+
+static void plans_without_inputs(void)
+{
+    vkb_caps caps = roomy();
+    for (int fi = 0; fi < vkb_family_count; fi++) {
+        const vkb_family *f = vkb_families[fi];
+        vkb_shape shapes[64];
+        int ns = f->battery(shapes, 64);
+        for (int si = 0; si < ns; si++)
+            for (int vi = 0; vi < f->nvariants; vi++) {
+                vkb_case c = {f, shapes[si], NULL};
+                vkb_plan p;
+                char why[200];
+                int code = vkb_family_plan(f, &f->variants[vi], &c, &caps, &p, why, sizeof why);
+                if (code != VKB_PLAN_OK && code != VKB_PLAN_SKIP)
+                    fprintf(stderr, "%s/%s: %s\n", f->name, f->variants[vi].name, why);
+                ASSERT(code == VKB_PLAN_OK || code == VKB_PLAN_SKIP);
+                if (code != VKB_PLAN_OK)
+                    continue;
+                ASSERT(!p.refused && p.nbuf > 0 && p.npass > 0);
+                for (int b = 0; b < p.nbuf; b++)
+                    ASSERT(p.buf[b].bytes > 0 && (p.buf[b].host == NULL || p.buf[b].role != VKB_BUF_OUTPUT));
+                for (int k = 0; k < p.npass; k++)
+                    for (int d = 0; d < 3; d++)
+                        ASSERT(p.pass[k].local[d] >= 1 && p.pass[k].groups[d] >= 1);
+            }
+    }
+}
+
+/* V with spec constant ID (3...) or workgroup size (0..2) set to VALUE, as --spec does. */
+static vkb_variant with(const char *family, const char *variant, int id, uint32_t value)
+{
+    vkb_variant v = *vkb_variant_find(vkb_family_find(family), variant);
+    if (id < 3)
+        v.local[id] = value;
+    else
+        v.spec[id - 3] = value;
+    return v;
+}
+
+static void bad_constants(void)
+{
+    vkb_shape sq = {{64, 64, 64}}, n = {{1000, 4}};
+    vkb_plan p;
+    vkb_variant v;
+    v = with("transpose", "coalesced", 3, 0);
+    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);   /* TILE=0 */
+    v = with("transpose", "coalesced", 3, 48);
+    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);   /* not a power of two */
+    v = with("transpose", "coalesced", 0, 16);
+    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);   /* 0= apart from TILE */
+    v = with("transpose", "coalesced", 7, 0);
+    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);   /* MODE is the row's */
+    v = with("transpose", "coalesced", 3, 64);                                  /* TILE=64 retiles */
+    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_OK && p.pass[0].local[0] == 64 &&
+           p.pass[0].local[1] == 8 && p.pass[0].shared_bytes == 64 * 64 * 4);
+    v = with("transpose", "vec4", 3, 64);
+    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_OK && p.pass[0].local[0] == 16);
+    v = with("matmul", "tiled16", 3, 64);
+    ASSERT(plan_of("matmul", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);      /* 16x16 workgroup */
+    v = with("matmul", "tiled16", 3, 0);
+    ASSERT(plan_of("matmul", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);
+    for (int id = 3; id <= 9; id++) {                                           /* BM..TN = 0 */
+        v = with("matmul", "block2d", id, 0);
+        ASSERT(plan_of("matmul", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);
+    }
+    v = with("matmul", "naive", 0, 0);
+    ASSERT(plan_of("matmul", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);
+    v = with("reduce", "sequential", 0, 3);
+    ASSERT(plan_of("reduce", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
+    v = with("reduce", "sequential", 0, 2048);
+    ASSERT(plan_of("reduce", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
+    v = with("copy", "vec4", 0, 0);
+    ASSERT(plan_of("copy", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
+    v = with("memory.aos_soa", "aos12", 4, 0);                                 /* REC=0 */
+    ASSERT(plan_of("memory.aos_soa", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
+    v = with("memory.aos_soa", "aos12", 4, 5);                                 /* packed, REC != FIELDS */
+    ASSERT(plan_of("memory.aos_soa", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
+    v = with("memory.width", "copy", 0, 0);
+    ASSERT(plan_of("memory.width", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
+    v = with("memory.width", "copy", 0, 128);                                  /* the checks assume 256 */
+    ASSERT(plan_of("memory.width", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
+}
+
+static void too_large(void)
+{
+    vkb_shape t = {{1, 4294967297ll}}, m = {{100000, 100000, 100000}}, r = {{1ll << 31}};
+    vkb_shape stride = {{1048577, 1ll << 44}}, shared = {{1000, 1ll << 32}}, c = {{1ll << 32}};
+    vkb_plan p;
+    ASSERT(plan_of("transpose", "naive", &t, NULL, &p) == VKB_PLAN_TOO_LARGE);
+    ASSERT(plan_of("matmul", "naive", &m, NULL, &p) == VKB_PLAN_TOO_LARGE);
+    ASSERT(plan_of("reduce", "sequential", &r, NULL, &p) == VKB_PLAN_TOO_LARGE);
+    ASSERT(plan_of("memory.stride", "read", &stride, NULL, &p) == VKB_PLAN_TOO_LARGE);
+    ASSERT(plan_of("memory.shared_stride", "read", &shared, NULL, &p) == VKB_PLAN_TOO_LARGE);
+    ASSERT(plan_of("copy", "vec4", &c, NULL, &p) == VKB_PLAN_TOO_LARGE);
+}
+
+static void device_limits(void)
+{
+    vkb_shape sq = {{1024, 1024, 1024}}, big = {{8192, 8192}};
+    vkb_caps caps = roomy();
+    vkb_plan p;
+    char why[200];
+    ASSERT(plan_of("matmul", "tiled32", &sq, NULL, &p) == VKB_PLAN_OK);
+    ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_OK);
+    caps.max_shared_bytes = 8191;                    /* tiled32 declares 2 x 32 x 32 floats */
+    ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_SKIP);
+    caps = roomy();
+    caps.max_workgroup_invocations = 512;            /* 32 x 32 */
+    ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_SKIP);
+    caps = roomy();
+    caps.max_group_count[0] = 31;                    /* 1024 / 32 columns of workgroups */
+    ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
+    caps = roomy();
+    ASSERT(plan_of("transpose", "padded", &big, NULL, &p) == VKB_PLAN_OK);
+    caps.max_buffer_bytes = 8192ull * 8192 * 4 - 1;  /* one byte short */
+    ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
+    caps = roomy();
+    caps.device_memory_bytes = 2 * 8192ull * 8192 * 4; /* more than 90% of it */
+    ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
+}
+
+int main(int argc, char **argv)
+{
+    static const unit_test tests[] = {{"plans_without_inputs", plans_without_inputs},
+                                      {"bad_constants", bad_constants},
+                                      {"too_large", too_large},
+                                      {"device_limits", device_limits}};
+    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
+}
