@@ -14,15 +14,9 @@
 #define MAX_PENDING 256
 #define MAX_NOTES 32
 
-typedef struct column {
-    const char *title;
-    int width;
-    int left;  /* left-aligned (text) rather than right-aligned (numbers) */
-} column;
-
 /* What the table showed: each marker used gets its legend line. */
 typedef struct markers {
-    int none, over100, differs, unknown_fit, unsettled, suspect, fail, skip, cross, one_api;
+    int none, over100, differs, unknown_fit, unsettled, suspect, fail, cross, one_api;
 } markers;
 
 typedef struct table_sink {
@@ -138,10 +132,8 @@ static const char *check_word(table_sink *t, const vkb_result *r)
         t->used.fail = 1;
         return "FAIL";
     }
-    if (r->status == VKB_RES_SKIP) {
-        t->used.skip = 1;
+    if (r->status == VKB_RES_SKIP)
         return "skip";
-    }
     if (r->suspect) {
         t->used.suspect = 1;
         add_note(t, "SUSPECT", r, r->suspect_reason[0] ? r->suspect_reason : "implausible timing");
@@ -177,7 +169,6 @@ static void untimed_row(table_sink *t, const char *name, const char *shape, cons
     vkb_fmt_cell(t->out, name, t->name_w, 1);
     vkb_fmt_cell(t->out, shape, t->shape_w, 1);
     if (r->status == VKB_RES_SKIP) {
-        t->used.skip = 1;
         snprintf(text, sizeof text, "skip: %s", r->skip_reason);
     } else {
         char why[500];
