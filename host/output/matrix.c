@@ -74,6 +74,7 @@ static void matrix_result(vkb_sink *s, const vkb_result *r)
     matrix_sink *m = s->impl;
     char name[200], fitted[200], shape[64], text[600];
     int col = m->name_w + 1 + 8 + m->shape_w + 1 + 7;
+    vkb_progress_pause(m->out);
     if (!m->started) {
         if (!m->name_w)
             matrix_family_begin(s, r->family);
@@ -108,6 +109,7 @@ static void matrix_result(vkb_sink *s, const vkb_result *r)
         }
     }
     fflush(m->out);
+    vkb_progress_resume();
 }
 
 static void matrix_family_end(vkb_sink *s, const vkb_family *f)
@@ -115,12 +117,14 @@ static void matrix_family_end(vkb_sink *s, const vkb_family *f)
     matrix_sink *m = s->impl;
     if (!m->started)
         return;
+    vkb_progress_pause(m->out);
     fprintf(m->out, "%s: %d passed, %d failed, %d skipped\n", f->name, m->oks, m->fails, m->skips);
     m->total_oks += m->oks;
     m->total_fails += m->fails;
     m->total_skips += m->skips;
     m->started = 0;
     fflush(m->out);
+    vkb_progress_resume();
 }
 
 static int by_count(const void *a, const void *b)

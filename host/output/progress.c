@@ -12,7 +12,30 @@ typedef struct progress_sink {
     vkb_sink base;
     int total, done, tty;
     double start_ns;
+    char bar[320];      /* the bar as last drawn */
+    int drawn;          /* it is on the screen now */
 } progress_sink;
+
+/* The bar on the terminal, if any: a table printing to the same terminal takes it down and puts it back. */
+static progress_sink *shown;
+
+void vkb_progress_pause(FILE *out)
+{
+    if (shown && shown->drawn && isatty(fileno(out))) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        shown->drawn = 0;
+    }
+}
+
+void vkb_progress_resume(void)
+{
+    if (shown && !shown->drawn && shown->bar[0]) {
+        fputs(shown->bar, stderr);
+        fflush(stderr);
+        shown->drawn = 1;
+    }
+}
 
 static void progress_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
                            const vkb_run_plan *plan)
@@ -27,8 +50,10 @@ static void progress_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend
         fprintf(stderr, "vkbench: %d shape%s x %d variant%s x %d backend%s = %d cases", plan->shapes,
                 plan->shapes == 1 ? "" : "s", plan->variants, plan->variants == 1 ? "" : "s", plan->backends,
                 plan->backends == 1 ? "" : "s", plan->cases);
-        if (plan->estimate_s > 0)
+        if (plan->estimate_s >= 1)
             fprintf(stderr, ", about %.0f s", plan->estimate_s);
+        else if (plan->estimate_s > 0)
+            fprintf(stderr, ", under a second");
         fputc('\n', stderr);
     }
 }
@@ -48,8 +73,11 @@ static void progress_result(vkb_sink *s, const vkb_result *r)
         for (int i = 0; i < 20; i++)
             bar[i] = i < fill ? '#' : '.';
         bar[20] = 0;
-        fprintf(stderr, "\r\033[K[%s] %d/%d %s/%s %s %s, %.0f s left", bar, p->done, total, r->family->name,
-                r->variant->name, r->backend, shape, left);
+        snprintf(p->bar, sizeof p->bar, "\r\033[K[%s] %d/%d %s/%s %s %s, %.0f s left", bar, p->done, total,
+                 r->family->name, r->variant->name, r->backend, shape, left);
+        fputs(p->bar, stderr);
+        p->drawn = 1;
+        shown = p;
     } else {
         fprintf(stderr, "vkbench: [%d/%d] %s/%s %s %s %s\n", p->done, total, r->family->name, r->variant->name,
                 r->backend, shape, r->status == VKB_RES_OK ? "ok" : r->status == VKB_RES_FAIL ? "FAIL" : "skip");
@@ -60,8 +88,11 @@ static void progress_result(vkb_sink *s, const vkb_result *r)
 static int progress_end(vkb_sink *s, int interrupted)
 {
     progress_sink *p = s->impl;
-    if (p->tty)
+    if (p->tty && p->drawn)
         fputs("\r\033[K", stderr);
+    p->drawn = 0;
+    if (shown == p)
+        shown = NULL;
     if (interrupted)
         fprintf(stderr, "vkbench: stopped after %d of %d cases\n", p->done, p->total);
     fflush(stderr);

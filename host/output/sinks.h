@@ -24,6 +24,10 @@ vkb_sink *vkb_sink_json_create(const char *path);
 vkb_sink *vkb_sink_csv_create(const char *path);
 /* Progress on stderr: a bar on a terminal, one plain line per result otherwise; the total from the plan. */
 vkb_sink *vkb_sink_progress_create(void);
+/* A table about to print to OUT takes the progress bar down when both share the terminal (pause), and puts it
+ * back after its lines (resume); no-ops without a bar. */
+void vkb_progress_pause(FILE *out);
+void vkb_progress_resume(void);
 /* Free a sink after its end() (or without it: a file sink then removes its temporary file). */
 void vkb_sink_destroy(vkb_sink *s);
 

@@ -443,6 +443,7 @@ static int same_case(const vkb_result *a, const vkb_result *b)
 static void table_result(vkb_sink *s, const vkb_result *r)
 {
     table_sink *t = s->impl;
+    vkb_progress_pause(t->out);
     if (!t->family || t->family != r->family)
         table_family_begin(s, r->family);
     if (!t->started) {
@@ -474,12 +475,14 @@ static void table_result(vkb_sink *s, const vkb_result *r)
         }
     }
     fflush(t->out);
+    vkb_progress_resume();
 }
 
 static void table_family_end(vkb_sink *s, const vkb_family *f)
 {
     table_sink *t = s->impl;
     (void)f;
+    vkb_progress_pause(t->out);
     for (int i = 0; i < t->npending; i++) {
         const vkb_result *r = t->pending[i];
         int cuda = strcmp(r->backend, "cuda") == 0;
@@ -491,6 +494,7 @@ static void table_family_end(vkb_sink *s, const vkb_family *f)
     t->started = 0;
     t->family = NULL;
     fflush(t->out);
+    vkb_progress_resume();
 }
 
 static int table_end(vkb_sink *s, int interrupted)
