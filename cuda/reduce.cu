@@ -3,7 +3,7 @@
 #include <cub/device/device_reduce.cuh>
 
 #include "kernels.h"
-#include "reduce/reduce.h"
+#include "reduce/rows.h"
 
 namespace {
 
@@ -325,18 +325,10 @@ cudaError_t launch_cub_sum(const vkb_pass *p, void *const *a, cudaStream_t s)
     {"reduce_" #algo "_f32", 0, {}, launch_##algo<float>},                \
     {"reduce_" #algo "_i32", 0, {}, launch_##algo<unsigned>}
 
+/* the rows of reduce/rows.h (rows sharing an algorithm list its twins again: the first match serves) */
+#define CUDA_ROW(name, algo, param, needs, flags, note) TWINS(algo),
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_reduce[] = {
-    TWINS(interleaved_divergent),
-    TWINS(interleaved_strided),
-    TWINS(sequential),
-    TWINS(first_add),
-    TWINS(unroll_last_subgroup),
-    TWINS(unroll_complete),
-    TWINS(stride_global),
-    TWINS(stride_local),
-    TWINS(vec4),
-    TWINS(subgroup),
-    TWINS(subgroup_atomic),
+    REDUCE_ROWS(CUDA_ROW)
     TWINS(partials),
     {"cub_sum", 0, {}, launch_cub_sum},
     {nullptr, 0, {}, nullptr},

@@ -157,11 +157,25 @@ static void device_limits(void)
     ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
 }
 
+/* Rows built from one list (shaders/reduce/rows.h): the int32 twin of a float-atomic row needs no float
+ * atomics and is deterministic; the float row keeps both. */
+static void reduce_twins(void)
+{
+    const vkb_family *f = vkb_family_find("reduce");
+    const vkb_variant *fl = vkb_variant_find(f, "subgroup_atomic"), *in = vkb_variant_find(f, "subgroup_atomic_i32");
+    ASSERT(fl && in && strcmp(fl->kernel, "reduce_subgroup_atomic_f32") == 0);
+    ASSERT(strcmp(in->kernel, "reduce_subgroup_atomic_i32") == 0);
+    ASSERT((fl->needs & VKB_NEED_ATOMIC_FLOAT) && (fl->flags & VKB_VAR_NONDETERMINISTIC));
+    ASSERT(!(in->needs & VKB_NEED_ATOMIC_FLOAT) && !(in->flags & VKB_VAR_NONDETERMINISTIC));
+    ASSERT((in->needs & VKB_NEED_SUBGROUP_ARITH) && in->param != fl->param);
+}
+
 int main(int argc, char **argv)
 {
     static const unit_test tests[] = {{"plans_without_inputs", plans_without_inputs},
                                       {"bad_constants", bad_constants},
                                       {"too_large", too_large},
-                                      {"device_limits", device_limits}};
+                                      {"device_limits", device_limits},
+                                      {"reduce_twins", reduce_twins}};
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "family.h"
-#include "reduce/reduce.h"
+#include "reduce/rows.h"
 #include "util.h"
 
 /* Grid rules of seed 003's in-thread reduce ("control the global thread count" or "the workgroup
@@ -52,11 +52,12 @@ typedef struct reduce_case {
 } reduce_case;
 
 #define SUB VKB_NEED_SUBGROUP_BASIC | VKB_NEED_SUBGROUP_ARITH
-/* Each algorithm twice: NAME sums float32, NAME_i32 int32 (wrapping): the shader compiled for each type. */
-#define ROW(name, algo, param, needs, note)                                                    \
-    {name, "reduce_" algo "_f32", {256, 1, 1}, {0}, 0, (param), (needs), 0, note},             \
-    {name "_i32", "reduce_" algo "_i32", {256, 1, 1}, {0}, 0, (param) | P_I32, (needs), 0,     \
-     "int32, wrapping: " note}
+/* The rows of shaders/reduce/rows.h, each twice: NAME sums float32, NAME_i32 int32 (wrapping), each with its
+ * shader compiled for that type; the int row needs no float atomics and is deterministic. */
+#define ROW(name, algo, param, needs, flags, note)                                                            \
+    {#name, "reduce_" #algo "_f32", {256, 1, 1}, {0}, 0, (param), (needs), (flags), note},                    \
+    {#name "_i32", "reduce_" #algo "_i32", {256, 1, 1}, {0}, 0, (param) | P_I32,                              \
+     (needs) & ~VKB_NEED_ATOMIC_FLOAT, (flags) & ~VKB_VAR_NONDETERMINISTIC, "int32, wrapping: " note},
 
 static const vkb_variant variants[] = {
     /* ceilings first: the runner takes a backend's first ceiling row as that backend's reference */
@@ -64,36 +65,7 @@ static const vkb_variant variants[] = {
      "cub::DeviceReduce::Sum of the float input, temp storage allocated once and kept: the CUDA ceiling"},
     VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy of the n*4 input bytes; work = read + write (2*n*4), so it "
                      "is the device's copy bandwidth, not a read-only ceiling"),
-    ROW("interleaved_divergent", "interleaved_divergent", LOAD_BLOCK1 | TREE_BARRIER, 0,
-        "naive: interleaved addressing, t % (2s) == 0 picks threads: divergent subgroups"),
-    ROW("interleaved_strided", "interleaved_strided", LOAD_BLOCK1 | TREE_BARRIER, 0,
-        "interleaved addressing by index 2st: no divergence, shared-memory bank conflicts"),
-    ROW("sequential", "sequential", LOAD_BLOCK1 | TREE_BARRIER, 0,
-        "divergence-free: sequential addressing, conflict-free, half the threads idle at once"),
-    ROW("first_add", "first_add", LOAD_BLOCK2 | TREE_BARRIER, 0,
-        "each thread adds two elements L apart while loading: half the workgroups"),
-    ROW("unroll_last_subgroup", "unroll_last_subgroup", LOAD_BLOCK2 | TREE_TAIL, SUB,
-        "first_add, barrier steps only down to one subgroup, then subgroupAdd (any subgroup size)"),
-    ROW("unroll_complete", "unroll_complete", LOAD_BLOCK2 | TREE_TAIL, SUB,
-        "unroll_last_subgroup with every step written out for the workgroup size (a spec constant)"),
-    ROW("stride_global_threads", "stride_global", LOAD_GRID | GRID_THREADS | TREE_TAIL, SUB,
-        "Stride-Global-Size: grid-stride adds per thread, 2^18 threads, then unroll_complete's tree"),
-    ROW("stride_global_cus", "stride_global", LOAD_GRID | GRID_CUS | TREE_TAIL, SUB,
-        "Stride-Global-Size with 8 workgroups per compute unit (count from the device, else 16)"),
-    ROW("stride_local_threads", "stride_local", LOAD_LOCAL | GRID_THREADS | TREE_TAIL, SUB,
-        "Stride-Local-Size: a contiguous chunk per workgroup, adds L apart, 2^18 threads"),
-    ROW("stride_local_cus", "stride_local", LOAD_LOCAL | GRID_CUS | TREE_TAIL, SUB,
-        "Stride-Local-Size with 8 workgroups per compute unit (count from the device, else 16)"),
-    ROW("vec4", "vec4", LOAD_VEC4 | GRID_CUS | TREE_TAIL, SUB,
-        "Vector-Size: 16-byte loads on stride_global_cus's grid-stride loop, four running sums"),
-    ROW("subgroup", "subgroup", LOAD_VEC4 | GRID_CUS | TREE_SUBGROUP, SUB,
-        "vec4's loads, subgroupAdd, one shared slot per subgroup; workgroups combined by a second pass"),
-    {"subgroup_atomic", "reduce_subgroup_atomic_f32", {256, 1, 1}, {0}, 0,
-     LOAD_VEC4 | GRID_CUS | TREE_SUBGROUP | COMBINE_ATOMIC, SUB | VKB_NEED_ATOMIC_FLOAT, VKB_VAR_NONDETERMINISTIC,
-     "subgroup with the workgroups combined by float atomicAdd, no second pass: not deterministic"},
-    {"subgroup_atomic_i32", "reduce_subgroup_atomic_i32", {256, 1, 1}, {0}, 0,
-     LOAD_VEC4 | GRID_CUS | TREE_SUBGROUP | COMBINE_ATOMIC | P_I32, SUB, 0,
-     "int32, wrapping: subgroup with integer atomicAdd across workgroups: deterministic, int adds commute"},
+    REDUCE_ROWS(ROW)
 };
 
 static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
