@@ -100,8 +100,8 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     first_in_process = 0;
     timer_error[0] = 0;
 
-    /* warm-up: until WARMUP is spent and two batch medians agree (or 3x WARMUP has passed) */
-    for (;;) {
+    /* warm-up: until WARMUP is spent and two batch medians agree (or 3x WARMUP has passed); none at 0 */
+    while (warm_ns > 0) {
         double now, med;
         timed_batch(b, prepared, bufs, batch, t->cold, warm, &device_ns, &host_ns);
         med = vkb_median(warm, batch);
