@@ -427,7 +427,10 @@ def main():
         os.makedirs(args.out, exist_ok=True)
     except OSError as e:
         vkbjson.die(f"cannot create {args.out}: {e.strerror}", 6)
-    plt = pyplot()
+    try:
+        plt = pyplot()
+    except ImportError:
+        vkbjson.die("charts need matplotlib: install python3-matplotlib (tools/setup.sh)")
     written = []
     for _, name, fig in figures(plt, sources):
         try:

@@ -4,6 +4,7 @@ was measured, each family's table (metric, share of the ceiling, repetitions, sp
 and what was skipped, with the reason. Markdown on stdout (or --out); --html writes one self-contained
 page with the same tables and the charts of plot.py inline as SVG (needs python3-matplotlib)."""
 import argparse
+import atexit
 import html
 import io
 import math
@@ -129,7 +130,10 @@ def svg_of(plt, fig):
 
 def html_page(doc):
     import plot
-    plt = plot.pyplot()
+    try:
+        plt = plot.pyplot()
+    except ImportError:
+        vkbjson.die("--html draws its charts with matplotlib: install python3-matplotlib (tools/setup.sh)")
     import matplotlib
     matplotlib.rcParams["svg.fonttype"] = "none"        # text stays text: small, and searchable
     matplotlib.rcParams["svg.hashsalt"] = "vkbench"     # the same input gives the same page
@@ -178,14 +182,29 @@ def html_page(doc):
     return "\n".join(out) + "\n"
 
 
-def write(path, text):
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        vkbjson.die(f"cannot write {path}: {e.strerror}", 6)
+class Output:
+    """A file written whole or not at all: opened (a temporary beside PATH) before any work, so a bad
+    path costs nothing; renamed over PATH once written."""
+    def __init__(self, path):
+        self.path, self.tmp = path, f"{path}.{os.getpid()}.tmp"
+        try:
+            self.f = open(self.tmp, "w", encoding="utf-8")
+        except OSError as e:
+            vkbjson.die(f"cannot write {path}: {e.strerror}", 6)
+        atexit.register(self.discard)
+
+    def discard(self):
+        """No temporary left behind when the report stops half-way."""
+        if os.path.exists(self.tmp):
+            os.unlink(self.tmp)
+
+    def finish(self, text):
+        try:
+            self.f.write(text)
+            self.f.close()
+            os.replace(self.tmp, self.path)
+        except OSError as e:
+            vkbjson.die(f"cannot write {self.path}: {e.strerror}", 6)
 
 
 def main():
@@ -195,10 +214,12 @@ def main():
     ap.add_argument("--html", help="write a self-contained HTML page here (tables, charts, skips)")
     args = ap.parse_args()
     doc = vkbjson.load(args.file)
-    if args.html:
-        write(args.html, html_page(doc))
-    if args.out:
-        write(args.out, markdown(doc))
+    page = Output(args.html) if args.html else None
+    md = Output(args.out) if args.out else None
+    if page:
+        page.finish(html_page(doc))
+    if md:
+        md.finish(markdown(doc))
     elif not args.html:
         sys.stdout.write(markdown(doc))
     return 0
