@@ -37,3 +37,8 @@ foreach(line IN LISTS bad_lines)
     math(EXPR bad_count "${bad_count} + 1")
 endforeach()
 message(STATUS "vkbench: ${bad_count} bad-input cases (tests/bad_input.txt)")
+
+# the seeded argument fuzzer: 2000 command lines from the real option table with hostile values
+add_test(NAME vkb.bad.fuzz_args COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_args.py --vkbench ${vkbench}
+         --count 2000 --seed 1 --jobs 2)
+set_tests_properties(vkb.bad.fuzz_args PROPERTIES LABELS bad PROCESSORS 2 TIMEOUT 900)

@@ -1,6 +1,8 @@
 #!/bin/sh
 # test.sh: set up (Debian packages), build, and run every test with ctest on the default Vulkan device
-# (lavapipe where there is no GPU), with the validation layer on. Exits non-zero on any failure.
+# (lavapipe where there is no GPU), with the validation layer on; then the sanitizer build (AddressSanitizer
+# and UBSan, no CUDA) and, in it, the unit tests, the bad-input battery, the argument fuzzer and one validate
+# of each family. Exits non-zero on any failure.
 set -eu
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -8,6 +10,13 @@ tools/setup.sh
 # and checks them with its spirv-val; where Debian's archive is out of reach the build goes on without them
 # (CMake says which; their rows skip naming tools/setup-glslang.sh)
 tools/setup-glslang.sh >/dev/null || echo "test.sh: tools/setup-glslang.sh failed: cooperative-matrix shaders not built" >&2
+start=$(date +%s)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc)"
 ctest --test-dir build -j "$(nproc)" --output-on-failure
+echo "test.sh: build/ built and tested in $(( $(date +%s) - start )) s"
+start=$(date +%s)
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKB_SANITIZE=ON -DVKB_CUDA=OFF >/dev/null
+cmake --build build-asan -j "$(nproc)"
+ctest --test-dir build-asan -j "$(nproc)" --output-on-failure -L 'unit|bad|validate'
+echo "test.sh: build-asan/ (AddressSanitizer, UBSan) built and tested in $(( $(date +%s) - start )) s"

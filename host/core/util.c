@@ -10,27 +10,34 @@
 int vkb_quiet = 0;
 int vkb_verbose = 0;
 
+/* "vkbench: KIND: MSG" as one line: control characters from the command line or a driver (a newline in
+ * an argument) print as '?', so that an error is always exactly one line. */
+static void put_line(const char *kind, const char *fmt, va_list ap)
+{
+    char msg[2048];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    fflush(stdout);
+    fprintf(stderr, "vkbench: %s: %s\n", kind, msg);
+}
+
 void vkb_die(vkb_exit code, const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    fputs("vkbench: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    put_line("error", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     exit((int)code);
 }
 
 void vkb_warn(const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    fputs("vkbench: warning: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    put_line("warning", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 void vkb_note(const char *fmt, ...)
