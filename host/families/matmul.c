@@ -177,9 +177,9 @@ static int block_check(const uint32_t *s, uint32_t nt, char *why, size_t len)
     uint32_t nwarps, ws, lr;
     if (!bm || !bn || !bk || !wm || !wn || !tm || !tn || bm % wm || bn % wn || wm % tm || bm % 4 || bn % 4 ||
         bk % 4 || opt > 7)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "block %ux%ux%u, warp tile %ux%u, thread tile %ux%u: "
-                             "each at least 1, BM, BN, BK multiples of 4, WM dividing BM, WN dividing BN, TM dividing "
-                             "WM (OPT %u: bits 0-2)", bm, bn, bk, wm, wn, tm, tn, opt);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "BM=%u BN=%u BK=%u WM=%u WN=%u TM=%u TN=%u OPT=%u: each "
+                             "at least 1, BM, BN, BK multiples of 4, WM dividing BM, WN dividing BN, TM dividing WM, "
+                             "OPT bits 0-2", bm, bn, bk, wm, wn, tm, tn, opt);
     nwarps = (bm / wm) * (bn / wn);
     ws = nt / nwarps;
     lr = wm / tm;
@@ -247,9 +247,9 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             uint32_t nsub;
             if (!spec[0] || !spec[1] || !spec[2] || !spec[3] || !spec[4] || spec[0] % spec[3] ||
                 spec[1] % spec[4] || spec[3] % 16 || spec[4] % 16 || spec[2] % 16)
-                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "block %ux%ux%u and subgroup tile %ux%u: "
-                                     "multiples of the 16x16x16 fragments that divide", spec[0], spec[1], spec[2],
-                                     spec[3], spec[4]);
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "BM=%u BN=%u BK=%u WM=%u WN=%u: multiples "
+                                     "of the 16x16x16 fragments, WM dividing BM and WN dividing BN", spec[0], spec[1],
+                                     spec[2], spec[3], spec[4]);
             if (spec[3] > 64 || spec[4] > 64)   /* the shader names at most 4 x 4 fragments */
                 return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "subgroup tile %ux%u: at most 64x64 (4 x 4 "
                                      "fragments)", spec[3], spec[4]);

@@ -348,7 +348,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     if (v->local[0] != LOCAL || v->local[1] != 1 || v->local[2] != 1)
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: the memory kernels' grids, "
                              "checks and predictions assume %ux1x1", v->local[0], v->local[1], v->local[2], LOCAL);
-    if (kind == WIDTH && v->spec[0] != 0)
+    if (kind == WIDTH && v->nspec != 0) /* the row sets none: --spec WORDS=... did */
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "WORDS follows --width; sweep --width 4,8,16");
     if (kind == LAYOUT && (code = layout_check(v, why, len)) != VKB_PLAN_OK)
         return code;
