@@ -12,7 +12,6 @@ the band is wider than --threshold (the noise hides a regression of that size), 
 settle, or when a spread is unknown (one repetition)."""
 import argparse
 import math
-import sys
 
 import vkbjson
 
@@ -69,7 +68,7 @@ def rows_by_key(rows, with_backend=True, name=None):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+", help="vkbench results files; the first is the baseline")
     ap.add_argument("--backends", action="store_true",
                     help="compare the vulkan rows of one file with its cuda rows (baseline: cuda)")

@@ -208,7 +208,7 @@ class Output:
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file")
     ap.add_argument("--out", help="write the markdown here instead of stdout")
     ap.add_argument("--html", help="write a self-contained HTML page here (tables, charts, skips)")
