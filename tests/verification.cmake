@@ -43,8 +43,13 @@ set_tests_properties(vkb.verify.reduce.skip_pass1 vkb.verify.reduce.skip_pass2 P
 add_test(NAME vkb.verify.reduce.drop_element COMMAND ${faults} drop-element value validate reduce --n 4099,1000003,2^22)
 set_tests_properties(vkb.verify.reduce.drop_element PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 TIMEOUT 600)
 # timers: zero, reversed, end before the work: each fails the row with a "timer:" reason
+# (each by its own rule: the reason names it)
+set(timer_zero "zero or negative")
+set(timer_reversed "zero or negative")   # 64-bit timestamps: a reversed pair is negative
+set(timer_early "of the device time from the first start to the last end")
 foreach(t zero reversed early)
-    add_test(NAME vkb.verify.timer_${t} COMMAND ${faults} timer-${t} timer run copy --variant vec4 --n 4M --reps 5 --warmup-ms 0)
+    add_test(NAME vkb.verify.timer_${t} COMMAND ${faults} timer-${t} "timer=${timer_${t}}" run copy --variant vec4
+             --n 4M --reps 5 --warmup-ms 0)
     set_tests_properties(vkb.verify.timer_${t} PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3)
 endforeach()
 # the skips of `validate` on lavapipe (8-wide subgroups), exactly: a misread capability fails
