@@ -92,7 +92,7 @@ def family_table(vkbench):
 def build(rng, opts, fams, variants, tmp, real):
     """One command line (a list of bytes)."""
     fam_names = sorted(fams)
-    safe_path = [b"r.json", b"sub/none/r.json", b"/nonexistent-vkb/r.json", tmp.encode(), b"-",
+    safe_path = [b"r.json", b"sub/none/r.json", b"missing/r.csv", tmp.encode(), b"-",
                  b"\xff\xfe.json", b"\xc3\xbc.csv", b"x" * 300, b"a\nb.json", b""]
     if real:  # a tiny real run: well-formed sizes of small families, a short budget
         fam = rng.choice([f for f in fam_names if f in ("copy", "reduce") or f.startswith("memory.")])
