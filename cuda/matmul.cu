@@ -7,7 +7,7 @@
 #include <mma.h>
 
 #include "kernels.h"
-#include "matmul/matmul.h"
+#include "matmul/rows.h"
 
 namespace {
 
@@ -408,20 +408,25 @@ cudaError_t launch_cublas_hgemm(const vkb_pass *p, void *const *a, cudaStream_t 
 
 } // namespace
 
-/* Spec constants as in the rows of host/fam_matmul.c; "subgroup" has WM = 2 x 32. */
+/* One launcher per row of matmul/rows.h, matched by shader name and constants: each shader's macro takes the
+ * row's workgroup width and its constants (WM 0, two subgroups, is 2 x 32 on a GPU with 32-wide warps). */
+#define SPEC_LIST(...) __VA_ARGS__
+#define CALL(macro, args) macro args
+#define WARPS2(wm) ((wm) ? (wm) : 64u)
+#define CUDA_ROW(name, shader, lx, ly, nspec, spec, param, needs, note, ceiling) \
+    CALL(CUDA_##shader, (#shader, lx, SPEC_LIST spec))
+#define CUDA_matmul_naive(kernel, lx, unused) {kernel, 0, {}, launch_naive},
+#define CUDA_matmul_tiled(kernel, lx, tile) {kernel, 1, {tile}, launch_tiled<tile>},
+#define CUDA_matmul_block(kernel, lx, bm, bn, bk, wm, wn, tm, tn, opt) \
+    {kernel, 8, {bm, bn, bk, WARPS2(wm), wn, tm, tn, opt}, launch_block<bm, bn, bk, WARPS2(wm), wn, tm, tn, opt, lx>},
+/* the unroll hints of the Vulkan build are nvcc's default: the same template */
+#define CUDA_matmul_block_unrolled CUDA_matmul_block
+#define CUDA_matmul_coopmat(kernel, lx, bm, bn, bk, wm, wn) \
+    {kernel, 5, {bm, bn, bk, wm, wn}, launch_coopmat<bm, bn, bk, wm, wn>},
+/* CUDA's shared tile is half already */
+#define CUDA_matmul_coopmat_h CUDA_matmul_coopmat
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_matmul[] = {
-    {"matmul_naive", 0, {}, launch_naive},
-    {"matmul_tiled", 1, {16}, launch_tiled<16>},
-    {"matmul_tiled", 1, {32}, launch_tiled<32>},
-    {"matmul_block", 8, {64, 64, 8, 64, 64, 8, 1, 0}, launch_block<64, 64, 8, 64, 64, 8, 1, 0, 512>},
-    {"matmul_block", 8, {128, 128, 8, 128, 128, 8, 8, 0}, launch_block<128, 128, 8, 128, 128, 8, 8, 0, 256>},
-    {"matmul_block", 8, {128, 128, 8, 128, 128, 8, 8, 1}, launch_block<128, 128, 8, 128, 128, 8, 8, 1, 256>},
-    {"matmul_block", 8, {128, 128, 8, 128, 128, 8, 8, 3}, launch_block<128, 128, 8, 128, 128, 8, 8, 3, 256>},
-    {"matmul_block", 8, {128, 128, 8, 128, 128, 8, 8, 7}, launch_block<128, 128, 8, 128, 128, 8, 8, 7, 256>},
-    /* the unroll hints of the Vulkan build are nvcc's default: the same template */
-    {"matmul_block_unrolled", 8, {128, 128, 16, 64, 64, 8, 4, 7}, launch_block<128, 128, 16, 64, 64, 8, 4, 7, 128>},
-    {"matmul_coopmat", 5, {128, 128, 32, 64, 32}, launch_coopmat<128, 128, 32, 64, 32>},
-    {"matmul_coopmat_h", 5, {128, 128, 32, 64, 32}, launch_coopmat<128, 128, 32, 64, 32>}, /* CUDA's shared tile is half already */
+    MATMUL_ROWS(CUDA_ROW)
     {"cublas_sgemm", 0, {}, launch_cublas_sgemm},
     {"cublas_hgemm", 0, {}, launch_cublas_hgemm},
     {nullptr, 0, {}, nullptr},

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "family.h"
-#include "matmul/matmul.h"
+#include "matmul/rows_tc.h"
+#include "matmul_tc.h"
+#include "matmul/rows.h"
 #include "util.h"
 
 /* Row param bits. */
@@ -28,44 +30,26 @@ typedef struct mm_case {
     int64_t m, n, k;
     float *a, *b, *c;          /* fp32 inputs; the output of whichever variant ran last */
     uint16_t *a16, *b16;       /* fp16 bits of the same inputs, rounded to nearest even */
+    uint16_t *c16;             /* the fp16 C of the fp16-accumulate rows (matmul_tc.h) */
 } mm_case;
 
-/* Block shapes (matmul_block spec ids 3..10): BM BN BK WM WN TM TN OPT. */
-#define BLOCK2D 128, 128, 8, 128, 128, 8, 8
-
+/* The rows of shaders/matmul/rows.h, then the cuBLAS ceilings (CUDA only). */
+#define SPEC_LIST(...) __VA_ARGS__
+#define HOST_ROW(name, shader, lx, ly, nspec, spec, param, needs, note, ceiling) \
+    {#name, #shader, {lx, ly, 1}, {SPEC_LIST spec}, nspec, param, needs, 0, note, #ceiling},
+/* The tensor-core rows of shaders/matmul/rows_tc.h (issue 17). */
+#define TC_SPEC_LIST(...) __VA_ARGS__
+#define TC_HOST_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling) \
+    {#name, #shader, {lx, 1, 1}, {TC_SPEC_LIST spec}, nspec, param, needs, flags, note, ceiling},
 static const vkb_variant variants[] = {
-    {"naive", "matmul_naive", {16, 16, 1}, {0}, 0, 0, 0, 0,
-     "one invocation per element of C, A and B from global memory: 2 loads per FMA, L1/L2-bound; ~10% of cuBLAS", "cublas_sgemm"},
-    {"tiled16", "matmul_tiled", {16, 16, 1}, {16}, 1, 0, 0, 0,
-     "the textbook's 16x16 shared-memory tiles loaded in phases between barriers: global traffic / 16; ~20% of cuBLAS", "cublas_sgemm"},
-    {"tiled32", "matmul_tiled", {32, 32, 1}, {32}, 1, 0, 0, 0,
-     "TILE_WIDTH 32: traffic / 32 but 2 shared loads per FMA still bound it; ~20% of cuBLAS", "cublas_sgemm"},
-    {"rows", "matmul_block", {512, 1, 1}, {64, 64, 8, 64, 64, 8, 1, 0}, 8, 0, 0, 0,
-     "8 outputs per invocation down a column: one shared B value feeds 8 FMAs; predict ~2x tiled32", "cublas_sgemm"},
-    {"block2d", "matmul_block", {256, 1, 1}, {BLOCK2D, 0}, 8, 0, 0, 0,
-     "8x8 register block per invocation: 16 shared loads per 64 FMAs; predict ~1.5x rows", "cublas_sgemm"},
-    {"vec4", "matmul_block", {256, 1, 1}, {BLOCK2D, MATMUL_OPT_WIDE}, 8, 0, 0, 0,
-     "16-byte global loads and vec4 B reads from shared memory: fewer instructions; predict +15%", "cublas_sgemm"},
-    {"transposed_a", "matmul_block", {256, 1, 1}, {BLOCK2D, MATMUL_OPT_WIDE | MATMUL_OPT_AT}, 8, 0, 0, 0,
-     "A tile stored k-major (+4 pad): vec4, conflict-free A reads and stores; predict +10%", "cublas_sgemm"},
-    {"dbuf", "matmul_block", {256, 1, 1}, {BLOCK2D, MATMUL_OPT_WIDE | MATMUL_OPT_AT | MATMUL_OPT_DB}, 8, 0, 0, 0,
-     "two shared stages, next tile fetched during the math, one barrier per tile; predict +5-10%", "cublas_sgemm"},
-    {"subgroup", "matmul_block_unrolled", {128, 1, 1}, {128, 128, 16, 0, 64, 8, 4, MATMUL_OPT_WIDE | MATMUL_OPT_AT | MATMUL_OPT_DB}, 8,
-     MM_WM_SUBGROUP, 0, 0,
-     "each subgroup owns a (2 x subgroup) x 64 sub-block, 4 strips of 8x4 per invocation: local shared reads; "
-     "[[unroll]] hints keep its 128 accumulators in registers; predict ~75-85% of cuBLAS", "cublas_sgemm"},
-    {"coopmat_f16", "matmul_coopmat", {256, 1, 1}, {128, 128, 32, 64, 32}, 5, MM_F16,
-     VKB_NEED_COOPMAT | VKB_NEED_SUBGROUP_BASIC, 0,
-     "fp16 inputs, fp32 accumulation, 16x16x16 cooperative matrices (tensor cores), 8 subgroups of 64x32 held "
-     "in named variables, two shared stages with the next tile in flight; predict ~30% of cuBLAS fp16", "cublas_hgemm"},
-    {"coopmat_f16_smem16", "matmul_coopmat_h", {256, 1, 1}, {128, 128, 32, 64, 32}, 5, MM_F16,
-     VKB_NEED_COOPMAT | VKB_NEED_SUBGROUP_BASIC, 0,
-     "coopmat_f16 with shared memory typed float16_t (the matrices' own type) instead of uvec4: "
-     "predict the same unless the driver's cooperative loads depend on it", "cublas_hgemm"},
+    MATMUL_ROWS(HOST_ROW)
+    MATMUL_TC_ROWS(TC_HOST_ROW)
     {"cublas_sgemm", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
      "cublasSgemm, CUBLAS_PEDANTIC_MATH (no TF32): the fp32 ceiling"},
     {"cublas_hgemm", NULL, {1, 1, 1}, {0}, 0, MM_F16, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
      "cublasGemmEx fp16 x fp16 -> fp32, compute 32F: the ceiling of coopmat_f16"},
+    {"cublas_hgemm_acc16", NULL, {1, 1, 1}, {0}, 0, MM_F16 | MM_TC_ACC16, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
+     "cublasGemmEx fp16 x fp16 -> fp16, compute 16F: the ceiling of the fp16-accumulate rows"},
 };
 
 static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
@@ -113,10 +97,11 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     c->m = m;
     c->n = n;
     c->k = k;
-    vkb_host_reserve(padded_bytes(m * k, 6) + padded_bytes(k * n, 6) + padded_bytes(m * n, 4), "matmul");
+    vkb_host_reserve(padded_bytes(m * k, 6) + padded_bytes(k * n, 6) + padded_bytes(m * n, 6), "matmul");
     c->a = vkb_alloc(padded_bytes(m * k, 4));
     c->b = vkb_alloc(padded_bytes(k * n, 4));
     c->c = vkb_alloc(padded_bytes(m * n, 4));
+    c->c16 = vkb_alloc(padded_bytes(m * n, 2));
     vkb_rng_seed(&rng, seed);
     for (int64_t i = 0; i < m * k; i++)
         c->a[i] = (float)vkb_rng_uniform(&rng, -1, 1);
@@ -147,6 +132,7 @@ static void case_destroy(void *data)
     free(c->a);
     free(c->b);
     free(c->c);
+    free(c->c16);
     free(c->a16);
     free(c->b16);
     free(c);
@@ -214,7 +200,10 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                                   !c ? NULL : f16 ? (const void *)c->b16 : (const void *)c->b);
     /* C exactly M*N floats: the guard band begins where C ends, so a store past row M-1 or column N-1 is
      * seen (the backends still bind a 16-byte multiple for vec4 views) */
-    bufs[2] = vkb_plan_buffer_add(p, (uint64_t)m * n * 4, VKB_BUF_OUTPUT, c ? c->c : NULL);
+    if (v->param & MM_TC_ACC16)   /* an fp16 C (its last word padded) */
+        bufs[2] = vkb_plan_buffer_add(p, ((uint64_t)m * n * 2 + 3) / 4 * 4, VKB_BUF_OUTPUT, c ? c->c16 : NULL);
+    else
+        bufs[2] = vkb_plan_buffer_add(p, (uint64_t)m * n * 4, VKB_BUF_OUTPUT, c ? c->c : NULL);
     if (!v->kernel) {
         pass = vkb_plan_library(p, v->name);
     } else {
@@ -243,6 +232,10 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             shared = block_shared(spec);
             tile_m = spec[0];
             tile_n = spec[1];
+        } else if (vkb_mm_tc_owns(v->kernel)) { /* KHR, coopmat2 and the peak (issue 17): matmul_tc.c */
+            code = vkb_mm_tc_plan(v->kernel, m, n, k, caps, local, spec, &tile_m, &tile_n, &shared, why, len);
+            if (code != VKB_PLAN_OK)
+                return code;
         } else { /* matmul_coopmat(_h): one subgroup per WM x WN sub-block */
             uint32_t nsub;
             if (!spec[0] || !spec[1] || !spec[2] || !spec[3] || !spec[4] || spec[0] % spec[3] ||
@@ -300,6 +293,14 @@ static void reference(const mm_case *c, const float *a, const float *b, int64_t 
 
 static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
 {
+    if (v->param & (MM_TC_PEAK | MM_TC_ACC16)) {   /* the tensor-core rows' own checks (matmul_tc.c) */
+        const mm_case *t = vc->data;
+        if (v->param & MM_TC_PEAK)
+            vkb_mm_tc_check_peak(res);
+        else
+            vkb_mm_tc_check_acc16(t->m, t->n, t->k, t->a16, t->b16, t->c16, res);
+        return;
+    }
     const mm_case *c = vc->data;
     int f16 = (v->param & MM_F16) != 0;
     float *a16f = f16 ? floats_of_halves(c->a16, c->m * c->k) : NULL;
