@@ -43,6 +43,13 @@ static void words(void)
     vkb_check_words(&r, b, a, 4);
     vkb_check_finish(&r);
     ASSERT(!r.pass && r.bad == 1 && r.first_bad == 2);
+    b[2] = 3;
+    b[0] = 9;   /* the first word and the last are compared too */
+    b[3] = 5;
+    vkb_check_init(&r, "exact");
+    vkb_check_words(&r, b, a, 4);
+    vkb_check_finish(&r);
+    ASSERT(!r.pass && r.bad == 2 && r.first_bad == 0 && r.bad_expected == 1 && r.bad_actual == 9);
 }
 
 /* C = A B computed in fp32 passes; one element off by far more than rounding fails. */
@@ -285,6 +292,19 @@ static void guard_messages(void)
     ASSERT(vkb_guard_scan(before, after, 2, "output", msg, sizeof msg) == 6);
     ASSERT(strcmp(msg, "wrote 4 bytes after the end of output 2, at +0..+3; wrote 2 bytes before the start of "
                        "output 2, at -8..-5") == 0);
+    /* another buffer's band: its word differs in every byte, and normalizing translates only its own */
+    {
+        uint32_t other = vkb_guard_word(1), band[VKB_GUARD_BYTES / 4];
+        for (unsigned i = 0; i < VKB_GUARD_BYTES / 4; i++)
+            band[i] = other;
+        ASSERT(vkb_guard_word(0) == VKB_GUARD_WORD);
+        for (int k = 0; k < 4; k++)
+            ASSERT(((other >> (8 * k)) & 0xff) != ((VKB_GUARD_WORD >> (8 * k)) & 0xff));
+        band[5] = VKB_GUARD_WORD;   /* a word of buffer 0's band copied into buffer 1's */
+        vkb_guard_normalize(band, other);
+        ASSERT(band[0] == VKB_GUARD_WORD && band[VKB_GUARD_BYTES / 4 - 1] == VKB_GUARD_WORD);
+        ASSERT(band[5] != VKB_GUARD_WORD);
+    }
 }
 
 /* fp16 of a double exactly (independent of check.c): sign, exponent, mantissa. */

@@ -16,6 +16,7 @@ struct vkb_buffer {
     void *ptr;       /* the range: VKB_GUARD_BYTES into the allocation, between two guard bands */
     void *base;      /* the allocation */
     uint64_t bytes;
+    uint32_t guard;  /* its guard word (check.h: vkb_guard_word) */
 };
 
 static const vkb_cuda_module *mod;
@@ -77,7 +78,9 @@ static vkb_buffer *cu_buffer_create(vkb_backend *b, uint64_t bytes, unsigned fla
     uint64_t total = VKB_GUARD_BYTES + ((bytes + 15) & ~15ull) + VKB_GUARD_BYTES;
     if (mod->alloc(&buf->base, total, why_buf, sizeof why_buf))
         vkb_die(VKB_EXIT_RESOURCE, "cuda: %s; try a smaller size", why_buf);
-    CU_DIE_ON(mod->fill(buf->base, VKB_GUARD_WORD, total, why_buf, sizeof why_buf));
+    static uint32_t serial;
+    buf->guard = vkb_guard_word(serial++);
+    CU_DIE_ON(mod->fill(buf->base, buf->guard, total, why_buf, sizeof why_buf));
     buf->ptr = (char *)buf->base + VKB_GUARD_BYTES;
     buf->bytes = bytes;
     return buf;
@@ -116,6 +119,8 @@ static void cu_guards(vkb_backend *b, vkb_buffer *buf, void *before, void *after
     CU_DIE_ON(mod->download(before, buf->base, VKB_GUARD_BYTES, why_buf, sizeof why_buf));
     CU_DIE_ON(mod->download(after, (char *)buf->ptr + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES, why_buf,
                             sizeof why_buf));
+    vkb_guard_normalize(before, buf->guard);
+    vkb_guard_normalize(after, buf->guard);
 }
 
 static void cu_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns)

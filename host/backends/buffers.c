@@ -72,7 +72,10 @@ struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned fla
                                              VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                              (flags & VKB_BUF_UNIFORM ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : 0),
                                          VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
-    fill_job j = {b->buffer, 0, VK_WHOLE_SIZE, VKB_GUARD_WORD};
+    static uint32_t serial;
+    fill_job j = {b->buffer, 0, VK_WHOLE_SIZE, 0};
+    b->guard = vkb_guard_word(serial++);
+    j.word = b->guard;
     vkb_vk_submit_wait(vk, record_fill, &j);
     b->bytes = bytes;
     b->offset = VKB_GUARD_BYTES;
@@ -154,4 +157,6 @@ void vkb_vk_buffer_read_guards(vkb_vk *vk, struct vkb_buffer *buf, void *before,
 {
     staged(vk, buf, buf->offset - VKB_GUARD_BYTES, before, VKB_GUARD_BYTES, 0);
     staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull), after, VKB_GUARD_BYTES, 0);
+    vkb_guard_normalize(before, buf->guard);
+    vkb_guard_normalize(after, buf->guard);
 }

@@ -10,6 +10,8 @@ struct vkb_buffer {
     VkDeviceMemory memory;
     uint64_t bytes;
     uint64_t offset;   /* where the buffer's range starts in BUFFER: after the guard band before it */
+    uint32_t guard;    /* its guard word: VKB_GUARD_WORD varied per buffer, so bytes copied from another
+                        * buffer's band do not match */
 };
 
 /* A device-local storage buffer usable as copy source and destination, and as a uniform buffer with the
@@ -23,7 +25,7 @@ void vkb_vk_buffer_download(vkb_vk *vk, struct vkb_buffer *buf, void *dst, uint6
 /* Fill the buffer's range (rounded up to 4 bytes) with the 32-bit WORD; the guards stay. */
 void vkb_vk_buffer_fill(vkb_vk *vk, struct vkb_buffer *buf, uint32_t word);
 /* Read the guard bands: VKB_GUARD_BYTES before the range into BEFORE, as many after its 4-byte-rounded
- * end into AFTER. */
+ * end into AFTER, each word translated from the buffer's own guard word to VKB_GUARD_WORD. */
 void vkb_vk_buffer_read_guards(vkb_vk *vk, struct vkb_buffer *buf, void *before, void *after);
 
 #endif

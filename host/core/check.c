@@ -404,6 +404,18 @@ void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const floa
     free(planted);
 }
 
+uint32_t vkb_guard_word(uint32_t n)
+{
+    return VKB_GUARD_WORD ^ (n * 0x9E3779B8u);   /* an even multiplier: the low bit stays 1, never 0 */
+}
+
+void vkb_guard_normalize(void *band, uint32_t word)
+{
+    uint32_t *w = band;
+    for (uint32_t i = 0; i < VKB_GUARD_BYTES / 4; i++)
+        w[i] ^= word ^ VKB_GUARD_WORD;
+}
+
 uint64_t vkb_guard_scan(const uint8_t *before, const uint8_t *after, int index, const char *role, char *msg,
                         size_t len)
 {
