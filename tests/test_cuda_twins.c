@@ -1,0 +1,72 @@
+/* test_cuda_twins.c - every kernel row of every family has its CUDA twin, with the same constants, in the
+ * built module (libvkbench_cuda.so, given as argv[1]): each row is planned at its family's battery shapes for
+ * an H100-like device and the module's supports() must find a launcher for every pass. No GPU needed: the
+ * module's tables are plain host data. Exit 3 (skip) when the module cannot be loaded. */
+#include <dlfcn.h>
+#include <string.h>
+
+#include "../cuda/cuda_module.h"
+#include "family.h"
+#include "unit.h"
+
+static const char *module_path;
+
+static void every_row(void)
+{
+    void *h = dlopen(module_path, RTLD_NOW | RTLD_LOCAL);
+    vkb_cuda_module_get_fn get = h ? (vkb_cuda_module_get_fn)dlsym(h, VKB_CUDA_ENTRY) : NULL;
+    const vkb_cuda_module *m = get ? get() : NULL;
+    vkb_caps caps;
+    int planned = 0;
+    ASSERT(m && m->abi == VKB_CUDA_ABI);
+    if (!m)
+        return;
+    memset(&caps, 0, sizeof caps);
+    strcpy(caps.name, "H100-like");
+    caps.subgroup_size = caps.subgroup_min = caps.subgroup_max = 32;
+    caps.max_shared_bytes = 48 * 1024;
+    caps.max_workgroup_invocations = 1024;
+    caps.max_workgroup_size[0] = caps.max_workgroup_size[1] = 1024;
+    caps.max_workgroup_size[2] = 64;
+    caps.max_group_count[0] = 2147483647u;
+    caps.max_group_count[1] = caps.max_group_count[2] = 65535;
+    caps.max_buffer_bytes = 1ull << 40;
+    caps.max_uniform_bytes = 65536;
+    caps.compute_units = 132;
+    caps.features = ~0u;
+    for (int fi = 0; fi < vkb_family_count; fi++) {
+        const vkb_family *f = vkb_families[fi];
+        vkb_shape shapes[64];
+        int ns = f->battery(shapes, 64);
+        for (int vi = 0; vi < f->nvariants; vi++) {
+            const vkb_variant *v = &f->variants[vi];
+            if (v->flags & VKB_VAR_VULKAN_ONLY)
+                continue;
+            for (int si = 0; si < ns; si++) {
+                vkb_case c = {f, shapes[si], NULL};
+                vkb_plan p;
+                char why[256];
+                if (vkb_family_plan(f, v, &c, &caps, &p, why, sizeof why) != VKB_PLAN_OK)
+                    continue;
+                planned++;
+                if (m->supports(&p, why, sizeof why)) {
+                    fprintf(stderr, "%s/%s: %s\n", f->name, v->name, why);
+                    ASSERT(!"every planned row has its CUDA twin");
+                    break;
+                }
+            }
+        }
+    }
+    ASSERT(planned > 100);
+}
+
+int main(int argc, char **argv)
+{
+    static const unit_test tests[] = {{"every_row", every_row}};
+    if (argc < 3 || !dlopen(argv[2], RTLD_NOW | RTLD_LOCAL)) {
+        fprintf(stderr, "test_cuda_twins: cannot load the CUDA module %s: skipped\n", argc > 2 ? argv[2] : "");
+        return 3;
+    }
+    module_path = argv[2];
+    return unit_main(2, argv, tests, 1);
+}
