@@ -12,7 +12,7 @@ vkb_result *vkb_results_add(vkb_results *rs)
         /* results point at their ceilings; the array must not move, so it is sized once, generously */
         if (rs->cap)
             vkb_die(VKB_EXIT_RESOURCE, "more than %d results in one run; run fewer sizes", rs->cap);
-        rs->cap = 65536;
+        rs->cap = VKB_MAX_RESULTS;
         rs->r = vkb_calloc((size_t)rs->cap, sizeof *rs->r);
     }
     memset(&rs->r[rs->n], 0, sizeof rs->r[rs->n]);

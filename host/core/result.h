@@ -43,6 +43,8 @@ typedef struct vkb_result {
     char constants[96];       /* the constants --spec set, "BM=64,BN=64"; empty when none */
 } vkb_result;
 
+#define VKB_MAX_RESULTS 65536  /* results of one run: the array is sized once (results point at their ceilings) */
+
 typedef struct vkb_results {
     vkb_result *r;
     int n, cap;

@@ -350,6 +350,9 @@ static int plan_or_die(const vkb_family *f, const vkb_variant *v, const vkb_case
 
 void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel)
 {
+    if (r->nwork > VKB_MAX_RESULTS)
+        vkb_die(VKB_EXIT_USAGE, "%d cases in one run, more than %d; run fewer sizes or variants", r->nwork,
+                VKB_MAX_RESULTS);
     /* the kernels first: their reasons (index ranges, constants) say more than a ceiling's buffer size */
     for (int pass = 0; pass < 2; pass++)
         for (int w = 0; w < r->nwork; w++) {
