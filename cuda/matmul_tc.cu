@@ -8,6 +8,7 @@
 #include <mma.h>
 
 #include "kernels.h"
+#include "matmul/rows_tc.h"
 
 namespace {
 
@@ -242,14 +243,23 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
 
 } // namespace
 
-/* Spec constants as in the tensor-core rows of host/families/matmul.c: BM BN BK WM WN and the device's
- * fragment 16 x 16 x 16 (WMMA's, and what the H100 reports first for fp16); the peak rows FRAG_M..K only. */
-#define TC_TILE 128, 128, 32, 64, 32
+/* One launcher per row of matmul/rows_tc.h, matched by shader name and constants; the host fills the rows'
+ * FRAG 0 with the device's fragment, 16 x 16 x 16 on CUDA (cuda/module.cu), which these are built for.
+ * coopmat2 has no twin (a workgroup-scope matrix has no CUDA equivalent). */
+#define TC_SPEC_LIST(...) __VA_ARGS__
+#define TC_CALL(macro, args) macro args
+#define TC_CUDA_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling) \
+    TC_CALL(TC_CUDA_##shader, (#shader, TC_SPEC_LIST spec))
+#define TC_CUDA_matmul_coopmat_khr(k, bm, bn, bk, wm, wn, fm, fn, fk) \
+    {k, 8, {bm, bn, bk, wm, wn, 16, 16, 16}, launch_wmma<float, bm, bn, bk, wm, wn>},
+#define TC_CUDA_matmul_coopmat_khr_acc16(k, bm, bn, bk, wm, wn, fm, fn, fk) \
+    {k, 8, {bm, bn, bk, wm, wn, 16, 16, 16}, launch_wmma<half, bm, bn, bk, wm, wn>},
+#define TC_CUDA_matmul_coopmat2(k, bm, bn, bk)
+#define TC_CUDA_matmul_coopmat2_acc16(k, bm, bn, bk)
+#define TC_CUDA_matmul_coopmat_peak(k, ...) {k, 8, {0, 0, 0, 0, 0, 16, 16, 16}, launch_peak<false>},
+#define TC_CUDA_matmul_coopmat_peak_acc16(k, ...) {k, 8, {0, 0, 0, 0, 0, 16, 16, 16}, launch_peak<true>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_matmul_tc[] = {
-    {"matmul_coopmat_khr", 8, {TC_TILE, 16, 16, 16}, launch_wmma<float, TC_TILE>},
-    {"matmul_coopmat_khr_acc16", 8, {TC_TILE, 16, 16, 16}, launch_wmma<half, TC_TILE>},
-    {"matmul_coopmat_peak", 8, {0, 0, 0, 0, 0, 16, 16, 16}, launch_peak<false>},
-    {"matmul_coopmat_peak_acc16", 8, {0, 0, 0, 0, 0, 16, 16, 16}, launch_peak<true>},
+    MATMUL_TC_ROWS(TC_CUDA_ROW)
     {"cublas_hgemm_acc16", 0, {}, launch_cublas_hgemm_acc16},
     {nullptr, 0, {}, nullptr},
 };

@@ -1,0 +1,37 @@
+/* rows_tc.h - the matmul family's tensor-core rows (issue 17), declared once: host/families/matmul.c builds its
+ * variant rows from this list and cuda/matmul_tc.cu its launch table (the cuBLAS fp16-compute ceiling is a row
+ * of matmul.c alone). X(name, shader, LX, NSPEC, (SPEC...), param, needs, flags, note, ceiling): a 1-D workgroup
+ * of LX (matmul_coopmat_khr: replaced by one subgroup per sub-block at plan time), the NSPEC constants from id 3
+ * (coopmat_khr and peak: BM BN BK WM WN FRAG_M FRAG_N FRAG_K; coopmat2: BM BN BK), FRAG 0 = the fragment the
+ * device reports (host/families/matmul_tc.c; the CUDA twins are built for WMMA's and mma.sync's 16x16x16);
+ * param, needs and flags are host symbols, unused by the CUDA table; ceiling a string or NULL. */
+#ifndef VKB_MATMUL_ROWS_TC_H
+#define VKB_MATMUL_ROWS_TC_H
+
+/* the block of matmul_coopmat.comp's row: 8 subgroups of 64x32 in 128x128x32 */
+#define MATMUL_TC_TILE 128, 128, 32, 64, 32
+
+#define MATMUL_TC_ROWS(X)                                                                                        \
+    X(coopmat_khr, matmul_coopmat_khr, 256, 8, (MATMUL_TC_TILE, 0, 0, 0), MM_F16,                                \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, 0,                                                         \
+      "VK_KHR_cooperative_matrix (AMD, Intel, NVIDIA): coopmat_f16's pipeline with the fragment the device "      \
+      "reports; fp16 in, fp32 accumulate; twin: WMMA", "cublas_hgemm")                                           \
+    X(coopmat2, matmul_coopmat2, 256, 3, (128, 128, 32), MM_F16, VKB_NEED_COOPMAT2, VKB_VAR_VULKAN_ONLY,          \
+      "VK_NV_cooperative_matrix2: one workgroup-scope BM x BN accumulator, tiles loaded by clamped tensor "       \
+      "layouts (any shape), the driver splits the work; fp16 in, fp32 accumulate", "cublas_hgemm")              \
+    X(coopmat_khr_acc16, matmul_coopmat_khr_acc16, 256, 8, (MATMUL_TC_TILE, 0, 0, 0), MM_F16 | MM_TC_ACC16,     \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, 0,                                                         \
+      "FP16 ACCUMULATE: coopmat_khr with fp16 accumulators and C; like with like against cuBLAS fp16 compute",  \
+      "cublas_hgemm_acc16")                                                                                      \
+    X(coopmat2_acc16, matmul_coopmat2_acc16, 256, 3, (128, 128, 32), MM_F16 | MM_TC_ACC16, VKB_NEED_COOPMAT2,    \
+      VKB_VAR_VULKAN_ONLY, "FP16 ACCUMULATE: coopmat2 with fp16 accumulators and C (as ggml's coopmat2 GEMM)",    \
+      "cublas_hgemm_acc16")                                                                                      \
+    X(tc_peak, matmul_coopmat_peak, 256, 8, (0, 0, 0, 0, 0, 0, 0, 0), MM_F16 | MM_TC_PEAK,                       \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, VKB_VAR_CEILING,                                           \
+      "the tensor-core instruction's own peak, fp32 accumulate: register-only cooperative-matrix multiply-adds "  \
+      "(CUDA: mma.sync m16n8k16); C not a product", NULL)                                                         \
+    X(tc_peak_acc16, matmul_coopmat_peak_acc16, 256, 8, (0, 0, 0, 0, 0, 0, 0, 0),                                 \
+      MM_F16 | MM_TC_ACC16 | MM_TC_PEAK, VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, VKB_VAR_CEILING,         \
+      "tc_peak with fp16 accumulators", NULL)
+
+#endif
