@@ -182,7 +182,7 @@ MUTATIONS = [
       "host clock read before the submission (every batch then exceeds it)"),
     M("tm08", "timing", "host/backends/backend_vulkan.c", "            ns[done + r] = (double)ticks * vk->timestamp_period_ns;",
       "            ns[done + r] = (double)ticks;", r"vkb\.verify\.timer|vkb\.vk\.copy\.sizes",
-      "timestampPeriod ignored", "lavapipe's timestampPeriod is 1 ns: ticks are nanoseconds there; the H100's is 1 too"),
+      "timestampPeriod ignored"),
     # --- CUDA twins: run on the GPU (tools/gpu-validate.sh), not here ---
     M("cu01", "cuda", "cuda/transpose.cu", "        if (c >= cols)", "        if (c > cols)", None, "CUDA naive transpose: column guard off by one"),
     M("cu02", "cuda", "cuda/transpose.cu", "            if (r < cols && c < rows)", "            if (r <= cols && c < rows)", None, "CUDA tiled transpose: output guard off by one"),
@@ -221,11 +221,13 @@ def main():
     rows = []
     # the baseline: every test a mutation relies on passes unmutated, or a "kill" would mean nothing
     union = "|".join(sorted({m["tests"] for m in muts if m["tests"]}))
-    rc, out = run(f"cmake --build {build} -j2 && ctest --test-dir {build} -R '{union}' -j2 --timeout 600", a.tree, 3 * a.timeout)
-    if rc:
-        print(out[-3000:])
-        sys.exit("mutate.py: the baseline fails; fix it first")
-    print(f"baseline: {sum(1 for l in out.splitlines() if ' Passed ' in l)} tests pass", flush=True)
+    if union:
+        rc, out = run(f"cmake --build {build} -j2 && ctest --test-dir {build} -R '{union}' -j2 --timeout 600", a.tree,
+                      3 * a.timeout)
+        if rc:
+            print(out[-3000:])
+            sys.exit("mutate.py: the baseline fails; fix it first")
+        print(f"baseline: {sum(1 for l in out.splitlines() if ' Passed ' in l)} tests pass", flush=True)
     report = open(a.report, "a") if a.report else None
     for m in muts:
         path = os.path.join(a.tree, m["path"])
