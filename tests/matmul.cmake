@@ -2,13 +2,13 @@
 # sizes from the command line (1 x N x 1, --size), an unwritten output caught on both check paths, the
 # cooperative-matrix variant ok or skipped with its reason, and both backends where CUDA is present.
 add_test(NAME vkb.vk.matmul.freivalds COMMAND sh -c
-         "out=$(${vkbench} run matmul --m 600 --n 520 --k 450 --variant naive,dbuf,subgroup --reps 1 --warmup-ms 0 --validation --quiet) && echo \"$out\" && echo \"$out\" | grep -Eq 'matmul/subgroup +vulkan +600x520x450 .* ok .*Freivalds'")
+         "out=$(${vkbench} run matmul --m 600 --n 520 --k 450 --variant naive,dbuf,subgroup --reps 1 --warmup-ms 0 --validation --quiet --json mm_freivalds.json) && echo \"$out\" && echo \"$out\" | grep -Eq '^subgroup +600x520x450 .* ok$' && ${VKB_PYTHON} -c \"import json; r = [x for x in json.load(open('mm_freivalds.json'))['results'] if x['variant'] == 'subgroup']; assert r and all(x['status'] == 'ok' and 'Freivalds' in x['check']['method'] for x in r), r\"")
 set_tests_properties(vkb.vk.matmul.freivalds PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
 add_test(NAME vkb.vk.matmul.sizes COMMAND sh -c
          "${vkbench} run matmul --m 1,70 --n 1,67 --k 1,129 --variant tiled32,vec4,subgroup --reps 1 --warmup-ms 0 --validation --quiet --json matmul_sizes.json && python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_json.py matmul_sizes.json matmul")
 set_tests_properties(vkb.vk.matmul.sizes PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
 add_test(NAME vkb.vk.matmul.sg4_freivalds COMMAND env ${sg4} sh -c
-         "out=$(${vkbench} run matmul --size 520 --variant subgroup,transposed_a --reps 1 --warmup-ms 0 --validation --quiet) && echo \"$out\" && echo \"$out\" | grep -Eq 'matmul/subgroup +vulkan +520x520x520 .* ok .*Freivalds'")
+         "out=$(${vkbench} run matmul --size 520 --variant subgroup,transposed_a --reps 1 --warmup-ms 0 --validation --quiet --json mm_sg4_freivalds.json) && echo \"$out\" && echo \"$out\" | grep -Eq '^subgroup +520.3 .* ok$' && ${VKB_PYTHON} -c \"import json; r = [x for x in json.load(open('mm_sg4_freivalds.json'))['results'] if x['variant'] == 'subgroup']; assert r and all(x['status'] == 'ok' and 'Freivalds' in x['check']['method'] for x in r), r\"")
 set_tests_properties(vkb.vk.matmul.sg4_freivalds PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
 add_test(NAME vkb.vk.matmul.poison_detected COMMAND env VKB_FAULT_INJECT=no-dispatch
          ${expect} 1 "failed validation" -- ${vkbench} run matmul --m 33 --n 65 --k 7 --variant dbuf --reps 1 --warmup-ms 0)
@@ -17,7 +17,7 @@ add_test(NAME vkb.vk.matmul.poison_detected_freivalds COMMAND env VKB_FAULT_INJE
 set_tests_properties(vkb.vk.matmul.poison_detected vkb.vk.matmul.poison_detected_freivalds PROPERTIES
                      LABELS vulkan SKIP_RETURN_CODE 3)
 add_test(NAME vkb.vk.matmul.coopmat COMMAND sh -c
-         "out=$(${vkbench} run matmul --m 100 --n 72 --k 40 --variant coopmat_f16 --reps 1 --warmup-ms 0 --validation --quiet) && echo \"$out\" && echo \"$out\" | grep -Eq 'matmul/coopmat_f16 +vulkan .* (ok .*fp16 inputs|skip: needs cooperative matrix)'")
+         "out=$(${vkbench} run matmul --m 100 --n 72 --k 40 --variant coopmat_f16 --reps 1 --warmup-ms 0 --validation --quiet --json mm_coopmat.json) && echo \"$out\" && echo \"$out\" | grep -Eq '^coopmat_f16 +100x72x40 +(.* ok$|skip: needs cooperative matrix)' && ${VKB_PYTHON} -c \"import json; r = [x for x in json.load(open('mm_coopmat.json'))['results'] if x['variant'] == 'coopmat_f16']; assert r and all((x['status'] == 'ok' and 'fp16 inputs' in x['check']['method']) or (x['status'] == 'skip' and x['skip_reason'].startswith('needs cooperative matrix')) for x in r), r\"")
 set_tests_properties(vkb.vk.matmul.coopmat PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
 add_test(NAME vkb.cuda.matmul COMMAND ${vkbench} run matmul --backend all --reps 3 --quiet)
 set_tests_properties(vkb.cuda.matmul PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
