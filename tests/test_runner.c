@@ -622,6 +622,16 @@ static void test_size_cubic(void)
     /* --size with one explicit dim: the others take the size, the explicit list multiplies */
     ASSERT(select_shapes("vkbench run transpose --size 8,16 --cols 3,4", "transpose", s, err, sizeof err) == 4);
     ASSERT(s[0].d[0] == 8 && s[0].d[1] == 3 && s[3].d[0] == 16 && s[3].d[1] == 4);
+    /* --size sets extents only: memory.stride's stride keeps its default */
+    {
+        static vkb_shape d[VKB_MAX_SHAPES];
+        vkb_caps caps;
+        memset(&caps, 0, sizeof caps);
+        caps.is_cpu = 1;
+        ASSERT(vkb_family_find("memory.stride")->default_shapes(&caps, d, VKB_MAX_SHAPES) >= 1);
+        ASSERT(select_shapes("vkbench run memory.stride --size 4096,8192", "memory.stride", s, err, sizeof err) == 2);
+        ASSERT(s[1].d[0] == 8192 && s[1].d[1] == d[0].d[1] && s[1].d[1] != 8192);
+    }
 }
 
 /* Several families: each takes the size flags it knows; a flag none takes is an error. */
