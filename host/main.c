@@ -164,7 +164,7 @@ static int run_command(app *ap)
     r->spec = ap->args.spec;
     r->nspec = ap->args.nspec;
     vkb_runner_plan(r, &sel, &plan);
-    vkb_runner_preflight(r, &sel);
+    vkb_runner_preflight(r, &sel, &plan);
     if (ap->args.dry_run) {
         print_plan(&sel, &plan, r);
         for (int i = 0; i < r->nall; i++)

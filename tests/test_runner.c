@@ -358,7 +358,7 @@ static void run_fixture(fixture *fx, const vkb_family *const *fams, int nfams, c
     fx->r.sinks = fx->sinks;
     fx->r.nsinks = 1;
     vkb_runner_plan(&fx->r, &fx->sel, &fx->plan);
-    vkb_runner_preflight(&fx->r, &fx->sel);
+    vkb_runner_preflight(&fx->r, &fx->sel, &fx->plan);
     fx->rc = vkb_runner_run(&fx->r, &fx->sel, &set, &fx->plan);
 }
 
