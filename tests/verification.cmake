@@ -46,10 +46,11 @@ set_tests_properties(vkb.verify.reduce.drop_element PROPERTIES LABELS "vulkan;ve
 # (each by its own rule: the reason names it)
 set(timer_zero "zero or negative")
 set(timer_reversed "zero or negative")   # 64-bit timestamps: a reversed pair is negative
-set(timer_early "of the device time from the first start to the last end")
+# (on a GPU by the span rule; on lavapipe, whose timestamps are the host's clock, by the host-time rule)
+set(timer_early "(of the device time from the first start to the last end|of the host's time around the same)")
 foreach(t zero reversed early)
     add_test(NAME vkb.verify.timer_${t} COMMAND ${faults} timer-${t} "timer=${timer_${t}}" run copy --variant vec4
-             --n 4M --reps 5 --warmup-ms 0)
+             --n 2^24 --reps 5 --warmup-ms 0)
     set_tests_properties(vkb.verify.timer_${t} PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3)
 endforeach()
 # the skips of `validate` on lavapipe (8-wide subgroups), exactly: a misread capability fails
