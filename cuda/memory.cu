@@ -4,7 +4,6 @@
 
 namespace {
 
-
 /* mem_uniform's table in constant memory: upload_mem_uniform copies the plan's uniform buffer here */
 __constant__ unsigned uniform_table[MEM_UNIFORM_WORDS];
 
@@ -130,20 +129,31 @@ cudaError_t upload_mem_uniform(const vkb_pass *, int binding, const void *src, u
 
 } // namespace
 
-/* memory.aos_soa's rows (memory/rows.h): the template each layout shader's constants instantiate */
+/* The launch table, one entry per row of memory/rows.h: the twin of each row's shader. mem_width's WORDS follows
+ * --width, so its rows get a twin per width of MEM_WIDTH_WORDS. */
+#define CUDA_ROW(name, shader, param, flags, note, ceiling) CUDA_##shader
+#define CUDA_WIDTH(words) {"mem_width", 1, {words}, vkb_launch_push<float, float, mem_push, mem_width<words>>},
+#define CUDA_mem_width MEM_WIDTH_WORDS(CUDA_WIDTH)
+#define CUDA_mem_offset {"mem_offset", 0, {}, vkb_launch_push<float, float, mem_push, mem_offset>},
+#define CUDA_mem_stride {"mem_stride", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push, mem_stride>},
+#define CUDA_mem_shared {"mem_shared", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push_shared, mem_shared>},
+#define CUDA_mem_uniform                                                                                          \
+    {"mem_uniform", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push_uniform, mem_uniform<true>>,               \
+     upload_mem_uniform},
+#define CUDA_mem_uniform_storage                                                                                  \
+    {"mem_uniform_storage", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push_uniform, mem_uniform<false>>},
+/* memory.aos_soa: the template each layout shader's constants instantiate */
 #define INSTANCE_mem_aos(fields, rec) mem_aos<fields, rec>
 #define INSTANCE_mem_soa(fields, rec) mem_soa<fields>
 #define CUDA_LAYOUT_ROW(name, shader, fields, rec, note) \
     {#shader, MEM_NSPEC_##shader, {fields, rec}, vkb_launch_push<float, float, mem_push, INSTANCE_##shader(fields, rec)>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_memory[] = {
-    {"mem_width", 1, {1}, vkb_launch_push<float, float, mem_push, mem_width<1>>},
-    {"mem_width", 1, {2}, vkb_launch_push<float, float, mem_push, mem_width<2>>},
-    {"mem_width", 1, {4}, vkb_launch_push<float, float, mem_push, mem_width<4>>},
-    {"mem_offset", 0, {}, vkb_launch_push<float, float, mem_push, mem_offset>},
-    {"mem_stride", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push, mem_stride>},
+    MEM_WIDTH_ROWS(CUDA_ROW)
+    MEM_OFFSET_ROWS(CUDA_ROW)
+    MEM_STRIDE_ROWS(CUDA_ROW)
     MEM_LAYOUT_ROWS(CUDA_LAYOUT_ROW)
-    {"mem_shared", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push_shared, mem_shared>},
-    {"mem_uniform", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push_uniform, mem_uniform<true>>, upload_mem_uniform},
-    {"mem_uniform_storage", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push_uniform, mem_uniform<false>>},
+    MEM_SHARED_ROWS(CUDA_ROW)
+    MEM_BROADCAST_ROWS(CUDA_ROW)
+    MEM_UNIFORM_ROWS(CUDA_ROW)
     {nullptr, 0, {}, nullptr},
 };

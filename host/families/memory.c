@@ -36,73 +36,28 @@ typedef struct mem_case {
     uint64_t src_words, dst_words;
 } mem_case;
 
-/* ---- variant tables: param = record fields (aos_soa), mul/mod mode (shared) ---- */
+/* ---- variant tables: the rows of shaders/memory/rows.h ---- */
 
 #define API_COPY VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device: the ceiling")
 
-static const vkb_variant width_variants[] = {
-    {"copy", "mem_width", {LOCAL, 1, 1}, {0}, 0, 0, 0, 0,
-     "copy n words as --width 4, 8 or 16-byte elements (float, vec2, vec4; WORDS spec constant)"},
-    API_COPY,
-};
-
-static const vkb_variant offset_variants[] = {
-    {"copy", "mem_offset", {LOCAL, 1, 1}, {0}, 0, 0, 0, 0,
-     "dst[i] = src[i + k], k = --offset words: loads misaligned by k words, stores aligned"},
-    API_COPY,
-};
-
-static const vkb_variant stride_variants[] = {
-    {"read", "mem_stride", {LOCAL, 1, 1}, {0}, 0, 0, 0, 0,
-     "thread i sums src[i * s], s = --stride words; useful bytes = the words summed"},
-    API_COPY,
-};
-
-/* the rows of shaders/memory/rows.h: spec {FIELDS, REC} (mem_soa reads FIELDS only) */
-#define LAYOUT_ROW(name, shader, fields, rec, note) \
-    {#name, #shader, {LOCAL, 1, 1}, {fields, rec}, MEM_NSPEC_##shader, 0, 0, 0, note},
-static const vkb_variant layout_variants[] = {
-    MEM_LAYOUT_ROWS(LAYOUT_ROW)
-    API_COPY,
-};
-
-/* shared kernels: thread t reads shared[((t % MOD) * MUL) & 1023 + offsets]; param picks (MUL, MOD) */
+/* the shared kernels' access modes: thread t reads shared[((t % MOD) * MUL) & 1023 + offsets] (shared_mode) */
 enum { SH_STRIDE, SH_ONE, SH_DISTINCT, SH_SAME, SH_FEW, SH_FEW_BANK };
-
-static const vkb_variant shared_variants[] = {
-    {"read", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_STRIDE, 0, 0,
-     "thread t reads shared[(t * s) % 1024], s = --stride: conflict degree gcd(s, 32 banks) assumed"},
-    {"stride1", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_ONE, 0, VKB_VAR_CEILING,
-     "the same kernel at s = 1, conflict-free: the ceiling"},
-};
-
-static const vkb_variant broadcast_variants[] = {
-    {"distinct", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_DISTINCT, 0, VKB_VAR_CEILING,
-     "thread t reads word t: distinct words in distinct banks, conflict-free: the ceiling"},
-    {"same", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_SAME, 0, 0,
-     "every thread reads word 0: one word broadcast to all"},
-    {"few4", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_FEW, 0, 0,
-     "thread t reads word t % 4: 4 words in 4 banks, each broadcast"},
-    {"few4_one_bank", "mem_shared", {LOCAL, 1, 1}, {0}, 0, SH_FEW_BANK, 0, 0,
-     "thread t reads word 32 (t % 4): 4 words in one bank, a 4-way conflict"},
-};
-
 /* memory.uniform: param bits; the kernel (uniform or storage buffer) follows UN_CONSTANT */
 enum { UN_DIVERGENT = 1, UN_CONSTANT = 2 };
 
-static const vkb_variant uniform_variants[] = {
-    {"uniform_same", "mem_uniform", {LOCAL, 1, 1}, {0}, 0, UN_CONSTANT, 0, VKB_VAR_CEILING,
-     "a subgroup reads one word of a uniform buffer (CUDA: __constant__), broadcast: the uniform reference",
-     "uniform_same"},
-    {"uniform_divergent", "mem_uniform", {LOCAL, 1, 1}, {0}, 0, UN_CONSTANT | UN_DIVERGENT, 0, 0,
-     "invocation t reads word t + k of the uniform buffer: a subgroup's distinct addresses served one by one",
-     "uniform_same"},
-    {"storage_same", "mem_uniform_storage", {LOCAL, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING,
-     "the same reads from a storage buffer (CUDA: global memory): the storage reference", "storage_same"},
-    {"storage_divergent", "mem_uniform_storage", {LOCAL, 1, 1}, {0}, 0, UN_DIVERGENT, 0, 0,
-     "invocation t reads word t + k of the storage buffer: one cache line per 32 invocations, not serialized",
-     "storage_same"},
-};
+#define ROW(name, shader, param, flags, note, ceiling) \
+    {#name, #shader, {LOCAL, 1, 1}, {0}, 0, param, 0, flags, note, ceiling},
+/* memory.aos_soa: spec {FIELDS, REC} (mem_soa reads FIELDS only) */
+#define LAYOUT_ROW(name, shader, fields, rec, note) \
+    {#name, #shader, {LOCAL, 1, 1}, {fields, rec}, MEM_NSPEC_##shader, 0, 0, 0, note},
+
+static const vkb_variant width_variants[] = {MEM_WIDTH_ROWS(ROW) API_COPY};
+static const vkb_variant offset_variants[] = {MEM_OFFSET_ROWS(ROW) API_COPY};
+static const vkb_variant stride_variants[] = {MEM_STRIDE_ROWS(ROW) API_COPY};
+static const vkb_variant layout_variants[] = {MEM_LAYOUT_ROWS(LAYOUT_ROW) API_COPY};
+static const vkb_variant shared_variants[] = {MEM_SHARED_ROWS(ROW)};
+static const vkb_variant broadcast_variants[] = {MEM_BROADCAST_ROWS(ROW)};
+static const vkb_variant uniform_variants[] = {MEM_UNIFORM_ROWS(ROW)};
 
 /* ---- shapes ---- */
 
@@ -114,17 +69,29 @@ static int add_shapes(vkb_shape *out, int count, int max, const int64_t *n, int 
     return count;
 }
 
+/* --width: the bytes of mem_width's elements (rows.h) */
+#define WIDTH_BYTES(words) 4 * (words),
+static const int64_t widths[] = {MEM_WIDTH_WORDS(WIDTH_BYTES)};
+
 static int width_defaults(const vkb_caps *caps, vkb_shape *out, int max)
 {
-    static const int64_t w[] = {4, 8, 16};
     int64_t n = caps->is_cpu ? 1 << 20 : 1 << 28; /* words: 1 GiB each way on a GPU */
-    return add_shapes(out, 0, max, &n, 1, w, 3);
+    return add_shapes(out, 0, max, &n, 1, widths, (int)VKB_COUNT(widths));
 }
 
 static int width_battery(vkb_shape *out, int max)
 {
-    static const int64_t n[] = {1, 3, 5, 7, 257, 1027, 4099}, w[] = {4, 8, 16};
-    return add_shapes(out, 0, max, n, (int)VKB_COUNT(n), w, 3);
+    static const int64_t n[] = {1, 3, 5, 7, 257, 1027, 4099};
+    return add_shapes(out, 0, max, n, (int)VKB_COUNT(n), widths, (int)VKB_COUNT(widths));
+}
+
+/* Whether K bytes is one of the widths mem_width is built for. */
+static int width_known(uint64_t k)
+{
+    for (size_t i = 0; i < VKB_COUNT(widths); i++)
+        if (k == (uint64_t)widths[i])
+            return 1;
+    return 0;
 }
 
 static int offset_defaults(const vkb_caps *caps, vkb_shape *out, int max)
@@ -230,7 +197,7 @@ static int case_words(int kind, const vkb_shape *s, uint64_t *src, uint64_t *dst
     *src = *dst = 0;
     switch (kind) {
     case WIDTH:
-        if (k != 4 && k != 8 && k != 16)
+        if (!width_known(k))
             return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "--width is 4, 8 or 16 bytes, not %llu",
                                  (unsigned long long)k);
         *src = *dst = n;
