@@ -36,7 +36,7 @@ typedef struct mm_case {
 /* The rows of shaders/matmul/rows.h, then the cuBLAS ceilings (CUDA only). */
 #define SPEC_LIST(...) __VA_ARGS__
 #define HOST_ROW(name, shader, lx, ly, nspec, spec, param, needs, note, ceiling) \
-    {#name, #shader, {lx, ly, 1}, {SPEC_LIST spec}, nspec, param, needs, 0, note, #ceiling},
+    {#name, #shader, MATMUL_WORKGROUP(shader, lx, ly, spec), {SPEC_LIST spec}, nspec, param, needs, 0, note, #ceiling},
 /* The tensor-core rows of shaders/matmul/rows_tc.h (issue 17). */
 #define TC_SPEC_LIST(...) __VA_ARGS__
 #define TC_HOST_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling) \
