@@ -3,11 +3,10 @@
 #include <cstdio>
 
 #include <cublas_v2.h>
-#include <cuda_fp16.h>
-#include <mma.h>
 
 #include "kernels.h"
 #include "matmul/rows.h"
+#include "matmul_wmma.cuh"
 
 namespace {
 
@@ -45,6 +44,27 @@ __global__ void matmul_tiled(const float *__restrict__ a, const float *__restric
         c[row * n + col] = acc;
 }
 
+/* W floats (1 or 4) from (ROW, COL) of row-major P, COLS wide, as a float4: zero past COLS or where OK is
+ * false; WIDE (COLS a multiple of 4): one 16-byte load. */
+template <unsigned W>
+__device__ __forceinline__ float4 load_w(const float *__restrict__ p, bool ok, bool wide, unsigned row, unsigned col,
+                                         unsigned cols)
+{
+    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (ok) {
+        if (wide) {
+            if (col < cols)
+                v = reinterpret_cast<const float4 *>(p)[(row * cols + col) >> 2];
+        } else {
+            float *vf = &v.x;
+            for (unsigned q = 0; q < W; q++)
+                if (col + q < cols)
+                    vf[q] = p[row * cols + col + q];
+        }
+    }
+    return v;
+}
+
 /* The register-blocked ladder: see shaders/matmul/matmul_block.comp for the meaning of each constant. */
 template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsigned TM, unsigned TN, unsigned OPT,
           unsigned NT>
@@ -58,7 +78,6 @@ __global__ void __launch_bounds__(NT) matmul_block(const float *__restrict__ a, 
     constexpr unsigned LA = (BM * BK / W + NT - 1u) / NT, LB = (BK * BN / W + NT - 1u) / NT;
     __shared__ float4 as[(1u + DB) * ASZ], bs[(1u + DB) * BSZ];
     float *asf = reinterpret_cast<float *>(as), *bsf = reinterpret_cast<float *>(bs);
-    const float4 *a4 = reinterpret_cast<const float4 *>(a), *b4 = reinterpret_cast<const float4 *>(b);
     unsigned m = pc.m, n = pc.n, k = pc.k;
     unsigned tid = threadIdx.x, warp = tid / WS, lane = tid % WS;
     unsigned wr = warp / (BN / WN), wc = warp % (BN / WN), lr = lane / LC, lc = lane % LC;
@@ -72,36 +91,12 @@ __global__ void __launch_bounds__(NT) matmul_block(const float *__restrict__ a, 
 #pragma unroll
         for (unsigned l = 0; l < LA; l++) {
             unsigned i = tid + l * NT, r = i / (BK / W), col = i % (BK / W) * W, gm = m0 + r, gk = k0 + col;
-            float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            if (i < BM * BK / W && gm < m) {
-                if (a_wide) {
-                    if (gk < k)
-                        v = a4[(gm * k + gk) >> 2];
-                } else {
-                    float *vf = &v.x;
-                    for (unsigned q = 0; q < W; q++)
-                        if (gk + q < k)
-                            vf[q] = a[gm * k + gk + q];
-                }
-            }
-            ra[l] = v;
+            ra[l] = load_w<W>(a, i < BM * BK / W && gm < m, a_wide, gm, gk, k);
         }
 #pragma unroll
         for (unsigned l = 0; l < LB; l++) {
             unsigned i = tid + l * NT, r = i / (BN / W), col = i % (BN / W) * W, gk = k0 + r, gn = n0 + col;
-            float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            if (i < BK * BN / W && gk < k) {
-                if (b_wide) {
-                    if (gn < n)
-                        v = b4[(gk * n + gn) >> 2];
-                } else {
-                    float *vf = &v.x;
-                    for (unsigned q = 0; q < W; q++)
-                        if (gn + q < n)
-                            vf[q] = b[gk * n + gn + q];
-                }
-            }
-            rb[l] = v;
+            rb[l] = load_w<W>(b, i < BK * BN / W && gk < k, b_wide, gk, gn, n);
         }
     };
     auto stash = [&](unsigned s) {
@@ -211,117 +206,17 @@ __global__ void __launch_bounds__(NT) matmul_block(const float *__restrict__ a, 
     }
 }
 
-/* Eight halves of row ROW from column COL of a ROWS x COLS fp16 matrix (as 32-bit words), zero beyond it. */
-__device__ uint4 chunk8(const unsigned *w, unsigned row, unsigned col, unsigned rows, unsigned cols)
-{
-    if (row >= rows || col >= cols)
-        return make_uint4(0, 0, 0, 0);
-    if ((cols & 7u) == 0u)
-        return reinterpret_cast<const uint4 *>(w)[(row * cols + col) >> 3];
-    unsigned h[8];
-    for (unsigned q = 0; q < 8u; q++) {
-        unsigned e = row * cols + col + q;
-        h[q] = col + q < cols ? (w[e >> 1] >> ((e & 1u) * 16u)) & 0xffffu : 0u;
-    }
-    return make_uint4(h[0] | h[1] << 16, h[2] | h[3] << 16, h[4] | h[5] << 16, h[6] | h[7] << 16);
-}
-
-/* fp16 x fp16 -> fp32 with 16x16x16 WMMA fragments: the twin of matmul_coopmat.comp (two shared stages,
- * the next tile in registers during the math, unguarded 16-byte loads for interior tiles). */
+/* fp16 x fp16 -> fp32 with 16x16x16 WMMA fragments: the twin of matmul_coopmat.comp (matmul_wmma.cuh). */
 template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN>
 __global__ void matmul_coopmat(const unsigned *__restrict__ a, const unsigned *__restrict__ b, float *__restrict__ c,
                                matmul_push pc)
 {
-    using namespace nvcuda;
-    constexpr unsigned FM = WM / 16u, FN = WN / 16u, ASTR = BK / 8u + 1u, BSTR = BN / 8u + 1u;
-    constexpr unsigned ASTAGE = BM * ASTR, BSTAGE = BK * BSTR, NSUB = (BM / WM) * (BN / WN), NT = NSUB * 32u;
-    constexpr unsigned ACH = BM * BK / 8u, BCH = BK * BN / 8u, LA = (ACH + NT - 1u) / NT, LB = (BCH + NT - 1u) / NT;
-    __shared__ __align__(32) uint4 as[2u * ASTAGE];
-    __shared__ __align__(32) uint4 bs[2u * BSTAGE];
-    __shared__ __align__(32) float cs[NSUB * 256u];
-    unsigned m = pc.m, n = pc.n, k = pc.k;
-    unsigned tid = threadIdx.x, sub = tid / 32u, lane = tid % 32u;
-    unsigned sr = sub / (BN / WN), sc = sub % (BN / WN), m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
-    unsigned tiles = (k + BK - 1u) / BK;
-    const uint4 *a8 = reinterpret_cast<const uint4 *>(a), *b8 = reinterpret_cast<const uint4 *>(b);
-    const half *ah = reinterpret_cast<const half *>(as), *bh = reinterpret_cast<const half *>(bs);
-    uint4 ra[LA], rb[LB];
-    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[FM * FN];
-#pragma unroll
-    for (unsigned i = 0; i < FM * FN; i++)
-        wmma::fill_fragment(acc[i], 0.0f);
-
-    auto fetch = [&](unsigned k0) {
-        bool a_inside = (k & 7u) == 0u && m0 + BM <= m && k0 + BK <= k;
-        bool b_inside = (n & 7u) == 0u && k0 + BK <= k && n0 + BN <= n;
-#pragma unroll
-        for (unsigned l = 0; l < LA; l++) {
-            unsigned i = min(tid + l * NT, ACH - 1u), r = i / (BK / 8u), c8 = i % (BK / 8u);
-            ra[l] = a_inside ? a8[((m0 + r) * k + k0 + c8 * 8u) >> 3] : chunk8(a, m0 + r, k0 + c8 * 8u, m, k);
-        }
-#pragma unroll
-        for (unsigned l = 0; l < LB; l++) {
-            unsigned i = min(tid + l * NT, BCH - 1u), r = i / (BN / 8u), c8 = i % (BN / 8u);
-            rb[l] = b_inside ? b8[((k0 + r) * n + n0 + c8 * 8u) >> 3] : chunk8(b, k0 + r, n0 + c8 * 8u, k, n);
-        }
-    };
-    auto stash = [&](unsigned s) {
-#pragma unroll
-        for (unsigned l = 0; l < LA; l++) {
-            unsigned i = tid + l * NT;
-            if (i < ACH)
-                as[s * ASTAGE + i / (BK / 8u) * ASTR + i % (BK / 8u)] = ra[l];
-        }
-#pragma unroll
-        for (unsigned l = 0; l < LB; l++) {
-            unsigned i = tid + l * NT;
-            if (i < BCH)
-                bs[s * BSTAGE + i / (BN / 8u) * BSTR + i % (BN / 8u)] = rb[l];
-        }
-    };
-
-    fetch(0u);
-    stash(0u);
-    __syncthreads();
-    for (unsigned t = 0; t < tiles; t++) {
-        unsigned cur = t & 1u;
-        if (t + 1u < tiles)
-            fetch((t + 1u) * BK);
-#pragma unroll
-        for (unsigned kk = 0; kk < BK; kk += 16u) {
-            wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa[FM];
-            wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb[FN];
-#pragma unroll
-            for (unsigned i = 0; i < FM; i++)
-                wmma::load_matrix_sync(fa[i], ah + (cur * ASTAGE + (sr * WM + i * 16u) * ASTR) * 8u + kk, ASTR * 8u);
-#pragma unroll
-            for (unsigned j = 0; j < FN; j++)
-                wmma::load_matrix_sync(fb[j], bh + (cur * BSTAGE + kk * BSTR) * 8u + sc * WN + j * 16u, BSTR * 8u);
-#pragma unroll
-            for (unsigned i = 0; i < FM; i++)
-#pragma unroll
-                for (unsigned j = 0; j < FN; j++)
-                    wmma::mma_sync(acc[i * FN + j], fa[i], fb[j], acc[i * FN + j]);
-        }
-        if (t + 1u < tiles)
-            stash(cur ^ 1u);
-        __syncthreads();
-    }
-
-#pragma unroll
-    for (unsigned i = 0; i < FM; i++)
-#pragma unroll
-        for (unsigned j = 0; j < FN; j++) {
-            wmma::store_matrix_sync(cs + sub * 256u, acc[i * FN + j], 16, wmma::mem_row_major);
-            __syncwarp();
-            for (unsigned e = lane; e < 256u; e += 32u) {
-                unsigned gm = m0 + sr * WM + i * 16u + e / 16u, gn = n0 + sc * WN + j * 16u + e % 16u;
-                if (gm < m && gn < n)
-                    c[gm * n + gn] = cs[sub * 256u + e];
-            }
-            __syncwarp();
-        }
+    wmma_gemm<float, BM, BN, BK, WM, WN>(a, b, c, pc.m, pc.n, pc.k);
 }
+
+template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN>
+constexpr vkb_cuda_launcher launch_coopmat =
+    launch_wmma_kernel<float, matmul_push, BM, BN, WM, WN, matmul_coopmat<BM, BN, BK, WM, WN>>;
 
 cudaError_t launch_naive(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
@@ -349,23 +244,16 @@ cudaError_t launch_block(const vkb_pass *p, void *const *a, cudaStream_t s)
     return cudaGetLastError();
 }
 
-template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN>
-cudaError_t launch_coopmat(const vkb_pass *p, void *const *a, cudaStream_t s)
-{
-    if (p->local[0] != (BM / WM) * (BN / WN) * 32u)
-        return cudaErrorInvalidConfiguration;   /* one warp per sub-block: the register arrays are sized so */
-    matmul_coopmat<BM, BN, BK, WM, WN><<<vkb_grid(p), vkb_block(p), 0, s>>>(
-        (const unsigned *)a[0], (const unsigned *)a[1], (float *)a[2], vkb_push_as<matmul_push>(p));
-    return cudaGetLastError();
-}
-
-/* One cuBLAS handle, made on first use. */
-cublasHandle_t blas(cudaStream_t s)
+/* One cuBLAS handle, made on first use, set to stream S and math mode MODE; the pass's sizes in M, N, K. */
+cublasHandle_t blas(const vkb_pass *p, cudaStream_t s, cublasMath_t mode, int *m, int *n, int *k)
 {
     static cublasHandle_t h;
+    matmul_push pc = vkb_push_as<matmul_push>(p);
+    *m = (int)pc.m, *n = (int)pc.n, *k = (int)pc.k;
     if (!h && cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
         return nullptr;
     cublasSetStream(h, s);
+    cublasSetMathMode(h, mode);
     return h;
 }
 
@@ -380,13 +268,11 @@ cudaError_t blas_result(cublasStatus_t st, const char *what)
 /* Row-major C = A B is column-major C^T = B^T A^T: swap the operands, keep the leading dimensions. */
 cudaError_t launch_cublas_sgemm(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
-    cublasHandle_t h = blas(s);
-    matmul_push pc = vkb_push_as<matmul_push>(p);
-    int m = (int)pc.m, n = (int)pc.n, k = (int)pc.k;
+    int m, n, k;   /* CUBLAS_PEDANTIC_MATH: true fp32, no TF32, no reduced-precision reductions */
+    cublasHandle_t h = blas(p, s, CUBLAS_PEDANTIC_MATH, &m, &n, &k);
     const float one = 1.0f, zero = 0.0f;
     if (!h)
         return blas_result(CUBLAS_STATUS_NOT_INITIALIZED, "cublasCreate");
-    cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);   /* true fp32: no TF32, no reduced-precision reductions */
     return blas_result(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, (const float *)a[1], n,
                                    (const float *)a[0], k, &zero, (float *)a[2], n),
                        "cublasSgemm");
@@ -394,13 +280,11 @@ cudaError_t launch_cublas_sgemm(const vkb_pass *p, void *const *a, cudaStream_t 
 
 cudaError_t launch_cublas_hgemm(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
-    cublasHandle_t h = blas(s);
-    matmul_push pc = vkb_push_as<matmul_push>(p);
-    int m = (int)pc.m, n = (int)pc.n, k = (int)pc.k;
+    int m, n, k;   /* CUBLAS_DEFAULT_MATH: tensor cores, fp32 accumulation */
+    cublasHandle_t h = blas(p, s, CUBLAS_DEFAULT_MATH, &m, &n, &k);
     const float one = 1.0f, zero = 0.0f;
     if (!h)
         return blas_result(CUBLAS_STATUS_NOT_INITIALIZED, "cublasCreate");
-    cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);    /* tensor cores, fp32 accumulation */
     return blas_result(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, a[1], CUDA_R_16F, n, a[0], CUDA_R_16F,
                                     k, &zero, a[2], CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                        "cublasGemmEx");
