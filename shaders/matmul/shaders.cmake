@@ -1,14 +1,14 @@
-# Shaders of the matmul family.
-vkb_add_shader(matmul_naive matmul/matmul_naive.comp)
-vkb_add_shader(matmul_tiled matmul/matmul_tiled.comp)
-vkb_add_shader(matmul_block matmul/matmul_block.comp)
-vkb_add_shader(matmul_coopmat matmul/matmul_coopmat.comp)
-vkb_add_shader(matmul_coopmat_h matmul/matmul_coopmat.comp -DSHARED_HALF=1)
-vkb_add_shader(matmul_block_unrolled matmul/matmul_block.comp -DUNROLL_HINTS=1)
-# tensor cores through VK_KHR_cooperative_matrix and VK_NV_cooperative_matrix2 (glslang 15: tools/setup-glslang.sh)
-vkb_add_shader(matmul_coopmat_khr matmul/matmul_coopmat_khr.comp NEEDS_NEW_GLSLANG)
-vkb_add_shader(matmul_coopmat_khr_acc16 matmul/matmul_coopmat_khr.comp NEEDS_NEW_GLSLANG -DACC16=1)
-vkb_add_shader(matmul_coopmat2 matmul/matmul_coopmat2.comp NEEDS_NEW_GLSLANG)
-vkb_add_shader(matmul_coopmat2_acc16 matmul/matmul_coopmat2.comp NEEDS_NEW_GLSLANG -DACC16=1)
-vkb_add_shader(matmul_coopmat_peak matmul/matmul_coopmat_peak.comp NEEDS_NEW_GLSLANG)
-vkb_add_shader(matmul_coopmat_peak_acc16 matmul/matmul_coopmat_peak.comp NEEDS_NEW_GLSLANG -DACC16=1)
+# Shaders of the matmul family: those its rows name (matmul/rows.h, rows_tc.h), compiled from matmul/NAME.comp
+# unless a recipe below says how (shaders/CMakeLists.txt).
+# one source, two builds: [[unroll]] hints (the subgroup row), shared memory typed float16_t (coopmat_f16_smem16)
+vkb_shader_recipe(matmul_block_unrolled matmul/matmul_block.comp -DUNROLL_HINTS=1)
+vkb_shader_recipe(matmul_coopmat_h matmul/matmul_coopmat.comp -DSHARED_HALF=1)
+# tensor cores through VK_KHR_cooperative_matrix and VK_NV_cooperative_matrix2 (glslang 15: tools/setup-glslang.sh),
+# each also with fp16 accumulators (ACC16)
+vkb_shader_recipe(matmul_coopmat_khr matmul/matmul_coopmat_khr.comp NEEDS_NEW_GLSLANG)
+vkb_shader_recipe(matmul_coopmat_khr_acc16 matmul/matmul_coopmat_khr.comp NEEDS_NEW_GLSLANG -DACC16=1)
+vkb_shader_recipe(matmul_coopmat2 matmul/matmul_coopmat2.comp NEEDS_NEW_GLSLANG)
+vkb_shader_recipe(matmul_coopmat2_acc16 matmul/matmul_coopmat2.comp NEEDS_NEW_GLSLANG -DACC16=1)
+vkb_shader_recipe(matmul_coopmat_peak matmul/matmul_coopmat_peak.comp NEEDS_NEW_GLSLANG)
+vkb_shader_recipe(matmul_coopmat_peak_acc16 matmul/matmul_coopmat_peak.comp NEEDS_NEW_GLSLANG -DACC16=1)
+vkb_add_row_shaders(matmul matmul/rows.h matmul/rows_tc.h)

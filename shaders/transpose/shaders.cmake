@@ -1,4 +1,3 @@
-# Shaders of the transpose family: one per algorithm, the variants differ in spec constants.
-vkb_add_shader(transpose_direct transpose/transpose_direct.comp)
-vkb_add_shader(transpose_tiled transpose/transpose_tiled.comp)
-vkb_add_shader(transpose_vec4 transpose/transpose_vec4.comp)
+# Shaders of the transpose family: those its rows name (transpose/rows.h), each compiled from transpose/NAME.comp
+# (shaders/CMakeLists.txt); the variants of one shader differ in spec constants.
+vkb_add_row_shaders(transpose transpose/rows.h)
