@@ -410,26 +410,15 @@ static double work(const vkb_variant *v, const vkb_case *vc)
 
 /* ---- checks ---- */
 
-/* The sum thread T of the shared kernels must produce (uint32 arithmetic wraps as on the device). */
-static uint32_t shared_sum(const uint32_t *src, uint32_t t, uint32_t mul, uint32_t mod)
+/* The sum of thread t's loads in the shared and uniform kernels: from word BASE, moved each trip by (trip << SHIFT)
+ * & MASK, MEM_UNROLL loads 32 words apart (uint32 arithmetic wraps as on the device). */
+static uint32_t trip_sum(const uint32_t *words, uint32_t base, unsigned shift, uint32_t mask)
 {
-    uint32_t base = ((t % mod) * mul) & MEM_SHARED_SPAN, acc = 0;
+    uint32_t acc = 0;
     for (uint32_t it = 0; it < SHARED_ITERS; it++) {
-        uint32_t a = base + ((it << MEM_SHARED_TRIP_SHIFT) & SHARED_OFFSET_MASK);
+        uint32_t a = base + ((it << shift) & mask);
         for (uint32_t u = 0; u < MEM_UNROLL; u++)
-            acc += src[a + 32 * u];
-    }
-    return acc;
-}
-
-/* The sum thread T of mem_uniform(_storage) must produce: MUL 0 (same) or 1 (divergent). */
-static uint32_t uniform_sum(const uint32_t *table, uint32_t t, uint32_t mul)
-{
-    uint32_t base = (t * mul) & MEM_UNIFORM_SPREAD, acc = 0;
-    for (uint32_t it = 0; it < SHARED_ITERS; it++) {
-        uint32_t a = base + ((it << MEM_UNIFORM_TRIP_SHIFT) & UNIFORM_TRIP_MASK);
-        for (uint32_t u = 0; u < MEM_UNROLL; u++)
-            acc += table[a + 32 * u];
+            acc += words[a + 32 * u];
     }
     return acc;
 }
@@ -459,9 +448,11 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
         snprintf(res->method, sizeof res->method, "exact (uint32 sums of %u %s loads)",
                  SHARED_ITERS * MEM_UNROLL, c->kind == UNIFORM ? "table" : "shared");
         shared_mode(v, c->knob, &mul, &mod);
-        for (uint32_t t = 0; t < LOCAL; t++)
-            local[t] = c->kind == UNIFORM ? uniform_sum(c->src, t, v->param & UN_DIVERGENT ? 1 : 0)
-                                          : shared_sum(c->src, t, mul, mod);
+        for (uint32_t t = 0; t < LOCAL; t++) /* mem_uniform(_storage): MUL 0 (same) or 1 (divergent) */
+            local[t] = c->kind == UNIFORM
+                ? trip_sum(c->src, (t * (v->param & UN_DIVERGENT ? 1 : 0)) & MEM_UNIFORM_SPREAD,
+                           MEM_UNIFORM_TRIP_SHIFT, UNIFORM_TRIP_MASK)
+                : trip_sum(c->src, ((t % mod) * mul) & MEM_SHARED_SPAN, MEM_SHARED_TRIP_SHIFT, SHARED_OFFSET_MASK);
         ref = vkb_alloc(4 * c->n);
         for (uint64_t i = 0; i < c->n; i++)
             ref[i] = local[i % LOCAL];
@@ -564,35 +555,24 @@ CREATE(shared_create, SHARED)
 CREATE(broadcast_create, BROADCAST)
 CREATE(uniform_create, UNIFORM)
 
-/* memory.PART: every part shares the case, plan, work, check and prediction above */
-#define PART(part) part##_variants, (int)VKB_COUNT(part##_variants), part##_defaults, part##_battery, \
-    part##_create, case_destroy, plan, work, check, predict, copy_io
+/* memory.NAME, built from PART's rows, shapes and case; every part shares the plan, work, check and prediction
+ * above. The size flags follow the summary. */
+#define FAMILY(name, part, summary, ...)                                                                           \
+    const vkb_family vkb_family_memory_##name = {                                                                  \
+        "memory." #name, summary, {__VA_ARGS__}, (int)VKB_COUNT(((const char *[]){__VA_ARGS__})), "GB/s",            \
+        part##_variants, (int)VKB_COUNT(part##_variants), part##_defaults, part##_battery, part##_create,          \
+        case_destroy, plan, work, check, predict, copy_io};
 
-const vkb_family vkb_family_memory_width = {
-    "memory.width", "4-, 8- and 16-byte loads (useful bytes; predicted by the coalescing rule)",
-    {"n", "width"}, 2, "GB/s", PART(width),
-};
-const vkb_family vkb_family_memory_offset = {
-    "memory.offset", "loads misaligned by --offset words (useful bytes; predicted by the coalescing rule)",
-    {"n", "offset"}, 2, "GB/s", PART(offset),
-};
-const vkb_family vkb_family_memory_stride = {
-    "memory.stride", "thread i reads word i * --stride (useful bytes; predicted by the coalescing rule)",
-    {"n", "stride"}, 2, "GB/s", PART(stride),
-};
-const vkb_family vkb_family_memory_aos_soa = {
-    "memory.aos_soa", "records of 12 and 20 bytes as structures or arrays (useful bytes, n records; the coalescing rule)",
-    {"n"}, 1, "GB/s", PART(layout),
-};
-const vkb_family vkb_family_memory_shared_stride = {
-    "memory.shared_stride", "shared[t * --stride]: the bank-conflict rule, degree gcd(s, 32 banks) (GB/s = 4 x loads/ns)",
-    {"n", "stride"}, 2, "GB/s", PART(shared),
-};
-const vkb_family vkb_family_memory_shared_broadcast = {
-    "memory.shared_broadcast", "one shared word read by a whole subgroup: a broadcast, no bank conflict (GB/s = 4 x loads/ns; n threads)",
-    {"n"}, 1, "GB/s", PART(broadcast),
-};
-const vkb_family vkb_family_memory_uniform = {
-    "memory.uniform", "the broadcast rule: constant memory is fast when a subgroup reads one address (GB/s = 4 x loads/ns)",
-    {"n"}, 1, "GB/s", PART(uniform),
-};
+FAMILY(width, width, "4-, 8- and 16-byte loads (useful bytes; predicted by the coalescing rule)", "n", "width")
+FAMILY(offset, offset, "loads misaligned by --offset words (useful bytes; predicted by the coalescing rule)", "n",
+       "offset")
+FAMILY(stride, stride, "thread i reads word i * --stride (useful bytes; predicted by the coalescing rule)", "n",
+       "stride")
+FAMILY(aos_soa, layout,
+       "records of 12 and 20 bytes as structures or arrays (useful bytes, n records; the coalescing rule)", "n")
+FAMILY(shared_stride, shared,
+       "shared[t * --stride]: the bank-conflict rule, degree gcd(s, 32 banks) (GB/s = 4 x loads/ns)", "n", "stride")
+FAMILY(shared_broadcast, broadcast, "one shared word read by a whole subgroup: a broadcast, no bank conflict (GB/s = "
+       "4 x loads/ns; n threads)", "n")
+FAMILY(uniform, uniform, "the broadcast rule: constant memory is fast when a subgroup reads one address (GB/s = 4 x "
+       "loads/ns)", "n")
