@@ -37,26 +37,21 @@ static int battery(vkb_shape *out, int max)
 
 static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
 {
-    copy_case *c = vkb_calloc(1, sizeof *c);
+    uint64_t n = (uint64_t)s->d[0];
+    copy_case *c;
     vkb_rng rng;
     (void)why;
     (void)len;
-    c->n = (uint64_t)s->d[0];
-    vkb_host_reserve(2 * c->n * sizeof(float), "copy");
-    c->src = vkb_alloc(c->n * sizeof(float));
-    c->dst = vkb_alloc(c->n * sizeof(float));
+    vkb_host_reserve(2 * n * sizeof(float), "copy");
+    /* one block, freed by free(): the case, src, then dst, last so that a write past it leaves the block */
+    c = vkb_alloc(sizeof *c + 2 * n * sizeof(float));
+    c->n = n;
+    c->src = (float *)(c + 1);
+    c->dst = c->src + n;
     vkb_rng_seed(&rng, seed);
-    for (uint64_t i = 0; i < c->n; i++)
+    for (uint64_t i = 0; i < n; i++)
         c->src[i] = (float)vkb_rng_uniform(&rng, -1, 1);
     return c;
-}
-
-static void case_destroy(void *data)
-{
-    copy_case *c = data;
-    free(c->src);
-    free(c->dst);
-    free(c);
 }
 
 static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
@@ -112,5 +107,5 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 
 const vkb_family vkb_family_copy = {
     "copy", "buffer copy, the bandwidth reference", {"n"}, 1, "GB/s", variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, copy_io,
+    default_shapes, battery, case_create, free, plan, work, check, NULL, copy_io,
 };

@@ -243,24 +243,17 @@ static void *case_create(int kind, const vkb_shape *s, uint64_t seed, char *why,
     if (case_words(kind, s, &src, &dst, why, len) != VKB_PLAN_OK)
         return NULL;
     vkb_host_reserve(4 * (src + dst), "memory");
-    c = vkb_calloc(1, sizeof *c);
+    /* one block, freed by free(): the case, src, then dst, last so that a write past it leaves the block */
+    c = vkb_alloc(sizeof *c + 4 * (src + dst));
     c->kind = kind;
     c->n = (uint64_t)s->d[0];
     c->knob = (uint64_t)s->d[1];
     c->src_words = src;
     c->dst_words = dst;
-    c->src = vkb_alloc(4 * src);
-    c->dst = vkb_alloc(4 * dst);
+    c->src = (uint32_t *)(c + 1);
+    c->dst = c->src + src;
     fill_random(c->src, src, seed);
     return c;
-}
-
-static void case_destroy(void *data)
-{
-    mem_case *c = data;
-    free(c->src);
-    free(c->dst);
-    free(c);
 }
 
 /* ---- plans ---- */
@@ -561,7 +554,7 @@ CREATE(uniform_create, UNIFORM)
     const vkb_family vkb_family_memory_##name = {                                                                  \
         "memory." #name, summary, {__VA_ARGS__}, (int)VKB_COUNT(((const char *[]){__VA_ARGS__})), "GB/s",            \
         part##_variants, (int)VKB_COUNT(part##_variants), part##_defaults, part##_battery, part##_create,          \
-        case_destroy, plan, work, check, predict, copy_io};
+        free, plan, work, check, predict, copy_io};
 
 FAMILY(width, width, "4-, 8- and 16-byte loads (useful bytes; predicted by the coalescing rule)", "n", "width")
 FAMILY(offset, offset, "loads misaligned by --offset words (useful bytes; predicted by the coalescing rule)", "n",
