@@ -2,22 +2,26 @@
 """mutate.py - a mutation harness: each mutation (a small, realistic bug) is applied alone to a COPY of
 the tree, built, and tested with the ctest subset that should notice it; it is killed when a test fails
 (or the build breaks: "stillborn", left out of the score), survives when every test passes. Mutations
-of CUDA code cannot run here: they are listed for the GPU (tools/gpu-validate.sh) as "gpu".
+of CUDA code cannot run here: they are listed as "gpu", built here into one module each and run on the GPU:
 
     tools/mutate.py [--tree DIR] [--only ID,...] [--list] [--report FILE]
+    tools/mutate.py --cuda-mutants [--head] [--out build-mutants]   (here: a CUDA module per mutation, then on
+                                                 the GPU machine: sh tools/gpu-mutants.sh build-mutants)
+    tools/mutate.py --gpu-table FILE [--report FILE]        (records the GPU's verdicts as killed / survived)
 
 --tree: a copy made with `tar -C SRC --exclude='./build*' --exclude=./.git -cf - . | tar -C DIR -xf -` and configured in DIR/build
 (cmake -S DIR -B DIR/build -DCMAKE_BUILD_TYPE=Release -DVKB_CUDA=OFF); never the shared checkout.
 Each mutation is applied by exact text replacement (one occurrence, or it is "n/a: site gone") and
 reverted before the next. The report (markdown) gives killed / survived / equivalent (with the reason)."""
-import argparse, os, subprocess, sys, time
+import argparse, os, shutil, subprocess, sys, tempfile, time
 
 UNIT_CHECK = r"vkb\.unit\.check\."
 CLEAN = lambda fam: rf"vkb\.verify\.{fam}\.clean$"
 
 
-def M(id, kind, path, old, new, tests, what, equivalent=None):
-    return dict(id=id, kind=kind, path=path, old=old, new=new, tests=tests, what=what, equivalent=equivalent)
+def M(id, kind, path, old, new, tests, what, equivalent=None, gpu=None):
+    """gpu: for a CUDA mutation, the vkbench arguments that must exit 1 with it (and 0 without it)."""
+    return dict(id=id, kind=kind, path=path, old=old, new=new, tests=tests, what=what, equivalent=equivalent, gpu=gpu)
 
 
 MUTATIONS = [
@@ -183,13 +187,20 @@ MUTATIONS = [
     M("tm08", "timing", "host/backends/backend_vulkan.c", "            ns[done + r] = (double)ticks * vk->timestamp_period_ns;",
       "            ns[done + r] = (double)ticks;", r"vkb\.verify\.timer|vkb\.vk\.copy\.sizes",
       "timestampPeriod ignored"),
-    # --- CUDA twins: run on the GPU (tools/gpu-validate.sh), not here ---
-    M("cu01", "cuda", "cuda/transpose.cu", "        if (c >= cols)", "        if (c > cols)", None, "CUDA naive transpose: column guard off by one"),
-    M("cu02", "cuda", "cuda/transpose.cu", "            if (r < cols && c < rows)", "            if (r <= cols && c < rows)", None, "CUDA tiled transpose: output guard off by one"),
-    M("cu03", "cuda", "cuda/reduce.cu", "            if (t % (2u * s) == 0u)\n                sh[t] += sh[t + s];", "            if (t % s == 0u)\n                sh[t] += sh[t + s];", None, "CUDA interleaved reduce: every slot adds its neighbour"),
-    M("cu04", "cuda", "cuda/reduce.cu", "    for (unsigned i = blockIdx.x * L + t; i < n; i += threads)", "    for (unsigned i = blockIdx.x * L + t + 1; i < n; i += threads)", None, "CUDA grid-stride reduce drops elements"),
-    M("cu05", "cuda", "cuda/module.cu", "TRY(cudaEventElapsedTime(&ms, events[2 * r], events[2 * r + 1]));", "TRY(cudaEventElapsedTime(&ms, events[2 * r + 1], events[2 * r]));", None, "CUDA events subtracted in reverse"),
-    M("cu06", "cuda", "cuda/module.cu", "    fill_words<<<1024, 256, 0, stream>>>((uint32_t *)dst, word, bytes / 4);", "    fill_words<<<1024, 256, 0, stream>>>((uint32_t *)dst, word, bytes / 8);", None, "CUDA poison fills half the buffer"),
+    # --- CUDA twins: built here (--cuda-mutants), run on the GPU (tools/gpu-mutants.sh): gpu= is the command
+    # that must fail (a guard off by one writes into the guard band at 33 x 17; a timer fault needs `run`) ---
+    M("cu01", "cuda", "cuda/transpose.cu", "        if (c >= cols)", "        if (c > cols)", None, "CUDA naive transpose: column guard off by one",
+      gpu="validate transpose --backend cuda --variant naive --rows 33 --cols 17"),
+    M("cu02", "cuda", "cuda/transpose.cu", "            if (r < cols && c < rows)", "            if (r <= cols && c < rows)", None, "CUDA tiled transpose: output guard off by one",
+      gpu="validate transpose --backend cuda --variant padded --rows 33 --cols 17"),
+    M("cu03", "cuda", "cuda/reduce.cu", "            if (t % (2u * s) == 0u)\n                sh[t] += sh[t + s];", "            if (t % s == 0u)\n                sh[t] += sh[t + s];", None, "CUDA interleaved reduce: every slot adds its neighbour",
+      gpu="validate reduce --backend cuda --variant interleaved_divergent --n 1000"),
+    M("cu04", "cuda", "cuda/reduce.cu", "    for (unsigned i = blockIdx.x * L + t; i < n; i += threads)", "    for (unsigned i = blockIdx.x * L + t + 1; i < n; i += threads)", None, "CUDA grid-stride reduce drops elements",
+      gpu="validate reduce --backend cuda --variant stride_global_threads --n 1000"),
+    M("cu05", "cuda", "cuda/module.cu", "TRY(cudaEventElapsedTime(&ms, events[2 * r], events[2 * r + 1]));", "TRY(cudaEventElapsedTime(&ms, events[2 * r + 1], events[2 * r]));", None, "CUDA events subtracted in reverse",
+      gpu="run copy --backend cuda --variant vec4 --n 2^24 --reps 5 --warmup-ms 0"),
+    M("cu06", "cuda", "cuda/module.cu", "    fill_words<<<1024, 256, 0, stream>>>((uint32_t *)dst, word, bytes / 4);", "    fill_words<<<1024, 256, 0, stream>>>((uint32_t *)dst, word, bytes / 8);", None, "CUDA poison fills half the buffer",
+      gpu="validate copy --backend cuda --variant vec4 --n 1000"),
 ]
 
 
@@ -201,6 +212,79 @@ def run(cmd, cwd, timeout):
         return 124, "timeout"
 
 
+ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
+MODULE, TARGET = "libvkbench_cuda.so", "vkbench_cuda"   # the CUDA module and its CMake target
+
+
+def cuda_mutants(out, muts, head):
+    """Build OUT for tools/gpu-mutants.sh from a copy of this checkout (HEAD: of its last commit): vkbench and
+    the clean module, then the module alone with each CUDA mutation applied by itself (OUT/ID/libvkbench_cuda.so),
+    and OUT/commands.txt, one line per module built: ID, the exit expected, the vkbench arguments."""
+    tree = tempfile.mkdtemp(prefix="vkb-cuda-mutants-")
+    build = os.path.join(tree, "build")
+    glslang = os.path.join(ROOT, ".glslang/bin/glslangValidator")   # the coopmat shaders, as in the checkout
+    _, rev = run("git rev-parse --short HEAD" if head else "git describe --always --dirty", ROOT, 60)
+    copy = f"git -C {ROOT} archive {rev.strip()}" if head else \
+        f"tar -C {ROOT} --exclude=./build* --exclude=./.git --exclude=./.glslang --exclude=./.gl --exclude=./.whl -cf - ."
+    try:
+        rc, log = run(f"{copy} | tar -C {tree} -xf -", ROOT, 600)
+        cfg = f"cmake -S {tree} -B {build} -DCMAKE_BUILD_TYPE=Release" + \
+              (f" -DVKB_GLSLANG_NEW={glslang}" if os.path.exists(glslang) else "")
+        rc = rc or run(cfg, tree, 600)[0] or run(f"cmake --build {build} -j2 --target vkbench {TARGET}", tree, 3600)[0]
+        if rc or not os.path.exists(os.path.join(build, MODULE)):
+            sys.exit(f"mutate.py: the clean build in {tree} fails (is nvcc there? CUDA is needed)")
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(os.path.join(out, "clean"))
+        shutil.copy2(os.path.join(build, "vkbench"), out)
+        shutil.copy2(os.path.join(build, MODULE), os.path.join(out, "clean"))
+        lines = [f"# {rev.strip()}: id, exit expected, vkbench arguments (clean: the same, exit 0)"]
+        for m in (m for m in muts if m["kind"] == "cuda"):
+            path = os.path.join(tree, m["path"])
+            src = open(path).read()
+            if src.count(m["old"]) != 1:
+                print(f'{m["id"]}: n/a, site found {src.count(m["old"])} times', flush=True)
+                continue
+            open(path, "w").write(src.replace(m["old"], m["new"]))
+            try:
+                rc, log = run(f"cmake --build {build} -j2 --target {TARGET}", tree, 1800)
+            finally:
+                open(path, "w").write(src)
+            if rc:
+                print(f'{m["id"]}: stillborn (does not build)\n{log[-1500:]}', flush=True)
+                continue
+            os.makedirs(os.path.join(out, m["id"]))
+            shutil.copy2(os.path.join(build, MODULE), os.path.join(out, m["id"]))
+            lines.append(f'{m["id"]}\t1\t{m["gpu"]}')
+            print(f'{m["id"]}: built', flush=True)
+        open(os.path.join(out, "commands.txt"), "w").write("\n".join(lines) + "\n")
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
+    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
+    print(f"{out}: {size / 2**20:.1f} MiB; on the GPU machine: sh tools/gpu-mutants.sh {out}")
+    return 0
+
+
+def gpu_table(path, report):
+    """Record the verdicts of tools/gpu-mutants.sh's table (rows | ID | command | expected | got | verdict |)
+    as mutation report rows; a mutant whose command fails on the clean module too is no kill ("invalid")."""
+    by_id = {m["id"]: m for m in MUTATIONS}
+    counts = {}
+    out = open(report, "a") if report else None
+    for row in open(path):
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        if len(cells) != 5 or cells[0] not in by_id:
+            continue
+        m, (id, cmd, expect, got, verdict) = by_id[cells[0]], cells
+        line = f'| {id} | cuda | `{m["path"]}` | {m["what"]} | {verdict} | GPU: `vkbench {cmd.strip("`")}` exit {got}, ' \
+               f'expected {expect} | - |'
+        print(line)
+        if out:
+            out.write(line + "\n")
+        counts[verdict] = counts.get(verdict, 0) + 1
+    print(counts)
+    return 0 if counts else 1
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tree", default="/tmp/vkb-mutate")
@@ -208,8 +292,16 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--report", default="")
     ap.add_argument("--timeout", type=int, default=900)
+    ap.add_argument("--cuda-mutants", action="store_true", help="build a CUDA module per CUDA mutation into --out")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build-mutants"))
+    ap.add_argument("--head", action="store_true", help="--cuda-mutants from the last commit, not the work tree")
+    ap.add_argument("--gpu-table", default="", help="record the table tools/gpu-mutants.sh printed")
     a = ap.parse_args()
     muts = [m for m in MUTATIONS if not a.only or m["id"] in a.only.split(",")]
+    if a.cuda_mutants:
+        return cuda_mutants(a.out, muts, a.head)
+    if a.gpu_table:
+        return gpu_table(a.gpu_table, a.report)
     if a.list:
         for m in MUTATIONS:
             print(f'{m["id"]:5} {m["kind"]:7} {m["path"]:40} {m["what"]}')
@@ -236,7 +328,7 @@ def main():
         if src.count(m["old"]) != 1:
             status, detail = "n/a", f"site found {src.count(m['old'])} times"
         elif m["kind"] == "cuda":
-            status, detail = "gpu", "run through tools/gpu-validate.sh"
+            status, detail = "gpu", "--cuda-mutants here, then tools/gpu-mutants.sh on the GPU"
         else:
             open(path, "w").write(src.replace(m["old"], m["new"]))
             try:
