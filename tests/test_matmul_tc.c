@@ -89,7 +89,7 @@ static void destroy(product *p)
 static int passes(const product *p)
 {
     vkb_check r;
-    vkb_mm_tc_check_acc16(p->m, p->n, p->k, p->a, p->b, p->c, &r);
+    vkb_mm_tc_check_acc16(p->m, p->n, p->k, p->a, p->b, p->c, NULL, &r);
     return r.pass;
 }
 
@@ -112,7 +112,7 @@ static void acc16_planted(void)
     product p = make(24, 40, 600, 0, -1);
     vkb_check r;
     p.c[5 * 40 + 7] ^= 0x0040u;   /* a middle bit of one element's significand: ~1/16 of its value */
-    vkb_mm_tc_check_acc16(p.m, p.n, p.k, p.a, p.b, p.c, &r);
+    vkb_mm_tc_check_acc16(p.m, p.n, p.k, p.a, p.b, p.c, NULL, &r);
     ASSERT(!r.pass && r.bad == 1 && r.first_bad == 5 * 40 + 7);
     destroy(&p);
 }

@@ -1,10 +1,13 @@
-/* check.c - derived tolerances, element checks and Freivalds' check. */
+/* check.c - derived tolerances, element checks, Freivalds' check and the large-product check (threaded). */
 #include "check.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -149,61 +152,98 @@ void vkb_check_freivalds(vkb_check *r, int64_t m, int64_t n, int64_t k, const fl
  * the bias -u/2 sign(s)|s| of every truncation; the tensor cores truncate once per instruction of
  * VKB_TENSOR_K_STEP products (HMMA.16816 on the H100 and A100): (u/2)^2 E(sum_q s_q)^2 over K/S steps
  * <= u^2 (K^2/(12 S^2) T + K^2/(16 S^2) C^2).
- * Summed over a row with independent +-1 weights, Var = sum_j E e_ij^2; SUM_T = sum_j T_ij and
+ * An fp16 accumulator (VKB_ACC_F16) adds Q = ceil(K/S) exact groups of products and rounds (or truncates:
+ * u = VKB_ACC16_U covers both) only then: u^2 [(Q+1)/2 T + (Q+1)(2Q+1)/(6Q) C^2] for the rounding, the
+ * truncation's bias u^2 (Q^2/12 T + Q^2/16 C^2), and the sums inside the instruction (error below
+ * VKB_ACC16_U_IN (g_q + |s_q|) per group) at most 2 U_IN^2 (K T + Q E sum_q s_q^2).
+ * Summed over a line with independent +-1 weights, Var = sum_j E e_ij^2; SUM_T = sum_j T_ij and
  * SUM_C2 = sum_j C_ij^2 make it. The tolerance is VKB_PRODUCT_SIGMAS standard deviations (Hoeffding:
- * a clean row exceeds it with probability below 2 exp(-32) = 2.5e-14). */
-double vkb_product_row_tolerance(int64_t n, int64_t k, double sum_t, double sum_c2, double u, int truncating)
+ * a clean line exceeds it with probability below 2 exp(-32) = 2.5e-14). */
+double vkb_product_row_tolerance(int64_t n, int64_t k, double sum_t, double sum_c2, double u, int mode)
 {
-    double kk = (double)k;
-    double var = ((kk + 1) / 2 + 1) * sum_t + (kk + 1) * (2 * kk + 1) / (6 * kk) * sum_c2;
+    double kk = (double)k, var;
     (void)n;
-    if (truncating)
+    if (mode == VKB_ACC_F16) {
+        double q = ceil(kk / VKB_TENSOR_K_STEP), rnd = (q + 1) / 2 * sum_t + (q + 1) * (2 * q + 1) / (6 * q) * sum_c2;
+        double in = VKB_ACC16_U_IN / u;
+        return VKB_PRODUCT_SIGMAS * u *
+               sqrt(rnd + q * q / 12.0 * sum_t + q * q / 16.0 * sum_c2 + 2 * in * in * (kk * sum_t + q * rnd));
+    }
+    var = ((kk + 1) / 2 + 1) * sum_t + (kk + 1) * (2 * kk + 1) / (6 * kk) * sum_c2;
+    if (mode == VKB_ACC_TRUNCATE)
         var += kk * kk / (12.0 * VKB_TENSOR_K_STEP * VKB_TENSOR_K_STEP) * sum_t +
                kk * kk / (16.0 * VKB_TENSOR_K_STEP * VKB_TENSOR_K_STEP) * sum_c2;
     return VKB_PRODUCT_SIGMAS * u * sqrt(var);
 }
 
-static void mark_bad(vkb_check *r, uint64_t index, int64_t row, int64_t col, double out, double ref)
+void vkb_bound_acc16_step(double s, double *g, double *e)
 {
-    r->checked++;
-    if (r->bad++ == 0)
-        first_bad(r, index, row, col, out, ref);
-    r->worst_ratio = INFINITY;
-    r->max_error = fabs(out - ref);
-    r->tolerance = 0;
+    *e = *e * (1 + VKB_ACC16_U) + VKB_ACC16_U * fabs(s) + VKB_ACC16_U_IN * (*g + fabs(s));
+    *g = 0;
 }
 
-/* A Freivalds line (row I or column J) against its tolerance; its index is the line's first element. */
-static int line_check(vkb_check *r, int64_t n, int64_t row, int64_t col, double out, double ref, double tol)
+/* ---- worker threads: a fixed set of tasks, each writing only its own results, so the outcome does not
+ * depend on how many threads run them or in what order ---- */
+
+typedef void (*task_fn)(void *ctx, int64_t task);
+
+typedef struct pool {
+    task_fn fn;
+    void *ctx;
+    int64_t count;
+    atomic_llong next;
+} pool;
+
+static void *pool_worker(void *arg)
 {
-    uint64_t bad = r->bad;
-    uint64_t cols = r->cols;
-    r->cols = 0;
-    vkb_check_value(r, (uint64_t)(row >= 0 ? row * n : col), out, ref, tol);
-    r->cols = cols;
-    if (r->bad > bad && r->bad == 1) {
-        r->bad_row = row;
-        r->bad_col = col;
-    }
-    return r->bad > bad;
+    pool *p = arg;
+    for (int64_t t; (t = atomic_fetch_add(&p->next, 1)) < p->count;)
+        p->fn(p->ctx, t);
+    return NULL;
 }
+
+int vkb_check_threads(void)
+{
+    const char *env = getenv("VKB_CHECK_THREADS");
+    long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > VKB_CHECK_MAX_THREADS ? VKB_CHECK_MAX_THREADS : (int)n;
+}
+
+/* Run FN(CTX, t) for t = 0..COUNT-1 on up to vkb_check_threads() threads (the caller among them). */
+static void run_tasks(int64_t count, task_fn fn, void *ctx)
+{
+    pthread_t th[VKB_CHECK_MAX_THREADS];
+    int n = vkb_check_threads(), started = 0;
+    pool p = {fn, ctx, count, 0};
+    if (n > count)
+        n = (int)count;
+    for (int i = 1; i < n; i++)   /* a thread that cannot start leaves its tasks to the others */
+        started += pthread_create(&th[started], NULL, pool_worker, &p) == 0;
+    pool_worker(&p);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+}
+
+/* ---- what the check of C = A B needs from A and B alone (built once per case) ---- */
+
+struct vkb_product_ref {
+    int64_t m, n, k, nbc, nbr;     /* column blocks of the rows, row blocks of the columns */
+    const float *a, *b;
+    double *x, *y;                 /* rounds x N and rounds x M random signs */
+    double *vx, *vsq, *vabs;       /* per p: B's row p against x by column block; sum b^2, sum |b| by block */
+    double *wx, *wsq, *wabs;       /* per p: A's column p against y by row block; sum a^2, sum |a| by block */
+    double *row;                   /* per row i and column block: R references, sum T, rigorous sum */
+    double *col;                   /* per column j and row block: the same */
+    int nlr, nlc;
+    int64_t lr[17], lc[17];        /* the exact lines */
+    double *lrow, *lcol;           /* exact values, sum |a b| and the fp16-accumulation bound: 3 per element */
+};
+
+enum { R = VKB_PRODUCT_ROUNDS, BW = VKB_PRODUCT_BLOCK, L = VKB_PRODUCT_ROUNDS + 2, CHUNK = 64 };
 
 static double rademacher(vkb_rng *rng)
 {
     return (vkb_rng_u64(rng) >> 63) ? 1.0 : -1.0;
-}
-
-/* Element (I, J) of A B in double, and its rigorous bound gamma_K(U) sum|a b|; B's column J in BCOL. */
-static void exact_element(int64_t k, const float *arow, const double *bcol, double u, double *ref, double *bound)
-{
-    double s = 0, sa = 0;
-    for (int64_t p = 0; p < k; p++) {
-        double t = (double)arow[p] * bcol[p];
-        s += t;
-        sa += fabs(t);
-    }
-    *ref = s;
-    *bound = vkb_bound_dot((uint64_t)k, sa, u) + 0x1.0p-50 * sa; /* + the double sum's own rounding */
 }
 
 /* Lines checked exactly: 16 consecutive position classes of a 16-wide tile spread over 128-wide tiles
@@ -220,6 +260,317 @@ static int exact_lines(int64_t size, int64_t *out)
             out[count++] = v;
     }
     return count;
+}
+
+/* Task: rows P of B (a chunk) against every round's x, by column block, and their sums of squares and |b|. */
+static void ref_b_rows(void *ctx, int64_t t)
+{
+    vkb_product_ref *f = ctx;
+    for (int64_t p = t * CHUNK; p < f->k && p < (t + 1) * CHUNK; p++) {
+        const float *b = f->b + p * f->n;
+        for (int64_t cb = 0; cb < f->nbc; cb++) {
+            double s[R] = {0}, sq = 0, ab = 0;
+            for (int64_t j = cb * BW; j < f->n && j < (cb + 1) * BW; j++) {
+                double v = b[j];
+                for (int r = 0; r < R; r++)
+                    s[r] += v * f->x[r * f->n + j];
+                sq += v * v;
+                ab += fabs(v);
+            }
+            for (int r = 0; r < R; r++)
+                f->vx[(p * f->nbc + cb) * R + r] = s[r];
+            f->vsq[p * f->nbc + cb] = sq;
+            f->vabs[p * f->nbc + cb] = ab;
+        }
+    }
+}
+
+/* Task: row block T of A: each row's references A (B x) by column block with its model and rigorous sums,
+ * and the block's columns of A against y (for the column side). */
+static void ref_a_block(void *ctx, int64_t t)
+{
+    vkb_product_ref *f = ctx;
+    int64_t nx = f->nbc * R;
+    double *acc = vkb_alloc((size_t)(nx + 2 * f->nbc) * sizeof *acc), *asq = acc + nx, *aab = asq + f->nbc;
+    for (int64_t i = t * BW; i < f->m && i < (t + 1) * BW; i++) {
+        const float *a = f->a + i * f->k;
+        memset(acc, 0, (size_t)(nx + 2 * f->nbc) * sizeof *acc);
+        for (int64_t p = 0; p < f->k; p++) {
+            double v = a[p], v2 = v * v, va = fabs(v);
+            const double *vx = f->vx + p * nx, *vsq = f->vsq + p * f->nbc, *vab = f->vabs + p * f->nbc;
+            for (int64_t c = 0; c < nx; c++)
+                acc[c] += v * vx[c];
+            for (int64_t cb = 0; cb < f->nbc; cb++) {
+                asq[cb] += v2 * vsq[cb];
+                aab[cb] += va * vab[cb];
+            }
+            for (int r = 0; r < R; r++)
+                f->wx[(p * f->nbr + t) * R + r] += v * f->y[r * f->m + i];
+            f->wsq[p * f->nbr + t] += v2;
+            f->wabs[p * f->nbr + t] += va;
+        }
+        for (int64_t cb = 0; cb < f->nbc; cb++) {
+            double *o = f->row + (i * f->nbc + cb) * L;
+            for (int r = 0; r < R; r++)
+                o[r] = acc[cb * R + r];
+            o[R] = asq[cb];
+            o[R + 1] = aab[cb];
+        }
+    }
+    free(acc);
+}
+
+/* Task: a chunk of columns of B against every round's y^T A, by row block, with the model and rigorous sums. */
+static void ref_b_cols(void *ctx, int64_t t)
+{
+    vkb_product_ref *f = ctx;
+    int64_t j0 = t * CHUNK, nj = f->n - j0 < CHUNK ? f->n - j0 : CHUNK, nx = f->nbr * R;
+    double *acc = vkb_calloc((size_t)((nx + 2 * f->nbr) * CHUNK), sizeof *acc);
+    double *asq = acc + nx * CHUNK, *aab = asq + f->nbr * CHUNK, b2[CHUNK], ba[CHUNK];
+    for (int64_t p = 0; p < f->k; p++) {
+        const float *b = f->b + p * f->n + j0;
+        for (int64_t jj = 0; jj < nj; jj++) {
+            b2[jj] = (double)b[jj] * b[jj];
+            ba[jj] = fabs(b[jj]);
+        }
+        for (int64_t c = 0; c < nx; c++) {
+            double w = f->wx[p * nx + c];
+            for (int64_t jj = 0; jj < nj; jj++)
+                acc[c * CHUNK + jj] += w * b[jj];
+        }
+        for (int64_t rb = 0; rb < f->nbr; rb++) {
+            double wq = f->wsq[p * f->nbr + rb], wa = f->wabs[p * f->nbr + rb];
+            for (int64_t jj = 0; jj < nj; jj++) {
+                asq[rb * CHUNK + jj] += wq * b2[jj];
+                aab[rb * CHUNK + jj] += wa * ba[jj];
+            }
+        }
+    }
+    for (int64_t jj = 0; jj < nj; jj++)
+        for (int64_t rb = 0; rb < f->nbr; rb++) {
+            double *o = f->col + ((j0 + jj) * f->nbr + rb) * L;
+            for (int r = 0; r < R; r++)
+                o[r] = acc[(rb * R + r) * CHUNK + jj];
+            o[R] = asq[rb * CHUNK + jj];
+            o[R + 1] = aab[rb * CHUNK + jj];
+        }
+    free(acc);
+}
+
+/* Task: a chunk of columns of the exact rows: value, sum |a b| and the fp16-accumulation bound. */
+static void ref_exact_rows(void *ctx, int64_t t)
+{
+    vkb_product_ref *f = ctx;
+    int64_t j0 = t * CHUNK, nj = f->n - j0 < CHUNK ? f->n - j0 : CHUNK;
+    for (int q = 0; q < f->nlr; q++) {
+        const float *a = f->a + f->lr[q] * f->k;
+        double s[CHUNK] = {0}, sa[CHUNK] = {0}, g[CHUNK] = {0}, e[CHUNK] = {0};
+        for (int64_t p = 0; p < f->k; p++) {
+            const float *b = f->b + p * f->n + j0;
+            double v = a[p];
+            for (int64_t jj = 0; jj < nj; jj++) {
+                double x = v * b[jj];
+                s[jj] += x;
+                g[jj] += fabs(x);
+            }
+            if (p % 16 == 15 || p == f->k - 1)
+                for (int64_t jj = 0; jj < nj; jj++) {
+                    sa[jj] += g[jj];
+                    vkb_bound_acc16_step(s[jj], &g[jj], &e[jj]);
+                }
+        }
+        for (int64_t jj = 0; jj < nj; jj++) {
+            double *o = f->lrow + (q * f->n + j0 + jj) * 3;
+            o[0] = s[jj];
+            o[1] = sa[jj];
+            o[2] = e[jj];
+        }
+    }
+}
+
+/* Element (I, J) of A B in double, its sum |a b| and its fp16-accumulation bound; B's column J in BCOL. */
+static void exact_element(int64_t k, const float *arow, const double *bcol, double *o)
+{
+    double s = 0, sa = 0, g = 0, e = 0;
+    for (int64_t p = 0; p < k; p++) {
+        double x = (double)arow[p] * bcol[p];
+        s += x;
+        g += fabs(x);
+        if (p % 16 == 15 || p == k - 1) {
+            sa += g;
+            vkb_bound_acc16_step(s, &g, &e);
+        }
+    }
+    o[0] = s;
+    o[1] = sa;
+    o[2] = e;
+}
+
+/* Task: a chunk of rows of the exact columns. */
+static void ref_exact_cols(void *ctx, int64_t t)
+{
+    vkb_product_ref *f = ctx;
+    double *bcol = vkb_alloc((size_t)f->k * sizeof *bcol);
+    for (int q = 0; q < f->nlc; q++) {
+        for (int64_t p = 0; p < f->k; p++)
+            bcol[p] = f->b[p * f->n + f->lc[q]];
+        for (int64_t i = t * CHUNK; i < f->m && i < (t + 1) * CHUNK; i++)
+            exact_element(f->k, f->a + i * f->k, bcol, f->lcol + (q * f->m + i) * 3);
+    }
+    free(bcol);
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+vkb_product_ref *vkb_product_ref_create(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
+                                        uint64_t seed)
+{
+    vkb_product_ref *f = vkb_calloc(1, sizeof *f);
+    vkb_rng rng;
+    f->m = m, f->n = n, f->k = k, f->a = a, f->b = b;
+    f->nbc = ceil_div(n, BW);
+    f->nbr = ceil_div(m, BW);
+    f->x = vkb_alloc((size_t)(R * n) * sizeof *f->x);
+    f->y = vkb_alloc((size_t)(R * m) * sizeof *f->y);
+    vkb_rng_seed(&rng, seed);
+    for (int r = 0; r < R; r++) {
+        for (int64_t j = 0; j < n; j++)
+            f->x[r * n + j] = rademacher(&rng);
+        for (int64_t i = 0; i < m; i++)
+            f->y[r * m + i] = rademacher(&rng);
+    }
+    f->vx = vkb_alloc((size_t)(k * f->nbc * R) * sizeof *f->vx);
+    f->vsq = vkb_alloc((size_t)(k * f->nbc) * sizeof *f->vsq);
+    f->vabs = vkb_alloc((size_t)(k * f->nbc) * sizeof *f->vabs);
+    f->wx = vkb_calloc((size_t)(k * f->nbr * R), sizeof *f->wx);
+    f->wsq = vkb_calloc((size_t)(k * f->nbr), sizeof *f->wsq);
+    f->wabs = vkb_calloc((size_t)(k * f->nbr), sizeof *f->wabs);
+    f->row = vkb_alloc((size_t)(m * f->nbc * L) * sizeof *f->row);
+    f->col = vkb_alloc((size_t)(n * f->nbr * L) * sizeof *f->col);
+    f->nlr = exact_lines(m, f->lr);
+    f->nlc = exact_lines(n, f->lc);
+    f->lrow = vkb_alloc((size_t)(f->nlr * n * 3) * sizeof *f->lrow);
+    f->lcol = vkb_alloc((size_t)(f->nlc * m * 3) * sizeof *f->lcol);
+    run_tasks(ceil_div(k, CHUNK), ref_b_rows, f);
+    run_tasks(f->nbr, ref_a_block, f);
+    run_tasks(ceil_div(n, CHUNK), ref_b_cols, f);
+    run_tasks(ceil_div(n, CHUNK), ref_exact_rows, f);
+    run_tasks(ceil_div(m, CHUNK), ref_exact_cols, f);
+    return f;
+}
+
+void vkb_product_ref_destroy(vkb_product_ref *f)
+{
+    if (!f)
+        return;
+    free(f->x);
+    free(f->y);
+    free(f->vx);
+    free(f->vsq);
+    free(f->vabs);
+    free(f->wx);
+    free(f->wsq);
+    free(f->wabs);
+    free(f->row);
+    free(f->col);
+    free(f->lrow);
+    free(f->lcol);
+    free(f);
+}
+
+/* ---- the per-variant pass over C ---- */
+
+typedef struct c_pass {
+    const vkb_product_ref *f;
+    const float *c;
+    double *row;        /* per row and column block: R residual sums C x, sum C^2, sum |C| */
+    double *col;        /* per column and row block: R sums y^T C, sum C^2, sum |C| */
+    uint64_t *nonfinite; /* per row block: the count, and the first index (UINT64_MAX: none) */
+} c_pass;
+
+/* Task: row block T of C, its rows by column block and its columns (the row block is a column's block). */
+static void c_block(void *ctx, int64_t t)
+{
+    c_pass *cp = ctx;
+    const vkb_product_ref *f = cp->f;
+    int64_t n = f->n;
+    double *col = cp->col;
+    uint64_t bad = 0, first = UINT64_MAX;
+    for (int64_t j = 0; j < n; j++)
+        memset(col + (j * f->nbr + t) * L, 0, L * sizeof *col);
+    for (int64_t i = t * BW; i < f->m && i < (t + 1) * BW; i++) {
+        const float *c = cp->c + i * n;
+        double y[R];
+        for (int r = 0; r < R; r++)
+            y[r] = f->y[r * f->m + i];
+        for (int64_t cb = 0; cb < f->nbc; cb++) {
+            double s[R] = {0}, sq = 0, ab = 0, *o = cp->row + (i * f->nbc + cb) * L;
+            for (int64_t j = cb * BW; j < n && j < (cb + 1) * BW; j++) {
+                double v = c[j], *cl = col + (j * f->nbr + t) * L;
+                if (!isfinite(v) && bad++ == 0)
+                    first = (uint64_t)(i * n + j);
+                for (int r = 0; r < R; r++) {
+                    s[r] += v * f->x[r * n + j];
+                    cl[r] += v * y[r];
+                }
+                sq += v * v;
+                ab += fabs(v);
+                cl[R] += v * v;
+                cl[R + 1] += fabs(v);
+            }
+            for (int r = 0; r < R; r++)
+                o[r] = s[r];
+            o[R] = sq;
+            o[R + 1] = ab;
+        }
+    }
+    cp->nonfinite[2 * t] = bad;
+    cp->nonfinite[2 * t + 1] = first;
+}
+
+static void mark_bad(vkb_check *r, uint64_t index, int64_t row, int64_t col, double out, double ref)
+{
+    r->checked++;
+    if (r->bad++ == 0)
+        first_bad(r, index, row, col, out, ref);
+    r->worst_ratio = INFINITY;
+    r->max_error = fabs(out - ref);
+    r->tolerance = 0;
+}
+
+/* A Freivalds line (a block of row I or of column J) against its tolerance; INDEX: its first element. */
+static int line_check(vkb_check *r, uint64_t index, int64_t row, int64_t col, double out, double ref, double tol)
+{
+    uint64_t bad = r->bad;
+    uint64_t cols = r->cols;
+    r->cols = 0;
+    vkb_check_value(r, index, out, ref, tol);
+    r->cols = cols;
+    if (r->bad > bad && r->bad == 1) {
+        r->bad_row = row;
+        r->bad_col = col;
+    }
+    return r->bad > bad;
+}
+
+/* The R residuals of one block line: reference sums REF (R, sum T, rigorous sum), C's sums OUT, over W
+ * elements of K products each. Returns 1 when a round failed; *WIDEST: the rigorous bound / tolerance. */
+static int block_lines(vkb_check *r, uint64_t index, int64_t row, int64_t col, const double *ref, const double *out,
+                       int64_t w, int64_t k, double u, int mode, double *widest)
+{
+    /* + the double sums' own rounding: (w + K + 2) products and sums of terms at most sum|C| + rigorous */
+    double tol = vkb_product_row_tolerance(w, k, ref[R], out[R], u, mode) +
+                 vkb_gamma((double)(w + k + 2), 0x1.0p-53) * (out[R + 1] + ref[R + 1]);
+    double rig = 2 * vkb_gamma((double)k, mode == VKB_ACC_F16 ? VKB_ACC16_U : u) * ref[R + 1];
+    int fail = 0;
+    if (rig / tol > *widest)
+        *widest = rig / tol;
+    for (int q = 0; q < R; q++)
+        fail |= line_check(r, index, row, col, out[q], ref[q], tol);
+    return fail;
 }
 
 /* VKB_FAULT_INJECT=product-element|product-tile|product-nan: a copy of C with one element off by 1% of
@@ -246,162 +597,86 @@ static float *planted_product(int64_t m, int64_t n, const float *c)
     return copy;
 }
 
-void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const float *a, const float *b,
-                       const float *c, double u, int truncating, uint64_t seed)
+/* An exact element against its rigorous bound: gamma_K(u) sum|a b|, or the fp16 accumulator's recurrence. */
+static void exact_value(vkb_check *r, uint64_t index, double out, const double *o, int64_t k, double u, int mode)
 {
-    float *planted = planted_product(m, n, c);
-    int64_t big = m > n ? m : n, lines[17], nl, row_fail = -1, col_fail = -1;
-    double *x = vkb_alloc((size_t)big * sizeof *x), *v = vkb_alloc((size_t)k * sizeof *v);
-    double *asq = vkb_calloc((size_t)k, sizeof *asq), *bsq = vkb_calloc((size_t)k, sizeof *bsq);
-    double *babs = vkb_calloc((size_t)k, sizeof *babs), *acol = vkb_calloc((size_t)k, sizeof *acol);
-    double *line = vkb_alloc((size_t)big * sizeof *line), *bcol = vkb_alloc((size_t)k * sizeof *bcol);
-    double *tol_row = vkb_alloc((size_t)m * sizeof *tol_row), *tol_col = vkb_alloc((size_t)n * sizeof *tol_col);
-    double widest = 0;
-    uint64_t nonfinite = 0;
-    vkb_rng rng;
-    char method[96];
-    if (planted)
-        c = planted;
+    double bound = mode == VKB_ACC_F16 ? o[2] : vkb_bound_dot((uint64_t)k, o[1], u);
+    vkb_check_value(r, index, out, o[0], bound + 0x1.0p-50 * o[1]);   /* + the double sum's own rounding */
+}
 
+void vkb_product_check(vkb_check *r, const vkb_product_ref *f, const float *c, double u, int mode)
+{
+    int64_t m = f->m, n = f->n, k = f->k, row_fail = -1, col_fail = -1;
+    float *planted = planted_product(m, n, c);
+    c_pass cp = {f, planted ? planted : c, vkb_alloc((size_t)(m * f->nbc * L) * sizeof(double)),
+                 vkb_alloc((size_t)(n * f->nbr * L) * sizeof(double)),
+                 vkb_alloc((size_t)(2 * f->nbr) * sizeof(uint64_t))};
+    uint64_t nonfinite = 0;
+    double widest = 0;
+    c = cp.c;
+
+    run_tasks(f->nbr, c_block, &cp);
     r->cols = (uint64_t)n;
     /* 1. every element finite: NaN (poison) and Inf fail here, whatever the lines below see */
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++)
-            if (!isfinite(c[i * n + j])) {
-                mark_bad(r, (uint64_t)(i * n + j), i, j, c[i * n + j], NAN);
-                nonfinite++;
-            }
-
-    /* 2. the model's tolerances per row and column, and the rigorous row bound for comparison */
-    for (int64_t p = 0; p < k; p++)
-        for (int64_t j = 0; j < n; j++) {
-            double t = b[p * n + j];
-            bsq[p] += t * t;
-            babs[p] += fabs(t);
+    for (int64_t t = 0; t < f->nbr; t++) {
+        uint64_t count = cp.nonfinite[2 * t], first = cp.nonfinite[2 * t + 1];
+        if (count) {
+            mark_bad(r, first, (int64_t)first / n, (int64_t)first % n, c[first], NAN);
+            r->checked += count - 1;
+            r->bad += count - 1;
+            nonfinite += count;
         }
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t p = 0; p < k; p++) {
-            double t = a[i * k + p];
-            asq[p] += t * t;
-        }
-    for (int64_t i = 0; i < m; i++) {
-        double st = 0, sc = 0, rig = 0, sabs = 0;
-        for (int64_t p = 0; p < k; p++) {
-            double t = a[i * k + p];
-            st += t * t * bsq[p];
-            rig += fabs(t) * babs[p];
-        }
-        for (int64_t j = 0; j < n; j++) {
-            sc += (double)c[i * n + j] * c[i * n + j];
-            sabs += fabs(c[i * n + j]);
-        }
-        tol_row[i] = vkb_product_row_tolerance(n, k, st, sc, u, truncating) + 0x1.0p-45 * (sabs + rig);
-        rig = vkb_gamma((double)k, u) * rig;
-        if (rig / tol_row[i] > widest)
-            widest = rig / tol_row[i];
     }
-    for (int64_t j = 0; j < n; j++) {
-        double st = 0, sc = 0, sabs = 0;
-        for (int64_t p = 0; p < k; p++)
-            st += asq[p] * (double)b[p * n + j] * b[p * n + j];
-        for (int64_t i = 0; i < m; i++) {
-            sc += (double)c[i * n + j] * c[i * n + j];
-            sabs += fabs(c[i * n + j]);
-        }
-        tol_col[j] = vkb_product_row_tolerance(m, k, st, sc, u, truncating) + 0x1.0p-45 * sabs * (double)k;
-    }
-
-    /* 3. Freivalds by rows: C x against A (B x); by columns: y^T C against (y^T A) B */
-    vkb_rng_seed(&rng, seed);
-    for (int round = 0; round < VKB_PRODUCT_ROUNDS; round++) {
-        for (int64_t j = 0; j < n; j++)
-            x[j] = rademacher(&rng);
-        for (int64_t p = 0; p < k; p++) {
-            double s = 0;
-            for (int64_t j = 0; j < n; j++)
-                s += (double)b[p * n + j] * x[j];
-            v[p] = s;
-        }
-        for (int64_t i = 0; i < m; i++) {
-            double abx = 0, cx = 0;
-            for (int64_t p = 0; p < k; p++)
-                abx += (double)a[i * k + p] * v[p];
-            for (int64_t j = 0; j < n; j++)
-                cx += (double)c[i * n + j] * x[j];
-            if (line_check(r, n, i, -1, cx, abx, tol_row[i]) && row_fail < 0)
+    /* 2. Freivalds by row blocks (C x against A (B x)) and column blocks (y^T C against (y^T A) B) */
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t cb = 0; cb < f->nbc; cb++) {
+            int64_t w = n - cb * BW < BW ? n - cb * BW : BW;
+            if (block_lines(r, (uint64_t)(i * n + cb * BW), i, -1, f->row + (i * f->nbc + cb) * L,
+                            cp.row + (i * f->nbc + cb) * L, w, k, u, mode, &widest) && row_fail < 0)
                 row_fail = i;
         }
-        for (int64_t i = 0; i < m; i++)
-            x[i] = rademacher(&rng);
-        memset(v, 0, (size_t)k * sizeof *v);
-        memset(line, 0, (size_t)n * sizeof *line);
-        for (int64_t i = 0; i < m; i++)
-            for (int64_t p = 0; p < k; p++)
-                v[p] += x[i] * a[i * k + p];
-        for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < n; j++)
-                line[j] += x[i] * c[i * n + j];
-        for (int64_t j = 0; j < n; j++) {
-            double yab = 0;
-            for (int64_t p = 0; p < k; p++)
-                yab += v[p] * b[p * n + j];
-            if (line_check(r, n, -1, j, line[j], yab, tol_col[j]) && col_fail < 0)
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t rb = 0; rb < f->nbr; rb++) {
+            int64_t w = m - rb * BW < BW ? m - rb * BW : BW;
+            if (block_lines(r, (uint64_t)(rb * BW * n + j), -1, j, f->col + (j * f->nbr + rb) * L,
+                            cp.col + (j * f->nbr + rb) * L, w, k, u, mode, &widest) && col_fail < 0)
                 col_fail = j;
         }
-    }
-
-    /* 4. exact rows and columns, every element against the rigorous bound */
-    nl = exact_lines(m, lines);
-    for (int q = 0; q < nl; q++) {
-        int64_t i = lines[q];
-        memset(line, 0, (size_t)n * sizeof *line);
-        memset(x, 0, (size_t)n * sizeof *x);
-        for (int64_t p = 0; p < k; p++) {
-            double t = a[i * k + p];
-            for (int64_t j = 0; j < n; j++) {
-                line[j] += t * b[p * n + j];
-                x[j] += fabs(t * b[p * n + j]);
-            }
-        }
+    /* 3. exact rows and columns, every element against the rigorous bound */
+    for (int q = 0; q < f->nlr; q++)
         for (int64_t j = 0; j < n; j++)
-            vkb_check_value(r, (uint64_t)(i * n + j), c[i * n + j], line[j],
-                            vkb_bound_dot((uint64_t)k, x[j], u) + 0x1.0p-50 * x[j]);
-    }
-    nl = exact_lines(n, lines);
-    for (int q = 0; q < nl; q++) {
-        int64_t j = lines[q];
-        for (int64_t p = 0; p < k; p++)
-            bcol[p] = b[p * n + j];
-        for (int64_t i = 0; i < m; i++) {
-            double ref, bound;
-            exact_element(k, a + i * k, bcol, u, &ref, &bound);
-            vkb_check_value(r, (uint64_t)(i * n + j), c[i * n + j], ref, bound);
-        }
-    }
-
-    /* 5. a failed row and a failed column name the element where they cross, when it is wrong */
+            exact_value(r, (uint64_t)(f->lr[q] * n + j), c[f->lr[q] * n + j], f->lrow + (q * n + j) * 3, k, u, mode);
+    for (int q = 0; q < f->nlc; q++)
+        for (int64_t i = 0; i < m; i++)
+            exact_value(r, (uint64_t)(i * n + f->lc[q]), c[i * n + f->lc[q]], f->lcol + (q * m + i) * 3, k, u, mode);
+    /* 4. a failed row and a failed column name the element where they cross, when it is wrong: beyond its
+     *    own model tolerance (the lines failed, so the model's tolerance, not the rigorous bound, judges) */
     if (!nonfinite && row_fail >= 0 && col_fail >= 0 && (r->bad_row < 0 || r->bad_col < 0)) {
-        double ref, bound, out = c[row_fail * n + col_fail];
-        for (int64_t p = 0; p < k; p++)
-            bcol[p] = b[p * n + col_fail];
-        exact_element(k, a + row_fail * k, bcol, u, &ref, &bound);
-        if (!(fabs(out - ref) <= bound))
-            first_bad(r, (uint64_t)(row_fail * n + col_fail), row_fail, col_fail, out, ref);
+        double o[3], st = 0, *bcol = vkb_alloc((size_t)k * sizeof *bcol), out = c[row_fail * n + col_fail];
+        for (int64_t p = 0; p < k; p++) {
+            double t = (double)f->a[row_fail * k + p] * f->b[p * n + col_fail];
+            bcol[p] = f->b[p * n + col_fail];
+            st += t * t;
+        }
+        exact_element(k, f->a + row_fail * k, bcol, o);
+        if (!(fabs(out - o[0]) <= vkb_product_row_tolerance(1, k, st, o[0] * o[0], u, mode) + 0x1.0p-50 * o[1]))
+            first_bad(r, (uint64_t)(row_fail * n + col_fail), row_fail, col_fail, out, o[0]);
+        free(bcol);
     }
-    snprintf(method, sizeof method, "Freivalds rows+cols x%d at %.0f sigma (rigorous bound %.0fx wider) + exact lines",
-             VKB_PRODUCT_ROUNDS, VKB_PRODUCT_SIGMAS, widest);
-    snprintf(r->method, sizeof r->method, "%s", method);
-    free(x);
-    free(v);
-    free(asq);
-    free(bsq);
-    free(babs);
-    free(acol);
-    free(line);
-    free(bcol);
-    free(tol_row);
-    free(tol_col);
+    snprintf(r->method, sizeof r->method, "Freivalds x%d, %d-blocks, %.0f sigma%s (rigorous %.0fx wider) + "
+             "exact lines", R, BW, VKB_PRODUCT_SIGMAS, mode == VKB_ACC_F16 ? ", fp16 acc" : "", widest);
+    free(cp.row);
+    free(cp.col);
+    free(cp.nonfinite);
     free(planted);
+}
+
+void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const float *a, const float *b,
+                       const float *c, double u, int mode, uint64_t seed)
+{
+    vkb_product_ref *f = vkb_product_ref_create(m, n, k, a, b, seed);
+    vkb_product_check(r, f, c, u, mode);
+    vkb_product_ref_destroy(f);
 }
 
 uint32_t vkb_guard_word(uint32_t n)

@@ -49,19 +49,49 @@ void vkb_check_freivalds(vkb_check *r, int64_t m, int64_t n, int64_t k, const fl
                          const float *c, int rounds, uint64_t seed, double u);
 
 /* The check of a large product C = A B (docs/verification.md): every element finite; Freivalds' check
- * by rows and by columns (ROUNDS random +-1 vectors each way) against a statistical model of fp32
- * rounding (VKB_PRODUCT_SIGMAS standard deviations); and exact reference rows and columns that cover
- * every position class of 16- and 128-wide tiles and the last (edge) row and column, against the
- * rigorous gamma_K bound. U: unit roundoff of the accumulation; TRUNCATING: it truncates (tensor cores),
- * whose biased errors the model accounts for. Fails any single element off by 1% of rms(C) at 4096^3. */
+ * on blocks of VKB_PRODUCT_BLOCK elements of every row and every column (ROUNDS random +-1 vectors each
+ * way) against a statistical model of the accumulation's rounding (VKB_PRODUCT_SIGMAS standard
+ * deviations); and exact reference rows and columns that cover every position class of 16- and 128-wide
+ * tiles and the last (edge) row and column, against the rigorous bound. U: unit roundoff of the
+ * accumulation; MODE: how it accumulates (VKB_ACC_*). Fails any single element off by 1% of rms(C) at
+ * 4096^3 and 8192^3 (fp32, and fp16 inputs with truncating fp32 accumulation). */
 #define VKB_PRODUCT_SIGMAS 8.0
 #define VKB_PRODUCT_ROUNDS 4
+#define VKB_PRODUCT_BLOCK 256   /* elements per Freivalds sum: fewer make a tighter tolerance, cost M N K / it */
 #define VKB_TENSOR_K_STEP 16.0 /* products per truncation of a tensor-core instruction (HMMA.16816) */
+enum {
+    VKB_ACC_ROUND = 0,    /* round to nearest after every product (fp32 FMA) */
+    VKB_ACC_TRUNCATE = 1, /* tensor cores, fp32 accumulators: also truncate once per VKB_TENSOR_K_STEP */
+    VKB_ACC_F16 = 2       /* tensor cores, fp16 accumulators: exact products, one rounding per 16 (U: VKB_ACC16_U) */
+};
+/* The fp16 accumulator's rounding (truncation's unit: it covers round to nearest's 2^-11 too) and the
+ * sum of one instruction's 16 exact products inside it (at least fp32's precision, truncated). */
+#define VKB_ACC16_U 0x1.0p-10
+#define VKB_ACC16_U_IN 0x1.0p-22
+/* The rigorous bound on an fp16-accumulated element, one group of 16 products at a time: with S the exact
+ * partial sum after the group and *G the group's sum of |a b| (reset here), *E = *E (1 + u) + u |S| +
+ * U_IN (*G + |S|). */
+void vkb_bound_acc16_step(double s, double *g, double *e);
+
+/* What the product check needs from A and B alone (random vectors, references, model sums, exact lines):
+ * built once per case (the threads of vkb_check_threads()), shared by every variant checked on it. It
+ * keeps A and B (M x K, K x N, row-major), which must outlive it. */
+typedef struct vkb_product_ref vkb_product_ref;
+vkb_product_ref *vkb_product_ref_create(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
+                                        uint64_t seed);
+void vkb_product_ref_destroy(vkb_product_ref *ref);
+/* Check C against REF (accumulates into R). */
+void vkb_product_check(vkb_check *r, const vkb_product_ref *ref, const float *c, double u, int mode);
+/* Both in one call (the tests). */
 void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const float *a, const float *b,
-                       const float *c, double u, int truncating, uint64_t seed);
-/* Row I of the model tolerance of Freivalds' row check of vkb_check_product (for tests and docs):
- * SIGMAS sqrt(sum_j Var e_ij). */
-double vkb_product_row_tolerance(int64_t n, int64_t k, double sum_t, double sum_c2, double u, int truncating);
+                       const float *c, double u, int mode, uint64_t seed);
+/* The model tolerance of one Freivalds sum of vkb_check_product over N elements of K products (for tests
+ * and docs): SIGMAS sqrt(sum_j Var e_ij), SUM_T = sum_j sum_p (a_ip b_pj)^2, SUM_C2 = sum_j C_ij^2. */
+double vkb_product_row_tolerance(int64_t n, int64_t k, double sum_t, double sum_c2, double u, int mode);
+/* Threads of the product check: VKB_CHECK_THREADS, else the host's online cores, at most
+ * VKB_CHECK_MAX_THREADS. Its results do not depend on the count (fixed tasks, fixed order of combining). */
+#define VKB_CHECK_MAX_THREADS 32
+int vkb_check_threads(void);
 
 /* Guard bands around device buffers: VKB_GUARD_BYTES of VKB_GUARD_WORD before and after each buffer's
  * range (after: from the 4-byte-rounded end). */

@@ -31,6 +31,10 @@ typedef struct mm_case {
     float *a, *b, *c;          /* fp32 inputs; the output of whichever variant ran last */
     uint16_t *a16, *b16;       /* fp16 bits of the same inputs, rounded to nearest even */
     uint16_t *c16;             /* the fp16 C of the fp16-accumulate rows (matmul_tc.h) */
+    /* made by the first check that needs them, shared by every variant and backend of the case: the fp16
+     * inputs as floats, and what the large-product check needs from A and B (fp32 and fp16 inputs) */
+    float *a16f, *b16f;
+    vkb_product_ref *ref32, *ref16;
 } mm_case;
 
 /* The rows of shaders/matmul/rows.h, then the cuBLAS ceilings (CUDA only). */
@@ -135,6 +139,10 @@ static void case_destroy(void *data)
     free(c->c16);
     free(c->a16);
     free(c->b16);
+    free(c->a16f);
+    free(c->b16f);
+    vkb_product_ref_destroy(c->ref32);
+    vkb_product_ref_destroy(c->ref16);
     free(c);
 }
 
@@ -291,26 +299,42 @@ static void reference(const mm_case *c, const float *a, const float *b, int64_t 
     *bound = vkb_bound_dot((uint64_t)c->k, sa, u);
 }
 
+/* The large-product reference of C's inputs (fp16 or fp32), built on first use. */
+static const vkb_product_ref *product_ref(mm_case *c, int f16)
+{
+    vkb_product_ref **ref = f16 ? &c->ref16 : &c->ref32;
+    if (!*ref)
+        *ref = vkb_product_ref_create(c->m, c->n, c->k, f16 ? c->a16f : c->a, f16 ? c->b16f : c->b, 0x6d61746d756cull);
+    return *ref;
+}
+
+static int is_large(const mm_case *c)
+{
+    return (uint64_t)c->m * (uint64_t)c->n * (uint64_t)c->k > FULL_CHECK_MACS;
+}
+
 static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
 {
-    if (v->param & (MM_TC_PEAK | MM_TC_ACC16)) {   /* the tensor-core rows' own checks (matmul_tc.c) */
-        const mm_case *t = vc->data;
-        if (v->param & MM_TC_PEAK)
-            vkb_mm_tc_check_peak(res);
-        else
-            vkb_mm_tc_check_acc16(t->m, t->n, t->k, t->a16, t->b16, t->c16, res);
+    mm_case *c = vc->data;   /* the check fills the case's caches (the inputs stay as they are) */
+    int f16 = (v->param & (MM_F16 | MM_TC_ACC16)) != 0;
+    (void)p;
+    if (f16 && !c->a16f) {
+        c->a16f = floats_of_halves(c->a16, c->m * c->k);
+        c->b16f = floats_of_halves(c->b16, c->k * c->n);
+    }
+    if (v->param & MM_TC_PEAK) {   /* the tensor-core rows' own checks (matmul_tc.c) */
+        vkb_mm_tc_check_peak(res);
         return;
     }
-    const mm_case *c = vc->data;
-    int f16 = (v->param & MM_F16) != 0;
-    float *a16f = f16 ? floats_of_halves(c->a16, c->m * c->k) : NULL;
-    float *b16f = f16 ? floats_of_halves(c->b16, c->k * c->n) : NULL;
-    const float *a = f16 ? a16f : c->a, *b = f16 ? b16f : c->b;
+    if (v->param & MM_TC_ACC16) {
+        vkb_mm_tc_check_acc16(c->m, c->n, c->k, c->a16, c->b16, c->c16, is_large(c) ? product_ref(c, 1) : NULL, res);
+        return;
+    }
+    const float *a = f16 ? c->a16f : c->a, *b = f16 ? c->b16f : c->b;
     /* fp16 products are exact in fp32; the tensor-core paths accumulate by truncation */
     double u = f16 ? U_TENSOR : VKB_U_F32, ref, bound;
     char method[96];
-    (void)p;
-    if ((uint64_t)c->m * (uint64_t)c->n * (uint64_t)c->k <= FULL_CHECK_MACS) {
+    if (!is_large(c)) {
         snprintf(method, sizeof method, "every element, gamma(K,2^%d)*sum|a||b|%s", f16 ? -23 : -24,
                  f16 ? " of fp16 inputs" : "");
         vkb_check_init(res, method);
@@ -321,13 +345,11 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
                 vkb_check_value(res, (uint64_t)(i * c->n + j), c->c[i * c->n + j], ref, bound);
             }
     } else {
-        /* Freivalds by rows and columns against a rounding model, and exact lines (docs/verification.md) */
+        /* Freivalds by row and column blocks against a rounding model, and exact lines (docs/verification.md) */
         vkb_check_init(res, "product");
-        vkb_check_product(res, c->m, c->n, c->k, a, b, c->c, u, f16, 0x6d61746d756cull);
+        vkb_product_check(res, product_ref(c, f16), c->c, u, f16 ? VKB_ACC_TRUNCATE : VKB_ACC_ROUND);
     }
     vkb_check_finish(res);
-    free(a16f);
-    free(b16f);
 }
 
 const vkb_family vkb_family_matmul = {

@@ -9,8 +9,7 @@
 #include "plan.h"
 #include "util.h"
 
-/* Large products: the fp16-accumulate check takes this many whole rows and as many whole columns. */
-#define ACC16_LINES 8
+/* Products up to this many multiply-adds get every element checked; larger ones vkb_product_check. */
 #define FULL_CHECK_MACS (1ull << 27)
 
 int vkb_mm_tc_owns(const char *kernel)
@@ -37,6 +36,22 @@ static int fragment(const char *kernel, const vkb_caps *caps, uint32_t *spec, ch
         return skip(why, len, "the device reports no subgroup cooperative matrix of fp16 inputs with this "
                               "accumulator (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)");
     return VKB_PLAN_OK;
+}
+
+/* matmul_coopmat2_staged's two shared stages of fp16 tiles, rows padded by one 16-byte chunk, into SHARED for
+ * BM BN BK in SPEC; BK halved (staying a multiple of the granularity GK) where the device's shared memory is
+ * short. The kernel loads 8-half chunks: BN and BK must be multiples of 8. */
+static int staged_shared(uint32_t *spec, uint32_t gk, const vkb_caps *caps, uint32_t *shared, char *why, size_t len)
+{
+    if (spec[1] % 8 || spec[2] % 8)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "block %ux%ux%u: the staged kernel loads 8-half "
+                             "chunks, so BN and BK are multiples of 8", spec[0], spec[1], spec[2]);
+    for (;;) {
+        *shared = 2u * (spec[0] * (spec[2] / 8u + 1u) + spec[2] * (spec[1] / 8u + 1u)) * 16u;
+        if (*shared <= caps->max_shared_bytes || spec[2] % (2u * gk) || spec[2] / 2u % 8u)
+            return VKB_PLAN_OK;
+        spec[2] /= 2u;
+    }
 }
 
 int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const vkb_caps *caps, uint32_t *local,
@@ -102,7 +117,7 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
         *shared = 0;   /* the driver's own staging */
         *tile_m = spec[0];
         *tile_n = spec[1];
-        return VKB_PLAN_OK;
+        return strstr(kernel, "_staged") ? staged_shared(spec, g[2], caps, shared, why, len) : VKB_PLAN_OK;
     }
     /* matmul_coopmat_peak(_acc16): each subgroup one (4 FRAG_M) x (4 FRAG_N) tile, a workgroup a row of them */
     if (fragment(kernel, caps, spec, why, len))
@@ -127,26 +142,17 @@ static double half_value(uint16_t h)
     return h & 0x8000u ? -v : v;
 }
 
-/* The bound on an element of C. A tensor core with fp16 accumulators adds each instruction's
- * 16 exact products (summed inside with at least fp32's precision: 2^-22 relative, truncation) to the fp16
- * accumulator and rounds once, with relative error below u = 2^-10 (truncation; round-to-nearest is 2^-11,
- * with 8 products per rounding, about the same bound). With s_t the exact partial sum after the
- * t-th group of 16 and E_t the bound on the accumulator's error then:
+/* The bound on an element of C (vkb_bound_acc16_step, check.c). A tensor core with fp16 accumulators adds
+ * each instruction's 16 exact products (summed inside with at least fp32's precision: 2^-22 relative,
+ * truncation) to the fp16 accumulator and rounds once, with relative error below u = 2^-10 (truncation;
+ * round-to-nearest is 2^-11, with 8 products per rounding, about the same bound). With s_t the exact partial
+ * sum after the t-th group of 16 and E_t the bound on the accumulator's error then:
  *   E_t = E_{t-1} (1 + u) + u |s_t| + 2^-22 sum over the group of |a b|,
  * rigorous, since |computed| <= |s_t| + E_t (the 2^-22 term also covers the accumulator inside). It scales
  * with the partial sums actually met, not with K sum|a||b| (which at K = 8192 exceeds every value). */
-#define U_ACC 0x1.0p-10   /* the accumulator's rounding */
-#define U_IN 0x1.0p-22    /* the sum inside one instruction */
-
-/* One step of the recurrence for a partial sum S: the group's sum of |a b| in *G (reset), the bound in *E. */
-static void acc16_step(double s, double *g, double *e)
-{
-    *e = *e * (1 + U_ACC) + U_ACC * fabs(s) + U_IN * (*g + fabs(s));
-    *g = 0;
-}
 
 /* Row I of C against its exact values and bounds (S, G, E: scratch of N each). */
-static void acc16_row(int64_t n, int64_t k, const double *a, const double *b, int64_t i, const uint16_t *c16,
+static void acc16_row(int64_t n, int64_t k, const float *a, const float *b, int64_t i, const uint16_t *c16,
                       double *s, double *g, double *e, vkb_check *res)
 {
     for (int64_t j = 0; j < n; j++)
@@ -160,54 +166,52 @@ static void acc16_row(int64_t n, int64_t k, const double *a, const double *b, in
         }
         if (p % 16 == 15 || p == k - 1)
             for (int64_t j = 0; j < n; j++)
-                acc16_step(s[j], &g[j], &e[j]);
+                vkb_bound_acc16_step(s[j], &g[j], &e[j]);
     }
     for (int64_t j = 0; j < n; j++)
         vkb_check_value(res, (uint64_t)(i * n + j), half_value(c16[i * n + j]), s[j], e[j]);
 }
 
-/* Column J of C (BCOL: scratch of K). */
-static void acc16_col(int64_t m, int64_t n, int64_t k, const double *a, const double *b, int64_t j,
-                      const uint16_t *c16, double *bcol, vkb_check *res)
+static float *floats_of(const uint16_t *h, int64_t count)
 {
-    for (int64_t p = 0; p < k; p++)
-        bcol[p] = b[p * n + j];
-    for (int64_t i = 0; i < m; i++) {
-        double s = 0, g = 0, e = 0;
-        for (int64_t p = 0; p < k; p++) {
-            double t = a[i * k + p] * bcol[p];
-            s += t;
-            g += fabs(t);
-            if (p % 16 == 15 || p == k - 1)
-                acc16_step(s, &g, &e);
-        }
-        vkb_check_value(res, (uint64_t)(i * n + j), half_value(c16[i * n + j]), s, e);
-    }
+    float *f = vkb_alloc((size_t)count * sizeof *f);
+    for (int64_t i = 0; i < count; i++)
+        f[i] = (float)half_value(h[i]);   /* exact: fp16 values are floats */
+    return f;
+}
+
+/* Large products: vkb_product_check with the fp16 accumulator's model (Freivalds blocks at 8 sigma, every
+ * element finite, exact lines against the recurrence above). REF: the inputs' reference, or NULL. */
+static void acc16_large(int64_t m, int64_t n, int64_t k, const uint16_t *a16, const uint16_t *b16,
+                        const uint16_t *c16, const vkb_product_ref *ref, vkb_check *res)
+{
+    float *a = ref ? NULL : floats_of(a16, m * k), *b = ref ? NULL : floats_of(b16, k * n);
+    float *c = floats_of(c16, m * n);
+    vkb_product_ref *own = ref ? NULL : vkb_product_ref_create(m, n, k, a, b, 0x6d61746d756cull);
+    vkb_check_init(res, "product");
+    vkb_product_check(res, ref ? ref : own, c, VKB_ACC16_U, VKB_ACC_F16);
+    vkb_product_ref_destroy(own);
+    free(a);
+    free(b);
+    free(c);
 }
 
 void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, const uint16_t *a16, const uint16_t *b16,
-                           const uint16_t *c16, vkb_check *res)
+                           const uint16_t *c16, const vkb_product_ref *ref, vkb_check *res)
 {
-    double *a = vkb_alloc((size_t)(m * k) * sizeof *a), *b = vkb_alloc((size_t)(k * n) * sizeof *b);
-    double *s = vkb_alloc((size_t)(3 * n + k) * sizeof *s);
-    int full = (uint64_t)m * (uint64_t)n * (uint64_t)k <= FULL_CHECK_MACS;
-    char method[96];
-    vkb_rng rng;
-    for (int64_t i = 0; i < m * k; i++)
-        a[i] = half_value(a16[i]);
-    for (int64_t i = 0; i < k * n; i++)
-        b[i] = half_value(b16[i]);
-    snprintf(method, sizeof method, "%s, fp16 accumulation: per-group rounding bound from partial sums",
-             full ? "every element" : "8 rows + 8 columns");
-    vkb_check_init(res, method);
-    vkb_rng_seed(&rng, 0x61636331366dull);
-    for (int64_t l = 0; l < (full ? m : ACC16_LINES); l++) {   /* the first and last lines, the rest at random */
-        int64_t i = full || l == 0 ? l : l == 1 ? m - 1 : (int64_t)(vkb_rng_u64(&rng) % (uint64_t)m);
-        int64_t j = l == 0 ? 0 : l == 1 ? n - 1 : (int64_t)(vkb_rng_u64(&rng) % (uint64_t)n);
-        acc16_row(n, k, a, b, i, c16, s, s + n, s + 2 * n, res);
-        if (!full)
-            acc16_col(m, n, k, a, b, j, c16, s + 3 * n, res);
+    float *a, *b;
+    double *s;
+    if ((uint64_t)m * (uint64_t)n * (uint64_t)k > FULL_CHECK_MACS) {
+        acc16_large(m, n, k, a16, b16, c16, ref, res);
+        vkb_check_finish(res);
+        return;
     }
+    a = floats_of(a16, m * k);
+    b = floats_of(b16, k * n);
+    s = vkb_alloc((size_t)(3 * n) * sizeof *s);
+    vkb_check_init(res, "every element, fp16 accumulation: per-group rounding bound from partial sums");
+    for (int64_t i = 0; i < m; i++)
+        acc16_row(n, k, a, b, i, c16, s, s + n, s + 2 * n, res);
     vkb_check_finish(res);
     free(a);
     free(b);
