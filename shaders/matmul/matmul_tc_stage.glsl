@@ -1,0 +1,137 @@
+// matmul_tc_stage.glsl - how the tensor-core GEMMs (matmul_coopmat_khr.comp, matmul_coopmat2_staged.comp)
+// bring the fp16 BM x BK tiles of A and BK x BN tiles of B into shared memory: each invocation loads
+// 16-byte chunks of 8 halves into registers (the next tile, in flight during the math on the current one)
+// and stores them into one of two padded shared stages; one barrier per k-tile. Include after the push
+// constants (pc.m, pc.n, pc.k), with the constants BM, BN, BK and PREFETCH declared.
+//
+// PREFETCH 1: the loads of tile t+1 are issued at the top of tile t and stored at its end, so one tile of
+// math must cover their latency. PREFETCH 2: two register sets, the loads of tile t+2 issued at the top of
+// tile t and stored at the end of tile t+1, so two tiles of math cover them (16-byte chunks per invocation
+// more in registers, the same two shared stages).
+
+const uint NT = gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z;
+const uint ASTR = BK / 8u + 1u;   // A stage row stride in 16-byte chunks, one chunk of padding: the 8 rows
+const uint BSTR = BN / 8u + 1u;   // of a fragment read (LDSM) fall in 8 different bank quads
+const uint ASTAGE = BM * ASTR, BSTAGE = BK * BSTR;
+const uint ACH = BM * BK / 8u, BCH = BK * BN / 8u;   // 16-byte chunks per tile
+const uint LA = (ACH + NT - 1u) / NT, LB = (BCH + NT - 1u) / NT;
+
+// The fp16 inputs seen as 4-, 8- and 16-byte words: the widest load the rows' alignment allows.
+layout(std430, binding = 0) readonly buffer MatA { uint a2[]; };
+layout(std430, binding = 0) readonly buffer MatA4 { uvec2 a4[]; };
+layout(std430, binding = 0) readonly buffer MatA8 { uvec4 a8[]; };
+layout(std430, binding = 1) readonly buffer MatB { uint b2[]; };
+layout(std430, binding = 1) readonly buffer MatB4 { uvec2 b4[]; };
+layout(std430, binding = 1) readonly buffer MatB8 { uvec4 b8[]; };
+
+shared uvec4 as[2u * ASTAGE];
+shared uvec4 bs[2u * BSTAGE];
+
+uvec4 ra[2][LA], rb[2][LB];   // the register sets, indexed by constants only (no local memory)
+
+// Eight halves of row ROW from column COL (a multiple of 8) of a ROWS x COLS fp16 matrix, zero beyond its
+// edges: one 16-byte load where rows are 16-byte aligned (COLS a multiple of 8), two 8-byte loads where
+// COLS is a multiple of 4, else the 4-byte words that hold the chunk (4 from an even element, 5 from an
+// odd one, shifted into place) with the halves past the row's end, which belong to the next row, cleared.
+uvec4 chunk_guarded(bool is_a, uint row, uint col, uint rows, uint cols)
+{
+    if (row >= rows || col >= cols)
+        return uvec4(0u);
+    uint e = row * cols + col, valid = min(cols - col, 8u);
+    if ((cols & 7u) == 0u)
+        return is_a ? a8[e >> 3] : b8[e >> 3];
+    if ((cols & 3u) == 0u) {   // VALID is 4 or 8
+        uvec2 hi = uvec2(0u);
+        if (valid > 4u)
+            hi = is_a ? a4[(e >> 2) + 1u] : b4[(e >> 2) + 1u];
+        return uvec4(is_a ? a4[e >> 2] : b4[e >> 2], hi);
+    }
+    uint odd = e & 1u, nw = (valid + odd + 1u) >> 1;   // words holding halves E .. E + VALID - 1
+    uint w[5], p[4];
+    [[unroll]] for (uint q = 0; q < 5u; q++) {
+        w[q] = 0u;
+        if (q < nw)   // a branch, not a select: no load past the matrix
+            w[q] = is_a ? a2[(e >> 1) + q] : b2[(e >> 1) + q];
+    }
+    [[unroll]] for (uint q = 0; q < 4u; q++) {
+        p[q] = odd != 0u ? w[q] >> 16 | w[q + 1u] << 16 : w[q];
+        if (2u * q >= valid)
+            p[q] = 0u;
+        else if (2u * q + 1u == valid)
+            p[q] &= 0xffffu;
+    }
+    return uvec4(p[0], p[1], p[2], p[3]);
+}
+
+// Issue the loads of the tile at K0 into register set S (a constant at every call).
+void fetch(uint k0, uint m0, uint n0, uint tid, uint s)
+{
+    bool a_inside = (pc.k & 7u) == 0u && m0 + BM <= pc.m && k0 + BK <= pc.k;   // uniform: no divergence
+    bool b_inside = (pc.n & 7u) == 0u && k0 + BK <= pc.k && n0 + BN <= pc.n;
+    [[unroll]] for (uint l = 0; l < LA; l++) {
+        uint i = min(tid + l * NT, ACH - 1u), r = i / (BK / 8u), c8 = i % (BK / 8u);
+        if (a_inside)
+            ra[s][l] = a8[((m0 + r) * pc.k + k0 + c8 * 8u) >> 3];
+        else
+            ra[s][l] = chunk_guarded(true, m0 + r, k0 + c8 * 8u, pc.m, pc.k);
+    }
+    [[unroll]] for (uint l = 0; l < LB; l++) {
+        uint i = min(tid + l * NT, BCH - 1u), r = i / (BN / 8u), c8 = i % (BN / 8u);
+        if (b_inside)
+            rb[s][l] = b8[((k0 + r) * pc.n + n0 + c8 * 8u) >> 3];
+        else
+            rb[s][l] = chunk_guarded(false, k0 + r, n0 + c8 * 8u, pc.k, pc.n);
+    }
+}
+
+// Store register set S into shared stage G.
+void stash(uint g, uint tid, uint s)
+{
+    [[unroll]] for (uint l = 0; l < LA; l++) {
+        uint i = tid + l * NT;
+        if (i < ACH)
+            as[g * ASTAGE + i / (BK / 8u) * ASTR + i % (BK / 8u)] = ra[s][l];
+    }
+    [[unroll]] for (uint l = 0; l < LB; l++) {
+        uint i = tid + l * NT;
+        if (i < BCH)
+            bs[g * BSTAGE + i / (BN / 8u) * BSTR + i % (BN / 8u)] = rb[s][l];
+    }
+}
+
+// The k-loop over TILES tiles of the M0, N0 block: TC_MATH(G), the includer's macro, does the math on shared
+// stage G (with PREFETCH 2 always a constant). Every barrier is reached by the whole workgroup (TILES is
+// uniform). PREFETCH 2 keeps, at the top of each pair of tiles, tile t in stage 0 and tile t+1 in set 1.
+#define TC_PIPELINE(tiles, m0, n0, tid)                                                   \
+    fetch(0u, m0, n0, tid, 0u);                                                           \
+    stash(0u, tid, 0u);                                                                   \
+    if (PREFETCH >= 2u && tiles > 1u)                                                     \
+        fetch(BK, m0, n0, tid, 1u);                                                       \
+    barrier();                                                                            \
+    if (PREFETCH >= 2u) {                                                                 \
+        for (uint t = 0; t < tiles; t += 2u) {                                            \
+            if (t + 2u < tiles)                                                           \
+                fetch((t + 2u) * BK, m0, n0, tid, 0u);                                    \
+            TC_MATH(0u)                                                                   \
+            if (t + 1u < tiles)   /* stage 1 was last read before the previous barrier */ \
+                stash(1u, tid, 1u);                                                       \
+            barrier();                                                                    \
+            if (t + 1u < tiles) {                                                         \
+                if (t + 3u < tiles)                                                       \
+                    fetch((t + 3u) * BK, m0, n0, tid, 1u);                                \
+                TC_MATH(1u)                                                               \
+                if (t + 2u < tiles)                                                       \
+                    stash(0u, tid, 0u);                                                   \
+                barrier();                                                                \
+            }                                                                             \
+        }                                                                                 \
+    } else {                                                                              \
+        for (uint t = 0; t < tiles; t++) {                                                \
+            if (t + 1u < tiles)                                                           \
+                fetch((t + 1u) * BK, m0, n0, tid, 0u);                                    \
+            TC_MATH(t & 1u)                                                               \
+            if (t + 1u < tiles)   /* the other stage was last read before the previous barrier */ \
+                stash((t & 1u) ^ 1u, tid, 0u);                                            \
+            barrier();                                                                    \
+        }                                                                                 \
+    }
