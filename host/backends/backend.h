@@ -47,6 +47,14 @@ struct vkb_backend {
     void (*download)(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t bytes);
     /* Fill with the poison word VKB_POISON so that unwritten outputs fail the check. */
     void (*poison)(vkb_backend *b, vkb_buffer *buf, uint64_t bytes);
+    /* Copy BYTES (rounded up to whole words) from SRC to DST on the device. May be NULL. */
+    void (*copy)(vkb_backend *b, vkb_buffer *src, vkb_buffer *dst, uint64_t bytes);
+    /* Compare the first BYTES (rounded up to whole words) of A on the device, bit for bit, with those of OTHER,
+     * or with the word WORD where OTHER is NULL: returns how many 4-byte words differ (0: none) and, when some
+     * do, the index of the first in FIRST; -1 when it cannot (too large for one binding). May be NULL: the
+     * runner then reads the buffers back and compares them on the host. */
+    int64_t (*compare)(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint32_t word, uint64_t bytes,
+                       uint64_t *first);
     /* Read the guard bands around BUF (VKB_GUARD_BYTES each, check.h) into BEFORE and AFTER. */
     void (*guards)(vkb_backend *b, vkb_buffer *buf, void *before, void *after);
     /* Run the plan REPS times, each repetition timed on the device (GPU timestamps / CUDA events,

@@ -10,20 +10,23 @@
 #include "pipelines.h"
 #include "timing.h"
 #include "vk.h"
+#include "../../shaders/common/verify_compare.h"
 
 #define REPS_PER_SUBMIT 32      /* timestamp pairs per command buffer */
 #define EVICT_MIN_BYTES (256ull << 20) /* --cold: written between repetitions; larger than any GPU's L2 of today */
-
-typedef struct vk_backend {
-    vkb_vk *vk;
-    VkQueryPool queries;
-    struct vkb_buffer *evict;
-} vk_backend;
 
 typedef struct vk_prepared {
     vkb_plan plan;
     vkb_vk_pipeline pipe[VKB_MAX_PASSES];
 } vk_prepared;
+
+typedef struct vk_backend {
+    vkb_vk *vk;
+    VkQueryPool queries;
+    struct vkb_buffer *evict;
+    vk_prepared *compare;            /* verify_compare's pipeline, made at its first use */
+    struct vkb_buffer *verdict;      /* ... and its verdict (struct verify_compare_verdict) */
+} vk_backend;
 
 static void *vk_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t len)
 {
@@ -248,10 +251,101 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     }
 }
 
+typedef struct copy_job {
+    struct vkb_buffer *src, *dst;
+    uint64_t bytes;
+} copy_job;
+
+static void record_copy(vkb_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    copy_job *j = user;
+    VkBufferCopy region = {j->src->offset, j->dst->offset, j->bytes};
+    (void)vk;
+    vkCmdCopyBuffer(cmd, j->src->buffer, j->dst->buffer, 1, &region);
+    vkb_vk_barrier(cmd);
+}
+
+static void vk_copy(vkb_backend *b, vkb_buffer *src, vkb_buffer *dst, uint64_t bytes)
+{
+    copy_job j = {src, dst, (bytes + 3) & ~3ull};
+    if (bytes)
+        vkb_vk_submit_wait(((vk_backend *)b->impl)->vk, record_copy, &j);
+}
+
+typedef struct compare_job {
+    vk_backend *impl;
+    vkb_buffer *bufs[3];
+} compare_job;
+
+static void record_compare(vkb_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    compare_job *j = user;
+    struct vkb_buffer *v = j->impl->verdict;
+    (void)vk;
+    vkCmdFillBuffer(cmd, v->buffer, v->offset, 4, 0);
+    vkCmdFillBuffer(cmd, v->buffer, v->offset + 4, 4, 0xFFFFFFFFu);
+    vkb_vk_barrier(cmd);
+    record_passes(cmd, j->impl->compare, j->bufs);
+    vkb_vk_barrier(cmd);
+}
+
+/* The compare pipeline: a one-pass plan of verify_compare over bindings {a, other, verdict}. */
+static int compare_ready(vkb_backend *b)
+{
+    static const uint32_t local[3] = {VERIFY_COMPARE_LOCAL, 1, 1}, groups[3] = {1, 1, 1};
+    static const int bind[3] = {0, 1, 2};
+    vk_backend *impl = b->impl;
+    vkb_plan plan;
+    char why[200];
+    if (impl->compare)
+        return 1;
+    vkb_mc_set_label("runner", "verify_compare"); /* --sass: not under the variant that asked first */
+    memset(&plan, 0, sizeof plan);
+    for (int i = 0; i < 3; i++)
+        vkb_plan_buffer_add(&plan, 8, VKB_BUF_SCRATCH, NULL);
+    vkb_pass_bind(vkb_plan_dispatch(&plan, "verify_compare", local, groups), 3, bind);
+    impl->compare = vk_prepare(b, &plan, why, sizeof why);
+    if (!impl->compare)
+        vkb_die(VKB_EXIT_API, "the runner's compare shader: %s", why);
+    impl->verdict = vkb_vk_buffer_create(impl->vk, sizeof(struct verify_compare_verdict), 0);
+    return 1;
+}
+
+static int64_t vk_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint32_t word, uint64_t bytes,
+                          uint64_t *first)
+{
+    vk_backend *impl = b->impl;
+    uint64_t words = (bytes + 3) / 4;
+    struct verify_compare_push push = {(uint32_t)words, other == NULL, word};
+    struct verify_compare_verdict verdict;
+    compare_job j = {impl, {a, other ? other : a, NULL}};
+    vkb_pass *pass;
+    /* a 32-bit index, and one binding of the whole range */
+    if (words > 0x7FFFFFFFu || bytes > b->caps.max_buffer_bytes || (other && other->bytes < bytes))
+        return -1;
+    if (!words)
+        return 0;
+    compare_ready(b);
+    j.bufs[2] = impl->verdict;
+    pass = &impl->compare->plan.pass[0];
+    pass->groups[0] = vkb_groups_for(words, VERIFY_COMPARE_LOCAL, b->caps.max_group_count[0]);
+    vkb_pass_push(pass, &push, sizeof push);
+    /* the plan's buffers say only how many there are; the ranges bound are those of A and OTHER */
+    bind_buffers(impl->vk, impl->compare, j.bufs);
+    vkb_vk_submit_wait(impl->vk, record_compare, &j);
+    vkb_vk_buffer_download(impl->vk, impl->verdict, &verdict, sizeof verdict);
+    if (verdict.differing)
+        *first = verdict.first;
+    return verdict.differing;
+}
+
 static void vk_destroy(vkb_backend *b)
 {
     vk_backend *impl = b->impl;
+    vkb_vk_buffer_destroy(impl->vk, impl->verdict);
+    vk_unprepare(b, impl->compare);
     vkb_vk_buffer_destroy(impl->vk, impl->evict);
+    vkb_vk_staging_release(impl->vk);
     if (impl->queries)
         vkDestroyQueryPool(impl->vk->device, impl->queries, NULL);
     vkb_vk_destroy(impl->vk);
@@ -282,6 +376,8 @@ vkb_backend *vkb_vulkan_open(const char *select, int validation)
     b->download = vk_download;
     b->poison = vk_poison;
     b->guards = vk_guards;
+    b->copy = vk_copy;
+    b->compare = vk_compare;
     b->execute = vk_execute;
     b->destroy = vk_destroy;
     return b;

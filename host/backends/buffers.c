@@ -7,6 +7,7 @@
 #include "check.h"
 
 #define STAGING_CHUNK (64ull << 20) /* bounded host-visible memory, whatever the buffer size */
+#define STAGING_MIN (1ull << 20)
 
 static uint32_t memory_type(vkb_vk *vk, uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback)
 {
@@ -105,35 +106,61 @@ static void record_copy(vkb_vk *vk, VkCommandBuffer cmd, void *user)
     vkb_vk_barrier(cmd);
 }
 
-/* Move BYTES between HOST and BUF at OFFSET (of the allocation) through a host-visible staging buffer,
- * chunk by chunk. */
+/* The host-visible staging buffer of every transfer, kept mapped for the run: a fresh one per transfer cost
+ * an allocation and a page fault per 4 KiB of the mapping at each read-back (one Vulkan device a process). */
+static struct {
+    vkb_vk *vk;
+    struct vkb_buffer *buf;
+    void *map;
+} staging;
+
+static void *staging_for(vkb_vk *vk, uint64_t chunk)
+{
+    if (staging.buf && (staging.vk != vk || staging.buf->bytes < chunk))
+        vkb_vk_staging_release(staging.vk);
+    if (!staging.buf) {
+        staging.vk = vk;
+        staging.buf = buffer_create(vk, chunk, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+                                        VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+        VKB_CHECK(vkMapMemory(vk->device, staging.buf->memory, 0, VK_WHOLE_SIZE, 0, &staging.map));
+    }
+    return staging.map;
+}
+
+void vkb_vk_staging_release(vkb_vk *vk)
+{
+    if (!staging.buf || staging.vk != vk)
+        return;
+    vkUnmapMemory(vk->device, staging.buf->memory);
+    vkb_vk_buffer_destroy(vk, staging.buf);
+    staging.buf = NULL;
+    staging.map = NULL;
+}
+
+/* Move BYTES between HOST and BUF at OFFSET (of the allocation) through the staging buffer, chunk by chunk. */
 static void staged(vkb_vk *vk, struct vkb_buffer *buf, uint64_t offset, void *host, uint64_t bytes, int to_device)
 {
     uint64_t chunk = bytes < STAGING_CHUNK ? bytes : STAGING_CHUNK;
-    struct vkb_buffer *stage;
     void *map;
     if (bytes == 0)
         return;
-    stage = buffer_create(vk, chunk, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
-                              VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-    VKB_CHECK(vkMapMemory(vk->device, stage->memory, 0, VK_WHOLE_SIZE, 0, &map));
+    /* small transfers share a buffer of a MiB at least, so that growing it is rare */
+    map = staging_for(vk, chunk < STAGING_MIN ? STAGING_MIN : chunk);
     for (uint64_t off = 0; off < bytes; off += chunk) {
         uint64_t n = bytes - off < chunk ? bytes - off : chunk;
         copy_job j;
         if (to_device) {
             memcpy(map, (char *)host + off, n);
-            j = (copy_job){stage->buffer, buf->buffer, 0, offset + off, n};
+            j = (copy_job){staging.buf->buffer, buf->buffer, 0, offset + off, n};
         } else {
-            j = (copy_job){buf->buffer, stage->buffer, offset + off, 0, n};
+            j = (copy_job){buf->buffer, staging.buf->buffer, offset + off, 0, n};
         }
         vkb_vk_submit_wait(vk, record_copy, &j);
         if (!to_device)
             memcpy((char *)host + off, map, n);
     }
-    vkUnmapMemory(vk->device, stage->memory);
-    vkb_vk_buffer_destroy(vk, stage);
 }
 
 void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, uint64_t bytes)

@@ -253,28 +253,31 @@ static void free_outputs(saved_outputs *saved)
     memset(saved, 0, sizeof *saved);
 }
 
-/* 1 when every output has the same bits as the checked run's (in the plan's host copies). With RUN: poison
- * the outputs and run once more first (validate); without: the outputs are those the last timed repetition
- * left, later runs on the same input (a timed run saves an execution: slow kernels dominate the suite). */
-static int outputs_identical(vkb_backend *b, void *prep, const vkb_plan *plan, vkb_buffer *const *bufs, int run)
+/* 1 when every output has the same bits as the checked run's (kept on the device in KEPT where the backend
+ * can compare there, else the plan's host copies), else 0 with WHY. With RUN: poison the outputs and run once
+ * more first (validate); without: the outputs are those the last timed repetition left, later runs on the
+ * same input (a timed run saves an execution: slow kernels dominate the suite). */
+static int outputs_identical(vkb_backend *b, void *prep, const vkb_plan *plan, vkb_buffer *const *bufs,
+                             vkb_buffer *const *kept, int run, char *why, size_t len)
 {
-    int same = 1;
+    uint64_t largest = 0;
     for (int i = 0; i < plan->nbuf && run; i++)
         if (plan->buf[i].role != VKB_BUF_INPUT)
             b->poison(b, bufs[i], plan->buf[i].bytes);
     if (run)
         b->execute(b, prep, bufs, 1, 0, NULL);
-    for (int i = 0; i < plan->nbuf && same; i++) {
-        void *again;
-        if (plan->buf[i].role != VKB_BUF_OUTPUT)
-            continue;
-        again = scratch_for(plan->buf[i].bytes);
-        b->download(b, bufs[i], again, plan->buf[i].bytes);
-        if (vkb_fault("second-run-differs"))
-            ((unsigned char *)again)[plan->buf[i].bytes / 2] ^= 1;   /* one bit of the second run differs (tests) */
-        same = memcmp(again, plan->buf[i].host, plan->buf[i].bytes) == 0;
-    }
-    return same;
+    for (int i = 0; i < plan->nbuf; i++)
+        if (plan->buf[i].role == VKB_BUF_OUTPUT && plan->buf[i].bytes > largest)
+            largest = plan->buf[i].bytes;
+    return vkb_verify_same(b, bufs, plan, kept, scratch_for(largest), why, len);
+}
+
+/* RES fails its determinism check: WHAT differed, and WHY (the first differing word). */
+static void determinism_failed(vkb_result *res, const char *what, const char *why)
+{
+    res->status = VKB_RES_FAIL;
+    snprintf(res->check.method, sizeof res->check.method, "not deterministic: %s", what);
+    snprintf(res->check.reason, sizeof res->check.reason, "not deterministic: %s", why);
 }
 
 /* -v: the driver's statistics of the variant's pipelines, one line per executable (as ptxas -v would);
@@ -490,7 +493,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
     const vkb_case *c = &st->c;
     vkb_plan plan;
     vkb_variant tuned;
-    vkb_buffer *bufs[VKB_MAX_BUFFERS] = {0};
+    vkb_buffer *bufs[VKB_MAX_BUFFERS] = {0}, *kept[VKB_MAX_BUFFERS] = {0};
     char why[200] = "", missing[200];
     double t0, t1, run_ms;
     void *prep;
@@ -563,12 +566,15 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
     res->status = res->check.pass ? VKB_RES_OK : VKB_RES_FAIL;
     t0 = vkb_now_ns();
     r->clock.check_ns += t0 - t1;
+    /* a variant that claims determinism must give the same bits on the same input: a second run (validate)
+     * or the last timed one (not for ceilings: an API's or a vendor library's own call is not ours to prove
+     * deterministic) is compared with the checked run, kept on the device where the backend can compare */
+    if (res->status == VKB_RES_OK && !(v->flags & VKB_VAR_NONDETERMINISTIC) &&
+        !(r->timed && (v->flags & VKB_VAR_CEILING)))
+        vkb_verify_keep(b, bufs, &plan, kept);
     if (!r->timed && res->status == VKB_RES_OK && !(v->flags & VKB_VAR_NONDETERMINISTIC) &&
-        !outputs_identical(b, prep, &plan, bufs, 1)) {
-        /* a variant that claims determinism must give the same bits on the same input */
-        res->status = VKB_RES_FAIL;
-        snprintf(res->check.method, sizeof res->check.method, "not deterministic: a second run differs");
-    }
+        !outputs_identical(b, prep, &plan, bufs, kept, 1, why, sizeof why))
+        determinism_failed(res, "a second run differs", why);
     if (r->nbackends > 1 && !(v->flags & VKB_VAR_CEILING) && res->status == VKB_RES_OK) {
         if (st->saved.valid)
             compare_outputs(res, &plan, &st->saved);
@@ -590,6 +596,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
             timing.warmup_ms = 0;
         t0 = vkb_now_ns();
         vkb_timing_measure(b, prep, bufs, &timing, &res->time_ns);
+        r->clock.warmup_ns += vkb_timing_warmup_ns();
         if (vkb_timing_error(res->check.reason, sizeof res->check.reason)) {
             res->status = VKB_RES_FAIL;   /* timestamps out of order, zero, or beyond the host's clock */
             snprintf(res->check.method, sizeof res->check.method, "%.90s", res->check.reason);
@@ -598,15 +605,12 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
         res->timed = 1;
         res->metric = res->time_ns.median > 0 ? res->work / res->time_ns.median : 0; /* per ns = G per s */
         t0 = vkb_now_ns();
-        /* (not for ceilings: an API's or a vendor library's own call is not ours to prove deterministic) */
         if (res->status == VKB_RES_OK && !(v->flags & (VKB_VAR_NONDETERMINISTIC | VKB_VAR_CEILING)) &&
-            !outputs_identical(b, prep, &plan, bufs, 0)) {
-            res->status = VKB_RES_FAIL;
-            snprintf(res->check.method, sizeof res->check.method, "not deterministic: a timed run differs from the "
-                     "checked one");
-        }
+            !outputs_identical(b, prep, &plan, bufs, kept, 0, why, sizeof why))
+            determinism_failed(res, "a timed run differs from the checked one", why);
         r->clock.rerun_ns += vkb_now_ns() - t0;
     }
+    vkb_verify_release(b, kept);
     for (int i = 0; i < plan.nbuf; i++)
         if (plan.buf[i].role != VKB_BUF_INPUT)
             b->buffer_destroy(b, bufs[i]);
@@ -734,9 +738,10 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     rc = end_sinks(r, r->interrupted != 0);
     if (vkb_verbose)
         vkb_note("time: inputs %.2f s, pipelines %.2f s, buffers and uploads %.2f s (%d input upload%s), checked "
-                 "runs %.2f s, CPU checks %.2f s, determinism re-runs %.2f s, timing %.2f s", r->clock.inputs_ns / 1e9,
+                 "runs %.2f s, CPU checks %.2f s, determinism re-runs %.2f s, timing %.2f s (warm-up %.2f s)", r->clock.inputs_ns / 1e9,
                  r->clock.prepare_ns / 1e9, r->clock.upload_ns / 1e9, r->uploads, r->uploads == 1 ? "" : "s",
-                 r->clock.run_ns / 1e9, r->clock.check_ns / 1e9, r->clock.rerun_ns / 1e9, r->clock.timing_ns / 1e9);
+                 r->clock.run_ns / 1e9, r->clock.check_ns / 1e9, r->clock.rerun_ns / 1e9, r->clock.timing_ns / 1e9,
+                 r->clock.warmup_ns / 1e9);
     if (rc)
         return rc;
     return r->interrupted ? 128 + r->interrupted : 0;

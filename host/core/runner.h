@@ -27,6 +27,7 @@ typedef struct vkb_runner_clock {
     double check_ns;     /* the CPU check of the outputs, guard bands */
     double rerun_ns;     /* the determinism re-run, the cross-backend compare */
     double timing_ns;    /* warm-up and timed repetitions */
+    double warmup_ns;    /* ... of which the warm-up */
 } vkb_runner_clock;
 
 typedef struct vkb_runner {

@@ -25,6 +25,9 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
  * written before the work); else 0. */
 int vkb_timing_error(char *why, size_t len);
 
+/* Host time the last vkb_timing_measure spent warming up (ns; -v says where the time went). */
+double vkb_timing_warmup_ns(void);
+
 /* Backends with timestamps report, for each timed submission, the sum of its repetitions' times and the
  * span from the first start to the last end (ns): repetitions separated by one barrier cover most of
  * their span; a small fraction means the end timestamps came before the work. */

@@ -8,7 +8,9 @@
 #include "check.h"
 #include "util.h"
 
-#define POISON_FULL_BYTES (256ull << 20) /* larger outputs: every 997th word and both ends are read back */
+#define POISON_FULL_BYTES (256ull << 20) /* read back, larger outputs: every 997th word and both ends */
+/* device copies for a later comparison only while the case leaves this much of the device's memory free */
+#define KEEP_MEMORY_FRACTION 0.5
 
 static const char *role_name(vkb_buffer_role role)
 {
@@ -52,7 +54,8 @@ int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *p
         free(copy);
     }
     for (int i = 0; i < plan->nbuf; i++) {
-        uint64_t words = plan->buf[i].bytes / 4, step = plan->buf[i].bytes > POISON_FULL_BYTES ? 997 : 1;
+        uint64_t words = plan->buf[i].bytes / 4, step = plan->buf[i].bytes > POISON_FULL_BYTES ? 997 : 1, w = 0;
+        int64_t differing = -1;
         uint32_t *back;
         if (plan->buf[i].role != VKB_BUF_OUTPUT)
             continue;
@@ -60,9 +63,14 @@ int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *p
             uint64_t n = plan->buf[input].bytes < plan->buf[i].bytes ? plan->buf[input].bytes : plan->buf[i].bytes;
             b->upload(b, bufs[i], plan->buf[input].host, n);
         }
+        /* on the device every word, and a read-back only to name the first that is not poison */
+        if (b->compare && (differing = b->compare(b, bufs[i], NULL, VKB_POISON, words * 4, &w)) == 0)
+            continue;
         back = vkb_alloc(plan->buf[i].bytes + 4);
         b->download(b, bufs[i], back, plan->buf[i].bytes);
-        for (uint64_t w = 0; w < words; w += (w < 4096 || w + 4096 >= words) ? 1 : step)
+        if (differing > 0)
+            step = 1;
+        for (w = differing > 0 ? w : 0; w < words; w += (w < 4096 || w + 4096 >= words) ? 1 : step)
             if (back[w] != VKB_POISON) {
                 snprintf(why, len, "output %d not poisoned before the run: word %llu is 0x%08x, not 0x%08x",
                          role_index(plan, i), (unsigned long long)w, back[w], VKB_POISON);
@@ -85,4 +93,78 @@ int vkb_verify_guards(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *p
             return 1;
     }
     return 0;
+}
+
+/* Total bytes of PLAN's outputs. */
+static uint64_t output_bytes(const vkb_plan *plan)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < plan->nbuf; i++)
+        if (plan->buf[i].role == VKB_BUF_OUTPUT)
+            sum += plan->buf[i].bytes;
+    return sum;
+}
+
+int vkb_verify_keep(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, vkb_buffer **kept)
+{
+    uint64_t memory = b->caps.device_memory_bytes;
+    memset(kept, 0, VKB_MAX_BUFFERS * sizeof *kept);
+    if (!b->copy || !b->compare ||
+        (memory && vkb_plan_bytes(plan) + output_bytes(plan) > KEEP_MEMORY_FRACTION * (double)memory))
+        return 0;
+    for (int i = 0; i < plan->nbuf; i++)
+        if (plan->buf[i].role == VKB_BUF_OUTPUT) {
+            kept[i] = b->buffer_create(b, plan->buf[i].bytes, plan->buf[i].flags);
+            b->copy(b, bufs[i], kept[i], plan->buf[i].bytes);
+        }
+    return 1;
+}
+
+void vkb_verify_release(vkb_backend *b, vkb_buffer **kept)
+{
+    for (int i = 0; i < VKB_MAX_BUFFERS; i++)
+        if (kept[i]) {
+            b->buffer_destroy(b, kept[i]);
+            kept[i] = NULL;
+        }
+}
+
+/* Name in WHY the first word of the NWORDS at AGAIN that differs from those at BEFORE (output K). */
+static void name_difference(const uint32_t *again, const uint32_t *before, uint64_t nwords, int k, uint64_t differing,
+                            char *why, size_t len)
+{
+    uint64_t w = 0;
+    while (w < nwords && again[w] == before[w])
+        w++;
+    if (w < nwords)
+        snprintf(why, len, "output %d [%llu]: 0x%08x, 0x%08x before (%llu %s)", k, (unsigned long long)w,
+                 again[w], before[w], (unsigned long long)differing, differing == 1 ? "word differs" : "words differ");
+}
+
+int vkb_verify_same(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, vkb_buffer *const *kept,
+                    void *scratch, char *why, size_t len)
+{
+    for (int i = 0; i < plan->nbuf; i++) {
+        uint64_t bytes = plan->buf[i].bytes, nwords = bytes / 4, first, differing = 0;
+        if (plan->buf[i].role != VKB_BUF_OUTPUT)
+            continue;
+        if (vkb_fault("second-run-differs")) {
+            /* one bit of the second run differs (tests): flipped where the run left it, on the device */
+            b->download(b, bufs[i], scratch, bytes);
+            ((unsigned char *)scratch)[bytes / 2] ^= 1;
+            b->upload(b, bufs[i], scratch, bytes);
+        }
+        if (kept && kept[i] && b->compare(b, bufs[i], kept[i], 0, bytes, &first) == 0)
+            continue;
+        /* differing, or no device copy: read back, and compare with the checked run's host copy */
+        b->download(b, bufs[i], scratch, bytes);
+        if (memcmp(scratch, plan->buf[i].host, bytes) == 0)
+            continue;
+        for (uint64_t w = 0; w < nwords; w++)
+            differing += ((const uint32_t *)scratch)[w] != ((const uint32_t *)plan->buf[i].host)[w];
+        snprintf(why, len, "output %d differs in its last bytes", role_index(plan, i));
+        name_difference(scratch, plan->buf[i].host, nwords, role_index(plan, i), differing, why, len);
+        return 0;
+    }
+    return 1;
 }

@@ -21,4 +21,18 @@ int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *p
  * after the end of output 0, at +0..+3"). */
 int vkb_verify_guards(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, char *why, size_t len);
 
+/* Device copies of PLAN's outputs in BUFS, into KEPT (VKB_MAX_BUFFERS entries, NULL but at outputs), for
+ * vkb_verify_same to compare a later run with on the device. 0 (KEPT all NULL) when the backend cannot copy
+ * and compare, or the copies would crowd the device's memory: vkb_verify_same then reads the outputs back. */
+int vkb_verify_keep(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, vkb_buffer **kept);
+void vkb_verify_release(vkb_backend *b, vkb_buffer **kept);
+
+/* 1 when every output in BUFS has the bits of the earlier run: compared on the device with KEPT (may be NULL)
+ * where there are copies, else read back into SCRATCH (as large as the largest output) and compared with the
+ * plan's host copies (the earlier run's). Else 0 with WHY naming the first differing word: "output 0 [12]:
+ * 0x3f800001, 0x3f800000 before (1 word differs)"; only a difference is read back. (second-run-differs:
+ * one bit of the output is flipped on the device first.) */
+int vkb_verify_same(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, vkb_buffer *const *kept,
+                    void *scratch, char *why, size_t len);
+
 #endif
