@@ -1,6 +1,7 @@
 /* rows.h - the transpose family's rows, declared once: host/families/transpose.c builds its variant table
  * from this list and cuda/transpose.cu its launch table. A variant with new constants of an existing shader
- * is one line here; a new algorithm is a shader (compiled because a row names it: shaders/CMakeLists.txt reads this list), a CUDA template and a line.
+ * is one line here; a new algorithm is a shader (compiled because a row names it: shaders/CMakeLists.txt
+ * reads this list), a CUDA template and a line.
  *
  * X(name, shader, TILE, ROWS, PAD, SWIZZLE, MODE, note); the workgroup is TILE / LANES(shader) x ROWS. */
 #ifndef VKB_TRANSPOSE_ROWS_H
