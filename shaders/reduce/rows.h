@@ -2,9 +2,8 @@
  * list (each row twice: NAME sums float32, NAME_i32 int32, wrapping) and cuda/reduce.cu its launch table
  * (each algorithm's float and int twins). X(name, algo, param, needs, flags, note): the shader is
  * reduce/ALGO.comp (compiled because a row names it: shaders/CMakeLists.txt reads this list); param, needs
- * and flags are host symbols (how pass 1 loads and
- * sizes its grid, its workgroup tree; features; row flags), unused by the CUDA table. The int32 row needs no
- * float atomics and is deterministic (int adds commute). */
+ * and flags are host symbols (how pass 1 loads and sizes its grid, its workgroup tree; features; row flags),
+ * unused by the CUDA table. The int32 row needs no float atomics and is deterministic (int adds commute). */
 #ifndef VKB_REDUCE_ROWS_H
 #define VKB_REDUCE_ROWS_H
 
