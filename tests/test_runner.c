@@ -142,7 +142,7 @@ typedef struct fake_buffer {
 } fake_buffer;
 
 typedef struct fake_stats {
-    int uploads, creates, destroys, executes;
+    int uploads, downloads, creates, destroys, executes, compares;
     int raise_after;   /* raise SIGINT during this execute (1-based), 0: never */
 } fake_stats;
 
@@ -186,7 +186,7 @@ static void fb_upload(vkb_backend *b, vkb_buffer *buf, const void *src, uint64_t
 
 static void fb_download(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t bytes)
 {
-    (void)b;
+    ((fake_stats *)b->impl)->downloads++;
     memcpy(dst, ((fake_buffer *)buf)->data, bytes);
 }
 
@@ -218,6 +218,30 @@ static void fb_execute(vkb_backend *b, void *prep, vkb_buffer *const *bufs, int 
         raise(SIGINT);
 }
 
+/* The device-side copy and compare, for a backend that has them (test_device_compare). */
+static void fb_copy(vkb_backend *b, vkb_buffer *src, vkb_buffer *dst, uint64_t bytes)
+{
+    (void)b;
+    memcpy(((fake_buffer *)dst)->data, ((fake_buffer *)src)->data, (bytes + 3) & ~3ull);
+}
+
+static int64_t fb_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint32_t word, uint64_t bytes,
+                          uint64_t *first)
+{
+    const uint8_t *x = ((fake_buffer *)a)->data, *y = other ? ((fake_buffer *)other)->data : NULL;
+    int64_t differing = 0;
+    ((fake_stats *)b->impl)->compares++;
+    for (uint64_t w = 0; w < (bytes + 3) / 4; w++) {
+        uint32_t p, q = word;
+        memcpy(&p, x + 4 * w, 4);
+        if (y)
+            memcpy(&q, y + 4 * w, 4);
+        if (p != q && differing++ == 0)
+            *first = w;
+    }
+    return differing;
+}
+
 static void fb_free(vkb_backend *b)
 {
     (void)b;
@@ -225,6 +249,7 @@ static void fb_free(vkb_backend *b)
 
 static fake_stats vk_stats, cu_stats;
 static vkb_backend fake_vk, fake_cu;
+static int device_compare;   /* fake_backend gives copy and compare */
 
 static void fake_backend(vkb_backend *b, const char *name, fake_stats *st)
 {
@@ -252,6 +277,10 @@ static void fake_backend(vkb_backend *b, const char *name, fake_stats *st)
     b->poison = fb_poison;
     b->execute = fb_execute;
     b->destroy = fb_free;
+    if (device_compare) {
+        b->copy = fb_copy;
+        b->compare = fb_compare;
+    }
 }
 
 /* ---- a sink that records the events ---- */
@@ -360,6 +389,18 @@ static void run_fixture(fixture *fx, const vkb_family *const *fams, int nfams, c
     vkb_runner_plan(&fx->r, &fx->sel, &fx->plan);
     vkb_runner_preflight(&fx->r, &fx->sel, &fx->plan);
     fx->rc = vkb_runner_run(&fx->r, &fx->sel, &set, &fx->plan);
+}
+
+/* run_fixture on Vulkan alone with a fake backend that copies and compares on the device; its compare and
+ * download counts into COMPARES and DOWNLOADS. */
+static void run_device_fixture(fixture *fx, const vkb_family *const *fams, const int64_t *n, int timed,
+                               int *compares, int *downloads)
+{
+    device_compare = 1;
+    run_fixture(fx, fams, 1, n, 1, 0, 0, 0, timed);
+    device_compare = 0;
+    *compares = vk_stats.compares;
+    *downloads = vk_stats.downloads;
 }
 
 static void free_fixture(fixture *fx)
@@ -495,6 +536,42 @@ static void test_suspect(void)
     ASSERT(plain && !plain->suspect);
     ASSERT(copy && !copy->suspect);
     free_fixture(&fx);
+}
+
+/* With a backend that compares on the device, the poison and determinism checks read nothing back unless
+ * something differs, and still fail for the right reason, naming the first differing word. */
+static void test_device_compare(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {16};
+    const char *fault[] = {NULL, "second-run-differs", "no-poison"};
+    fixture fx;
+    for (int timed = 0; timed < 2; timed++)
+        for (int f = 0; f < 3; f++) {
+            int compares = 0, downloads = 0;
+            if (fault[f])
+                setenv("VKB_FAULT_INJECT", fault[f], 1);
+            run_device_fixture(&fx, fams, n, timed, &compares, &downloads);
+            unsetenv("VKB_FAULT_INJECT");
+            for (int i = 0; i < fx.r.results.n; i++) {
+                const vkb_result *res = &fx.r.results.r[i];
+                int ceiling = (res->variant->flags & VKB_VAR_CEILING) != 0;
+                if (!fault[f] || (f == 1 && timed && ceiling)) { /* a timed ceiling is not proven deterministic */
+                    ASSERT(res->status == VKB_RES_OK);
+                } else if (f == 1) {
+                    ASSERT(res->status == VKB_RES_FAIL && strstr(res->check.method, "not deterministic"));
+                    /* byte 32 of 64 had a bit flipped: word 8 */
+                    ASSERT(strstr(res->check.reason, "output 0 [8]: ") && strstr(res->check.reason, "1 word differs"));
+                } else {
+                    ASSERT(res->status == VKB_RES_FAIL && strstr(res->check.method, "not poisoned before the run"));
+                }
+            }
+            ASSERT(compares > 0);
+            ASSERT(vk_stats.creates == vk_stats.destroys);
+            if (!fault[f]) /* read back: only the checked run's outputs, for the CPU check */
+                ASSERT(downloads == fx.r.results.n);
+            free_fixture(&fx);
+        }
 }
 
 /* SIGINT stops the run after the current case; the sinks still end (interrupted) with what finished. */
@@ -693,6 +770,7 @@ int main(int argc, char **argv)
         {"size_cubic", test_size_cubic},
         {"flags_per_family", test_flags_per_family},
         {"family_groups", test_family_groups},
+        {"device_compare", test_device_compare},
     };
     vkb_quiet = 1;
     return unit_main(argc, argv, tests, (int)VKB_COUNT(tests));
