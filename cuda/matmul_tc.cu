@@ -132,7 +132,7 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
 
 /* One launcher per row of matmul/rows_tc.h, matched by shader name and constants; the host fills the rows'
  * FRAG 0 with the device's fragment, 16 x 16 x 16 on CUDA (cuda/module.cu), which these are built for.
- * coopmat2 has no twin (a workgroup-scope matrix has no CUDA equivalent). */
+ * coopmat2 and coopmat2_staged have no twin (a workgroup-scope matrix has no CUDA equivalent). */
 #define TC_SPEC_LIST(...) __VA_ARGS__
 #define TC_CALL(macro, args) macro args
 #define TC_CUDA_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling) \
@@ -143,6 +143,8 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
     {k, 8, {bm, bn, bk, wm, wn, 16, 16, 16}, launch_wmma<half, bm, bn, bk, wm, wn>},
 #define TC_CUDA_matmul_coopmat2(k, bm, bn, bk)
 #define TC_CUDA_matmul_coopmat2_acc16(k, bm, bn, bk)
+#define TC_CUDA_matmul_coopmat2_staged(k, bm, bn, bk)
+#define TC_CUDA_matmul_coopmat2_staged_acc16(k, bm, bn, bk)
 #define TC_CUDA_matmul_coopmat_peak(k, ...) {k, 8, {0, 0, 0, 0, 0, 16, 16, 16}, launch_peak<acc_f32>},
 #define TC_CUDA_matmul_coopmat_peak_acc16(k, ...) {k, 8, {0, 0, 0, 0, 0, 16, 16, 16}, launch_peak<acc_f16>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_matmul_tc[] = {
