@@ -23,6 +23,7 @@ layout(constant_id = 4) const uint BN = 128;
 layout(constant_id = 5) const uint BK = 32;
 layout(constant_id = 6) const uint PREFETCH = 1;      // 2: loads two k-tiles ahead (matmul_tc_stage.glsl)
 layout(constant_id = 7) const uint TENSOR_LOAD = 0;   // 1: operands from shared through tensor layouts
+layout(constant_id = 8) const uint GROUP_M = 1;       // block rows per group of the launch order (L2 reuse)
 
 #if ACC16
 #define ACC_T float16_t
@@ -60,7 +61,8 @@ layout(push_constant) uniform Push { uint m, n, k; } pc;
 void main()
 {
     uint tid = gl_LocalInvocationIndex;
-    uint m0 = gl_WorkGroupID.y * BM, n0 = gl_WorkGroupID.x * BN;
+    uvec2 block = block_of_workgroup();
+    uint m0 = block.y * BM, n0 = block.x * BN;
     uint tiles = (pc.k + BK - 1u) / BK;
     // the stages as tensors: BM x BK and BK x BN halves, rows ASTR and BSTR chunks apart (the padding)
     tensorLayoutNV<2> sa = createTensorLayoutNV(2);

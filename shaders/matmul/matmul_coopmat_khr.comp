@@ -32,6 +32,7 @@ layout(constant_id = 10) const uint FRAG_K = 16;
 #endif
 
 layout(constant_id = 11) const uint PREFETCH = 1;   // 2: loads two k-tiles ahead (matmul_tc_stage.glsl)
+layout(constant_id = 12) const uint GROUP_M = 1;    // block rows per group of the launch order (L2 reuse)
 
 const uint FM = WM / FRAG_M, FN = WN / FRAG_N;    // fragments per subgroup (at most 4 x 4, named below)
 const uint NSUB = (BM / WM) * (BN / WN);
@@ -93,7 +94,8 @@ void main()
 {
     uint tid = gl_LocalInvocationIndex, sub = gl_SubgroupID;
     uint sr = sub / (BN / WN), sc = sub % (BN / WN);
-    uint m0 = gl_WorkGroupID.y * BM, n0 = gl_WorkGroupID.x * BN;
+    uvec2 block = block_of_workgroup();
+    uint m0 = block.y * BM, n0 = block.x * BN;
     uint tiles = (pc.k + BK - 1u) / BK;
     FOR4X4(DECLARE_ACC)
 

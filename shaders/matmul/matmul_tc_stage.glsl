@@ -2,7 +2,7 @@
 // bring the fp16 BM x BK tiles of A and BK x BN tiles of B into shared memory: each invocation loads
 // 16-byte chunks of 8 halves into registers (the next tile, in flight during the math on the current one)
 // and stores them into one of two padded shared stages; one barrier per k-tile. Include after the push
-// constants (pc.m, pc.n, pc.k), with the constants BM, BN, BK and PREFETCH declared.
+// constants (pc.m, pc.n, pc.k), with the constants BM, BN, BK, PREFETCH and GROUP_M declared.
 //
 // PREFETCH 1: the loads of tile t+1 are issued at the top of tile t and stored at its end, so one tile of
 // math must cover their latency. PREFETCH 2: two register sets, the loads of tile t+2 issued at the top of
@@ -97,6 +97,18 @@ void stash(uint g, uint tid, uint s)
         if (i < BCH)
             bs[g * BSTAGE + i / (BN / 8u) * BSTR + i % (BN / 8u)] = rb[s][l];
     }
+}
+
+// The block (column, row) of C this workgroup computes. GROUP_M 1: the grid's own order (x fastest); more:
+// the workgroups, in the order they are launched, walk GROUP_M block rows column by column, so those running
+// at once share GROUP_M panels of A and few panels of B in L2 instead of every panel of B (a bijection on
+// any grid: the last group takes the rows that remain).
+uvec2 block_of_workgroup()
+{
+    uint gx = gl_NumWorkGroups.x, gy = gl_NumWorkGroups.y;
+    uint id = gl_WorkGroupID.y * gx + gl_WorkGroupID.x;
+    uint first = id / (GROUP_M * gx) * GROUP_M, rows = min(gy - first, GROUP_M), i = id % (GROUP_M * gx);
+    return uvec2(i / rows, first + i % rows);
 }
 
 // The k-loop over TILES tiles of the M0, N0 block: TC_MATH(G), the includer's macro, does the math on shared
