@@ -21,6 +21,7 @@
 /* ... and for the host's work on the data (inputs, transfers, read-backs, CPU checks), per byte of a case's
  * working set: the H100 default suite of 2026-11-23 spent 84 s of host CPU on 95 GB of working sets */
 #define HOST_S_PER_BYTE 1e-9
+#define INPUTS_NOTE_NS 1e8        /* -v names a shape whose inputs took longer than this */
 
 /* Outputs of the first backend that ran a variant, to compare the second one with. */
 typedef struct saved_outputs {
@@ -631,7 +632,10 @@ static void shape_begin(vkb_runner *r, shape_state *st, const vkb_selection *sel
     st->c.data = f->case_create(&st->c.shape, r->seed, why, sizeof why);
     if (!st->c.data)
         vkb_die(VKB_EXIT_USAGE, "%s at %s: %s", f->name, vkb_shape_text(f, &st->c.shape, text, sizeof text), why);
-    r->clock.inputs_ns += vkb_now_ns() - t0;
+    t0 = vkb_now_ns() - t0;
+    r->clock.inputs_ns += t0;
+    if (vkb_verbose && t0 > INPUTS_NOTE_NS)   /* which shapes' inputs the -v total is made of */
+        vkb_note("-v: inputs of %s at %s: %.2f s", f->name, vkb_shape_text(f, &st->c.shape, text, sizeof text), t0 / 1e9);
 }
 
 static void shape_end(vkb_runner *r, shape_state *st)

@@ -44,7 +44,7 @@ typedef struct reduce_case {
     uint64_t n;
     float *f;           /* float inputs: +-k/16, k uniform in 1..16 (every partial sum exact, see check) */
     uint32_t *i;        /* int inputs: any 32-bit value, so a lost or doubled element shows */
-    double sum_f;       /* reference, compensated in double */
+    double sum_f;       /* reference: exact (the inputs are sixteenths) */
     double abs_f;       /* sum of |x|: the float bound's scale */
     uint32_t sum_i;     /* wrapping 32-bit sum: exact */
     uint32_t out;       /* the downloaded result */
@@ -90,7 +90,7 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
 {
     reduce_case *c;
     vkb_rng rng;
-    double comp = 0;
+    int64_t sixteenths = 0, abs_sixteenths = 0;
     uint32_t sum_i = 0;
     (void)why;
     (void)len;
@@ -102,19 +102,18 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     c->copy = vkb_alloc(c->n * sizeof(float));
     vkb_rng_seed(&rng, seed);
     for (uint64_t k = 0; k < c->n; k++) {
-        double x, t;
         uint64_t bits = vkb_rng_u64(&rng);
-        c->f[k] = (float)((double)(1 + (bits >> 60)) / 16.0 * ((bits >> 59) & 1 ? -1.0 : 1.0));
+        /* +-1/16 .. +-16/16: every partial sum is a whole number of sixteenths, summed exactly as integers
+         * (a double sum of them would be exact as well, below 2^53 / 16 elements; integers are faster) */
+        int64_t x = (int64_t)(1 + (bits >> 60)) * ((bits >> 59) & 1 ? -1 : 1);
+        c->f[k] = (float)x / 16.0f;
+        sixteenths += x;
+        abs_sixteenths += x < 0 ? -x : x;
         c->i[k] = (uint32_t)(vkb_rng_u64(&rng) >> 32);
         sum_i += c->i[k];
-        /* Neumaier's compensated sum: the reference's own error stays far below the fp32 bound */
-        x = c->f[k];
-        t = c->sum_f + x;
-        comp += fabs(c->sum_f) >= fabs(x) ? (c->sum_f - t) + x : (x - t) + c->sum_f;
-        c->sum_f = t;
-        c->abs_f += fabs(x);
     }
-    c->sum_f += comp;
+    c->sum_f = (double)sixteenths / 16.0;   /* exact: |sum| <= 2^31 x 16 sixteenths */
+    c->abs_f = (double)abs_sixteenths / 16.0;
     c->sum_i = sum_i;
     return c;
 }
