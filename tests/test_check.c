@@ -102,6 +102,12 @@ static void hand_values(void)
     /* truncating, once per 16 products, adds K^2/(12 * 256) sum_t + K^2/(16 * 256) sum_c2 */
     ASSERT(fabs(vkb_product_row_tolerance(7, 4, 8, 6, u, 1) -
                 VKB_PRODUCT_SIGMAS * u * sqrt(39.25 + 16.0 / 3072 * 8 + 16.0 / 4096 * 6)) < 1e-20);
+    /* fp16 accumulators, K = 4 (one group of 16: Q = 1) at u = 2^-10: rounding (2/2) 8 + (2 * 3 / 6) 6 = 14,
+     * truncation's bias 8/12 + 6/16, the sums inside the instruction 2 (2^-12)^2 (4 * 8 + 1 * 14) */
+    {
+        double uh = 0x1.0p-10, want = VKB_PRODUCT_SIGMAS * uh * sqrt(14 + 8.0 / 12 + 6.0 / 16 + 2 * 0x1.0p-24 * 46);
+        ASSERT(fabs(vkb_product_row_tolerance(7, 4, 8, 6, uh, VKB_ACC_F16) - want) < 1e-12 * want);
+    }
     /* the fp16 design point: 4096^3 at u = 2^-23, truncating: 0.148, below 1% of rms(C) (0.213) */
     {
         double t = vkb_product_row_tolerance(4096, 4096, 4096.0 * 4096 / 9, 4096.0 * 4096 / 9, 0x1.0p-23, 1);

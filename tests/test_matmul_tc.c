@@ -134,12 +134,44 @@ static void acc16_lines(void)
     destroy(&p);
 }
 
+/* Is LINE one of the exact lines of a dimension of SIZE (check.c: t * 129 mod SIZE, t < 16, and SIZE - 1)? */
+static int exact_line(int64_t line, int64_t size)
+{
+    for (int t = 0; t < 16; t++)
+        if ((int64_t)t * 129 % size == line)
+            return 1;
+    return line == size - 1;
+}
+
+/* Large products off the exact lines, through Freivalds blocks with the fp16-accumulation model: a clean
+ * truncated product passes; a NaN fails, named; a row's 256-wide block negated (off the exact columns) fails (gross damage is what
+ * this model can see: docs/verification.md, "fp16 accumulation"). */
+static void acc16_blocks(void)
+{
+    product p = make(272, 272, 2048, 1, -1);   /* 1.5e8 multiply-adds: the large path */
+    int64_t row = 7, col = 11;
+    vkb_check r;
+    ASSERT(!exact_line(row, 272) && !exact_line(col, 272));
+    ASSERT(passes(&p));
+    p.c[row * 272 + col] = 0x7e00u;   /* NaN */
+    vkb_mm_tc_check_acc16(p.m, p.n, p.k, p.a, p.b, p.c, NULL, &r);
+    ASSERT(!r.pass && r.bad_row == row && r.bad_col == col);
+    destroy(&p);
+    p = make(272, 272, 2048, 1, -1);
+    for (int64_t j = 0; j < 256; j++)   /* off the exact columns too: only the blocks can see it */
+        if (!exact_line(j, 272))
+            p.c[row * 272 + j] ^= 0x8000u;
+    vkb_mm_tc_check_acc16(p.m, p.n, p.k, p.a, p.b, p.c, NULL, &r);
+    ASSERT(!r.pass);
+    destroy(&p);
+}
+
 int main(int argc, char **argv)
 {
     static const unit_test tests[] = {
         {"acc16_rounded", acc16_rounded},       {"acc16_truncated", acc16_truncated},
         {"acc16_planted", acc16_planted},       {"acc16_lost_group", acc16_lost_group},
-        {"acc16_lines", acc16_lines},
+        {"acc16_lines", acc16_lines},           {"acc16_blocks", acc16_blocks},
     };
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
 }

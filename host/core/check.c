@@ -286,17 +286,21 @@ static void ref_b_rows(void *ctx, int64_t t)
 }
 
 /* Task: row block T of A: each row's references A (B x) by column block with its model and rigorous sums,
- * and the block's columns of A against y (for the column side). */
+ * and the block's columns of A against y (for the column side), gathered in W (K x (R + 2)) first. */
 static void ref_a_block(void *ctx, int64_t t)
 {
     vkb_product_ref *f = ctx;
     int64_t nx = f->nbc * R;
     double *acc = vkb_alloc((size_t)(nx + 2 * f->nbc) * sizeof *acc), *asq = acc + nx, *aab = asq + f->nbc;
+    double *w = vkb_calloc((size_t)(f->k * L), sizeof *w);
     for (int64_t i = t * BW; i < f->m && i < (t + 1) * BW; i++) {
         const float *a = f->a + i * f->k;
+        double y[R];
+        for (int r = 0; r < R; r++)
+            y[r] = f->y[r * f->m + i];
         memset(acc, 0, (size_t)(nx + 2 * f->nbc) * sizeof *acc);
         for (int64_t p = 0; p < f->k; p++) {
-            double v = a[p], v2 = v * v, va = fabs(v);
+            double v = a[p], v2 = v * v, va = fabs(v), *wp = w + p * L;
             const double *vx = f->vx + p * nx, *vsq = f->vsq + p * f->nbc, *vab = f->vabs + p * f->nbc;
             for (int64_t c = 0; c < nx; c++)
                 acc[c] += v * vx[c];
@@ -305,9 +309,9 @@ static void ref_a_block(void *ctx, int64_t t)
                 aab[cb] += va * vab[cb];
             }
             for (int r = 0; r < R; r++)
-                f->wx[(p * f->nbr + t) * R + r] += v * f->y[r * f->m + i];
-            f->wsq[p * f->nbr + t] += v2;
-            f->wabs[p * f->nbr + t] += va;
+                wp[r] += v * y[r];
+            wp[R] += v2;
+            wp[R + 1] += va;
         }
         for (int64_t cb = 0; cb < f->nbc; cb++) {
             double *o = f->row + (i * f->nbc + cb) * L;
@@ -317,7 +321,14 @@ static void ref_a_block(void *ctx, int64_t t)
             o[R + 1] = aab[cb];
         }
     }
+    for (int64_t p = 0; p < f->k; p++) {
+        for (int r = 0; r < R; r++)
+            f->wx[(p * f->nbr + t) * R + r] = w[p * L + r];
+        f->wsq[p * f->nbr + t] = w[p * L + R];
+        f->wabs[p * f->nbr + t] = w[p * L + R + 1];
+    }
     free(acc);
+    free(w);
 }
 
 /* Task: a chunk of columns of B against every round's y^T A, by row block, with the model and rigorous sums. */
@@ -357,35 +368,39 @@ static void ref_b_cols(void *ctx, int64_t t)
     free(acc);
 }
 
-/* Task: a chunk of columns of the exact rows: value, sum |a b| and the fp16-accumulation bound. */
+/* Task: a chunk of columns of the exact rows: value, sum |a b| and the fp16-accumulation bound; every
+ * line at once, so that B is read once. */
 static void ref_exact_rows(void *ctx, int64_t t)
 {
     vkb_product_ref *f = ctx;
     int64_t j0 = t * CHUNK, nj = f->n - j0 < CHUNK ? f->n - j0 : CHUNK;
-    for (int q = 0; q < f->nlr; q++) {
-        const float *a = f->a + f->lr[q] * f->k;
-        double s[CHUNK] = {0}, sa[CHUNK] = {0}, g[CHUNK] = {0}, e[CHUNK] = {0};
-        for (int64_t p = 0; p < f->k; p++) {
-            const float *b = f->b + p * f->n + j0;
-            double v = a[p];
+    int nl = f->nlr;
+    double *s = vkb_calloc((size_t)(4 * nl * CHUNK), sizeof *s), *sa = s + nl * CHUNK, *g = sa + nl * CHUNK;
+    double *e = g + nl * CHUNK;
+    for (int64_t p = 0; p < f->k; p++) {
+        const float *b = f->b + p * f->n + j0;
+        for (int q = 0; q < nl; q++) {
+            double v = f->a[f->lr[q] * f->k + p], *sq = s + q * CHUNK, *gq = g + q * CHUNK;
             for (int64_t jj = 0; jj < nj; jj++) {
                 double x = v * b[jj];
-                s[jj] += x;
-                g[jj] += fabs(x);
+                sq[jj] += x;
+                gq[jj] += fabs(x);
             }
-            if (p % 16 == 15 || p == f->k - 1)
-                for (int64_t jj = 0; jj < nj; jj++) {
-                    sa[jj] += g[jj];
-                    vkb_bound_acc16_step(s[jj], &g[jj], &e[jj]);
-                }
         }
+        if (p % 16 == 15 || p == f->k - 1)
+            for (int64_t c = 0; c < nl * CHUNK; c++) {
+                sa[c] += g[c];
+                vkb_bound_acc16_step(s[c], &g[c], &e[c]);
+            }
+    }
+    for (int q = 0; q < nl; q++)
         for (int64_t jj = 0; jj < nj; jj++) {
             double *o = f->lrow + (q * f->n + j0 + jj) * 3;
-            o[0] = s[jj];
-            o[1] = sa[jj];
-            o[2] = e[jj];
+            o[0] = s[q * CHUNK + jj];
+            o[1] = sa[q * CHUNK + jj];
+            o[2] = e[q * CHUNK + jj];
         }
-    }
+    free(s);
 }
 
 /* Element (I, J) of A B in double, its sum |a b| and its fp16-accumulation bound; B's column J in BCOL. */
@@ -406,18 +421,40 @@ static void exact_element(int64_t k, const float *arow, const double *bcol, doub
     o[2] = e;
 }
 
-/* Task: a chunk of rows of the exact columns. */
+/* Task: a chunk of rows of the exact columns, every line at once (BT: the lines' columns of B, K x lines). */
 static void ref_exact_cols(void *ctx, int64_t t)
 {
     vkb_product_ref *f = ctx;
-    double *bcol = vkb_alloc((size_t)f->k * sizeof *bcol);
-    for (int q = 0; q < f->nlc; q++) {
-        for (int64_t p = 0; p < f->k; p++)
-            bcol[p] = f->b[p * f->n + f->lc[q]];
-        for (int64_t i = t * CHUNK; i < f->m && i < (t + 1) * CHUNK; i++)
-            exact_element(f->k, f->a + i * f->k, bcol, f->lcol + (q * f->m + i) * 3);
+    int nl = f->nlc;
+    double *bt = vkb_alloc((size_t)(f->k * nl) * sizeof *bt), s[17], sa[17], g[17], e[17];
+    for (int64_t p = 0; p < f->k; p++)
+        for (int q = 0; q < nl; q++)
+            bt[p * nl + q] = f->b[p * f->n + f->lc[q]];
+    for (int64_t i = t * CHUNK; i < f->m && i < (t + 1) * CHUNK; i++) {
+        const float *a = f->a + i * f->k;
+        for (int q = 0; q < nl; q++)
+            s[q] = sa[q] = g[q] = e[q] = 0;
+        for (int64_t p = 0; p < f->k; p++) {
+            double v = a[p];
+            for (int q = 0; q < nl; q++) {
+                double x = v * bt[p * nl + q];
+                s[q] += x;
+                g[q] += fabs(x);
+            }
+            if (p % 16 == 15 || p == f->k - 1)
+                for (int q = 0; q < nl; q++) {
+                    sa[q] += g[q];
+                    vkb_bound_acc16_step(s[q], &g[q], &e[q]);
+                }
+        }
+        for (int q = 0; q < nl; q++) {
+            double *o = f->lcol + (q * f->m + i) * 3;
+            o[0] = s[q];
+            o[1] = sa[q];
+            o[2] = e[q];
+        }
     }
-    free(bcol);
+    free(bt);
 }
 
 static int64_t ceil_div(int64_t a, int64_t b)
@@ -491,16 +528,15 @@ typedef struct c_pass {
     uint64_t *nonfinite; /* per row block: the count, and the first index (UINT64_MAX: none) */
 } c_pass;
 
-/* Task: row block T of C, its rows by column block and its columns (the row block is a column's block). */
+/* Task: row block T of C, its rows by column block and its columns (the row block is a column's block),
+ * the columns' sums gathered in COL (N x L, this task's own: no cache line shared with another thread). */
 static void c_block(void *ctx, int64_t t)
 {
     c_pass *cp = ctx;
     const vkb_product_ref *f = cp->f;
     int64_t n = f->n;
-    double *col = cp->col;
+    double *col = vkb_calloc((size_t)(n * L), sizeof *col);
     uint64_t bad = 0, first = UINT64_MAX;
-    for (int64_t j = 0; j < n; j++)
-        memset(col + (j * f->nbr + t) * L, 0, L * sizeof *col);
     for (int64_t i = t * BW; i < f->m && i < (t + 1) * BW; i++) {
         const float *c = cp->c + i * n;
         double y[R];
@@ -509,7 +545,7 @@ static void c_block(void *ctx, int64_t t)
         for (int64_t cb = 0; cb < f->nbc; cb++) {
             double s[R] = {0}, sq = 0, ab = 0, *o = cp->row + (i * f->nbc + cb) * L;
             for (int64_t j = cb * BW; j < n && j < (cb + 1) * BW; j++) {
-                double v = c[j], *cl = col + (j * f->nbr + t) * L;
+                double v = c[j], *cl = col + j * L;
                 if (!isfinite(v) && bad++ == 0)
                     first = (uint64_t)(i * n + j);
                 for (int r = 0; r < R; r++) {
@@ -527,8 +563,11 @@ static void c_block(void *ctx, int64_t t)
             o[R + 1] = ab;
         }
     }
+    for (int64_t j = 0; j < n; j++)
+        memcpy(cp->col + (j * f->nbr + t) * L, col + j * L, L * sizeof *col);
     cp->nonfinite[2 * t] = bad;
     cp->nonfinite[2 * t + 1] = first;
+    free(col);
 }
 
 static void mark_bad(vkb_check *r, uint64_t index, int64_t row, int64_t col, double out, double ref)

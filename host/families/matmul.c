@@ -101,7 +101,8 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     c->m = m;
     c->n = n;
     c->k = k;
-    vkb_host_reserve(padded_bytes(m * k, 6) + padded_bytes(k * n, 6) + padded_bytes(m * n, 6), "matmul");
+    /* fp32 and fp16 inputs, the fp16 inputs as floats (made by the first fp16 check), fp32 and fp16 C */
+    vkb_host_reserve(padded_bytes(m * k, 10) + padded_bytes(k * n, 10) + padded_bytes(m * n, 6), "matmul");
     c->a = vkb_alloc(padded_bytes(m * k, 4));
     c->b = vkb_alloc(padded_bytes(k * n, 4));
     c->c = vkb_alloc(padded_bytes(m * n, 4));
