@@ -6,7 +6,8 @@
 
 #include "check.h"
 
-#define STAGING_CHUNK (64ull << 20) /* bounded host-visible memory, whatever the buffer size */
+#define STAGING_CHUNK (32ull << 20) /* a half of the staging buffer: bounded host-visible memory, whatever the
+                                     * buffer size */
 #define STAGING_MIN (1ull << 20)
 
 static uint32_t memory_type(vkb_vk *vk, uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback)
@@ -106,61 +107,122 @@ static void record_copy(vkb_vk *vk, VkCommandBuffer cmd, void *user)
     vkb_vk_barrier(cmd);
 }
 
-/* The host-visible staging buffer of every transfer, kept mapped for the run: a fresh one per transfer cost
- * an allocation and a page fault per 4 KiB of the mapping at each read-back (one Vulkan device a process). */
+/* The host-visible staging buffer of every transfer, kept mapped for the run (a fresh one per transfer cost an
+ * allocation and a page fault per 4 KiB of the mapping at each read-back), in two halves, each with its own
+ * command buffer and fence: the device copies one chunk while the host copies the other (one Vulkan device a
+ * process). */
 static struct {
     vkb_vk *vk;
     struct vkb_buffer *buf;
-    void *map;
+    uint8_t *map;
+    uint64_t half;            /* bytes of each half */
+    VkCommandBuffer cmd[2];
+    VkFence fence[2];
+    int busy[2];              /* a copy submitted and not yet waited for */
 } staging;
 
-static void *staging_for(vkb_vk *vk, uint64_t chunk)
+static void staging_for(vkb_vk *vk, uint64_t half)
 {
-    if (staging.buf && (staging.vk != vk || staging.buf->bytes < chunk))
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    void *map;
+    if (staging.buf && (staging.vk != vk || staging.half < half))
         vkb_vk_staging_release(staging.vk);
-    if (!staging.buf) {
-        staging.vk = vk;
-        staging.buf = buffer_create(vk, chunk, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
-                                        VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-                                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-        VKB_CHECK(vkMapMemory(vk->device, staging.buf->memory, 0, VK_WHOLE_SIZE, 0, &staging.map));
-    }
-    return staging.map;
+    if (staging.buf)
+        return;
+    staging.vk = vk;
+    staging.half = half;
+    staging.buf = buffer_create(vk, 2 * half, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+                                    VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                                VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    VKB_CHECK(vkMapMemory(vk->device, staging.buf->memory, 0, VK_WHOLE_SIZE, 0, &map));
+    staging.map = map;
+    cai.commandPool = vk->pool;
+    cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cai.commandBufferCount = 2;
+    VKB_CHECK(vkAllocateCommandBuffers(vk->device, &cai, staging.cmd));
+    for (int k = 0; k < 2; k++)
+        VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &staging.fence[k]));
+}
+
+static void staging_wait(int k)
+{
+    if (!staging.busy[k])
+        return;
+    VKB_CHECK(vkWaitForFences(staging.vk->device, 1, &staging.fence[k], VK_TRUE, UINT64_MAX));
+    VKB_CHECK(vkResetFences(staging.vk->device, 1, &staging.fence[k]));
+    staging.busy[k] = 0;
+}
+
+/* Submit, without waiting, the copy J on half K's command buffer. */
+static void staging_submit(int k, copy_job *j)
+{
+    VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VKB_CHECK(vkResetCommandBuffer(staging.cmd[k], 0));
+    VKB_CHECK(vkBeginCommandBuffer(staging.cmd[k], &bi));
+    vkb_vk_barrier(staging.cmd[k]);   /* after the work submitted before: its writes, its reads of BUF */
+    record_copy(staging.vk, staging.cmd[k], j);
+    VKB_CHECK(vkEndCommandBuffer(staging.cmd[k]));
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &staging.cmd[k];
+    VKB_CHECK(vkQueueSubmit(staging.vk->queue, 1, &si, staging.fence[k]));
+    staging.busy[k] = 1;
 }
 
 void vkb_vk_staging_release(vkb_vk *vk)
 {
     if (!staging.buf || staging.vk != vk)
         return;
+    for (int k = 0; k < 2; k++) {
+        staging_wait(k);
+        vkDestroyFence(vk->device, staging.fence[k], NULL);
+    }
+    vkFreeCommandBuffers(vk->device, vk->pool, 2, staging.cmd);
     vkUnmapMemory(vk->device, staging.buf->memory);
     vkb_vk_buffer_destroy(vk, staging.buf);
-    staging.buf = NULL;
-    staging.map = NULL;
+    memset(&staging, 0, sizeof staging);
 }
 
-/* Move BYTES between HOST and BUF at OFFSET (of the allocation) through the staging buffer, chunk by chunk. */
+/* Move BYTES between HOST and BUF at OFFSET (of the allocation) through the staging buffer, chunk by chunk,
+ * alternating halves: chunk i + 1 is on its way on the device while the host copies chunk i. Returns with
+ * every copy finished. */
 static void staged(vkb_vk *vk, struct vkb_buffer *buf, uint64_t offset, void *host, uint64_t bytes, int to_device)
 {
-    uint64_t chunk = bytes < STAGING_CHUNK ? bytes : STAGING_CHUNK;
-    void *map;
+    uint64_t chunk = bytes < STAGING_CHUNK ? bytes : STAGING_CHUNK, count;
+    uint8_t *h = host;
     if (bytes == 0)
         return;
-    /* small transfers share a buffer of a MiB at least, so that growing it is rare */
-    map = staging_for(vk, chunk < STAGING_MIN ? STAGING_MIN : chunk);
-    for (uint64_t off = 0; off < bytes; off += chunk) {
-        uint64_t n = bytes - off < chunk ? bytes - off : chunk;
+    /* small transfers share halves of a MiB at least, so that growing them is rare */
+    staging_for(vk, chunk < STAGING_MIN ? STAGING_MIN : chunk);
+    chunk = staging.half < bytes ? staging.half : bytes;
+    count = (bytes + chunk - 1) / chunk;
+    for (uint64_t i = 0; i < count + !to_device; i++) {
+        int k = (int)(i & 1);
+        uint64_t off = i * chunk, n = bytes - off < chunk ? bytes - off : chunk;
+        uint8_t *half = staging.map + (uint64_t)k * staging.half;
         copy_job j;
         if (to_device) {
-            memcpy(map, (char *)host + off, n);
-            j = (copy_job){staging.buf->buffer, buf->buffer, 0, offset + off, n};
-        } else {
-            j = (copy_job){buf->buffer, staging.buf->buffer, offset + off, 0, n};
+            staging_wait(k);   /* its last chunk has left */
+            memcpy(half, h + off, n);
+            j = (copy_job){staging.buf->buffer, buf->buffer, (uint64_t)k * staging.half, offset + off, n};
+            staging_submit(k, &j);
+            continue;
         }
-        vkb_vk_submit_wait(vk, record_copy, &j);
-        if (!to_device)
-            memcpy((char *)host + off, map, n);
+        if (i < count) {   /* ask for chunk i, then copy out chunk i - 1 while it comes */
+            j = (copy_job){buf->buffer, staging.buf->buffer, offset + off, (uint64_t)k * staging.half, n};
+            staging_submit(k, &j);
+        }
+        if (i > 0) {
+            uint64_t prev = off - chunk, m = bytes - prev < chunk ? bytes - prev : chunk;
+            staging_wait(!k);
+            memcpy(h + prev, staging.map + (uint64_t)!k * staging.half, m);
+        }
     }
+    staging_wait(0);
+    staging_wait(1);
 }
 
 void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, uint64_t bytes)
