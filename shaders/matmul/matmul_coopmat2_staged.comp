@@ -21,9 +21,11 @@
 layout(constant_id = 3) const uint BM = 128;
 layout(constant_id = 4) const uint BN = 128;
 layout(constant_id = 5) const uint BK = 32;
-layout(constant_id = 6) const uint PREFETCH = 1;      // 2: loads two k-tiles ahead (matmul_tc_stage.glsl)
 layout(constant_id = 7) const uint TENSOR_LOAD = 0;   // 1: operands from shared through tensor layouts
+// the load schedule and the workgroups' order (matmul_tc_stage.glsl)
+layout(constant_id = 6) const uint PREFETCH = 1;      // 2: two register sets of loads in flight
 layout(constant_id = 8) const uint GROUP_M = 1;       // block rows per group of the launch order (L2 reuse)
+layout(constant_id = 9) const uint STORE_EARLY = 0;   // 1: each tile stored after the barrier
 
 #if ACC16
 #define ACC_T float16_t

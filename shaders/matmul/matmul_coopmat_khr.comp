@@ -1,8 +1,8 @@
 #version 450
 // matmul_coopmat_khr.comp - C = A B with fp16 A and B through VK_KHR_cooperative_matrix, the portable
 // tensor-core extension (NVIDIA, AMD RDNA3, Intel Arc): the pipeline of matmul_coopmat.comp (two shared
-// stages filled by matmul_tc_stage.glsl, the next tile in registers during the math, PREFETCH 2 two tiles
-// ahead; accumulators as named variables, C through a small per-subgroup staging tile so any M, N is
+// stages filled by matmul_tc_stage.glsl, the next tile in registers during the math, PREFETCH and
+// STORE_EARLY choose the schedule; accumulators as named variables, C through a small per-subgroup staging tile so any M, N is
 // written with guarded stores) with the fragment shape FRAG_M x FRAG_N x FRAG_K a specialization constant
 // the host takes from vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR, never assumed. Built twice: fp32
 // accumulators and output, and with ACC16 fp16 accumulators and an fp16 output (labelled so in the table:
@@ -31,8 +31,10 @@ layout(constant_id = 10) const uint FRAG_K = 16;
 #define ACC_T float
 #endif
 
-layout(constant_id = 11) const uint PREFETCH = 1;   // 2: loads two k-tiles ahead (matmul_tc_stage.glsl)
-layout(constant_id = 12) const uint GROUP_M = 1;    // block rows per group of the launch order (L2 reuse)
+// the load schedule and the workgroups' order (matmul_tc_stage.glsl)
+layout(constant_id = 11) const uint PREFETCH = 1;      // 2: two register sets of loads in flight
+layout(constant_id = 12) const uint GROUP_M = 1;       // block rows per group of the launch order (L2 reuse)
+layout(constant_id = 13) const uint STORE_EARLY = 0;   // 1: each tile stored after the barrier
 
 const uint FM = WM / FRAG_M, FN = WN / FRAG_N;    // fragments per subgroup (at most 4 x 4, named below)
 const uint NSUB = (BM / WM) * (BN / WN);

@@ -2,12 +2,8 @@
 // bring the fp16 BM x BK tiles of A and BK x BN tiles of B into shared memory: each invocation loads
 // 16-byte chunks of 8 halves into registers (the next tile, in flight during the math on the current one)
 // and stores them into one of two padded shared stages; one barrier per k-tile. Include after the push
-// constants (pc.m, pc.n, pc.k), with the constants BM, BN, BK, PREFETCH and GROUP_M declared.
-//
-// PREFETCH 1: the loads of tile t+1 are issued at the top of tile t and stored at its end, so one tile of
-// math must cover their latency. PREFETCH 2: two register sets, the loads of tile t+2 issued at the top of
-// tile t and stored at the end of tile t+1, so two tiles of math cover them (16-byte chunks per invocation
-// more in registers, the same two shared stages).
+// constants (pc.m, pc.n, pc.k), with the constants BM, BN, BK, PREFETCH, STORE_EARLY and GROUP_M declared.
+// PREFETCH (register sets) and STORE_EARLY choose where the loads are issued and stored: TC_PIPELINE below.
 
 const uint NT = gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z;
 const uint ASTR = BK / 8u + 1u;   // A stage row stride in 16-byte chunks, one chunk of padding: the 8 rows
@@ -103,47 +99,112 @@ void stash(uint g, uint tid, uint s)
 // the workgroups, in the order they are launched, walk GROUP_M block rows column by column, so those running
 // at once share GROUP_M panels of A and few panels of B in L2 instead of every panel of B (a bijection on
 // any grid: the last group takes the rows that remain).
+// A constant left 0 means its default (--spec of a later SpecId passes 0 for the ones between).
+const uint GROUP_ROWS = GROUP_M + uint(GROUP_M == 0u);
+
 uvec2 block_of_workgroup()
 {
     uint gx = gl_NumWorkGroups.x, gy = gl_NumWorkGroups.y;
     uint id = gl_WorkGroupID.y * gx + gl_WorkGroupID.x;
-    uint first = id / (GROUP_M * gx) * GROUP_M, rows = min(gy - first, GROUP_M), i = id % (GROUP_M * gx);
+    uint first = id / (GROUP_ROWS * gx) * GROUP_ROWS, rows = min(gy - first, GROUP_ROWS);
+    uint i = id % (GROUP_ROWS * gx);
     return uvec2(i / rows, first + i % rows);
 }
 
 // The k-loop over TILES tiles of the M0, N0 block: TC_MATH(G), the includer's macro, does the math on shared
-// stage G (with PREFETCH 2 always a constant). Every barrier is reached by the whole workgroup (TILES is
-// uniform). PREFETCH 2 keeps, at the top of each pair of tiles, tile t in stage 0 and tile t+1 in set 1.
+// stage G. Every barrier is reached by the whole workgroup (TILES is uniform); between two barriers one stage
+// is read and the other written. Four schedules of the same loads:
+// - STORE_EARLY 0, PREFETCH 1: the loads of tile t+1 are issued at the top of tile t and stored at its end.
+//   NVIDIA's compiler may hoist those stores into the math (seen in SASS: after the third of 32 HMMAs), so
+//   the warp waits there for the loads and the math covers none of their latency.
+// - STORE_EARLY 0, PREFETCH 2: two register sets; tile t+2 issued at the top of tile t, stored at the end of
+//   tile t+1.
+// - STORE_EARLY 1, PREFETCH 1: tile t+1, loaded during tile t-1, is stored at the top of tile t, after the
+//   barrier (no store can move into the math before it), then tile t+2 is issued; one tile of math and a
+//   barrier between each load and its store.
+// - STORE_EARLY 1, PREFETCH 2: two register sets; tile t+3 issued at the top of tile t (after the store of
+//   tile t+1 frees its set), stored at the top of tile t+2: two tiles of math between.
+// The two-set loops take tiles in pairs, so that sets and stages are constants (no register arrays in local
+// memory).
 #define TC_PIPELINE(tiles, m0, n0, tid)                                                   \
     fetch(0u, m0, n0, tid, 0u);                                                           \
     stash(0u, tid, 0u);                                                                   \
-    if (PREFETCH >= 2u && tiles > 1u)                                                     \
-        fetch(BK, m0, n0, tid, 1u);                                                       \
-    barrier();                                                                            \
-    if (PREFETCH >= 2u) {                                                                 \
-        for (uint t = 0; t < tiles; t += 2u) {                                            \
-            if (t + 2u < tiles)                                                           \
-                fetch((t + 2u) * BK, m0, n0, tid, 0u);                                    \
-            TC_MATH(0u)                                                                   \
-            if (t + 1u < tiles)   /* stage 1 was last read before the previous barrier */ \
-                stash(1u, tid, 1u);                                                       \
-            barrier();                                                                    \
-            if (t + 1u < tiles) {                                                         \
-                if (t + 3u < tiles)                                                       \
-                    fetch((t + 3u) * BK, m0, n0, tid, 1u);                                \
-                TC_MATH(1u)                                                               \
-                if (t + 2u < tiles)                                                       \
-                    stash(0u, tid, 0u);                                                   \
-                barrier();                                                                \
-            }                                                                             \
-        }                                                                                 \
+    if (STORE_EARLY != 0u) {                                                              \
+        if (tiles > 1u)                                                                   \
+            fetch(BK, m0, n0, tid, 0u);                                                   \
+        if (PREFETCH >= 2u && tiles > 2u)                                                 \
+            fetch(2u * BK, m0, n0, tid, 1u);                                              \
+        barrier();                                                                        \
+        if (PREFETCH >= 2u)                                                               \
+            TC_LOOP_EARLY2(tiles, m0, n0, tid)                                            \
+        else                                                                              \
+            TC_LOOP_EARLY1(tiles, m0, n0, tid)                                            \
     } else {                                                                              \
-        for (uint t = 0; t < tiles; t++) {                                                \
-            if (t + 1u < tiles)                                                           \
-                fetch((t + 1u) * BK, m0, n0, tid, 0u);                                    \
-            TC_MATH(t & 1u)                                                               \
-            if (t + 1u < tiles)   /* the other stage was last read before the previous barrier */ \
-                stash((t & 1u) ^ 1u, tid, 0u);                                            \
+        if (PREFETCH >= 2u && tiles > 1u)                                                 \
+            fetch(BK, m0, n0, tid, 1u);                                                   \
+        barrier();                                                                        \
+        if (PREFETCH >= 2u)                                                               \
+            TC_LOOP_LATE2(tiles, m0, n0, tid)                                             \
+        else                                                                              \
+            TC_LOOP_LATE1(tiles, m0, n0, tid)                                             \
+    }
+
+// at the top of tile t: stage t & 1 holds it, set 0 tile t+1 (in flight)
+#define TC_LOOP_EARLY1(tiles, m0, n0, tid)                                                \
+    for (uint t = 0; t < tiles; t++) {                                                    \
+        if (t + 1u < tiles)                                                               \
+            stash((t + 1u) & 1u, tid, 0u);                                                \
+        if (t + 2u < tiles)                                                               \
+            fetch((t + 2u) * BK, m0, n0, tid, 0u);                                        \
+        TC_MATH(t & 1u)                                                                   \
+        barrier();                                                                        \
+    }
+
+// at the top of an even tile t: stage 0 holds it, set 0 tile t+1, set 1 tile t+2
+#define TC_LOOP_EARLY2(tiles, m0, n0, tid)                                                \
+    for (uint t = 0; t < tiles; t += 2u) {                                                \
+        if (t + 1u < tiles)                                                               \
+            stash(1u, tid, 0u);                                                           \
+        if (t + 3u < tiles)                                                               \
+            fetch((t + 3u) * BK, m0, n0, tid, 0u);                                        \
+        TC_MATH(0u)                                                                       \
+        barrier();                                                                        \
+        if (t + 1u < tiles) {                                                             \
+            if (t + 2u < tiles)                                                           \
+                stash(0u, tid, 1u);                                                       \
+            if (t + 4u < tiles)                                                           \
+                fetch((t + 4u) * BK, m0, n0, tid, 1u);                                    \
+            TC_MATH(1u)                                                                   \
             barrier();                                                                    \
         }                                                                                 \
+    }
+
+// at the top of an even tile t: stage 0 holds it, set 1 tile t+1
+#define TC_LOOP_LATE2(tiles, m0, n0, tid)                                                 \
+    for (uint t = 0; t < tiles; t += 2u) {                                                \
+        if (t + 2u < tiles)                                                               \
+            fetch((t + 2u) * BK, m0, n0, tid, 0u);                                        \
+        TC_MATH(0u)                                                                       \
+        if (t + 1u < tiles)                                                               \
+            stash(1u, tid, 1u);                                                           \
+        barrier();                                                                        \
+        if (t + 1u < tiles) {                                                             \
+            if (t + 3u < tiles)                                                           \
+                fetch((t + 3u) * BK, m0, n0, tid, 1u);                                    \
+            TC_MATH(1u)                                                                   \
+            if (t + 2u < tiles)                                                           \
+                stash(0u, tid, 0u);                                                       \
+            barrier();                                                                    \
+        }                                                                                 \
+    }
+
+// at the top of tile t: stage t & 1 holds it
+#define TC_LOOP_LATE1(tiles, m0, n0, tid)                                                 \
+    for (uint t = 0; t < tiles; t++) {                                                    \
+        if (t + 1u < tiles)                                                               \
+            fetch((t + 1u) * BK, m0, n0, tid, 0u);                                        \
+        TC_MATH(t & 1u)                                                                   \
+        if (t + 1u < tiles)                                                               \
+            stash((t & 1u) ^ 1u, tid, 0u);                                                \
+        barrier();                                                                        \
     }
