@@ -8,7 +8,7 @@
 
 #define VKB_MAX_BUFFERS 6
 #define VKB_MAX_PASSES 4
-#define VKB_MAX_SPEC 8      /* specialization constants after the three local-size ids */
+#define VKB_MAX_SPEC 12     /* specialization constants after the three local-size ids (coopmat_khr: 3..14) */
 #define VKB_PUSH_WORDS 8    /* 32 bytes of push constants / kernel parameters */
 
 typedef enum vkb_buffer_role {
