@@ -12,10 +12,12 @@
  * lives in the backends: they bind the first output 16 bytes late.) */
 void vkb_verify_inject(vkb_plan *plan, const char *family, const char *variant);
 
-/* After the outputs were poisoned: read them back; 0 when every word is VKB_POISON, else 1 with WHY.
+/* After the outputs were poisoned: 0 when every word is VKB_POISON, else 1 with WHY; compared on the device
+ * where the backend can and ON_DEVICE is set, else read back (above 256 MiB: every 997th word and the ends).
  * (no-poison: the input's bytes are copied into the outputs first, as a stale upload would leave them;
  * drop-element: the device's copy of the first input loses its middle element.) */
-int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, char *why, size_t len);
+int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, int on_device, char *why,
+                      size_t len);
 
 /* After the checked run: 0 when every buffer's guard bands are intact, else 1 with WHY ("wrote 4 bytes
  * after the end of output 0, at +0..+3"). */
@@ -23,7 +25,8 @@ int vkb_verify_guards(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *p
 
 /* Device copies of PLAN's outputs in BUFS, into KEPT (VKB_MAX_BUFFERS entries, NULL but at outputs), for
  * vkb_verify_same to compare a later run with on the device. 0 (KEPT all NULL) when the backend cannot copy
- * and compare, or the copies would crowd the device's memory: vkb_verify_same then reads the outputs back. */
+ * and compare, the outputs are small (below a MiB: a read-back is cheaper), or the copies would crowd the
+ * device's memory: vkb_verify_same then reads the outputs back. */
 int vkb_verify_keep(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, vkb_buffer **kept);
 void vkb_verify_release(vkb_backend *b, vkb_buffer **kept);
 
