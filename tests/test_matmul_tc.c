@@ -45,9 +45,10 @@ typedef struct {
     uint16_t *a, *b, *c;
 } product;
 
-/* Random fp16 inputs in [-1, 1] and C accumulated in fp16 a group of 16 products at a time; DROP: the
- * element whose second and third groups (a 32-deep k-tile) are lost (-1: none). */
-static product make(int64_t m, int64_t n, int64_t k, int truncate, int64_t drop)
+/* Random fp16 inputs in [-1, 1] and C accumulated in fp16 PER products at a time (16: a tensor-core
+ * instruction; 1: a rounding per product); DROP: the element whose second and third groups of 16 (a 32-deep
+ * k-tile) are lost (-1: none). */
+static product make_grouped(int64_t m, int64_t n, int64_t k, int per, int truncate, int64_t drop)
 {
     product p = {m, n, k, vkb_alloc((size_t)(m * k) * 2), vkb_alloc((size_t)(k * n) * 2), vkb_alloc((size_t)(m * n) * 2)};
     vkb_rng rng;
@@ -66,7 +67,7 @@ static product make(int64_t m, int64_t n, int64_t k, int truncate, int64_t drop)
             double acc = 0, group = 0;
             for (int64_t q = 0; q < k; q++) {
                 group += av[i * k + q] * bv[q * n + j];
-                if (q % 16 == 15 || q == k - 1) {
+                if ((q + 1) % per == 0 || q == k - 1) {
                     if (!(i * n + j == drop && (q / 16 == 1 || q / 16 == 2)))
                         acc = to_half(acc + group, truncate);
                     group = 0;
@@ -79,6 +80,11 @@ static product make(int64_t m, int64_t n, int64_t k, int truncate, int64_t drop)
     return p;
 }
 
+static product make(int64_t m, int64_t n, int64_t k, int truncate, int64_t drop)
+{
+    return make_grouped(m, n, k, 16, truncate, drop);
+}
+
 static void destroy(product *p)
 {
     free(p->a);
@@ -89,7 +95,7 @@ static void destroy(product *p)
 static int passes(const product *p)
 {
     vkb_check r;
-    vkb_mm_tc_check_acc16(p->m, p->n, p->k, p->a, p->b, p->c, NULL, &r);
+    vkb_mm_tc_check_acc16(p->m, p->n, p->k, 16, p->a, p->b, p->c, NULL, &r);
     return r.pass;
 }
 
@@ -112,7 +118,7 @@ static void acc16_planted(void)
     product p = make(24, 40, 600, 0, -1);
     vkb_check r;
     p.c[5 * 40 + 7] ^= 0x0040u;   /* a middle bit of one element's significand: ~1/16 of its value */
-    vkb_mm_tc_check_acc16(p.m, p.n, p.k, p.a, p.b, p.c, NULL, &r);
+    vkb_mm_tc_check_acc16(p.m, p.n, p.k, 16, p.a, p.b, p.c, NULL, &r);
     ASSERT(!r.pass && r.bad == 1 && r.first_bad == 5 * 40 + 7);
     destroy(&p);
 }
@@ -131,6 +137,23 @@ static void acc16_lines(void)
     ASSERT(passes(&p));
     p.c[17] ^= 0x8000u;   /* row 0: the sign */
     ASSERT(!passes(&p));
+    destroy(&p);
+}
+
+/* A library's fp16-compute GEMM (cuBLAS: the H100's battery failed it at 40x260x9 and 132x136x36 under the
+ * instruction's 16-product model) may round after every product: checked with GROUP 1, such a product passes
+ * where the 16-product model rejects it, and a sign flipped in one element still fails. */
+static void acc16_library(void)
+{
+    product p = make_grouped(40, 260, 36, 1, 1, -1);
+    vkb_check r;
+    vkb_mm_tc_check_acc16(p.m, p.n, p.k, 1, p.a, p.b, p.c, NULL, &r);
+    ASSERT(r.pass);
+    vkb_mm_tc_check_acc16(p.m, p.n, p.k, 16, p.a, p.b, p.c, NULL, &r);
+    ASSERT(!r.pass);
+    p.c[9 * 260 + 100] ^= 0x8000u;
+    vkb_mm_tc_check_acc16(p.m, p.n, p.k, 1, p.a, p.b, p.c, NULL, &r);
+    ASSERT(!r.pass && r.first_bad == 9 * 260 + 100);
     destroy(&p);
 }
 
@@ -154,14 +177,14 @@ static void acc16_blocks(void)
     ASSERT(!exact_line(row, 272) && !exact_line(col, 272));
     ASSERT(passes(&p));
     p.c[row * 272 + col] = 0x7e00u;   /* NaN */
-    vkb_mm_tc_check_acc16(p.m, p.n, p.k, p.a, p.b, p.c, NULL, &r);
+    vkb_mm_tc_check_acc16(p.m, p.n, p.k, 16, p.a, p.b, p.c, NULL, &r);
     ASSERT(!r.pass && r.bad_row == row && r.bad_col == col);
     destroy(&p);
     p = make(272, 272, 2048, 1, -1);
     for (int64_t j = 0; j < 256; j++)   /* off the exact columns too: only the blocks can see it */
         if (!exact_line(j, 272))
             p.c[row * 272 + j] ^= 0x8000u;
-    vkb_mm_tc_check_acc16(p.m, p.n, p.k, p.a, p.b, p.c, NULL, &r);
+    vkb_mm_tc_check_acc16(p.m, p.n, p.k, 16, p.a, p.b, p.c, NULL, &r);
     ASSERT(!r.pass);
     destroy(&p);
 }
@@ -172,6 +195,7 @@ int main(int argc, char **argv)
         {"acc16_rounded", acc16_rounded},       {"acc16_truncated", acc16_truncated},
         {"acc16_planted", acc16_planted},       {"acc16_lost_group", acc16_lost_group},
         {"acc16_lines", acc16_lines},           {"acc16_blocks", acc16_blocks},
+        {"acc16_library", acc16_library},
     };
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
 }

@@ -152,8 +152,8 @@ static double half_value(uint16_t h)
  * with the partial sums actually met, not with K sum|a||b| (which at K = 8192 exceeds every value). */
 
 /* Row I of C against its exact values and bounds (S, G, E: scratch of N each). */
-static void acc16_row(int64_t n, int64_t k, const float *a, const float *b, int64_t i, const uint16_t *c16,
-                      double *s, double *g, double *e, vkb_check *res)
+static void acc16_row(int64_t n, int64_t k, int group, const float *a, const float *b, int64_t i,
+                      const uint16_t *c16, double *s, double *g, double *e, vkb_check *res)
 {
     for (int64_t j = 0; j < n; j++)
         s[j] = g[j] = e[j] = 0;
@@ -164,7 +164,7 @@ static void acc16_row(int64_t n, int64_t k, const float *a, const float *b, int6
             s[j] += t;
             g[j] += fabs(t);
         }
-        if (p % 16 == 15 || p == k - 1)
+        if ((p + 1) % group == 0 || p == k - 1)
             for (int64_t j = 0; j < n; j++)
                 vkb_bound_acc16_step(s[j], &g[j], &e[j]);
     }
@@ -196,7 +196,7 @@ static void acc16_large(int64_t m, int64_t n, int64_t k, const uint16_t *a16, co
     free(c);
 }
 
-void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, const uint16_t *a16, const uint16_t *b16,
+void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, int group, const uint16_t *a16, const uint16_t *b16,
                            const uint16_t *c16, const vkb_product_ref *ref, vkb_check *res)
 {
     float *a, *b;
@@ -209,9 +209,10 @@ void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, const uint16_t *a16,
     a = floats_of(a16, m * k);
     b = floats_of(b16, k * n);
     s = vkb_alloc((size_t)(3 * n) * sizeof *s);
-    vkb_check_init(res, "every element, fp16 accumulation: per-group rounding bound from partial sums");
+    vkb_check_init(res, group > 1 ? "every element, fp16 accumulation: per-group rounding bound from partial sums"
+                                  : "every element, fp16 accumulation: a rounding per product (library's order)");
     for (int64_t i = 0; i < m; i++)
-        acc16_row(n, k, a, b, i, c16, s, s + n, s + 2 * n, res);
+        acc16_row(n, k, group, a, b, i, c16, s, s + n, s + 2 * n, res);
     vkb_check_finish(res);
     free(a);
     free(b);
