@@ -2,8 +2,10 @@
  * variant rows from this list and cuda/matmul_tc.cu its launch table (the cuBLAS fp16-compute ceiling is a row
  * of matmul.c alone). X(name, shader, LX, NSPEC, (SPEC...), param, needs, flags, note, ceiling): a 1-D workgroup
  * of LX (matmul_coopmat_khr: replaced by one subgroup per sub-block at plan time), the NSPEC constants from id 3
- * (coopmat_khr and peak: BM BN BK WM WN FRAG_M FRAG_N FRAG_K; coopmat2, coopmat2_staged: BM BN BK; further
- * constants by name through --spec: PREFETCH, TENSOR_LOAD, see the shaders), FRAG 0 = the fragment the
+ * (coopmat_khr and peak: BM BN BK WM WN FRAG_M FRAG_N FRAG_K; coopmat2: BM BN BK; coopmat2_staged: BM BN BK
+ * PREFETCH TENSOR_LOAD GROUP_M STORE_EARLY, the schedule measured fastest on the H100, docs/performance.md;
+ * coopmat_khr's schedule constants (PREFETCH, GROUP_M, STORE_EARLY) stay at the defaults its WMMA twin runs
+ * and are reached by name through --spec), FRAG 0 = the fragment the
  * device reports (host/families/matmul_tc.c; the CUDA twins are built for WMMA's and mma.sync's 16x16x16);
  * param, needs and flags are host symbols, unused by the CUDA table; ceiling a string or NULL. */
 #ifndef VKB_MATMUL_ROWS_TC_H
@@ -27,13 +29,13 @@
     X(coopmat2_acc16, matmul_coopmat2_acc16, 256, 3, (128, 128, 32), MM_F16 | MM_TC_ACC16, VKB_NEED_COOPMAT2,    \
       VKB_VAR_VULKAN_ONLY, "FP16 ACCUMULATE: coopmat2 with fp16 accumulators and C (as ggml's coopmat2 GEMM)",    \
       "cublas_hgemm_acc16")                                                                                      \
-    X(coopmat2_staged, matmul_coopmat2_staged, 256, 3, (128, 128, 32), MM_F16, VKB_NEED_COOPMAT2,                \
+    X(coopmat2_staged, matmul_coopmat2_staged, 256, 7, (128, 128, 32, 1, 0, 8, 1), MM_F16, VKB_NEED_COOPMAT2,    \
       VKB_VAR_VULKAN_ONLY, "VK_NV_cooperative_matrix2 fed from shared memory: the kernel stages A and B itself "  \
-      "(16-byte loads, two stages, one barrier per k-tile), workgroup-scope matrices loaded from shared; fp16 "  \
-      "in, fp32 accumulate", "cublas_hgemm")                                                                    \
-    X(coopmat2_staged_acc16, matmul_coopmat2_staged_acc16, 256, 3, (128, 128, 32), MM_F16 | MM_TC_ACC16,          \
-      VKB_NEED_COOPMAT2, VKB_VAR_VULKAN_ONLY, "FP16 ACCUMULATE: coopmat2_staged with fp16 accumulators and C",   \
-      "cublas_hgemm_acc16")                                                                                      \
+      "(16-byte loads, two stages, stored after the barrier, block rows in groups of 8), workgroup-scope "       \
+      "matrices loaded from shared; fp16 in, fp32 accumulate", "cublas_hgemm")                                  \
+    X(coopmat2_staged_acc16, matmul_coopmat2_staged_acc16, 256, 7, (256, 256, 16, 1, 0, 1, 1),                   \
+      MM_F16 | MM_TC_ACC16, VKB_NEED_COOPMAT2, VKB_VAR_VULKAN_ONLY,                                              \
+      "FP16 ACCUMULATE: coopmat2_staged with fp16 accumulators and C, 256x256x16 blocks", "cublas_hgemm_acc16")  \
     X(tc_peak, matmul_coopmat_peak, 256, 8, (0, 0, 0, 0, 0, 0, 0, 0), MM_F16 | MM_TC_PEAK,                       \
       VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, VKB_VAR_CEILING,                                           \
       "the tensor-core instruction's own peak, fp32 accumulate: register-only cooperative-matrix multiply-adds "  \
