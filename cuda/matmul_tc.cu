@@ -143,8 +143,8 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
     {k, 8, {bm, bn, bk, wm, wn, 16, 16, 16}, launch_wmma<half, bm, bn, bk, wm, wn>},
 #define TC_CUDA_matmul_coopmat2(k, bm, bn, bk)
 #define TC_CUDA_matmul_coopmat2_acc16(k, bm, bn, bk)
-#define TC_CUDA_matmul_coopmat2_staged(k, bm, bn, bk)
-#define TC_CUDA_matmul_coopmat2_staged_acc16(k, bm, bn, bk)
+#define TC_CUDA_matmul_coopmat2_staged(k, ...)
+#define TC_CUDA_matmul_coopmat2_staged_acc16(k, ...)
 #define TC_CUDA_matmul_coopmat_peak(k, ...) {k, 8, {0, 0, 0, 0, 0, 16, 16, 16}, launch_peak<acc_f32>},
 #define TC_CUDA_matmul_coopmat_peak_acc16(k, ...) {k, 8, {0, 0, 0, 0, 0, 16, 16, 16}, launch_peak<acc_f16>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_matmul_tc[] = {
