@@ -43,8 +43,9 @@ typedef struct mm_case {
     {#name, #shader, MATMUL_WORKGROUP(shader, lx, ly, spec), {SPEC_LIST spec}, nspec, param, needs, 0, note, #ceiling},
 /* The tensor-core rows of shaders/matmul/rows_tc.h (issue 17). */
 #define TC_SPEC_LIST(...) __VA_ARGS__
+/* LX 0: the plan decides the workgroup (stored as 1 until then) */
 #define TC_HOST_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling) \
-    {#name, #shader, {lx, 1, 1}, {TC_SPEC_LIST spec}, nspec, param, needs, flags, note, ceiling},
+    {#name, #shader, {(lx) ? (lx) : 1, 1, 1}, {TC_SPEC_LIST spec}, nspec, param, needs, flags, note, ceiling},
 static const vkb_variant variants[] = {
     MATMUL_ROWS(HOST_ROW)
     MATMUL_TC_ROWS(TC_HOST_ROW)

@@ -1,13 +1,13 @@
 /* rows_tc.h - the matmul family's tensor-core rows (issue 17), declared once: host/families/matmul.c builds its
  * variant rows from this list and cuda/matmul_tc.cu its launch table (the cuBLAS fp16-compute ceiling is a row
  * of matmul.c alone). X(name, shader, LX, NSPEC, (SPEC...), param, needs, flags, note, ceiling): a 1-D workgroup
- * of LX (matmul_coopmat_khr: replaced by one subgroup per sub-block at plan time), the NSPEC constants from id 3
- * (coopmat_khr and peak: BM BN BK WM WN FRAG_M FRAG_N FRAG_K; coopmat2: BM BN BK; coopmat2_staged: BM BN BK
- * PREFETCH TENSOR_LOAD GROUP_M STORE_EARLY, the schedule measured fastest on the H100, docs/performance.md;
- * coopmat_khr's schedule constants (PREFETCH, GROUP_M, STORE_EARLY) stay at the defaults its WMMA twin runs
- * and are reached by name through --spec), FRAG 0 = the fragment the
- * device reports (host/families/matmul_tc.c; the CUDA twins are built for WMMA's and mma.sync's 16x16x16);
- * param, needs and flags are host symbols, unused by the CUDA table; ceiling a string or NULL. */
+ * of LX (0 for matmul_coopmat_khr: the plan makes it one subgroup per BM/WM x BN/WN sub-block), the NSPEC
+ * constants from id 3 (coopmat_khr and peak: BM BN BK WM WN FRAG_M FRAG_N FRAG_K; coopmat2: BM BN BK;
+ * coopmat2_staged: BM BN BK PREFETCH TENSOR_LOAD GROUP_M STORE_EARLY, the schedule measured fastest on the
+ * H100, docs/performance.md; coopmat_khr's schedule constants PREFETCH, GROUP_M, STORE_EARLY stay at the
+ * defaults its WMMA twin runs and are reached by name through --spec), FRAG 0 = the fragment the device
+ * reports (host/families/matmul_tc.c; the CUDA twins are built for WMMA's and mma.sync's 16x16x16); param,
+ * needs and flags are host symbols, unused by the CUDA table; ceiling a string or NULL. */
 #ifndef VKB_MATMUL_ROWS_TC_H
 #define VKB_MATMUL_ROWS_TC_H
 
@@ -15,14 +15,14 @@
 #define MATMUL_TC_TILE 128, 128, 32, 64, 32
 
 #define MATMUL_TC_ROWS(X)                                                                                        \
-    X(coopmat_khr, matmul_coopmat_khr, 256, 8, (MATMUL_TC_TILE, 0, 0, 0), MM_F16,                                \
+    X(coopmat_khr, matmul_coopmat_khr, 0, 8, (MATMUL_TC_TILE, 0, 0, 0), MM_F16,                                  \
       VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, 0,                                                         \
       "VK_KHR_cooperative_matrix (AMD, Intel, NVIDIA): coopmat_f16's pipeline with the fragment the device "      \
       "reports; fp16 in, fp32 accumulate; twin: WMMA", "cublas_hgemm")                                           \
     X(coopmat2, matmul_coopmat2, 256, 3, (128, 128, 32), MM_F16, VKB_NEED_COOPMAT2, VKB_VAR_VULKAN_ONLY,          \
       "VK_NV_cooperative_matrix2: one workgroup-scope BM x BN accumulator, tiles loaded by clamped tensor "       \
       "layouts (any shape), the driver splits the work; fp16 in, fp32 accumulate", "cublas_hgemm")              \
-    X(coopmat_khr_acc16, matmul_coopmat_khr_acc16, 256, 8, (MATMUL_TC_TILE, 0, 0, 0), MM_F16 | MM_TC_ACC16,     \
+    X(coopmat_khr_acc16, matmul_coopmat_khr_acc16, 0, 8, (MATMUL_TC_TILE, 0, 0, 0), MM_F16 | MM_TC_ACC16,       \
       VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, 0,                                                         \
       "FP16 ACCUMULATE: coopmat_khr with fp16 accumulators and C; like with like against cuBLAS fp16 compute",  \
       "cublas_hgemm_acc16")                                                                                      \
