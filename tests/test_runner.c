@@ -225,12 +225,18 @@ static void fb_copy(vkb_backend *b, vkb_buffer *src, vkb_buffer *dst, uint64_t b
     memcpy(((fake_buffer *)dst)->data, ((fake_buffer *)src)->data, (bytes + 3) & ~3ull);
 }
 
+static int compare_lies;   /* 1: the poison compare reports word 0 differing; 2: the compare of two buffers does */
+
 static int64_t fb_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint32_t word, uint64_t bytes,
                           uint64_t *first)
 {
     const uint8_t *x = ((fake_buffer *)a)->data, *y = other ? ((fake_buffer *)other)->data : NULL;
     int64_t differing = 0;
     ((fake_stats *)b->impl)->compares++;
+    if (compare_lies == (other ? 2 : 1)) {
+        *first = 0;
+        return 1;
+    }
     for (uint64_t w = 0; w < (bytes + 3) / 4; w++) {
         uint32_t p, q = word;
         memcpy(&p, x + 4 * w, 4);
@@ -575,6 +581,29 @@ static void test_device_compare(void)
         }
 }
 
+/* A difference the device compare reports and the read-back does not show fails the case, for the poison
+ * check and the determinism check alike: one of the two is wrong, and neither can be trusted. */
+static void test_device_compare_disagrees(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {1 << 18};
+    const char *expect[] = {"", "read-back none", "disagree at word 0"};
+    for (int lie = 1; lie <= 2; lie++) {
+        fixture fx;
+        int compares = 0, downloads = 0, failed = 0;
+        compare_lies = lie;
+        run_device_fixture(&fx, fams, n, 0, &compares, &downloads);
+        compare_lies = 0;
+        for (int i = 0; i < fx.r.results.n; i++) {
+            const vkb_result *res = &fx.r.results.r[i];
+            if (res->status == VKB_RES_FAIL && strstr(res->check.reason, expect[lie]))
+                failed++;
+        }
+        ASSERT(failed > 0);
+        free_fixture(&fx);
+    }
+}
+
 /* SIGINT stops the run after the current case; the sinks still end (interrupted) with what finished. */
 static void test_interrupt(void)
 {
@@ -772,6 +801,7 @@ int main(int argc, char **argv)
         {"flags_per_family", test_flags_per_family},
         {"family_groups", test_family_groups},
         {"device_compare", test_device_compare},
+        {"device_compare_disagrees", test_device_compare_disagrees},
     };
     vkb_quiet = 1;
     return unit_main(argc, argv, tests, (int)VKB_COUNT(tests));

@@ -82,6 +82,11 @@ int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *p
                 return 1;
             }
         free(back);
+        if (differing > 0) {   /* the device saw what the read-back does not show: neither can be trusted */
+            snprintf(why, len, "output %d: the device found %lld words not poisoned before the run, the read-back "
+                     "none", role_index(plan, i), (long long)differing);
+            return 1;
+        }
     }
     return 0;
 }
@@ -119,6 +124,10 @@ int vkb_verify_keep(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *pla
     for (int i = 0; i < plan->nbuf; i++)
         if (plan->buf[i].role == VKB_BUF_OUTPUT) {
             kept[i] = b->buffer_create(b, plan->buf[i].bytes, plan->buf[i].flags);
+            if (!kept[i]) {   /* no room for a copy: read back instead */
+                vkb_verify_release(b, kept);
+                return 0;
+            }
             b->copy(b, bufs[i], kept[i], plan->buf[i].bytes);
         }
     return 1;
@@ -158,12 +167,19 @@ int vkb_verify_same(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *pla
             ((unsigned char *)scratch)[bytes / 2] ^= 1;
             b->upload(b, bufs[i], scratch, bytes);
         }
-        if (kept && kept[i] && b->compare(b, bufs[i], kept[i], 0, bytes, &first) == 0)
+        int64_t on_device = -1;
+        if (kept && kept[i] && (on_device = b->compare(b, bufs[i], kept[i], 0, bytes, &first)) == 0)
             continue;
         /* differing, or no device copy: read back, and compare with the checked run's host copy */
         b->download(b, bufs[i], scratch, bytes);
-        if (memcmp(scratch, plan->buf[i].host, bytes) == 0)
+        if (memcmp(scratch, plan->buf[i].host, bytes) == 0) {
+            if (on_device > 0 && first < nwords) {   /* a whole word the device saw differ, equal when read back */
+                snprintf(why, len, "output %d: the device compare and the read-back disagree at word %llu",
+                         role_index(plan, i), (unsigned long long)first);
+                return 0;
+            }
             continue;
+        }
         for (uint64_t w = 0; w < nwords; w++)
             differing += ((const uint32_t *)scratch)[w] != ((const uint32_t *)plan->buf[i].host)[w];
         snprintf(why, len, "output %d differs in its last bytes", role_index(plan, i));

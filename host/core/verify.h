@@ -33,7 +33,8 @@ void vkb_verify_release(vkb_backend *b, vkb_buffer **kept);
 /* 1 when every output in BUFS has the bits of the earlier run: compared on the device with KEPT (may be NULL)
  * where there are copies, else read back into SCRATCH (as large as the largest output) and compared with the
  * plan's host copies (the earlier run's). Else 0 with WHY naming the first differing word: "output 0 [12]:
- * 0x3f800001, 0x3f800000 before (1 word differs)"; only a difference is read back. (second-run-differs:
+ * 0x3f800001, 0x3f800000 before (1 word differs)"; with device copies only a difference is read back (a
+ * difference the device sees and the read-back does not fails too). (second-run-differs:
  * one bit of the output is flipped on the device first.) */
 int vkb_verify_same(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, vkb_buffer *const *kept,
                     void *scratch, char *why, size_t len);
