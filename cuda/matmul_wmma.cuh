@@ -1,7 +1,9 @@
 /* matmul_wmma.cuh - the one WMMA GEMM behind matmul.cu's matmul_coopmat (fp32 accumulators) and
  * matmul_tc.cu's coopmat_wmma (fp32 or fp16): their shaders, matmul_coopmat.comp and
  * matmul_coopmat_khr.comp, share block, subgroup tile, padded shared stages, fetch/stash pipeline and the
- * staging of C. Each file keeps its own __global__ entry (its push constants, its launch bounds). */
+ * staging of C; the twin runs the shaders' default schedule only (PREFETCH 1, STORE_EARLY 0, GROUP_M 1:
+ * --spec of those changes the Vulkan kernel alone). Each file keeps its own __global__ entry (its push
+ * constants, its launch bounds). */
 #ifndef VKB_CUDA_MATMUL_WMMA_CUH
 #define VKB_CUDA_MATMUL_WMMA_CUH
 

@@ -51,8 +51,8 @@ struct vkb_backend {
     void (*copy)(vkb_backend *b, vkb_buffer *src, vkb_buffer *dst, uint64_t bytes);
     /* Compare the first BYTES (rounded up to whole words) of A on the device, bit for bit, with those of OTHER,
      * or with the word WORD where OTHER is NULL: returns how many 4-byte words differ (0: none) and, when some
-     * do, the index of the first in FIRST; -1 when it cannot (too large for one binding). May be NULL: the
-     * runner then reads the buffers back and compares them on the host. */
+     * do, the index of the first in FIRST; -1 when it cannot (too large for one binding, or OTHER shorter than
+     * BYTES). May be NULL: the runner then reads the buffers back and compares them on the host. */
     int64_t (*compare)(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint32_t word, uint64_t bytes,
                        uint64_t *first);
     /* Read the guard bands around BUF (VKB_GUARD_BYTES each, check.h) into BEFORE and AFTER. */

@@ -21,7 +21,7 @@ void main()
             first = min(first, i);   // the loop ascends: the first is the thread's smallest
         }
     }
-    if (differing != 0u) {   // atomics only where something differs: an equal pair costs two reads a word
+    if (differing != 0u) {   // atomics only where something differs: an equal word costs its reads alone
         atomicAdd(verdict.differing, differing);
         atomicMin(verdict.first, first);
     }
