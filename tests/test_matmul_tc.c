@@ -3,6 +3,7 @@
  * error or a lost group of 16 products fails. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "matmul_tc.h"
 #include "unit.h"
@@ -157,6 +158,20 @@ static void acc16_library(void)
     destroy(&p);
 }
 
+/* The library's large products (GROUP 1: a rounding per product, in the Freivalds blocks and on the exact
+ * lines): a product rounded after every product passes; a NaN fails. */
+static void acc16_library_large(void)
+{
+    product p = make_grouped(272, 272, 2048, 1, 1, -1);   /* the large path, as acc16_blocks */
+    vkb_check r;
+    vkb_mm_tc_check_acc16(p.m, p.n, p.k, 1, p.a, p.b, p.c, NULL, &r);
+    ASSERT(r.pass && strstr(r.method, "fp16 acc each"));
+    p.c[7 * 272 + 11] = 0x7e00u;
+    vkb_mm_tc_check_acc16(p.m, p.n, p.k, 1, p.a, p.b, p.c, NULL, &r);
+    ASSERT(!r.pass);
+    destroy(&p);
+}
+
 /* Is LINE one of the exact lines of a dimension of SIZE (check.c: t * 129 mod SIZE, t < 16, and SIZE - 1)? */
 static int exact_line(int64_t line, int64_t size)
 {
@@ -195,7 +210,7 @@ int main(int argc, char **argv)
         {"acc16_rounded", acc16_rounded},       {"acc16_truncated", acc16_truncated},
         {"acc16_planted", acc16_planted},       {"acc16_lost_group", acc16_lost_group},
         {"acc16_lines", acc16_lines},           {"acc16_blocks", acc16_blocks},
-        {"acc16_library", acc16_library},
+        {"acc16_library", acc16_library},       {"acc16_library_large", acc16_library_large},
     };
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
 }

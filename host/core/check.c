@@ -155,7 +155,8 @@ void vkb_check_freivalds(vkb_check *r, int64_t m, int64_t n, int64_t k, const fl
  * An fp16 accumulator (VKB_ACC_F16) adds Q = ceil(K/S) exact groups of products and rounds (or truncates:
  * u = VKB_ACC16_U covers both) only then: u^2 [(Q+1)/2 T + (Q+1)(2Q+1)/(6Q) C^2] for the rounding, the
  * truncation's bias u^2 (Q^2/12 T + Q^2/16 C^2), and the sums inside the instruction (error below
- * VKB_ACC16_U_IN (g_q + |s_q|) per group) at most 2 U_IN^2 (K T + Q E sum_q s_q^2).
+ * VKB_ACC16_U_IN (g_q + |s_q|) per group) at most 2 U_IN^2 (K T + Q E sum_q s_q^2). A library's fp16
+ * accumulation of unknown grouping (VKB_ACC_F16_EACH) is taken as Q = K groups of one product.
  * Summed over a line with independent +-1 weights, Var = sum_j E e_ij^2; SUM_T = sum_j T_ij and
  * SUM_C2 = sum_j C_ij^2 make it. The tolerance is VKB_PRODUCT_SIGMAS standard deviations (Hoeffding:
  * a clean line exceeds it with probability below 2 exp(-32) = 2.5e-14). */
@@ -163,8 +164,9 @@ double vkb_product_row_tolerance(int64_t n, int64_t k, double sum_t, double sum_
 {
     double kk = (double)k, var;
     (void)n;
-    if (mode == VKB_ACC_F16) {
-        double q = ceil(kk / VKB_TENSOR_K_STEP), rnd = (q + 1) / 2 * sum_t + (q + 1) * (2 * q + 1) / (6 * q) * sum_c2;
+    if (mode == VKB_ACC_F16 || mode == VKB_ACC_F16_EACH) {   /* Q groups: of 16 products, or of one */
+        double q = mode == VKB_ACC_F16 ? ceil(kk / VKB_TENSOR_K_STEP) : kk;
+        double rnd = (q + 1) / 2 * sum_t + (q + 1) * (2 * q + 1) / (6 * q) * sum_c2;
         double in = VKB_ACC16_U_IN / u;
         return VKB_PRODUCT_SIGMAS * u *
                sqrt(rnd + q * q / 12.0 * sum_t + q * q / 16.0 * sum_c2 + 2 * in * in * (kk * sum_t + q * rnd));
@@ -603,7 +605,7 @@ static int block_lines(vkb_check *r, uint64_t index, int64_t row, int64_t col, c
     /* + the double sums' own rounding: (w + K + 2) products and sums of terms at most sum|C| + rigorous */
     double tol = vkb_product_row_tolerance(w, k, ref[R], out[R], u, mode) +
                  vkb_gamma((double)(w + k + 2), 0x1.0p-53) * (out[R + 1] + ref[R + 1]);
-    double rig = 2 * vkb_gamma((double)k, mode == VKB_ACC_F16 ? VKB_ACC16_U : u) * ref[R + 1];
+    double rig = 2 * vkb_gamma((double)k, mode >= VKB_ACC_F16 ? VKB_ACC16_U : u) * ref[R + 1];
     int fail = 0;
     if (rig / tol > *widest)
         *widest = rig / tol;
@@ -639,6 +641,8 @@ static float *planted_product(int64_t m, int64_t n, const float *c)
 /* An exact element against its rigorous bound: gamma_K(u) sum|a b|, or the fp16 accumulator's recurrence. */
 static void exact_value(vkb_check *r, uint64_t index, double out, const double *o, int64_t k, double u, int mode)
 {
+    /* fp16 accumulation by 16: the recurrence over the partial sums; else (a rounding per product, in any
+     * order) gamma_K sum |a b| with the accumulator's unit U */
     double bound = mode == VKB_ACC_F16 ? o[2] : vkb_bound_dot((uint64_t)k, o[1], u);
     vkb_check_value(r, index, out, o[0], bound + 0x1.0p-50 * o[1]);   /* + the double sum's own rounding */
 }
@@ -703,7 +707,8 @@ void vkb_product_check(vkb_check *r, const vkb_product_ref *f, const float *c, d
         free(bcol);
     }
     snprintf(r->method, sizeof r->method, "Freivalds x%d, %d-blocks, %.0f sigma%s (rigorous %.0fx wider) + "
-             "exact lines", R, BW, VKB_PRODUCT_SIGMAS, mode == VKB_ACC_F16 ? ", fp16 acc" : "", widest);
+             "exact lines", R, BW, VKB_PRODUCT_SIGMAS,
+             mode == VKB_ACC_F16 ? ", fp16 acc" : mode == VKB_ACC_F16_EACH ? ", fp16 acc each" : "", widest);
     free(cp.row);
     free(cp.col);
     free(cp.nonfinite);

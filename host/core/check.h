@@ -62,7 +62,8 @@ void vkb_check_freivalds(vkb_check *r, int64_t m, int64_t n, int64_t k, const fl
 enum {
     VKB_ACC_ROUND = 0,    /* round to nearest after every product (fp32 FMA) */
     VKB_ACC_TRUNCATE = 1, /* tensor cores, fp32 accumulators: also truncate once per VKB_TENSOR_K_STEP */
-    VKB_ACC_F16 = 2       /* tensor cores, fp16 accumulators: exact products, one rounding per 16 (U: VKB_ACC16_U) */
+    VKB_ACC_F16 = 2,      /* tensor cores, fp16 accumulators: exact products, one rounding per 16 (U: VKB_ACC16_U) */
+    VKB_ACC_F16_EACH = 3  /* a library's fp16 accumulation, grouping unknown: a rounding after every product */
 };
 /* The fp16 accumulator's rounding (truncation's unit: it covers round to nearest's 2^-11 too) and the
  * sum of one instruction's 16 exact products inside it (at least fp32's precision, truncated). */

@@ -181,15 +181,16 @@ static float *floats_of(const uint16_t *h, int64_t count)
 }
 
 /* Large products: vkb_product_check with the fp16 accumulator's model (Freivalds blocks at 8 sigma, every
- * element finite, exact lines against the recurrence above). REF: the inputs' reference, or NULL. */
-static void acc16_large(int64_t m, int64_t n, int64_t k, const uint16_t *a16, const uint16_t *b16,
+ * element finite, exact lines against the recurrence above; GROUP 1, a library's unknown grouping: a rounding
+ * per product, the exact lines against gamma_K sum |a b|). REF: the inputs' reference, or NULL. */
+static void acc16_large(int64_t m, int64_t n, int64_t k, int group, const uint16_t *a16, const uint16_t *b16,
                         const uint16_t *c16, const vkb_product_ref *ref, vkb_check *res)
 {
     float *a = ref ? NULL : floats_of(a16, m * k), *b = ref ? NULL : floats_of(b16, k * n);
     float *c = floats_of(c16, m * n);
     vkb_product_ref *own = ref ? NULL : vkb_product_ref_create(m, n, k, a, b, 0x6d61746d756cull);
     vkb_check_init(res, "product");
-    vkb_product_check(res, ref ? ref : own, c, VKB_ACC16_U, VKB_ACC_F16);
+    vkb_product_check(res, ref ? ref : own, c, VKB_ACC16_U, group > 1 ? VKB_ACC_F16 : VKB_ACC_F16_EACH);
     vkb_product_ref_destroy(own);
     free(a);
     free(b);
@@ -202,7 +203,7 @@ void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, int group, const uin
     float *a, *b;
     double *s;
     if ((uint64_t)m * (uint64_t)n * (uint64_t)k > FULL_CHECK_MACS) {
-        acc16_large(m, n, k, a16, b16, c16, ref, res);
+        acc16_large(m, n, k, group, a16, b16, c16, ref, res);
         vkb_check_finish(res);
         return;
     }

@@ -30,8 +30,8 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
  * every element against a bound derived from its own partial sums (matmul_tc.c says how), with a rounding
  * of the accumulator every GROUP products (16: the tensor-core instruction; 1: a library whose grouping is
  * unknown, cuBLAS's fp16-compute GEMM, which at small shapes rounds more often than every 16); large
- * products through vkb_product_check with the fp16 accumulator's model (VKB_ACC_F16), on REF (made from the
- * same inputs as floats; NULL: made here). */
+ * products through vkb_product_check with the fp16 accumulator's model (VKB_ACC_F16, or VKB_ACC_F16_EACH for
+ * GROUP 1), on REF (made from the same inputs as floats; NULL: made here). */
 void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, int group, const uint16_t *a16, const uint16_t *b16,
                            const uint16_t *c16, const vkb_product_ref *ref, vkb_check *res);
 
