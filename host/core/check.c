@@ -801,6 +801,14 @@ float vkb_half_to_float(uint16_t h)
     return h & 0x8000u ? -v : v;
 }
 
+float *vkb_floats_of_halves(const uint16_t *h, int64_t count)
+{
+    float *f = vkb_alloc(((size_t)count * sizeof *f + 15) & ~(size_t)15);
+    for (int64_t i = 0; i < count; i++)
+        f[i] = vkb_half_to_float(h[i]);
+    return f;
+}
+
 int vkb_fault_arg(const char *name, long *value)
 {
     const char *f = getenv("VKB_FAULT_INJECT");

@@ -18,10 +18,6 @@ enum {
     MM_WM_SUBGROUP = 2 /* matmul_block: the warp tile height WM = 2 x the device's subgroup size */
 };
 
-
-/* Products up to this many multiply-adds get every element checked; larger ones vkb_check_product. */
-#define FULL_CHECK_MACS (1ull << 27)
-
 /* Tensor cores accumulate fp32 by aligning and truncating, not rounding to nearest (Fasi, Higham,
  * Mikaitis, Pranesh 2021): the unit roundoff of truncation is 2^-23. */
 #define U_TENSOR 0x1.0p-23
@@ -121,15 +117,6 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     for (int64_t i = 0; i < k * n; i++)
         c->b16[i] = half_from_float(c->b[i]);
     return c;
-}
-
-/* The fp16 values of H as floats, for the reference (COUNT of them). */
-static float *floats_of_halves(const uint16_t *h, int64_t count)
-{
-    float *f = vkb_alloc(padded_bytes(count, 4));
-    for (int64_t i = 0; i < count; i++)
-        f[i] = half_to_float(h[i]);
-    return f;
 }
 
 static void case_destroy(void *data)
@@ -306,13 +293,14 @@ static const vkb_product_ref *product_ref(mm_case *c, int f16)
 {
     vkb_product_ref **ref = f16 ? &c->ref16 : &c->ref32;
     if (!*ref)
-        *ref = vkb_product_ref_create(c->m, c->n, c->k, f16 ? c->a16f : c->a, f16 ? c->b16f : c->b, 0x6d61746d756cull);
+        *ref = vkb_product_ref_create(c->m, c->n, c->k, f16 ? c->a16f : c->a, f16 ? c->b16f : c->b,
+                                      VKB_MM_PRODUCT_SEED);
     return *ref;
 }
 
 static int is_large(const mm_case *c)
 {
-    return (uint64_t)c->m * (uint64_t)c->n * (uint64_t)c->k > FULL_CHECK_MACS;
+    return (uint64_t)c->m * (uint64_t)c->n * (uint64_t)c->k > VKB_MM_FULL_CHECK_MACS;
 }
 
 static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
@@ -321,8 +309,8 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     int f16 = (v->param & (MM_F16 | MM_TC_ACC16)) != 0;
     (void)p;
     if (f16 && !c->a16f) {
-        c->a16f = floats_of_halves(c->a16, c->m * c->k);
-        c->b16f = floats_of_halves(c->b16, c->k * c->n);
+        c->a16f = vkb_floats_of_halves(c->a16, c->m * c->k);
+        c->b16f = vkb_floats_of_halves(c->b16, c->k * c->n);
     }
     if (v->param & MM_TC_PEAK) {   /* the tensor-core rows' own checks (matmul_tc.c) */
         vkb_mm_tc_check_peak(res);

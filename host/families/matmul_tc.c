@@ -10,7 +10,6 @@
 #include "util.h"
 
 /* Products up to this many multiply-adds get every element checked; larger ones vkb_product_check. */
-#define FULL_CHECK_MACS (1ull << 27)
 
 int vkb_mm_tc_owns(const char *kernel)
 {
@@ -135,13 +134,6 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
     return VKB_PLAN_OK;
 }
 
-static double half_value(uint16_t h)
-{
-    int e = (h >> 10) & 0x1f, f = h & 0x3ff;
-    double v = e == 0 ? ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexp(f | 0x400, e - 25);
-    return h & 0x8000u ? -v : v;
-}
-
 /* The bound on an element of C (vkb_bound_acc16_step, check.c). A tensor core with fp16 accumulators adds
  * each instruction's 16 exact products (summed inside with at least fp32's precision: 2^-22 relative,
  * truncation) to the fp16 accumulator and rounds once, with relative error below u = 2^-10 (truncation;
@@ -169,15 +161,7 @@ static void acc16_row(int64_t n, int64_t k, int group, const float *a, const flo
                 vkb_bound_acc16_step(s[j], &g[j], &e[j]);
     }
     for (int64_t j = 0; j < n; j++)
-        vkb_check_value(res, (uint64_t)(i * n + j), half_value(c16[i * n + j]), s[j], e[j]);
-}
-
-static float *floats_of(const uint16_t *h, int64_t count)
-{
-    float *f = vkb_alloc((size_t)count * sizeof *f);
-    for (int64_t i = 0; i < count; i++)
-        f[i] = (float)half_value(h[i]);   /* exact: fp16 values are floats */
-    return f;
+        vkb_check_value(res, (uint64_t)(i * n + j), vkb_half_to_float(c16[i * n + j]), s[j], e[j]);
 }
 
 /* Large products: vkb_product_check with the fp16 accumulator's model (Freivalds blocks at 8 sigma, every
@@ -186,9 +170,9 @@ static float *floats_of(const uint16_t *h, int64_t count)
 static void acc16_large(int64_t m, int64_t n, int64_t k, int group, const uint16_t *a16, const uint16_t *b16,
                         const uint16_t *c16, const vkb_product_ref *ref, vkb_check *res)
 {
-    float *a = ref ? NULL : floats_of(a16, m * k), *b = ref ? NULL : floats_of(b16, k * n);
-    float *c = floats_of(c16, m * n);
-    vkb_product_ref *own = ref ? NULL : vkb_product_ref_create(m, n, k, a, b, 0x6d61746d756cull);
+    float *a = ref ? NULL : vkb_floats_of_halves(a16, m * k), *b = ref ? NULL : vkb_floats_of_halves(b16, k * n);
+    float *c = vkb_floats_of_halves(c16, m * n);
+    vkb_product_ref *own = ref ? NULL : vkb_product_ref_create(m, n, k, a, b, VKB_MM_PRODUCT_SEED);
     vkb_check_init(res, "product");
     vkb_product_check(res, ref ? ref : own, c, VKB_ACC16_U, group > 1 ? VKB_ACC_F16 : VKB_ACC_F16_EACH);
     vkb_product_ref_destroy(own);
@@ -202,13 +186,13 @@ void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, int group, const uin
 {
     float *a, *b;
     double *s;
-    if ((uint64_t)m * (uint64_t)n * (uint64_t)k > FULL_CHECK_MACS) {
+    if ((uint64_t)m * (uint64_t)n * (uint64_t)k > VKB_MM_FULL_CHECK_MACS) {
         acc16_large(m, n, k, group, a16, b16, c16, ref, res);
         vkb_check_finish(res);
         return;
     }
-    a = floats_of(a16, m * k);
-    b = floats_of(b16, k * n);
+    a = vkb_floats_of_halves(a16, m * k);
+    b = vkb_floats_of_halves(b16, k * n);
     s = vkb_alloc((size_t)(3 * n) * sizeof *s);
     vkb_check_init(res, group > 1 ? "every element, fp16 accumulation: per-group rounding bound from partial sums"
                                   : "every element, fp16 accumulation: a rounding per product (library's order)");

@@ -10,6 +10,11 @@
 #include "caps.h"
 #include "check.h"
 
+/* Products of at most this many multiply-adds are checked element by element; larger ones through
+ * vkb_product_check on a reference made once per case (check.h) with this seed for its random vectors. */
+#define VKB_MM_FULL_CHECK_MACS (1ull << 27)
+#define VKB_MM_PRODUCT_SEED 0x6d61746d756cull
+
 /* Row param bits of the tensor-core rows (matmul.c's own bits stay below 1 << 4). */
 enum {
     MM_TC_ACC16 = 1 << 4, /* fp16 accumulators and an fp16 C: labelled so, checked by vkb_mm_tc_check_acc16 */
