@@ -251,25 +251,9 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     }
 }
 
-typedef struct copy_job {
-    struct vkb_buffer *src, *dst;
-    uint64_t bytes;
-} copy_job;
-
-static void record_copy(vkb_vk *vk, VkCommandBuffer cmd, void *user)
-{
-    copy_job *j = user;
-    VkBufferCopy region = {j->src->offset, j->dst->offset, j->bytes};
-    (void)vk;
-    vkCmdCopyBuffer(cmd, j->src->buffer, j->dst->buffer, 1, &region);
-    vkb_vk_barrier(cmd);
-}
-
 static void vk_copy(vkb_backend *b, vkb_buffer *src, vkb_buffer *dst, uint64_t bytes)
 {
-    copy_job j = {src, dst, (bytes + 3) & ~3ull};
-    if (bytes)
-        vkb_vk_submit_wait(((vk_backend *)b->impl)->vk, record_copy, &j);
+    vkb_vk_buffer_copy(((vk_backend *)b->impl)->vk, src, dst, (bytes + 3) & ~3ull);
 }
 
 typedef struct compare_job {

@@ -232,6 +232,13 @@ static void staged(vkb_vk *vk, struct vkb_buffer *buf, uint64_t offset, void *ho
     staging_wait(1);
 }
 
+void vkb_vk_buffer_copy(vkb_vk *vk, struct vkb_buffer *src, struct vkb_buffer *dst, uint64_t bytes)
+{
+    copy_job j = {src->buffer, dst->buffer, src->offset, dst->offset, bytes};
+    if (bytes)
+        vkb_vk_submit_wait(vk, record_copy, &j);
+}
+
 void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, uint64_t bytes)
 {
     staged(vk, buf, buf->offset, (void *)src, bytes, 1);

@@ -22,6 +22,8 @@ struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned fla
 void vkb_vk_buffer_destroy(vkb_vk *vk, struct vkb_buffer *buf);
 void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, uint64_t bytes);
 void vkb_vk_buffer_download(vkb_vk *vk, struct vkb_buffer *buf, void *dst, uint64_t bytes);
+/* Copy BYTES from SRC to DST on the device (each at its offset in its allocation); returns when done. */
+void vkb_vk_buffer_copy(vkb_vk *vk, struct vkb_buffer *src, struct vkb_buffer *dst, uint64_t bytes);
 /* Free the staging buffer that uploads and downloads keep between calls (before the device goes). */
 void vkb_vk_staging_release(vkb_vk *vk);
 /* Fill the buffer's range (rounded up to 4 bytes) with the 32-bit WORD; the guards stay. */
