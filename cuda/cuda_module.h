@@ -9,12 +9,15 @@
 #include "../host/core/caps.h"
 #include "../host/core/plan.h"
 
-#define VKB_CUDA_ABI 2 /* 2: vkb_plan_buffer.flags, vkb_caps.max_uniform_bytes */
+#define VKB_CUDA_ABI 3 /* 3: the layout sizes; 2: vkb_plan_buffer.flags, vkb_caps.max_uniform_bytes */
 #define VKB_CUDA_ENTRY "vkb_cuda_module_get"
 
 /* Every function returns 0 on success, or a nonzero code with one line of text in WHY. */
 typedef struct vkb_cuda_module {
     int abi;
+    /* the sizes of the structures both sides share, as the module was compiled: a layout that changed without
+     * a new ABI number (VKB_MAX_SPEC, a new field) is refused too, instead of read as garbage */
+    size_t plan_bytes, caps_bytes;
     /* Open the GPU whose UUID is UUID (NULL: device 0); fill CAPS. */
     int (*open)(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len);
     /* Whether the module has a kernel or library op for every pass of PLAN. */

@@ -216,8 +216,8 @@ void close_device()
     cudaStreamDestroy(stream);
 }
 
-const vkb_cuda_module module = {VKB_CUDA_ABI, open_device, supports, alloc, release, upload, download,
-                                fill, execute, close_device};
+const vkb_cuda_module module = {VKB_CUDA_ABI, sizeof(vkb_plan), sizeof(vkb_caps), open_device, supports, alloc,
+                                release, upload, download, fill, execute, close_device};
 
 } // namespace
 

@@ -181,8 +181,9 @@ vkb_backend *vkb_cuda_open(const vkb_caps *match, char *why, size_t len)
         memcpy(&get, &sym, sizeof get); /* POSIX: dlsym's object pointer holds a function pointer */
     }
     mod = get ? get() : NULL;
-    if (!mod || mod->abi != VKB_CUDA_ABI) {
-        snprintf(why, len, "the CUDA module does not match this vkbench (rebuild both)");
+    if (!mod || mod->abi != VKB_CUDA_ABI || mod->plan_bytes != sizeof(vkb_plan) ||
+        mod->caps_bytes != sizeof(vkb_caps)) {
+        snprintf(why, len, "the CUDA module %s does not match this vkbench (rebuild both)", module_path);
         return NULL;
     }
     b = vkb_calloc(1, sizeof *b);
