@@ -664,7 +664,11 @@ void vkb_product_check(vkb_check *r, const vkb_product_ref *f, const float *c, d
     for (int64_t t = 0; t < f->nbr; t++) {
         uint64_t count = cp.nonfinite[2 * t], first = cp.nonfinite[2 * t + 1];
         if (count) {
-            mark_bad(r, first, (int64_t)first / n, (int64_t)first % n, c[first], NAN);
+            int64_t i = (int64_t)first / n, j = (int64_t)first % n;
+            double ref = 0;
+            for (int64_t p = 0; p < k && r->bad == 0; p++)   /* the first one's value, for the message */
+                ref += (double)f->a[i * k + p] * f->b[p * n + j];
+            mark_bad(r, first, i, j, c[first], ref);
             r->checked += count - 1;
             r->bad += count - 1;
             nonfinite += count;
