@@ -155,27 +155,24 @@ static void staging_wait(int k)
     staging.busy[k] = 0;
 }
 
+/* A staged copy: after the work submitted before (its writes, its reads of the buffer), and a read-back's
+ * bytes made available to the host before the fence signals. */
+static void record_staged_copy(vkb_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    VkMemoryBarrier to_host = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    vkb_vk_barrier(cmd);
+    record_copy(vk, cmd, user);
+    to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL, 0,
+                         NULL);
+}
+
 /* Submit, without waiting, the copy J on half K's command buffer. */
 static void staging_submit(int k, copy_job *j)
 {
-    VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    VkMemoryBarrier to_host = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     staging_wait(k);   /* the half's command buffer may still be pending: never reset it in flight */
-    VKB_CHECK(vkResetCommandBuffer(staging.cmd[k], 0));
-    VKB_CHECK(vkBeginCommandBuffer(staging.cmd[k], &bi));
-    vkb_vk_barrier(staging.cmd[k]);   /* after the work submitted before: its writes, its reads of BUF */
-    record_copy(staging.vk, staging.cmd[k], j);
-    /* a read-back's bytes made available to the host before the fence signals */
-    to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(staging.cmd[k], VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host,
-                         0, NULL, 0, NULL);
-    VKB_CHECK(vkEndCommandBuffer(staging.cmd[k]));
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &staging.cmd[k];
-    VKB_CHECK(vkQueueSubmit(staging.vk->queue, 1, &si, staging.fence[k]));
+    vkb_vk_submit(staging.vk, staging.cmd[k], staging.fence[k], record_staged_copy, j);
     staging.busy[k] = 1;
 }
 

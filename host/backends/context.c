@@ -485,18 +485,24 @@ void vkb_vk_destroy(vkb_vk *vk)
     free(vk);
 }
 
-void vkb_vk_submit_wait(vkb_vk *vk, void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user)
+void vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
+                   void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user)
 {
     VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    VKB_CHECK(vkResetCommandBuffer(vk->cmd, 0));
-    VKB_CHECK(vkBeginCommandBuffer(vk->cmd, &bi));
-    fn(vk, vk->cmd, user);
-    VKB_CHECK(vkEndCommandBuffer(vk->cmd));
+    VKB_CHECK(vkResetCommandBuffer(cmd, 0));
+    VKB_CHECK(vkBeginCommandBuffer(cmd, &bi));
+    fn(vk, cmd, user);
+    VKB_CHECK(vkEndCommandBuffer(cmd));
     si.commandBufferCount = 1;
-    si.pCommandBuffers = &vk->cmd;
-    VKB_CHECK(vkQueueSubmit(vk->queue, 1, &si, vk->fence));
+    si.pCommandBuffers = &cmd;
+    VKB_CHECK(vkQueueSubmit(vk->queue, 1, &si, fence));
+}
+
+void vkb_vk_submit_wait(vkb_vk *vk, void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user)
+{
+    vkb_vk_submit(vk, vk->cmd, vk->fence, fn, user);
     VKB_CHECK(vkWaitForFences(vk->device, 1, &vk->fence, VK_TRUE, UINT64_MAX));
     VKB_CHECK(vkResetFences(vk->device, 1, &vk->fence));
 }

@@ -39,7 +39,10 @@ VKB_NORETURN void vkb_vk_fail(const char *call, VkResult r, const char *file, in
 vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps);
 void vkb_vk_destroy(vkb_vk *vk);
 
-/* Record with begin/end around FN(vk, user), submit, wait: for uploads, fills and timed batches. */
+/* Record CMD with begin/end around FN(vk, user) and submit it, signalling FENCE; no wait. */
+void vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
+                   void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user);
+/* vkb_vk_submit on the context's own command buffer, then wait: for uploads, fills and timed batches. */
 void vkb_vk_submit_wait(vkb_vk *vk, void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user);
 /* Full compute/transfer memory barrier: every earlier write visible to every later access. */
 void vkb_vk_barrier(VkCommandBuffer cmd);
