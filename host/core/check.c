@@ -389,7 +389,7 @@ static void ref_exact_rows(void *ctx, int64_t t)
                 gq[jj] += fabs(x);
             }
         }
-        if (p % 16 == 15 || p == f->k - 1)
+        if (vkb_acc16_group_ends(p, f->k, (int64_t)VKB_TENSOR_K_STEP))
             for (int64_t c = 0; c < nl * CHUNK; c++) {
                 sa[c] += g[c];
                 vkb_bound_acc16_step(s[c], &g[c], &e[c]);
@@ -413,7 +413,7 @@ static void exact_element(int64_t k, const float *arow, const double *bcol, doub
         double x = (double)arow[p] * bcol[p];
         s += x;
         g += fabs(x);
-        if (p % 16 == 15 || p == k - 1) {
+        if (vkb_acc16_group_ends(p, k, (int64_t)VKB_TENSOR_K_STEP)) {
             sa += g;
             vkb_bound_acc16_step(s, &g, &e);
         }
@@ -443,7 +443,7 @@ static void ref_exact_cols(void *ctx, int64_t t)
                 s[q] += x;
                 g[q] += fabs(x);
             }
-            if (p % 16 == 15 || p == f->k - 1)
+            if (vkb_acc16_group_ends(p, f->k, (int64_t)VKB_TENSOR_K_STEP))
                 for (int q = 0; q < nl; q++) {
                     sa[q] += g[q];
                     vkb_bound_acc16_step(s[q], &g[q], &e[q]);

@@ -73,6 +73,11 @@ enum {
  * partial sum after the group and *G the group's sum of |a b| (reset here), *E = *E (1 + u) + u |S| +
  * U_IN (*G + |S|). */
 void vkb_bound_acc16_step(double s, double *g, double *e);
+/* Whether product P of K ends a group of PER that an fp16 accumulator rounds after (PER 16: one HMMA). */
+static inline int vkb_acc16_group_ends(int64_t p, int64_t k, int64_t per)
+{
+    return (p + 1) % per == 0 || p == k - 1;
+}
 
 /* What the product check needs from A and B alone (random vectors, references, model sums, exact lines):
  * built once per case (the threads of vkb_check_threads()), shared by every variant checked on it. It

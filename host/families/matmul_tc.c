@@ -156,7 +156,7 @@ static void acc16_row(int64_t n, int64_t k, int group, const float *a, const flo
             s[j] += t;
             g[j] += fabs(t);
         }
-        if ((p + 1) % group == 0 || p == k - 1)
+        if (vkb_acc16_group_ends(p, k, group))
             for (int64_t j = 0; j < n; j++)
                 vkb_bound_acc16_step(s[j], &g[j], &e[j]);
     }
