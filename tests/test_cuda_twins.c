@@ -7,6 +7,7 @@
 
 #include "../cuda/cuda_module.h"
 #include "family.h"
+#include "test_caps.h"
 #include "unit.h"
 
 static const char *module_path;
@@ -18,21 +19,11 @@ static void every_row(void)
     const vkb_cuda_module *m = get ? get() : NULL;
     vkb_caps caps;
     int planned = 0;
-    ASSERT(m && m->abi == VKB_CUDA_ABI);
+    ASSERT(m && m->abi == VKB_CUDA_ABI && m->plan_bytes == sizeof(vkb_plan) && m->caps_bytes == sizeof(vkb_caps));
     if (!m)
         return;
-    memset(&caps, 0, sizeof caps);
-    strcpy(caps.name, "H100-like");
-    caps.subgroup_size = caps.subgroup_min = caps.subgroup_max = 32;
-    caps.max_shared_bytes = 48 * 1024;
-    caps.max_workgroup_invocations = 1024;
-    caps.max_workgroup_size[0] = caps.max_workgroup_size[1] = 1024;
-    caps.max_workgroup_size[2] = 64;
+    caps = test_caps_gpu("H100-like", 132);
     caps.max_group_count[0] = 2147483647u;
-    caps.max_group_count[1] = caps.max_group_count[2] = 65535;
-    caps.max_buffer_bytes = 1ull << 40;
-    caps.max_uniform_bytes = 65536;
-    caps.compute_units = 132;
     caps.features = ~0u;
     for (int fi = 0; fi < vkb_family_count; fi++) {
         const vkb_family *f = vkb_families[fi];

@@ -5,24 +5,13 @@
 
 #include "device_limits.h"
 #include "family.h"
+#include "test_caps.h"
 #include "unit.h"
 
 /* A roomy device: every row plans. */
 static vkb_caps roomy(void)
 {
-    vkb_caps c;
-    memset(&c, 0, sizeof c);
-    strcpy(c.name, "test device");
-    c.subgroup_size = c.subgroup_min = c.subgroup_max = 32;
-    c.max_shared_bytes = 48 * 1024;
-    c.max_workgroup_invocations = 1024;
-    c.max_workgroup_size[0] = c.max_workgroup_size[1] = 1024;
-    c.max_workgroup_size[2] = 64;
-    c.max_group_count[0] = c.max_group_count[1] = c.max_group_count[2] = 65535;
-    c.max_buffer_bytes = 1ull << 40;
-    c.max_uniform_bytes = 65536;
-    c.compute_units = 16;
-    return c;
+    return test_caps_gpu("test device", 16);
 }
 
 static int plan_of(const char *family, const char *variant, const vkb_shape *s, const vkb_variant *tuned,
