@@ -106,6 +106,19 @@ static void bad_constants(void)
     ASSERT(plan_of("memory.width", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
     v = with("memory.width", "copy", 0, 128);                                  /* the checks assume 256 */
     ASSERT(plan_of("memory.width", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
+    /* the tensor-core load schedules (coopmat_khr: PREFETCH 11, GROUP_M 12, STORE_EARLY 13; coopmat2_staged:
+     * PREFETCH 6, TENSOR_LOAD 7, GROUP_M 8, STORE_EARLY 9): beyond their range a bad request, on any device;
+     * in range (0: the default) no bad request (a skip where the device has no cooperative matrices) */
+    static const struct { const char *row; int id; uint32_t bad, good; } sched[] = {
+        {"coopmat_khr", 11, 3, 2}, {"coopmat_khr", 12, 65536, 8}, {"coopmat_khr", 13, 2, 0},
+        {"coopmat2_staged", 6, 3, 0}, {"coopmat2_staged", 7, 2, 1}, {"coopmat2_staged", 8, 65536, 65535},
+        {"coopmat2_staged", 9, 2, 1}};
+    for (size_t i = 0; i < sizeof sched / sizeof sched[0]; i++) {
+        v = with("matmul", sched[i].row, sched[i].id, sched[i].bad);
+        ASSERT(plan_of("matmul", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);
+        v = with("matmul", sched[i].row, sched[i].id, sched[i].good);
+        ASSERT(plan_of("matmul", NULL, &sq, &v, &p) != VKB_PLAN_BAD_REQUEST);
+    }
 }
 
 static void too_large(void)

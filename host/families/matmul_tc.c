@@ -53,6 +53,20 @@ static int staged_shared(uint32_t *spec, uint32_t gk, const vkb_caps *caps, uint
     }
 }
 
+/* The load schedule's constants (matmul_tc_stage.glsl): 0 is the default (a --spec of a later SpecId passes 0
+ * for those between), PREFETCH 1 or 2 register sets, STORE_EARLY and TENSOR_LOAD 0 or 1, GROUP_M at most 65535
+ * block rows; anything else is a bad request, never silently read as the nearest meaningful value. */
+static int schedule_bad(uint32_t prefetch, uint32_t store_early, uint32_t tensor_load, uint32_t group_m, char *why,
+                        size_t len)
+{
+    if (prefetch <= 2 && store_early <= 1 && tensor_load <= 1 && group_m <= 65535)
+        return 0;
+    vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "PREFETCH=%u STORE_EARLY=%u TENSOR_LOAD=%u GROUP_M=%u: PREFETCH "
+                  "0 to 2, STORE_EARLY and TENSOR_LOAD 0 or 1, GROUP_M 0 to 65535 (0: the default)", prefetch,
+                  store_early, tensor_load, group_m);
+    return 1;
+}
+
 int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const vkb_caps *caps, uint32_t *local,
                    uint32_t *spec, uint32_t *tile_m, uint32_t *tile_n, uint32_t *shared, char *why, size_t len)
 {
@@ -64,6 +78,8 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
                              local[1], local[2]);
     if (strncmp(kernel, "matmul_coopmat_khr", 18) == 0) {
         uint32_t bm = spec[0], bn = spec[1], wm = spec[3], wn = spec[4], fm, fn, fk, nsub;
+        if (schedule_bad(spec[8], spec[10], 0, spec[9], why, len))   /* SpecIds 11-13 */
+            return VKB_PLAN_BAD_REQUEST;
         if (!bm || !bn || !spec[2] || !wm || !wn || bm % wm || bn % wn || bm > 4096 || bn > 4096 || spec[2] > 4096)
             return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "block %ux%ux%u, subgroup tile %ux%u: each at "
                                  "least 1, blocks at most 4096, WM dividing BM and WN dividing BN", bm, bn, spec[2],
@@ -98,6 +114,8 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
     }
     if (strncmp(kernel, "matmul_coopmat2", 15) == 0) {
         const uint32_t *g = caps->coopmat2_granularity;
+        if (strstr(kernel, "_staged") && schedule_bad(spec[3], spec[6], spec[4], spec[5], why, len))   /* 6-9 */
+            return VKB_PLAN_BAD_REQUEST;
         if (!g[0])
             return skip(why, len, "the device reports no workgroup-scope fp16 cooperative matrix "
                                   "(vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV)");
