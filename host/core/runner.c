@@ -52,6 +52,7 @@ typedef struct shape_state {
     int ninputs, cap;
     saved_outputs saved;     /* the current variant's outputs on its first backend */
     int saved_variant;
+    vkb_runner_clock clock;  /* the run's clock when the shape began (-v: where the shape's time went) */
 } shape_state;
 
 /* One buffer for read-backs, kept for the run: a fresh one per case costs a page fault per 4 KiB (a 1 GiB
@@ -461,7 +462,6 @@ static vkb_buffer *input_buffer(vkb_runner *r, shape_state *st, int bi, const vk
     *e = (cached_input){bi, pb->host, pb->bytes, pb->flags, b->buffer_create(b, pb->bytes, pb->flags)};
     if (pb->host)
         b->upload(b, e->buf, pb->host, pb->bytes);
-    r->uploads++;
     return e->buf;
 }
 
@@ -558,11 +558,14 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
     if (!fault_no_dispatch())
         b->execute(b, prep, bufs, 1, 0, NULL);
     run_ms = (vkb_now_ns() - t1) / 1e6;
+    t1 = vkb_now_ns();
+    r->clock.run_ns += t1 - t0;
     for (int i = 0; i < plan.nbuf; i++)
         if (plan.buf[i].role == VKB_BUF_OUTPUT)
             b->download(b, bufs[i], (void *)plan.buf[i].host, plan.buf[i].bytes);
+    t0 = t1;
     t1 = vkb_now_ns();
-    r->clock.run_ns += t1 - t0;
+    r->clock.download_ns += t1 - t0;
     vkb_family_check(f, v, c, &plan, &res->check);
     if (unpoisoned || vkb_verify_guards(b, bufs, &plan, why, sizeof why)) {
         res->check.pass = 0;   /* the outputs were not poisoned, or bytes beside them were written */
@@ -629,6 +632,8 @@ static void shape_begin(vkb_runner *r, shape_state *st, const vkb_selection *sel
     const vkb_family *f = sel->fam[fi].family;
     char why[200] = "", text[96];
     double t0 = vkb_now_ns();
+    r->clock.wall_ns = t0 - r->start_ns;
+    st->clock = r->clock;
     st->fam = fi;
     st->shape = s;
     st->c = (vkb_case){f, sel->fam[fi].shapes[s], NULL};
@@ -639,14 +644,34 @@ static void shape_begin(vkb_runner *r, shape_state *st, const vkb_selection *sel
         vkb_die(VKB_EXIT_USAGE, "%s at %s: %s", f->name, vkb_shape_text(f, &st->c.shape, text, sizeof text), why);
     t0 = vkb_now_ns() - t0;
     r->clock.inputs_ns += t0;
-    if (vkb_verbose && t0 > INPUTS_NOTE_NS)   /* which shapes' inputs the -v total is made of */
-        vkb_note("-v: inputs of %s at %s: %.2f s", f->name, vkb_shape_text(f, &st->c.shape, text, sizeof text), t0 / 1e9);
+}
+
+/* -v: where the time of WHAT went: CLOCK, or its part since BEFORE. */
+static void print_clock(const char *what, const vkb_runner_clock *clock, const vkb_runner_clock *before)
+{
+    static const vkb_runner_clock zero;
+    const vkb_runner_clock *b = before ? before : &zero;
+    vkb_note("time%s%s: %.2f s: inputs %.2f, pipelines %.2f, buffers and uploads %.2f, checked runs %.2f, "
+             "downloads %.2f, CPU checks %.2f, determinism and cross-backend %.2f, timing %.2f (warm-up %.2f)",
+             what[0] ? " of " : "", what, (clock->wall_ns - b->wall_ns) / 1e9,
+             (clock->inputs_ns - b->inputs_ns) / 1e9, (clock->prepare_ns - b->prepare_ns) / 1e9,
+             (clock->upload_ns - b->upload_ns) / 1e9, (clock->run_ns - b->run_ns) / 1e9,
+             (clock->download_ns - b->download_ns) / 1e9, (clock->check_ns - b->check_ns) / 1e9,
+             (clock->rerun_ns - b->rerun_ns) / 1e9, (clock->timing_ns - b->timing_ns) / 1e9,
+             (clock->warmup_ns - b->warmup_ns) / 1e9);
 }
 
 static void shape_end(vkb_runner *r, shape_state *st)
 {
+    char text[96], what[160];
     if (st->fam < 0)
         return;
+    r->clock.wall_ns = vkb_now_ns() - r->start_ns;
+    if (vkb_verbose) {
+        snprintf(what, sizeof what, "%s at %s", st->c.family->name,
+                 vkb_shape_text(st->c.family, &st->c.shape, text, sizeof text));
+        print_clock(what, &r->clock, &st->clock);
+    }
     forget_outputs(&st->saved);
     for (int i = 0; i < st->ninputs; i++)
         r->all[st->inputs[i].backend]->buffer_destroy(r->all[st->inputs[i].backend], st->inputs[i].buf);
@@ -693,6 +718,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
 
     memset(&st, 0, sizeof st);
     st.fam = -1;
+    r->start_ns = vkb_now_ns();
     for (int i = 0; i < r->nsinks; i++)
         if (r->sinks[i]->begin)
             r->sinks[i]->begin(r->sinks[i], set, r->all, r->nall, plan);
@@ -746,11 +772,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     sigaction(SIGTERM, &old_term, NULL);
     rc = end_sinks(r, r->interrupted != 0);
     if (vkb_verbose)
-        vkb_note("time: inputs %.2f s, pipelines %.2f s, buffers and uploads %.2f s (%d input upload%s), checked "
-                 "runs %.2f s, CPU checks %.2f s, determinism re-runs %.2f s, timing %.2f s (warm-up %.2f s)", r->clock.inputs_ns / 1e9,
-                 r->clock.prepare_ns / 1e9, r->clock.upload_ns / 1e9, r->uploads, r->uploads == 1 ? "" : "s",
-                 r->clock.run_ns / 1e9, r->clock.check_ns / 1e9, r->clock.rerun_ns / 1e9, r->clock.timing_ns / 1e9,
-                 r->clock.warmup_ns / 1e9);
+        print_clock("", &r->clock, NULL);
     if (rc)
         return rc;
     return r->interrupted ? 128 + r->interrupted : 0;

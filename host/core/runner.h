@@ -23,11 +23,13 @@ typedef struct vkb_runner_clock {
     double inputs_ns;    /* case_create: host inputs and references */
     double prepare_ns;   /* pipelines, kernel lookup */
     double upload_ns;    /* buffers created, inputs uploaded, outputs poisoned */
-    double run_ns;       /* poison read back, the checked run, downloads */
+    double run_ns;       /* the poison check, the checked run */
+    double download_ns;  /* the checked run's outputs read back */
     double check_ns;     /* the CPU check of the outputs, guard bands */
     double rerun_ns;     /* the determinism re-run, the cross-backend compare */
     double timing_ns;    /* warm-up and timed repetitions */
     double warmup_ns;    /* ... of which the warm-up */
+    double wall_ns;      /* all of it, from the first case */
 } vkb_runner_clock;
 
 typedef struct vkb_runner {
@@ -48,9 +50,9 @@ typedef struct vkb_runner {
     vkb_work *work;             /* the work list (vkb_runner_plan) */
     int nwork;
     int done;                   /* cases finished */
-    int uploads;                /* input buffers uploaded (shared by the variants of a shape) */
     double fastest_copy;        /* GB/s of the fastest copy ceiling so far: bandwidths above 1.25x are suspect */
     vkb_runner_clock clock;
+    double start_ns;            /* when the run began (vkb_now_ns) */
     int interrupted;            /* the signal that stopped the run (SIGINT, SIGTERM), else 0 */
 } vkb_runner;
 
