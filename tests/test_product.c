@@ -236,8 +236,8 @@ static void threads_identical(void)
             p.c[17 * p.n + 301] += 0.5f;
         if (variant == 2)
             p.c[250 * p.n + 9] = NAN;
-        setenv("VKB_CHECK_THREADS", "1", 1);
-        ASSERT(vkb_check_threads() == 1);
+        setenv("VKB_THREADS", "1", 1);
+        ASSERT(vkb_threads() == 1);
         vkb_check_init(&one, "product");
         vkb_check_product(&one, p.m, p.n, p.k, p.a, p.b, p.c, VKB_U_F32, VKB_ACC_ROUND, 3);
         vkb_check_finish(&one);
@@ -245,8 +245,8 @@ static void threads_identical(void)
         for (int t = 2; t <= 5; t += 3) {
             char n[8];
             snprintf(n, sizeof n, "%d", t);
-            setenv("VKB_CHECK_THREADS", n, 1);
-            ASSERT(vkb_check_threads() == t);
+            setenv("VKB_THREADS", n, 1);
+            ASSERT(vkb_threads() == t);
             vkb_check_init(&many, "product");
             vkb_check_product(&many, p.m, p.n, p.k, p.a, p.b, p.c, VKB_U_F32, VKB_ACC_ROUND, 3);
             vkb_check_finish(&many);
@@ -255,7 +255,7 @@ static void threads_identical(void)
         fprintf(stderr, "case %d: pass %d, bad %llu, worst %.17g, %s\n", variant, one.pass,
                 (unsigned long long)one.bad, one.worst_ratio, one.method);
     }
-    unsetenv("VKB_CHECK_THREADS");
+    unsetenv("VKB_THREADS");
     product_free(&p);
 }
 

@@ -2,13 +2,11 @@
 #include "check.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "parallel.h"
 #include "util.h"
 
 double vkb_gamma(double n, double u)
@@ -182,48 +180,6 @@ void vkb_bound_acc16_step(double s, double *g, double *e)
 {
     *e = *e * (1 + VKB_ACC16_U) + VKB_ACC16_U * fabs(s) + VKB_ACC16_U_IN * (*g + fabs(s));
     *g = 0;
-}
-
-/* ---- worker threads: a fixed set of tasks, each writing only its own results, so the outcome does not
- * depend on how many threads run them or in what order ---- */
-
-typedef void (*task_fn)(void *ctx, int64_t task);
-
-typedef struct pool {
-    task_fn fn;
-    void *ctx;
-    int64_t count;
-    atomic_llong next;
-} pool;
-
-static void *pool_worker(void *arg)
-{
-    pool *p = arg;
-    for (int64_t t; (t = atomic_fetch_add(&p->next, 1)) < p->count;)
-        p->fn(p->ctx, t);
-    return NULL;
-}
-
-int vkb_check_threads(void)
-{
-    const char *env = getenv("VKB_CHECK_THREADS");
-    long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > VKB_CHECK_MAX_THREADS ? VKB_CHECK_MAX_THREADS : (int)n;
-}
-
-/* Run FN(CTX, t) for t = 0..COUNT-1 on up to vkb_check_threads() threads (the caller among them). */
-static void run_tasks(int64_t count, task_fn fn, void *ctx)
-{
-    pthread_t th[VKB_CHECK_MAX_THREADS];
-    int n = vkb_check_threads(), started = 0;
-    pool p = {fn, ctx, count, 0};
-    if (n > count)
-        n = (int)count;
-    for (int i = 1; i < n; i++)   /* a thread that cannot start leaves its tasks to the others */
-        started += pthread_create(&th[started], NULL, pool_worker, &p) == 0;
-    pool_worker(&p);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
 }
 
 /* ---- what the check of C = A B needs from A and B alone (built once per case) ---- */
@@ -493,11 +449,11 @@ vkb_product_ref *vkb_product_ref_create(int64_t m, int64_t n, int64_t k, const f
     f->nlc = exact_lines(n, f->lc);
     f->lrow = vkb_alloc((size_t)(f->nlr * n * 3) * sizeof *f->lrow);
     f->lcol = vkb_alloc((size_t)(f->nlc * m * 3) * sizeof *f->lcol);
-    run_tasks(ceil_div(k, CHUNK), ref_b_rows, f);
-    run_tasks(f->nbr, ref_a_block, f);
-    run_tasks(ceil_div(n, CHUNK), ref_b_cols, f);
-    run_tasks(ceil_div(n, CHUNK), ref_exact_rows, f);
-    run_tasks(ceil_div(m, CHUNK), ref_exact_cols, f);
+    vkb_parallel_run(ceil_div(k, CHUNK), ref_b_rows, f);
+    vkb_parallel_run(f->nbr, ref_a_block, f);
+    vkb_parallel_run(ceil_div(n, CHUNK), ref_b_cols, f);
+    vkb_parallel_run(ceil_div(n, CHUNK), ref_exact_rows, f);
+    vkb_parallel_run(ceil_div(m, CHUNK), ref_exact_cols, f);
     return f;
 }
 
@@ -658,7 +614,7 @@ void vkb_product_check(vkb_check *r, const vkb_product_ref *f, const float *c, d
     double widest = 0;
     c = cp.c;
 
-    run_tasks(f->nbr, c_block, &cp);
+    vkb_parallel_run(f->nbr, c_block, &cp);
     r->cols = (uint64_t)n;
     /* 1. every element finite: NaN (poison) and Inf fail here, whatever the lines below see */
     for (int64_t t = 0; t < f->nbr; t++) {

@@ -80,7 +80,7 @@ static inline int vkb_acc16_group_ends(int64_t p, int64_t k, int64_t per)
 }
 
 /* What the product check needs from A and B alone (random vectors, references, model sums, exact lines):
- * built once per case (the threads of vkb_check_threads()), shared by every variant checked on it. It
+ * built once per case (on vkb_threads() threads, parallel.h), shared by every variant checked on it. It
  * keeps A and B (M x K, K x N, row-major), which must outlive it. */
 typedef struct vkb_product_ref vkb_product_ref;
 vkb_product_ref *vkb_product_ref_create(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
@@ -94,10 +94,6 @@ void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const floa
 /* The model tolerance of one Freivalds sum of vkb_check_product over N elements of K products (for tests
  * and docs): SIGMAS sqrt(sum_j Var e_ij), SUM_T = sum_j sum_p (a_ip b_pj)^2, SUM_C2 = sum_j C_ij^2. */
 double vkb_product_row_tolerance(int64_t n, int64_t k, double sum_t, double sum_c2, double u, int mode);
-/* Threads of the product check: VKB_CHECK_THREADS, else the host's online cores, at most
- * VKB_CHECK_MAX_THREADS. Its results do not depend on the count (fixed tasks, fixed order of combining). */
-#define VKB_CHECK_MAX_THREADS 32
-int vkb_check_threads(void);
 
 /* Guard bands around device buffers: VKB_GUARD_BYTES of VKB_GUARD_WORD before and after each buffer's
  * range (after: from the 4-byte-rounded end). */

@@ -1,0 +1,20 @@
+/* parallel.h - a fixed set of tasks run on the host's cores: the product check, seeded inputs, pipeline
+ * compilation. Each task writes only its own results, so the outcome does not depend on how many threads
+ * run them or in what order. */
+#ifndef VKB_PARALLEL_H
+#define VKB_PARALLEL_H
+
+#include <stdint.h>
+
+#define VKB_MAX_THREADS 32
+
+/* Threads to use: VKB_THREADS, else the host's online cores, at most VKB_MAX_THREADS. */
+int vkb_threads(void);
+
+typedef void (*vkb_task_fn)(void *ctx, int64_t task);
+
+/* Run FN(CTX, t) for t = 0..COUNT-1 on up to vkb_threads() threads (the caller among them); returns when
+ * all have finished. A thread that cannot start leaves its tasks to the others. */
+void vkb_parallel_run(int64_t count, vkb_task_fn fn, void *ctx);
+
+#endif
