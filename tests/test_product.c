@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "parallel.h"
 #include "unit.h"
 #include "util.h"
 
