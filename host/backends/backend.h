@@ -36,6 +36,9 @@ struct vkb_backend {
      * cannot run it (no such CUDA twin, a limit exceeded): the caller skips the variant. */
     void *(*prepare)(vkb_backend *b, const vkb_plan *plan, char *why, size_t len);
     void (*unprepare)(vkb_backend *b, void *prepared);
+    /* Build ahead, on the host's cores, what prepare() will need for the N PLANS (whose buffers may have no
+     * host data), so that prepare() then finds it built. May be NULL. */
+    void (*precompile)(vkb_backend *b, const vkb_plan *plans, int n);
     /* The driver's statistics of the prepared plan's pipelines, up to MAX; returns how many (0 when the
      * driver reports none). May be NULL. */
     int (*statistics)(vkb_backend *b, void *prepared, vkb_pipeline_stats *out, int max);

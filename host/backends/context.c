@@ -437,6 +437,7 @@ vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
     VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkPipelineCacheCreateInfo cache_ci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
 
     load_loader();
     vk->instance = create_instance(validation, &vk->messenger);
@@ -468,6 +469,7 @@ vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
     cai.commandBufferCount = 1;
     VKB_CHECK(vkAllocateCommandBuffers(vk->device, &cai, &vk->cmd));
     VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &vk->fence));
+    VKB_CHECK(vkCreatePipelineCache(vk->device, &cache_ci, NULL, &vk->cache));
     return vk;
 }
 
@@ -477,6 +479,7 @@ void vkb_vk_destroy(vkb_vk *vk)
         return;
     vkDeviceWaitIdle(vk->device);
     vkDestroyFence(vk->device, vk->fence, NULL);
+    vkDestroyPipelineCache(vk->device, vk->cache, NULL);
     vkDestroyCommandPool(vk->device, vk->pool, NULL);
     vkDestroyDevice(vk->device, NULL);
     if (vk->messenger)

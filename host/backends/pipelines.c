@@ -99,7 +99,7 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
     if (vkb_mc_enabled())
         r = create_captured(vk, pass, &cpci, out);
     else
-        r = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &cpci, NULL, &out->pipeline);
+        r = vkCreateComputePipelines(vk->device, vk->cache, 1, &cpci, NULL, &out->pipeline);
     if (r != VK_SUCCESS) {
         snprintf(why, len, "the driver could not build the pipeline (%s)", vkb_vk_result_text(r));
         vkb_vk_pipeline_destroy(vk, out);

@@ -21,6 +21,7 @@ typedef struct vkb_vk {
     double timestamp_period_ns;
     uint32_t timestamp_bits;
     int has_exec_props;   /* VK_KHR_pipeline_executable_properties enabled */
+    VkPipelineCache cache; /* every pipeline of the run: one built ahead (precompile) is found, not rebuilt */
     vkb_caps *caps;       /* the backend's caps (vkb_backend.caps): the one copy, completed by main from CUDA */
 } vkb_vk;
 

@@ -356,6 +356,23 @@ static int plan_or_die(const vkb_family *f, const vkb_variant *v, const vkb_case
     return code;
 }
 
+/* The plan of work item K without inputs (sizes only): 1, or 0 when the case will be a skip (said on its row);
+ * a request beyond the kernel or the device ends the run (plan_or_die). */
+static int plan_sizes(const vkb_runner *r, const vkb_selection *sel, const vkb_work *k, vkb_plan *plan)
+{
+    const vkb_family *f = sel->fam[k->fam].family;
+    const vkb_variant *v = &f->variants[k->variant];
+    const vkb_backend *b = r->all[k->backend];
+    vkb_case c = {f, sel->fam[k->fam].shapes[k->shape], NULL};
+    vkb_variant tuned;
+    vkb_result scratch;   /* apply_spec's skip reason, unused here */
+    char why[200];
+    memset(&scratch, 0, sizeof scratch);
+    if ((v->needs & ~b->caps.features) || apply_spec(r, v, &tuned, &scratch))
+        return 0;
+    return plan_or_die(f, &tuned, &c, &b->caps, plan, why, sizeof why) == VKB_PLAN_OK;
+}
+
 void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *estimate)
 {
     if (r->nwork > VKB_MAX_RESULTS)
@@ -365,22 +382,30 @@ void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan 
     for (int pass = 0; pass < 2; pass++)
         for (int w = 0; w < r->nwork; w++) {
             const vkb_work *k = &r->work[w];
-            const vkb_family *f = sel->fam[k->fam].family;
-            const vkb_variant *v = &f->variants[k->variant];
-            const vkb_backend *b = r->all[k->backend];
-            vkb_case c = {f, sel->fam[k->fam].shapes[k->shape], NULL}; /* no inputs: sizes only */
             vkb_plan plan;
-            vkb_variant tuned;
-            vkb_result scratch;
-            char why[200];
-            if (((v->flags & VKB_VAR_CEILING) != 0) != pass)
-                continue;
-            memset(&scratch, 0, sizeof scratch);
-            if ((v->needs & ~b->caps.features) || apply_spec(r, v, &tuned, &scratch))
-                continue; /* a skip, said on its row */
-            if (plan_or_die(f, &tuned, &c, &b->caps, &plan, why, sizeof why) == VKB_PLAN_OK && estimate)
+            if (((sel->fam[k->fam].family->variants[k->variant].flags & VKB_VAR_CEILING) != 0) == pass &&
+                plan_sizes(r, sel, k, &plan) && estimate)
                 estimate->estimate_s += HOST_S_PER_BYTE * (double)vkb_plan_bytes(&plan);
         }
+}
+
+/* Each backend that can builds the pipelines of all its cases ahead, on the host's cores. */
+static void precompile(vkb_runner *r, const vkb_selection *sel)
+{
+    double t0 = vkb_now_ns();
+    for (int bi = 0; bi < r->nall; bi++) {
+        vkb_backend *b = r->all[bi];
+        vkb_plan *plans;
+        int n = 0;
+        if (!b->precompile)
+            continue;
+        plans = vkb_alloc((size_t)r->nwork * sizeof *plans + 1);
+        for (int w = 0; w < r->nwork; w++)
+            n += r->work[w].backend == bi && plan_sizes(r, sel, &r->work[w], &plans[n]);
+        b->precompile(b, plans, n);
+        free(plans);
+    }
+    r->clock.prepare_ns += vkb_now_ns() - t0;
 }
 
 /* Known peak rates (GFLOP/s) of devices by name: fp32 FMA, fp16 FMA, fp16 tensor cores (dense). A rate above
@@ -734,6 +759,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
 
+    precompile(r, sel);
     for (int w = 0; w < r->nwork && !stop_signal; w++) {
         const vkb_work *k = &r->work[w];
         const vkb_family *f = sel->fam[k->fam].family;
