@@ -9,7 +9,8 @@
 #include "../host/core/caps.h"
 #include "../host/core/plan.h"
 
-#define VKB_CUDA_ABI 3 /* 3: the layout sizes; 2: vkb_plan_buffer.flags, vkb_caps.max_uniform_bytes */
+/* 4: copy and compare; 3: the layout sizes; 2: vkb_plan_buffer.flags, vkb_caps.max_uniform_bytes */
+#define VKB_CUDA_ABI 4
 #define VKB_CUDA_ENTRY "vkb_cuda_module_get"
 
 /* Every function returns 0 on success, or a nonzero code with one line of text in WHY. */
@@ -27,6 +28,13 @@ typedef struct vkb_cuda_module {
     int (*upload)(void *dst, const void *src, uint64_t bytes, char *why, size_t len);
     int (*download)(void *dst, const void *src, uint64_t bytes, char *why, size_t len);
     int (*fill)(void *dst, uint32_t word, uint64_t bytes, char *why, size_t len);
+    /* Copy BYTES, rounded up to whole words, from SRC to DST on the device; returns when the copy is done. */
+    int (*copy)(void *dst, const void *src, uint64_t bytes, char *why, size_t len);
+    /* Compare the first BYTES at A, rounded up to whole words, bit for bit with those at OTHER, or with the word
+     * WORD where OTHER is NULL, on the device: COUNT gets how many 4-byte words differ, FIRST the index of the
+     * first of them (UINT64_MAX when none). */
+    int (*compare)(const void *a, const void *other, uint32_t word, uint64_t bytes, uint64_t *count, uint64_t *first,
+                   char *why, size_t len);
     /* Run PLAN REPS times on BUFS; each repetition timed with CUDA events into NS (when not NULL).
      * COLD: a buffer larger than the L2 is written before each repetition, outside the events. */
     int (*execute)(const vkb_plan *plan, void *const *bufs, int reps, int cold, double *ns, char *why, size_t len);

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "kernels.h"
+#include "verify.h"
 
 namespace {
 
@@ -11,6 +12,7 @@ cudaStream_t stream;
 cudaEvent_t events[2 * 64];
 void *evict;
 size_t evict_bytes;
+vkb_cuda_verdict *verdict;   /* compare's counters on the device, made at its first use */
 
 int fail(cudaError_t e, const char *what, char *why, size_t len)
 {
@@ -119,6 +121,9 @@ void release(void *ptr) { cudaFree(ptr); }
 int upload(void *dst, const void *src, uint64_t bytes, char *why, size_t len)
 {
     TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    /* a copy from pageable memory may return before its DMA lands, and the kernels run on a stream that
+     * does not wait for the legacy one: wait here, so that what runs next reads what was uploaded */
+    TRY(cudaStreamSynchronize(cudaStreamLegacy));
     return 0;
 }
 
@@ -139,6 +144,28 @@ int fill(void *dst, uint32_t word, uint64_t bytes, char *why, size_t len)
     fill_words<<<1024, 256, 0, stream>>>((uint32_t *)dst, word, bytes / 4);
     TRY(cudaGetLastError());
     TRY(cudaStreamSynchronize(stream));
+    return 0;
+}
+
+/* Device to device on the stream, and wait: cudaMemcpy alone would return before a device copy is done. */
+int copy(void *dst, const void *src, uint64_t bytes, char *why, size_t len)
+{
+    TRY(cudaMemcpyAsync(dst, src, (bytes + 3) & ~3ull, cudaMemcpyDeviceToDevice, stream));
+    TRY(cudaStreamSynchronize(stream));
+    return 0;
+}
+
+int compare(const void *a, const void *other, uint32_t word, uint64_t bytes, uint64_t *count, uint64_t *first,
+            char *why, size_t len)
+{
+    int sms = 0;
+    vkb_cuda_verdict out;
+    if (!verdict)
+        TRY(cudaMalloc(&verdict, sizeof *verdict));
+    TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    TRY(vkb_cuda_compare_words(a, other, word, (bytes + 3) / 4, vkb_cuda_compare_blocks(sms), verdict, &out, stream));
+    *count = out.differing;
+    *first = out.first;
     return 0;
 }
 
@@ -211,13 +238,16 @@ void close_device()
     if (evict)
         cudaFree(evict);
     evict = nullptr;
+    if (verdict)
+        cudaFree(verdict);
+    verdict = nullptr;
     for (auto &ev : events)
         cudaEventDestroy(ev);
     cudaStreamDestroy(stream);
 }
 
 const vkb_cuda_module module = {VKB_CUDA_ABI, sizeof(vkb_plan), sizeof(vkb_caps), open_device, supports, alloc,
-                                release, upload, download, fill, execute, close_device};
+                                release, upload, download, fill, copy, compare, execute, close_device};
 
 } // namespace
 

@@ -113,6 +113,26 @@ static void cu_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
     CU_DIE_ON(mod->fill(buf->ptr, VKB_POISON, (bytes + 3) & ~3ull, why_buf, sizeof why_buf));
 }
 
+static void cu_copy(vkb_backend *b, vkb_buffer *src, vkb_buffer *dst, uint64_t bytes)
+{
+    (void)b;
+    CU_DIE_ON(mod->copy(dst->ptr, src->ptr, bytes, why_buf, sizeof why_buf));
+}
+
+/* The ranges only (ptr), not the guard bands around them: those differ from buffer to buffer. */
+static int64_t cu_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint32_t word, uint64_t bytes,
+                          uint64_t *first)
+{
+    uint64_t count = 0, at = 0;
+    (void)b;
+    if (a->bytes < bytes || (other && other->bytes < bytes))
+        return -1;
+    CU_DIE_ON(mod->compare(a->ptr, other ? other->ptr : NULL, word, bytes, &count, &at, why_buf, sizeof why_buf));
+    if (count)
+        *first = at;
+    return (int64_t)count;
+}
+
 static void cu_guards(vkb_backend *b, vkb_buffer *buf, void *before, void *after)
 {
     (void)b;
@@ -200,6 +220,8 @@ vkb_backend *vkb_cuda_open(const vkb_caps *match, char *why, size_t len)
     b->upload = cu_upload;
     b->download = cu_download;
     b->poison = cu_poison;
+    b->copy = cu_copy;
+    b->compare = cu_compare;
     b->guards = cu_guards;
     b->execute = cu_execute;
     b->destroy = cu_destroy;
