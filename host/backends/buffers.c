@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "parallel.h"
 
 #define STAGING_CHUNK (32ull << 20) /* a half of the staging buffer: bounded host-visible memory, whatever the
                                      * buffer size */
@@ -210,7 +211,7 @@ static void staged(vkb_vk *vk, struct vkb_buffer *buf, uint64_t offset, void *ho
         copy_job j;
         if (to_device) {
             staging_wait(k);   /* its last chunk has left */
-            memcpy(half, h + off, n);
+            vkb_parallel_copy(half, h + off, n);
             j = (copy_job){staging.buf->buffer, buf->buffer, (uint64_t)k * staging.half, offset + off, n};
             staging_submit(k, &j);
             continue;
@@ -222,7 +223,7 @@ static void staged(vkb_vk *vk, struct vkb_buffer *buf, uint64_t offset, void *ho
         if (i > 0) {
             uint64_t prev = off - chunk, m = bytes - prev < chunk ? bytes - prev : chunk;
             staging_wait(!k);
-            memcpy(h + prev, staging.map + (uint64_t)!k * staging.half, m);
+            vkb_parallel_copy(h + prev, staging.map + (uint64_t)!k * staging.half, m);
         }
     }
     staging_wait(0);

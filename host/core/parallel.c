@@ -4,7 +4,10 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#define BYTES_PER_TASK ((size_t)4 << 20) /* a few ms of one core: thread start-up costs ~0.1 ms */
 
 typedef struct pool {
     vkb_task_fn fn;
@@ -40,4 +43,45 @@ void vkb_parallel_run(int64_t count, vkb_task_fn fn, void *ctx)
     pool_worker(&p);
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
+}
+
+typedef struct span_job {
+    char *dst;
+    const char *src;   /* NULL: set to BYTE */
+    int byte;
+    size_t bytes;
+} span_job;
+
+static void span_task(void *ctx, int64_t t)
+{
+    span_job *j = ctx;
+    size_t at = (size_t)t * BYTES_PER_TASK, n = j->bytes - at < BYTES_PER_TASK ? j->bytes - at : BYTES_PER_TASK;
+    if (j->src)
+        memcpy(j->dst + at, j->src + at, n);
+    else
+        memset(j->dst + at, j->byte, n);
+}
+
+static void span_run(span_job *j)
+{
+    if (j->bytes <= 2 * BYTES_PER_TASK) {
+        if (j->src)
+            memcpy(j->dst, j->src, j->bytes);
+        else
+            memset(j->dst, j->byte, j->bytes);
+        return;
+    }
+    vkb_parallel_run((int64_t)((j->bytes + BYTES_PER_TASK - 1) / BYTES_PER_TASK), span_task, j);
+}
+
+void vkb_parallel_copy(void *dst, const void *src, size_t bytes)
+{
+    span_job j = {dst, src, 0, bytes};
+    span_run(&j);
+}
+
+void vkb_parallel_set(void *dst, int byte, size_t bytes)
+{
+    span_job j = {dst, NULL, byte, bytes};
+    span_run(&j);
 }

@@ -4,6 +4,7 @@
 #ifndef VKB_PARALLEL_H
 #define VKB_PARALLEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define VKB_MAX_THREADS 32
@@ -16,5 +17,11 @@ typedef void (*vkb_task_fn)(void *ctx, int64_t task);
 /* Run FN(CTX, t) for t = 0..COUNT-1 on up to vkb_threads() threads (the caller among them); returns when
  * all have finished. A thread that cannot start leaves its tasks to the others. */
 void vkb_parallel_run(int64_t count, vkb_task_fn fn, void *ctx);
+
+/* memcpy and memset of large ranges on those threads: one thread's copy moves a third to a half of what the
+ * memory can (a 1 GiB staged upload or output fill took 0.1-0.3 s on the H100 host); small ranges stay on the
+ * caller's thread. */
+void vkb_parallel_copy(void *dst, const void *src, size_t bytes);
+void vkb_parallel_set(void *dst, int byte, size_t bytes);
 
 #endif

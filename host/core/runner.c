@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "device_limits.h"
+#include "parallel.h"
 #include "spirv.h"
 #include "util.h"
 #include "verify.h"
@@ -233,7 +234,7 @@ static void save_outputs(saved_outputs *saved, const vkb_plan *plan, const vkb_r
             saved->data[i] = vkb_alloc(plan->buf[i].bytes);
             saved->cap[i] = plan->buf[i].bytes;
         }
-        memcpy(saved->data[i], plan->buf[i].host, plan->buf[i].bytes);
+        vkb_parallel_copy(saved->data[i], plan->buf[i].host, plan->buf[i].bytes);
         saved->bytes[i] = plan->buf[i].bytes;
     }
     saved->tolerance = res->check.tolerance;
@@ -573,7 +574,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
     }
     for (int i = 0; i < plan.nbuf; i++)
         if (plan.buf[i].role == VKB_BUF_OUTPUT)
-            memset((void *)plan.buf[i].host, 0xA5, plan.buf[i].bytes); /* a stale host copy must not pass */
+            vkb_parallel_set((void *)plan.buf[i].host, 0xA5, plan.buf[i].bytes); /* a stale host copy must not pass */
     r->clock.upload_ns += vkb_now_ns() - t0;
 
     /* verify before timing: one run on poisoned outputs (the fault hook proves unwritten outputs fail) */
