@@ -206,11 +206,14 @@ static void fb_execute(vkb_backend *b, void *prep, vkb_buffer *const *bufs, int 
     fake_stats *st = b->impl;
     (void)cold;
     memcpy(dst->data, src->data, src->bytes);
-    if (strcmp(b->name, "cuda") == 0 && pass->push[P_OFF] && dst->bytes >= 16) {
+    /* element 3, and the last but one where the output is longer than 2^20 words (another of the runner's
+     * compare spans) */
+    for (uint64_t at = 12; strcmp(b->name, "cuda") == 0 && pass->push[P_OFF] && at + 4 <= dst->bytes;
+         at = at == 12 && dst->bytes > (4u << 20) + 16 ? dst->bytes - 8 : dst->bytes) {
         float f;
-        memcpy(&f, dst->data + 12, 4);
+        memcpy(&f, dst->data + at, 4);
         f += (float)pass->push[P_OFF] / 4;
-        memcpy(dst->data + 12, &f, 4);
+        memcpy(&dst->data[at], &f, 4);
     }
     for (int r = 0; ns && r < reps; r++)
         ns[r] = strcmp(pass->kernel, "fast") == 0 ? 0.1 : 1.0; /* below any host time around the call */
@@ -525,6 +528,27 @@ static void test_cross_backend(void)
     free_fixture(&fx);
 }
 
+/* The cross-backend compare of outputs longer than a compare span: the same counts and the same first element
+ * on any thread count. */
+static void test_cross_backend_spans(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {(1 << 21) + 5};
+    for (int threads = 1; threads <= 3; threads += 2) {
+        const vkb_result *loose, *near;
+        fixture fx;
+        setenv("VKB_THREADS", threads == 1 ? "1" : "3", 1);
+        run_fixture(&fx, fams, 1, n, 1, 0, 1, 1, 1);
+        loose = find(&fx, "loose", "cuda", n[0]);
+        near = find(&fx, "near", "cuda", n[0]);
+        ASSERT(loose && loose->cross_fail && loose->cross_index == 3 && loose->cross_differing == 2);
+        ASSERT(loose && loose->check.bad == 2);
+        ASSERT(near && near->status == VKB_RES_OK && near->cross_differing == 2 && near->cross_max_diff == 0.5);
+        free_fixture(&fx);
+    }
+    unsetenv("VKB_THREADS");
+}
+
 /* A bandwidth above 1.25x the fastest copy of the run is suspect; the copy itself is not. */
 static void test_suspect(void)
 {
@@ -793,6 +817,7 @@ int main(int argc, char **argv)
         {"events", test_events},
         {"input_cache", test_input_cache},
         {"cross_backend", test_cross_backend},
+        {"cross_backend_spans", test_cross_backend_spans},
         {"suspect", test_suspect},
         {"interrupt", test_interrupt},
         {"fatal_ends_sinks", test_fatal_ends_sinks},

@@ -166,6 +166,53 @@ void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan
     plan->estimate_s += first_warmup / 1e3;
 }
 
+/* One span of words of a cross-backend compare (a task on the worker threads: fixed spans, merged in
+ * order, so the counts and the first element named do not depend on the thread count). */
+#define COMPARE_SPAN_WORDS ((uint64_t)1 << 20)
+
+typedef struct compare_span {
+    uint64_t differing, beyond, first_beyond;   /* first_beyond: the lowest index beyond the tolerance */
+    double max_diff;
+} compare_span;
+
+typedef struct compare_job {
+    const uint32_t *a, *b;   /* the first backend's words, this one's */
+    uint64_t words;
+    double tol;
+    int exact;
+    compare_span *span;
+} compare_job;
+
+/* How far apart two output words are: outputs are fp32 or int32 words; for floats the difference says how
+ * far apart they are (a NaN: infinitely) */
+static double word_diff(uint32_t a, uint32_t b)
+{
+    float fa, fb;
+    memcpy(&fa, &a, 4);
+    memcpy(&fb, &b, 4);
+    return fa != fa || fb != fb ? INFINITY : fabs((double)fa - fb);
+}
+
+static void compare_span_task(void *ctx, int64_t t)
+{
+    const compare_job *j = ctx;
+    compare_span *sp = &j->span[t];
+    uint64_t end = ((uint64_t)t + 1) * COMPARE_SPAN_WORDS < j->words ? ((uint64_t)t + 1) * COMPARE_SPAN_WORDS : j->words;
+    for (uint64_t w = (uint64_t)t * COMPARE_SPAN_WORDS; w < end; w++) {
+        double diff;
+        if (j->a[w] == j->b[w])
+            continue;
+        sp->differing++;
+        diff = word_diff(j->a[w], j->b[w]);
+        if (diff > sp->max_diff)
+            sp->max_diff = diff;
+        if (!j->exact && diff <= j->tol)
+            continue;
+        if (sp->beyond++ == 0)
+            sp->first_beyond = w;
+    }
+}
+
 /* Compare RES's outputs with those the first backend gave: differing bits are counted; beyond the two
  * checks' tolerances combined (any differing bit when both checks were exact) the row fails, and the
  * first such element is named. */
@@ -177,43 +224,42 @@ static void compare_outputs(vkb_result *res, const vkb_plan *plan, const saved_o
     res->cross = 1;
     res->cross_backend = saved->backend;
     for (int i = 0; i < plan->nbuf; i++) {
-        const uint32_t *a, *b;
-        uint64_t words;
+        compare_job j = {saved->data[i], plan->buf[i].host, 0, tol, exact, NULL};
+        int64_t nspan;
         if (plan->buf[i].role != VKB_BUF_OUTPUT || !saved->bytes[i] || !plan->buf[i].host)
             continue;
-        a = saved->data[i];
-        b = plan->buf[i].host;
-        words = (saved->bytes[i] < plan->buf[i].bytes ? saved->bytes[i] : plan->buf[i].bytes) / 4;
-        for (uint64_t w = 0; w < words; w++) {
-            float fa, fb;
-            double diff;
-            if (a[w] == b[w])
-                continue;
-            res->cross_differing++;
-            memcpy(&fa, &a[w], 4);
-            memcpy(&fb, &b[w], 4);
-            /* outputs are fp32 or int32 words; for floats the difference says how far apart they are */
-            diff = fa != fa || fb != fb ? INFINITY : fabs((double)fa - fb);
-            if (diff > res->cross_max_diff)
-                res->cross_max_diff = diff;
-            if (!exact && diff <= tol)
-                continue;
-            if (beyond++ == 0) {
+        j.words = (saved->bytes[i] < plan->buf[i].bytes ? saved->bytes[i] : plan->buf[i].bytes) / 4;
+        nspan = (int64_t)((j.words + COMPARE_SPAN_WORDS - 1) / COMPARE_SPAN_WORDS);
+        j.span = vkb_calloc((size_t)nspan + 1, sizeof *j.span);
+        vkb_parallel_run(nspan, compare_span_task, &j);
+        for (int64_t t = 0; t < nspan; t++) {
+            const compare_span *sp = &j.span[t];
+            uint64_t w = sp->first_beyond;
+            res->cross_differing += sp->differing;
+            if (sp->max_diff > res->cross_max_diff)
+                res->cross_max_diff = sp->max_diff;
+            if (sp->beyond && beyond == 0) {
+                uint32_t a = j.a[w], b = j.b[w];
+                float fa, fb;
                 /* words that are not normal floats (exponent bits 0) are read as the int32 they likely are */
-                int ints = exact && ((a[w] & 0x7F800000u) == 0 || (b[w] & 0x7F800000u) == 0);
+                int ints = exact && ((a & 0x7F800000u) == 0 || (b & 0x7F800000u) == 0);
+                memcpy(&fa, &a, 4);
+                memcpy(&fb, &b, 4);
                 res->cross_index = w;
                 res->cross_buffer = i;
-                res->cross_this = ints ? (double)(int32_t)b[w] : fb;
-                res->cross_other = ints ? (double)(int32_t)a[w] : fa;
+                res->cross_this = ints ? (double)(int32_t)b : fb;
+                res->cross_other = ints ? (double)(int32_t)a : fa;
                 if (exact)
                     snprintf(res->check.method, sizeof res->check.method, "differs from %s at [%llu]: 0x%08x vs 0x%08x",
-                             saved->backend, (unsigned long long)w, b[w], a[w]);
+                             saved->backend, (unsigned long long)w, b, a);
                 else
                     snprintf(res->check.method, sizeof res->check.method, "differs from %s at [%llu]: %.9g vs %.9g "
                              "(> %.2g)", saved->backend, (unsigned long long)w, (double)fb, (double)fa, tol);
                 res->check.first_bad = w;
             }
+            beyond += sp->beyond;
         }
+        free(j.span);
     }
     if (beyond) {
         res->cross_fail = 1;
