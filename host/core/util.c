@@ -106,9 +106,13 @@ double vkb_now_ns(void)
 
 void vkb_rng_seed(vkb_rng *r, uint64_t seed) { r->state = seed; }
 
+#define RNG_GAMMA 0x9E3779B97F4A7C15ull /* splitmix64's step: the state is a counter, so it jumps by multiples */
+
+void vkb_rng_skip(vkb_rng *r, uint64_t draws) { r->state += draws * RNG_GAMMA; }
+
 uint64_t vkb_rng_u64(vkb_rng *r)
 {
-    uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
+    uint64_t z = (r->state += RNG_GAMMA);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);

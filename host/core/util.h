@@ -49,6 +49,8 @@ double vkb_now_ns(void);
 typedef struct vkb_rng { uint64_t state; } vkb_rng;
 void vkb_rng_seed(vkb_rng *r, uint64_t seed);
 uint64_t vkb_rng_u64(vkb_rng *r);
+/* Move R ahead by DRAWS draws at once (as if vkb_rng_u64 had been called DRAWS times). */
+void vkb_rng_skip(vkb_rng *r, uint64_t draws);
 /* Uniform in [lo, hi). */
 double vkb_rng_uniform(vkb_rng *r, double lo, double hi);
 

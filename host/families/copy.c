@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "family.h"
+#include "inputs.h"
 #include "util.h"
 
 typedef struct copy_case {
@@ -35,6 +36,15 @@ static int battery(vkb_shape *out, int max)
     return count;
 }
 
+/* One chunk of the source: uniform in [-1, 1). */
+static void fill_src(void *ctx, vkb_rng *rng, uint64_t chunk, uint64_t first, uint64_t end)
+{
+    copy_case *c = ctx;
+    (void)chunk;
+    for (uint64_t i = first; i < end; i++)
+        c->src[i] = (float)vkb_rng_uniform(rng, -1, 1);
+}
+
 static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
 {
     uint64_t n = (uint64_t)s->d[0];
@@ -49,8 +59,7 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     c->src = (float *)(c + 1);
     c->dst = c->src + n;
     vkb_rng_seed(&rng, seed);
-    for (uint64_t i = 0; i < n; i++)
-        c->src[i] = (float)vkb_rng_uniform(&rng, -1, 1);
+    vkb_input_fill(&rng, n, 1, fill_src, c);
     return c;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "family.h"
+#include "inputs.h"
 #include "matmul/rows_tc.h"
 #include "matmul_tc.h"
 #include "matmul/rows.h"
@@ -87,6 +88,23 @@ static uint64_t padded_bytes(int64_t count, size_t size)
     return ((uint64_t)count * size + 15u) / 16u * 16u;
 }
 
+/* One matrix of the inputs: fp32 values and the same rounded to fp16. */
+typedef struct mm_fill {
+    float *f;
+    uint16_t *h;
+} mm_fill;
+
+/* One chunk of a matrix: uniform in [-1, 1), and its fp16 rounding beside it while the values are in cache. */
+static void fill_matrix(void *ctx, vkb_rng *rng, uint64_t chunk, uint64_t first, uint64_t end)
+{
+    const mm_fill *mf = ctx;
+    (void)chunk;
+    for (uint64_t i = first; i < end; i++) {
+        mf->f[i] = (float)vkb_rng_uniform(rng, -1, 1);
+        mf->h[i] = half_from_float(mf->f[i]);
+    }
+}
+
 static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
 {
     mm_case *c;
@@ -104,18 +122,14 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     c->b = vkb_alloc(padded_bytes(k * n, 4));
     c->c = vkb_alloc(padded_bytes(m * n, 4));
     c->c16 = vkb_alloc(padded_bytes(m * n, 2));
-    vkb_rng_seed(&rng, seed);
-    for (int64_t i = 0; i < m * k; i++)
-        c->a[i] = (float)vkb_rng_uniform(&rng, -1, 1);
-    for (int64_t i = 0; i < k * n; i++)
-        c->b[i] = (float)vkb_rng_uniform(&rng, -1, 1);
     /* the fp16 rows' inputs: the same seeded values rounded to fp16 */
     c->a16 = vkb_calloc(1, padded_bytes(m * k, 2));
     c->b16 = vkb_calloc(1, padded_bytes(k * n, 2));
-    for (int64_t i = 0; i < m * k; i++)
-        c->a16[i] = half_from_float(c->a[i]);
-    for (int64_t i = 0; i < k * n; i++)
-        c->b16[i] = half_from_float(c->b[i]);
+    /* one seeded sequence: A's values, then B's */
+    vkb_rng_seed(&rng, seed);
+    vkb_input_fill(&rng, (uint64_t)(m * k), 1, fill_matrix, &(mm_fill){c->a, c->a16});
+    vkb_rng_skip(&rng, (uint64_t)(m * k));
+    vkb_input_fill(&rng, (uint64_t)(k * n), 1, fill_matrix, &(mm_fill){c->b, c->b16});
     return c;
 }
 

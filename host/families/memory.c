@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "family.h"
+#include "inputs.h"
 #include "memory/rows.h"
 #include "memory_model.h"
 #include "util.h"
@@ -178,16 +179,30 @@ static uint64_t stride_threads(uint64_t n)
     return (groups > MAX_GROUPS ? MAX_GROUPS : groups) * LOCAL;
 }
 
+typedef struct random_words {
+    uint32_t *w;
+    uint64_t count;
+} random_words;
+
+/* Pairs [FIRST, END) of words: one draw fills two. */
+static void fill_pairs(void *ctx, vkb_rng *rng, uint64_t chunk, uint64_t first, uint64_t end)
+{
+    const random_words *rw = ctx;
+    (void)chunk;
+    for (uint64_t p = first; p < end; p++) {
+        uint64_t r = vkb_rng_u64(rng);
+        rw->w[2 * p] = (uint32_t)r;
+        if (2 * p + 1 < rw->count)
+            rw->w[2 * p + 1] = (uint32_t)(r >> 32);
+    }
+}
+
 static void fill_random(uint32_t *w, uint64_t count, uint64_t seed)
 {
+    random_words rw = {w, count};
     vkb_rng rng;
     vkb_rng_seed(&rng, seed);
-    for (uint64_t i = 0; i < count; i += 2) {
-        uint64_t r = vkb_rng_u64(&rng);
-        w[i] = (uint32_t)r;
-        if (i + 1 < count)
-            w[i + 1] = (uint32_t)(r >> 32);
-    }
+    vkb_input_fill(&rng, (count + 1) / 2, 1, fill_pairs, &rw);
 }
 
 /* Words of the source and destination buffers of a case of KIND at S: a VKB_PLAN_* outcome, with WHY. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "family.h"
+#include "inputs.h"
 #include "reduce/rows.h"
 #include "util.h"
 
@@ -86,10 +87,43 @@ static int battery(vkb_shape *out, int max)
     return count;
 }
 
+/* One chunk's share of the references: integers, so any grouping gives the same sums. */
+typedef struct chunk_sums {
+    int64_t sixteenths, abs_sixteenths;
+    uint32_t sum_i;
+} chunk_sums;
+
+typedef struct reduce_fill {
+    reduce_case *c;
+    chunk_sums *sums;   /* one slot per chunk */
+} reduce_fill;
+
+/* One chunk of both inputs and its slot of the reference sums. */
+static void fill_chunk(void *ctx, vkb_rng *rng, uint64_t chunk, uint64_t first, uint64_t end)
+{
+    const reduce_fill *rf = ctx;
+    reduce_case *c = rf->c;
+    chunk_sums sums = {0, 0, 0};
+    for (uint64_t k = first; k < end; k++) {
+        uint64_t bits = vkb_rng_u64(rng);
+        /* +-1/16 .. +-16/16: every partial sum is a whole number of sixteenths, summed exactly as integers
+         * (a double sum of them would be exact as well, below 2^53 / 16 elements; integers are faster) */
+        int64_t x = (int64_t)(1 + (bits >> 60)) * ((bits >> 59) & 1 ? -1 : 1);
+        c->f[k] = (float)x / 16.0f;
+        sums.sixteenths += x;
+        sums.abs_sixteenths += x < 0 ? -x : x;
+        c->i[k] = (uint32_t)(vkb_rng_u64(rng) >> 32);
+        sums.sum_i += c->i[k];
+    }
+    rf->sums[chunk] = sums;
+}
+
 static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
 {
     reduce_case *c;
+    reduce_fill rf;
     vkb_rng rng;
+    uint64_t chunks;
     int64_t sixteenths = 0, abs_sixteenths = 0;
     uint32_t sum_i = 0;
     (void)why;
@@ -100,18 +134,17 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     c->f = vkb_alloc(c->n * sizeof(float));
     c->i = vkb_alloc(c->n * sizeof(uint32_t));
     c->copy = vkb_alloc(c->n * sizeof(float));
+    chunks = vkb_input_chunks(c->n);
+    rf.c = c;
+    rf.sums = vkb_calloc(chunks ? chunks : 1, sizeof *rf.sums);
     vkb_rng_seed(&rng, seed);
-    for (uint64_t k = 0; k < c->n; k++) {
-        uint64_t bits = vkb_rng_u64(&rng);
-        /* +-1/16 .. +-16/16: every partial sum is a whole number of sixteenths, summed exactly as integers
-         * (a double sum of them would be exact as well, below 2^53 / 16 elements; integers are faster) */
-        int64_t x = (int64_t)(1 + (bits >> 60)) * ((bits >> 59) & 1 ? -1 : 1);
-        c->f[k] = (float)x / 16.0f;
-        sixteenths += x;
-        abs_sixteenths += x < 0 ? -x : x;
-        c->i[k] = (uint32_t)(vkb_rng_u64(&rng) >> 32);
-        sum_i += c->i[k];
+    vkb_input_fill(&rng, c->n, 2, fill_chunk, &rf);   /* two draws per element: the float, then the int */
+    for (uint64_t k = 0; k < chunks; k++) {            /* in chunk order */
+        sixteenths += rf.sums[k].sixteenths;
+        abs_sixteenths += rf.sums[k].abs_sixteenths;
+        sum_i += rf.sums[k].sum_i;
     }
+    free(rf.sums);
     c->sum_f = (double)sixteenths / 16.0;   /* exact: |sum| <= 2^31 x 16 sixteenths */
     c->abs_f = (double)abs_sixteenths / 16.0;
     c->sum_i = sum_i;

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "family.h"
+#include "inputs.h"
+#include "parallel.h"
 #include "transpose/rows.h"
 #include "util.h"
 
@@ -55,6 +57,33 @@ static int battery(vkb_shape *out, int max)
     return count;
 }
 
+/* One chunk of the source: uniform in [-1, 1), never zero. */
+static void fill_src(void *ctx, vkb_rng *rng, uint64_t chunk, uint64_t first, uint64_t end)
+{
+    transpose_case *c = ctx;
+    (void)chunk;
+    for (uint64_t i = first; i < end; i++) {
+        float v;
+        do /* random, never zero (a redraw: at most once in 2^53, and only shifts this chunk's later values) */
+            v = (float)vkb_rng_uniform(rng, -1, 1);
+        while (v == 0);
+        c->src[i] = v;
+    }
+}
+
+#define REF_BAND 32 /* the reference's block edge: 32 x 32 blocks stay in the host's cache */
+
+/* Rows [REF_BAND x BAND, + REF_BAND) of the source into the reference, block by block. */
+static void transpose_band(void *ctx, int64_t band)
+{
+    transpose_case *c = ctx;
+    uint64_t r0 = (uint64_t)band * REF_BAND, rows = c->rows, cols = c->cols;
+    for (uint64_t c0 = 0; c0 < cols; c0 += REF_BAND)
+        for (uint64_t r = r0; r < r0 + REF_BAND && r < rows; r++)
+            for (uint64_t k = c0; k < c0 + REF_BAND && k < cols; k++)
+                c->ref[k * rows + r] = c->src[r * cols + k];
+}
+
 static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
 {
     transpose_case *c;
@@ -71,19 +100,9 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     c->dst = vkb_alloc(n * sizeof(float));
     c->ref = vkb_alloc(n * sizeof(float));
     vkb_rng_seed(&rng, seed);
-    for (uint64_t i = 0; i < n; i++) {
-        float v;
-        do /* random, never zero */
-            v = (float)vkb_rng_uniform(&rng, -1, 1);
-        while (v == 0);
-        c->src[i] = v;
-    }
-    /* the reference, in 32 x 32 blocks so large matrices stay in the host's cache */
-    for (uint64_t r0 = 0; r0 < rows; r0 += 32)
-        for (uint64_t c0 = 0; c0 < cols; c0 += 32)
-            for (uint64_t r = r0; r < r0 + 32 && r < rows; r++)
-                for (uint64_t k = c0; k < c0 + 32 && k < cols; k++)
-                    c->ref[k * rows + r] = c->src[r * cols + k];
+    vkb_input_fill(&rng, n, 1, fill_src, c);
+    /* the reference, each band of rows a task: bands write disjoint elements */
+    vkb_parallel_run((int64_t)((rows + REF_BAND - 1) / REF_BAND), transpose_band, c);
     return c;
 }
 
