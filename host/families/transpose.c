@@ -73,12 +73,13 @@ static void fill_src(void *ctx, vkb_rng *rng, uint64_t chunk, uint64_t first, ui
 
 #define REF_BAND 32 /* the reference's block edge: 32 x 32 blocks stay in the host's cache */
 
-/* Rows [REF_BAND x BAND, + REF_BAND) of the source into the reference, block by block. */
+/* Source columns [REF_BAND x BAND, + REF_BAND) into the reference, block by block: the band's rows of the
+ * reference are contiguous, so each task writes (and first touches) memory of its own. */
 static void transpose_band(void *ctx, int64_t band)
 {
     transpose_case *c = ctx;
-    uint64_t r0 = (uint64_t)band * REF_BAND, rows = c->rows, cols = c->cols;
-    for (uint64_t c0 = 0; c0 < cols; c0 += REF_BAND)
+    uint64_t c0 = (uint64_t)band * REF_BAND, rows = c->rows, cols = c->cols;
+    for (uint64_t r0 = 0; r0 < rows; r0 += REF_BAND)
         for (uint64_t r = r0; r < r0 + REF_BAND && r < rows; r++)
             for (uint64_t k = c0; k < c0 + REF_BAND && k < cols; k++)
                 c->ref[k * rows + r] = c->src[r * cols + k];
@@ -101,8 +102,8 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     c->ref = vkb_alloc(n * sizeof(float));
     vkb_rng_seed(&rng, seed);
     vkb_input_fill(&rng, n, 1, fill_src, c);
-    /* the reference, each band of rows a task: bands write disjoint elements */
-    vkb_parallel_run((int64_t)((rows + REF_BAND - 1) / REF_BAND), transpose_band, c);
+    /* the reference, each band of source columns a task */
+    vkb_parallel_run((int64_t)((cols + REF_BAND - 1) / REF_BAND), transpose_band, c);
     return c;
 }
 
