@@ -54,33 +54,41 @@ static void index_place(const vkb_check *r, uint64_t index, int64_t *row, int64_
     *col = r->cols ? (int64_t)(index % r->cols) : -1;
 }
 
-void vkb_check_value(vkb_check *r, uint64_t index, double out, double ref, double bound)
+/* Count one element of R (the first bad one remembered); returns |OUT - REF| / BOUND (infinite past a zero
+ * bound or for a NaN; NaN itself for an infinite error within an infinite bound) and the error in *ERR. */
+static double account(vkb_check *r, uint64_t index, double out, double ref, double bound, double *err)
 {
-    double err = fabs(out - ref);
-    double ratio;
+    *err = fabs(out - ref);
     r->checked++;
-    if (!(err <= bound)) {   /* NaN (an unwritten, poisoned element) lands here too */
+    if (!(*err <= bound)) {   /* NaN (an unwritten, poisoned element) lands here too */
         if (r->bad++ == 0) {
             int64_t row, col;
             index_place(r, index, &row, &col);
             first_bad(r, index, row, col, out, ref);
         }
-        ratio = INFINITY;
-        if (bound > 0 && err == err)
-            ratio = err / bound;
-    } else {
-        ratio = bound > 0 ? err / bound : 0.0;
+        return bound > 0 && *err == *err ? *err / bound : INFINITY;
     }
-    if (ratio > r->worst_ratio || r->checked == 1) {
-        r->worst_ratio = ratio;
-        r->max_error = err;
-        r->tolerance = bound;
-    }
+    return bound > 0 ? *err / bound : 0.0;
 }
 
-void vkb_check_words(vkb_check *r, const uint32_t *out, const uint32_t *ref, uint64_t n)
+static void set_worst(vkb_check *r, double ratio, double err, double bound)
 {
-    for (uint64_t i = 0; i < n; i++) {
+    r->worst_ratio = ratio;
+    r->max_error = err;
+    r->tolerance = bound;
+}
+
+void vkb_check_value(vkb_check *r, uint64_t index, double out, double ref, double bound)
+{
+    double err, ratio = account(r, index, out, ref, bound, &err);
+    if (ratio > r->worst_ratio || r->checked == 1)
+        set_worst(r, ratio, err, bound);
+}
+
+/* Words BEGIN..END-1 of OUT and REF, exactly. */
+static void words_range(vkb_check *r, const uint32_t *out, const uint32_t *ref, uint64_t begin, uint64_t end)
+{
+    for (uint64_t i = begin; i < end; i++) {
         r->checked++;
         if (out[i] != ref[i]) {
             if (r->bad++ == 0) {
@@ -92,6 +100,117 @@ void vkb_check_words(vkb_check *r, const uint32_t *out, const uint32_t *ref, uin
             r->max_error = INFINITY;
         }
     }
+}
+
+/* ---- element checks on the host's cores: chunks merged in order ---- */
+
+/* A chunk's own check. Its worst element is kept both ways the merge may need it: LEAD_*, the chunk's first
+ * element (vkb_check_value makes a check's first element its worst until a larger ratio comes), and c's
+ * worst_*, the first element of the chunk's largest ratio (a NaN ratio never wins, as in vkb_check_value
+ * after the first element; nor does 0, which never beats a check's worst). */
+struct vkb_check_part {
+    vkb_check c;
+    double lead_ratio, lead_error, lead_tolerance;
+};
+
+void vkb_check_part_value(vkb_check_part *p, uint64_t index, double out, double ref, double bound)
+{
+    double err, ratio = account(&p->c, index, out, ref, bound, &err);
+    if (p->c.checked == 1) {
+        p->lead_ratio = ratio;
+        p->lead_error = err;
+        p->lead_tolerance = bound;
+    }
+    if (ratio > p->c.worst_ratio)
+        set_worst(&p->c, ratio, err, bound);
+}
+
+/* Counts and the first bad element of PART after R's. */
+static void merge_counts(vkb_check *r, const vkb_check *part)
+{
+    if (part->bad && !r->bad)
+        first_bad(r, part->first_bad, part->bad_row, part->bad_col, part->bad_actual, part->bad_expected);
+    r->checked += part->checked;
+    r->bad += part->bad;
+}
+
+/* What vkb_check_value would have left after R's elements and then the part's: a check that begins with
+ * the part takes its lead; the part's largest ratio replaces R's worst only when larger (a NaN worst stays). */
+static void merge_values(vkb_check *r, const vkb_check_part *p)
+{
+    if (!p->c.checked)
+        return;
+    if (!r->checked)
+        set_worst(r, p->lead_ratio, p->lead_error, p->lead_tolerance);
+    if (p->c.worst_ratio > r->worst_ratio)
+        set_worst(r, p->c.worst_ratio, p->c.max_error, p->c.tolerance);
+    merge_counts(r, &p->c);
+}
+
+/* What words_range would have left: any differing word makes the worst ratio and error infinite. */
+static void merge_words(vkb_check *r, const vkb_check_part *p)
+{
+    if (p->c.bad) {
+        r->worst_ratio = INFINITY;
+        r->max_error = INFINITY;
+    }
+    merge_counts(r, &p->c);
+}
+
+typedef struct chunk_run {
+    vkb_check_part *parts;
+    vkb_check_chunk_fn fn;
+    void *ctx;
+} chunk_run;
+
+static void chunk_task(void *ctx, int64_t t)
+{
+    chunk_run *run = ctx;
+    run->fn(run->ctx, &run->parts[t], t);
+}
+
+/* Chunks 0..COUNT-1 of FN on the host's cores, each into its own part, merged into R in chunk order. */
+static void run_chunks(vkb_check *r, int64_t count, vkb_check_chunk_fn fn, void *ctx,
+                       void (*merge)(vkb_check *, const vkb_check_part *))
+{
+    chunk_run run = {vkb_alloc((size_t)count * sizeof *run.parts), fn, ctx};
+    for (int64_t t = 0; t < count; t++) {
+        vkb_check_part *p = &run.parts[t];
+        memset(p, 0, sizeof *p);
+        p->c.bad_row = p->c.bad_col = -1;
+        p->c.cols = r->cols;   /* a 2-D check places its first bad element */
+    }
+    vkb_parallel_run(count, chunk_task, &run);
+    for (int64_t t = 0; t < count; t++)
+        merge(r, &run.parts[t]);
+    free(run.parts);
+}
+
+void vkb_check_chunks(vkb_check *r, int64_t chunks, vkb_check_chunk_fn fn, void *ctx)
+{
+    run_chunks(r, chunks, fn, ctx, merge_values);
+}
+
+typedef struct words_run {
+    const uint32_t *out, *ref;
+    uint64_t n;
+} words_run;
+
+static void words_chunk(void *ctx, vkb_check_part *part, int64_t t)
+{
+    const words_run *w = ctx;
+    uint64_t begin = (uint64_t)t * VKB_CHECK_CHUNK, end = begin + VKB_CHECK_CHUNK < w->n ? begin + VKB_CHECK_CHUNK : w->n;
+    words_range(&part->c, w->out, w->ref, begin, end);
+}
+
+void vkb_check_words(vkb_check *r, const uint32_t *out, const uint32_t *ref, uint64_t n)
+{
+    words_run w = {out, ref, n};
+    if (n <= VKB_CHECK_CHUNK) {   /* one chunk: no threads to start */
+        words_range(r, out, ref, 0, n);
+        return;
+    }
+    run_chunks(r, (int64_t)((n + VKB_CHECK_CHUNK - 1) / VKB_CHECK_CHUNK), words_chunk, &w, merge_words);
 }
 
 void vkb_check_finish(vkb_check *r)
@@ -199,6 +318,16 @@ struct vkb_product_ref {
 
 enum { R = VKB_PRODUCT_ROUNDS, BW = VKB_PRODUCT_BLOCK, L = VKB_PRODUCT_ROUNDS + 2, CHUNK = 64 };
 
+/* The passes over A, B and C below, also compiled for AVX2 and picked when the program loads where the CPU
+ * has it: twice SSE2's doubles a vector (with the row groups below, the 4096^3 reference 1.5x faster on one
+ * core here). The same bits: the vectors run across independent sums (no sum is reordered) and AVX2 brings
+ * no FMA to contract into. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__)   /* ifunc: glibc picks the clone */
+#define WIDE_PASS __attribute__((target_clones("avx2", "default")))
+#else
+#define WIDE_PASS
+#endif
+
 static double rademacher(vkb_rng *rng)
 {
     return (vkb_rng_u64(rng) >> 63) ? 1.0 : -1.0;
@@ -221,7 +350,7 @@ static int exact_lines(int64_t size, int64_t *out)
 }
 
 /* Task: rows P of B (a chunk) against every round's x, by column block, and their sums of squares and |b|. */
-static void ref_b_rows(void *ctx, int64_t t)
+WIDE_PASS static void ref_b_rows(void *ctx, int64_t t)
 {
     vkb_product_ref *f = ctx;
     for (int64_t p = t * CHUNK; p < f->k && p < (t + 1) * CHUNK; p++) {
@@ -243,41 +372,53 @@ static void ref_b_rows(void *ctx, int64_t t)
     }
 }
 
+/* Rows a pass takes at once (of A in ref_a_block and ref_exact_cols, of B in ref_b_cols): what one row reads
+ * (B x by block, B's exact columns) or updates stays in L1 for the next, a quarter of the traffic to L2.
+ * Every sum still adds its terms in the same order: the same bits. */
+enum { GROUP = 4 };
+
 /* Task: row block T of A: each row's references A (B x) by column block with its model and rigorous sums,
  * and the block's columns of A against y (for the column side), gathered in W (K x (R + 2)) first. */
-static void ref_a_block(void *ctx, int64_t t)
+WIDE_PASS static void ref_a_block(void *ctx, int64_t t)
 {
     vkb_product_ref *f = ctx;
-    int64_t nx = f->nbc * R;
-    double *acc = vkb_alloc((size_t)(nx + 2 * f->nbc) * sizeof *acc), *asq = acc + nx, *aab = asq + f->nbc;
+    int64_t nx = f->nbc * R, per = nx + 2 * f->nbc, end = f->m < (t + 1) * BW ? f->m : (t + 1) * BW;
+    double *acc = vkb_alloc((size_t)(GROUP * per) * sizeof *acc);
     double *w = vkb_calloc((size_t)(f->k * L), sizeof *w);
-    for (int64_t i = t * BW; i < f->m && i < (t + 1) * BW; i++) {
-        const float *a = f->a + i * f->k;
-        double y[R];
-        for (int r = 0; r < R; r++)
-            y[r] = f->y[r * f->m + i];
-        memset(acc, 0, (size_t)(nx + 2 * f->nbc) * sizeof *acc);
+    for (int64_t i0 = t * BW; i0 < end; i0 += GROUP) {
+        int ng = end - i0 < GROUP ? (int)(end - i0) : GROUP;
+        double y[GROUP][R];
+        for (int g = 0; g < ng; g++)
+            for (int r = 0; r < R; r++)
+                y[g][r] = f->y[r * f->m + i0 + g];
+        memset(acc, 0, (size_t)(ng * per) * sizeof *acc);
         for (int64_t p = 0; p < f->k; p++) {
-            double v = a[p], v2 = v * v, va = fabs(v), *wp = w + p * L;
             const double *vx = f->vx + p * nx, *vsq = f->vsq + p * f->nbc, *vab = f->vabs + p * f->nbc;
-            for (int64_t c = 0; c < nx; c++)
-                acc[c] += v * vx[c];
-            for (int64_t cb = 0; cb < f->nbc; cb++) {
-                asq[cb] += v2 * vsq[cb];
-                aab[cb] += va * vab[cb];
+            double *wp = w + p * L;
+            for (int g = 0; g < ng; g++) {   /* the rows in order: W's sums over them too */
+                double v = f->a[(i0 + g) * f->k + p], v2 = v * v, va = fabs(v);
+                double *ag = acc + g * per, *asq = ag + nx, *aab = asq + f->nbc;
+                for (int64_t c = 0; c < nx; c++)
+                    ag[c] += v * vx[c];
+                for (int64_t cb = 0; cb < f->nbc; cb++) {
+                    asq[cb] += v2 * vsq[cb];
+                    aab[cb] += va * vab[cb];
+                }
+                for (int r = 0; r < R; r++)
+                    wp[r] += v * y[g][r];
+                wp[R] += v2;
+                wp[R + 1] += va;
             }
-            for (int r = 0; r < R; r++)
-                wp[r] += v * y[r];
-            wp[R] += v2;
-            wp[R + 1] += va;
         }
-        for (int64_t cb = 0; cb < f->nbc; cb++) {
-            double *o = f->row + (i * f->nbc + cb) * L;
-            for (int r = 0; r < R; r++)
-                o[r] = acc[cb * R + r];
-            o[R] = asq[cb];
-            o[R + 1] = aab[cb];
-        }
+        for (int g = 0; g < ng; g++)
+            for (int64_t cb = 0; cb < f->nbc; cb++) {
+                const double *ag = acc + g * per;
+                double *o = f->row + ((i0 + g) * f->nbc + cb) * L;
+                for (int r = 0; r < R; r++)
+                    o[r] = ag[cb * R + r];
+                o[R] = ag[nx + cb];
+                o[R + 1] = ag[nx + f->nbc + cb];
+            }
     }
     for (int64_t p = 0; p < f->k; p++) {
         for (int r = 0; r < R; r++)
@@ -290,30 +431,34 @@ static void ref_a_block(void *ctx, int64_t t)
 }
 
 /* Task: a chunk of columns of B against every round's y^T A, by row block, with the model and rigorous sums. */
-static void ref_b_cols(void *ctx, int64_t t)
+WIDE_PASS static void ref_b_cols(void *ctx, int64_t t)
 {
     vkb_product_ref *f = ctx;
     int64_t j0 = t * CHUNK, nj = f->n - j0 < CHUNK ? f->n - j0 : CHUNK, nx = f->nbr * R;
     double *acc = vkb_calloc((size_t)((nx + 2 * f->nbr) * CHUNK), sizeof *acc);
-    double *asq = acc + nx * CHUNK, *aab = asq + f->nbr * CHUNK, b2[CHUNK], ba[CHUNK];
-    for (int64_t p = 0; p < f->k; p++) {
-        const float *b = f->b + p * f->n + j0;
-        for (int64_t jj = 0; jj < nj; jj++) {
-            b2[jj] = (double)b[jj] * b[jj];
-            ba[jj] = fabs(b[jj]);
-        }
-        for (int64_t c = 0; c < nx; c++) {
-            double w = f->wx[p * nx + c];
-            for (int64_t jj = 0; jj < nj; jj++)
-                acc[c * CHUNK + jj] += w * b[jj];
-        }
-        for (int64_t rb = 0; rb < f->nbr; rb++) {
-            double wq = f->wsq[p * f->nbr + rb], wa = f->wabs[p * f->nbr + rb];
+    double *asq = acc + nx * CHUNK, *aab = asq + f->nbr * CHUNK, b2[GROUP][CHUNK], ba[GROUP][CHUNK];
+    for (int64_t p0 = 0; p0 < f->k; p0 += GROUP) {
+        int np = f->k - p0 < GROUP ? (int)(f->k - p0) : GROUP;
+        const float *b = f->b + p0 * f->n + j0;   /* row p0 + q at b + q n */
+        for (int q = 0; q < np; q++)
             for (int64_t jj = 0; jj < nj; jj++) {
-                asq[rb * CHUNK + jj] += wq * b2[jj];
-                aab[rb * CHUNK + jj] += wa * ba[jj];
+                b2[q][jj] = (double)b[q * f->n + jj] * b[q * f->n + jj];
+                ba[q][jj] = fabs(b[q * f->n + jj]);
             }
-        }
+        for (int64_t c = 0; c < nx; c++)
+            for (int q = 0; q < np; q++) {   /* the rows in order: each sum over p as before */
+                double w = f->wx[(p0 + q) * nx + c];
+                for (int64_t jj = 0; jj < nj; jj++)
+                    acc[c * CHUNK + jj] += w * b[q * f->n + jj];
+            }
+        for (int64_t rb = 0; rb < f->nbr; rb++)
+            for (int q = 0; q < np; q++) {
+                double wq = f->wsq[(p0 + q) * f->nbr + rb], wa = f->wabs[(p0 + q) * f->nbr + rb];
+                for (int64_t jj = 0; jj < nj; jj++) {
+                    asq[rb * CHUNK + jj] += wq * b2[q][jj];
+                    aab[rb * CHUNK + jj] += wa * ba[q][jj];
+                }
+            }
     }
     for (int64_t jj = 0; jj < nj; jj++)
         for (int64_t rb = 0; rb < f->nbr; rb++) {
@@ -328,7 +473,7 @@ static void ref_b_cols(void *ctx, int64_t t)
 
 /* Task: a chunk of columns of the exact rows: value, sum |a b| and the fp16-accumulation bound; every
  * line at once, so that B is read once. */
-static void ref_exact_rows(void *ctx, int64_t t)
+WIDE_PASS static void ref_exact_rows(void *ctx, int64_t t)
 {
     vkb_product_ref *f = ctx;
     int64_t j0 = t * CHUNK, nj = f->n - j0 < CHUNK ? f->n - j0 : CHUNK;
@@ -380,37 +525,43 @@ static void exact_element(int64_t k, const float *arow, const double *bcol, doub
 }
 
 /* Task: a chunk of rows of the exact columns, every line at once (BT: the lines' columns of B, K x lines). */
-static void ref_exact_cols(void *ctx, int64_t t)
+WIDE_PASS static void ref_exact_cols(void *ctx, int64_t t)
 {
     vkb_product_ref *f = ctx;
     int nl = f->nlc;
-    double *bt = vkb_alloc((size_t)(f->k * nl) * sizeof *bt), s[17], sa[17], g[17], e[17];
+    int64_t end = f->m < (t + 1) * CHUNK ? f->m : (t + 1) * CHUNK;
+    double *bt = vkb_alloc((size_t)(f->k * nl) * sizeof *bt), s[GROUP][17], sa[GROUP][17], g[GROUP][17], e[GROUP][17];
     for (int64_t p = 0; p < f->k; p++)
         for (int q = 0; q < nl; q++)
             bt[p * nl + q] = f->b[p * f->n + f->lc[q]];
-    for (int64_t i = t * CHUNK; i < f->m && i < (t + 1) * CHUNK; i++) {
-        const float *a = f->a + i * f->k;
-        for (int q = 0; q < nl; q++)
-            s[q] = sa[q] = g[q] = e[q] = 0;
+    for (int64_t i0 = t * CHUNK; i0 < end; i0 += GROUP) {   /* GROUP rows a pass over BT */
+        int ng = end - i0 < GROUP ? (int)(end - i0) : GROUP;
+        memset(s, 0, sizeof s);
+        memset(sa, 0, sizeof sa);
+        memset(g, 0, sizeof g);
+        memset(e, 0, sizeof e);
         for (int64_t p = 0; p < f->k; p++) {
-            double v = a[p];
-            for (int q = 0; q < nl; q++) {
-                double x = v * bt[p * nl + q];
-                s[q] += x;
-                g[q] += fabs(x);
-            }
-            if (vkb_acc16_group_ends(p, f->k, (int64_t)VKB_TENSOR_K_STEP))
+            int ends = vkb_acc16_group_ends(p, f->k, (int64_t)VKB_TENSOR_K_STEP);
+            for (int r = 0; r < ng; r++) {
+                double v = f->a[(i0 + r) * f->k + p];
                 for (int q = 0; q < nl; q++) {
-                    sa[q] += g[q];
-                    vkb_bound_acc16_step(s[q], &g[q], &e[q]);
+                    double x = v * bt[p * nl + q];
+                    s[r][q] += x;
+                    g[r][q] += fabs(x);
                 }
+                for (int q = 0; ends && q < nl; q++) {
+                    sa[r][q] += g[r][q];
+                    vkb_bound_acc16_step(s[r][q], &g[r][q], &e[r][q]);
+                }
+            }
         }
-        for (int q = 0; q < nl; q++) {
-            double *o = f->lcol + (q * f->m + i) * 3;
-            o[0] = s[q];
-            o[1] = sa[q];
-            o[2] = e[q];
-        }
+        for (int r = 0; r < ng; r++)
+            for (int q = 0; q < nl; q++) {
+                double *o = f->lcol + (q * f->m + i0 + r) * 3;
+                o[0] = s[r][q];
+                o[1] = sa[r][q];
+                o[2] = e[r][q];
+            }
     }
     free(bt);
 }
@@ -488,7 +639,7 @@ typedef struct c_pass {
 
 /* Task: row block T of C, its rows by column block and its columns (the row block is a column's block),
  * the columns' sums gathered in COL (N x L, this task's own: no cache line shared with another thread). */
-static void c_block(void *ctx, int64_t t)
+WIDE_PASS static void c_block(void *ctx, int64_t t)
 {
     c_pass *cp = ctx;
     const vkb_product_ref *f = cp->f;
@@ -754,19 +905,38 @@ uint16_t vkb_half_from_float(float f)
 
 float vkb_half_to_float(uint16_t h)
 {
-    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-    float v = e == 0 ? ldexpf((float)m, -24)
-            : e == 31 ? (m ? NAN : INFINITY)
-                      : ldexpf((float)(m | 0x400u), (int)e - 25);
+    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu, bits;
+    float v;
+    if (e == 0) {
+        v = (float)m * 0x1.0p-24f;   /* zero and the subnormals, exactly */
+    } else if (e == 31 && m) {
+        v = NAN;
+    } else {   /* the bits themselves (exponent rebiased 15 -> 127), or infinity: ldexpf costs 10x more */
+        bits = e == 31 ? 0x7f800000u : ((e + 112u) << 23) | (m << 13);
+        memcpy(&v, &bits, 4);
+    }
     return h & 0x8000u ? -v : v;
+}
+
+typedef struct halves_run {
+    const uint16_t *h;
+    float *f;
+    int64_t count;
+} halves_run;
+
+static void halves_chunk(void *ctx, int64_t t)
+{
+    const halves_run *run = ctx;
+    int64_t end = (t + 1) * VKB_CHECK_CHUNK < run->count ? (t + 1) * VKB_CHECK_CHUNK : run->count;
+    for (int64_t i = t * VKB_CHECK_CHUNK; i < end; i++)
+        run->f[i] = vkb_half_to_float(run->h[i]);
 }
 
 float *vkb_floats_of_halves(const uint16_t *h, int64_t count)
 {
-    float *f = vkb_alloc(((size_t)count * sizeof *f + 15) & ~(size_t)15);
-    for (int64_t i = 0; i < count; i++)
-        f[i] = vkb_half_to_float(h[i]);
-    return f;
+    halves_run run = {h, vkb_alloc(((size_t)count * sizeof *run.f + 15) & ~(size_t)15), count};
+    vkb_parallel_run((count + VKB_CHECK_CHUNK - 1) / VKB_CHECK_CHUNK, halves_chunk, &run);
+    return run.f;
 }
 
 int vkb_fault_arg(const char *name, long *value)

@@ -38,8 +38,21 @@ double vkb_bound_dot(uint64_t k, double sum_abs_products, double u);
 void vkb_check_init(vkb_check *r, const char *method);
 /* Account one element: OUT against REF with absolute BOUND (0 demands equality; NaN always fails). */
 void vkb_check_value(vkb_check *r, uint64_t index, double out, double ref, double bound);
-/* Compare N 32-bit words exactly (copies, transposes, integer sums). */
+/* Compare N 32-bit words exactly (copies, transposes, integer sums); past VKB_CHECK_CHUNK words in chunks of
+ * that many on the host's cores, merged as below. */
 void vkb_check_words(vkb_check *r, const uint32_t *out, const uint32_t *ref, uint64_t n);
+#define VKB_CHECK_CHUNK (1u << 18)   /* words per chunk: a constant, so the chunks never depend on the threads */
+
+/* Element checks on the host's cores (parallel.h): FN accounts chunk T's elements, in their order, into PART
+ * with vkb_check_part_value; chunk T's elements all come after chunk T-1's, and the chunks depend on the
+ * sizes alone. The parts are merged in chunk order, so the counts, the first bad element (the lowest index)
+ * and the worst element are exactly those of vkb_check_value over every element in order, for any
+ * VKB_THREADS. */
+typedef struct vkb_check_part vkb_check_part;
+typedef void (*vkb_check_chunk_fn)(void *ctx, vkb_check_part *part, int64_t chunk);
+void vkb_check_chunks(vkb_check *r, int64_t chunks, vkb_check_chunk_fn fn, void *ctx);
+/* vkb_check_value into a chunk's part (R's cols place the first bad element). */
+void vkb_check_part_value(vkb_check_part *part, uint64_t index, double out, double ref, double bound);
 /* Set r->pass from the counts; call once after the last element. */
 void vkb_check_finish(vkb_check *r);
 

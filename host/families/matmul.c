@@ -317,6 +317,26 @@ static int is_large(const mm_case *c)
     return (uint64_t)c->m * (uint64_t)c->n * (uint64_t)c->k > VKB_MM_FULL_CHECK_MACS;
 }
 
+/* The element-wise check of the rows of chunk T (vkb_mm_rows_per_chunk rows): A, B its inputs, U its unit. */
+typedef struct full_run {
+    const mm_case *c;
+    const float *a, *b;
+    double u;
+    int64_t rows;
+} full_run;
+
+static void full_rows(void *ctx, vkb_check_part *part, int64_t t)
+{
+    const full_run *run = ctx;
+    const mm_case *c = run->c;
+    double ref, bound;
+    for (int64_t i = t * run->rows; i < c->m && i < (t + 1) * run->rows; i++)
+        for (int64_t j = 0; j < c->n; j++) {
+            reference(c, run->a, run->b, i, j, run->u, &ref, &bound);
+            vkb_check_part_value(part, (uint64_t)(i * c->n + j), c->c[i * c->n + j], ref, bound);
+        }
+}
+
 static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
 {
     mm_case *c = vc->data;   /* the check fills the case's caches (the inputs stay as they are) */
@@ -338,18 +358,15 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     }
     const float *a = f16 ? c->a16f : c->a, *b = f16 ? c->b16f : c->b;
     /* fp16 products are exact in fp32; the tensor-core paths accumulate by truncation */
-    double u = f16 ? U_TENSOR : VKB_U_F32, ref, bound;
+    double u = f16 ? U_TENSOR : VKB_U_F32;
     char method[96];
     if (!is_large(c)) {
+        full_run run = {c, a, b, u, vkb_mm_rows_per_chunk(c->n, c->k)};
         snprintf(method, sizeof method, "every element, gamma(K,2^%d)*sum|a||b|%s", f16 ? -23 : -24,
                  f16 ? " of fp16 inputs" : "");
         vkb_check_init(res, method);
         res->cols = (uint64_t)c->n;
-        for (int64_t i = 0; i < c->m; i++)
-            for (int64_t j = 0; j < c->n; j++) {
-                reference(c, a, b, i, j, u, &ref, &bound);
-                vkb_check_value(res, (uint64_t)(i * c->n + j), c->c[i * c->n + j], ref, bound);
-            }
+        vkb_check_chunks(res, (c->m + run.rows - 1) / run.rows, full_rows, &run);
     } else {
         /* Freivalds by row and column blocks against a rounding model, and exact lines (docs/verification.md) */
         vkb_check_init(res, "product");

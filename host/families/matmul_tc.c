@@ -161,9 +161,15 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
  * rigorous, since |computed| <= |s_t| + E_t (the 2^-22 term also covers the accumulator inside). It scales
  * with the partial sums actually met, not with K sum|a||b| (which at K = 8192 exceeds every value). */
 
+int64_t vkb_mm_rows_per_chunk(int64_t n, int64_t k)
+{
+    int64_t macs = n * k > 0 ? n * k : 1;
+    return 1 + ((int64_t)VKB_CHECK_CHUNK - 1) / macs;
+}
+
 /* Row I of C against its exact values and bounds (S, G, E: scratch of N each). */
 static void acc16_row(int64_t n, int64_t k, int group, const float *a, const float *b, int64_t i,
-                      const uint16_t *c16, double *s, double *g, double *e, vkb_check *res)
+                      const uint16_t *c16, double *s, double *g, double *e, vkb_check_part *part)
 {
     for (int64_t j = 0; j < n; j++)
         s[j] = g[j] = e[j] = 0;
@@ -179,7 +185,24 @@ static void acc16_row(int64_t n, int64_t k, int group, const float *a, const flo
                 vkb_bound_acc16_step(s[j], &g[j], &e[j]);
     }
     for (int64_t j = 0; j < n; j++)
-        vkb_check_value(res, (uint64_t)(i * n + j), vkb_half_to_float(c16[i * n + j]), s[j], e[j]);
+        vkb_check_part_value(part, (uint64_t)(i * n + j), vkb_half_to_float(c16[i * n + j]), s[j], e[j]);
+}
+
+/* The element-wise check of an fp16-accumulated C, the rows of chunk T (ROWS each). */
+typedef struct acc16_run {
+    int64_t m, n, k, rows;
+    int group;
+    float *a, *b;   /* the fp16 inputs as floats, made for the check */
+    const uint16_t *c16;
+} acc16_run;
+
+static void acc16_rows(void *ctx, vkb_check_part *part, int64_t t)
+{
+    const acc16_run *run = ctx;
+    double *s = vkb_alloc((size_t)(3 * run->n) * sizeof *s);
+    for (int64_t i = t * run->rows; i < run->m && i < (t + 1) * run->rows; i++)
+        acc16_row(run->n, run->k, run->group, run->a, run->b, i, run->c16, s, s + run->n, s + 2 * run->n, part);
+    free(s);
 }
 
 /* Large products: vkb_product_check with the fp16 accumulator's model (Freivalds blocks at 8 sigma, every
@@ -202,24 +225,20 @@ static void acc16_large(int64_t m, int64_t n, int64_t k, int group, const uint16
 void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, int group, const uint16_t *a16, const uint16_t *b16,
                            const uint16_t *c16, const vkb_product_ref *ref, vkb_check *res)
 {
-    float *a, *b;
-    double *s;
+    acc16_run run = {m, n, k, vkb_mm_rows_per_chunk(n, k), group, NULL, NULL, c16};
     if ((uint64_t)m * (uint64_t)n * (uint64_t)k > VKB_MM_FULL_CHECK_MACS) {
         acc16_large(m, n, k, group, a16, b16, c16, ref, res);
         vkb_check_finish(res);
         return;
     }
-    a = vkb_floats_of_halves(a16, m * k);
-    b = vkb_floats_of_halves(b16, k * n);
-    s = vkb_alloc((size_t)(3 * n) * sizeof *s);
+    run.a = vkb_floats_of_halves(a16, m * k);
+    run.b = vkb_floats_of_halves(b16, k * n);
     vkb_check_init(res, group > 1 ? "every element, fp16 accumulation: per-group rounding bound from partial sums"
                                   : "every element, fp16 accumulation: a rounding per product (library's order)");
-    for (int64_t i = 0; i < m; i++)
-        acc16_row(n, k, group, a, b, i, c16, s, s + n, s + 2 * n, res);
+    vkb_check_chunks(res, (m + run.rows - 1) / run.rows, acc16_rows, &run);
     vkb_check_finish(res);
-    free(a);
-    free(b);
-    free(s);
+    free(run.a);
+    free(run.b);
 }
 
 void vkb_mm_tc_check_peak(vkb_check *res)

@@ -40,6 +40,10 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
 void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, int group, const uint16_t *a16, const uint16_t *b16,
                            const uint16_t *c16, const vkb_product_ref *ref, vkb_check *res);
 
+/* Rows of C per chunk of an element-wise check (vkb_check_chunks): about VKB_CHECK_CHUNK multiply-adds, at
+ * least one row; from the sizes alone, so the chunks never depend on the threads. */
+int64_t vkb_mm_rows_per_chunk(int64_t n, int64_t k);
+
 /* The peak rows' "check": nothing to compare (recorded as such, passes). */
 void vkb_mm_tc_check_peak(vkb_check *res);
 
