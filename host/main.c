@@ -119,8 +119,8 @@ static const char *spec_text(const vkb_args *a, char *buf, size_t len)
 /* The work plan of a dry run on stdout: the totals, then each family's shapes and variants. */
 static void print_plan(const vkb_selection *sel, const vkb_run_plan *plan, const vkb_runner *r)
 {
-    printf("%d shapes x %d variants x %d backends = %d cases, about %.0f s\n", plan->shapes, plan->variants,
-           plan->backends, plan->cases, plan->estimate_s);
+    char text[160];
+    printf("%s\n", vkb_plan_text(plan, text, sizeof text));
     for (int i = 0; i < sel->nfams; i++) {
         char shape[64];
         int cases = 0;

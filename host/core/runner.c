@@ -18,11 +18,13 @@
 /* ... for rows that move at least this much: below it, fixed per-call costs (which differ between an API
  * copy and a dispatch) dominate, and a GB/s figure bounds nothing */
 #define SUSPECT_MIN_BYTES (64.0 * 1048576)
-#define CASE_OVERHEAD_S 0.02      /* the estimate's guess for pipelines and launches, per case */
-/* ... and for the host's work on the data (inputs, transfers, read-backs, CPU checks), per byte of a case's
- * working set: the H100 default suite of 2026-11-23 spent 84 s of host CPU on 95 GB of working sets */
-#define HOST_S_PER_BYTE 1e-9
-#define INPUTS_NOTE_NS 1e8        /* -v names a shape whose inputs took longer than this */
+/* The run's estimate, from the H100 default suite of 2026-11-23 (session 3, `vkbench -v`, 166 cases):
+ * pipelines and launches per case; the host's work on the data (inputs, transfers, read-backs, CPU checks)
+ * per byte of a case's working set: 6.5 s on 96 GB; and the share of a GPU's time budget a case spends before
+ * its median settles: 15 ms of 100 (a CPU implementation's slow runs spend it whole) */
+#define CASE_OVERHEAD_S 0.01
+#define HOST_S_PER_BYTE 7e-11
+#define BUDGET_SHARE_GPU 0.2
 
 /* Outputs of the first backend that ran a variant, to compare the second one with. */
 typedef struct saved_outputs {
@@ -152,14 +154,15 @@ void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan
     plan->cases = r->nwork;
     for (int bi = 0; bi < r->nall; bi++)
         plan->backends += used_backend[bi];
-    /* the estimate: warm-up and budget per timed case (the first of a process warms longer), plus a guess
-     * for inputs, pipelines and checks; the median often settles sooner, so it is nearer a bound */
+    /* the estimate: warm-up and the part of the budget a timed case spends (the first of a process warms
+     * longer), plus a guess for pipelines and launches; the host's work on the data is added by preflight */
     for (int w = 0; w < r->nwork; w++) {
         const vkb_timing *t = &r->timing[r->work[w].backend];
+        double share = r->all[r->work[w].backend]->caps.is_cpu ? 1 : BUDGET_SHARE_GPU;
         plan->estimate_s += CASE_OVERHEAD_S;
         if (!r->timed)
             continue;
-        plan->estimate_s += (t->reps > 0 ? 0 : t->budget_ms) / 1e3 + t->warmup_ms / 1e3;
+        plan->estimate_s += (t->reps > 0 ? 0 : share * t->budget_ms) / 1e3 + t->warmup_ms / 1e3;
         if (t->first_warmup_ms - t->warmup_ms > first_warmup) /* once per process */
             first_warmup = t->first_warmup_ms - t->warmup_ms;
     }

@@ -47,15 +47,23 @@ static void progress_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend
     p->total = plan ? plan->cases : 0;
     p->start_ns = vkb_now_ns();
     if (plan && plan->cases > 0) {
-        fprintf(stderr, "vkbench: %d shape%s x %d variant%s x %d backend%s = %d cases", plan->shapes,
-                plan->shapes == 1 ? "" : "s", plan->variants, plan->variants == 1 ? "" : "s", plan->backends,
-                plan->backends == 1 ? "" : "s", plan->cases);
-        if (plan->estimate_s >= 1)
-            fprintf(stderr, ", about %.0f s", plan->estimate_s);
-        else if (plan->estimate_s > 0)
-            fprintf(stderr, ", under a second");
-        fputc('\n', stderr);
+        char text[160];
+        fprintf(stderr, "vkbench: %s\n", vkb_plan_text(plan, text, sizeof text));
     }
+}
+
+const char *vkb_plan_text(const vkb_run_plan *plan, char *buf, size_t len)
+{
+    int used = snprintf(buf, len, "%d shape%s x %d variant%s x %d backend%s = %d case%s", plan->shapes,
+                        plan->shapes == 1 ? "" : "s", plan->variants, plan->variants == 1 ? "" : "s", plan->backends,
+                        plan->backends == 1 ? "" : "s", plan->cases, plan->cases == 1 ? "" : "s");
+    if (used >= 0 && (size_t)used < len) {
+        if (plan->estimate_s >= 1)
+            snprintf(buf + used, len - (size_t)used, ", about %.0f s", plan->estimate_s);
+        else if (plan->estimate_s > 0)
+            snprintf(buf + used, len - (size_t)used, ", under a second");
+    }
+    return buf;
 }
 
 static void progress_result(vkb_sink *s, const vkb_result *r)
