@@ -60,57 +60,44 @@ template <typename T, unsigned L> __device__ void tree_unrolled(T *sh, unsigned 
     }
 }
 
-template <typename T> __global__ void interleaved_divergent(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
-{
-    T *sh = shared_array<T>();
-    unsigned t = threadIdx.x, L = blockDim.x, n = pc.n, blocks = (n + L - 1u) / L;
-    for (unsigned b = blockIdx.x; b < blocks; b += gridDim.x) {
-        unsigned i = b * L + t;
-        sh[t] = i < n ? src[i] : T(0);
-        __syncthreads();
-        for (unsigned s = 1u; s < L; s *= 2u) {
-            if (t % (2u * s) == 0u)
-                sh[t] += sh[t + s];
-            __syncthreads();
-        }
-        if (t == 0u)
-            dst[b] = sh[0];
-        __syncthreads();
-    }
-}
+/* The tree steps of seed 003's first three kernels, one element per thread: interleaved addressing with the
+ * active threads picked by t % (2s) (interleaved_divergent.comp), the same addressing with contiguous active
+ * threads (interleaved_strided.comp), sequential addressing (sequential.comp). */
+enum tree_kind { TREE_DIVERGENT, TREE_STRIDED, TREE_SEQUENTIAL };
 
-template <typename T> __global__ void interleaved_strided(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
+template <typename T, tree_kind TREE> __device__ void tree_one_per_thread(T *sh, unsigned t, unsigned L)
 {
-    T *sh = shared_array<T>();
-    unsigned t = threadIdx.x, L = blockDim.x, n = pc.n, blocks = (n + L - 1u) / L;
-    for (unsigned b = blockIdx.x; b < blocks; b += gridDim.x) {
-        unsigned i = b * L + t;
-        sh[t] = i < n ? src[i] : T(0);
-        __syncthreads();
-        for (unsigned s = 1u; s < L; s *= 2u) {
-            unsigned k = 2u * s * t;
-            if (k < L)
-                sh[k] += sh[k + s];
-            __syncthreads();
-        }
-        if (t == 0u)
-            dst[b] = sh[0];
-        __syncthreads();
-    }
-}
-
-template <typename T> __global__ void sequential(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
-{
-    T *sh = shared_array<T>();
-    unsigned t = threadIdx.x, L = blockDim.x, n = pc.n, blocks = (n + L - 1u) / L;
-    for (unsigned b = blockIdx.x; b < blocks; b += gridDim.x) {
-        unsigned i = b * L + t;
-        sh[t] = i < n ? src[i] : T(0);
-        __syncthreads();
+    if constexpr (TREE == TREE_SEQUENTIAL) {
         tree_sequential(sh, t, 1u);
+    } else {
+        for (unsigned s = 1u; s < L; s *= 2u) {
+            if constexpr (TREE == TREE_DIVERGENT) {
+                if (t % (2u * s) == 0u)
+                    sh[t] += sh[t + s];
+            } else {
+                unsigned k = 2u * s * t;
+                if (k < L)
+                    sh[k] += sh[k + s];
+            }
+            __syncthreads();
+        }
+    }
+}
+
+/* One block of L elements per block, a grid capped at the device limit looping over blocks. */
+template <typename T, tree_kind TREE>
+__global__ void one_per_thread(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
+{
+    T *sh = shared_array<T>();
+    unsigned t = threadIdx.x, L = blockDim.x, n = pc.n, blocks = (n + L - 1u) / L;
+    for (unsigned b = blockIdx.x; b < blocks; b += gridDim.x) {
+        unsigned i = b * L + t;
+        sh[t] = i < n ? src[i] : T(0);
+        __syncthreads();
+        tree_one_per_thread<T, TREE>(sh, t, L);
         if (t == 0u)
             dst[b] = sh[0];
-        __syncthreads();
+        __syncthreads();   /* sh is refilled for the next block */
     }
 }
 
@@ -264,9 +251,9 @@ template <typename T> __global__ void partials(const T *__restrict__ src, T *__r
             (const T *)a[0], (T *)a[1], vkb_push_as<reduce_push>(p));                                               \
         return cudaGetLastError();                                                                     \
     }
-LAUNCH_DYNAMIC(interleaved_divergent, false, interleaved_divergent<T>)
-LAUNCH_DYNAMIC(interleaved_strided, false, interleaved_strided<T>)
-LAUNCH_DYNAMIC(sequential, false, sequential<T>)
+LAUNCH_DYNAMIC(interleaved_divergent, false, one_per_thread<T, TREE_DIVERGENT>)
+LAUNCH_DYNAMIC(interleaved_strided, false, one_per_thread<T, TREE_STRIDED>)
+LAUNCH_DYNAMIC(sequential, false, one_per_thread<T, TREE_SEQUENTIAL>)
 LAUNCH_DYNAMIC(first_add, false, first_add<T, false>)
 LAUNCH_DYNAMIC(unroll_last_subgroup, true, first_add<T, true>)
 LAUNCH_DYNAMIC(partials, false, partials<T>)
