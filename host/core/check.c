@@ -199,8 +199,7 @@ typedef struct words_run {
 static void words_chunk(void *ctx, vkb_check_part *part, int64_t t)
 {
     const words_run *w = ctx;
-    uint64_t begin = (uint64_t)t * VKB_CHECK_CHUNK, end = begin + VKB_CHECK_CHUNK < w->n ? begin + VKB_CHECK_CHUNK : w->n;
-    words_range(&part->c, w->out, w->ref, begin, end);
+    words_range(&part->c, w->out, w->ref, (uint64_t)t * VKB_CHECK_CHUNK, vkb_task_end(t, VKB_CHECK_CHUNK, w->n));
 }
 
 void vkb_check_words(vkb_check *r, const uint32_t *out, const uint32_t *ref, uint64_t n)
@@ -210,7 +209,7 @@ void vkb_check_words(vkb_check *r, const uint32_t *out, const uint32_t *ref, uin
         words_range(r, out, ref, 0, n);
         return;
     }
-    run_chunks(r, (int64_t)((n + VKB_CHECK_CHUNK - 1) / VKB_CHECK_CHUNK), words_chunk, &w, merge_words);
+    run_chunks(r, vkb_tasks_of(n, VKB_CHECK_CHUNK), words_chunk, &w, merge_words);
 }
 
 void vkb_check_finish(vkb_check *r)
@@ -927,7 +926,7 @@ typedef struct halves_run {
 static void halves_chunk(void *ctx, int64_t t)
 {
     const halves_run *run = ctx;
-    int64_t end = (t + 1) * VKB_CHECK_CHUNK < run->count ? (t + 1) * VKB_CHECK_CHUNK : run->count;
+    int64_t end = (int64_t)vkb_task_end(t, VKB_CHECK_CHUNK, (uint64_t)run->count);
     for (int64_t i = t * VKB_CHECK_CHUNK; i < end; i++)
         run->f[i] = vkb_half_to_float(run->h[i]);
 }
@@ -935,7 +934,7 @@ static void halves_chunk(void *ctx, int64_t t)
 float *vkb_floats_of_halves(const uint16_t *h, int64_t count)
 {
     halves_run run = {h, vkb_alloc(((size_t)count * sizeof *run.f + 15) & ~(size_t)15), count};
-    vkb_parallel_run((count + VKB_CHECK_CHUNK - 1) / VKB_CHECK_CHUNK, halves_chunk, &run);
+    vkb_parallel_run(vkb_tasks_of((uint64_t)count, VKB_CHECK_CHUNK), halves_chunk, &run);
     return run.f;
 }
 

@@ -13,7 +13,7 @@ typedef struct fill_job {
 
 uint64_t vkb_input_chunks(uint64_t n)
 {
-    return (n + VKB_INPUT_CHUNK - 1) / VKB_INPUT_CHUNK;
+    return (uint64_t)vkb_tasks_of(n, VKB_INPUT_CHUNK);
 }
 
 /* One chunk: its generator is the start moved ahead by the draws of every element before it. */
@@ -21,7 +21,7 @@ static void fill_chunk(void *ctx, int64_t task)
 {
     const fill_job *job = ctx;
     uint64_t chunk = (uint64_t)task, first = chunk * VKB_INPUT_CHUNK;
-    uint64_t end = first + VKB_INPUT_CHUNK < job->n ? first + VKB_INPUT_CHUNK : job->n;
+    uint64_t end = vkb_task_end(task, VKB_INPUT_CHUNK, job->n);
     vkb_rng rng = job->start;
     vkb_rng_skip(&rng, first * job->draws);
     job->fn(job->ctx, &rng, chunk, first, end);

@@ -52,26 +52,28 @@ typedef struct span_job {
     size_t bytes;
 } span_job;
 
+/* BYTES of the job from AT: copied, or set. */
+static void span_do(const span_job *j, size_t at, size_t bytes)
+{
+    if (j->src)
+        memcpy(j->dst + at, j->src + at, bytes);
+    else
+        memset(j->dst + at, j->byte, bytes);
+}
+
 static void span_task(void *ctx, int64_t t)
 {
-    span_job *j = ctx;
-    size_t at = (size_t)t * BYTES_PER_TASK, n = j->bytes - at < BYTES_PER_TASK ? j->bytes - at : BYTES_PER_TASK;
-    if (j->src)
-        memcpy(j->dst + at, j->src + at, n);
-    else
-        memset(j->dst + at, j->byte, n);
+    const span_job *j = ctx;
+    size_t at = (size_t)t * BYTES_PER_TASK;
+    span_do(j, at, (size_t)vkb_task_end(t, BYTES_PER_TASK, j->bytes) - at);
 }
 
 static void span_run(span_job *j)
 {
-    if (j->bytes <= 2 * BYTES_PER_TASK) {
-        if (j->src)
-            memcpy(j->dst, j->src, j->bytes);
-        else
-            memset(j->dst, j->byte, j->bytes);
-        return;
-    }
-    vkb_parallel_run((int64_t)((j->bytes + BYTES_PER_TASK - 1) / BYTES_PER_TASK), span_task, j);
+    if (j->bytes <= 2 * BYTES_PER_TASK)
+        span_do(j, 0, j->bytes);   /* a task or two: not worth a thread */
+    else
+        vkb_parallel_run(vkb_tasks_of(j->bytes, BYTES_PER_TASK), span_task, j);
 }
 
 void vkb_parallel_copy(void *dst, const void *src, size_t bytes)

@@ -14,6 +14,19 @@ int vkb_threads(void);
 
 typedef void (*vkb_task_fn)(void *ctx, int64_t task);
 
+/* Fixed tasks of PER items each over COUNT items, the last one partial: how many there are, and where task T's
+ * items end (they are T x PER .. end - 1). */
+static inline int64_t vkb_tasks_of(uint64_t count, uint64_t per)
+{
+    return (int64_t)((count + per - 1) / per);
+}
+
+static inline uint64_t vkb_task_end(int64_t t, uint64_t per, uint64_t count)
+{
+    uint64_t end = ((uint64_t)t + 1) * per;
+    return end < count ? end : count;
+}
+
 /* Run FN(CTX, t) for t = 0..COUNT-1 on up to vkb_threads() threads (the caller among them); returns when
  * all have finished. A thread that cannot start leaves its tasks to the others. */
 void vkb_parallel_run(int64_t count, vkb_task_fn fn, void *ctx);

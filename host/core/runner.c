@@ -186,13 +186,18 @@ typedef struct compare_job {
     compare_span *span;
 } compare_job;
 
+static float float_of_word(uint32_t w)
+{
+    float f;
+    memcpy(&f, &w, 4);
+    return f;
+}
+
 /* How far apart two output words are: outputs are fp32 or int32 words; for floats the difference says how
  * far apart they are (a NaN: infinitely) */
 static double word_diff(uint32_t a, uint32_t b)
 {
-    float fa, fb;
-    memcpy(&fa, &a, 4);
-    memcpy(&fb, &b, 4);
+    float fa = float_of_word(a), fb = float_of_word(b);
     return fa != fa || fb != fb ? INFINITY : fabs((double)fa - fb);
 }
 
@@ -200,7 +205,7 @@ static void compare_span_task(void *ctx, int64_t t)
 {
     const compare_job *j = ctx;
     compare_span *sp = &j->span[t];
-    uint64_t end = ((uint64_t)t + 1) * COMPARE_SPAN_WORDS < j->words ? ((uint64_t)t + 1) * COMPARE_SPAN_WORDS : j->words;
+    uint64_t end = vkb_task_end(t, COMPARE_SPAN_WORDS, j->words);
     for (uint64_t w = (uint64_t)t * COMPARE_SPAN_WORDS; w < end; w++) {
         double diff;
         if (j->a[w] == j->b[w])
@@ -232,7 +237,7 @@ static void compare_outputs(vkb_result *res, const vkb_plan *plan, const saved_o
         if (plan->buf[i].role != VKB_BUF_OUTPUT || !saved->bytes[i] || !plan->buf[i].host)
             continue;
         j.words = (saved->bytes[i] < plan->buf[i].bytes ? saved->bytes[i] : plan->buf[i].bytes) / 4;
-        nspan = (int64_t)((j.words + COMPARE_SPAN_WORDS - 1) / COMPARE_SPAN_WORDS);
+        nspan = vkb_tasks_of(j.words, COMPARE_SPAN_WORDS);
         j.span = vkb_calloc((size_t)nspan + 1, sizeof *j.span);
         vkb_parallel_run(nspan, compare_span_task, &j);
         for (int64_t t = 0; t < nspan; t++) {
@@ -243,11 +248,9 @@ static void compare_outputs(vkb_result *res, const vkb_plan *plan, const saved_o
                 res->cross_max_diff = sp->max_diff;
             if (sp->beyond && beyond == 0) {
                 uint32_t a = j.a[w], b = j.b[w];
-                float fa, fb;
+                float fa = float_of_word(a), fb = float_of_word(b);
                 /* words that are not normal floats (exponent bits 0) are read as the int32 they likely are */
                 int ints = exact && ((a & 0x7F800000u) == 0 || (b & 0x7F800000u) == 0);
-                memcpy(&fa, &a, 4);
-                memcpy(&fb, &b, 4);
                 res->cross_index = w;
                 res->cross_buffer = i;
                 res->cross_this = ints ? (double)(int32_t)b : fb;

@@ -10,6 +10,7 @@
 #include "inputs.h"
 #include "matmul/rows_tc.h"
 #include "matmul_tc.h"
+#include "parallel.h"
 #include "matmul/rows.h"
 #include "util.h"
 
@@ -330,7 +331,7 @@ static void full_rows(void *ctx, vkb_check_part *part, int64_t t)
     const full_run *run = ctx;
     const mm_case *c = run->c;
     double ref, bound;
-    for (int64_t i = t * run->rows; i < c->m && i < (t + 1) * run->rows; i++)
+    for (int64_t i = t * run->rows; i < (int64_t)vkb_task_end(t, (uint64_t)run->rows, (uint64_t)c->m); i++)
         for (int64_t j = 0; j < c->n; j++) {
             reference(c, run->a, run->b, i, j, run->u, &ref, &bound);
             vkb_check_part_value(part, (uint64_t)(i * c->n + j), c->c[i * c->n + j], ref, bound);
@@ -366,7 +367,7 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
                  f16 ? " of fp16 inputs" : "");
         vkb_check_init(res, method);
         res->cols = (uint64_t)c->n;
-        vkb_check_chunks(res, (c->m + run.rows - 1) / run.rows, full_rows, &run);
+        vkb_check_chunks(res, vkb_tasks_of((uint64_t)c->m, (uint64_t)run.rows), full_rows, &run);
     } else {
         /* Freivalds by row and column blocks against a rounding model, and exact lines (docs/verification.md) */
         vkb_check_init(res, "product");

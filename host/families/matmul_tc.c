@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parallel.h"
 #include "plan.h"
 #include "util.h"
 
@@ -200,7 +201,7 @@ static void acc16_rows(void *ctx, vkb_check_part *part, int64_t t)
 {
     const acc16_run *run = ctx;
     double *s = vkb_alloc((size_t)(3 * run->n) * sizeof *s);
-    for (int64_t i = t * run->rows; i < run->m && i < (t + 1) * run->rows; i++)
+    for (int64_t i = t * run->rows; i < (int64_t)vkb_task_end(t, (uint64_t)run->rows, (uint64_t)run->m); i++)
         acc16_row(run->n, run->k, run->group, run->a, run->b, i, run->c16, s, s + run->n, s + 2 * run->n, part);
     free(s);
 }
@@ -235,7 +236,7 @@ void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, int group, const uin
     run.b = vkb_floats_of_halves(b16, k * n);
     vkb_check_init(res, group > 1 ? "every element, fp16 accumulation: per-group rounding bound from partial sums"
                                   : "every element, fp16 accumulation: a rounding per product (library's order)");
-    vkb_check_chunks(res, (m + run.rows - 1) / run.rows, acc16_rows, &run);
+    vkb_check_chunks(res, vkb_tasks_of((uint64_t)m, (uint64_t)run.rows), acc16_rows, &run);
     vkb_check_finish(res);
     free(run.a);
     free(run.b);

@@ -444,9 +444,7 @@ typedef struct stride_run {
 static void stride_chunk(void *ctx, int64_t chunk)
 {
     const stride_run *run = ctx;
-    uint64_t t0 = (uint64_t)chunk * STRIDE_CHUNK, t1 = t0 + STRIDE_CHUNK;
-    if (t1 > run->threads)
-        t1 = run->threads;
+    uint64_t t0 = (uint64_t)chunk * STRIDE_CHUNK, t1 = vkb_task_end(chunk, STRIDE_CHUNK, run->threads);
     for (uint64_t base = 0; base + t0 < run->c->n; base += run->threads)   /* one element per thread a trip */
         for (uint64_t t = t0; t < t1 && base + t < run->c->n; t++)
             run->ref[t] += run->c->src[(base + t) * run->c->knob];
@@ -469,7 +467,7 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
         snprintf(res->method, sizeof res->method, "exact (uint32 sums of %u strided words)", STRIDE_PER_THREAD);
         stride_run run = {c, vkb_calloc(threads, 4), threads};
         ref = run.ref;
-        vkb_parallel_run((int64_t)((threads + STRIDE_CHUNK - 1) / STRIDE_CHUNK), stride_chunk, &run);
+        vkb_parallel_run(vkb_tasks_of(threads, STRIDE_CHUNK), stride_chunk, &run);
         vkb_check_words(res, c->dst, ref, threads);
         free(ref);
     } else {
