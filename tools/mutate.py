@@ -4,7 +4,7 @@ the tree, built, and tested with the ctest subset that should notice it; it is k
 (or the build breaks: "stillborn", left out of the score), survives when every test passes. Mutations
 of CUDA code cannot run here: they are listed as "gpu", built here into one module each and run on the GPU:
 
-    tools/mutate.py [--tree DIR] [--only ID,...] [--list] [--report FILE]
+    tools/mutate.py [--tree DIR] [--only ID,...] [--list] [--sites] [--report FILE]
     tools/mutate.py --cuda-mutants [--head] [--out build-mutants]   (here: a CUDA module per mutation, then on
                                                  the GPU machine: sh tools/gpu-mutants.sh build-mutants)
     tools/mutate.py --gpu-table FILE [--report FILE]        (records the GPU's verdicts as killed / survived)
@@ -297,12 +297,23 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "build-mutants"))
     ap.add_argument("--head", action="store_true", help="--cuda-mutants from the last commit, not the work tree")
     ap.add_argument("--gpu-table", default="", help="record the table tools/gpu-mutants.sh printed")
+    ap.add_argument("--sites", action="store_true",
+                    help="check that every mutation's text is found exactly once in this checkout (exit 1 if not)")
     a = ap.parse_args()
     muts = [m for m in MUTATIONS if not a.only or m["id"] in a.only.split(",")]
     if a.cuda_mutants:
         return cuda_mutants(a.out, muts, a.head)
     if a.gpu_table:
         return gpu_table(a.gpu_table, a.report)
+    if a.sites:
+        # a site the code moved away from would be "n/a" in the next run, and the table would claim a kill
+        # that no longer proves anything: the ctest vkb.tools.mutation_sites keeps them in step
+        gone = [(m["id"], m["path"], open(os.path.join(ROOT, m["path"])).read().count(m["old"])) for m in muts]
+        gone = [g for g in gone if g[2] != 1]
+        for id_, path, count in gone:
+            print(f"{id_}: its text is found {count} times in {path}, not once")
+        print(f"{len(muts) - len(gone)} of {len(muts)} mutation sites found once")
+        return 1 if gone else 0
     if a.list:
         for m in MUTATIONS:
             print(f'{m["id"]:5} {m["kind"]:7} {m["path"]:40} {m["what"]}')
