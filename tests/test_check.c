@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "freivalds.h"
+#include "guard.h"
+#include "half.h"
+#include "product_check.h"
 #include "unit.h"
 #include "util.h"
 
@@ -313,7 +317,7 @@ static void guard_messages(void)
     }
 }
 
-/* fp16 of a double exactly (independent of check.c): sign, exponent, mantissa. */
+/* fp16 of a double exactly (independent of half.c): sign, exponent, mantissa. */
 static double half_value(uint16_t h)
 {
     int e = (h >> 10) & 31, m = h & 1023;

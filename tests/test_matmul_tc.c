@@ -172,7 +172,7 @@ static void acc16_library_large(void)
     destroy(&p);
 }
 
-/* Is LINE one of the exact lines of a dimension of SIZE (check.c: t * 129 mod SIZE, t < 16, and SIZE - 1)? */
+/* Is LINE one of the exact lines of a dimension of SIZE (product_check.c: t * 129 mod SIZE, t < 16, and SIZE - 1)? */
 static int exact_line(int64_t line, int64_t size)
 {
     for (int t = 0; t < 16; t++)

@@ -1,11 +1,12 @@
-/* test_product.c - the large-product check (host/core/check.c): the same verdict and values whatever the
+/* test_product.c - the large-product check (host/core/product_check.c): the same verdict and values whatever the
  * number of threads, and fp16 inputs with truncating fp32 accumulation at K = 8192 (the 8192^3 design
  * point's tolerance): 200 clean emulated products pass, every planted 1% element fails. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "half.h"
+#include "product_check.h"
 #include "parallel.h"
 #include "unit.h"
 #include "util.h"

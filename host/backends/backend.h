@@ -58,7 +58,7 @@ struct vkb_backend {
      * BYTES). May be NULL: the runner then reads the buffers back and compares them on the host. */
     int64_t (*compare)(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint32_t word, uint64_t bytes,
                        uint64_t *first);
-    /* Read the guard bands around BUF (VKB_GUARD_BYTES each, check.h) into BEFORE and AFTER. */
+    /* Read the guard bands around BUF (VKB_GUARD_BYTES each, guard.h) into BEFORE and AFTER. */
     void (*guards)(vkb_backend *b, vkb_buffer *buf, void *before, void *after);
     /* Run the plan REPS times, each repetition timed on the device (GPU timestamps / CUDA events,
      * kernel time between two full barriers) into NS[r] when NS is not NULL. With COLD, a buffer larger

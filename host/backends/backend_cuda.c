@@ -9,14 +9,15 @@
 
 #include "../../cuda/cuda_module.h"
 #include "backend.h"
-#include "check.h"
+#include "fault.h"
+#include "guard.h"
 #include "util.h"
 
 struct vkb_buffer {
     void *ptr;       /* the range: VKB_GUARD_BYTES into the allocation, between two guard bands */
     void *base;      /* the allocation */
     uint64_t bytes;
-    uint32_t guard;  /* its guard word (check.h: vkb_guard_word) */
+    uint32_t guard;  /* its guard word (guard.h: vkb_guard_word) */
 };
 
 static const vkb_cuda_module *mod;

@@ -6,7 +6,7 @@
 
 #include "backend.h"
 #include "buffers.h"
-#include "check.h"
+#include "fault.h"
 #include "parallel.h"
 #include "pipelines.h"
 #include "timing.h"

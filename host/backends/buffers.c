@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "guard.h"
 #include "parallel.h"
 
 #define STAGING_CHUNK (32ull << 20) /* a half of the staging buffer: bounded host-visible memory, whatever the

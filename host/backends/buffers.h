@@ -16,7 +16,7 @@ struct vkb_buffer {
 
 /* A device-local storage buffer usable as copy source and destination, and as a uniform buffer with the
  * flag VKB_BUF_UNIFORM (FLAGS: VKB_BUF_*), its range of BYTES between two guard bands of VKB_GUARD_BYTES
- * filled with VKB_GUARD_WORD (check.h): descriptors bind offset..offset+bytes (rounded up to 16), so a
+ * filled with VKB_GUARD_WORD (guard.h): descriptors bind offset..offset+bytes (rounded up to 16), so a
  * kernel writing outside its range changes a guard. Exits 4 when memory runs out. */
 struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned flags);
 void vkb_vk_buffer_destroy(vkb_vk *vk, struct vkb_buffer *buf);

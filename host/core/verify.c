@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "fault.h"
+#include "guard.h"
 #include "util.h"
 
 #define POISON_FULL_BYTES (256ull << 20) /* read back, larger outputs: every 997th word and both ends */

@@ -7,7 +7,7 @@
 #include "backend.h"
 #include "plan.h"
 
-/* The fault that changes the plan (VKB_FAULT_INJECT, check.h): skip-pass:K drops pass K of a plan that
+/* The fault that changes the plan (VKB_FAULT_INJECT, fault.h): skip-pass:K drops pass K of a plan that
  * has one (a note on stderr names the variant). Call before prepare; a no-op without a fault. (oob-write
  * lives in the backends: they bind the first output 16 bytes late.) */
 void vkb_verify_inject(vkb_plan *plan, const char *family, const char *variant);

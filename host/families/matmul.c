@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "family.h"
+#include "half.h"
 #include "inputs.h"
 #include "matmul/rows_tc.h"
 #include "matmul_tc.h"
@@ -79,7 +80,7 @@ static int battery(vkb_shape *out, int max)
     return count;
 }
 
-/* fp16 conversions (round to nearest even) live in check.c, tested bit-exactly in test_check.c */
+/* fp16 conversions (round to nearest even) live in half.c, tested bit-exactly in test_check.c */
 #define half_from_float vkb_half_from_float
 #define half_to_float vkb_half_to_float
 

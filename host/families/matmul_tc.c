@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "half.h"
 #include "parallel.h"
 #include "plan.h"
 #include "util.h"
@@ -153,7 +154,7 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
     return VKB_PLAN_OK;
 }
 
-/* The bound on an element of C (vkb_bound_acc16_step, check.c). A tensor core with fp16 accumulators adds
+/* The bound on an element of C (vkb_bound_acc16_step, bounds.c). A tensor core with fp16 accumulators adds
  * each instruction's 16 exact products (summed inside with at least fp32's precision: 2^-22 relative,
  * truncation) to the fp16 accumulator and rounds once, with relative error below u = 2^-10 (truncation;
  * round-to-nearest is 2^-11, with 8 products per rounding, about the same bound). With s_t the exact partial

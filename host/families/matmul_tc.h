@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "caps.h"
-#include "check.h"
+#include "product_check.h"
 
 /* Products of at most this many multiply-adds are checked element by element; larger ones through
  * vkb_product_check on a reference made once per case (check.h) with this seed for its random vectors. */

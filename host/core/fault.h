@@ -1,0 +1,12 @@
+/* fault.h - fault injection (VKB_FAULT_INJECT), to prove the checks. */
+#ifndef VKB_FAULT_H
+#define VKB_FAULT_H
+
+/* Fault injection, to prove the checks (tests): VKB_FAULT_INJECT=NAME or NAME:VALUE. 1 when the
+ * environment names NAME (VALUE, when not NULL, set from the number after the colon, else -1). Names:
+ * no-dispatch, skip-pass:K, no-poison, oob-write, drop-element, second-run-differs, timer-zero,
+ * timer-reversed, timer-early, product-element, product-tile, product-nan (docs/verification.md). */
+int vkb_fault_arg(const char *name, long *value);
+#define vkb_fault(name) vkb_fault_arg(name, NULL)
+
+#endif
