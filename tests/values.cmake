@@ -1,10 +1,11 @@
 # Tests that check values, not only form (issue 22 section 2): each named check compared with values computed
 # in the test, with the bug planted in tools/mutate.py. test_NAME.c, one executable each, every test by name.
 set(vkb_value_tests
-    acc16_check acc16_step_terms acc16_group_ends acc16_edges acc16_edges_each)
+    acc16_check acc16_step_terms acc16_group_ends acc16_edges acc16_edges_each
+    sink_values json_values csv_values)
 set(module "")
 foreach(item ${vkb_value_tests})
-    if(item MATCHES "^(acc16_check)$")
+    if(item MATCHES "^(acc16_check|sink_values)$")
         set(module ${item})
         add_executable(test_${module} test_${module}.c)
         target_link_libraries(test_${module} PRIVATE vkb_core)
