@@ -15,7 +15,8 @@
 
 /* ---- a fake family: n words copied from src to dst ---- */
 
-enum { P_OFF = 0 }; /* push word 0: 4 x the offset the "cuda" backend adds to element 3 */
+enum { P_OFF = 0, P_CEIL = 1 }; /* push word 0: 4 x the offset the "cuda" backend adds to element 3; word 1: 1 for a
+                                 * ceiling on every API, 2 for a CUDA-only one (times_differ tells them apart) */
 
 typedef struct fake_case {
     uint64_t n;
@@ -88,6 +89,7 @@ static int fake_plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *c
     b[1] = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c ? c->dst : NULL);
     pass = vkb_plan_dispatch(p, v->kernel, local, groups);
     pass->push[P_OFF] = (uint32_t)v->param;
+    pass->push[P_CEIL] = !(v->flags & VKB_VAR_CEILING) ? 0 : v->flags & VKB_VAR_CUDA_ONLY ? 2 : 1;
     vkb_pass_bind(pass, 2, b);
     return VKB_PLAN_OK;
 }
@@ -198,6 +200,31 @@ static void fb_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
         memcpy(((fake_buffer *)buf)->data + i, &w, 4);
 }
 
+/* 1: the ceilings run at different speeds, the fastest neither the first nor the last to run (CUDA's api_copy
+ * 4x the kernels, the CUDA-only vendor row 2x, Vulkan's api_copy 1x); 0: every copy at the same speed. */
+static int times_differ;
+
+/* A run's device time (ns) of PASS on B. */
+static double run_ns(const vkb_backend *b, const vkb_pass *pass)
+{
+    if (strcmp(pass->kernel, "fast") == 0)
+        return 1e4;
+    if (times_differ && pass->push[P_CEIL] == 1 && strcmp(b->name, "cuda") == 0)
+        return 2.5e4;
+    if (times_differ && pass->push[P_CEIL] == 2)
+        return 5e4;
+    return 1e5;
+}
+
+/* Extra offsets of the loosely checked rows' outputs on each API (test_cross_counts): element AT gets VK on
+ * Vulkan and CU on CUDA (values chosen exact in fp32 at AT); NULL: none. */
+typedef struct cross_add {
+    uint64_t at;
+    float vk, cu;
+} cross_add;
+static const cross_add *cross_adds;
+static int ncross_adds;
+
 static void fb_execute(vkb_backend *b, void *prep, vkb_buffer *const *bufs, int reps, int cold, double *ns)
 {
     const vkb_plan *p = prep;
@@ -215,12 +242,19 @@ static void fb_execute(vkb_backend *b, void *prep, vkb_buffer *const *bufs, int 
         f += (float)pass->push[P_OFF] / 4;
         memcpy(&dst->data[at], &f, 4);
     }
+    for (int q = 0; q < ncross_adds && pass->push[P_OFF]; q++)
+        if (cross_adds[q].at * 4 + 4 <= dst->bytes) {
+            float f;
+            memcpy(&f, dst->data + 4 * cross_adds[q].at, 4);
+            f += strcmp(b->name, "cuda") == 0 ? cross_adds[q].cu : cross_adds[q].vk;
+            memcpy(dst->data + 4 * cross_adds[q].at, &f, 4);
+        }
     /* fixed device times, and at least as much host time spent around them: the timer's rules then judge the
      * same on a loaded machine (device time above the host's fails; below 1e-4 of it fails, which a fixed
      * 1 ns a run met whenever the scheduler stretched a batch past 10 ms) */
     double t0 = vkb_now_ns(), device = 0;
     for (int r = 0; ns && r < reps; r++)
-        device += ns[r] = strcmp(pass->kernel, "fast") == 0 ? 1e4 : 1e5;
+        device += ns[r] = run_ns(b, pass);
     while (vkb_now_ns() - t0 < device)
         ;
     if (++st->executes == st->raise_after)
@@ -234,7 +268,9 @@ static void fb_copy(vkb_backend *b, vkb_buffer *src, vkb_buffer *dst, uint64_t b
     memcpy(((fake_buffer *)dst)->data, ((fake_buffer *)src)->data, (bytes + 3) & ~3ull);
 }
 
-static int compare_lies;   /* 1: the poison compare reports word 0 differing; 2: the compare of two buffers does */
+/* 1: the poison compare reports word 0 differing; 2: the compare of two buffers does; 3: every compare fails
+ * (-1: it cannot compare, as for a buffer too large for one binding) */
+static int compare_lies;
 
 static int64_t fb_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint32_t word, uint64_t bytes,
                           uint64_t *first)
@@ -242,6 +278,8 @@ static int64_t fb_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
     const uint8_t *x = ((fake_buffer *)a)->data, *y = other ? ((fake_buffer *)other)->data : NULL;
     int64_t differing = 0;
     ((fake_stats *)b->impl)->compares++;
+    if (compare_lies == 3)
+        return -1;
     if (compare_lies == (other ? 2 : 1)) {
         *first = 0;
         return 1;
@@ -633,6 +671,94 @@ static void test_device_compare_disagrees(void)
     }
 }
 
+/* Several ceilings at different speeds: every kernel row is a fraction of the fastest of them at its shape (not
+ * the first to run, the last, nor its own API's), and that fraction is its metric over the ceiling's. */
+static void test_ceiling_choice(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {16, 32};
+    fixture fx;
+    times_differ = 1;
+    run_fixture(&fx, fams, 1, n, 2, 0, 0, 1, 1);
+    times_differ = 0;
+    for (int s = 0; s < 2; s++) {
+        const vkb_result *plain = find(&fx, "plain", "vulkan", n[s]), *fastest = find(&fx, "api_copy", "cuda", n[s]);
+        const vkb_result *vk = find(&fx, "api_copy", "vulkan", n[s]), *vendor = find(&fx, "vendor", "cuda", n[s]);
+        ASSERT(plain && fastest && vk && vendor);
+        if (!plain || !fastest || !vk || !vendor)
+            break;
+        ASSERT(fastest->metric > vendor->metric && vendor->metric > vk->metric);   /* 4x, 2x, 1x */
+        ASSERT(plain->ceiling == fastest);
+        ASSERT(fabs(plain->fraction - 0.25) < 1e-12 && fabs(plain->fraction * fastest->metric - plain->metric) < 1e-9);
+        ASSERT(find(&fx, "fast", "vulkan", n[s])->ceiling == fastest);
+        ASSERT(vk->ceiling == NULL && fastest->ceiling == NULL);   /* a ceiling is no fraction of another */
+    }
+    free_fixture(&fx);
+}
+
+/* --backend all on outputs over three compare spans, with elements that differ by amounts either side of the
+ * two checks' tolerances combined (1 + 1): the counts, the largest difference and the first element beyond
+ * are those of every span together. */
+static void test_cross_counts(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {(1 << 21) + 5};
+    static const cross_add adds[] = {
+        {10, -0.875f, 0.875f},                 /* span 0: 1.75 apart */
+        {(1 << 20) + 7, -1.0f, 1.0f},          /* span 1: 2 apart, the largest; within 1 + 1 exactly */
+        {(1 << 21) + 1, 0.25f, -0.75f},        /* span 2: 1 apart */
+    };
+    const vkb_result *loose, *near;
+    fixture fx;
+    cross_adds = adds, ncross_adds = 3;
+    run_fixture(&fx, fams, 1, n, 1, 0, 1, 1, 1);
+    cross_adds = NULL, ncross_adds = 0;
+    loose = find(&fx, "loose", "cuda", n[0]);
+    near = find(&fx, "near", "cuda", n[0]);
+    ASSERT(loose && near);
+    if (loose && near) {
+        /* near: element 3 (0.5 apart) and the last but one (0.5) and the three above differ, none beyond 2 */
+        ASSERT(near->status == VKB_RES_OK && !near->cross_fail);
+        ASSERT(near->cross_differing == 5 && near->cross_max_diff == 2.0);
+        /* loose, reported exact: every differing word is beyond; the first is element 3 (4 vs 5) */
+        ASSERT(loose->status == VKB_RES_FAIL && loose->cross_fail && loose->cross_differing == 5);
+        ASSERT(loose->check.bad == 5 && loose->cross_max_diff == 2.0 && loose->cross_index == 3);
+        ASSERT(loose->cross_this == 5.0 && loose->cross_other == 4.0 && loose->cross_buffer == 1);
+    }
+    free_fixture(&fx);
+}
+
+/* A backend whose device compare cannot compare (-1) is checked through the read-back: clean rows pass (no
+ * failure made of the -1), an output not poisoned and a second run that differs still fail, named. */
+static void test_device_compare_cannot(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {1 << 18};
+    const char *fault[] = {NULL, "second-run-differs", "no-poison"};
+    for (int f = 0; f < 3; f++) {
+        fixture fx;
+        int compares = 0, downloads = 0, ok = 0, rows = 0;
+        if (fault[f])
+            setenv("VKB_FAULT_INJECT", fault[f], 1);
+        compare_lies = 3;
+        run_device_fixture(&fx, fams, n, 0, &compares, &downloads);
+        compare_lies = 0;
+        unsetenv("VKB_FAULT_INJECT");
+        for (int i = 0; i < fx.r.results.n; i++) {
+            const vkb_result *res = &fx.r.results.r[i];
+            rows++;
+            if (!fault[f])
+                ok += res->status == VKB_RES_OK && !res->check.reason[0];
+            else if (f == 1)
+                ok += res->status == VKB_RES_FAIL && strstr(res->check.reason, "output 0 [131072]: ") != NULL;
+            else
+                ok += res->status == VKB_RES_FAIL && strstr(res->check.method, "not poisoned before the run") != NULL;
+        }
+        ASSERT(compares > 0 && rows > 0 && ok == rows);
+        free_fixture(&fx);
+    }
+}
+
 /* SIGINT stops the run after the current case; the sinks still end (interrupted) with what finished. */
 static void test_interrupt(void)
 {
@@ -831,6 +957,8 @@ int main(int argc, char **argv)
         {"flags_per_family", test_flags_per_family},
         {"family_groups", test_family_groups},
         {"device_compare", test_device_compare},
+        {"ceiling_choice", test_ceiling_choice}, {"cross_counts", test_cross_counts},
+        {"device_compare_cannot", test_device_compare_cannot},
         {"device_compare_disagrees", test_device_compare_disagrees},
     };
     vkb_quiet = 1;

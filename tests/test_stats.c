@@ -58,10 +58,30 @@ static void settle_rule(void)
     ASSERT(!vkb_timing_settled(flat, 2, 4)); /* too few samples to judge */
 }
 
+/* The rule at its edges: medians 0.49% and 0.51% apart, and 0.501% of the newer one (0.5% would take the
+ * older: 0.50% is within 0.5% of the newer median, not of the older), upward and downward; the median, not
+ * the mean (one outlier moves the mean 10%); and no verdict below 10 samples or without an earlier median. */
+static void settle_edges(void)
+{
+    double x[40];
+    struct { double newer; int settled; } cases[] = {{100.49, 1}, {100.52, 0}, {100.501, 1}, {99.51, 1}, {99.49, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        /* the first 10 at 100, the next 10 at v: the median of 20 is (100 + v) / 2 */
+        for (int i = 0; i < 20; i++)
+            x[i] = i < 10 ? 100 : 2 * cases[c].newer - 100;
+        ASSERT(vkb_timing_settled(x, 10, 20) == cases[c].settled);
+    }
+    for (int i = 0; i < 40; i++)
+        x[i] = 100 + (i % 2) * 0.1;
+    x[25] = 4100;   /* the mean of 40 moves by 100: the median does not */
+    ASSERT(vkb_timing_settled(x, 20, 40));
+    ASSERT(vkb_timing_settled(x, 5, 10) && !vkb_timing_settled(x, 5, 9) && !vkb_timing_settled(x, 0, 20));
+}
+
 int main(int argc, char **argv)
 {
     static const unit_test tests[] = {
         {"odd_count", odd_count}, {"even_count", even_count}, {"single_and_empty", single_and_empty},
-        {"settle_rule", settle_rule}, {"quartiles", quartiles}};
+        {"settle_rule", settle_rule}, {"settle_edges", settle_edges}, {"quartiles", quartiles}};
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof *tests));
 }
