@@ -22,3 +22,8 @@ foreach(pair runner:ceiling_choice runner:cross_counts runner:device_compare_can
     add_test(NAME vkb.unit.${module}.${item} COMMAND test_${module} ${item})
     set_tests_properties(vkb.unit.${module}.${item} PROPERTIES LABELS unit)
 endforeach()
+# the tools' verdicts on fixtures with known answers (tools_values_test.py: report's aggregates, tune's ranking)
+foreach(case report_aggregates tune_ranking)
+    add_test(NAME vkb.tools.values.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools_values_test.py ${case})
+    set_tests_properties(vkb.tools.values.${case} PROPERTIES LABELS tools TIMEOUT 300)
+endforeach()
