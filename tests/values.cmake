@@ -2,10 +2,11 @@
 # in the test, with the bug planted in tools/mutate.py. test_NAME.c, one executable each, every test by name.
 set(vkb_value_tests
     acc16_check acc16_step_terms acc16_group_ends acc16_edges acc16_edges_each
-    sink_values json_values csv_values)
+    sink_values json_values csv_values
+    tc_plans khr_shared khr_halved coopmat2_shared peak_tile)
 set(module "")
 foreach(item ${vkb_value_tests})
-    if(item MATCHES "^(acc16_check|sink_values)$")
+    if(item MATCHES "^(acc16_check|sink_values|tc_plans)$")
         set(module ${item})
         add_executable(test_${module} test_${module}.c)
         target_link_libraries(test_${module} PRIVATE vkb_core)
