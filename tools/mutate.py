@@ -17,11 +17,17 @@ import argparse, os, shutil, subprocess, sys, tempfile, time
 
 UNIT_CHECK = r"vkb\.unit\.check\."
 CLEAN = lambda fam: rf"vkb\.verify\.{fam}\.clean$"
+ACC16, ACC16_T = r"vkb\.unit\.acc16_check\.|vkb\.unit\.matmul_tc\.", "test_acc16_check test_matmul_tc"
+SINKS, SINKS_T = r"vkb\.unit\.sink_values\.|vkb\.unit\.sinks\.", "test_sink_values test_sinks"
+RUNNER, STATS = r"vkb\.unit\.runner\.", r"vkb\.unit\.stats\."
+TOOLS_V, TC_PLANS = r"vkb\.tools\.values\.", r"vkb\.unit\.tc_plans\."
 
 
-def M(id, kind, path, old, new, tests, what, equivalent=None, gpu=None):
-    """gpu: for a CUDA mutation, the vkbench arguments that must exit 1 with it (and 0 without it)."""
-    return dict(id=id, kind=kind, path=path, old=old, new=new, tests=tests, what=what, equivalent=equivalent, gpu=gpu)
+def M(id, kind, path, old, new, tests, what, equivalent=None, gpu=None, targets="vkbench test_check"):
+    """gpu: for a CUDA mutation, the vkbench arguments that must exit 1 with it (and 0 without it); targets: what
+    to rebuild before its tests run (the executables they run)."""
+    return dict(id=id, kind=kind, path=path, old=old, new=new, tests=tests, what=what, equivalent=equivalent, gpu=gpu,
+                targets=targets)
 
 
 MUTATIONS = [
@@ -166,6 +172,93 @@ MUTATIONS = [
       r"vkb\.verify\.copy\.second_run", "determinism re-run never compares"),
     M("ck29", "check", "host/core/verify.c", "    if (vkb_fault_arg(\"skip-pass\", &k) && k >= 0 && k < plan->npass) {", "    if (vkb_fault_arg(\"skip-pass\", &k) && k >= 0 && k + 1 < plan->npass) {",
       r"vkb\.verify\.copy\.skip_pass0", "the fault harness itself: single-pass plans never skip (the test must notice)"),
+    # --- values, not form (issue 22 section 2): the fp16-accumulate checks, the result files' values, rules the
+    # runner's fakes could not tell apart, the tools' verdicts, the tensor-core plans' arithmetic ---
+    M("ac01", "acc16", "host/core/bounds.c", "VKB_ACC16_U_IN * (*g + fabs(s));", "VKB_ACC16_U_IN * fabs(s);", ACC16,
+      "fp16-accumulation bound: the group's sum |a b| term dropped", targets=ACC16_T),
+    M("ac02", "acc16", "host/core/bounds.c", "*e = *e * (1 + VKB_ACC16_U) +", "*e = *e +", ACC16,
+      "fp16-accumulation bound: the carried error not grown by (1 + u)", targets=ACC16_T),
+    M("ac03", "acc16", "host/core/bounds.h", "return (p + 1) % per == 0 || p == k - 1;", "return (p + 1) % per == 0;", ACC16,
+      "fp16 accumulator: the last, partial group never rounded (K not a multiple of 16)", targets=ACC16_T),
+    M("ac04", "acc16", "host/families/matmul_tc.c", "    for (int64_t j = 0; j < n; j++)\n        vkb_check_part_value",
+      "    for (int64_t j = 0; j + 1 < n; j++)\n        vkb_check_part_value", ACC16,
+      "fp16-accumulate element check skips the last column", targets=ACC16_T),
+    M("ac05", "acc16", "host/families/matmul_tc.c", "        if (vkb_acc16_group_ends(p, k, group))",
+      "        if (vkb_acc16_group_ends(p, k, 16))", ACC16,
+      "fp16-accumulate check: a library's grouping ignored (always 16)", targets=ACC16_T),
+    M("ac06", "acc16", "host/core/bounds.h", "#define VKB_ACC16_U 0x1.0p-10", "#define VKB_ACC16_U 0x1.0p-11", ACC16,
+      "fp16 accumulator's unit: round to nearest's, truncation not covered", targets=ACC16_T),
+    M("ac07", "acc16", "host/families/matmul_tc.c", "    for (int64_t i = t * run->rows; i < (int64_t)vkb_task_end(",
+      "    for (int64_t i = t * run->rows; i + 1 < (int64_t)vkb_task_end(", ACC16,
+      "fp16-accumulate element check skips each chunk's last row", targets=ACC16_T),
+    M("ac08", "acc16", "host/families/matmul_tc.c", "vkb_check_part_value(part, (uint64_t)(i * n + j),",
+      "vkb_check_part_value(part, (uint64_t)(i * k + j),", ACC16,
+      "fp16-accumulate check names the wrong element (row stride K)", targets=ACC16_T),
+    M("ac09", "acc16", "host/core/bounds.c", "+ VKB_ACC16_U * fabs(s) +", "+ VKB_ACC16_U * fabs(*g) +", ACC16,
+      "fp16-accumulation bound: the group's sum |a b| for the partial sum (too loose)", targets=ACC16_T),
+    M("sv01", "values", "host/output/json_sink.c", 'vkb_json_number(j, "q1", t->q1 / 1e6);', 'vkb_json_number(j, "q1", t->min / 1e6);',
+      SINKS, "JSON: the first quartile written as the minimum", targets=SINKS_T),
+    M("sv02", "values", "host/output/json_sink.c", 'vkb_json_number(j, "ceiling", r->ceiling ? r->ceiling->metric : NAN);',
+      'vkb_json_number(j, "ceiling", r->ceiling ? r->metric : NAN);', SINKS, "JSON: the ceiling's metric written as the row's own",
+      targets=SINKS_T),
+    M("sv03", "values", "host/output/json_sink.c", 'vkb_json_int(j, "index", (int64_t)r->cross_index);',
+      'vkb_json_int(j, "index", (int64_t)r->check.first_bad);', SINKS,
+      "JSON: the cross-backend element's index copied from the check's", targets=SINKS_T),
+    M("sv04", "values", "host/output/json_sink.c", 'vkb_json_number(j, "stddev", t->stddev / 1e6);',
+      'vkb_json_number(j, "stddev", t->stddev / 1e3);', SINKS, "JSON: the standard deviation in microseconds", targets=SINKS_T),
+    M("sv05", "values", "host/output/json_sink.c", 'vkb_json_int(j, "wrong", (int64_t)r->check.bad);',
+      'vkb_json_int(j, "wrong", (int64_t)r->check.checked);', SINKS, "JSON: the wrong count written as the checked count",
+      targets=SINKS_T),
+    M("sv06", "values", "host/output/csv_sink.c", "    number(out, r->time_ns.q3 / 1e6, t);", "    number(out, r->time_ns.median / 1e6, t);",
+      SINKS, "CSV: the third quartile written as the median", targets=SINKS_T),
+    M("sv07", "values", "host/output/csv_sink.c", "    number(out, r->fraction, c);", "    number(out, r->predicted, c);",
+      SINKS, "CSV: the fraction of the ceiling written as the prediction", targets=SINKS_T),
+    M("sv08", "values", "host/output/csv_sink.c", "    number(out, r->check.tolerance, checked);", "    number(out, r->check.max_error, checked);",
+      SINKS, "CSV: the tolerance written as the error", targets=SINKS_T),
+    M("rn01", "rules", "host/core/runner.c", "        if (!best || c->metric > best->metric)", "        if (!best)", RUNNER,
+      "ceiling: the first measured, not the fastest", targets="test_runner"),
+    M("rn02", "rules", "host/core/runner.c", "        if (!best || c->metric > best->metric)", "        if (!best || c->metric < best->metric)", RUNNER,
+      "ceiling: the slowest", targets="test_runner"),
+    M("rn03", "rules", "host/core/runner.c", "    double tol = saved->tolerance + res->check.tolerance;", "    double tol = res->check.tolerance;",
+      RUNNER, "cross-backend: one check's tolerance, not both combined", targets="test_runner"),
+    M("rn04", "rules", "host/core/runner.c", "        if (!j->exact && diff <= j->tol)", "        if (!j->exact && diff < j->tol)", RUNNER,
+      "cross-backend: a difference equal to the tolerance counted beyond it", targets="test_runner"),
+    M("rn05", "rules", "host/core/runner.c", "            if (sp->max_diff > res->cross_max_diff)", "            if (sp->max_diff > 0)", RUNNER,
+      "cross-backend: the largest difference from the last span that has one", targets="test_runner"),
+    M("rn06", "rules", "host/core/verify.c", "VKB_POISON, words * 4, &w)) == 0)", "VKB_POISON, words * 4, &w)) <= 0)", RUNNER,
+      "poison check: a device compare that cannot compare (-1) read as all poisoned", targets="test_runner"),
+    M("rn07", "rules", "host/core/verify.c", "        if (differing > 0) {   /* the device saw", "        if (differing != 0) {   /* the device saw",
+      RUNNER, "poison check: a device compare's -1 read as a disagreement", targets="test_runner"),
+    M("rn08", "rules", "host/core/timing.c", "    return fabs(b - a) <= SETTLE_FRACTION * b;", "    return fabs(b - a) <= SETTLE_FRACTION * a;",
+      STATS, "settle rule: the move judged against the older median", targets="test_stats"),
+    M("rn09", "rules", "host/core/timing.c", "    if (n < MIN_SAMPLES || prev_n < 1)", "    if (n < MIN_SAMPLES - 1 || prev_n < 1)", STATS,
+      "settle rule: judged from 9 samples", targets="test_stats"),
+    M("tl01", "tools", "tools/report.py", "out[fam] = (len(logs), math.exp(sum(logs) / len(logs)))",
+      "out[fam] = (len(logs), sum(math.exp(x) for x in logs) / len(logs))", TOOLS_V,
+      "report: the arithmetic mean of Vulkan / CUDA, not the geometric", targets="vkbench"),
+    M("tl02", "tools", "tools/report.py", 'if r["family"] == fam and not r["ceiling_row"]:', 'if r["family"] == fam:', TOOLS_V,
+      "report: the ceilings counted in the Vulkan / CUDA mean", targets="vkbench"),
+    M("tl03", "tools", "tools/report.py", "% of {m['ceiling_variant']} ({m['ceiling_backend']})\"", "% of {m['ceiling_variant']} ({r['backend']})\"",
+      TOOLS_V, "report: the ceiling's API named as the row's own", targets="vkbench"),
+    M("tl04", "tools", "tools/tune.py", "rows.sort(key=lambda x: -(x[2] or 0))", "rows.sort(key=lambda x: x[2] or 0)", TOOLS_V,
+      "tune: ranked slowest first", targets="vkbench"),
+    M("tl05", "tools", "tools/tune.py", "if local is not None and local >= 2 ** 36:", "if local is not None and local > 2 ** 36:",
+      TOOLS_V, "tune: a spill-free NVIDIA pipeline's 2^36 kept", targets="vkbench"),
+    M("tp01", "plan", "host/families/matmul_tc.c", "nsub * fm * fn * (acc16 ? 2u : 4u);", "nsub * fm * fn * (acc16 ? 4u : 2u);",
+      TC_PLANS, "coopmat_khr shared memory: fp16 and fp32 C fragments swapped", targets="test_tc_plans"),
+    M("tp02", "plan", "host/families/matmul_tc.c", "        local[0] = nsub * caps->subgroup_size;", "        local[0] = nsub * 32u;",
+      TC_PLANS, "coopmat_khr workgroup: 32 lanes a subgroup assumed", targets="test_tc_plans"),
+    M("tp03", "plan", "host/families/matmul_tc.c", "if (*shared <= caps->max_shared_bytes || spec[2] % (2u * fk))",
+      "if (*shared <= caps->max_shared_bytes || spec[2] % fk)", TC_PLANS,
+      "coopmat_khr k-step halved below the fragment's K", targets="test_tc_plans"),
+    M("tp04", "plan", "host/families/matmul_tc.c", "        *shared = 2u * (spec[0] * (spec[2] / 8u + 1u) + spec[2] * (spec[1] / 8u + 1u)) * 16u;",
+      "        *shared = 2u * (spec[0] * (spec[2] / 8u) + spec[2] * (spec[1] / 8u + 1u)) * 16u;", TC_PLANS,
+      "coopmat2_staged shared memory: A's padding chunk forgotten", targets="test_tc_plans"),
+    M("tp05", "plan", "host/families/matmul_tc.c", "    *tile_n = local[0] / caps->subgroup_size * 4u * spec[6];",
+      "    *tile_n = local[0] / caps->subgroup_size * spec[6];", TC_PLANS, "peak tile: one fragment a subgroup, not four",
+      targets="test_tc_plans"),
+    M("tp06", "plan", "host/families/matmul_tc.c", "    if (m % *tile_m || n % *tile_n || k % spec[7]) {", "    if (m % *tile_m || n % *tile_n) {",
+      TC_PLANS, "peak: K not a multiple of the fragment's accepted", targets="test_tc_plans"),
     # --- timing ---
     M("tm01", "timing", "host/core/timing.c", "        if (!(ns[r] > 0) && !timer_error[0])", "        if (!(ns[r] >= 0) && !timer_error[0])",
       r"vkb\.verify\.timer_zero", "zero time accepted"),
@@ -344,7 +437,7 @@ def main():
         else:
             open(path, "w").write(src.replace(m["old"], m["new"]))
             try:
-                rc, out = run(f"cmake --build {build} -j2 --target vkbench test_check", a.tree, a.timeout)
+                rc, out = run(f"cmake --build {build} -j2 --target {m['targets']}", a.tree, a.timeout)
                 if rc:
                     status, detail = "stillborn", "does not build"
                 else:
@@ -359,7 +452,7 @@ def main():
                         status, detail = ("equivalent", m["equivalent"]) if m["equivalent"] else ("survived", "every test passed")
             finally:
                 open(path, "w").write(src)
-                run(f"cmake --build {build} -j2 --target vkbench test_check", a.tree, a.timeout)
+                run(f"cmake --build {build} -j2 --target {m['targets']}", a.tree, a.timeout)
         line = f'| {m["id"]} | {m["kind"]} | `{m["path"]}` | {m["what"]} | {status} | {detail} | {time.time() - t0:.0f} s |'
         print(line, flush=True)
         if report:
