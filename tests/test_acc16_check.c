@@ -206,11 +206,51 @@ static void acc16_edges_each(void)
     check_edges(1, ks, (int)(sizeof ks / sizeof ks[0]));
 }
 
+/* Large products (past VKB_MM_FULL_CHECK_MACS) are checked by Freivalds blocks against a model and by exact
+ * lines against the recurrence's bound: an element of the first or last row or column (off the other
+ * exact lines) made 1.5x its bound wrong, an error too small for the blocks, is caught by its exact line
+ * and named. */
+static void acc16_large_edges(void)
+{
+    const int64_t m = 272, n = 272, k = 2048, at[][2] = {{0, 100}, {m - 1, 100}, {100, 0}, {100, n - 1}};
+    product p = {m, n, k, vkb_alloc((size_t)(m * k) * sizeof(double)), vkb_alloc((size_t)(k * n) * sizeof(double))};
+    double *c = vkb_alloc((size_t)(m * n) * sizeof *c);
+    float *af = vkb_alloc((size_t)(m * k) * sizeof *af), *bf = vkb_alloc((size_t)(k * n) * sizeof *bf);
+    uint16_t *a16, *b16, *c16;
+    vkb_product_ref *ref;
+    vkb_rng rng;
+    vkb_check r;
+    vkb_rng_seed(&rng, 7);
+    for (int64_t x = 0; x < m * k; x++)
+        af[x] = (float)(p.a[x] = to_half(vkb_rng_uniform(&rng, -1, 1)));
+    for (int64_t x = 0; x < k * n; x++)
+        bf[x] = (float)(p.b[x] = to_half(vkb_rng_uniform(&rng, -1, 1)));
+    for (int64_t x = 0; x < m; x++)
+        for (int64_t y = 0; y < n; y++)
+            c[x * n + y] = emulated(&p, x, y, 16);
+    a16 = halves(p.a, m * k), b16 = halves(p.b, k * n), c16 = halves(c, m * n);
+    ref = vkb_product_ref_create(m, n, k, af, bf, VKB_MM_PRODUCT_SEED);
+    vkb_mm_tc_check_acc16(m, n, k, 16, a16, b16, c16, ref, &r);
+    ASSERT(r.pass);
+    for (int e = 0; e < 4; e++) {
+        int64_t i = at[e][0], j = at[e][1];
+        uint16_t keep = c16[i * n + j];
+        double bound, s = exact_bound(&p, i, j, 16, &bound);
+        c16[i * n + j] = vkb_half_from_float((float)to_half(s + 1.5 * bound));
+        vkb_mm_tc_check_acc16(m, n, k, 16, a16, b16, c16, ref, &r);
+        ASSERT(!r.pass && r.bad_row == i && r.bad_col == j);
+        c16[i * n + j] = keep;
+    }
+    vkb_product_ref_destroy(ref);
+    free(p.a), free(p.b), free(c), free(af), free(bf), free(a16), free(b16), free(c16);
+}
+
 int main(int argc, char **argv)
 {
     static const unit_test tests[] = {
         {"acc16_step_terms", acc16_step_terms}, {"acc16_group_ends", acc16_group_ends},
         {"acc16_edges", acc16_edges},           {"acc16_edges_each", acc16_edges_each},
+        {"acc16_large_edges", acc16_large_edges},
     };
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
 }

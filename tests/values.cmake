@@ -1,7 +1,7 @@
 # Tests that check values, not only form (issue 22 section 2): each named check compared with values computed
 # in the test, with the bug planted in tools/mutate.py. test_NAME.c, one executable each, every test by name.
 set(vkb_value_tests
-    acc16_check acc16_step_terms acc16_group_ends acc16_edges acc16_edges_each
+    acc16_check acc16_step_terms acc16_group_ends acc16_edges acc16_edges_each acc16_large_edges
     sink_values json_values csv_values
     tc_plans khr_shared khr_halved coopmat2_shared peak_tile)
 set(module "")
