@@ -174,7 +174,7 @@ MUTATIONS = [
     # --- values, not form (issue 22 section 2): the fp16-accumulate checks, the result files' values, rules the
     # runner's fakes could not tell apart, the tools' verdicts, the tensor-core plans' arithmetic ---
     M("ac01", "acc16", "host/core/bounds.c", "VKB_ACC16_U_IN * (*g + fabs(s));", "VKB_ACC16_U_IN * fabs(s);", ACC16,
-      "fp16-accumulation bound: the group's sum |a b| term dropped", targets=ACC16_T),
+      "fp16-accumulation bound: the group's sum of absolute products term dropped", targets=ACC16_T),
     M("ac02", "acc16", "host/core/bounds.c", "*e = *e * (1 + VKB_ACC16_U) +", "*e = *e +", ACC16,
       "fp16-accumulation bound: the carried error not grown by (1 + u)", targets=ACC16_T),
     M("ac03", "acc16", "host/core/bounds.h", "return (p + 1) % per == 0 || p == k - 1;", "return (p + 1) % per == 0;", ACC16,
@@ -194,7 +194,7 @@ MUTATIONS = [
       "vkb_check_part_value(part, (uint64_t)(i * k + j),", ACC16,
       "fp16-accumulate check names the wrong element (row stride K)", targets=ACC16_T),
     M("ac09", "acc16", "host/core/bounds.c", "+ VKB_ACC16_U * fabs(s) +", "+ VKB_ACC16_U * fabs(*g) +", ACC16,
-      "fp16-accumulation bound: the group's sum |a b| for the partial sum (too loose)", targets=ACC16_T),
+      "fp16-accumulation bound: the group's sum of absolute products for the partial sum (too loose)", targets=ACC16_T),
     M("sv01", "values", "host/output/json_sink.c", 'vkb_json_number(j, "q1", t->q1 / 1e6);', 'vkb_json_number(j, "q1", t->min / 1e6);',
       SINKS, "JSON: the first quartile written as the minimum", targets=SINKS_T),
     M("sv02", "values", "host/output/json_sink.c", 'vkb_json_number(j, "ceiling", r->ceiling ? r->ceiling->metric : NAN);',
