@@ -68,6 +68,10 @@ static void fabricate(void)
     result.pipelines[0].stat[0].value = 72;
     snprintf(result.pipelines[0].stat[1].name, 48, "shared_bytes");
     result.pipelines[0].stat[1].value = 8704;
+    result.pipelines[0].mc.valid = 1;   /* --sass: each class its own count, 1000 + 7 k */
+    snprintf(result.pipelines[0].mc.source, sizeof result.pipelines[0].mc.source, "nvdisasm");
+    for (int k = 0; k < VKB_MC_NCLASS; k++)
+        result.pipelines[0].mc.count[k] = 1000u + 7u * (unsigned)k;
 }
 
 static char *write_with(vkb_sink *s, const char *path)
@@ -160,6 +164,8 @@ static void json_values(void)
     ASSERT(JSON(t, "results", "error_over_tolerance") == 17.5);
     ASSERT(JSON(t, "results", "pipelines", "registers") == 72);
     ASSERT(JSON(t, "results", "pipelines", "shared_bytes") == 8704);
+    for (int k = 0; k < VKB_MC_NCLASS; k++)
+        ASSERT(JSON(t, "results", "pipelines", "machine_code", vkb_mc_class_names[k]) == 1000 + 7 * k);
     ASSERT(JSON(t, "results", "cross_backend", "differing_elements") == 12);
     ASSERT(JSON(t, "results", "cross_backend", "max_abs_diff") == 0.3125);
     ASSERT(JSON(t, "results", "first_beyond", "output") == 2 && JSON(t, "results", "first_beyond", "index") == 99);
