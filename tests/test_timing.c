@@ -7,8 +7,9 @@
 #include "unit.h"
 #include "util.h"
 
-enum { HONEST, ZERO, NEGATIVE, TOO_LONG, EARLY_END };
+enum { HONEST, ZERO, NEGATIVE, TOO_LONG, EARLY_END, DRIFT };
 static int mode;
+static int drawn;   /* repetitions reported so far (DRIFT: each 0.2% slower than the one before) */
 
 /* Each repetition "takes" 1 ms of host time; the device reports per MODE. */
 static void fake_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns)
@@ -18,7 +19,8 @@ static void fake_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs
     while (vkb_now_ns() - t0 < 1e6 * reps)
         ;
     for (int r = 0; ns && r < reps; r++) {
-        ns[r] = mode == ZERO ? 0 : mode == NEGATIVE ? -5e5 : mode == TOO_LONG ? 1e9 : mode == EARLY_END ? 1e3 : 9e5;
+        ns[r] = mode == ZERO ? 0 : mode == NEGATIVE ? -5e5 : mode == TOO_LONG ? 1e9 : mode == EARLY_END ? 1e3
+              : mode == DRIFT ? fmin(5e5 * pow(1.002, drawn++), 9.5e5) : 9e5;
         sum += ns[r];
     }
     vkb_timing_span(sum, 1e6 * reps);   /* first start to last end: the repetitions and the barriers between */
@@ -68,9 +70,28 @@ static void early_end(void)
     ASSERT(measure(HONEST) == NULL);   /* the error does not outlive its measurement */
 }
 
+/* Until the median settles (no --reps): steady times settle at the first judgement (11 samples: batches of
+ * 2, judged when the count has doubled since 5); times still drifting 0.2% a repetition never do (the
+ * median moves over 1% each time the count doubles, though less than 0.5% from one batch to the next), and
+ * the budget ends them unsettled. The verdicts rest on the times reported, not on the host's load. */
+static void settle_in_measure(void)
+{
+    vkb_backend b;
+    vkb_timing t = {0};
+    vkb_stats st;
+    memset(&b, 0, sizeof b);
+    b.execute = fake_execute;
+    t.budget_ms = 150;
+    mode = HONEST;
+    ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) == 11 && st.settled == 1);
+    mode = DRIFT, drawn = 0;
+    ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) > 11 && st.settled == 0);
+}
+
 int main(int argc, char **argv)
 {
     static const unit_test tests[] = {{"honest", honest}, {"zero", zero}, {"negative", negative},
-                                      {"too_long", too_long}, {"early_end", early_end}};
+                                      {"too_long", too_long}, {"early_end", early_end},
+                                      {"settle_in_measure", settle_in_measure}};
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof *tests));
 }

@@ -16,7 +16,7 @@ foreach(item ${vkb_value_tests})
     endif()
 endforeach()
 # beside the modules' own tests (tests/CMakeLists.txt): rules whose fakes now give right and wrong apart
-foreach(pair runner:ceiling_choice runner:cross_counts runner:device_compare_cannot stats:settle_edges)
+foreach(pair runner:ceiling_choice runner:cross_counts runner:device_compare_cannot stats:settle_edges timing:settle_in_measure)
     string(REPLACE ":" ";" parts ${pair})
     list(GET parts 0 module)
     list(GET parts 1 item)

@@ -19,7 +19,7 @@ UNIT_CHECK = r"vkb\.unit\.check\."
 CLEAN = lambda fam: rf"vkb\.verify\.{fam}\.clean$"
 ACC16, ACC16_T = r"vkb\.unit\.acc16_check\.|vkb\.unit\.matmul_tc\.", "test_acc16_check test_matmul_tc"
 SINKS, SINKS_T = r"vkb\.unit\.sink_values\.|vkb\.unit\.sinks\.", "test_sink_values test_sinks"
-RUNNER, STATS = r"vkb\.unit\.runner\.", r"vkb\.unit\.stats\."
+RUNNER, STATS, TIMING = r"vkb\.unit\.runner\.", r"vkb\.unit\.stats\.", r"vkb\.unit\.timing\."
 TOOLS_V, TC_PLANS = r"vkb\.tools\.values\.", r"vkb\.unit\.tc_plans\."
 
 
@@ -235,6 +235,11 @@ MUTATIONS = [
       STATS, "settle rule: the move judged against the older median", targets="test_stats"),
     M("rn09", "rules", "host/core/timing.c", "    if (n < MIN_SAMPLES || prev_n < 1)", "    if (n < MIN_SAMPLES - 1 || prev_n < 1)", STATS,
       "settle rule: judged from 9 samples", targets="test_stats"),
+    M("rn10", "rules", "host/core/timing.c", "            if (n >= MIN_SAMPLES && n >= 2 * prev_n) {",
+      "            if (n >= MIN_SAMPLES && n > prev_n) {", TIMING, "settle rule: judged after every batch, not when the "
+      "count has doubled (a slow drift looks settled)", targets="test_timing"),
+    M("rn11", "rules", "host/core/timing.c", "    st->settled = settled;", "    st->settled = 1;", TIMING,
+      "settle: a run the budget ended reported settled", targets="test_timing"),
     M("tl01", "tools", "tools/report.py", "out[fam] = (len(logs), math.exp(sum(logs) / len(logs)))",
       "out[fam] = (len(logs), sum(math.exp(x) for x in logs) / len(logs))", TOOLS_V,
       "report: the arithmetic mean of Vulkan / CUDA, not the geometric", targets="vkbench"),
