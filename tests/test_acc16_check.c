@@ -143,7 +143,7 @@ static uint16_t *halves(const double *x, int64_t count)
 static void one_edge(int64_t m, int64_t n, int64_t k, int per, int64_t i, int64_t j, double ratio, int sign)
 {
     product p = {m, n, k, vkb_alloc((size_t)(m * k) * sizeof(double)), vkb_alloc((size_t)(k * n) * sizeof(double))};
-    double *c = vkb_alloc((size_t)(m * n) * sizeof *c), cij, got;
+    double *c = vkb_alloc((size_t)(m * n) * sizeof *c), cij, got, bound;
     int before = unit_failures;
     uint16_t *a16, *b16, *c16;
     vkb_rng rng;
@@ -155,7 +155,7 @@ static void one_edge(int64_t m, int64_t n, int64_t k, int per, int64_t i, int64_
         p.b[x] = to_half(vkb_rng_uniform(&rng, -1, 1));
     p.a[i * k + k - 1] = 0, p.b[(k - 1) * n + j] = 0.625;
     /* the last product away from 0, on the side of the others' sum: no cancellation makes the bound tiny */
-    p.a[i * k + k - 1] = exact_bound(&p, i, j, per, &cij) < 0 ? -0.75 : 0.75;
+    p.a[i * k + k - 1] = exact_bound(&p, i, j, per, &bound) < 0 ? -0.75 : 0.75;
     cij = emulated(&p, i, j, per);
     got = place(&p, i, j, per, &cij, ratio, sign);
     ASSERT(fabs(got - ratio) < 0.002);   /* the search reached the ratio wanted */
