@@ -129,6 +129,19 @@ static const vkb_family fake_family = {
     .battery = fake_battery, .case_create = fake_create, .case_destroy = fake_destroy, .plan = fake_plan,
     .work = fake_work, .check = fake_check,
 };
+/* the ceilings again, and a row that names the vendor's as its own (test_ceiling_choice) */
+static const vkb_variant named_variants[] = {
+    {"plain", "copy", {1, 1, 1}, {0}, 0, 0, 0, 0, "a copy", NULL},
+    {"api_copy", "copy", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING, "the copy ceiling", NULL},
+    {"vendor", "copy", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY, "a CUDA-only ceiling", NULL},
+    {"named", "copy", {1, 1, 1}, {0}, 0, 0, 0, 0, "compared with the vendor's row", "vendor"},
+};
+static const vkb_family named_family = {
+    .name = "named", .summary = "rows naming their ceiling", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
+    .variants = named_variants, .nvariants = (int)VKB_COUNT(named_variants), .default_shapes = fake_defaults,
+    .battery = fake_battery, .case_create = fake_create, .case_destroy = fake_destroy, .plan = fake_plan,
+    .work = fake_work, .check = fake_check,
+};
 static const vkb_family fake_family2 = {
     .name = "fake2", .summary = "the same, again", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
     .variants = fake_variants, .nvariants = 2, .default_shapes = fake_defaults, .battery = fake_battery,
@@ -692,6 +705,18 @@ static void test_ceiling_choice(void)
         ASSERT(fabs(plain->fraction - 0.25) < 1e-12 && fabs(plain->fraction * fastest->metric - plain->metric) < 1e-9);
         ASSERT(find(&fx, "fast", "vulkan", n[s])->ceiling == fastest);
         ASSERT(vk->ceiling == NULL && fastest->ceiling == NULL);   /* a ceiling is no fraction of another */
+    }
+    free_fixture(&fx);
+    /* a row that names its ceiling is a fraction of that one, though another ran faster */
+    times_differ = 1;
+    run_fixture(&fx, (const vkb_family *const[]){&named_family}, 1, n, 1, 0, 0, 1, 1);
+    times_differ = 0;
+    {
+        const vkb_result *named = find(&fx, "named", "vulkan", 16), *vendor = find(&fx, "vendor", "cuda", 16);
+        const vkb_result *plain = find(&fx, "plain", "vulkan", 16), *fastest = find(&fx, "api_copy", "cuda", 16);
+        ASSERT(named && vendor && plain && fastest);
+        ASSERT(named && named->ceiling == vendor && fabs(named->fraction - 0.5) < 1e-12);
+        ASSERT(plain && plain->ceiling == fastest);
     }
     free_fixture(&fx);
 }
