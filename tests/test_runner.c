@@ -809,9 +809,40 @@ static void test_family_groups(void)
     ASSERT(parse(&a, "vkbench run copy --variant nosuch") == 0);
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "unknown variant 'nosuch'"));
     vkb_selection_free(&s);
-    /* --variant picks rows of one family: the other family is left out */
+    /* --variant that leaves a named family with nothing to run: an error naming it (was: dropped unsaid) */
     ASSERT(parse(&a, "vkbench run copy reduce --variant vec4_i32") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "leaves copy with nothing to run"));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run transpose reduce --variant reduce/vec4,transpose/naive") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0 && s.nfams == 2);
+    vkb_selection_free(&s);
+    /* a group keeps the families the filter leaves something in; every family when none is named */
+    ASSERT(parse(&a, "vkbench run memory --variant aos12") == 0);
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0 && s.nfams == 1);
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench validate --variant vec4_i32") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0 && s.nfams == 1);
+    vkb_selection_free(&s);
+}
+
+/* --spec: a name no selected kernel's shader has is an error; one that some have is taken (the others skip) */
+static void test_spec_names(void)
+{
+    vkb_args a;
+    vkb_selection s;
+    char err[400];
+    ASSERT(parse(&a, "vkbench run transpose --spec BX=7") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "constant BX") &&
+           strstr(err, "TILE"));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run matmul --variant naive,dbuf --spec BM=64") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0);
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run matmul --variant naive --spec BM=64") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "constant BM"));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run transpose --spec 0=64,TILE=16") == 0);   /* a SpecId is taken as given */
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0);
     vkb_selection_free(&s);
 }
 
@@ -830,6 +861,7 @@ int main(int argc, char **argv)
         {"size_cubic", test_size_cubic},
         {"flags_per_family", test_flags_per_family},
         {"family_groups", test_family_groups},
+        {"spec_names", test_spec_names},
         {"device_compare", test_device_compare},
         {"device_compare_disagrees", test_device_compare_disagrees},
     };
