@@ -21,6 +21,7 @@ else:
     assert isinstance(version, str) and len(version.split(".")) == 3 and all(
         p.isdigit() for p in version.split(".")), f"schema_version {version!r} is not semantic (MAJOR.MINOR.PATCH)"
     major = int(version.split(".")[0])
+minor = int(version.split(".")[1]) if major >= 2 else 0
 assert major in (1, 2), f"schema_version {version!r}: this checker knows 1 and 2.x"
 assert doc["tool"] == "vkbench", "header"
 assert doc["devices"] and all("name" in d and "backend" in d and "driver" in d for d in doc["devices"]), "devices"
@@ -76,10 +77,17 @@ for r in results:
     if t is not None:
         assert r["reps"] >= 1, f"{name}: no repetitions"
         order = ["min", "q1", "median", "q3", "max"] if major >= 2 else ["min", "median", "max"]
-        values = [t[k] for k in order]
+        # 2.1: statistics fewer repetitions cannot give are null (quartiles and IQR below 3, stddev below 2)
+        nulls = set()
+        if (major, minor) >= (2, 1):
+            nulls = ({"q1", "q3", "iqr_over_median"} if r["reps"] < 3 else set()) | (
+                {"stddev"} if r["reps"] < 2 else set())
+        for key in nulls:
+            assert t[key] is None, f"{name}: {key} of {r['reps']} repetition(s) is {t[key]!r}, not null"
+        values = [t[k] for k in order if k not in nulls]
         assert all(finite(v) for v in values) and 0 < values[0], f"{name}: times {t}"
         assert all(a <= b for a, b in zip(values, values[1:])), f"{name}: times out of order {t}"
-        if major >= 2:
+        if major >= 2 and "iqr_over_median" not in nulls:
             iqr = (t["q3"] - t["q1"]) / t["median"]
             assert abs(t["iqr_over_median"] - iqr) <= 1e-6 * max(1, iqr), f"{name}: iqr_over_median"
             assert isinstance(r["settled"], bool), f"{name}: settled"

@@ -320,7 +320,7 @@ static void json_stream(void)
     setup(1);
     ASSERT(feed(vkb_sink_json_create(path), &run_settings, -1) == VKB_EXIT_OK);
     text = read_text(path);
-    ASSERT(strstr(text, "\"schema_version\": \"2.0.0\"") != NULL);
+    ASSERT(strstr(text, "\"schema_version\": \"2.1.0\"") != NULL);
     ASSERT(strstr(text, "\"seed\": 18446744073709551615") != NULL);
     ASSERT(strstr(text, "\"device\": \"llvmpipe \\ufffd( (LLVM 15)\"") != NULL); /* invalid byte replaced */
     ASSERT(strstr(text, "\"command\": \"vkbench run memory.fake \\ufffd\"") != NULL);
@@ -343,6 +343,57 @@ static void json_interrupted(void)
     ASSERT(strstr(text, "\"interrupted\": true\n}\n") != NULL);
     ASSERT(strstr(text, "a_variant_whose") != NULL && strstr(text, "\"vec4\"") == NULL);
     unlink(path_in("cut.json"));
+    rmdir(tmpdir);
+}
+
+/* Statistics fewer repetitions cannot give are null in the JSON and empty in the CSV, never 0 (issue 25) */
+static void single_rep_nulls(void)
+{
+    char *text, *row;
+    double one = 2e6, two[] = {2e6, 3e6};
+    make_tmpdir();
+    setup(0);
+    nresults = 3;                                   /* the ceiling, one row of 1 repetition, one of 2 */
+    vkb_stats_compute(&one, 1, &results[1].time_ns);
+    vkb_stats_compute(two, 2, &results[2].time_ns);
+    results[1].time_ns.settled = results[2].time_ns.settled = 1;
+    ASSERT(feed(vkb_sink_json_create(path_in("one.json")), &run_settings, -1) == VKB_EXIT_OK);
+    text = read_text(path_in("one.json"));
+    row = strstr(text, "\"a_variant_whose");
+    ASSERT(row && strstr(row, "\"q1\": null,\n        \"median\": 2,\n        \"q3\": null,") &&
+           strstr(row, "\"stddev\": null,\n        \"iqr_over_median\": null\n"));
+    row = strstr(text, "\"vec4\"");
+    ASSERT(row && strstr(row, "\"q1\": null") && strstr(row, "\"iqr_over_median\": null") &&
+           strstr(row, "\"stddev\": 0.7071"));
+    row = strstr(text, "\"api_copy\"");                 /* five repetitions: every statistic */
+    ASSERT(row && strstr(row, "\"q1\": 2,") && strstr(row, "\"iqr_over_median\": 0.1") &&
+           strstr(row, "\"iqr_over_median\": 0.1") < strstr(row, "\"a_variant_whose"));
+    setup(0);
+    nresults = 2;
+    vkb_stats_compute(&one, 1, &results[1].time_ns);
+    ASSERT(feed(vkb_sink_csv_create(path_in("one.csv")), &run_settings, -1) == VKB_EXIT_OK);
+    text = read_text(path_in("one.csv"));
+    ASSERT(strstr(text, ",1,false,2,,2,,2,2,,,GB/s,") != NULL);  /* reps 1: q1, q3, stddev, IQR empty */
+    unlink(path_in("one.json"));
+    unlink(path_in("one.csv"));
+    rmdir(tmpdir);
+}
+
+/* A CSV of a run stopped early ends with a comment line saying so; a whole run's does not */
+static void csv_interrupted(void)
+{
+    char *text;
+    make_tmpdir();
+    setup(0);
+    ASSERT(feed(vkb_sink_csv_create(path_in("cut.csv")), &run_settings, 2) == VKB_EXIT_OK);
+    text = read_text(path_in("cut.csv"));
+    ASSERT(strlen(text) > 29 && strcmp(text + strlen(text) - 29, "stopped before its last case\n") == 0);
+    ASSERT(strstr(text, "\n# interrupted: ") != NULL);
+    setup(0);
+    ASSERT(feed(vkb_sink_csv_create(path_in("whole.csv")), &run_settings, -1) == VKB_EXIT_OK);
+    ASSERT(strstr(read_text(path_in("whole.csv")), "# interrupted") == NULL);
+    unlink(path_in("cut.csv"));
+    unlink(path_in("whole.csv"));
     rmdir(tmpdir);
 }
 
@@ -513,7 +564,8 @@ int main(int argc, char **argv)
         {"table_fits", table_fits}, {"table_legend", table_legend}, {"paired_fits", paired_fits},
         {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure}, {"json_stream", json_stream}, {"json_interrupted", json_interrupted},
         {"csv_rows", csv_rows}, {"file_safety", file_safety}, {"concurrent_runs", concurrent_runs},
-        {"progress_lines", progress_lines}};
+        {"progress_lines", progress_lines}, {"single_rep_nulls", single_rep_nulls},
+        {"csv_interrupted", csv_interrupted}};
     if (argc > 2)
         json_out = argv[2];
     return unit_main(argc > 2 ? 2 : argc, argv, tests, (int)(sizeof tests / sizeof *tests));

@@ -17,7 +17,7 @@
 #define VKB_VERSION "0.0.0"
 #endif
 /* semantic versioning: major for a change a reader must know about, minor for added fields (README) */
-#define VKB_JSON_SCHEMA "2.0.0"
+#define VKB_JSON_SCHEMA "2.1.0"
 
 typedef struct json_sink {
     vkb_sink base;
@@ -90,17 +90,20 @@ static const char *device_of(const json_sink *js, const char *backend)
     return NULL;
 }
 
+/* Statistics the repetitions cannot give are null, never 0: a standard deviation needs 2, quartiles (and
+ * the spread from them) 3, as the table's `-` says (VKB_STATS_MIN_*, stats.h). */
 static void json_time(vkb_json *j, const vkb_stats *t)
 {
+    int quartiles = t->n >= VKB_STATS_MIN_QUARTILES, spread = t->n >= VKB_STATS_MIN_STDDEV;
     vkb_json_object_begin(j, "time_ms");
     vkb_json_number(j, "min", t->min / 1e6);
-    vkb_json_number(j, "q1", t->q1 / 1e6);
+    vkb_json_number(j, "q1", quartiles ? t->q1 / 1e6 : NAN);
     vkb_json_number(j, "median", t->median / 1e6);
-    vkb_json_number(j, "q3", t->q3 / 1e6);
+    vkb_json_number(j, "q3", quartiles ? t->q3 / 1e6 : NAN);
     vkb_json_number(j, "max", t->max / 1e6);
     vkb_json_number(j, "mean", t->mean / 1e6);
-    vkb_json_number(j, "stddev", t->stddev / 1e6);
-    vkb_json_number(j, "iqr_over_median", vkb_stats_iqr_ratio(t));
+    vkb_json_number(j, "stddev", spread ? t->stddev / 1e6 : NAN);
+    vkb_json_number(j, "iqr_over_median", quartiles ? vkb_stats_iqr_ratio(t) : NAN);
     vkb_json_object_end(j);
 }
 
