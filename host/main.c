@@ -7,6 +7,7 @@
 #include "backend.h"
 #include "cli.h"
 #include "family.h"
+#include "identity.h"
 #include "runner.h"
 #include "selection.h"
 #include "sinks.h"
@@ -121,6 +122,7 @@ static void print_plan(const vkb_selection *sel, const vkb_run_plan *plan, const
 {
     char text[160];
     printf("%s\n", vkb_plan_text(plan, text, sizeof text));
+    vkb_identity_print(stdout, "", r->all, r->nall, 0);
     for (int i = 0; i < sel->nfams; i++) {
         char shape[64];
         int cases = 0;
@@ -162,6 +164,15 @@ static int run_command(app *ap)
             sinks[nsinks++] = vkb_sink_csv_create(csv);
     }
     open_backends(ap, timed);
+    /* the default device is a CPU implementation: whoever expected their GPU must hear it before any result
+     * (the table's device line and closing summary say it too, also with --quiet) */
+    if (!ap->args.device && !ap->args.dry_run && !vkb_quiet && r->all[0]->caps.is_cpu &&
+        strcmp(r->all[0]->name, "vulkan") == 0) {
+        char kind[128];
+        vkb_warn("no GPU found: the default device %s is %s (is the GPU's Vulkan driver installed? `vkbench devices` "
+                 "lists what the loader sees; --device picks one)", r->all[0]->caps.name,
+                 vkb_identity_kind(&r->all[0]->caps, kind, sizeof kind));
+    }
     if (vkb_selection_shapes(&ap->args, &r->backends[0]->caps, &sel, err, sizeof err))
         vkb_die(VKB_EXIT_USAGE, "%s", err);
     r->timed = timed;

@@ -38,6 +38,12 @@ if major >= 2:
     assert isinstance(doc["interrupted"], bool), "interrupted"
     assert doc["plan"]["cases"] >= 0, "plan"
     devices = {d["name"] for d in doc["devices"]}
+    if minor >= 1:  # 2.1: the device's identity
+        for d in doc["devices"]:
+            assert d["vendor"] is None or isinstance(d["vendor"], str), f"devices: vendor {d}"
+            assert isinstance(d["vendor_id"], int) and (d["device_id"] is None or isinstance(d["device_id"], int)), \
+                f"devices: vendor_id, device_id {d}"
+            assert isinstance(d["cpu_implementation"], bool), f"devices: cpu_implementation {d}"
 
 # a group name (memory) stands for its families (memory.width, ...)
 results = [r for r in doc["results"] if not families or r["family"] in families

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "identity.h"
 #include "sinks.h"
 #include "unit.h"
 #include "util.h"
@@ -138,6 +139,12 @@ static void setup(int paired)
     snprintf(vulkan_backend.caps.name, sizeof vulkan_backend.caps.name, "llvmpipe \xc3\x28 (LLVM 15)");
     snprintf(cuda_backend.caps.name, sizeof cuda_backend.caps.name, "NVIDIA H100");
     snprintf(vulkan_backend.caps.driver, sizeof vulkan_backend.caps.driver, "Mesa 22.3.6");
+    snprintf(vulkan_backend.caps.type, sizeof vulkan_backend.caps.type, "cpu");
+    snprintf(vulkan_backend.caps.vendor, sizeof vulkan_backend.caps.vendor, "Mesa");
+    vulkan_backend.caps.vendor_id = 0x10005;
+    vulkan_backend.caps.is_cpu = 1;
+    snprintf(cuda_backend.caps.driver, sizeof cuda_backend.caps.driver, "CUDA driver 13.0");
+    snprintf(cuda_backend.caps.type, sizeof cuda_backend.caps.type, "discrete");
     fabricate("vulkan");
     if (paired)
         fabricate("cuda");
@@ -343,6 +350,54 @@ static void json_interrupted(void)
     ASSERT(strstr(text, "\"interrupted\": true\n}\n") != NULL);
     ASSERT(strstr(text, "a_variant_whose") != NULL && strstr(text, "\"vec4\"") == NULL);
     unlink(path_in("cut.json"));
+    rmdir(tmpdir);
+}
+
+/* The device under test is named first and in the closing line of the table and the matrix, on stderr by the
+ * progress when the table goes elsewhere, and with its vendor and kind in the JSON (issue 25) */
+static void device_named(void)
+{
+    FILE *f = tmpfile();
+    char *out, *last;
+    vkb_run_settings set = run_settings;
+    out = table_text(0, 0);
+    ASSERT(strncmp(out, "device: vulkan: llvmpipe \xc3\x28 (LLVM 15); vendor Mesa; driver Mesa 22.3.6; Vulkan ; a CPU "
+                   "implementation (lavapipe): no GPU is being tested\ndevice: cuda: NVIDIA H100; vendor ID 0x0; driver "
+                   "CUDA driver 13.0; compute capability ; a discrete GPU\n\n== ", 230) == 0);
+    last = strrchr(out, '\n');
+    while (last > out && last[-1] != '\n')
+        last--;
+    ASSERT(strcmp(last, "run: 2 passed, 1 failed, 1 skipped, 1 suspect on llvmpipe \xc3\x28 (LLVM 15), driver Mesa "
+                        "22.3.6, CPU implementation; NVIDIA H100, driver CUDA driver 13.0, discrete GPU\n") == 0);
+    /* one GPU through both APIs: named once, with each API's driver */
+    snprintf(vulkan_backend.caps.name, sizeof vulkan_backend.caps.name, "NVIDIA H100");
+    vulkan_backend.caps.is_cpu = 0;
+    snprintf(vulkan_backend.caps.type, sizeof vulkan_backend.caps.type, "discrete");
+    {
+        vkb_backend *both[] = {&vulkan_backend, &cuda_backend};
+        char buf[400];
+        ASSERT(strcmp(vkb_identity_short(both, 2, buf, sizeof buf), "NVIDIA H100 (vulkan: driver Mesa 22.3.6; cuda: "
+                      "driver CUDA driver 13.0), discrete GPU") == 0);
+    }
+    /* the matrix: first line, each family's heading, the closing line */
+    set.timed = 0;
+    setup(0);
+    ASSERT(feed(vkb_sink_matrix_create(f, 0), &set, -1) == VKB_EXIT_OK);
+    out = slurp(f);
+    ASSERT(strncmp(out, "device: vulkan: llvmpipe", 24) == 0);
+    ASSERT(strstr(out, "\n== validate memory.fake on llvmpipe \xc3\x28 (LLVM 15) and NVIDIA H100\n") != NULL);
+    ASSERT(strstr(out, "\nvalidate: 3 passed, 1 failed, 1 skipped on llvmpipe \xc3\x28 (LLVM 15), driver Mesa 22.3.6, "
+                       "CPU implementation; NVIDIA H100") != NULL);
+    /* the JSON's devices */
+    make_tmpdir();
+    setup(0);
+    ASSERT(feed(vkb_sink_json_create(path_in("d.json")), &run_settings, -1) == VKB_EXIT_OK);
+    out = read_text(path_in("d.json"));
+    ASSERT(strstr(out, "\"vendor\": \"Mesa\",\n      \"vendor_id\": 65541,\n      \"device_id\": 0,\n      "
+                       "\"cpu_implementation\": true,") != NULL);
+    ASSERT(strstr(out, "\"vendor\": null,\n      \"vendor_id\": 0,\n      \"device_id\": null,\n      "
+                       "\"cpu_implementation\": false,") != NULL);  /* CUDA: no device ID */
+    unlink(path_in("d.json"));
     rmdir(tmpdir);
 }
 
@@ -554,6 +609,8 @@ static void progress_lines(void)
     close(saved);
     out = slurp(f);
     ASSERT(strstr(out, "1 shape x 5 variants x 2 backends = 10 cases") != NULL);
+    /* no table on this file: the progress names the devices first */
+    ASSERT(strncmp(out, "vkbench: device: vulkan: llvmpipe", 33) == 0 && strstr(out, "\nvkbench: device: cuda: NVIDIA"));
     ASSERT(strstr(out, "[10/10] memory.fake/broken cuda 16777216 FAIL") != NULL);
     ASSERT(strstr(out, "[11/") == NULL);
 }
@@ -565,7 +622,7 @@ int main(int argc, char **argv)
         {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure}, {"json_stream", json_stream}, {"json_interrupted", json_interrupted},
         {"csv_rows", csv_rows}, {"file_safety", file_safety}, {"concurrent_runs", concurrent_runs},
         {"progress_lines", progress_lines}, {"single_rep_nulls", single_rep_nulls},
-        {"csv_interrupted", csv_interrupted}};
+        {"csv_interrupted", csv_interrupted}, {"device_named", device_named}};
     if (argc > 2)
         json_out = argv[2];
     return unit_main(argc > 2 ? 2 : argc, argv, tests, (int)(sizeof tests / sizeof *tests));

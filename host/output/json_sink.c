@@ -37,6 +37,13 @@ static void json_caps(vkb_json *j, const vkb_backend *b)
     vkb_json_string(j, "type", c->type);
     vkb_json_string(j, "driver", c->driver);
     vkb_json_string(j, "api_version", c->api_version);
+    vkb_json_string(j, "vendor", c->vendor[0] ? c->vendor : NULL);          /* 2.1: the device's identity */
+    vkb_json_int(j, "vendor_id", c->vendor_id);
+    if (c->device_id || strcmp(b->name, "cuda") != 0)
+        vkb_json_int(j, "device_id", c->device_id);
+    else
+        vkb_json_null(j, "device_id");                                      /* CUDA does not say */
+    vkb_json_bool(j, "cpu_implementation", c->is_cpu);
     vkb_json_int(j, "subgroup_size", c->subgroup_size);
     vkb_json_int(j, "subgroup_size_min", c->subgroup_min);
     vkb_json_int(j, "subgroup_size_max", c->subgroup_max);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "identity.h"
 #include "util.h"
 
 #define MAX_CEILINGS 8
@@ -36,6 +37,10 @@ typedef struct table_sink {
     int npending;
     char *notes[MAX_NOTES];     /* per-row details printed in the legend (suspect reasons) */
     int nnotes, dropped_notes;
+    vkb_backend *const *backends; /* the devices under test, named first and in the closing summary */
+    int nbackends;
+    const char *command;
+    int passed, failed, skipped, suspect; /* the closing summary's counts, one per result */
 } table_sink;
 
 static int ceiling_letter(table_sink *t, const vkb_result *c)
@@ -386,6 +391,14 @@ static void table_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *c
     t->home = nbackends > 0 ? backends[0]->name : NULL;
     for (int i = 0; i < nbackends; i++)
         t->have_cuda |= strcmp(backends[i]->name, "cuda") == 0;
+    /* the device first: a saved table says what it measured */
+    t->backends = backends;
+    t->nbackends = nbackends;
+    t->command = set->command && strcmp(set->command, "suite") == 0 ? "suite" : "run";
+    vkb_progress_pause(t->out);
+    vkb_identity_print(t->out, "", backends, nbackends, t->width);
+    fflush(t->out);
+    vkb_progress_resume();
 }
 
 /* The name column: as wide as the family's longest name needs, at most what the width leaves. */
@@ -444,6 +457,10 @@ static void table_result(vkb_sink *s, const vkb_result *r)
 {
     table_sink *t = s->impl;
     vkb_progress_pause(t->out);
+    t->passed += r->status == VKB_RES_OK && !r->suspect;
+    t->failed += r->status == VKB_RES_FAIL;
+    t->skipped += r->status == VKB_RES_SKIP;
+    t->suspect += r->status == VKB_RES_OK && r->suspect;
     if (!t->family || t->family != r->family)
         table_family_begin(s, r->family);
     if (!t->started) {
@@ -500,9 +517,18 @@ static void table_family_end(vkb_sink *s, const vkb_family *f)
 static int table_end(vkb_sink *s, int interrupted)
 {
     table_sink *t = s->impl;
+    char counts[160], device[1200], line[1400];
     if (t->family)
         table_family_end(s, t->family); /* an interrupted run still prints what finished */
-    (void)interrupted;
+    /* the closing summary names the device again: the end of a long log is where a reader looks */
+    snprintf(counts, sizeof counts, "%d passed, %d failed, %d skipped", t->passed, t->failed, t->skipped);
+    if (t->suspect)
+        snprintf(counts + strlen(counts), sizeof counts - strlen(counts), ", %d suspect", t->suspect);
+    snprintf(line, sizeof line, "%s: %s on %s%s", t->command ? t->command : "run", counts,
+             vkb_identity_short(t->backends, t->nbackends, device, sizeof device), interrupted ? " (stopped early)" : "");
+    vkb_progress_pause(t->out);
+    fputc('\n', t->out);
+    vkb_fmt_wrap(t->out, 0, 4, line, t->width);
     fflush(t->out);
     return VKB_EXIT_OK;
 }
@@ -510,6 +536,7 @@ static int table_end(vkb_sink *s, int interrupted)
 static void table_destroy(vkb_sink *s)
 {
     table_sink *t = s->impl;
+    vkb_identity_set_table(NULL);
     for (int i = 0; i < t->nnotes; i++)
         free(t->notes[i]);
 }
@@ -519,6 +546,7 @@ vkb_sink *vkb_sink_table_create(FILE *out, int width)
     table_sink *t = vkb_calloc(1, sizeof *t);
     t->out = out;
     t->width = width;
+    vkb_identity_set_table(out);
     t->base.begin = table_begin;
     t->base.family_begin = table_family_begin;
     t->base.family_end = table_family_end;
