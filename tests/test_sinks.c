@@ -353,6 +353,42 @@ static void json_interrupted(void)
     rmdir(tmpdir);
 }
 
+/* A spread above 10% is marked where it happens, and the legend says what it means; below, nothing (issue 25) */
+static void noisy_rows(void)
+{
+    char *out, *row;
+    double quiet[] = {1.0e6, 1.02e6, 1.03e6, 1.04e6, 1.05e6}, busy[] = {1.0e6, 1.2e6, 1.3e6, 1.6e6, 3e6};
+    setup(0);
+    nresults = 3;
+    vkb_stats_compute(quiet, 5, &results[0].time_ns);   /* IQR 2%: the ceiling */
+    vkb_stats_compute(busy, 5, &results[1].time_ns);    /* IQR 31% */
+    vkb_stats_compute(quiet, 5, &results[2].time_ns);
+    results[0].time_ns.settled = results[1].time_ns.settled = results[2].time_ns.settled = 1;
+    results[2].suspect = 0;
+    {
+        FILE *f = tmpfile();
+        vkb_run_settings set = run_settings;
+        ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
+        out = slurp(f);
+    }
+    row = strstr(out, "\na_variant_whose");
+    ASSERT(row && strstr(row, " 31! ") && strstr(row, " 31! ") < strchr(row + 1, '\n'));
+    row = strstr(out, "\napi_copy");
+    ASSERT(row && strstr(row, " 1.9 ") && !memchr(row, '!', (size_t)(strchr(row + 1, '\n') - row)));
+    ASSERT(strstr(out, "IQR% !: a spread above 10%: the repetitions disagree, so the machine was busy or the clock "
+                       "unstable") != NULL);
+    /* quiet rows only: no marker, no legend line */
+    setup(0);
+    nresults = 1;
+    vkb_stats_compute(quiet, 5, &results[0].time_ns);
+    {
+        FILE *f = tmpfile();
+        ASSERT(feed(vkb_sink_table_create(f, 0), &run_settings, -1) == VKB_EXIT_OK);
+        out = slurp(f);
+    }
+    ASSERT(strstr(out, "IQR% !") == NULL && strstr(out, "machine was busy") == NULL);
+}
+
 /* The device under test is named first and in the closing line of the table and the matrix, on stderr by the
  * progress when the table goes elsewhere, and with its vendor and kind in the JSON (issue 25) */
 static void device_named(void)
@@ -622,7 +658,8 @@ int main(int argc, char **argv)
         {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure}, {"json_stream", json_stream}, {"json_interrupted", json_interrupted},
         {"csv_rows", csv_rows}, {"file_safety", file_safety}, {"concurrent_runs", concurrent_runs},
         {"progress_lines", progress_lines}, {"single_rep_nulls", single_rep_nulls},
-        {"csv_interrupted", csv_interrupted}, {"device_named", device_named}};
+        {"csv_interrupted", csv_interrupted}, {"device_named", device_named},
+        {"noisy_rows", noisy_rows}};
     if (argc > 2)
         json_out = argv[2];
     return unit_main(argc > 2 ? 2 : argc, argv, tests, (int)(sizeof tests / sizeof *tests));

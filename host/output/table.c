@@ -17,7 +17,7 @@
 
 /* What the table showed: each marker used gets its legend line. */
 typedef struct markers {
-    int none, over100, differs, unknown_fit, unsettled, suspect, fail, cross, one_api;
+    int none, over100, differs, unknown_fit, unsettled, suspect, fail, cross, one_api, noisy;
 } markers;
 
 typedef struct table_sink {
@@ -90,10 +90,16 @@ static const char *metric(table_sink *t, const vkb_result *r, char *buf, size_t 
     return buf;
 }
 
-static const char *iqr_text(double ratio, char *buf, size_t len)
+/* The spread in percent, "!" after it when it passes VKB_NOISY_IQR: noise said where it happens. */
+static const char *iqr_text(table_sink *t, double ratio, char *buf, size_t len)
 {
     double pct = 100 * ratio;
-    snprintf(buf, len, pct < 9.95 ? "%.1f" : pct < 999.5 ? "%.0f" : ">999", pct);
+    int noisy = ratio > VKB_NOISY_IQR;
+    if (pct < 999.5)
+        snprintf(buf, len, pct < 9.95 ? "%.1f%s" : "%.0f%s", pct, noisy ? "!" : "");
+    else
+        snprintf(buf, len, ">999!");
+    t->used.noisy |= noisy;
     return buf;
 }
 
@@ -197,7 +203,8 @@ static void single_row(table_sink *t, const vkb_result *r)
     vkb_fmt_cell(t->out, vkb_fmt_time(r->time_ns.median, buf, sizeof buf), 7, 0);
     snprintf(buf, sizeof buf, "%d", r->time_ns.n);
     vkb_fmt_cell(t->out, buf, 5, 0);
-    vkb_fmt_cell(t->out, r->time_ns.n < 3 ? "-" : iqr_text(vkb_stats_iqr_ratio(&r->time_ns), buf, sizeof buf), 4, 0);
+    vkb_fmt_cell(t->out, r->time_ns.n < VKB_STATS_MIN_QUARTILES ? "-" :
+                 iqr_text(t, vkb_stats_iqr_ratio(&r->time_ns), buf, sizeof buf), 5, 0);
     vkb_fmt_cell(t->out, metric(t, r, buf, sizeof buf), 8, 0);
     vkb_fmt_cell(t->out, of_ceiling(t, r, buf, sizeof buf), 7, 0);
     if (t->predicts)
@@ -243,7 +250,7 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
     vkb_fmt_cell(t->out, buf, 6, 0);
     snprintf(buf, sizeof buf, "%d", reps);
     vkb_fmt_cell(t->out, reps ? buf : "-", 5, 0);
-    vkb_fmt_cell(t->out, reps ? iqr_text(iqr, buf, sizeof buf) : "-", 4, 0);
+    vkb_fmt_cell(t->out, reps >= VKB_STATS_MIN_QUARTILES ? iqr_text(t, iqr, buf, sizeof buf) : "-", 5, 0);
     if (t->predicts) {
         /* one rule for both APIs: the mark says whether either measured differs from it */
         char vbuf[32], cbuf[32];
@@ -288,11 +295,11 @@ static void header(table_sink *t)
         vkb_fmt_cell(t->out, "ceil%", 7, 0);
         vkb_fmt_cell(t->out, "vk/cu", 6, 0);
         vkb_fmt_cell(t->out, "reps", 5, 0);
-        vkb_fmt_cell(t->out, "IQR%", 4, 0);
+        vkb_fmt_cell(t->out, "IQR%", 5, 0);
     } else {
         vkb_fmt_cell(t->out, "median", 7, 0);
         vkb_fmt_cell(t->out, "reps", 5, 0);
-        vkb_fmt_cell(t->out, "IQR%", 4, 0);
+        vkb_fmt_cell(t->out, "IQR%", 5, 0);
         vkb_fmt_cell(t->out, f->metric, 8, 0);
         vkb_fmt_cell(t->out, "ceil%", 7, 0);
     }
@@ -360,6 +367,12 @@ static void legend(table_sink *t)
                  rule_name(f));
         legend_line(t, line);
     }
+    if (t->used.noisy) {
+        snprintf(line, sizeof line, "IQR%% !: a spread above %.0f%%: the repetitions disagree, so the machine was busy or "
+                 "the clock unstable while they ran: rerun on an idle machine before trusting a difference of that "
+                 "size", 100 * VKB_NOISY_IQR);
+        legend_line(t, line);
+    }
     if (t->used.unsettled)
         legend_line(t, "~: the median had not settled when the time budget ran out: a rough number (raise "
                        "--budget-ms)");
@@ -411,7 +424,7 @@ static void layout(table_sink *t, const vkb_family *f)
         natural = n > natural ? n : natural;
     }
     natural += 8; /* room for short --spec constants */
-    fixed = t->shape_w + 1 + (t->paired ? 9 + 8 + 9 + 8 + 7 + 6 + 5 : 8 + 6 + 5 + 9 + 8 + 5) + (t->predicts ? 8 : 0) +
+    fixed = t->shape_w + 1 + (t->paired ? 9 + 8 + 9 + 8 + 7 + 6 + 6 : 8 + 6 + 6 + 9 + 8 + 5) + (t->predicts ? 8 : 0) +
             (t->paired ? 9 : 7);
     t->name_w = natural;
     if (t->width > 0 && natural + 1 + fixed > t->width)
