@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "family.h"
 #include "identity.h"
+#include "listing.h"
 #include "runner.h"
 #include "selection.h"
 #include "sinks.h"
@@ -32,22 +33,6 @@ typedef struct app {
     char *command_line;   /* argv joined, whole */
     vkb_runner runner;
 } app;
-
-static void list_families(void)
-{
-    for (int i = 0; i < vkb_family_count; i++) {
-        const vkb_family *f = vkb_families[i];
-        printf("%s: %s [%s; sizes:", f->name, f->summary, f->metric);
-        for (int d = 0; d < f->ndims; d++)
-            printf(" --%s", f->dims[d]);
-        printf("]\n");
-        for (int v = 0; v < f->nvariants; v++) {
-            const vkb_variant *var = &f->variants[v];
-            printf("  %-22s %s%s%s\n", var->name, var->flags & VKB_VAR_CEILING ? "(ceiling) " : "",
-                   var->flags & VKB_VAR_NONDETERMINISTIC ? "(nondeterministic) " : "", var->note);
-        }
-    }
-}
 
 static void open_backends(app *ap, int timed)
 {
@@ -265,7 +250,7 @@ int main(int argc, char **argv)
         vkb_mc_open(ap.args.sass_dir);
 
     if (strcmp(ap.args.command, "list") == 0) {
-        list_families();
+        vkb_list_families(stdout, vkb_verbose);
         return VKB_EXIT_OK;
     }
     if (strcmp(ap.args.command, "devices") == 0) {
