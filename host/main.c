@@ -164,6 +164,7 @@ static int run_command(app *ap)
     r->seed = ap->args.seed;
     r->spec = ap->args.spec;
     r->nspec = ap->args.nspec;
+    r->repeat = ap->args.repeat;
     vkb_runner_plan(r, &sel, &plan);
     vkb_runner_preflight(r, &sel, &plan);
     if (ap->args.dry_run) {
@@ -187,6 +188,7 @@ static int run_command(app *ap)
     set.reps = ap->args.reps;
     set.spec = ap->args.nspec ? spec_text(&ap->args, spec, sizeof spec) : NULL;
     set.paired = r->nbackends > 1;
+    set.repeat = ap->args.repeat;
     r->sinks = sinks;
     r->nsinks = nsinks;
     rc = vkb_runner_run(r, &sel, &set, &plan);

@@ -36,6 +36,10 @@ if major >= 2:
         assert s["budget_ms"] is not None and s["warmup_ms"] is not None, "settings: warm-up and budget"
     assert s["reps"] is None or (isinstance(s["reps"], int) and s["reps"] > 0), "settings: reps"
     assert isinstance(doc["interrupted"], bool), "interrupted"
+    repeat = s.get("repeat")  # 2.1: --repeat N, each result with its run number; absent without
+    assert repeat is None or (isinstance(repeat, int) and repeat >= 1), "settings: repeat"
+    assert all((r.get("repeat") is None) == (repeat is None) for r in doc["results"]), "repeat on some results only"
+    assert repeat is None or all(0 <= r["repeat"] < repeat for r in doc["results"]), "repeat out of range"
     assert doc["plan"]["cases"] >= 0, "plan"
     devices = {d["name"] for d in doc["devices"]}
     if minor >= 1:  # 2.1: the device's identity

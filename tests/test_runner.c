@@ -365,6 +365,8 @@ typedef struct fixture {
     int rc;
 } fixture;
 
+static int fixture_repeat;   /* --repeat N for run_fixture (0: none) */
+
 /* FAMS with SHAPES (n values) each, variants chosen by SEL_MASK bits (all when 0), on Vulkan (and CUDA
  * when BOTH; CUDA open as the ceilings' home when CUDA_OPEN). */
 static void run_fixture(fixture *fx, const vkb_family *const *fams, int nfams, const int64_t *shapes, int nshapes,
@@ -384,6 +386,7 @@ static void run_fixture(fixture *fx, const vkb_family *const *fams, int nfams, c
         fx->r.timing[i] = (vkb_timing){.reps = 3};
     fx->r.timed = timed;
     fx->r.seed = 1;
+    fx->r.repeat = fixture_repeat;
     fx->sel.fam = calloc((size_t)nfams, sizeof *fx->sel.fam);
     fx->sel.nfams = nfams;
     for (int i = 0; i < nfams; i++) {
@@ -633,6 +636,57 @@ static void test_device_compare_disagrees(void)
     }
 }
 
+/* --repeat 3: each shape's cases in three rounds (every variant once per round, ceilings first), each result
+ * with its round; checked once (the same read-backs as one run), timed three times; each row against the
+ * ceiling of its own round; a case that failed its check in round 0 fails the later rounds without running */
+static void test_repeat_rounds(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {16, 32};
+    fixture fx;
+    int downloads_once, executes_once, vk_cases = 5;
+    run_fixture(&fx, fams, 1, n, 2, 0, 0, 0, 1);
+    downloads_once = vk_stats.downloads;
+    executes_once = vk_stats.executes;
+    ASSERT(fx.r.results.r[0].repeats == 0);
+    free_fixture(&fx);
+    fixture_repeat = 3;
+    run_fixture(&fx, fams, 1, n, 2, 0, 0, 0, 1);
+    fixture_repeat = 0;
+    ASSERT(fx.rc == 0);
+    ASSERT(fx.plan.cases == 3 * 2 * vk_cases && fx.r.results.n == fx.plan.cases);
+    ASSERT(fx.plan.variants == vk_cases && fx.plan.shapes == 2);
+    for (int i = 0; i < fx.r.results.n; i++) {
+        const vkb_result *res = &fx.r.results.r[i];
+        int shape = i / (3 * vk_cases), round = i / vk_cases % 3, at = i % vk_cases;
+        ASSERT(res->repeats == 3 && res->repeat == round);
+        ASSERT(res->shape.d[0] == n[shape]);
+        ASSERT(res->variant == fx.r.results.r[shape * 3 * vk_cases + at].variant); /* the same order each round */
+        ASSERT(res->status == VKB_RES_OK && res->timed);
+        if (!(res->variant->flags & VKB_VAR_CEILING))
+            ASSERT(res->ceiling && res->ceiling->repeat == round && res->ceiling->shape.d[0] == res->shape.d[0]);
+    }
+    ASSERT(vk_stats.downloads == downloads_once);     /* checked once */
+    ASSERT(vk_stats.executes > executes_once);        /* timed again in rounds 1 and 2 */
+    free_fixture(&fx);
+    /* both APIs: "loose" differs between them (a FAIL in round 0): its later rounds fail too, untimed */
+    fixture_repeat = 2;
+    run_fixture(&fx, fams, 1, n, 1, 0, 1, 1, 1);
+    fixture_repeat = 0;
+    {
+        int loose_cuda = 0;
+        for (int i = 0; i < fx.r.results.n; i++) {
+            const vkb_result *res = &fx.r.results.r[i];
+            if (strcmp(res->variant->name, "loose") || strcmp(res->backend, "cuda"))
+                continue;
+            loose_cuda++;
+            ASSERT(res->status == VKB_RES_FAIL && res->timed == (res->repeat == 0 ? res->timed : 0));
+        }
+        ASSERT(loose_cuda == 2);
+    }
+    free_fixture(&fx);
+}
+
 /* SIGINT stops the run after the current case; the sinks still end (interrupted) with what finished. */
 static void test_interrupt(void)
 {
@@ -862,6 +916,7 @@ int main(int argc, char **argv)
         {"flags_per_family", test_flags_per_family},
         {"family_groups", test_family_groups},
         {"spec_names", test_spec_names},
+        {"repeat_rounds", test_repeat_rounds},
         {"device_compare", test_device_compare},
         {"device_compare_disagrees", test_device_compare_disagrees},
     };

@@ -389,6 +389,57 @@ static void noisy_rows(void)
     ASSERT(strstr(out, "IQR% !") == NULL && strstr(out, "machine was busy") == NULL);
 }
 
+/* --repeat 3: the table shows a case's three runs as one row (median of the medians, the spread between the
+ * runs, marked past 10%), the JSON and CSV keep each run with its number */
+static void repeat_rows(void)
+{
+    double x[3][3] = {{1.0e6, 1.0e6, 1.0e6}, {1.3e6, 1.3e6, 1.3e6}, {1.1e6, 1.1e6, 1.1e6}};
+    vkb_run_settings set = run_settings;
+    FILE *f = tmpfile();
+    char *out, *row;
+    set.repeat = 3;
+    nresults = 0;
+    setup(0);
+    nresults = 0;
+    for (int k = 0; k < 3; k++) {   /* in rounds, as the runner sends them: ceiling, kernel; three times */
+        vkb_result *ceil = add("vulkan", 0, VKB_RES_OK), *r = add("vulkan", 2, VKB_RES_OK);
+        timed(ceil, 1e6, 100.0, 1);
+        vkb_stats_compute(x[k], 3, &r->time_ns);
+        r->timed = 1, r->time_ns.settled = 1, r->work = 1e6, r->metric = 1e6 / x[k][0];
+        r->ceiling = ceil, r->fraction = r->metric / 100.0;
+        ceil->repeats = r->repeats = 3;
+        ceil->repeat = r->repeat = k;
+    }
+    ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
+    out = slurp(f);
+    ASSERT(strstr(out, "IQR%  run%") != NULL);
+    row = strstr(out, "\nvec4 ");
+    ASSERT(row && !strstr(row + 1, "\nvec4 "));                      /* one row for the three runs */
+    /* median of 1.0, 1.3, 1.1 ms: 1.1 ms; 9 repetitions; runs (1.3 - 1.0) / 1.1 = 27% apart */
+    ASSERT(row && strstr(row, "1.100ms     9   0.0   27!    0.909") != NULL);
+    ASSERT(strstr(out, "--repeat 3: a row is the case's 3 runs") && strstr(out, "! above 10%: the runs disagree"));
+    ASSERT(strstr(out, "run: 2 passed, 0 failed, 0 skipped") != NULL);   /* rows, not runs */
+    make_tmpdir();
+    ASSERT(feed(vkb_sink_json_create(path_in("rep.json")), &set, -1) == VKB_EXIT_OK);
+    out = read_text(path_in("rep.json"));
+    ASSERT(strstr(out, "\"paired\": false,\n    \"repeat\": 3,") != NULL);
+    row = strstr(out, "\"variant\": \"vec4\"");
+    for (int k = 0; k < 3; k++) {
+        char want[32];
+        snprintf(want, sizeof want, "\"repeat\": %d,", k);
+        ASSERT(row && strstr(row, want));
+        row = row ? strstr(row + 1, "\"variant\": \"vec4\"") : NULL;
+    }
+    ASSERT(feed(vkb_sink_csv_create(path_in("rep.csv")), &set, -1) == VKB_EXIT_OK);
+    out = read_text(path_in("rep.csv"));
+    ASSERT(strstr(out, ",suspect_reason,repeat\n") && strstr(out, ",false,,2\n"));
+    unlink(path_in("rep.json"));
+    unlink(path_in("rep.csv"));
+    rmdir(tmpdir);
+    /* without --repeat: no run% column, no repeat field */
+    ASSERT(strstr(table_text(0, 0), "run%") == NULL);
+}
+
 /* The device under test is named first and in the closing line of the table and the matrix, on stderr by the
  * progress when the table goes elsewhere, and with its vendor and kind in the JSON (issue 25) */
 static void device_named(void)
@@ -397,9 +448,9 @@ static void device_named(void)
     char *out, *last;
     vkb_run_settings set = run_settings;
     out = table_text(0, 0);
-    ASSERT(strncmp(out, "device: vulkan: llvmpipe \xc3\x28 (LLVM 15); vendor Mesa; driver Mesa 22.3.6; Vulkan ; a CPU "
-                   "implementation (lavapipe): no GPU is being tested\ndevice: cuda: NVIDIA H100; vendor ID 0x0; driver "
-                   "CUDA driver 13.0; compute capability ; a discrete GPU\n\n== ", 230) == 0);
+    ASSERT(strncmp(out, "device: vulkan: llvmpipe \xc3\x28 (LLVM 15); vendor Mesa; driver Mesa 22.3.6; Vulkan ; a "
+                   "CPU implementation (lavapipe): no GPU is being tested\ndevice: cuda: NVIDIA H100; vendor ID 0x0; "
+                   "driver CUDA driver 13.0; compute capability ; a discrete GPU\n\n== ", 230) == 0);
     last = strrchr(out, '\n');
     while (last > out && last[-1] != '\n')
         last--;
@@ -510,7 +561,7 @@ static void csv_rows(void)
     ASSERT(feed(vkb_sink_csv_create(path_in("r.csv")), &run_settings, -1) == VKB_EXIT_OK);
     text = read_text(path_in("r.csv"));
     header = csv_fields(text);
-    ASSERT(header == 30);
+    ASSERT(header == 31);
     ASSERT(strstr(text, "device,shape,constants,status,skip_reason,reps,settled") != NULL);
     ASSERT(strstr(text, "predicted") && strstr(text, "iqr_over_median"));
     for (line = text; *line; line = strchr(line, '\n') + 1) {
@@ -659,7 +710,7 @@ int main(int argc, char **argv)
         {"csv_rows", csv_rows}, {"file_safety", file_safety}, {"concurrent_runs", concurrent_runs},
         {"progress_lines", progress_lines}, {"single_rep_nulls", single_rep_nulls},
         {"csv_interrupted", csv_interrupted}, {"device_named", device_named},
-        {"noisy_rows", noisy_rows}};
+        {"noisy_rows", noisy_rows}, {"repeat_rows", repeat_rows}};
     if (argc > 2)
         json_out = argv[2];
     return unit_main(argc > 2 ? 2 : argc, argv, tests, (int)(sizeof tests / sizeof *tests));

@@ -85,6 +85,10 @@ static void json_settings(vkb_json *j, const vkb_run_settings *s)
         vkb_json_null(j, "reps"); /* until the median settles or the budget is spent */
     vkb_json_string(j, "spec", s->spec && s->spec[0] ? s->spec : NULL);
     vkb_json_bool(j, "paired", s->paired);
+    if (s->repeat > 0)
+        vkb_json_int(j, "repeat", s->repeat);   /* 2.1: --repeat N */
+    else
+        vkb_json_null(j, "repeat");
     vkb_json_string(j, "tool_version", VKB_VERSION);
     vkb_json_object_end(j);
 }
@@ -131,6 +135,8 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
     vkb_json_string(j, "status", vkb_fmt_status(r));
     vkb_json_string(j, "skip_reason", r->status == VKB_RES_SKIP ? r->skip_reason : NULL);
     vkb_json_string(j, "constants", r->constants[0] ? r->constants : NULL);
+    if (r->repeats > 0)
+        vkb_json_int(j, "repeat", r->repeat);   /* 2.1, --repeat only: which run of the case, 0-based */
     vkb_json_bool(j, "ceiling_row", (r->variant->flags & VKB_VAR_CEILING) != 0);
     vkb_json_bool(j, "deterministic", !(r->variant->flags & VKB_VAR_NONDETERMINISTIC));
     vkb_json_int(j, "reps", r->timed ? r->time_ns.n : 0);

@@ -89,8 +89,11 @@ static void progress_result(vkb_sink *s, const vkb_result *r)
         p->drawn = 1;
         shown = p;
     } else {
-        fprintf(stderr, "vkbench: [%d/%d] %s/%s %s %s %s\n", p->done, total, r->family->name, r->variant->name,
-                r->backend, shape, r->status == VKB_RES_OK ? "ok" : r->status == VKB_RES_FAIL ? "FAIL" : "skip");
+        char run[32] = "";
+        if (r->repeats > 1)
+            snprintf(run, sizeof run, " (run %d of %d)", r->repeat + 1, r->repeats);
+        fprintf(stderr, "vkbench: [%d/%d] %s/%s %s %s %s%s\n", p->done, total, r->family->name, r->variant->name,
+                r->backend, shape, r->status == VKB_RES_OK ? "ok" : r->status == VKB_RES_FAIL ? "FAIL" : "skip", run);
     }
     fflush(stderr);
 }
