@@ -89,7 +89,7 @@ static void progress_result(vkb_sink *s, const vkb_result *r)
         p->drawn = 1;
         shown = p;
     } else {
-        char run[32] = "";
+        char run[48] = "";
         if (r->repeats > 1)
             snprintf(run, sizeof run, " (run %d of %d)", r->repeat + 1, r->repeats);
         fprintf(stderr, "vkbench: [%d/%d] %s/%s %s %s %s%s\n", p->done, total, r->family->name, r->variant->name,
