@@ -436,6 +436,20 @@ static void repeat_rows(void)
     unlink(path_in("rep.json"));
     unlink(path_in("rep.csv"));
     rmdir(tmpdir);
+    /* both APIs: one line per case, with the larger of their spreads between runs (CUDA's runs agree) */
+    set.paired = 1;
+    for (int k = 0; k < 3; k++) {
+        vkb_result *r = add("cuda", 2, VKB_RES_OK);
+        vkb_stats_compute(x[0], 3, &r->time_ns);
+        r->timed = 1, r->time_ns.settled = 1, r->work = 1e6, r->metric = 1.0;
+        r->repeats = 3, r->repeat = k;
+    }
+    f = tmpfile();
+    ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
+    out = slurp(f);
+    row = strstr(out, "\nvec4 ");
+    ASSERT(row && !strstr(row + 1, "\nvec4 ") && strstr(row, "0.909  0.91%a        1") &&
+           strstr(row, "   27! ") && strstr(row, "   27! ") < strchr(row + 1, '\n'));
     /* without --repeat: no run% column, no repeat field */
     ASSERT(strstr(table_text(0, 0), "run%") == NULL);
 }

@@ -93,11 +93,15 @@ static const char *metric(table_sink *t, const vkb_result *r, char *buf, size_t 
     return buf;
 }
 
-/* The spread in percent, "!" after it when it passes VKB_NOISY_IQR: noise said where it happens. */
-/* --repeat: the spread between a case's runs (the folded row's), "!" past VKB_NOISY_IQR like the IQR. */
-static const char *runs_text(table_sink *t, const vkb_result *r, char *buf, size_t len)
+/* --repeat: the spread between the runs of a folded row; NAN for any other */
+static double runs_spread(const vkb_result *r)
 {
-    double spread = r->repeat < 0 && r->repeats > 1 ? ((const vkb_folded *)r)->spread : NAN;
+    return r && r->repeat < 0 && r->repeats > 1 ? ((const vkb_folded *)r)->spread : NAN;
+}
+
+/* The spread between runs in percent, "!" past VKB_NOISY_IQR like the IQR; "-" when unknown. */
+static const char *runs_text(table_sink *t, double spread, char *buf, size_t len)
+{
     double pct = 100 * spread;
     if (isnan(spread)) {
         snprintf(buf, len, "-");
@@ -111,6 +115,7 @@ static const char *runs_text(table_sink *t, const vkb_result *r, char *buf, size
     return buf;
 }
 
+/* The spread in percent, "!" after it when it passes VKB_NOISY_IQR: noise said where it happens. */
 static const char *iqr_text(table_sink *t, double ratio, char *buf, size_t len)
 {
     double pct = 100 * ratio;
@@ -226,7 +231,7 @@ static void single_row(table_sink *t, const vkb_result *r)
     vkb_fmt_cell(t->out, r->time_ns.n < VKB_STATS_MIN_QUARTILES ? "-" :
                  iqr_text(t, vkb_stats_iqr_ratio(&r->time_ns), buf, sizeof buf), 5, 0);
     if (t->repeat > 1)
-        vkb_fmt_cell(t->out, runs_text(t, r, buf, sizeof buf), 5, 0);
+        vkb_fmt_cell(t->out, runs_text(t, runs_spread(r), buf, sizeof buf), 5, 0);
     vkb_fmt_cell(t->out, metric(t, r, buf, sizeof buf), 8, 0);
     vkb_fmt_cell(t->out, of_ceiling(t, r, buf, sizeof buf), 7, 0);
     if (t->predicts)
@@ -273,11 +278,8 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
     snprintf(buf, sizeof buf, "%d", reps);
     vkb_fmt_cell(t->out, reps ? buf : "-", 5, 0);
     vkb_fmt_cell(t->out, reps >= VKB_STATS_MIN_QUARTILES ? iqr_text(t, iqr, buf, sizeof buf) : "-", 5, 0);
-    if (t->repeat > 1) {   /* the larger of the two APIs' run-to-run spreads */
-        char vbuf[16], cbuf[16];
-        const char *a = vk ? runs_text(t, vk, vbuf, sizeof vbuf) : "-", *b = cu ? runs_text(t, cu, cbuf, sizeof cbuf) : "-";
-        vkb_fmt_cell(t->out, strcmp(a, "-") == 0 || (strcmp(b, "-") != 0 && atof(b) > atof(a)) ? b : a, 5, 0);
-    }
+    if (t->repeat > 1) /* the larger of the two APIs' run-to-run spreads (fmax skips a NAN) */
+        vkb_fmt_cell(t->out, runs_text(t, fmax(runs_spread(vk), runs_spread(cu)), buf, sizeof buf), 5, 0);
     if (t->predicts) {
         /* one rule for both APIs: the mark says whether either measured differs from it */
         char vbuf[32], cbuf[32];
@@ -463,8 +465,8 @@ static void layout(table_sink *t, const vkb_family *f)
         natural = n > natural ? n : natural;
     }
     natural += 8; /* room for short --spec constants */
-    fixed = t->shape_w + 1 + (t->paired ? 9 + 8 + 9 + 8 + 7 + 6 + 6 : 8 + 6 + 6 + 9 + 8 + 5) + (t->predicts ? 8 : 0) + (t->repeat > 1 ? 6 : 0) +
-            (t->paired ? 9 : 7);
+    fixed = t->shape_w + 1 + (t->paired ? 9 + 8 + 9 + 8 + 7 + 6 + 6 : 8 + 6 + 6 + 9 + 8 + 5) + (t->predicts ? 8 : 0) +
+            (t->repeat > 1 ? 6 : 0) + (t->paired ? 9 : 7);
     t->name_w = natural;
     if (t->width > 0 && natural + 1 + fixed > t->width)
         t->name_w = t->width - 1 - fixed;
