@@ -145,7 +145,7 @@ static int check_named_not_empty(const vkb_args *a, const vkb_selection *s, char
                 any |= sf->selected[v];
         }
         if (!any)
-            return fail(err, len, "--variant %.60s leaves %s%.60s with nothing to run (see `vkbench list`)",
+            return fail(err, len, "--variant %.60s leaves %s%.60s with nothing to run; `vkbench list` names its variants",
                         a->variants ? a->variants : "all",
                         exact ? "" : "the group ", name);
     }
@@ -178,8 +178,8 @@ static int check_spec_names(const vkb_args *a, const vkb_selection *s, char *err
                         used += (size_t)snprintf(have + used, sizeof have - used, "%s%s", used ? " " : "", c[j].name);
             }
         if (!found)
-            return fail(err, len, "--spec: no selected variant's shader has a constant %s (theirs: %s; `vkbench list "
-                        "--verbose` shows each variant's)", name, have[0] ? have : "none");
+            return fail(err, len, "--spec: no selected variant's shader has a constant %s; theirs: %s, each variant's "
+                        "in `vkbench list --verbose`", name, have[0] ? have : "none");
     }
     return 0;
 }
