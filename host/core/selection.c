@@ -145,9 +145,8 @@ static int check_named_not_empty(const vkb_args *a, const vkb_selection *s, char
                 any |= sf->selected[v];
         }
         if (!any)
-            return fail(err, len, "--variant %.60s leaves %s%.60s with nothing to run; `vkbench list` names its variants",
-                        a->variants ? a->variants : "all",
-                        exact ? "" : "the group ", name);
+            return fail(err, len, "--variant %.60s leaves %s%.60s with nothing to run; `vkbench list` names its "
+                        "variants", a->variants ? a->variants : "all", exact ? "" : "the group ", name);
     }
     return 0;
 }
