@@ -436,6 +436,13 @@ static void repeat_rows(void)
     unlink(path_in("rep.json"));
     unlink(path_in("rep.csv"));
     rmdir(tmpdir);
+    /* stopped in round 1: the cases are shown from the runs they have (vec4: one, so no spread) */
+    f = tmpfile();
+    ASSERT(feed(vkb_sink_table_create(f, 0), &set, 3) == VKB_EXIT_OK);
+    out = slurp(f);
+    row = strstr(out, "\nvec4 ");
+    ASSERT(row && strstr(row, "1.000ms     3   0.0     -") && strstr(out, "\napi_copy "));
+    ASSERT(strstr(out, "run: 2 passed, 0 failed, 0 skipped on ") && strstr(out, "(stopped early)\n"));
     /* both APIs: one line per case, with the larger of their spreads between runs (CUDA's runs agree) */
     set.paired = 1;
     for (int k = 0; k < 3; k++) {
