@@ -109,124 +109,107 @@ class BadShape(Exception):
 
 def number(x):
     """A finite JSON number that fits a double (a 400-digit integer does not)."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        return False
-    return abs(x) < 2 ** 63 if isinstance(x, int) else math.isfinite(x)
+    return type(x) in (int, float) and -LIMIT < x < LIMIT
 
 
-def want(ok, where, what):
-    if not ok:
-        raise BadShape(f"{where}: {what}")
+LIMIT = 1.7e308          # past this a number is no double: infinities, NaN and 400-digit integers fail "<"
+KINDS = {   # kind: (the types it takes, whether it is a number, what a wrong value is called)
+    "str": ((str,), False, "not a string"),
+    "num": ((int, float), True, "not a finite number"),
+    "int": ((int,), True, "not an integer"),
+    "bool": ((bool,), False, "not true or false"),
+    "dict": ((dict,), False, "not an object"),
+    "list": ((list,), False, "not a list"),
+}
+# per object: field -> kind, with "!" for required and not null, "+" for a number >= 0 (absent or null: fine)
+RESULT = {"family": "str!", "variant": "str!", "backend": "str!", "status": "str!", "shape_text": "str!",
+          "shape": "dict", "constants": "str", "skip_reason": "str", "suspect_reason": "str", "device": "str",
+          "error": "str", "ceiling_row": "bool", "settled": "bool", "suspect": "bool", "fits_in_cache": "bool",
+          "validated": "bool", "reps": "int+", "repeat": "int+", "device_index": "int+", "max_error": "num",
+          "tolerance": "num", "work": "num", "time_ms": "dict", "metric": "dict", "check": "dict",
+          "pipelines": "list"}
+TIME = {k: "num+" for k in ("min", "q1", "median", "q3", "max", "mean", "stddev", "iqr_over_median")}
+METRIC = {"name": "str!", "value": "num+", "ceiling": "num+", "fraction": "num+", "predicted_fraction": "num+",
+          "ceiling_variant": "str", "ceiling_backend": "str"}
+PREDICTED = {"fraction": "num+", "value": "num+"}
+CHECK = {"method": "str", "reason": "str"}
+DEVICE = {"backend": "str!", "name": "str!", "driver": "str", "type": "str", "api_version": "str", "vendor": "str",
+          "uuid": "str", "pci_bus": "str", "host": "str", "subgroup_size": "int+", "shared_memory_bytes": "int+",
+          "cache_bytes": "int+", "compute_units": "int+", "index": "int+", "vendor_id": "int+", "device_id": "int+",
+          "cpu_implementation": "bool"}
+DOCUMENT = {"command": "str", "date": "str", "version": "str", "settings": "dict", "interrupted": "bool",
+            "devices": "list", "results": "list!"}
+SPECS = {id(d): ({k: KINDS[v.rstrip("!+")] + ("+" in v,) for k, v in d.items()}, [k for k, v in d.items() if "!" in v])
+         for d in (RESULT, TIME, METRIC, PREDICTED, CHECK, DEVICE, DOCUMENT)}
 
 
-def field(obj, name, where, kind, required=False, nullable=True, nonneg=False):
-    """Check OBJ[NAME] is of KIND ("str", "num", "int", "bool", "dict", "list"); absent is fine unless
-    REQUIRED, null unless not NULLABLE; NONNEG: a number >= 0."""
-    if name not in obj:
-        want(not required, where, f"no \"{name}\"")
-        return
-    v = obj[name]
-    if v is None:
-        want(nullable, f"{where}.{name}", "null where a value belongs")
-        return
-    ok = {"str": lambda: isinstance(v, str), "num": lambda: number(v),
-          "int": lambda: isinstance(v, int) and not isinstance(v, bool) and number(v),
-          "bool": lambda: isinstance(v, bool), "dict": lambda: isinstance(v, dict),
-          "list": lambda: isinstance(v, list)}[kind]()
-    want(ok, f"{where}.{name}", {"str": "not a string", "num": "not a finite number", "int": "not an integer",
-                                 "bool": "not true or false", "dict": "not an object",
-                                 "list": "not a list"}[kind])
-    if nonneg:
-        want(v >= 0, f"{where}.{name}", "negative")
+def check_fields(obj, spec, where):
+    """Raise BadShape unless OBJ is an object whose fields follow SPEC (one of the tables above);
+    WHERE, a function, names OBJ in the message (made only when one is needed)."""
+    if type(obj) is not dict:
+        raise BadShape(f"{where()}: not an object")
+    kinds, required = SPECS[id(spec)]
+    for name, v in obj.items():
+        k = kinds.get(name)
+        if k is None or v is None:
+            continue
+        types, numeric, wrong, nonneg = k
+        if type(v) not in types or (numeric and not -LIMIT < v < LIMIT):
+            raise BadShape(f"{where()}.{name}: {wrong}")
+        if nonneg and v < 0:
+            raise BadShape(f"{where()}.{name}: negative")
+    for name in required:
+        if obj.get(name) is None:
+            raise BadShape(f"{where()}: " + (f"\"{name}\" is null" if name in obj else f"no \"{name}\""))
 
 
-def check_result(r, where):
-    want(isinstance(r, dict), where, "not an object")
-    for name in ("family", "variant", "backend", "status"):
-        field(r, name, where, "str", required=True, nullable=False)
-    want(r["status"] in STATUSES, f"{where}.status", f"{r['status']!r} is not ok, fail or skip")
-    where = f"{where} ({r['family']}/{r['variant']} {r['backend']})"
-    field(r, "shape_text", where, "str", required=True, nullable=False)
-    field(r, "shape", where, "dict")
+def check_result(r, i):
+    check_fields(r, RESULT, lambda: f"results[{i}]")
+
+    def where():
+        return f"results[{i}] ({r['family']}/{r['variant']} {r['backend']})"
+    if r["status"] not in STATUSES:
+        raise BadShape(f"{where()}.status: {r['status']!r} is not ok, fail or skip")
     for k, v in (r.get("shape") or {}).items():
-        want(number(v), f"{where}.shape.{k}", "not a finite number")
-    for name in ("constants", "skip_reason", "suspect_reason", "device", "error"):
-        field(r, name, where, "str")
-    for name in ("ceiling_row", "settled", "suspect", "fits_in_cache", "validated"):
-        field(r, name, where, "bool")
-    field(r, "reps", where, "int", nonneg=True)
-    field(r, "repeat", where, "int", nonneg=True)
-    field(r, "device_index", where, "int", nonneg=True)
-    for name in ("max_error", "tolerance", "work"):
-        field(r, name, where, "num")
-    field(r, "time_ms", where, "dict")
-    t = r.get("time_ms")
+        if not number(v):
+            raise BadShape(f"{where()}.shape.{k}: not a finite number")
+    t, m = r.get("time_ms"), r.get("metric")
     if t:
-        for name in ("min", "q1", "median", "q3", "max", "mean", "stddev", "iqr_over_median"):
-            field(t, name, f"{where}.time_ms", "num", nonneg=True)
-    field(r, "metric", where, "dict")
-    m = r.get("metric")
+        check_fields(t, TIME, lambda: f"{where()}.time_ms")
     if m:
-        field(m, "name", f"{where}.metric", "str", required=True, nullable=False)
-        field(m, "value", f"{where}.metric", "num", nonneg=True)
-        for name in ("ceiling", "fraction", "predicted_fraction"):
-            field(m, name, f"{where}.metric", "num", nonneg=True)
-        for name in ("ceiling_variant", "ceiling_backend"):
-            field(m, name, f"{where}.metric", "str")
-    if r["status"] == "ok" and t and t.get("median") is not None:
-        want(m and m.get("value") is not None, where, "timed, but no metric value")
+        check_fields(m, METRIC, lambda: f"{where()}.metric")
+    if r["status"] == "ok" and t and t.get("median") is not None and (not m or m.get("value") is None):
+        raise BadShape(f"{where()}: timed, but no metric value")
     p = r.get("predicted")
     if isinstance(p, dict):
-        for name in ("fraction", "value"):
-            field(p, name, f"{where}.predicted", "num", nonneg=True)
-    else:
-        field(r, "predicted", where, "num", nonneg=True)
-    field(r, "check", where, "dict")
+        check_fields(p, PREDICTED, lambda: f"{where()}.predicted")
+    elif p is not None and not (number(p) and p >= 0):
+        raise BadShape(f"{where()}.predicted: not a finite number >= 0")
     if r.get("check"):
-        field(r["check"], "method", f"{where}.check", "str")
-        field(r["check"], "reason", f"{where}.check", "str")
-    field(r, "pipelines", where, "list")
-    for i, p in enumerate(r.get("pipelines") or []):
-        want(isinstance(p, dict) and isinstance(p.get("statistics", {}), dict), f"{where}.pipelines[{i}]",
-             "not an object with \"statistics\"")
-        for k, v in p.get("statistics", {}).items():
-            want(number(v), f"{where}.pipelines[{i}].statistics.{k}", "not a finite number")
-
-
-def check_device(d, where):
-    want(isinstance(d, dict), where, "not an object")
-    for name in ("backend", "name"):
-        field(d, name, where, "str", required=True, nullable=False)
-    for name in ("driver", "type", "api_version", "vendor", "uuid", "pci_bus", "host"):
-        field(d, name, where, "str")
-    for name in ("subgroup_size", "shared_memory_bytes", "cache_bytes", "compute_units", "index", "vendor_id",
-                 "device_id"):
-        field(d, name, where, "int", nonneg=True)
-    field(d, "cpu_implementation", where, "bool")
+        check_fields(r["check"], CHECK, lambda: f"{where()}.check")
+    for j, p in enumerate(r.get("pipelines") or []):
+        if not isinstance(p, dict) or not isinstance(p.get("statistics", {}), dict) or not all(
+                number(v) for v in p.get("statistics", {}).values()):
+            raise BadShape(f"{where()}.pipelines[{j}]: not an object whose \"statistics\" are numbers")
 
 
 def check_document(doc):
     """Raise BadShape naming the first field the tools use that is missing or of the wrong type."""
-    want(isinstance(doc.get("results"), list), "results", "not a list")
-    want(isinstance(doc.get("devices", []), list), "devices", "not a list")
-    for i, d in enumerate(doc.get("devices", [])):
-        check_device(d, f"devices[{i}]")
-    for name in ("command", "date", "version"):
-        field(doc, name, "document", "str")
-    field(doc, "settings", "document", "dict")
-    field(doc, "interrupted", "document", "bool")
+    check_fields(doc, DOCUMENT, lambda: "document")
+    for i, d in enumerate(doc.get("devices") or []):
+        check_fields(d, DEVICE, lambda: f"devices[{i}]")
     for i, r in enumerate(doc["results"]):
-        check_result(r, f"results[{i}]")
+        check_result(r, i)
 
 
 def escaped(x):
     """X with every string (keys too) cleaned of control characters."""
     if isinstance(x, str):
-        return clean(x)
+        return x if x.isprintable() else clean(x)
     if isinstance(x, list):
         return [escaped(v) for v in x]
     if isinstance(x, dict):
-        return {clean(k): escaped(v) for k, v in x.items()}
+        return {(k if k.isprintable() else clean(k)): escaped(v) for k, v in x.items()}
     return x
 
 
@@ -256,7 +239,7 @@ def upgrade_result(r):
     return r
 
 
-def upgrade(doc, path):
+def upgrade(doc, path, control=True):
     """DOC (parsed JSON of any known form) checked and in the schema-2 form, or die with the reason."""
     if isinstance(doc, list):
         if not all(isinstance(r, dict) and "family" in r and "variant" in r for r in doc):
@@ -273,7 +256,8 @@ def upgrade(doc, path):
         check_document(doc)
     except BadShape as e:
         die(f"{path}: {clean(str(e))[:300]}")
-    doc = escaped(doc)
+    if control:         # only where the text may hold a control character: a large file costs nothing
+        doc = escaped(doc)
     doc["schema_major"] = major
     if major == 1:
         doc["settings"] = settings_from_command(doc.get("command"))
@@ -288,19 +272,28 @@ def refuse_constant(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
+def may_control(text):
+    """Whether JSON TEXT may hold a control character in a string: only as an escape (\\n, \\u001b) or as a
+    raw DEL or C1 character. Substring searches: a large file costs little."""
+    if any(e in text for e in ("\\n", "\\r", "\\t", "\\b", "\\f", "\\u00", "\x7f")):
+        return True
+    return not text.isascii() and re.search("[\x80-\x9f]", text) is not None
+
+
 def load(path):
     """The document at PATH checked and in the schema-2 form, or one line and exit 2."""
     shown = clean(path)
     try:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f, parse_constant=refuse_constant)
+            text = f.read()
+        doc = json.loads(text, parse_constant=refuse_constant)
     except OSError as e:
         die(f"cannot read {shown}: {e.strerror}")
     except RecursionError:
         die(f"{shown}: nested too deeply to be a vkbench results file")
     except ValueError as e:     # also invalid UTF-8 and integers too long to convert
         die(f"{shown} is not JSON ({clean(str(e).splitlines()[0])[:200]})")
-    doc = upgrade(doc, shown)
+    doc = upgrade(doc, shown, may_control(text))
     doc["path"] = shown
     return doc
 
