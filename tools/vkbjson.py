@@ -479,7 +479,7 @@ class Output:
         try:
             if path == "-":
                 if isinstance(sys.stdout, ClosedStdout) or sys.stdout is None:
-                    raise OSError(9, "stdout is closed")
+                    raise OSError(9, "it is closed")
                 self.f = sys.stdout.buffer if binary else sys.stdout
             elif in_place(path):
                 # a FIFO with no reader would block for ever: open without blocking, then write normally
@@ -500,7 +500,8 @@ class Output:
                 self.f = os.fdopen(fd, mode, **({} if binary else {"encoding": "utf-8"}))
         except OSError as e:
             reason = "no reader on the FIFO" if e.errno == errno.ENXIO else e.strerror
-            die(f"cannot write {clean(path)} ({what}): {reason}", WRITE)
+            die(f"cannot write stdout: {reason}" if path == "-" else f"cannot write {clean(path)} ({what}): {reason}",
+                WRITE)
 
     def discard(self):
         """No temporary left behind when a tool stops half-way."""
@@ -524,7 +525,8 @@ class Output:
             raise
         except OSError as e:
             self.discard()
-            die(f"cannot write {clean(self.path)} ({self.what}): {e.strerror}", WRITE)
+            die(f"cannot write stdout: {e.strerror}" if self.path == "-" else
+                f"cannot write {clean(self.path)} ({self.what}): {e.strerror}", WRITE)
 
 
 class ClosedStdout:
