@@ -226,6 +226,19 @@ def devices_text(sources):
     return " vs ".join(dict.fromkeys(vkbjson.device_name(s.doc) for s in sources))
 
 
+def with_legend(fig, axes, top):
+    """FIG with one legend on its right for all its AXES (each label once), laid out; TOP: its height."""
+    handles, labels = [], []
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, top))
+    fig.tight_layout()
+    return fig
+
+
 def bar_panels(kernels, ceilings):
     """[(title, kernels, ceilings)]: fp32 and fp16 kernels apart when both ran, each under its own
     ceilings (a cuBLAS fp16 line would flatten the fp32 bars)."""
@@ -291,15 +304,7 @@ def bars(plt, fam, shape, sources):
         ax.set_xticklabels(variants, rotation=30, ha="right")
     axes[0][0].set_ylabel(kernels[0][1]["metric"]["name"])
     fig.suptitle(f"{fam} {shape} on {devices_text(sources)}", fontsize=11)
-    handles, labels = [], []
-    for ax in axes[0]:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    fig.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 0.92))
-    fig.tight_layout()
-    return fig
+    return with_legend(fig, axes, 0.92)
 
 
 def sweep(plt, fam, sources):
@@ -346,15 +351,7 @@ def sweep(plt, fam, sources):
         ax.set_ylabel(plan["metric"])
     fixed = f" (lines: {', '.join(plan['fixed'])}; dashed: ceilings)" if plan["fixed"] else ""
     fig.suptitle(f"{fam} sweep on {devices_text(sources)}{fixed}", fontsize=11)
-    handles, labels = [], []
-    for ax in axes.flat:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    fig.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 0.95))
-    fig.tight_layout()
-    return fig
+    return with_legend(fig, axes, 0.95)
 
 
 def place_labels(fig, ax, texts):
