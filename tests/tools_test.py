@@ -451,6 +451,9 @@ def case_hostile():
               and len((p.stdout + p.stderr).strip().splitlines()) == 1, f"check_json on {name}: one line",
               p.stdout, p.stderr)
     check(not os.listdir(out_dir), "nothing written for a refused file", os.listdir(out_dir))
+    for t in ("compare", "plot", "report", "tune"):     # usage errors too: one line, exit 2
+        args = ["matmul", "dbuf", "BK=16"] if t == "tune" else [fx("v2-lavapipe.json")]
+        one_line_error(*tool(t, "--bogus", *args), 2, rf"^{t}\.py: error: .*--bogus.*--help\)$")
     # check_json: a file of skips only checked nothing; a metric of Infinity is no JSON
     skips = fixture()
     skips["results"] = [r for r in skips["results"] if r["status"] == "skip"]

@@ -300,7 +300,7 @@ def render_markdown(head, table, notes, summaries, ranked, out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = vkbjson.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", help="results files or folders: the first is the baseline, each other "
                                              "a candidate")
     ap.add_argument("--baseline", nargs="+", metavar="RUN", help="the baseline's runs (files or folders)")

@@ -474,7 +474,7 @@ def pyplot():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = vkbjson.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+", help="vkbench results files (several: one series each)")
     ap.add_argument("--out", default=".", help="folder for the charts (default: here)")
     ap.add_argument("--format", default="png,svg", help="comma-separated: png, svg, pdf")

@@ -33,8 +33,10 @@ def share_text(r):
     return text + (f", rule {100 * p:.0f}%" if p is not None else "")
 
 
-def family_table(rows, order):
-    """(header, body rows) of one family's table; body cells are strings; variants in list ORDER."""
+def family_table(rows, order=None):
+    """(header, body rows) of one family's table; body cells are strings; variants in list ORDER
+    (vkbjson.variant_order of the whole file; by default, of ROWS)."""
+    order = vkbjson.variant_order(rows) if order is None else order
     backends = sorted({r["backend"] for r in rows}, key=lambda b: (b != "vulkan", b))
     metric = rows[0]["metric"]["name"]
     by_key = {}
@@ -266,7 +268,7 @@ def html_page(doc):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = vkbjson.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file")
     ap.add_argument("--out", help="write the markdown here instead of stdout (- for stdout)")
     ap.add_argument("--html", help="write a self-contained HTML page here (headline, tables, charts, skips)")

@@ -16,7 +16,6 @@ became of each.
 Example (tile shapes of the fp32 matmul; 256 invocations, so WM x WN / (TM x TN) must tile them):
     tools/tune.py matmul dbuf BM=64,BN=64,WM=64,WN=64,TM=4,TN=4 BK=16 -- --size 4096
 """
-import argparse
 import json
 import os
 import subprocess
@@ -117,7 +116,7 @@ def table(rows):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], usage=__doc__.split("\n\n")[0])
+    ap = vkbjson.ArgumentParser(description=__doc__.split("\n\n")[1], usage=__doc__.split("\n\n")[0])
     ap.add_argument("--vkbench", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
                                                       "vkbench"))
     ap.add_argument("--json", help="write every configuration's results into one vkbench results document")

@@ -13,6 +13,7 @@ Output is the tools' one output-path rule: "-" is stdout; a device, FIFO, /dev/s
 in place; a regular file (or a new one) through a unique temporary beside it that takes the old file's
 mode and is renamed over it only once written whole. claim() refuses two outputs on one file and an
 output that is an input (one line, exit 2). A failed write is one line and exit 6."""
+import argparse
 import atexit
 import errno
 import json
@@ -59,6 +60,12 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 def clean(text):
     """TEXT with control characters (C0, DEL, C1: terminal escapes, newlines) written as \\xNN."""
     return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line and exit 2, like every other error of the tools."""
+    def error(self, message):
+        die(f"{message} (see {self.prog} --help)")
 
 
 def schema_major(version):
