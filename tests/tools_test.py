@@ -465,6 +465,12 @@ def case_hostile():
                        capture_output=True, text=True)
     check(p.returncode == 1 and "every one of the 1 results is a skip" in p.stdout, "check_json: only skips fail",
           p.stdout)
+    for name in ("infinity", "nan"):
+        path = next(f for n, f, _ in files if n == name)
+        p = subprocess.run([PY, os.path.join(HERE, "check_json.py"), "--schema-only", path], capture_output=True,
+                           text=True)
+        check(p.returncode == 1 and re.search(r"check_json: FAIL: .*(Infinity|NaN) is not a JSON number", p.stdout),
+              f"check_json: a metric of {name} fails", p.stdout)
 
 
 def run_shell(command):
