@@ -2,114 +2,150 @@
 """check_json.py [--schema-only] FILE [FAMILY...]: the JSON a run wrote is valid UTF-8 JSON, follows the
 schema in README.md (2.x; files of schema 1 are still accepted), and every result of the named families
 validated and was timed with its ceiling beside it. --schema-only checks the structure alone (results
-that failed or were cut short are allowed: the sinks' tests feed fabricated ones)."""
+that failed or were cut short are allowed: the sinks' tests feed fabricated ones). A file whose every
+result is a skip fails (nothing was checked), and so does a number that is not finite (NaN and Infinity
+are no JSON). Exit 0 with "ok: ..."; 1 with one line "check_json: FAIL: what" on any defect, whatever the
+file holds (no traceback); 2 for a usage error or a file that cannot be read."""
 import json
 import math
 import sys
 
+
+def refuse_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
 args = sys.argv[1:]
 schema_only = "--schema-only" in args
 args = [a for a in args if a != "--schema-only"]
-with open(args[0], "rb") as f:
-    doc = json.loads(f.read().decode("utf-8"))  # strict: invalid UTF-8 raises
+if not args:
+    sys.exit("usage: check_json.py [--schema-only] FILE [FAMILY...]")
+try:
+    with open(args[0], "rb") as f:
+        raw = f.read()
+except OSError as e:
+    print(f"check_json: error: cannot read {args[0]!r}: {e.strerror}", file=sys.stderr)
+    sys.exit(2)
 families = set(args[1:])
 
-version = doc.get("schema_version")
-if version == 1:
-    major = 1
-else:
-    assert isinstance(version, str) and len(version.split(".")) == 3 and all(
-        p.isdigit() for p in version.split(".")), f"schema_version {version!r} is not semantic (MAJOR.MINOR.PATCH)"
-    major = int(version.split(".")[0])
-minor = int(version.split(".")[1]) if major >= 2 else 0
-assert major in (1, 2), f"schema_version {version!r}: this checker knows 1 and 2.x"
-assert doc["tool"] == "vkbench", "header"
-assert doc["devices"] and all("name" in d and "backend" in d and "driver" in d for d in doc["devices"]), "devices"
-if major >= 2:
-    s = doc["settings"]
-    for key in ("command", "subcommand", "seed", "timed", "mode", "warmup_ms", "first_warmup_ms", "budget_ms",
-                "reps", "spec", "tool_version"):
-        assert key in s, f"settings: no {key}"
-    assert isinstance(s["seed"], int) and s["seed"] >= 0, "settings: seed"
-    if s["timed"]:
-        assert s["mode"] in ("hot", "cold"), f"settings: mode {s['mode']!r}"
-        assert s["budget_ms"] is not None and s["warmup_ms"] is not None, "settings: warm-up and budget"
-    assert s["reps"] is None or (isinstance(s["reps"], int) and s["reps"] > 0), "settings: reps"
-    assert isinstance(doc["interrupted"], bool), "interrupted"
-    repeat = s.get("repeat")  # 2.1: --repeat N, each result with its run number; absent without
-    assert repeat is None or (isinstance(repeat, int) and repeat >= 1), "settings: repeat"
-    assert all((r.get("repeat") is None) == (repeat is None) for r in doc["results"]), "repeat on some results only"
-    assert repeat is None or all(0 <= r["repeat"] < repeat for r in doc["results"]), "repeat out of range"
-    assert doc["plan"]["cases"] >= 0, "plan"
-    devices = {d["name"] for d in doc["devices"]}
-    if minor >= 1:  # 2.1: the device's identity
-        for d in doc["devices"]:
-            assert d["vendor"] is None or isinstance(d["vendor"], str), f"devices: vendor {d}"
-            assert isinstance(d["vendor_id"], int) and (d["device_id"] is None or isinstance(d["device_id"], int)), \
-                f"devices: vendor_id, device_id {d}"
-            assert isinstance(d["cpu_implementation"], bool), f"devices: cpu_implementation {d}"
 
-# a group name (memory) stands for its families (memory.width, ...)
-results = [r for r in doc["results"] if not families or r["family"] in families
-           or r["family"].split(".")[0] in families]
-assert results, "no results"
-seen = set()
+def check():
+    """Every check of the file: an AssertionError names the first defect."""
+    try:
+        doc = json.loads(raw.decode("utf-8"), parse_constant=refuse_constant)  # strict: invalid UTF-8 raises
+    except (ValueError, RecursionError) as e:
+        raise AssertionError(f"not JSON: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
+    assert isinstance(doc, dict), "not a JSON object"
 
-
-def finite(x):
-    return isinstance(x, (int, float)) and math.isfinite(x)
-
-
-for r in results:
-    name = f'{r["family"]}/{r["variant"]} {r["backend"]} {r["shape_text"]}'
-    for key in ("family", "variant", "backend", "shape", "reps", "time_ms", "metric", "validated",
-                "max_error", "tolerance", "status"):
-        assert key in r, f"{name}: no {key}"
+    version = doc.get("schema_version")
+    if version == 1:
+        major = 1
+    else:
+        assert isinstance(version, str) and len(version.split(".")) == 3 and all(
+            p.isdigit() for p in version.split(".")), f"schema_version {version!r} is not semantic (MAJOR.MINOR.PATCH)"
+        major = int(version.split(".")[0])
+    minor = int(version.split(".")[1]) if major >= 2 else 0
+    assert major in (1, 2), f"schema_version {version!r}: this checker knows 1 and 2.x"
+    assert doc["tool"] == "vkbench", "header"
+    assert doc["devices"] and all("name" in d and "backend" in d and "driver" in d for d in doc["devices"]), "devices"
     if major >= 2:
-        for key in ("device", "settled", "suspect", "suspect_reason", "predicted", "constants", "skip_reason"):
+        s = doc["settings"]
+        for key in ("command", "subcommand", "seed", "timed", "mode", "warmup_ms", "first_warmup_ms", "budget_ms",
+                    "reps", "spec", "tool_version"):
+            assert key in s, f"settings: no {key}"
+        assert isinstance(s["seed"], int) and s["seed"] >= 0, "settings: seed"
+        if s["timed"]:
+            assert s["mode"] in ("hot", "cold"), f"settings: mode {s['mode']!r}"
+            assert s["budget_ms"] is not None and s["warmup_ms"] is not None, "settings: warm-up and budget"
+        assert s["reps"] is None or (isinstance(s["reps"], int) and s["reps"] > 0), "settings: reps"
+        assert isinstance(doc["interrupted"], bool), "interrupted"
+        repeat = s.get("repeat")  # 2.1: --repeat N, each result with its run number; absent without
+        assert repeat is None or (isinstance(repeat, int) and repeat >= 1), "settings: repeat"
+        assert all((r.get("repeat") is None) == (repeat is None) for r in doc["results"]), "repeat on some results only"
+        assert repeat is None or all(0 <= r["repeat"] < repeat for r in doc["results"]), "repeat out of range"
+        assert doc["plan"]["cases"] >= 0, "plan"
+        devices = {d["name"] for d in doc["devices"]}
+        if minor >= 1:  # 2.1: the device's identity
+            for d in doc["devices"]:
+                assert d["vendor"] is None or isinstance(d["vendor"], str), f"devices: vendor {d}"
+                assert isinstance(d["vendor_id"], int) and (d["device_id"] is None or isinstance(d["device_id"], int)), \
+                    f"devices: vendor_id, device_id {d}"
+                assert isinstance(d["cpu_implementation"], bool), f"devices: cpu_implementation {d}"
+
+    # a group name (memory) stands for its families (memory.width, ...)
+    results = [r for r in doc["results"] if not families or r["family"] in families
+               or r["family"].split(".")[0] in families]
+    assert results, "no results"
+    seen = set()
+
+
+    assert any(r["status"] != "skip" for r in results), \
+        f"every one of the {len(results)} results is a skip: nothing was checked"
+
+    def finite(x):
+        return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+    for r in results:
+        name = f'{r["family"]}/{r["variant"]} {r["backend"]} {r["shape_text"]}'
+        for key in ("family", "variant", "backend", "shape", "reps", "time_ms", "metric", "validated",
+                    "max_error", "tolerance", "status"):
             assert key in r, f"{name}: no {key}"
-        assert r["device"] in devices, f"{name}: device {r['device']!r} is not among the devices"
-        assert isinstance(r["suspect"], bool), f"{name}: suspect"
-        assert r["predicted"] is None or finite(r["predicted"]), f"{name}: predicted"
-        if r["suspect"]:
-            assert r["suspect_reason"], f"{name}: suspect without a reason"
-    assert r["status"] in ("ok", "fail", "skip"), f"{name}: status {r['status']!r}"
-    # schema 1 files from before pipeline statistics were recorded have none
-    pipelines = r["pipelines"] if major >= 2 else r.get("pipelines", [])
-    assert isinstance(pipelines, list), f"{name}: pipelines is not a list"
-    for p in pipelines:
-        assert p["kernel"] and p["executable"] and all(
-            isinstance(v, (int, float)) for v in p["statistics"].values()), f"{name}: pipeline statistics {p}"
-    if r["status"] == "skip":
-        assert r["skip_reason"], f"{name}: a skip without a reason"
-        continue
-    t = r["time_ms"]
-    if t is not None:
-        assert r["reps"] >= 1, f"{name}: no repetitions"
-        order = ["min", "q1", "median", "q3", "max"] if major >= 2 else ["min", "median", "max"]
-        # 2.1: statistics fewer repetitions cannot give are null (quartiles and IQR below 3, stddev below 2)
-        nulls = set()
-        if (major, minor) >= (2, 1):
-            nulls = ({"q1", "q3", "iqr_over_median"} if r["reps"] < 3 else set()) | (
-                {"stddev"} if r["reps"] < 2 else set())
-        for key in nulls:
-            assert t[key] is None, f"{name}: {key} of {r['reps']} repetition(s) is {t[key]!r}, not null"
-        values = [t[k] for k in order if k not in nulls]
-        assert all(finite(v) for v in values) and 0 < values[0], f"{name}: times {t}"
-        assert all(a <= b for a, b in zip(values, values[1:])), f"{name}: times out of order {t}"
-        if major >= 2 and "iqr_over_median" not in nulls:
-            iqr = (t["q3"] - t["q1"]) / t["median"]
-            assert abs(t["iqr_over_median"] - iqr) <= 1e-6 * max(1, iqr), f"{name}: iqr_over_median"
-            assert isinstance(r["settled"], bool), f"{name}: settled"
-        assert r["metric"]["value"] > 0, f"{name}: no metric"
-    if schema_only:
+        if major >= 2:
+            for key in ("device", "settled", "suspect", "suspect_reason", "predicted", "constants", "skip_reason"):
+                assert key in r, f"{name}: no {key}"
+            assert r["device"] in devices, f"{name}: device {r['device']!r} is not among the devices"
+            assert isinstance(r["suspect"], bool), f"{name}: suspect"
+            assert r["predicted"] is None or finite(r["predicted"]), f"{name}: predicted"
+            if r["suspect"]:
+                assert r["suspect_reason"], f"{name}: suspect without a reason"
+        assert r["status"] in ("ok", "fail", "skip"), f"{name}: status {r['status']!r}"
+        # schema 1 files from before pipeline statistics were recorded have none
+        pipelines = r["pipelines"] if major >= 2 else r.get("pipelines", [])
+        assert isinstance(pipelines, list), f"{name}: pipelines is not a list"
+        for p in pipelines:
+            assert p["kernel"] and p["executable"] and all(
+                isinstance(v, (int, float)) for v in p["statistics"].values()), f"{name}: pipeline statistics {p}"
+        if r["status"] == "skip":
+            assert r["skip_reason"], f"{name}: a skip without a reason"
+            continue
+        t = r["time_ms"]
+        if t is not None:
+            assert r["reps"] >= 1, f"{name}: no repetitions"
+            order = ["min", "q1", "median", "q3", "max"] if major >= 2 else ["min", "median", "max"]
+            # 2.1: statistics fewer repetitions cannot give are null (quartiles and IQR below 3, stddev below 2)
+            nulls = set()
+            if (major, minor) >= (2, 1):
+                nulls = ({"q1", "q3", "iqr_over_median"} if r["reps"] < 3 else set()) | (
+                    {"stddev"} if r["reps"] < 2 else set())
+            for key in nulls:
+                assert t[key] is None, f"{name}: {key} of {r['reps']} repetition(s) is {t[key]!r}, not null"
+            values = [t[k] for k in order if k not in nulls]
+            assert all(finite(v) for v in values) and 0 < values[0], f"{name}: times {t}"
+            assert all(a <= b for a, b in zip(values, values[1:])), f"{name}: times out of order {t}"
+            if major >= 2 and "iqr_over_median" not in nulls:
+                iqr = (t["q3"] - t["q1"]) / t["median"]
+                # one repetition gives no spread: null (older files wrote 0)
+                assert (t["iqr_over_median"] is None and r["reps"] == 1) or abs(t["iqr_over_median"] - iqr) <= \
+                    1e-6 * max(1, iqr), f"{name}: iqr_over_median"
+            if major >= 2:
+                assert isinstance(r["settled"], bool), f"{name}: settled"
+            assert finite(r["metric"]["value"]) and r["metric"]["value"] > 0, f"{name}: no finite metric"
+        if schema_only:
+            seen.add(r["variant"])
+            continue
+        assert r["status"] == "ok" and r["validated"], f"{name}: not validated"
+        assert t is not None, f"{name}: not timed"
+        # a ceiling beside every kernel, unless none of the family's ceilings could run here (cuBLAS without CUDA)
+        if not r["ceiling_row"] and any(c["ceiling_row"] and c["family"] == r["family"] and c["status"] == "ok"
+                                        for c in doc["results"]):
+            assert r["metric"]["ceiling"] and r["metric"]["fraction"] > 0, f"{name}: no ceiling"
         seen.add(r["variant"])
-        continue
-    assert r["status"] == "ok" and r["validated"], f"{name}: not validated"
-    assert t is not None, f"{name}: not timed"
-    # a ceiling beside every kernel, unless none of the family's ceilings could run here (cuBLAS without CUDA)
-    if not r["ceiling_row"] and any(c["ceiling_row"] and c["family"] == r["family"] and c["status"] == "ok"
-                                    for c in doc["results"]):
-        assert r["metric"]["ceiling"] and r["metric"]["fraction"] > 0, f"{name}: no ceiling"
-    seen.add(r["variant"])
-print(f"ok: schema {version}, {len(results)} results, variants {sorted(seen)}")
+    print(f"ok: schema {version}, {len(results)} results, variants {sorted(seen)}")
+
+
+try:
+    check()
+except (AssertionError, KeyError, TypeError, AttributeError, IndexError, ValueError) as e:
+    what = str(e) if isinstance(e, AssertionError) else f"{type(e).__name__}: {e} (a field missing or of the wrong type)"
+    print(f"check_json: FAIL: {args[0]}: {what.encode('unicode_escape').decode()[:400]}")
+    sys.exit(1)

@@ -1,14 +1,19 @@
 #!/usr/bin/python3
 """plot.py FILE... [--out DIR] [--format png,svg]: charts from vkbench results files, with matplotlib.
 Several files (two devices, two runs) share each chart, one series per file. Per family and shape: bars
-per variant, backend and file, ceilings and the rule's predictions as marked lines; for a family run at
+per variant (in `vkbench list` order), backend and file, error bars from the spread, ceilings as reference
+lines (a log axis where one dwarfs the bars; fp32 and fp16 kernels in panels of their own, each under its
+own precision's ceilings) and the rule's predictions as marks; for a family run at
 several sizes: the metric against the swept dim (a product of two dims: one panel per variant, one line
 per value of the other dim), with its ceilings dashed and the predictions dotted; per backend, a roofline
 of the families that do arithmetic (matmul, reduce): achieved GFLOP/s against arithmetic intensity under
-the measured bandwidth roof and one compute roof per precision. Prints the files it wrote."""
+the measured bandwidth roof and one compute roof per precision, each from ceilings of its own precision
+(an fp32 roof never from a tensor-core peak). Prints the files it wrote, all inside --out: names made
+from a file's fields are made safe, and every chart follows the tools' output-path rule (README)."""
 import argparse
 import math
 import os
+import re
 from collections import defaultdict
 
 import vkbjson
@@ -17,6 +22,7 @@ import vkbjson
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
            "#bcbd22", "#17becf", "#000000", "#e6ab02", "#1b9e77", "#6a3d9a", "#b2df8a", "#fb9a99"]
 GREYS = ["#444444", "#888888", "#222222", "#aaaaaa"]
+LABELS = 60            # roofline points labelled one by one up to this many
 MARKERS = ["o", "s", "^", "v", "D", "P", "X", "*", "<", ">", "p", "h", "d", "8", "H", "x"]
 
 
@@ -30,7 +36,23 @@ def number(v):
 
 
 def fp16(r):
-    return any(s in r["variant"] for s in ("f16", "hgemm", "coopmat"))
+    return vkbjson.precision(r) == "fp16"
+
+
+def chart_name(text):
+    """A file name made from a results file's fields (family, shape): only letters, digits, '.', '_',
+    '-' and '=' survive, never a leading dot, never a separator: a chart is written inside --out, always."""
+    name = re.sub(r"[^A-Za-z0-9._=-]", "_", text).lstrip(".")[:160]
+    return name or "chart"
+
+
+def error_bar(r):
+    """(below, above) the metric from the spread of the repetitions: the metric at the third and the
+    first quartile of the time (the metric is work over time), or (0, 0) without quartiles."""
+    t, v = r.get("time_ms") or {}, r["metric"]["value"]
+    if not t.get("q1") or not t.get("q3") or not t.get("median"):
+        return 0.0, 0.0
+    return v - v * t["median"] / t["q3"], v * t["median"] / t["q1"] - v
 
 
 # --- what to draw (plain data, tested without matplotlib) ---
@@ -166,8 +188,21 @@ def roofline_plan(source_list, backend):
             best = max(comp, key=lambda r: r["metric"]["value"])
             roofs[prec] = (best["metric"]["value"], f"{best['variant']} ({best['backend']})")
     named = len({p["source"] for p in points}) > 1
+    shapes_of = defaultdict(set)
     for p in points:
-        shapes = len({q["shape"] for q in points if q["family"] == p["family"]}) > 1
+        shapes_of[p["family"]].add(p["shape"])
+    # many points (a sweep): a label on the largest shape of each variant only, or the chart is all text
+    largest = {}
+    for p in points:
+        k = (p["family"], p["label"], p["source"])
+        if k not in largest or p["x"] > largest[k]["x"]:
+            largest[k] = p
+    labelled = {id(p) for p in largest.values()} if len(points) > LABELS else {id(p) for p in points}
+    for p in points:
+        if id(p) not in labelled:
+            p["text"] = None
+            continue
+        shapes = len(shapes_of[p["family"]]) > 1
         p["text"] = p["label"] + (f" {short_shape(p['shape'])}" if shapes else "") + (f" [{p['source']}]" if named
                                                                                       else "")
     return {"backend": backend, "points": points, "roofs": roofs, "precisions": precisions}
@@ -175,16 +210,33 @@ def roofline_plan(source_list, backend):
 
 # --- drawing ---
 
-def save(plt, fig, out, name, formats, written):
+def save(plt, fig, out, name, formats, written, inputs):
+    """FIG as OUT/NAME.FORMAT for each format, each under the tools' output-path rule."""
     for fmt in formats:
         path = os.path.join(out, f"{name}.{fmt}")
-        fig.savefig(path, dpi=120, bbox_inches="tight")
+        vkbjson.claim([("a chart", path)], inputs)
+        f = vkbjson.Output(path, "a chart", binary=True)
+        fig.savefig(f.f, format=fmt, dpi=120, bbox_inches="tight")
+        f.finish()
         written.append(path)
     plt.close(fig)
 
 
 def devices_text(sources):
     return " vs ".join(dict.fromkeys(vkbjson.device_name(s.doc) for s in sources))
+
+
+def with_legend(fig, axes, top):
+    """FIG with one legend on its right for all its AXES (each label once), laid out; TOP: its height."""
+    handles, labels = [], []
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, top))
+    fig.tight_layout()
+    return fig
 
 
 def bar_panels(kernels, ceilings):
@@ -211,18 +263,26 @@ def bars(plt, fam, shape, sources):
     width = min(0.8 / len(keys), 0.3)     # thin bars where there are few variants
     drawn = []                              # ceilings so far: each its own colour and dashes
     for ax, (title, pk, pc) in zip(axes[0], panels):
-        variants = list(dict.fromkeys(r["variant"] for _, r in pk))
+        order = vkbjson.variant_order([r for _, r in pk])       # the files' order: `vkbench list` order
+        variants = sorted({r["variant"] for _, r in pk}, key=lambda v: order[(fam, v)])
+        at = {(r["variant"], r["backend"], s.name): r for s, r in pk}
+        tallest = 0
         for i, (backend, src) in enumerate(keys):
-            xs, vals, preds = [], [], []
+            xs, vals, errs, preds = [], [], [[], []], []
             for j, v in enumerate(variants):
-                r = next((r for s, r in pk if r["variant"] == v and r["backend"] == backend and s.name == src), None)
+                r = at.get((v, backend, src))
                 if r:
                     xs.append(j + i * width)
                     vals.append(r["metric"]["value"])
+                    below, above = error_bar(r)
+                    errs[0].append(below)
+                    errs[1].append(above)
+                    tallest = max(tallest, vals[-1] + above)
                     p = vkbjson.predicted_fraction(r)
                     if p is not None and r["metric"].get("ceiling"):
                         preds.append((j + i * width, p * r["metric"]["ceiling"]))
-            ax.bar(xs, vals, width, label=series_label(("", backend, src), many) or backend, color=style(i)["color"])
+            ax.bar(xs, vals, width, yerr=errs, error_kw={"elinewidth": 0.8, "capsize": 2},
+                   label=series_label(("", backend, src), many) or backend, color=style(i)["color"])
             if preds:
                 ax.scatter([p[0] for p in preds], [p[1] for p in preds], marker="_", s=300, color="black",
                            zorder=3, label="rule's prediction" if i == 0 else None)
@@ -234,21 +294,17 @@ def bars(plt, fam, shape, sources):
                        label=f"ceiling: {c['variant']} "
                              f"({series_label(('', c['backend'], s.name), (False, True, many[2]))})"
                              f" {number(c['metric']['value'])} {c['metric']['name']}")
+        # a ceiling far above the bars (a tensor-core peak over fp32 kernels) would squash them: a log axis
+        if pc and max(c["metric"]["value"] for _, c in pc) > 8 * tallest > 0:
+            ax.set_yscale("log")
+            ax.set_title(f"{title} kernels (log scale)" if title else "log scale", fontsize=9)
+        elif title:
+            ax.set_title(f"{title} kernels", fontsize=9)
         ax.set_xticks([j + width * (len(keys) - 1) / 2 for j in range(len(variants))])
         ax.set_xticklabels(variants, rotation=30, ha="right")
-        if title:
-            ax.set_title(f"{title} kernels", fontsize=9)
     axes[0][0].set_ylabel(kernels[0][1]["metric"]["name"])
     fig.suptitle(f"{fam} {shape} on {devices_text(sources)}", fontsize=11)
-    handles, labels = [], []
-    for ax in axes[0]:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    fig.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 0.92))
-    fig.tight_layout()
-    return fig
+    return with_legend(fig, axes, 0.92)
 
 
 def sweep(plt, fam, sources):
@@ -295,15 +351,7 @@ def sweep(plt, fam, sources):
         ax.set_ylabel(plan["metric"])
     fixed = f" (lines: {', '.join(plan['fixed'])}; dashed: ceilings)" if plan["fixed"] else ""
     fig.suptitle(f"{fam} sweep on {devices_text(sources)}{fixed}", fontsize=11)
-    handles, labels = [], []
-    for ax in axes.flat:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    fig.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 0.95))
-    fig.tight_layout()
-    return fig
+    return with_legend(fig, axes, 0.95)
 
 
 def place_labels(fig, ax, texts):
@@ -372,7 +420,7 @@ def roofline(plt, sources, backend):
                                   fontsize=6.5, color=colour[prec],
                                   arrowprops={"arrowstyle": "-", "color": colour[prec], "linewidth": 0.4,
                                               "alpha": 0.6, "shrinkA": 0, "shrinkB": 3}), (p["x"], p["y"]))
-                      for p in pts]
+                      for p in pts if p["text"]]
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity (flop / byte of necessary traffic)")
@@ -387,23 +435,35 @@ def roofline(plt, sources, backend):
 
 def figures(plt, sources):
     """Every chart of SOURCES, as (family or None, file name without extension, figure): the caller saves
-    or embeds each figure and closes it."""
-    for fam in dict.fromkeys(r["family"] for s in sources for r in s.rows):
-        frows = [r for s in sources for r in s.rows if r["family"] == fam]
-        shapes = sorted(dict.fromkeys(r["shape_text"] for r in frows),
-                        key=lambda t: vkbjson.shape_numbers(next(r for r in frows if r["shape_text"] == t)))
+    or embeds each figure and closes it. Names are made safe (chart_name) and never repeat."""
+    by_family = defaultdict(dict)           # family -> {shape text: its dims}, in the files' order
+    for s in sources:
+        for r in s.rows:
+            by_family[r["family"]].setdefault(r["shape_text"], vkbjson.shape_numbers(r))
+    used = set()
+
+    def unique(name):
+        name = chart_name(name)
+        base, k = name, 2
+        while name in used:
+            name, k = f"{base}-{k}", k + 1
+        used.add(name)
+        return name
+
+    for fam, shapes in by_family.items():
+        shapes = sorted(shapes, key=lambda t: (shapes[t], t))
         # a sweep gets one curve chart and bars for its largest size only
         for shape in shapes if len(shapes) <= 3 else shapes[-1:]:
             fig = bars(plt, fam, shape, sources)
             if fig:
-                yield fam, f"{fam}_{shape.replace('=', '')}", fig
+                yield fam, unique(f"{fam}_{shape.replace('=', '')}"), fig
         if len(shapes) > 2:
-            yield fam, f"{fam}_sweep", sweep(plt, fam, sources)
+            yield fam, unique(f"{fam}_sweep"), sweep(plt, fam, sources)
     backends = list(dict.fromkeys(r["backend"] for s in sources for r in s.rows))
     for b in backends:
         fig = roofline(plt, sources, b)
         if fig:
-            yield None, "roofline" if len(backends) == 1 else f"roofline_{b}", fig
+            yield None, unique("roofline" if len(backends) == 1 else f"roofline_{b}"), fig
 
 
 def pyplot():
@@ -414,7 +474,7 @@ def pyplot():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = vkbjson.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+", help="vkbench results files (several: one series each)")
     ap.add_argument("--out", default=".", help="folder for the charts (default: here)")
     ap.add_argument("--format", default="png,svg", help="comma-separated: png, svg, pdf")
@@ -433,12 +493,9 @@ def main():
         vkbjson.die("charts need matplotlib: install python3-matplotlib (tools/setup.sh)")
     written = []
     for _, name, fig in figures(plt, sources):
-        try:
-            save(plt, fig, args.out, name, formats, written)
-        except OSError as e:
-            vkbjson.die(f"cannot write a chart into {args.out}: {e.strerror}", 6)
+        save(plt, fig, args.out, name, formats, written, args.files)
     for w in written:
-        print(w)
+        print(vkbjson.clean(w))
 
 
 if __name__ == "__main__":

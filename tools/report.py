@@ -1,15 +1,16 @@
 #!/usr/bin/python3
-"""report.py FILE [--out PATH] [--html PATH]: a summary of a vkbench results file: the device and how it
-was measured, each family's table (metric, share of the ceiling, repetitions, spread, Vulkan/CUDA ratio),
-and what was skipped, with the reason. Markdown on stdout (or --out); --html writes one self-contained
-page with the same tables and the charts of plot.py inline as SVG (needs python3-matplotlib)."""
+"""report.py FILE [--out PATH] [--html PATH]: a summary of a vkbench results file. It opens with a
+headline (the device and driver, each family's Vulkan/CUDA geometric mean over kernel rows, each family's
+best row against its ceiling; a validate file's pass/fail/skip counts), then how it was measured, each
+family's table (metric, share of the ceiling, repetitions, spread, Vulkan/CUDA ratio) with variants in
+`vkbench list` order, the validation matrix of a validate file (every row, its tolerance and how it was
+checked, whole), and what was not measured, with the reason. Markdown on stdout (or --out); --html
+writes one self-contained page with the same sections and the charts of plot.py inline as SVG (needs
+python3-matplotlib). Outputs follow the tools' output-path rule (README)."""
 import argparse
-import atexit
 import html
 import io
 import math
-import os
-import sys
 
 import vkbjson
 
@@ -21,12 +22,25 @@ def spread_text(r):
     return f"{100 * s:.1f}%" + ("" if how == "iqr" else "~")     # ~: from min and median (schema 1)
 
 
-def family_table(rows):
-    """(header, body rows) of one family's table; body cells are strings."""
+def share_text(r):
+    m = r["metric"]
+    if r["ceiling_row"]:
+        return "ceiling"
+    if m.get("fraction") is None:
+        return "-"
+    text = f"{100 * m['fraction']:.1f}% of {m['ceiling_variant']} ({m['ceiling_backend']})"
+    p = vkbjson.predicted_fraction(r)
+    return text + (f", rule {100 * p:.0f}%" if p is not None else "")
+
+
+def family_table(rows, order=None):
+    """(header, body rows) of one family's table; body cells are strings; variants in list ORDER
+    (vkbjson.variant_order of the whole file; by default, of ROWS)."""
+    order = vkbjson.variant_order(rows) if order is None else order
     backends = sorted({r["backend"] for r in rows}, key=lambda b: (b != "vulkan", b))
     metric = rows[0]["metric"]["name"]
     by_key = {}
-    for r in sorted(rows, key=vkbjson.sort_key):
+    for r in sorted(rows, key=lambda r: vkbjson.sort_key(r, order)):
         by_key.setdefault((r["variant"], r["shape_text"], r.get("constants")), {})[r["backend"]] = r
     both = {"vulkan", "cuda"} <= set(backends)
     head = ["variant", "shape"]
@@ -42,18 +56,8 @@ def family_table(rows):
             if not r:
                 cells += ["", "", "", ""]
                 continue
-            m = r["metric"]
-            if r["ceiling_row"]:
-                share = "ceiling"
-            elif m.get("fraction") is None:
-                share = "-"
-            else:
-                share = f"{100 * m['fraction']:.1f}% of {m['ceiling_variant']} ({m['ceiling_backend']})"
-                p = vkbjson.predicted_fraction(r)
-                if p is not None:
-                    share += f", rule {100 * p:.0f}%"
             reps = str(r["reps"]) + ("" if r.get("settled") is not False else " (not settled)")
-            cells += [vkbjson.fmt(m["value"]), share, reps, spread_text(r)]
+            cells += [vkbjson.fmt(r["metric"]["value"]), share_text(r), reps, spread_text(r)]
         if both:
             v, c = per.get("vulkan"), per.get("cuda")
             cells.append(f"{v['metric']['value'] / c['metric']['value']:.3f}" if v and c else "")
@@ -62,7 +66,7 @@ def family_table(rows):
 
 
 def ratios(rows):
-    """Per family: (rows with both backends, geometric mean of vulkan / cuda) over kernel rows."""
+    """Per family: (rows with both backends, geometric mean of vulkan / cuda) over kernel rows only."""
     out = {}
     for fam in dict.fromkeys(r["family"] for r in rows):
         pairs = {}
@@ -75,7 +79,55 @@ def ratios(rows):
     return out
 
 
-def settings_lines(doc):
+def best_rows(rows):
+    """Per family: the kernel row with the largest share of its ceiling (None where no row has one)."""
+    out = {}
+    for r in rows:
+        f = (r["metric"] or {}).get("fraction")
+        if not r["ceiling_row"] and f is not None and f > (out.get(r["family"], {"metric": {"fraction": -1}})
+                                                          ["metric"]["fraction"]):
+            out[r["family"]] = r
+    return out
+
+
+def counts(results):
+    """(passed, failed, skipped) over RESULTS: a row fails when it failed validation or recorded an error."""
+    failed = sum(vkbjson.failed(r) for r in results)
+    skipped = sum(r["status"] == "skip" and not vkbjson.failed(r) for r in results)
+    return len(results) - failed - skipped, failed, skipped
+
+
+def counts_text(results):
+    p, f, s = counts(results)
+    return f"{p} passed, {f} failed, {s} skipped"
+
+
+def is_validate(doc):
+    return doc["settings"].get("subcommand") == "validate" or (doc["results"] and not vkbjson.timed(doc))
+
+
+def tolerance_text(r):
+    """The tolerance as the check applied it: an exact check says so (its bound is in the check text)."""
+    tol = r.get("tolerance")
+    method = (r.get("check") or {}).get("method") or ""
+    if tol == 0 and method.startswith("exact"):
+        return "0 (exact)"
+    return vkbjson.sig(tol) if tol is not None else "-"
+
+
+def check_text(r):
+    c = r.get("check") or {}
+    text = c.get("method") or ""
+    if r.get("error"):
+        text = f"error: {r['error']}"
+    elif r["status"] == "skip":
+        text = r.get("skip_reason") or "skipped"
+    elif c.get("reason"):
+        text += f"; {c['reason']}"
+    return text
+
+
+def settings_line(doc):
     s = doc["settings"]
     known = {k: v for k, v in s.items() if k not in ("command", "from_command") and v is not None}
     text = ", ".join(f"{k} {v}" for k, v in known.items()) or "not recorded"
@@ -84,40 +136,89 @@ def settings_lines(doc):
     return text
 
 
-def not_measured(doc):
-    return [r for r in doc["results"] if r["status"] != "ok"]
+def device_detail(d):
+    return (f"{vkbjson.device_line(d)}, subgroup {d.get('subgroup_size', '?')}, shared memory "
+            f"{(d.get('shared_memory_bytes') or 0) // 1024} KiB per workgroup")
+
+
+# --- the report as sections, rendered as markdown or HTML ---
+
+def sections(doc):
+    """[(id, title, [items])]: item ("p", text), ("list", [texts]), ("table", head, body) or
+    ("charts", family): what both renderings show, in order."""
+    rows = vkbjson.timed(doc)
+    order = vkbjson.variant_order(doc["results"])
+    head = [f"device: {vkbjson.devices_text(doc)}"]
+    if is_validate(doc):
+        head.append(f"validation: {counts_text(doc['results'])}")
+    rat = ratios(rows)
+    if rat:
+        head.append("Vulkan / CUDA, geometric mean over kernel rows: "
+                    + ", ".join(f"{fam} {g:.3f} ({n} rows)" for fam, (n, g) in rat.items()))
+    for fam, r in best_rows(rows).items():
+        head.append(f"best {fam} row: {r['variant']} {r['backend']} {r['shape_text']}, "
+                    f"{vkbjson.sig(r['metric']['value'])} {r['metric']['name']} = {share_text(r)}")
+    out = [("headline", "Headline", [("list", head)])]
+    run = [f"date: {doc.get('date')}", f"command: {doc.get('command')}", f"settings: {settings_line(doc)}",
+           f"schema: {doc.get('schema_version')}, vkbench {doc.get('version')}"]
+    run += [f"{d['backend']}: {device_detail(d)}" for d in doc["devices"]]
+    out.append(("run", "Run", [("list", run)]))
+    for fam in dict.fromkeys(r["family"] for r in rows):
+        h, body = family_table([r for r in rows if r["family"] == fam], order)
+        out.append((fam, fam, [("table", h, body), ("charts", fam)]))
+    out.append(("roofline", "Roofline", [("charts", None)]))
+    if is_validate(doc):
+        for fam in dict.fromkeys(r["family"] for r in doc["results"]):
+            fr = sorted((r for r in doc["results"] if r["family"] == fam), key=lambda r: vkbjson.sort_key(r, order))
+            body = [[r["variant"] + (f" ({r['constants']})" if r.get("constants") else ""), r["backend"],
+                     r["shape_text"], "FAIL" if vkbjson.failed(r) else r["status"],
+                     vkbjson.sig(r.get("max_error")) if r.get("max_error") is not None else "-",
+                     tolerance_text(r), check_text(r)] for r in fr]
+            out.append((f"validate-{fam}", f"validate {fam}: {counts_text(fr)}",
+                        [("table", ["variant", "backend", "shape", "result", "max error", "tolerance", "check"],
+                          body)]))
+    if rat:
+        out.append(("ratios", "Vulkan / CUDA", [("table", ["family", "kernel rows", "geometric mean of vulkan / cuda"],
+                                                  [[f, str(n), f"{g:.3f}"] for f, (n, g) in rat.items()])]))
+    if not is_validate(doc):
+        bad = [r for r in doc["results"] if r["status"] != "ok" or vkbjson.failed(r)]
+        out.append(("skips", f"Not measured ({len(bad)})",
+                    [("list", [f"{r['family']}/{r['variant']} {r['backend']} {r['shape_text']}: "
+                               f"{'fail' if vkbjson.failed(r) else r['status']} {check_text(r)}" for r in bad])]))
+    out.append(("legend", "", [("p", "spread: IQR over median of the repetitions (~: twice median minus min, over "
+                                     "median, where the file has no quartiles); rule: the memory rule's predicted "
+                                     "share of the ceiling; tolerance 0 (exact): the check compares exactly (inputs "
+                                     "chosen so that every sum is exact; the text gives the bound it would need)")]))
+    return out
+
+
+def md_cell(text):
+    return str(text).replace("|", "\\|")
 
 
 def markdown(doc):
-    lines = ["# vkbench report", "", f"- date: {doc.get('date')}", f"- command: `{doc.get('command')}`",
-             f"- settings: {settings_lines(doc)}"]
-    for d in doc["devices"]:
-        lines.append(f"- {d['backend']}: {d['name']} ({d['driver']}), subgroup {d['subgroup_size']}, "
-                     f"shared memory {d['shared_memory_bytes'] // 1024} KiB per workgroup")
-    rows = vkbjson.timed(doc)
-    for fam in dict.fromkeys(r["family"] for r in rows):
-        head, body = family_table([r for r in rows if r["family"] == fam])
-        lines += ["", f"## {fam}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        lines += ["| " + " | ".join(c) + " |" for c in body]
-    rat = ratios(rows)
-    if rat:
-        lines += ["", "## Vulkan / CUDA", ""]
-        lines += [f"- {fam}: geometric mean {g:.3f} over {n} rows" for fam, (n, g) in rat.items()]
-    bad = not_measured(doc)
-    if bad:
-        lines += ["", "## Not measured", ""]
-        lines += [f"- {r['family']}/{r['variant']} {r['backend']} {r['shape_text']}: "
-                  f"{r['status']} {r.get('skip_reason') or ''}" for r in bad]
-    lines += ["", "spread: IQR over median of the repetitions (~: twice median minus min, over median, where the "
-              "file has no quartiles); rule: the memory rule's predicted share of the ceiling"]
+    lines = [f"# vkbench report: {vkbjson.label(doc)}"]
+    for _, title, items in sections(doc):
+        items = [i for i in items if i[0] != "charts" and not (i[0] == "list" and not i[1])]
+        if not items:
+            continue
+        lines += ["", f"## {title}", ""] if title else [""]
+        for item in items:
+            if item[0] == "p":
+                lines.append(item[1])
+            elif item[0] == "list":
+                lines += [f"- {t}" for t in item[1]]
+            elif item[0] == "table":
+                lines += ["| " + " | ".join(md_cell(h) for h in item[1]) + " |", "|" + "---|" * len(item[1])]
+                lines += ["| " + " | ".join(md_cell(c) for c in cells) + " |" for cells in item[2]]
     return "\n".join(lines) + "\n"
 
 
 CSS = """body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1200px;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:12px}th,td{border:1px solid #ccc;padding:2px 6px}
 td{text-align:right}td:first-child,td:nth-child(2){text-align:left}th{background:#eee}
-figure{margin:1em 0}figure svg{max-width:100%;height:auto}dl{display:grid;grid-template-columns:max-content auto}
-dt{font-weight:bold;margin-right:1em}"""
+#headline{background:#f4f7fb;border:1px solid #cdd;padding:.2em 1em;font-size:15px}
+figure{margin:1em 0}figure svg{max-width:100%;height:auto}"""
 
 
 def svg_of(plt, fig):
@@ -137,91 +238,50 @@ def html_page(doc):
     import matplotlib
     matplotlib.rcParams["svg.fonttype"] = "none"        # text stays text: small, and searchable
     matplotlib.rcParams["svg.hashsalt"] = "vkbench"     # the same input gives the same page
-    sources = plot.sources_of([doc])
     charts = {}
-    for fam, name, fig in plot.figures(plt, sources):
+    for fam, name, fig in plot.figures(plt, plot.sources_of([doc])):
         charts.setdefault(fam, []).append((name, svg_of(plt, fig)))
     e = html.escape
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            '<link rel="icon" href="data:,">', f"<title>vkbench report: {e(vkbjson.label(doc))}</title>",
-           f"<style>{CSS}</style></head><body>", f"<h1>vkbench report: {e(vkbjson.label(doc))}</h1>",
-           '<section id="run"><h2>Run</h2><dl>']
-    info = [("date", doc.get("date")), ("command", doc.get("command")), ("settings", settings_lines(doc)),
-            ("schema", doc.get("schema_version")), ("vkbench", doc.get("version"))]
-    info += [(d["backend"], f"{d['name']} ({d['driver']}), subgroup {d['subgroup_size']}, shared memory "
-              f"{d['shared_memory_bytes'] // 1024} KiB per workgroup") for d in doc["devices"]]
-    out += [f"<dt>{e(k)}</dt><dd>{e(str(v))}</dd>" for k, v in info]
-    out.append("</dl></section>")
-    rows = vkbjson.timed(doc)
-    for fam in dict.fromkeys(r["family"] for r in rows):
-        head, body = family_table([r for r in rows if r["family"] == fam])
-        out.append(f'<section class="family" id="{e(fam)}"><h2>{e(fam)}</h2><table><thead><tr>'
-                   + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr></thead><tbody>")
-        out += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>" for cells in body]
-        out.append("</tbody></table>")
-        out += [f'<figure class="chart" id="{e(name)}">{svg}</figure>' for name, svg in charts.get(fam, [])]
+           f"<style>{CSS}</style></head><body>", f"<h1>vkbench report: {e(vkbjson.label(doc))}</h1>"]
+    for ident, title, items in sections(doc):
+        if all(i[0] == "charts" and not charts.get(i[1]) for i in items):
+            continue
+        cls = ' class="family"' if any(i[0] == "charts" and i[1] for i in items) else ""
+        out.append(f'<section{cls} id="{e(ident)}">' + (f"<h2>{e(title)}</h2>" if title else ""))
+        for item in items:
+            if item[0] == "p":
+                out.append(f"<p>{e(item[1])}</p>")
+            elif item[0] == "list":
+                out.append("<ul>" + "".join(f"<li>{e(t)}</li>" for t in item[1]) + "</ul>")
+            elif item[0] == "table":
+                out.append("<table><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in item[1])
+                           + "</tr></thead><tbody>")
+                out += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>" for cells in item[2]]
+                out.append("</tbody></table>")
+            else:
+                out += [f'<figure class="chart" id="{e(n)}">{svg}</figure>' for n, svg in charts.get(item[1], [])]
         out.append("</section>")
-    if charts.get(None):
-        out.append('<section id="roofline"><h2>Roofline</h2>')
-        out += [f'<figure class="chart" id="{e(name)}">{svg}</figure>' for name, svg in charts[None]]
-        out.append("</section>")
-    rat = ratios(rows)
-    if rat:
-        out.append('<section id="ratios"><h2>Vulkan / CUDA</h2><table><thead><tr><th>family</th><th>rows</th>'
-                   "<th>geometric mean of vulkan / cuda</th></tr></thead><tbody>")
-        out += [f"<tr><td>{e(f)}</td><td>{n}</td><td>{g:.3f}</td></tr>" for f, (n, g) in rat.items()]
-        out.append("</tbody></table></section>")
-    bad = not_measured(doc)
-    out.append(f'<section id="skips"><h2>Not measured ({len(bad)})</h2><ul>')
-    out += [f"<li>{e(r['family'])}/{e(r['variant'])} {e(r['backend'])} {e(r['shape_text'])}: {e(r['status'])} "
-            f"{e(r.get('skip_reason') or '')}</li>" for r in bad]
-    out.append("</ul></section>")
-    out.append("<p>spread: IQR over median of the repetitions (~: twice median minus min, over median, where "
-               "the file has no quartiles); rule: the memory rule's predicted share of the ceiling.</p>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 
 
-class Output:
-    """A file written whole or not at all: opened (a temporary beside PATH) before any work, so a bad
-    path costs nothing; renamed over PATH once written."""
-    def __init__(self, path):
-        self.path, self.tmp = path, f"{path}.{os.getpid()}.tmp"
-        try:
-            self.f = open(self.tmp, "w", encoding="utf-8")
-        except OSError as e:
-            vkbjson.die(f"cannot write {path}: {e.strerror}", 6)
-        atexit.register(self.discard)
-
-    def discard(self):
-        """No temporary left behind when the report stops half-way."""
-        if os.path.exists(self.tmp):
-            os.unlink(self.tmp)
-
-    def finish(self, text):
-        try:
-            self.f.write(text)
-            self.f.close()
-            os.replace(self.tmp, self.path)
-        except OSError as e:
-            vkbjson.die(f"cannot write {self.path}: {e.strerror}", 6)
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = vkbjson.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file")
-    ap.add_argument("--out", help="write the markdown here instead of stdout")
-    ap.add_argument("--html", help="write a self-contained HTML page here (tables, charts, skips)")
+    ap.add_argument("--out", help="write the markdown here instead of stdout (- for stdout)")
+    ap.add_argument("--html", help="write a self-contained HTML page here (headline, tables, charts, skips)")
     args = ap.parse_args()
+    outputs = [(o, p) for o, p in (("--out", args.out), ("--html", args.html)) if p]
+    if not args.html and not args.out:
+        outputs.append(("stdout", "-"))
+    vkbjson.claim(outputs, [args.file])
     doc = vkbjson.load(args.file)
-    page = Output(args.html) if args.html else None
-    md = Output(args.out) if args.out else None
-    if page:
-        page.finish(html_page(doc))
-    if md:
-        md.finish(markdown(doc))
-    elif not args.html:
-        sys.stdout.write(markdown(doc))
+    # opened before any work: a path that cannot be written costs nothing
+    files = [(option, vkbjson.Output(path, option)) for option, path in outputs]
+    for option, f in files:
+        f.finish(html_page(doc) if option == "--html" else markdown(doc))
     return 0
 
 

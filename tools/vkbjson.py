@@ -1,43 +1,82 @@
-"""vkbjson.py - reading the results files of vkbench and its tools (shared by compare, plot, report, tune).
+"""vkbjson.py - the one reader and the one writer of the vkbench tools (compare, plot, report, tune, fleet).
 
-load() accepts every form that was ever written and returns one in-memory form (schema 2):
+load() accepts every form that was ever written, checks the whole shape of what the tools use (types,
+finite numbers, non-negative times, strings where strings belong) and returns one in-memory form
+(schema 2), with every string's control characters escaped so that no file text can drive a terminal:
   - schema 2 ("schema_version": "2.x.y"): vkbench's document with "settings" and quartiles;
   - schema 1 ("schema_version": 1): the same without settings (recovered from the recorded command
     line where it says) and without quartiles (q1, q3 are None);
   - a bare list of results: what tools/tune.py wrote before it wrote documents (no devices, no command).
-Anything else is refused with one line and exit 2."""
+Anything else is refused with one line and exit 2, wherever it is read.
+
+Output is the tools' one output-path rule: "-" is stdout; a device, FIFO, /dev/std* or link is written
+in place; a regular file (or a new one) through a unique temporary beside it that takes the old file's
+mode and is renamed over it only once written whole. claim() refuses two outputs on one file and an
+output that is an input (one line, exit 2). A failed write is one line and exit 6."""
+import argparse
+import atexit
+import errno
 import json
 import math
 import os
+import re
 import shlex
+import stat
 import sys
+import tempfile
 
 READS = (1, 2)          # schema major versions this module understands
+STATUSES = ("ok", "fail", "skip")
+USAGE, WRITE = 2, 6     # exit codes: unreadable input or usage; an output that cannot be written
 
 
 def prog():
     return os.path.basename(sys.argv[0]) or "vkbjson"
 
 
-def die(msg, code=2):
-    """One line on stderr and exit CODE (2: unreadable input or usage)."""
-    sys.stderr.write(f"{prog()}: error: {msg}\n")
+def say(line):
+    """A line on stderr, if there is a stderr (a closed one is None): never a traceback over a message."""
+    try:
+        if sys.stderr:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+    except OSError:
+        pass
+
+
+def die(msg, code=USAGE):
+    """One line on stderr and exit CODE (2: unreadable input or usage; 6: an output not written)."""
+    say(f"{prog()}: error: {msg}")
     sys.exit(code)
 
 
 def warn(msg):
-    sys.stderr.write(f"{prog()}: warning: {msg}\n")
+    say(f"{prog()}: warning: {msg}")
+
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def clean(text):
+    """TEXT with control characters (C0, DEL, C1: terminal escapes, newlines) written as \\xNN."""
+    return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line and exit 2, like every other error of the tools."""
+    def error(self, message):
+        die(f"{message} (see {self.prog} --help)")
 
 
 def schema_major(version):
-    """1 for the integer 1, N for a string "N.x.y"; None for anything else."""
+    """1 for the integer 1, N for a string "N.x.y" of ASCII digits; None for anything else."""
     if isinstance(version, bool):
         return None
     if isinstance(version, int):
         return version
     if isinstance(version, str):
         head = version.split(".")[0]
-        return int(head) if head.isdigit() else None
+        return int(head) if re.fullmatch(r"[0-9]{1,6}", head) else None
     return None
 
 
@@ -62,10 +101,123 @@ def settings_from_command(command):
             if key != "spec":
                 try:
                     value = float(value) if "." in str(value) else int(value)
-                except (TypeError, ValueError):
-                    pass
+                    value = value if math.isfinite(value) else None
+                except (TypeError, ValueError, OverflowError):
+                    value = None
             s[key] = value
     return s
+
+
+# --- the shape of a results file: what the tools use, checked once ---
+
+class BadShape(Exception):
+    pass
+
+
+def number(x):
+    """A finite JSON number that fits a double (a 400-digit integer does not)."""
+    return type(x) in (int, float) and -LIMIT < x < LIMIT
+
+
+LIMIT = 1.7e308          # past this a number is no double: infinities, NaN and 400-digit integers fail "<"
+KINDS = {   # kind: (the types it takes, whether it is a number, what a wrong value is called)
+    "str": ((str,), False, "not a string"),
+    "num": ((int, float), True, "not a finite number"),
+    "int": ((int,), True, "not an integer"),
+    "bool": ((bool,), False, "not true or false"),
+    "dict": ((dict,), False, "not an object"),
+    "list": ((list,), False, "not a list"),
+}
+# per object: field -> kind, with "!" for required and not null, "+" for a number >= 0 (absent or null: fine)
+RESULT = {"family": "str!", "variant": "str!", "backend": "str!", "status": "str!", "shape_text": "str!",
+          "shape": "dict", "constants": "str", "skip_reason": "str", "suspect_reason": "str", "device": "str",
+          "error": "str", "ceiling_row": "bool", "settled": "bool", "suspect": "bool", "fits_in_cache": "bool",
+          "validated": "bool", "reps": "int+", "repeat": "int+", "device_index": "int+", "max_error": "num",
+          "tolerance": "num", "work": "num", "time_ms": "dict", "metric": "dict", "check": "dict",
+          "pipelines": "list"}
+TIME = {k: "num+" for k in ("min", "q1", "median", "q3", "max", "mean", "stddev", "iqr_over_median")}
+METRIC = {"name": "str!", "value": "num+", "ceiling": "num+", "fraction": "num+", "predicted_fraction": "num+",
+          "ceiling_variant": "str", "ceiling_backend": "str"}
+PREDICTED = {"fraction": "num+", "value": "num+"}
+CHECK = {"method": "str", "reason": "str"}
+DEVICE = {"backend": "str!", "name": "str!", "driver": "str", "type": "str", "api_version": "str", "vendor": "str",
+          "uuid": "str", "pci_bus": "str", "host": "str", "subgroup_size": "int+", "shared_memory_bytes": "int+",
+          "cache_bytes": "int+", "compute_units": "int+", "index": "int+", "vendor_id": "int+", "device_id": "int+",
+          "cpu_implementation": "bool"}
+DOCUMENT = {"command": "str", "date": "str", "version": "str", "settings": "dict", "interrupted": "bool",
+            "devices": "list", "results": "list!"}
+SPECS = {id(d): ({k: KINDS[v.rstrip("!+")] + ("+" in v,) for k, v in d.items()}, [k for k, v in d.items() if "!" in v])
+         for d in (RESULT, TIME, METRIC, PREDICTED, CHECK, DEVICE, DOCUMENT)}
+
+
+def check_fields(obj, spec, where):
+    """Raise BadShape unless OBJ is an object whose fields follow SPEC (one of the tables above);
+    WHERE, a function, names OBJ in the message (made only when one is needed)."""
+    if type(obj) is not dict:
+        raise BadShape(f"{where()}: not an object")
+    kinds, required = SPECS[id(spec)]
+    for name, v in obj.items():
+        k = kinds.get(name)
+        if k is None or v is None:
+            continue
+        types, numeric, wrong, nonneg = k
+        if type(v) not in types or (numeric and not -LIMIT < v < LIMIT):
+            raise BadShape(f"{where()}.{name}: {wrong}")
+        if nonneg and v < 0:
+            raise BadShape(f"{where()}.{name}: negative")
+    for name in required:
+        if obj.get(name) is None:
+            raise BadShape(f"{where()}: " + (f"\"{name}\" is null" if name in obj else f"no \"{name}\""))
+
+
+def check_result(r, i):
+    check_fields(r, RESULT, lambda: f"results[{i}]")
+
+    def where():
+        return f"results[{i}] ({r['family']}/{r['variant']} {r['backend']})"
+    if r["status"] not in STATUSES:
+        raise BadShape(f"{where()}.status: {r['status']!r} is not ok, fail or skip")
+    for k, v in (r.get("shape") or {}).items():
+        if not number(v):
+            raise BadShape(f"{where()}.shape.{k}: not a finite number")
+    t, m = r.get("time_ms"), r.get("metric")
+    if t:
+        check_fields(t, TIME, lambda: f"{where()}.time_ms")
+    if m:
+        check_fields(m, METRIC, lambda: f"{where()}.metric")
+    if r["status"] == "ok" and t and t.get("median") is not None and (not m or m.get("value") is None):
+        raise BadShape(f"{where()}: timed, but no metric value")
+    p = r.get("predicted")
+    if isinstance(p, dict):
+        check_fields(p, PREDICTED, lambda: f"{where()}.predicted")
+    elif p is not None and not (number(p) and p >= 0):
+        raise BadShape(f"{where()}.predicted: not a finite number >= 0")
+    if r.get("check"):
+        check_fields(r["check"], CHECK, lambda: f"{where()}.check")
+    for j, p in enumerate(r.get("pipelines") or []):
+        if not isinstance(p, dict) or not isinstance(p.get("statistics", {}), dict) or not all(
+                number(v) for v in p.get("statistics", {}).values()):
+            raise BadShape(f"{where()}.pipelines[{j}]: not an object whose \"statistics\" are numbers")
+
+
+def check_document(doc):
+    """Raise BadShape naming the first field the tools use that is missing or of the wrong type."""
+    check_fields(doc, DOCUMENT, lambda: "document")
+    for i, d in enumerate(doc.get("devices") or []):
+        check_fields(d, DEVICE, lambda: f"devices[{i}]")
+    for i, r in enumerate(doc["results"]):
+        check_result(r, i)
+
+
+def escaped(x):
+    """X with every string (keys too) cleaned of control characters."""
+    if isinstance(x, str):
+        return x if x.isprintable() else clean(x)
+    if isinstance(x, list):
+        return [escaped(v) for v in x]
+    if isinstance(x, dict):
+        return {(k if k.isprintable() else clean(k)): escaped(v) for k, v in x.items()}
+    return x
 
 
 def upgrade_result(r):
@@ -77,20 +229,25 @@ def upgrade_result(r):
         if t.get("iqr_over_median") is None and t["q1"] is not None and t["q3"] is not None and t.get("median"):
             t["iqr_over_median"] = (t["q3"] - t["q1"]) / t["median"]
         t.setdefault("iqr_over_median", None)
+    r.setdefault("shape", {})
+    r["shape"] = r["shape"] or {}
+    r.setdefault("ceiling_row", False)
+    r.setdefault("reps", 0)
     r.setdefault("constants", None)
     r.setdefault("skip_reason", None)
     r.setdefault("settled", None)
     r.setdefault("suspect", False)
     r.setdefault("suspect_reason", None)
     r.setdefault("pipelines", [])
+    r.setdefault("error", None)
     if "predicted" not in r:
         m = r.get("metric") or {}
         r["predicted"] = m.get("predicted_fraction")
     return r
 
 
-def upgrade(doc, path):
-    """DOC (parsed JSON of any known form) in the schema-2 form, or die with the reason."""
+def upgrade(doc, path, control=True):
+    """DOC (parsed JSON of any known form) checked and in the schema-2 form, or die with the reason."""
     if isinstance(doc, list):
         if not all(isinstance(r, dict) and "family" in r and "variant" in r for r in doc):
             die(f"{path}: a JSON list, but not of vkbench results")
@@ -100,38 +257,79 @@ def upgrade(doc, path):
         die(f"{path}: not a vkbench results file (no \"tool\": \"vkbench\" with \"results\")")
     major = schema_major(doc.get("schema_version"))
     if major not in READS:
-        die(f"{path}: schema_version {doc.get('schema_version')!r}: this tool reads schema 1 and 2.x; "
-            "update the tools")
+        die(f"{path}: schema_version {clean(repr(doc.get('schema_version'))[:40])}: this tool reads schema 1 "
+            "and 2.x; update the tools")
+    try:
+        check_document(doc)
+    except BadShape as e:
+        die(f"{path}: {clean(str(e))[:300]}")
+    if control:         # only where the text may hold a control character: a large file costs nothing
+        doc = escaped(doc)
     doc["schema_major"] = major
     if major == 1:
         doc["settings"] = settings_from_command(doc.get("command"))
-    doc.setdefault("settings", {})
+    doc["settings"] = doc.get("settings") or {}
     doc.setdefault("devices", [])
     for r in doc["results"]:
-        if not isinstance(r, dict) or not {"family", "variant", "backend", "status"} <= r.keys():
-            die(f"{path}: a result lacks family, variant, backend or status")
         upgrade_result(r)
     return doc
 
 
+def refuse_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def may_control(text):
+    """Whether JSON TEXT may hold a control character in a string: only as an escape (\\n, \\u001b) or as a
+    raw DEL or C1 character. Substring searches: a large file costs little."""
+    if any(e in text for e in ("\\n", "\\r", "\\t", "\\b", "\\f", "\\u00", "\x7f")):
+        return True
+    return not text.isascii() and re.search("[\x80-\x9f]", text) is not None
+
+
 def load(path):
-    """The document at PATH in the schema-2 form, or one line and exit 2."""
+    """The document at PATH checked and in the schema-2 form, or one line and exit 2."""
+    shown = clean(path)
     try:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            text = f.read()
+        doc = json.loads(text, parse_constant=refuse_constant)
     except OSError as e:
-        die(f"cannot read {path}: {e.strerror}")
-    except ValueError as e:
-        die(f"{path} is not JSON ({str(e).splitlines()[0]})")
-    doc = upgrade(doc, path)
-    doc["path"] = path
+        die(f"cannot read {shown}: {e.strerror}")
+    except RecursionError:
+        die(f"{shown}: nested too deeply to be a vkbench results file")
+    except ValueError as e:     # also invalid UTF-8 and integers too long to convert
+        die(f"{shown} is not JSON ({clean(str(e).splitlines()[0])[:200]})")
+    doc = upgrade(doc, shown, may_control(text))
+    doc["path"] = shown
     return doc
 
+
+def load_all(paths):
+    """The documents at PATHS; a folder stands for the *.json files in it, in name order."""
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            files = sorted(f for f in os.listdir(p) if f.endswith(".json"))
+            if not files:
+                die(f"{clean(p)}: a folder with no .json file")
+            out += [load(os.path.join(p, f)) for f in files]
+        else:
+            out.append(load(p))
+    return out
+
+
+# --- what the tools ask of the rows ---
 
 def timed(doc):
     """Results that were validated and timed (a median and a non-zero metric: ratios and logs of them)."""
     return [r for r in doc["results"] if r["status"] == "ok" and (r.get("time_ms") or {}).get("median")
             and (r.get("metric") or {}).get("value")]
+
+
+def failed(r):
+    """A row that failed validation or recorded an error: never a result to compare, always a finding."""
+    return r["status"] == "fail" or bool(r.get("error"))
 
 
 def key(r, with_backend=True):
@@ -145,8 +343,19 @@ def shape_numbers(r):
     return tuple(v for v in (r.get("shape") or {}).values())
 
 
-def sort_key(r):
-    return (r["family"], r["variant"], shape_numbers(r), r["shape_text"], r["backend"])
+def variant_order(rows):
+    """{(family, variant): rank} in the order the rows first name them: vkbench runs a family's variants
+    in `vkbench list` order, so a file's order is the list's."""
+    order = {}
+    for r in rows:
+        order.setdefault((r["family"], r["variant"]), len(order))
+    return order
+
+
+def sort_key(r, order=None):
+    """Family, then variant (in list order where ORDER is given, else by name), shape in numeric order."""
+    v = order.get((r["family"], r["variant"]), 0) if order is not None else r["variant"]
+    return (r["family"], v, shape_numbers(r), r["shape_text"], r.get("constants") or "", r["backend"])
 
 
 def spread(r):
@@ -173,11 +382,34 @@ def predicted_fraction(r):
     return p if isinstance(p, (int, float)) and not isinstance(p, bool) else None
 
 
+HALF_NAMES = ("f16", "hgemm", "coopmat", "tc_peak", "acc16", "bf16")
+
+
+def precision(r):
+    """"fp16" for rows whose inputs are half precision (cooperative-matrix and tensor-core rows, cuBLAS
+    hgemm, the tensor-core peaks), else "fp32": a roof or a panel takes ceilings of its own precision."""
+    return "fp16" if any(s in r["variant"] for s in HALF_NAMES) else "fp32"
+
+
 def device_name(doc, backend=None):
     for d in doc["devices"]:
         if backend is None or d["backend"] == backend:
             return d["name"]
     return "unknown device"
+
+
+def device_line(d):
+    """One device in words: name, driver, API version, type (a CPU implementation said so)."""
+    cpu = d.get("cpu_implementation")
+    cpu = d.get("type") == "cpu" if cpu is None else cpu
+    parts = [d.get("driver"), f"API {d['api_version']}" if d.get("api_version") else None,
+             "a CPU implementation, not a GPU" if cpu else d.get("type")]
+    return f"{d['name']} ({', '.join(p for p in parts if p)})"
+
+
+def devices_text(doc):
+    """Every device of DOC, per backend; "unknown device" for a file that names none (a bare list)."""
+    return "; ".join(f"{d['backend']}: {device_line(d)}" for d in doc["devices"]) or "unknown device"
 
 
 def label(doc):
@@ -189,16 +421,148 @@ def fmt(x, digits=1):
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
+def sig(x, digits=3):
+    """X to DIGITS significant digits, without an exponent below 10^6 ("-" for None)."""
+    if x is None or not math.isfinite(x):
+        return "-"
+    if x == 0:
+        return "0"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
+    return f"{x:.{decimals}f}" if abs(x) < 1e6 else f"{x:.{digits - 1}e}"
+
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+# --- the output-path rule ---
+
+def identity(path):
+    """What PATH names as a file: (device, inode) of what it resolves to, else its absolute real path
+    (a file not yet there); stdout for "-"."""
+    try:
+        st = os.fstat(sys.stdout.fileno()) if path == "-" else os.stat(path)
+        return (st.st_dev, st.st_ino)
+    except (OSError, AttributeError, ValueError):
+        return os.path.realpath(path)
+
+
+def claim(outputs, inputs=()):
+    """Refuse (one line, exit 2) two OUTPUTS on one file and an output that is one of the INPUTS.
+    OUTPUTS: (option, path) pairs."""
+    seen = {}
+    ins = {identity(p): p for p in inputs if p != "-"}
+    for option, path in outputs:
+        ident = identity(path)
+        if ident in seen:
+            die(f"{option} {clean(path)} and {seen[ident][0]} {clean(seen[ident][1])} are one file: "
+                "give each output its own")
+        if ident in ins:
+            die(f"{option} {clean(path)} is the input {clean(ins[ident])}: it would be overwritten")
+        seen[ident] = (option, path)
+
+
+def in_place(path):
+    """Written where it is rather than through a temporary: a link, or anything that is not a regular
+    file (a device such as /dev/stdout or /dev/full, a FIFO, a socket)."""
+    try:
+        return os.path.islink(path) or not stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return os.path.lexists(path)
+
+
+class Output:
+    """One output opened before any work (a bad path costs nothing) and written whole or not at all:
+    "-" is stdout; see in_place() for what is written in place; a regular file through a unique temporary
+    beside it (tempfile in the same folder, so never shared by two runs) that keeps the file's mode and
+    is renamed over it once written, flushed and synced. WHAT names the output in messages."""
+    def __init__(self, path, what, binary=False):
+        self.path, self.what, self.tmp = path, what, None
+        mode = "wb" if binary else "w"
+        try:
+            if path == "-":
+                if isinstance(sys.stdout, ClosedStdout) or sys.stdout is None:
+                    raise OSError(9, "it is closed")
+                self.f = sys.stdout.buffer if binary else sys.stdout
+            elif in_place(path):
+                # a FIFO with no reader would block for ever: open without blocking, then write normally
+                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+                os.set_blocking(fd, True)
+                self.f = os.fdopen(fd, mode, **({} if binary else {"encoding": "utf-8"}))
+            else:
+                folder = os.path.dirname(path) or "."
+                try:
+                    perm = stat.S_IMODE(os.stat(path).st_mode)
+                except FileNotFoundError:
+                    umask = os.umask(0)
+                    os.umask(umask)
+                    perm = 0o666 & ~umask
+                fd, self.tmp = tempfile.mkstemp(dir=folder, prefix=".vkb-", suffix=".tmp")
+                atexit.register(self.discard)
+                os.fchmod(fd, perm)
+                self.f = os.fdopen(fd, mode, **({} if binary else {"encoding": "utf-8"}))
+        except OSError as e:
+            reason = "no reader on the FIFO" if e.errno == errno.ENXIO else e.strerror
+            die(f"cannot write stdout: {reason}" if path == "-" else f"cannot write {clean(path)} ({what}): {reason}",
+                WRITE)
+
+    def discard(self):
+        """No temporary left behind when a tool stops half-way."""
+        if self.tmp and os.path.exists(self.tmp):
+            os.unlink(self.tmp)
+
+    def finish(self, data=None):
+        """Write DATA (if any), then make the output whole: flush, sync and rename a temporary."""
+        try:
+            if data is not None:
+                self.f.write(data)
+            self.f.flush()
+            if self.tmp:
+                os.fsync(self.f.fileno())
+                self.f.close()
+                os.replace(self.tmp, self.path)
+                self.tmp = None
+            elif self.path != "-":
+                self.f.close()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            self.discard()
+            die(f"cannot write stdout: {e.strerror}" if self.path == "-" else
+                f"cannot write {clean(self.path)} ({self.what}): {e.strerror}", WRITE)
+
+
+class ClosedStdout:
+    """Stands for a stdout that was closed when the tool started (Python makes it None and print()
+    silently drops everything): the first write is an error, said in one line."""
+    def write(self, _):
+        raise OSError(9, "it is closed")
+
+    def flush(self):
+        pass
+
+
 def run_main(main):
-    """Run MAIN and exit with its code; a closed pipe (`| head`) ends quietly, no traceback."""
+    """Run MAIN and exit with its code: a closed pipe (`| head`) ends quietly like SIGPIPE (141); a full
+    or closed stdout is one line and exit 6; no traceback."""
+    real = sys.stdout is not None
+    if not real:
+        sys.stdout = ClosedStdout()
     try:
         code = main()
         sys.stdout.flush()
     except BrokenPipeError:
         # stdout's reader went away: drop what is buffered, exit like a tool killed by SIGPIPE
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(141)
+    except OSError as e:
+        if real:    # a full or a bad stdout: what is still buffered cannot be written either
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        die(f"cannot write stdout: {e.strerror}", WRITE)
     except KeyboardInterrupt:
         sys.exit(130)
     sys.exit(code or 0)
