@@ -9,6 +9,7 @@
 
 #include "backend.h"
 #include "coopmat.h"
+#include "peak_features.h"
 
 static unsigned validation_messages;
 
@@ -282,6 +283,7 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
     if (af.shaderBufferFloat32AtomicAdd)
         c->features |= VKB_NEED_ATOMIC_FLOAT;
     vkb_coopmat_caps(phys, exts, next, (c->features & VKB_NEED_FLOAT16) && f12.vulkanMemoryModel, c);
+    vkb_peak_features_caps(phys, exts, next, api, &f2.features, c);
 }
 
 static VkExtensionProperties *device_exts(VkPhysicalDevice phys, uint32_t *n)
@@ -387,6 +389,7 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
         tail = &cm.pNext;
     }
     tail = vkb_coopmat_enable(c, tail, enable, &nenable);
+    tail = vkb_peak_features_enable(c, &f2.features, tail, enable, &nenable);
     if (c->features & VKB_NEED_ATOMIC_FLOAT) {
         enable[nenable++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
         af.shaderBufferFloat32AtomicAdd = VK_TRUE;

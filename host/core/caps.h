@@ -13,7 +13,11 @@ enum {
     VKB_NEED_COOPMAT = 1u << 4,          /* cooperative matrix (NV or KHR) with fp16 x fp16 -> fp32 */
     VKB_NEED_ATOMIC_FLOAT = 1u << 5,     /* atomicAdd on float in storage buffers */
     VKB_NEED_COOPMAT_KHR = 1u << 6,      /* VK_KHR_cooperative_matrix, subgroup scope, fp16 inputs */
-    VKB_NEED_COOPMAT2 = 1u << 7          /* VK_NV_cooperative_matrix2: workgroup scope, flexible sizes, tensors */
+    VKB_NEED_COOPMAT2 = 1u << 7,         /* VK_NV_cooperative_matrix2: workgroup scope, flexible sizes, tensors */
+    VKB_NEED_FLOAT64 = 1u << 8,          /* shaderFloat64 */
+    VKB_NEED_INT16 = 1u << 9,            /* shaderInt16 */
+    VKB_NEED_INT_DOT = 1u << 10,         /* shaderIntegerDotProduct (VK_KHR_shader_integer_dot_product, 1.3) */
+    VKB_NEED_BFLOAT16 = 1u << 11         /* VK_KHR_shader_bfloat16's shaderBFloat16Type */
 };
 
 typedef struct vkb_caps {
@@ -34,6 +38,8 @@ typedef struct vkb_caps {
     uint64_t device_memory_bytes;  /* largest device-local heap */
     uint64_t cache_bytes;          /* last-level cache if known, else 0 */
     uint32_t compute_units;        /* SMs / CUs if known, else 0 */
+    uint32_t clock_mhz;            /* the SMs' peak clock if known (CUDA), else 0 */
+    uint32_t sm_arch;              /* NVIDIA compute capability x 10 (90: sm_90) if known (CUDA), else 0 */
     unsigned features;             /* VKB_NEED_* bits the device has */
     int timestamps;                /* compute queue can write timestamps */
     /* cooperative-matrix sizes the device reports (host/backends/coopmat.c), M N K; 0 where none:

@@ -42,6 +42,8 @@ typedef struct vkb_variant {
     unsigned flags;         /* VKB_VAR_* */
     const char *note;       /* one line for `vkbench list`: what it changes and why */
     const char *ceiling;    /* the ceiling row to compare with; NULL: the fastest ceiling row of the family */
+    const char *fallback;   /* "family/variant": a row of another family whose rate is the ceiling where no ceiling
+                               row of the own family ran (no vendor library); the fastest such result of the run */
 } vkb_variant;
 
 /* Inputs and references for one shape, shared by every variant and backend that runs it. */
@@ -82,6 +84,9 @@ typedef struct vkb_family {
     /* For a VKB_VAR_API_COPY row: the bytes the API copies (the family's input as its kernels read it), and
      * the host memory to copy from and download into (NULL when c->data is NULL). */
     uint64_t (*copy_io)(const vkb_case *c, const void **src, void **dst);
+    /* Optional: the rate (the metric's unit) V can reach on CAPS in theory, shown beside the measured one and
+     * used as its physical bound (a measurement above it is suspect); 0 where unknown. */
+    double (*theoretical)(const vkb_variant *v, const vkb_caps *caps);
 } vkb_family;
 
 /* All families, in `vkbench list` order (generated from CMake's VKB_FAMILIES). */

@@ -1,0 +1,232 @@
+/* peak.c - the peak family: each number type's instruction throughput (shaders/peak/rows.h), from register-
+ * resident dependent chains, every chain's final value checked bit for bit against the host's emulation of
+ * every step (peak_chain.c), beside the theoretical rate where it is known (peak_rates.c).
+ *
+ * Shape: n invocations (--n), k loop trips (--k, a push constant: the compiler cannot fold the loop). Each
+ * invocation runs PEAK_CHAINS chains of k * PEAK_UNROLL steps; the work is
+ *   n * PEAK_CHAINS * steps * ops,   steps = k * PEAK_UNROLL (peak_steps, which the check's emulation also runs),
+ * ops per step from the row (an FMA 2 per lane). Invocation i starts from the inputs of slot i % slots (at most
+ * PEAK_MAX_SLOTS): the host emulates slots x PEAK_CHAINS chains whatever n is, and checks all n x PEAK_CHAINS. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "family.h"
+#include "peak/rows.h"
+#include "peak_chain.h"
+#include "peak_rates.h"
+#include "util.h"
+
+#define ROW(name, shader, type, ops, needs, note) \
+    {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, 0, note},
+#define UNBUILT_ROW(name, type, ops, needs, note, reason) \
+    {#name, NULL, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, VKB_VAR_VULKAN_ONLY, note},
+static const vkb_variant variants[] = {PEAK_ROWS(ROW) PEAK_UNBUILT_ROWS(UNBUILT_ROW)};
+
+/* operations one step counts, by type */
+#define OPS(name, shader, type, ops, needs, note) [type] = ops,
+#define UNBUILT_OPS(name, type, ops, needs, note, reason) [type] = ops,
+static const int ops_of[PEAK_T_COUNT] = {PEAK_ROWS(OPS) PEAK_UNBUILT_ROWS(UNBUILT_OPS)};
+
+#define UNBUILT_REASON(name, type, ops, needs, note, reason) {#name, reason},
+static const struct { const char *name, *reason; } unbuilt[] = {PEAK_UNBUILT_ROWS(UNBUILT_REASON)};
+
+typedef struct peak_case {
+    uint64_t n, trips, steps;
+    uint32_t slots;
+    uint32_t *seeds[PEAK_T_COUNT];      /* slots x PEAK_CHAINS x {x0, a, b}, words of the type each */
+    uint32_t *expected[2][PEAK_T_COUNT]; /* [unfused, fused] final values of every slot's chains, made on demand */
+    uint32_t *out;                      /* the downloaded outputs: n x PEAK_CHAINS values of the widest type */
+} peak_case;
+
+/* Steps each chain runs: the work model and the check's emulation both use this one count, so a wrong count
+ * (VKB_FAULT_INJECT=peak-count plants one) fails the check rather than inflating the rate. */
+static uint64_t peak_steps(uint64_t trips)
+{
+    return trips * (vkb_fault("peak-count") ? PEAK_UNROLL + 1 : PEAK_UNROLL);
+}
+
+static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
+{
+    (void)max;
+    /* a GPU: 4 full waves of 2048 invocations per SM where the count is known (no partial last wave), 256
+     * trips (2048 steps per chain: ~0.5 ms of fp32 FMA on an H100); a CPU implementation: a few ms */
+    if (caps->is_cpu)
+        out[0] = (vkb_shape){{1024, 16}};
+    else
+        out[0] = (vkb_shape){{caps->compute_units ? (int64_t)caps->compute_units * 2048 * 4 : 1 << 20, 256}};
+    return 1;
+}
+
+static int battery(vkb_shape *out, int max)
+{
+    static const int64_t shapes[][2] = {{1, 1}, {31, 3}, {257, 2}, {1000, 5}, {4099, 1}};
+    int count = 0;
+    for (size_t i = 0; i < VKB_COUNT(shapes) && count < max; i++)
+        out[count++] = (vkb_shape){{shapes[i][0], shapes[i][1]}};
+    return count;
+}
+
+static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
+{
+    peak_case *c;
+    if (s->d[0] < 1 || s->d[1] < 1) {
+        snprintf(why, len, "n and k (trips) are at least 1");
+        return NULL;
+    }
+    c = vkb_calloc(1, sizeof *c);
+    c->n = (uint64_t)s->d[0];
+    c->trips = (uint64_t)s->d[1];
+    c->steps = peak_steps(c->trips);
+    c->slots = c->n < PEAK_MAX_SLOTS ? (uint32_t)c->n : PEAK_MAX_SLOTS;
+    vkb_host_reserve(c->n * PEAK_CHAINS * PEAK_MAX_WORDS * 4, "peak");
+    for (int t = 0; t < PEAK_T_COUNT; t++) {
+        uint64_t state = seed * 0x9e3779b97f4a7c15ull + (uint64_t)t;   /* each type its own stream */
+        int w = vkb_peak_words(t);
+        c->seeds[t] = vkb_alloc((size_t)c->slots * PEAK_CHAINS * 3 * (size_t)w * 4);
+        for (uint32_t k = 0; k < c->slots * PEAK_CHAINS; k++) {
+            uint32_t *in = c->seeds[t] + (size_t)k * 3 * (size_t)w;
+            vkb_peak_inputs(t, &state, in, in + w, in + 2 * w);
+        }
+    }
+    c->out = vkb_alloc((size_t)(c->n * PEAK_CHAINS * PEAK_MAX_WORDS * 4));
+    return c;
+}
+
+static void case_destroy(void *data)
+{
+    peak_case *c = data;
+    for (int t = 0; t < PEAK_T_COUNT; t++) {
+        free(c->seeds[t]);
+        free(c->expected[0][t]);
+        free(c->expected[1][t]);
+    }
+    free(c->out);
+    free(c);
+}
+
+static const char *unbuilt_reason(const char *name)
+{
+    for (size_t i = 0; i < VKB_COUNT(unbuilt); i++)
+        if (strcmp(unbuilt[i].name, name) == 0)
+            return unbuilt[i].reason;
+    return NULL;
+}
+
+static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
+{
+    const peak_case *c = vc->data;
+    uint64_t n = (uint64_t)vc->shape.d[0], trips = (uint64_t)vc->shape.d[1];
+    int w = vkb_peak_words(v->param), b[2];
+    uint32_t groups[3] = {0, 1, 1}, slots = n < PEAK_MAX_SLOTS ? (uint32_t)n : PEAK_MAX_SLOTS;
+    const char *kernel = v->kernel;
+    peak_push push;
+    vkb_pass *pass;
+    if (!v->kernel)
+        return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "%s", unbuilt_reason(v->name));
+    if (n < 1 || trips < 1)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "n=%llu k=%llu: at least one invocation and one trip",
+                             (unsigned long long)n, (unsigned long long)trips);
+    if (n > UINT32_MAX / PEAK_CHAINS || trips > UINT32_MAX)
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu k=%llu: at most 2^29 invocations and 2^32 - 1 "
+                             "trips (32-bit indices)", (unsigned long long)n, (unsigned long long)trips);
+    if (v->local[0] != PEAK_LOCAL || v->local[1] != 1 || v->local[2] != 1)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "the peak kernels' workgroup is %u x 1 x 1",
+                             PEAK_LOCAL);
+    groups[0] = (uint32_t)((n + PEAK_LOCAL - 1) / PEAK_LOCAL);
+    if (groups[0] > caps->max_group_count[0])
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu: more than %u workgroups of %u",
+                             (unsigned long long)n, caps->max_group_count[0], PEAK_LOCAL);
+    if (vkb_fault("peak-fold") && strcmp(kernel, "peak_fma_f32") == 0)
+        kernel = "peak_fma_f32_fold";   /* planted: the loop's result unused (tests/peak.cmake) */
+    b[0] = vkb_plan_buffer_add(p, (uint64_t)slots * PEAK_CHAINS * 3 * (uint64_t)w * 4, VKB_BUF_INPUT,
+                               c ? c->seeds[v->param] : NULL);
+    b[1] = vkb_plan_buffer_add(p, n * PEAK_CHAINS * (uint64_t)w * 4, VKB_BUF_OUTPUT, c ? c->out : NULL);
+    pass = vkb_plan_dispatch(p, kernel, v->local, groups);
+    vkb_pass_bind(pass, 2, b);
+    push = (peak_push){(uint32_t)n, (uint32_t)trips, slots};
+    if (vkb_fault("peak-trips"))   /* planted: the device runs one trip fewer than the host counts */
+        push.trips = trips > 1 ? push.trips - 1 : 2;
+    vkb_pass_push(pass, &push, sizeof push);
+    return VKB_PLAN_OK;
+}
+
+static double work(const vkb_variant *v, const vkb_case *vc)
+{
+    uint64_t steps = peak_steps((uint64_t)vc->shape.d[1]);
+    return (double)vc->shape.d[0] * PEAK_CHAINS * (double)steps * ops_of[v->param];
+}
+
+/* The final values of every slot's chains of TYPE, emulated once per case (FUSED: which rounding of fma). */
+static const uint32_t *expected(peak_case *c, int type, int fused)
+{
+    uint32_t **e = &c->expected[fused][type];
+    int w = vkb_peak_words(type);
+    if (!*e) {
+        *e = vkb_alloc((size_t)c->slots * PEAK_CHAINS * (size_t)w * 4);
+        for (uint32_t k = 0; k < c->slots * PEAK_CHAINS; k++) {
+            const uint32_t *in = c->seeds[type] + (size_t)k * 3 * (size_t)w;
+            vkb_peak_chain(type, fused, in, in + w, in + 2 * w, c->steps, *e + (size_t)k * (size_t)w);
+        }
+    }
+    return *e;
+}
+
+/* Values of OUT (n x PEAK_CHAINS of W words) that differ from REF's slot values; the first into *FIRST. */
+static uint64_t count_wrong(const peak_case *c, const uint32_t *out, const uint32_t *ref, int w, uint64_t *first)
+{
+    uint64_t wrong = 0;
+    for (uint64_t k = 0; k < c->n * PEAK_CHAINS; k++) {
+        uint64_t i = k / PEAK_CHAINS, j = k % PEAK_CHAINS;
+        const uint32_t *r = ref + ((i % c->slots) * PEAK_CHAINS + j) * (uint64_t)w;
+        if (memcmp(out + k * (uint64_t)w, r, (size_t)w * 4) != 0 && !wrong++)
+            *first = k;
+    }
+    return wrong;
+}
+
+/* Every chain bit for bit: against the fused emulation (one rounding per fma), else against the unfused one
+ * (product, then sum, each rounded: the other result Vulkan's precision rules allow); integers exactly. */
+static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
+{
+    peak_case *c = vc->data;
+    int type = v->param, w = vkb_peak_words(type), is_float = type != PEAK_T_I32 && type != PEAK_T_I16 &&
+                                                              type != PEAK_T_DOT;
+    uint64_t first = 0, wrong = count_wrong(c, c->out, expected(c, type, 1), w, &first), first2 = 0;
+    (void)p;
+    if (wrong && is_float && count_wrong(c, c->out, expected(c, type, 0), w, &first2) == 0) {
+        vkb_check_init(res, "exact: every step emulated, fma as product then sum");
+        res->checked = c->n * PEAK_CHAINS;
+        vkb_check_finish(res);
+        return;
+    }
+    vkb_check_init(res, is_float ? "exact: every step emulated, fused fma" : "exact: every step emulated");
+    if (wrong) {
+        const uint32_t *ref = expected(c, type, 1) + ((first / PEAK_CHAINS % c->slots) * PEAK_CHAINS +
+                                                      first % PEAK_CHAINS) * (uint64_t)w;
+        const uint32_t *got = c->out + first * (uint64_t)w;
+        int word = 0;
+        while (word < w - 1 && got[word] == ref[word])
+            word++;
+        /* the first differing word of the first wrong value (its bits, as a number) */
+        vkb_check_value(res, first, (double)got[word], (double)ref[word], 0);
+        snprintf(res->reason, sizeof res->reason, "%llu of %llu chains differ from the emulated %llu steps "
+                 "(first: invocation %llu, chain %llu)", (unsigned long long)wrong,
+                 (unsigned long long)(c->n * PEAK_CHAINS), (unsigned long long)c->steps,
+                 (unsigned long long)(first / PEAK_CHAINS), (unsigned long long)(first % PEAK_CHAINS));
+    }
+    res->checked = c->n * PEAK_CHAINS;
+    res->bad = wrong;
+    vkb_check_finish(res);
+}
+
+static double theoretical(const vkb_variant *v, const vkb_caps *caps)
+{
+    return vkb_peak_theoretical(v->param, ops_of[v->param], caps);
+}
+
+const vkb_family vkb_family_peak = {
+    "peak", "instruction throughput per number type: register-resident dependent chains, every step checked",
+    {"n", "k"}, 2, "GFLOP/s", variants, (int)VKB_COUNT(variants),
+    default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, NULL, theoretical,
+};

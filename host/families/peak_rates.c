@@ -1,0 +1,34 @@
+/* peak_rates.c - per-SM throughputs of the instructions the peak rows measure, by NVIDIA architecture.
+ *
+ * Source: NVIDIA CUDA C++ Programming Guide, "Arithmetic Instructions", the table "Throughput of Native
+ * Arithmetic Instructions (Operations per Clock Cycle per Multiprocessor)", columns 8.0, 8.6 and 9.0:
+ * 32-bit floating-point add, multiply, multiply-add; 16-bit floating-point add, multiply, multiply-add (counted
+ * per half: a half2 instruction is two); 64-bit floating-point add, multiply, multiply-add; 32-bit integer
+ * multiply, multiply-add. A scalar half uses one lane of a half2 instruction (half the table's rate); 16-bit
+ * integers run as 32-bit IMAD (the 32-bit rate). The table has no row for the 4-way byte dot product (IDP4A):
+ * no theoretical rate is claimed for it. */
+#include "peak_rates.h"
+
+#include "peak_chain.h"
+
+static const struct {
+    unsigned arch;           /* compute capability x 10 */
+    double per_sm[PEAK_T_COUNT];  /* results (lane operations) per clock per SM; 0: not in the table */
+} rates[] = {
+    /*        f32  f32x4 f16  f16x2 f64  i32  i16  dot  bf16x2 */
+    {80, {64, 64, 128, 256, 32, 64, 64, 0, 0}},
+    {86, {128, 128, 128, 256, 2, 64, 64, 0, 0}},
+    {90, {128, 128, 128, 256, 64, 64, 64, 0, 0}},
+};
+
+double vkb_peak_theoretical(int type, int ops, const vkb_caps *caps)
+{
+    /* ops counts per lane-step; the table counts results: an FMA result is 2 of our ops, IDP4A's would be 8 */
+    double lanes = type == PEAK_T_F32X4 ? 4 : type == PEAK_T_F16X2 || type == PEAK_T_BF16X2 ? 2 : 1;
+    if (!caps->compute_units || !caps->clock_mhz || type < 0 || type >= PEAK_T_COUNT)
+        return 0;
+    for (unsigned i = 0; i < sizeof rates / sizeof rates[0]; i++)
+        if (rates[i].arch == caps->sm_arch)
+            return rates[i].per_sm[type] * caps->compute_units * caps->clock_mhz * 1e-3 * ops / lanes;
+    return 0;
+}

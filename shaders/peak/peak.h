@@ -1,0 +1,29 @@
+/* peak.h - the peak family's declarations, included by the host (host/families/peak.c), the shader
+ * (shaders/peak/peak_chain.comp) and the CUDA twins (cuda/peak.cu): the push struct and the chain's shape. */
+#ifndef VKB_PEAK_H
+#define VKB_PEAK_H
+
+#include "../common/vkb_types.h"
+
+/* n invocations; each runs PEAK_CHAINS chains of trips * PEAK_UNROLL steps from the inputs of slot
+ * (invocation % slots) and writes the chains' final values at [invocation * PEAK_CHAINS + chain]. */
+struct peak_push {
+    VKB_U32 n;
+    VKB_U32 trips;
+    VKB_U32 slots;
+};
+
+#ifndef VULKAN
+typedef struct peak_push peak_push;
+#endif
+
+/* 8 independent chains per invocation hide the FMA pipe's latency (4 cycles on NVIDIA, one instruction of
+ * each chain in flight per warp); 8 steps per trip make the loop's own 3 instructions (add, compare, branch)
+ * 3 of 67 issued: change both together with the theoretical rates' note in host/families/peak_rates.c */
+#define PEAK_CHAINS 8u
+#define PEAK_UNROLL 8u
+#define PEAK_LOCAL 256u
+/* Distinct input slots at most: the host emulates slots x PEAK_CHAINS chains whatever n is */
+#define PEAK_MAX_SLOTS 256u
+
+#endif
