@@ -83,7 +83,7 @@ struct op_dot {   /* x + the dot product of x's and a's unsigned bytes */
 };
 
 template <typename Op>
-__global__ void peak_chain(const typename Op::S *__restrict__ seeds, typename Op::S *__restrict__ dst, peak_push pc)
+__device__ __forceinline__ void peak_chain(const typename Op::S *__restrict__ seeds, typename Op::S *__restrict__ dst, peak_push pc)
 {
     unsigned id = blockIdx.x * blockDim.x + threadIdx.x;
     if (id >= pc.n)
@@ -118,10 +118,19 @@ using op_peak_mad_i32 = op_i32;
 using op_peak_mad_i16 = op_i16;
 using op_peak_dot_u8x4 = op_dot;
 
+/* each row's kernel named as its shader (--sass pairs them by name), the template's instance inside */
+#define KERNEL(name, shader, type, ops, needs, note)                                                           \
+    __global__ void shader(const op_##shader::S *__restrict__ seeds, op_##shader::S *__restrict__ dst,          \
+                           peak_push pc)                                                                         \
+    {                                                                                                            \
+        peak_chain<op_##shader>(seeds, dst, pc);                                                                 \
+    }
+PEAK_ROWS(KERNEL)
+
 } // namespace
 
 #define CUDA_ROW(name, shader, type, ops, needs, note)                                                          \
-    {#shader, 0, {}, vkb_launch_push<op_##shader::S, op_##shader::S, peak_push, peak_chain<op_##shader>>},
+    {#shader, 0, {}, vkb_launch_push<op_##shader::S, op_##shader::S, peak_push, shader>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_peak[] = {
     PEAK_ROWS(CUDA_ROW)
     {nullptr, 0, {}, nullptr},

@@ -16,12 +16,18 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 "$build"/vkbench devices > "$out/devices.txt" 2>&1 || true
 # every peak row through both APIs, with the theoretical rate as ceil% (t)
 "$build"/vkbench run peak --backend all --wide --json "$out/peak.json" > "$out/peak.txt" 2>&1 || true
-# the fp32 FMA pair's machine code (tools/sass_diff.py DIR peak_fma_f32)
-"$build"/vkbench run peak --variant fma_f32,fma_f16x2 --backend all --sass "$out/sass" --reps 3 \
+# the fp32 FMA pair's machine code (tools/sass_diff.py DIR peak_fma_f32), with -v: registers per pipeline
+"$build"/vkbench run peak --variant fma_f32,fma_f16x2,dot_u8x4 --backend all --sass /tmp/peaks-sass --reps 3 -v \
     > "$out/sass.txt" 2>&1 || true
+# the machine code under plain names (the device tool does not bring back names with brackets)
+mkdir -p "$out/sass"
+for f in /tmp/peaks-sass/*.sass; do cp "$f" "$out/sass/$(basename "$f" | tr -c 'A-Za-z0-9_.\n' '_')"; done
 # the default suite, peaks included: its wall time (target <= 20 s cold, <= 15 s warm) and every row's ceiling
-( time "$build"/vkbench --quiet --wide --json "$out/suite.json" > "$out/suite.txt" 2>&1 ) 2> "$out/suite_time.txt" || true
-( time "$build"/vkbench --quiet --wide > "$out/suite2.txt" 2>&1 ) 2> "$out/suite2_time.txt" || true
+( time "$build"/vkbench --quiet --wide --json "$out/suite.json" > "$out/suite.txt" 2>&1 ) 2> "$out/times.txt" || true
+( time "$build"/vkbench --quiet --wide > /dev/null 2>&1 ) 2>> "$out/times.txt" || true
+for k in peak_fma_f32 peak_fma_f16x2 peak_dot_u8x4; do
+    python3 tools/sass_diff.py /tmp/peaks-sass "$k" >> "$out/sass_diff.txt" 2>&1 || true
+done
 cat "$out/gpu.txt" "$out/peak.txt"
 grep -A40 "== matmul" "$out/suite.txt" | head -45
-cat "$out/suite_time.txt" "$out/suite2_time.txt"
+cat "$out/times.txt"

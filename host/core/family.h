@@ -84,9 +84,10 @@ typedef struct vkb_family {
     /* For a VKB_VAR_API_COPY row: the bytes the API copies (the family's input as its kernels read it), and
      * the host memory to copy from and download into (NULL when c->data is NULL). */
     uint64_t (*copy_io)(const vkb_case *c, const void **src, void **dst);
-    /* Optional: the rate (the metric's unit) V can reach on CAPS in theory, shown beside the measured one and
-     * used as its physical bound (a measurement above it is suspect); 0 where unknown. */
-    double (*theoretical)(const vkb_variant *v, const vkb_caps *caps);
+    /* Optional: the rate (the metric's unit) V can reach on CAPS in theory, shown beside the measured one, 0
+     * where unknown; *BOUND the rate nothing can exceed there (a measurement above it is suspect), 0 where
+     * unknown. A family with this hook is judged by its own bounds only. */
+    double (*theoretical)(const vkb_variant *v, const vkb_caps *caps, double *bound);
 } vkb_family;
 
 /* All families, in `vkbench list` order (generated from CMake's VKB_FAMILIES). */

@@ -502,12 +502,12 @@ static void judge_metric(vkb_runner *r, vkb_result *res, const vkb_caps *caps)
     double peak;
     if (!res->timed || res->status != VKB_RES_OK)
         return;
-    if (res->theoretical > 0) {   /* the row's own rate in theory, at the highest clock: nothing runs faster */
-        if (res->metric > SUSPECT_THEORY_FACTOR * res->theoretical) {
+    if (res->family->theoretical) {   /* the row's own bound, at the highest clock: nothing runs faster */
+        if (res->bound > 0 && res->metric > SUSPECT_THEORY_FACTOR * res->bound) {
             res->suspect = 1;
-            snprintf(res->suspect_reason, sizeof res->suspect_reason, "%.0f %s is above the theoretical %.0f: a "
+            snprintf(res->suspect_reason, sizeof res->suspect_reason, "%.0f %s is above the bound %.0f (%s): a "
                      "timing error, or an operation count above what ran?", res->metric, res->family->metric,
-                     res->theoretical);
+                     res->bound, res->bound == res->theoretical ? "the theoretical rate" : "the issue limit");
         }
         return;
     }
@@ -703,7 +703,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
         res->cache_fits = res->working_set_bytes <= b->caps.cache_bytes;
     res->work = vkb_family_work(f, v, c);
     res->predicted = f->predict ? f->predict(v, c, &b->caps) : NAN;
-    res->theoretical = f->theoretical ? f->theoretical(v, &b->caps) : 0;
+    res->theoretical = f->theoretical ? f->theoretical(v, &b->caps, &res->bound) : 0;
     if (r->timed && res->status == VKB_RES_OK) {
         vkb_timing timing = r->timing[bi];
         /* a checked run longer than the warm-up has warmed the kernel (clocks, caches): slow kernels on a

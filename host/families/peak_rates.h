@@ -6,7 +6,8 @@
 #include "caps.h"
 
 /* Giga-operations per second TYPE (PEAK_T_*, OPS operations per lane-step) can reach on CAPS: SMs x clock x
- * the architecture's results per clock per SM; 0 where one of them is unknown. */
-double vkb_peak_theoretical(int type, int ops, const vkb_caps *caps);
+ * the architecture's results per clock per SM; 0 where one of them is unknown. *BOUND: the rate nothing can
+ * exceed (the theoretical one, or the issue limit where the table claims none), 0 where unknown. */
+double vkb_peak_theoretical(int type, int ops, const vkb_caps *caps, double *bound);
 
 #endif
