@@ -96,10 +96,10 @@ void vkb_peak_inputs(int type, uint64_t *s, uint32_t *x0, uint32_t *a, uint32_t 
         }
         break;
     case PEAK_T_DOT:
-        x0[0] = (uint32_t)next(s);
+        x0[0] = (uint32_t)next(s) & 0xfffffu;
         a[0] = 0;
         for (int i = 0; i < 4; i++)
-            a[0] |= (uint32_t)(1 + next(s) % 255) << (8 * i);
+            a[0] |= (uint32_t)(1 + next(s) % 15) << (8 * i);
         b[0] = 0;
         break;
     default:
@@ -134,12 +134,13 @@ static double f64_step(double x, double b, int fused)
     return p + b;
 }
 
+/* x + the dot product, saturated at 2^32 - 1 (OpUDotAccSat) */
 static uint32_t udot_step(uint32_t x, uint32_t a)
 {
-    uint32_t sum = 0;
+    uint64_t sum = x;
     for (int i = 0; i < 4; i++)
         sum += ((x >> (8 * i)) & 0xffu) * ((a >> (8 * i)) & 0xffu);
-    return x + sum;
+    return sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
 }
 
 void vkb_peak_chain(int type, int fused, const uint32_t *x0, const uint32_t *a, const uint32_t *b, uint64_t steps,
