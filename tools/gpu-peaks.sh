@@ -17,7 +17,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 # every peak row through both APIs, with the theoretical rate as ceil% (t)
 "$build"/vkbench run peak --backend all --wide --json "$out/peak.json" > "$out/peak.txt" 2>&1 || true
 # the fp32 FMA pair's machine code (tools/sass_diff.py DIR peak_fma_f32), with -v: registers per pipeline
-"$build"/vkbench run peak --variant fma_f32,fma_f16x2,dot_u8x4 --backend all --sass /tmp/peaks-sass --reps 3 -v \
+"$build"/vkbench run peak --variant fma_f32,fma_f16,fma_f16x2,dot_u8x4,coopmat_f16_f32 --backend all --sass /tmp/peaks-sass --reps 3 -v \
     > "$out/sass.txt" 2>&1 || true
 # the machine code under plain names (the device tool does not bring back names with brackets)
 mkdir -p "$out/sass"
@@ -25,7 +25,7 @@ for f in /tmp/peaks-sass/*.sass; do cp "$f" "$out/sass/$(basename "$f" | tr -c '
 # the default suite, peaks included: its wall time (target <= 20 s cold, <= 15 s warm) and every row's ceiling
 ( time "$build"/vkbench --quiet --wide --json "$out/suite.json" > "$out/suite.txt" 2>&1 ) 2> "$out/times.txt" || true
 ( time "$build"/vkbench --quiet --wide > /dev/null 2>&1 ) 2>> "$out/times.txt" || true
-for k in peak_fma_f32 peak_fma_f16x2 peak_dot_u8x4; do
+for k in peak_fma_f32 peak_fma_f16 peak_fma_f16x2 peak_dot_u8x4 peak_coopmat_f16_f32; do
     python3 tools/sass_diff.py /tmp/peaks-sass "$k" >> "$out/sass_diff.txt" 2>&1 || true
 done
 cat "$out/gpu.txt" "$out/peak.txt"

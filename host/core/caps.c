@@ -19,6 +19,7 @@ const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, un
         {VKB_NEED_INT16, "shaderInt16"},
         {VKB_NEED_INT_DOT, "shaderIntegerDotProduct (VK_KHR_shader_integer_dot_product)"},
         {VKB_NEED_BFLOAT16, "VK_KHR_shader_bfloat16"},
+        {VKB_NEED_INT8, "shaderInt8"},
     };
     size_t used = 0;
     unsigned missing = needs & ~caps->features;

@@ -17,8 +17,20 @@ enum {
     VKB_NEED_FLOAT64 = 1u << 8,          /* shaderFloat64 */
     VKB_NEED_INT16 = 1u << 9,            /* shaderInt16 */
     VKB_NEED_INT_DOT = 1u << 10,         /* shaderIntegerDotProduct (VK_KHR_shader_integer_dot_product, 1.3) */
-    VKB_NEED_BFLOAT16 = 1u << 11         /* VK_KHR_shader_bfloat16's shaderBFloat16Type */
+    VKB_NEED_BFLOAT16 = 1u << 11,        /* VK_KHR_shader_bfloat16's shaderBFloat16Type */
+    VKB_NEED_INT8 = 1u << 12             /* shaderInt8 (8-bit arithmetic types: int8 cooperative matrices) */
 };
+
+/* Component types of cooperative matrices, VkComponentTypeKHR's values (the CUDA module uses the same). */
+enum { VKB_CT_F16 = 0, VKB_CT_F32 = 1, VKB_CT_S8 = 3, VKB_CT_S32 = 5, VKB_CT_U8 = 7, VKB_CT_U32 = 9,
+       VKB_CT_BF16 = 1000141000, VKB_CT_E4M3 = 1000491002, VKB_CT_E5M2 = 1000491003 };
+enum { VKB_SCOPE_WORKGROUP = 2, VKB_SCOPE_SUBGROUP = 3 };   /* VkScopeKHR */
+#define VKB_MAX_COOPMAT_TYPES 48
+
+/* One entry of vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR: an M x N x K multiply-add of A x B + C. */
+typedef struct vkb_coopmat_type {
+    uint32_t m, n, k, a, b, c, result, scope, saturating;
+} vkb_coopmat_type;
 
 typedef struct vkb_caps {
     char name[256];
@@ -47,6 +59,8 @@ typedef struct vkb_caps {
      * accumulator, and the workgroup-scope granularity of VK_NV_cooperative_matrix2 (fp16 -> fp32) */
     uint32_t coopmat_khr[3], coopmat_khr16[3], coopmat2_granularity[3];
     uint32_t coopmat2_max_invocations;   /* workgroup-scope matrices: largest workgroup */
+    vkb_coopmat_type coopmat_types[VKB_MAX_COOPMAT_TYPES];   /* every combination the device lists */
+    uint32_t ncoopmat_types;
     /* informational extensions, shown by `vkbench devices` */
     int ext_subgroup_size_control, ext_coopmat_nv, ext_coopmat_khr, ext_float16, ext_pipeline_exec_props;
 } vkb_caps;

@@ -15,6 +15,7 @@
 #include "parallel.h"
 #include "peak/rows.h"
 #include "peak_chain.h"
+#include "peak_coopmat.h"
 #include "peak_rates.h"
 #include "util.h"
 
@@ -22,12 +23,16 @@
     {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, 0, note},
 #define UNBUILT_ROW(name, type, ops, needs, note, reason) \
     {#name, NULL, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, VKB_VAR_VULKAN_ONLY, note},
-static const vkb_variant variants[] = {PEAK_ROWS(ROW) PEAK_UNBUILT_ROWS(UNBUILT_ROW)};
+#define CM_ROW(name, shader, combo, needs, note) \
+    {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, combo, needs, 0, note},
+static const vkb_variant variants[] = {PEAK_ROWS(ROW) PEAK_COOPMAT_ROWS(CM_ROW) PEAK_UNBUILT_ROWS(UNBUILT_ROW)};
 
-/* operations one step counts, by type */
+/* operations one step counts, by type (the cooperative-matrix rows count 2 M N K per multiply-add) */
 #define OPS(name, shader, type, ops, needs, note) [type] = ops,
 #define UNBUILT_OPS(name, type, ops, needs, note, reason) [type] = ops,
-static const int ops_of[PEAK_T_COUNT] = {PEAK_ROWS(OPS) PEAK_UNBUILT_ROWS(UNBUILT_OPS)};
+static const int ops_of[PEAK_CM_END] = {PEAK_ROWS(OPS) PEAK_UNBUILT_ROWS(UNBUILT_OPS)};
+
+#define CM_COMBOS (PEAK_CM_U8_U32 - PEAK_CM_F16_F32 + 1)   /* the combinations with a shader */
 
 #define UNBUILT_REASON(name, type, ops, needs, note, reason) {#name, reason},
 static const struct { const char *name, *reason; } unbuilt[] = {PEAK_UNBUILT_ROWS(UNBUILT_REASON)};
@@ -38,6 +43,12 @@ typedef struct peak_case {
     uint32_t *seeds[PEAK_T_COUNT];      /* slots x PEAK_CHAINS x {x0, a, b}, words of the type each */
     uint32_t *expected[2][PEAK_T_COUNT]; /* [unfused, fused] final values of every slot's chains, made on demand */
     uint32_t *out;                      /* the downloaded outputs: n x PEAK_CHAINS values of the widest type */
+    uint8_t *cm_ab[CM_COMBOS], *cm_start[CM_COMBOS];   /* the cooperative-matrix rows' input pools */
+    /* the cooperative-matrix row planned last (work() and the outputs depend on the device's subgroup and
+     * fragment: its plan, made just before, records them here): its operations and its output */
+    double cm_work;
+    uint8_t *cm_out;
+    uint64_t cm_out_bytes;
 } peak_case;
 
 /* Steps each chain runs: the work model and the check's emulation both use this one count, so a wrong count
@@ -69,6 +80,18 @@ static int battery(vkb_shape *out, int max)
     return count;
 }
 
+/* the cooperative-matrix rows' multiply-adds per accumulator: the work and the check's expected values both */
+static uint64_t cm_steps(uint64_t trips)
+{
+    return vkb_fault("peak-count") ? trips + 1 : trips;
+}
+
+/* Subgroups of the cooperative-matrix rows' dispatch of N invocations: whole workgroups of PEAK_LOCAL */
+static uint64_t cm_subgroups(uint64_t n, uint32_t subgroup)
+{
+    return (n + PEAK_LOCAL - 1) / PEAK_LOCAL * (PEAK_LOCAL / subgroup);
+}
+
 static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
 {
     peak_case *c;
@@ -92,12 +115,19 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
         }
     }
     c->out = vkb_alloc((size_t)(c->n * PEAK_CHAINS * PEAK_MAX_WORDS * 4));
+    for (int k = 0; k < CM_COMBOS; k++)
+        vkb_peak_cm_pools(PEAK_CM_F16_F32 + k, seed, &c->cm_ab[k], &c->cm_start[k]);
     return c;
 }
 
 static void case_destroy(void *data)
 {
     peak_case *c = data;
+    for (int k = 0; k < CM_COMBOS; k++) {
+        free(c->cm_ab[k]);
+        free(c->cm_start[k]);
+    }
+    free(c->cm_out);
     for (int t = 0; t < PEAK_T_COUNT; t++) {
         free(c->seeds[t]);
         free(c->expected[0][t]);
@@ -115,6 +145,62 @@ static const char *unbuilt_reason(const char *name)
     return NULL;
 }
 
+/* A cooperative-matrix row: the device's fragment of its types, whole workgroups, every subgroup stored. */
+static int plan_coopmat(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why,
+                        size_t len)
+{
+    const peak_case *c = vc->data;
+    uint64_t n = (uint64_t)vc->shape.d[0], trips = (uint64_t)vc->shape.d[1], subgroups, out_bytes;
+    uint32_t frag[3], groups[3] = {0, 1, 1}, slots, ab = (uint32_t)vkb_peak_cm_a_bytes(v->param);
+    uint32_t cb = (uint32_t)vkb_peak_cm_c_bytes(v->param), k = (uint32_t)(v->param - PEAK_CM_F16_F32);
+    int b[3];
+    vkb_pass *pass;
+    peak_push push;
+    if (!vkb_peak_cm_fragment(caps, v->param, frag))
+        return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "the device lists no subgroup cooperative matrix of %s "
+                             "(vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)", vkb_peak_cm_name(v->param));
+    if (frag[0] > PEAK_CM_MAX_MN || frag[1] > PEAK_CM_MAX_MN || frag[2] > PEAK_CM_MAX_K || frag[2] % 16 ||
+        frag[1] % 4 || !caps->subgroup_size || PEAK_LOCAL % caps->subgroup_size)
+        return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "fragment %ux%ux%u: the peak takes M, N <= %u (N a multiple "
+                             "of 4), K <= %u a multiple of 16, whole subgroups in %u invocations", frag[0], frag[1],
+                             frag[2], PEAK_CM_MAX_MN, PEAK_CM_MAX_K, PEAK_LOCAL);
+    if (trips > vkb_peak_cm_max_trips(v->param, frag[2]) || n > UINT32_MAX || trips > UINT32_MAX)
+        return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "k=%llu: %s accumulators stay exact for at most %u trips",
+                             (unsigned long long)trips, vkb_peak_cm_name(v->param),
+                             vkb_peak_cm_max_trips(v->param, frag[2]));
+    groups[0] = (uint32_t)((n + PEAK_LOCAL - 1) / PEAK_LOCAL);
+    if (groups[0] > caps->max_group_count[0])
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu: more than %u workgroups of %u",
+                             (unsigned long long)n, caps->max_group_count[0], PEAK_LOCAL);
+    subgroups = cm_subgroups(n, caps->subgroup_size);
+    slots = subgroups < PEAK_CM_MAX_SLOTS ? (uint32_t)subgroups : PEAK_CM_MAX_SLOTS;
+    b[0] = vkb_plan_buffer_add(p, ((uint64_t)PEAK_CM_B_OFFSET + (uint64_t)slots * frag[2] * frag[1]) * ab,
+                               VKB_BUF_INPUT, c ? c->cm_ab[k] : NULL);
+    b[1] = vkb_plan_buffer_add(p, (uint64_t)slots * PEAK_CM_CHAINS * frag[0] * frag[1] * cb, VKB_BUF_INPUT,
+                               c ? c->cm_start[k] : NULL);
+    out_bytes = subgroups * PEAK_CM_CHAINS * frag[0] * frag[1] * cb;
+    if (c && c->cm_out_bytes < out_bytes) {
+        peak_case *grow = (peak_case *)c;
+        free(grow->cm_out);
+        vkb_host_reserve(out_bytes, "peak");
+        grow->cm_out = vkb_alloc((size_t)out_bytes);
+        grow->cm_out_bytes = out_bytes;
+    }
+    b[2] = vkb_plan_buffer_add(p, out_bytes, VKB_BUF_OUTPUT, c ? c->cm_out : NULL);
+    pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
+    vkb_pass_bind(pass, 3, b);
+    pass->spec[0] = frag[0], pass->spec[1] = frag[1], pass->spec[2] = frag[2];
+    pass->nspec = 3;
+    push = (peak_push){(uint32_t)subgroups, (uint32_t)trips, slots};
+    if (vkb_fault("peak-trips"))
+        push.trips = trips > 1 ? push.trips - 1 : 2;
+    vkb_pass_push(pass, &push, sizeof push);
+    if (c)
+        ((peak_case *)c)->cm_work = (double)subgroups * PEAK_CM_CHAINS * (double)cm_steps(trips) * 2.0 * frag[0] *
+                                    frag[1] * frag[2];
+    return VKB_PLAN_OK;
+}
+
 static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
 {
     const peak_case *c = vc->data;
@@ -126,6 +212,8 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     vkb_pass *pass;
     if (!v->kernel)
         return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "%s", unbuilt_reason(v->name));
+    if (vkb_peak_is_cm(v->param))
+        return plan_coopmat(v, vc, caps, p, why, len);
     if (n < 1 || trips < 1)
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "n=%llu k=%llu: at least one invocation and one trip",
                              (unsigned long long)n, (unsigned long long)trips);
@@ -160,6 +248,8 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
 static double work(const vkb_variant *v, const vkb_case *vc)
 {
     uint64_t steps = peak_steps((uint64_t)vc->shape.d[1]);
+    if (vkb_peak_is_cm(v->param))
+        return ((const peak_case *)vc->data)->cm_work;
     return (double)vc->shape.d[0] * PEAK_CHAINS * (double)steps * ops_of[v->param];
 }
 
@@ -205,9 +295,51 @@ static uint64_t count_wrong(const peak_case *c, const uint32_t *out, const uint3
 
 /* Every chain bit for bit: against the fused emulation (one rounding per fma), else against the unfused one
  * (product, then sum, each rounded: the other result Vulkan's precision rules allow); integers exactly. */
+/* A cooperative-matrix row: every element of every subgroup's accumulators against acc0 + steps (A B), exact. */
+static void check_coopmat(const vkb_variant *v, peak_case *c, const vkb_plan *p, vkb_check *res)
+{
+    const vkb_pass *pass = &p->pass[0];
+    uint32_t frag[3] = {pass->spec[0], pass->spec[1], pass->spec[2]}, mn = frag[0] * frag[1];
+    uint32_t k = (uint32_t)(v->param - PEAK_CM_F16_F32), cb = (uint32_t)vkb_peak_cm_c_bytes(v->param);
+    peak_push push;
+    uint32_t *expect;
+    uint64_t wrong = 0, first = 0;
+    memcpy(&push, pass->push, sizeof push);
+    /* what the plan asked for, not what the device was told (a planted short chain must fail) */
+    expect = vkb_alloc((size_t)push.slots * PEAK_CM_CHAINS * mn * 4);
+    for (uint32_t s = 0; s < push.slots; s++)
+        for (uint32_t j = 0; j < PEAK_CM_CHAINS; j++)
+            for (uint32_t e = 0; e < mn; e++)
+                expect[(s * PEAK_CM_CHAINS + j) * mn + e] = vkb_peak_cm_expected(v->param, frag, c->cm_ab[k],
+                    c->cm_start[k], s, j, e / frag[1], e % frag[1], cm_steps(c->trips));
+    vkb_check_init(res, "exact: acc0 + steps x A B, every step exact (integer-valued inputs)");
+    for (uint64_t g = 0; g < (uint64_t)push.n * PEAK_CM_CHAINS * mn; g++) {
+        uint64_t sg = g / (PEAK_CM_CHAINS * mn), rest = g % (PEAK_CM_CHAINS * mn);
+        uint32_t got = 0, want = expect[(sg % push.slots) * PEAK_CM_CHAINS * mn + rest];
+        memcpy(&got, c->cm_out + g * cb, cb);
+        if (got != want && !wrong++) {
+            first = g;
+            vkb_check_value(res, g, (double)got, (double)want, 0);
+        }
+    }
+    if (wrong)
+        snprintf(res->reason, sizeof res->reason, "%llu of %llu accumulator elements differ (first: subgroup %llu, "
+                 "chain %llu)", (unsigned long long)wrong, (unsigned long long)((uint64_t)push.n * PEAK_CM_CHAINS * mn),
+                 (unsigned long long)(first / (PEAK_CM_CHAINS * mn)),
+                 (unsigned long long)(first / mn % PEAK_CM_CHAINS));
+    res->checked = (uint64_t)push.n * PEAK_CM_CHAINS * mn;
+    res->bad = wrong;
+    vkb_check_finish(res);
+    free(expect);
+}
+
 static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
 {
     peak_case *c = vc->data;
+    if (vkb_peak_is_cm(v->param)) {
+        check_coopmat(v, c, p, res);
+        return;
+    }
     int type = v->param, w = vkb_peak_words(type), is_float = type != PEAK_T_I32 && type != PEAK_T_I16 &&
                                                               type != PEAK_T_DOT;
     uint64_t first = 0, wrong = count_wrong(c, c->out, expected(c, type, 1), w, &first), first2 = 0;
@@ -240,6 +372,11 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 
 static double theoretical(const vkb_variant *v, const vkb_caps *caps, double *bound)
 {
+    *bound = 0;
+    if (vkb_peak_is_cm(v->param)) {   /* no claim; the whitepapers' tensor-core rate as the bound */
+        *bound = vkb_peak_tensor_bound(v->param == PEAK_CM_S8_S32 || v->param == PEAK_CM_U8_U32, caps);
+        return 0;
+    }
     return vkb_peak_theoretical(v->param, ops_of[v->param], caps, bound);
 }
 

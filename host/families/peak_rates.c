@@ -42,3 +42,12 @@ double vkb_peak_theoretical(int type, int ops, const vkb_caps *caps, double *bou
         }
     return 0;
 }
+
+/* Tensor cores, dense, per clock per SM: NVIDIA's A100 and H100 architecture whitepapers (A100: 312 TFLOP/s fp16
+ * = 108 SMs x 1410 MHz x 2048; H100 SXM5: 989.4 TFLOP/s fp16 = 132 SMs x 1830 MHz x 4096; int8 twice). A bound
+ * for SUSPECT only: the Programming Guide's table, the source of the theoretical rates, has no tensor-core row. */
+double vkb_peak_tensor_bound(int int8, const vkb_caps *caps)
+{
+    double per_sm = caps->sm_arch == 90 ? 4096 : caps->sm_arch == 80 ? 2048 : 0;
+    return per_sm * (int8 ? 2 : 1) * caps->compute_units * caps->clock_mhz * 1e-3;
+}

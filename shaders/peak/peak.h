@@ -23,6 +23,15 @@ typedef struct peak_push peak_push;
 #define PEAK_CHAINS 8u
 #define PEAK_UNROLL 32u
 #define PEAK_LOCAL 256u
+/* peak_coopmat: accumulators per subgroup (its FOR_CHAINS lists 8), input slots at most */
+#define PEAK_CM_CHAINS 8u
+#define PEAK_CM_MAX_SLOTS 32u
+/* fragments up to M, N <= 32 and K <= 64; the operand buffer holds every slot's A (slot s at s M K elements),
+ * then from PEAK_CM_B_OFFSET every slot's B (at s K N) */
+#define PEAK_CM_MAX_MN 32u
+#define PEAK_CM_MAX_K 64u
+#define PEAK_CM_B_OFFSET (PEAK_CM_MAX_SLOTS * PEAK_CM_MAX_MN * PEAK_CM_MAX_K)
+
 /* Distinct input slots at most: the host emulates slots x PEAK_CHAINS chains whatever n is */
 #define PEAK_MAX_SLOTS 256u
 
