@@ -14,6 +14,7 @@ typedef struct {
 } bf16_features;
 
 static VkPhysicalDeviceShaderIntegerDotProductFeatures dot_enable;
+static VkPhysicalDeviceMaintenance4Features m4_enable;
 static bf16_features bf16_enable;
 
 static int has_ext(const VkExtensionProperties *exts, uint32_t n, const char *name)
@@ -30,6 +31,7 @@ void vkb_peak_features_caps(VkPhysicalDevice phys, const VkExtensionProperties *
     VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     VkPhysicalDeviceShaderIntegerDotProductFeatures dot = {
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES};
+    VkPhysicalDeviceMaintenance4Features m4 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES};
     bf16_features bf16 = {ST_BF16_FEATURES};
     void **tail = &f2.pNext;
     int has_bf16 = has_ext(exts, next, "VK_KHR_shader_bfloat16");
@@ -40,7 +42,8 @@ void vkb_peak_features_caps(VkPhysicalDevice phys, const VkExtensionProperties *
     /* the dot-product shader is SPIR-V 1.6 (the newer compiler, Vulkan 1.3), where the feature is core */
     if (api >= VK_API_VERSION_1_3) {
         *tail = &dot;
-        tail = &dot.pNext;
+        dot.pNext = &m4;
+        tail = &m4.pNext;
     }
     if (has_bf16)
         *tail = &bf16;
@@ -51,6 +54,7 @@ void vkb_peak_features_caps(VkPhysicalDevice phys, const VkExtensionProperties *
         c->features |= VKB_NEED_INT_DOT;
     if (bf16.bfloat16_type)
         c->features |= VKB_NEED_BFLOAT16;
+    c->maintenance4 = m4.maintenance4 != 0;
 }
 
 void **vkb_peak_features_enable(const vkb_caps *c, VkPhysicalDeviceFeatures *core, void **tail,
@@ -64,6 +68,12 @@ void **vkb_peak_features_enable(const vkb_caps *c, VkPhysicalDeviceFeatures *cor
         dot_enable.shaderIntegerDotProduct = VK_TRUE;
         *tail = &dot_enable;
         tail = &dot_enable.pNext;
+    }
+    if (c->maintenance4) {
+        m4_enable = (VkPhysicalDeviceMaintenance4Features){VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES};
+        m4_enable.maintenance4 = VK_TRUE;
+        *tail = &m4_enable;
+        tail = &m4_enable.pNext;
     }
     if (c->features & VKB_NEED_BFLOAT16) {
         enable[(*n)++] = "VK_KHR_shader_bfloat16";

@@ -61,6 +61,8 @@ typedef struct vkb_caps {
     uint32_t coopmat2_max_invocations;   /* workgroup-scope matrices: largest workgroup */
     vkb_coopmat_type coopmat_types[VKB_MAX_COOPMAT_TYPES];   /* every combination the device lists */
     uint32_t ncoopmat_types;
+    int maintenance4;              /* Vulkan 1.3's maintenance4: enabled where present (shaders of the newer
+                                      compiler declare their workgroup size with LocalSizeId, which needs it) */
     /* informational extensions, shown by `vkbench devices` */
     int ext_subgroup_size_control, ext_coopmat_nv, ext_coopmat_khr, ext_float16, ext_pipeline_exec_props;
 } vkb_caps;
