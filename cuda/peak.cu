@@ -119,7 +119,7 @@ using op_peak_mad_i16 = op_i16;
 using op_peak_dot_u8x4 = op_dot;
 
 /* each row's kernel named as its shader (--sass pairs them by name), the template's instance inside */
-#define KERNEL(name, shader, type, ops, needs, note)                                                           \
+#define KERNEL(name, shader, type, ops, needs, flags, note)                                                           \
     __global__ void shader(const op_##shader::S *__restrict__ seeds, op_##shader::S *__restrict__ dst,          \
                            peak_push pc)                                                                         \
     {                                                                                                            \
@@ -129,7 +129,7 @@ PEAK_ROWS(KERNEL)
 
 } // namespace
 
-#define CUDA_ROW(name, shader, type, ops, needs, note)                                                          \
+#define CUDA_ROW(name, shader, type, ops, needs, flags, note)                                                          \
     {#shader, 0, {}, vkb_launch_push<op_##shader::S, op_##shader::S, peak_push, shader>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_peak[] = {
     PEAK_ROWS(CUDA_ROW)

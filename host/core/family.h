@@ -23,8 +23,9 @@ enum {
     VKB_VAR_VULKAN_ONLY = 1u << 1,
     VKB_VAR_CUDA_ONLY = 1u << 2,
     VKB_VAR_NONDETERMINISTIC = 1u << 3, /* float atomics: bits may differ run to run */
-    VKB_VAR_API_COPY = 1u << 4         /* the API's own copy of the family's input, planned, counted and checked
+    VKB_VAR_API_COPY = 1u << 4,        /* the API's own copy of the family's input, planned, counted and checked
                                           by vkb_family_plan/_work/_check from the family's copy_io */
+    VKB_VAR_NOT_IN_SUITE = 1u << 5     /* left out of the default suite (which keeps the rows others need) */
 };
 
 /* The API-copy ceiling row (vkCmdCopyBuffer / cudaMemcpy device-to-device): one line in a family's table. */

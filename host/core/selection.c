@@ -160,7 +160,9 @@ int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_
         int any = 0;
         sf->selected = vkb_calloc((size_t)f->nvariants + 1, 1);
         for (int v = 0; v < f->nvariants; v++)
-            any |= sf->selected[v] = (unsigned char)vkb_cli_variant_selected(a->variants, f->name, f->variants[v].name);
+            any |= sf->selected[v] = (unsigned char)(vkb_cli_variant_selected(a->variants, f->name, f->variants[v].name) &&
+                                                     !(strcmp(a->command, "suite") == 0 &&
+                                                       (f->variants[v].flags & VKB_VAR_NOT_IN_SUITE)));
         if (any)
             s->fam[kept++] = *sf;
         else

@@ -19,16 +19,16 @@
 #include "peak_rates.h"
 #include "util.h"
 
-#define ROW(name, shader, type, ops, needs, note) \
-    {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, 0, note},
+#define ROW(name, shader, type, ops, needs, flags, note) \
+    {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, flags, note},
 #define UNBUILT_ROW(name, type, ops, needs, note, reason) \
-    {#name, NULL, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, VKB_VAR_VULKAN_ONLY, note},
+    {#name, NULL, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, VKB_VAR_VULKAN_ONLY | VKB_VAR_NOT_IN_SUITE, note},
 #define CM_ROW(name, shader, combo, needs, note) \
-    {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, combo, needs, 0, note},
+    {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, combo, needs, VKB_VAR_NOT_IN_SUITE, note},
 static const vkb_variant variants[] = {PEAK_ROWS(ROW) PEAK_COOPMAT_ROWS(CM_ROW) PEAK_UNBUILT_ROWS(UNBUILT_ROW)};
 
 /* operations one step counts, by type (the cooperative-matrix rows count 2 M N K per multiply-add) */
-#define OPS(name, shader, type, ops, needs, note) [type] = ops,
+#define OPS(name, shader, type, ops, needs, flags, note) [type] = ops,
 #define UNBUILT_OPS(name, type, ops, needs, note, reason) [type] = ops,
 static const int ops_of[PEAK_CM_END] = {PEAK_ROWS(OPS) PEAK_UNBUILT_ROWS(UNBUILT_OPS)};
 
@@ -220,10 +220,6 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     if (n > UINT32_MAX / PEAK_CHAINS || trips > UINT32_MAX)
         return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu k=%llu: at most 2^29 invocations and 2^32 - 1 "
                              "trips (32-bit indices)", (unsigned long long)n, (unsigned long long)trips);
-    if (v->param == PEAK_T_DOT && trips * PEAK_UNROLL > PEAK_DOT_MAX_STEPS)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "k=%llu: dot_u8x4 runs at most %u trips (its saturating "
-                             "accumulator must stay below 2^32: peak_chain.h)", (unsigned long long)trips,
-                             PEAK_DOT_MAX_STEPS / PEAK_UNROLL);
     if (v->local[0] != PEAK_LOCAL || v->local[1] != 1 || v->local[2] != 1)
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "the peak kernels' workgroup is %u x 1 x 1",
                              PEAK_LOCAL);

@@ -134,13 +134,13 @@ static double f64_step(double x, double b, int fused)
     return p + b;
 }
 
-/* x + the dot product, saturated at 2^32 - 1 (OpUDotAccSat) */
+/* x + the dot product, modulo 2^32 */
 static uint32_t udot_step(uint32_t x, uint32_t a)
 {
-    uint64_t sum = x;
+    uint32_t sum = x;
     for (int i = 0; i < 4; i++)
         sum += ((x >> (8 * i)) & 0xffu) * ((a >> (8 * i)) & 0xffu);
-    return sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+    return sum;
 }
 
 void vkb_peak_chain(int type, int fused, const uint32_t *x0, const uint32_t *a, const uint32_t *b, uint64_t steps,

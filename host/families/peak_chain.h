@@ -20,14 +20,8 @@ int vkb_peak_words(int type);
  * within [-1.98, 1.98] (its largest value is b^2 + b) and is chaotic there, so it never settles and any change of
  * length changes the bits; a is unused. The integer chains x = x a + b with a and b odd (no fixed point modulo
  * 2^w: x (1 - a) = b has no solution with 1 - a even and b odd); the dot chain x += udot(bytes of x, bytes of a)
- * with every byte of a in [1, 15] (fixed only at x = 0) and x0 < 2^20 (PEAK_DOT_MAX_STEPS). */
+ * with every byte of a in [1, 15] (fixed only at x = 0), modulo 2^32. */
 void vkb_peak_inputs(int type, uint64_t *state, uint32_t *x0, uint32_t *a, uint32_t *b);
-
-/* The dot chain's accumulator saturates at 2^32 - 1 (SPIR-V's accumulating dot product, OpUDotAccSat, is the
- * one NVIDIA's compiler fuses into IDP.4A; its plain OpUDot + OpIAdd costs an IADD3 per step): x0 < 2^20 and
- * a's bytes at most 15 add at most 4 x 255 x 15 = 15300 a step, so this many steps never reach it and the
- * wrapping CUDA twin (__dp4a) agrees bit for bit. */
-#define PEAK_DOT_MAX_STEPS 262144u
 
 /* Run one chain of TYPE STEPS steps from X0, A, B (stored words) into OUT. FUSED 1: each fma rounded once (fmaf,
  * fma; fp16 through its exact double value rounded to fp16 once); 0: the product rounded to the type, then the

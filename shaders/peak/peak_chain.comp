@@ -4,7 +4,7 @@
 // loop), each chain's final value stored (it cannot drop it). One source, one build per number type
 // (shaders.cmake): -D PEAK_F32, F32X4, F16, F16X2, F64 (x = fma(x, x, b): a chaotic quadratic map, bounded for
 // b in [-2, 1/4]), PEAK_I32, I16 (x = x * a + b, a and b odd: no fixed point mod 2^w), PEAK_DOT (x = x +
-// dot(bytes of x, bytes of a), unsigned, saturating: the inputs never reach 2^32, peak_chain.h). The host emulates every step (host/families/peak_chain.c).
+// dot(bytes of x, bytes of a), unsigned, modulo 2^32). The host emulates every step (host/families/peak_chain.c).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
@@ -52,7 +52,9 @@
 
 #if PEAK_DOT
 #extension GL_EXT_integer_dot_product : require
-#define STEP(x, a, b) x = dotPacked4x8AccSatEXT(x, a, x)   // the accumulating form: one IDP.4A on NVIDIA
+// OpUDot + OpIAdd (NVIDIA: IDP.4A then IADD3); the accumulating OpUDotAccSat saturates, which the H100's driver
+// emulates with compares and selects: 0.17 of CUDA's rate against 0.74 (docs/performance.md)
+#define STEP(x, a, b) x = dotPacked4x8EXT(x, a) + x
 #elif PEAK_I32 || PEAK_I16
 #define STEP(x, a, b) x = x * a + b
 #else
