@@ -9,10 +9,11 @@ add_test(NAME vkb.verify.peak.short_chain COMMAND ${peak_faults} peak-trips valu
 add_test(NAME vkb.verify.peak.op_count COMMAND ${peak_faults} peak-count value validate peak --variant ${peak_rows})
 set_tests_properties(vkb.verify.peak.folded_loop vkb.verify.peak.short_chain vkb.verify.peak.op_count PROPERTIES
                      LABELS "vulkan;verify" SKIP_RETURN_CODE 3 TIMEOUT 600)
-# the host's chains: the fp16 rounding against every half, fused and unfused steps by hand, inputs in range
+# the host's chains: the fp16 rounding against every half, fused and unfused steps by hand, inputs in range;
+# the theoretical rates by hand
 add_executable(test_peak_chain test_peak_chain.c)
 target_link_libraries(test_peak_chain PRIVATE vkb_core)
-foreach(item half_rounding fp32_steps fp16_steps int_steps chains_move)
+foreach(item half_rounding fp32_steps fp16_steps int_steps chains_move rates)
     add_test(NAME vkb.unit.peak_chain.${item} COMMAND test_peak_chain ${item})
     set_tests_properties(vkb.unit.peak_chain.${item} PROPERTIES LABELS unit)
 endforeach()

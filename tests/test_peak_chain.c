@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "peak_chain.h"
+#include "peak_rates.h"
 #include "unit.h"
 
 /* The half nearest V by search among the neighbours of a first guess (ties: the even encoding). */
@@ -128,10 +129,31 @@ static void chains_move(void)
     }
 }
 
+/* The theoretical rates and bounds: the H100's numbers by hand (132 SMs x 1.98 GHz x per-SM rate x ops per
+ * result); an unknown architecture or clock claims nothing. */
+static void rates(void)
+{
+    vkb_caps caps;
+    double bound;
+    memset(&caps, 0, sizeof caps);
+    caps.compute_units = 132, caps.clock_mhz = 1980, caps.sm_arch = 90;
+    ASSERT(fabs(vkb_peak_theoretical(PEAK_T_F32, 2, &caps, &bound) - 66908.16) < 1e-6);
+    ASSERT(fabs(bound - 66908.16) < 1e-6);   /* claimed: the bound is the theoretical rate */
+    ASSERT(fabs(vkb_peak_theoretical(PEAK_T_F32X4, 8, &caps, &bound) - 66908.16) < 1e-6);
+    ASSERT(fabs(vkb_peak_theoretical(PEAK_T_F16X2, 4, &caps, &bound) - 133816.32) < 1e-6);
+    ASSERT(fabs(vkb_peak_theoretical(PEAK_T_F64, 2, &caps, &bound) - 33454.08) < 1e-6);
+    ASSERT(vkb_peak_theoretical(PEAK_T_DOT, 8, &caps, &bound) == 0 && fabs(bound - 267632.64) < 1e-6);
+    ASSERT(fabs(vkb_peak_tensor_bound(0, &caps) - 1070530.56) < 1e-6);
+    caps.sm_arch = 75;
+    ASSERT(vkb_peak_theoretical(PEAK_T_F32, 2, &caps, &bound) == 0 && bound == 0);
+    caps.sm_arch = 90, caps.clock_mhz = 0;
+    ASSERT(vkb_peak_theoretical(PEAK_T_F32, 2, &caps, &bound) == 0 && bound == 0);
+}
+
 int main(int argc, char **argv)
 {
     static const unit_test tests[] = {{"half_rounding", half_rounding}, {"fp32_steps", fp32_steps},
                                       {"fp16_steps", fp16_steps}, {"int_steps", int_steps},
-                                      {"chains_move", chains_move}};
+                                      {"chains_move", chains_move}, {"rates", rates}};
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
 }
