@@ -51,6 +51,10 @@ typedef struct peak_case {
     uint64_t cm_out_bytes;
 } peak_case;
 
+/* Trips at most: the host emulates 2048 chains of 32 steps a trip (2^19 trips: 2^35 steps, about a minute on
+ * 16 cores), and the loop counter is 32 bits */
+#define PEAK_MAX_TRIPS (1u << 19)
+
 /* Steps each chain runs: the work model and the check's emulation both use this one count, so a wrong count
  * (VKB_FAULT_INJECT=peak-count plants one) fails the check rather than inflating the rate. */
 static uint64_t peak_steps(uint64_t trips)
@@ -156,6 +160,9 @@ static int plan_coopmat(const vkb_variant *v, const vkb_case *vc, const vkb_caps
     int b[3];
     vkb_pass *pass;
     peak_push push;
+    if (v->spec[0] || v->spec[1] || v->spec[2])   /* --spec FRAG_M=...: the shape is the device's, not a knob */
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "the cooperative-matrix peak runs the fragment the device "
+                             "lists for its types (vkbench devices): FRAG_M, FRAG_N, FRAG_K are not settable");
     if (!vkb_peak_cm_fragment(caps, v->param, frag))
         return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "the device lists no subgroup cooperative matrix of %s "
                              "(vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)", vkb_peak_cm_name(v->param));
@@ -164,7 +171,10 @@ static int plan_coopmat(const vkb_variant *v, const vkb_case *vc, const vkb_caps
         return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "fragment %ux%ux%u: the peak takes M, N <= %u (N a multiple "
                              "of 4), K <= %u a multiple of 16, whole subgroups in %u invocations", frag[0], frag[1],
                              frag[2], PEAK_CM_MAX_MN, PEAK_CM_MAX_K, PEAK_LOCAL);
-    if (trips > vkb_peak_cm_max_trips(v->param, frag[2]) || n > UINT32_MAX || trips > UINT32_MAX)
+    if (n > UINT32_MAX || trips > PEAK_MAX_TRIPS)
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu k=%llu: below 2^32 invocations and at most %u "
+                             "trips", (unsigned long long)n, (unsigned long long)trips, PEAK_MAX_TRIPS);
+    if (trips > vkb_peak_cm_max_trips(v->param, frag[2]))
         return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "k=%llu: %s accumulators stay exact for at most %u trips",
                              (unsigned long long)trips, vkb_peak_cm_name(v->param),
                              vkb_peak_cm_max_trips(v->param, frag[2]));
@@ -217,9 +227,10 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     if (n < 1 || trips < 1)
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "n=%llu k=%llu: at least one invocation and one trip",
                              (unsigned long long)n, (unsigned long long)trips);
-    if (n > UINT32_MAX / PEAK_CHAINS || trips > UINT32_MAX)
-        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu k=%llu: at most 2^29 invocations and 2^32 - 1 "
-                             "trips (32-bit indices)", (unsigned long long)n, (unsigned long long)trips);
+    if (n > UINT32_MAX / PEAK_CHAINS || trips > PEAK_MAX_TRIPS)
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu k=%llu: below 2^29 invocations (32-bit indices) "
+                             "and at most %u trips (the host emulates every step of %u chains)", (unsigned long long)n,
+                             (unsigned long long)trips, PEAK_MAX_TRIPS, PEAK_MAX_SLOTS * PEAK_CHAINS);
     if (v->local[0] != PEAK_LOCAL || v->local[1] != 1 || v->local[2] != 1)
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "the peak kernels' workgroup is %u x 1 x 1",
                              PEAK_LOCAL);
