@@ -37,7 +37,9 @@ template <typename T> __device__ void tree_sequential(T *sh, unsigned t, unsigne
     }
 }
 
-/* subgroup_tail.glsl's tail_subgroup: warp 0 adds the last min(L, 32) sums. */
+/* subgroup_tail.glsl's tail_subgroup: warp 0 adds the last min(L, 32) sums. A warp of a block whose size is a
+ * multiple of 32 is always full, so lane t exists and subgroup_sum_shared's dense numbering of the active
+ * invocations is the lane index here (a Vulkan subgroup may run partly inactive: that shader cannot assume it). */
 template <typename T> __device__ void tail_subgroup(const T *sh, T *dst, unsigned out, unsigned L)
 {
     unsigned t = threadIdx.x;
@@ -193,8 +195,8 @@ template <typename T, unsigned L> __global__ void vec4(const T *__restrict__ src
     tail_subgroup(sh, dst, blockIdx.x, L);
 }
 
-/* subgroup_tail.glsl's workgroup_sum_subgroups: warp sums, one shared slot per warp, warp 0 adds the
- * slots. Returns true in the thread that holds the block's SUM. */
+/* subgroup_tail.glsl's workgroup_sum_subgroups: warp sums, one shared slot per warp, warp 0 (full, as in
+ * tail_subgroup) adds the slots. Returns true in the thread that holds the block's SUM. */
 template <typename T, unsigned L> __device__ bool block_sum_warps(T acc, T &sum)
 {
     __shared__ T sh[L / 32u];

@@ -7,6 +7,8 @@
 #include "backend.h"
 #include "cli.h"
 #include "family.h"
+#include "identity.h"
+#include "listing.h"
 #include "runner.h"
 #include "selection.h"
 #include "sinks.h"
@@ -31,22 +33,6 @@ typedef struct app {
     char *command_line;   /* argv joined, whole */
     vkb_runner runner;
 } app;
-
-static void list_families(void)
-{
-    for (int i = 0; i < vkb_family_count; i++) {
-        const vkb_family *f = vkb_families[i];
-        printf("%s: %s [%s; sizes:", f->name, f->summary, f->metric);
-        for (int d = 0; d < f->ndims; d++)
-            printf(" --%s", f->dims[d]);
-        printf("]\n");
-        for (int v = 0; v < f->nvariants; v++) {
-            const vkb_variant *var = &f->variants[v];
-            printf("  %-22s %s%s%s\n", var->name, var->flags & VKB_VAR_CEILING ? "(ceiling) " : "",
-                   var->flags & VKB_VAR_NONDETERMINISTIC ? "(nondeterministic) " : "", var->note);
-        }
-    }
-}
 
 static void open_backends(app *ap, int timed)
 {
@@ -123,6 +109,7 @@ static void print_plan(const vkb_selection *sel, const vkb_run_plan *plan, const
 {
     char text[160];
     printf("%s\n", vkb_plan_text(plan, text, sizeof text));
+    vkb_identity_print(stdout, "", r->all, r->nall, 0);
     for (int i = 0; i < sel->nfams; i++) {
         char shape[64];
         int cases = 0;
@@ -164,12 +151,22 @@ static int run_command(app *ap)
             sinks[nsinks++] = vkb_sink_csv_create(csv);
     }
     open_backends(ap, timed);
+    /* the default device is a CPU implementation: whoever expected their GPU must hear it before any result
+     * (the table's device line and closing summary say it too, also with --quiet) */
+    if (!ap->args.device && !ap->args.dry_run && !vkb_quiet && r->all[0]->caps.is_cpu &&
+        strcmp(r->all[0]->name, "vulkan") == 0) {
+        char kind[128];
+        vkb_warn("no GPU found: the default device %s is %s (is the GPU's Vulkan driver installed? `vkbench devices` "
+                 "lists what the loader sees; --device picks one)", r->all[0]->caps.name,
+                 vkb_identity_kind(&r->all[0]->caps, kind, sizeof kind));
+    }
     if (vkb_selection_shapes(&ap->args, &r->backends[0]->caps, &sel, err, sizeof err))
         vkb_die(VKB_EXIT_USAGE, "%s", err);
     r->timed = timed;
     r->seed = ap->args.seed;
     r->spec = ap->args.spec;
     r->nspec = ap->args.nspec;
+    r->repeat = ap->args.repeat;
     vkb_runner_plan(r, &sel, &plan);
     vkb_runner_preflight(r, &sel, &plan);
     if (ap->args.dry_run) {
@@ -193,6 +190,7 @@ static int run_command(app *ap)
     set.reps = ap->args.reps;
     set.spec = ap->args.nspec ? spec_text(&ap->args, spec, sizeof spec) : NULL;
     set.paired = r->nbackends > 1;
+    set.repeat = ap->args.repeat;
     r->sinks = sinks;
     r->nsinks = nsinks;
     rc = vkb_runner_run(r, &sel, &set, &plan);
@@ -256,7 +254,7 @@ int main(int argc, char **argv)
         vkb_mc_open(ap.args.sass_dir);
 
     if (strcmp(ap.args.command, "list") == 0) {
-        list_families();
+        vkb_list_families(stdout, vkb_verbose);
         return VKB_EXIT_OK;
     }
     if (strcmp(ap.args.command, "devices") == 0) {

@@ -21,6 +21,7 @@ else:
     assert isinstance(version, str) and len(version.split(".")) == 3 and all(
         p.isdigit() for p in version.split(".")), f"schema_version {version!r} is not semantic (MAJOR.MINOR.PATCH)"
     major = int(version.split(".")[0])
+minor = int(version.split(".")[1]) if major >= 2 else 0
 assert major in (1, 2), f"schema_version {version!r}: this checker knows 1 and 2.x"
 assert doc["tool"] == "vkbench", "header"
 assert doc["devices"] and all("name" in d and "backend" in d and "driver" in d for d in doc["devices"]), "devices"
@@ -35,8 +36,18 @@ if major >= 2:
         assert s["budget_ms"] is not None and s["warmup_ms"] is not None, "settings: warm-up and budget"
     assert s["reps"] is None or (isinstance(s["reps"], int) and s["reps"] > 0), "settings: reps"
     assert isinstance(doc["interrupted"], bool), "interrupted"
+    repeat = s.get("repeat")  # 2.1: --repeat N, each result with its run number; absent without
+    assert repeat is None or (isinstance(repeat, int) and repeat >= 1), "settings: repeat"
+    assert all((r.get("repeat") is None) == (repeat is None) for r in doc["results"]), "repeat on some results only"
+    assert repeat is None or all(0 <= r["repeat"] < repeat for r in doc["results"]), "repeat out of range"
     assert doc["plan"]["cases"] >= 0, "plan"
     devices = {d["name"] for d in doc["devices"]}
+    if minor >= 1:  # 2.1: the device's identity
+        for d in doc["devices"]:
+            assert d["vendor"] is None or isinstance(d["vendor"], str), f"devices: vendor {d}"
+            assert isinstance(d["vendor_id"], int) and (d["device_id"] is None or isinstance(d["device_id"], int)), \
+                f"devices: vendor_id, device_id {d}"
+            assert isinstance(d["cpu_implementation"], bool), f"devices: cpu_implementation {d}"
 
 # a group name (memory) stands for its families (memory.width, ...)
 results = [r for r in doc["results"] if not families or r["family"] in families
@@ -76,10 +87,17 @@ for r in results:
     if t is not None:
         assert r["reps"] >= 1, f"{name}: no repetitions"
         order = ["min", "q1", "median", "q3", "max"] if major >= 2 else ["min", "median", "max"]
-        values = [t[k] for k in order]
+        # 2.1: statistics fewer repetitions cannot give are null (quartiles and IQR below 3, stddev below 2)
+        nulls = set()
+        if (major, minor) >= (2, 1):
+            nulls = ({"q1", "q3", "iqr_over_median"} if r["reps"] < 3 else set()) | (
+                {"stddev"} if r["reps"] < 2 else set())
+        for key in nulls:
+            assert t[key] is None, f"{name}: {key} of {r['reps']} repetition(s) is {t[key]!r}, not null"
+        values = [t[k] for k in order if k not in nulls]
         assert all(finite(v) for v in values) and 0 < values[0], f"{name}: times {t}"
         assert all(a <= b for a, b in zip(values, values[1:])), f"{name}: times out of order {t}"
-        if major >= 2:
+        if major >= 2 and "iqr_over_median" not in nulls:
             iqr = (t["q3"] - t["q1"]) / t["median"]
             assert abs(t["iqr_over_median"] - iqr) <= 1e-6 * max(1, iqr), f"{name}: iqr_over_median"
             assert isinstance(r["settled"], bool), f"{name}: settled"

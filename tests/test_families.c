@@ -5,6 +5,9 @@
 
 #include "device_limits.h"
 #include "family.h"
+#include "listing.h"
+#include "selection.h"
+#include "spirv.h"
 #include "test_caps.h"
 #include "unit.h"
 
@@ -172,12 +175,79 @@ static void reduce_twins(void)
     ASSERT((in->needs & VKB_NEED_SUBGROUP_ARITH) && in->param != fl->param);
 }
 
+/* `vkbench list --verbose` names each variant's shader constants with the row's values: each name is one the
+ * shader has, and a --spec written from it is accepted for that variant (issue 25) */
+static void list_verbose(void)
+{
+    static char text[1 << 18];
+    FILE *f = tmpfile();
+    size_t n;
+    vkb_list_families(f, 1);
+    rewind(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    ASSERT(strstr(text, "\n  tiled16 ") && strstr(text, "\n      matmul_tiled: workgroup 16x16x1; TILE=16\n"));
+    ASSERT(strstr(text, "\n      transpose_tiled: workgroup 32x8x1; TILE=32 ROWS=8 PAD=1 SWIZZLE=0 MODE=1\n"));
+    for (int i = 0; i < vkb_family_count; i++)
+        for (int v = 0; v < vkb_families[i]->nvariants; v++) {
+            const vkb_variant *var = &vkb_families[i]->variants[v];
+            const vkb_spirv *spv = var->kernel ? vkb_spirv_find(var->kernel) : NULL;
+            vkb_spirv_constant c[VKB_MAX_SPEC + 3];
+            char head[80], *block, *end;
+            int nc;
+            if (!spv)
+                continue;
+            snprintf(head, sizeof head, "\n%s: ", vkb_families[i]->name);
+            block = strstr(text, head);
+            snprintf(head, sizeof head, "\n  %-22s ", var->name);
+            block = block ? strstr(block, head) : NULL;  /* this variant's line in its family */
+            ASSERT(block != NULL);
+            if (!block)
+                continue;
+            block = strchr(block + 1, '\n');
+            end = strchr(block + 1, '\n');
+            nc = vkb_spirv_spec_constants(spv, c, (int)(sizeof c / sizeof *c));
+            for (int k = 0; k < nc; k++) {
+                char item[64], cmd[300];
+                vkb_args a;
+                vkb_selection sel;
+                char err[400], *argv[16], *save = NULL;
+                int argc = 0;
+                if (!c[k].name[0])
+                    continue;
+                snprintf(item, sizeof item, " %s=", c[k].name);
+                ASSERT(strstr(block, item) && strstr(block, item) < end);
+                ASSERT(vkb_spirv_spec_id(spv, c[k].name) == c[k].id);
+                if (var->flags & VKB_VAR_CEILING)
+                    continue;   /* --spec leaves ceilings as they are */
+                snprintf(cmd, sizeof cmd, "vkbench run %s --variant %s --spec %s=1", vkb_families[i]->name, var->name,
+                         c[k].name);
+                for (char *w = strtok_r(cmd, " ", &save); w && argc < 15; w = strtok_r(NULL, " ", &save))
+                    argv[argc++] = w;
+                argv[argc] = NULL;
+                ASSERT(vkb_cli_parse(argc, argv, &a, err, sizeof err) == 0);
+                ASSERT(vkb_selection_families(&a, &sel, err, sizeof err) == 0);
+                vkb_selection_free(&sel);
+            }
+        }
+    /* without --verbose: the notes alone */
+    f = tmpfile();
+    vkb_list_families(f, 0);
+    rewind(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    ASSERT(strstr(text, "\n  tiled16 ") && !strstr(text, "workgroup 16x16x1"));
+}
+
 int main(int argc, char **argv)
 {
     static const unit_test tests[] = {{"plans_without_inputs", plans_without_inputs},
                                       {"bad_constants", bad_constants},
                                       {"too_large", too_large},
                                       {"device_limits", device_limits},
-                                      {"reduce_twins", reduce_twins}};
+                                      {"reduce_twins", reduce_twins},
+                                      {"list_verbose", list_verbose}};
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
 }

@@ -397,6 +397,8 @@ typedef struct fixture {
     int rc;
 } fixture;
 
+static int fixture_repeat;   /* --repeat N for run_fixture (0: none) */
+
 /* FAMS with SHAPES (n values) each, variants chosen by SEL_MASK bits (all when 0), on Vulkan (and CUDA
  * when BOTH; CUDA open as the ceilings' home when CUDA_OPEN). */
 static void run_fixture(fixture *fx, const vkb_family *const *fams, int nfams, const int64_t *shapes, int nshapes,
@@ -416,6 +418,7 @@ static void run_fixture(fixture *fx, const vkb_family *const *fams, int nfams, c
         fx->r.timing[i] = (vkb_timing){.reps = 3};
     fx->r.timed = timed;
     fx->r.seed = 1;
+    fx->r.repeat = fixture_repeat;
     fx->sel.fam = calloc((size_t)nfams, sizeof *fx->sel.fam);
     fx->sel.nfams = nfams;
     for (int i = 0; i < nfams; i++) {
@@ -688,6 +691,57 @@ static void test_device_compare_disagrees(void)
     }
 }
 
+/* --repeat 3: each shape's cases in three rounds (every variant once per round, ceilings first), each result
+ * with its round; checked once (the same read-backs as one run), timed three times; each row against the
+ * ceiling of its own round; a case that failed its check in round 0 fails the later rounds without running */
+static void test_repeat_rounds(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {16, 32};
+    fixture fx;
+    int downloads_once, executes_once, vk_cases = 5;
+    run_fixture(&fx, fams, 1, n, 2, 0, 0, 0, 1);
+    downloads_once = vk_stats.downloads;
+    executes_once = vk_stats.executes;
+    ASSERT(fx.r.results.r[0].repeats == 0);
+    free_fixture(&fx);
+    fixture_repeat = 3;
+    run_fixture(&fx, fams, 1, n, 2, 0, 0, 0, 1);
+    fixture_repeat = 0;
+    ASSERT(fx.rc == 0);
+    ASSERT(fx.plan.cases == 3 * 2 * vk_cases && fx.r.results.n == fx.plan.cases);
+    ASSERT(fx.plan.variants == vk_cases && fx.plan.shapes == 2);
+    for (int i = 0; i < fx.r.results.n; i++) {
+        const vkb_result *res = &fx.r.results.r[i];
+        int shape = i / (3 * vk_cases), round = i / vk_cases % 3, at = i % vk_cases;
+        ASSERT(res->repeats == 3 && res->repeat == round);
+        ASSERT(res->shape.d[0] == n[shape]);
+        ASSERT(res->variant == fx.r.results.r[shape * 3 * vk_cases + at].variant); /* the same order each round */
+        ASSERT(res->status == VKB_RES_OK && res->timed);
+        if (!(res->variant->flags & VKB_VAR_CEILING))
+            ASSERT(res->ceiling && res->ceiling->repeat == round && res->ceiling->shape.d[0] == res->shape.d[0]);
+    }
+    ASSERT(vk_stats.downloads == downloads_once);     /* checked once */
+    ASSERT(vk_stats.executes > executes_once);        /* timed again in rounds 1 and 2 */
+    free_fixture(&fx);
+    /* both APIs: "loose" differs between them (a FAIL in round 0): its later rounds fail too, untimed */
+    fixture_repeat = 2;
+    run_fixture(&fx, fams, 1, n, 1, 0, 1, 1, 1);
+    fixture_repeat = 0;
+    {
+        int loose_cuda = 0;
+        for (int i = 0; i < fx.r.results.n; i++) {
+            const vkb_result *res = &fx.r.results.r[i];
+            if (strcmp(res->variant->name, "loose") || strcmp(res->backend, "cuda"))
+                continue;
+            loose_cuda++;
+            ASSERT(res->status == VKB_RES_FAIL && res->timed == (res->repeat == 0 ? res->timed : 0));
+        }
+        ASSERT(loose_cuda == 2);
+    }
+    free_fixture(&fx);
+}
+
 /* SIGINT stops the run after the current case; the sinks still end (interrupted) with what finished. */
 static void test_interrupt(void)
 {
@@ -864,9 +918,40 @@ static void test_family_groups(void)
     ASSERT(parse(&a, "vkbench run copy --variant nosuch") == 0);
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "unknown variant 'nosuch'"));
     vkb_selection_free(&s);
-    /* --variant picks rows of one family: the other family is left out */
+    /* --variant that leaves a named family with nothing to run: an error naming it (was: dropped unsaid) */
     ASSERT(parse(&a, "vkbench run copy reduce --variant vec4_i32") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "leaves copy with nothing to run"));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run transpose reduce --variant reduce/vec4,transpose/naive") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0 && s.nfams == 2);
+    vkb_selection_free(&s);
+    /* a group keeps the families the filter leaves something in; every family when none is named */
+    ASSERT(parse(&a, "vkbench run memory --variant aos12") == 0);
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0 && s.nfams == 1);
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench validate --variant vec4_i32") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0 && s.nfams == 1);
+    vkb_selection_free(&s);
+}
+
+/* --spec: a name no selected kernel's shader has is an error; one that some have is taken (the others skip) */
+static void test_spec_names(void)
+{
+    vkb_args a;
+    vkb_selection s;
+    char err[400];
+    ASSERT(parse(&a, "vkbench run transpose --spec BX=7") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "constant BX") &&
+           strstr(err, "TILE"));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run matmul --variant naive,dbuf --spec BM=64") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0);
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run matmul --variant naive --spec BM=64") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "constant BM"));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run transpose --spec 0=64,TILE=16") == 0);   /* a SpecId is taken as given */
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0);
     vkb_selection_free(&s);
 }
 
@@ -886,6 +971,8 @@ int main(int argc, char **argv)
         {"size_cubic", test_size_cubic},
         {"flags_per_family", test_flags_per_family},
         {"family_groups", test_family_groups},
+        {"spec_names", test_spec_names},
+        {"repeat_rounds", test_repeat_rounds},
         {"device_compare", test_device_compare},
         {"device_compare_disagrees", test_device_compare_disagrees},
     };

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "identity.h"
 #include "sinks.h"
 #include "unit.h"
 #include "util.h"
@@ -138,6 +139,12 @@ static void setup(int paired)
     snprintf(vulkan_backend.caps.name, sizeof vulkan_backend.caps.name, "llvmpipe \xc3\x28 (LLVM 15)");
     snprintf(cuda_backend.caps.name, sizeof cuda_backend.caps.name, "NVIDIA H100");
     snprintf(vulkan_backend.caps.driver, sizeof vulkan_backend.caps.driver, "Mesa 22.3.6");
+    snprintf(vulkan_backend.caps.type, sizeof vulkan_backend.caps.type, "cpu");
+    snprintf(vulkan_backend.caps.vendor, sizeof vulkan_backend.caps.vendor, "Mesa");
+    vulkan_backend.caps.vendor_id = 0x10005;
+    vulkan_backend.caps.is_cpu = 1;
+    snprintf(cuda_backend.caps.driver, sizeof cuda_backend.caps.driver, "CUDA driver 13.0");
+    snprintf(cuda_backend.caps.type, sizeof cuda_backend.caps.type, "discrete");
     fabricate("vulkan");
     if (paired)
         fabricate("cuda");
@@ -346,6 +353,213 @@ static void json_interrupted(void)
     rmdir(tmpdir);
 }
 
+/* A spread above 10% is marked where it happens, and the legend says what it means; below, nothing (issue 25) */
+static void noisy_rows(void)
+{
+    char *out, *row;
+    double quiet[] = {1.0e6, 1.02e6, 1.03e6, 1.04e6, 1.05e6}, busy[] = {1.0e6, 1.2e6, 1.3e6, 1.6e6, 3e6};
+    setup(0);
+    nresults = 3;
+    vkb_stats_compute(quiet, 5, &results[0].time_ns);   /* IQR 2%: the ceiling */
+    vkb_stats_compute(busy, 5, &results[1].time_ns);    /* IQR 31% */
+    vkb_stats_compute(quiet, 5, &results[2].time_ns);
+    results[0].time_ns.settled = results[1].time_ns.settled = results[2].time_ns.settled = 1;
+    results[2].suspect = 0;
+    {
+        FILE *f = tmpfile();
+        vkb_run_settings set = run_settings;
+        ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
+        out = slurp(f);
+    }
+    row = strstr(out, "\na_variant_whose");
+    ASSERT(row && strstr(row, " 31! ") && strstr(row, " 31! ") < strchr(row + 1, '\n'));
+    row = strstr(out, "\napi_copy");
+    ASSERT(row && strstr(row, " 1.9 ") && !memchr(row, '!', (size_t)(strchr(row + 1, '\n') - row)));
+    ASSERT(strstr(out, "IQR% !: a spread above 10%: the repetitions disagree, so the machine was busy or the clock "
+                       "unstable") != NULL);
+    /* quiet rows only: no marker, no legend line */
+    setup(0);
+    nresults = 1;
+    vkb_stats_compute(quiet, 5, &results[0].time_ns);
+    {
+        FILE *f = tmpfile();
+        ASSERT(feed(vkb_sink_table_create(f, 0), &run_settings, -1) == VKB_EXIT_OK);
+        out = slurp(f);
+    }
+    ASSERT(strstr(out, "IQR% !") == NULL && strstr(out, "machine was busy") == NULL);
+}
+
+/* --repeat 3: the table shows a case's three runs as one row (median of the medians, the spread between the
+ * runs, marked past 10%), the JSON and CSV keep each run with its number */
+static void repeat_rows(void)
+{
+    double x[3][3] = {{1.0e6, 1.0e6, 1.0e6}, {1.3e6, 1.3e6, 1.3e6}, {1.1e6, 1.1e6, 1.1e6}};
+    vkb_run_settings set = run_settings;
+    FILE *f = tmpfile();
+    char *out, *row;
+    set.repeat = 3;
+    nresults = 0;
+    setup(0);
+    nresults = 0;
+    for (int k = 0; k < 3; k++) {   /* in rounds, as the runner sends them: ceiling, kernel; three times */
+        vkb_result *ceil = add("vulkan", 0, VKB_RES_OK), *r = add("vulkan", 2, VKB_RES_OK);
+        timed(ceil, 1e6, 100.0, 1);
+        vkb_stats_compute(x[k], 3, &r->time_ns);
+        r->timed = 1, r->time_ns.settled = 1, r->work = 1e6, r->metric = 1e6 / x[k][0];
+        r->ceiling = ceil, r->fraction = r->metric / 100.0;
+        ceil->repeats = r->repeats = 3;
+        ceil->repeat = r->repeat = k;
+    }
+    ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
+    out = slurp(f);
+    ASSERT(strstr(out, "IQR%  run%") != NULL);
+    row = strstr(out, "\nvec4 ");
+    ASSERT(row && !strstr(row + 1, "\nvec4 "));                      /* one row for the three runs */
+    /* median of 1.0, 1.3, 1.1 ms: 1.1 ms; 9 repetitions; runs (1.3 - 1.0) / 1.1 = 27% apart */
+    ASSERT(row && strstr(row, "1.100ms     9   0.0   27!    0.909") != NULL);
+    ASSERT(strstr(out, "--repeat 3: a row is the case's 3 runs") && strstr(out, "! above 10%: the runs disagree"));
+    ASSERT(strstr(out, "run: 2 passed, 0 failed, 0 skipped") != NULL);   /* rows, not runs */
+    make_tmpdir();
+    ASSERT(feed(vkb_sink_json_create(path_in("rep.json")), &set, -1) == VKB_EXIT_OK);
+    out = read_text(path_in("rep.json"));
+    ASSERT(strstr(out, "\"paired\": false,\n    \"repeat\": 3,") != NULL);
+    row = strstr(out, "\"variant\": \"vec4\"");
+    for (int k = 0; k < 3; k++) {
+        char want[32];
+        snprintf(want, sizeof want, "\"repeat\": %d,", k);
+        ASSERT(row && strstr(row, want));
+        row = row ? strstr(row + 1, "\"variant\": \"vec4\"") : NULL;
+    }
+    ASSERT(feed(vkb_sink_csv_create(path_in("rep.csv")), &set, -1) == VKB_EXIT_OK);
+    out = read_text(path_in("rep.csv"));
+    ASSERT(strstr(out, ",suspect_reason,repeat\n") && strstr(out, ",false,,2\n"));
+    unlink(path_in("rep.json"));
+    unlink(path_in("rep.csv"));
+    rmdir(tmpdir);
+    /* stopped in round 1: the cases are shown from the runs they have (vec4: one, so no spread) */
+    f = tmpfile();
+    ASSERT(feed(vkb_sink_table_create(f, 0), &set, 3) == VKB_EXIT_OK);
+    out = slurp(f);
+    row = strstr(out, "\nvec4 ");
+    ASSERT(row && strstr(row, "1.000ms     3   0.0     -") && strstr(out, "\napi_copy "));
+    ASSERT(strstr(out, "run: 2 passed, 0 failed, 0 skipped on ") && strstr(out, "(stopped early)\n"));
+    /* both APIs: one line per case, with the larger of their spreads between runs (CUDA's runs agree) */
+    set.paired = 1;
+    for (int k = 0; k < 3; k++) {
+        vkb_result *r = add("cuda", 2, VKB_RES_OK);
+        vkb_stats_compute(x[0], 3, &r->time_ns);
+        r->timed = 1, r->time_ns.settled = 1, r->work = 1e6, r->metric = 1.0;
+        r->repeats = 3, r->repeat = k;
+    }
+    f = tmpfile();
+    ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
+    out = slurp(f);
+    row = strstr(out, "\nvec4 ");
+    ASSERT(row && !strstr(row + 1, "\nvec4 ") && strstr(row, "0.909  0.91%a        1") &&
+           strstr(row, "   27! ") && strstr(row, "   27! ") < strchr(row + 1, '\n'));
+    /* without --repeat: no run% column, no repeat field */
+    ASSERT(strstr(table_text(0, 0), "run%") == NULL);
+}
+
+/* The device under test is named first and in the closing line of the table and the matrix, on stderr by the
+ * progress when the table goes elsewhere, and with its vendor and kind in the JSON (issue 25) */
+static void device_named(void)
+{
+    FILE *f = tmpfile();
+    char *out, *last;
+    vkb_run_settings set = run_settings;
+    out = table_text(0, 0);
+    ASSERT(strncmp(out, "device: vulkan: llvmpipe \xc3\x28 (LLVM 15); vendor Mesa; driver Mesa 22.3.6; Vulkan ; a "
+                   "CPU implementation (lavapipe): no GPU is being tested\ndevice: cuda: NVIDIA H100; vendor ID 0x0; "
+                   "driver CUDA driver 13.0; compute capability ; a discrete GPU\n\n== ", 230) == 0);
+    last = strrchr(out, '\n');
+    while (last > out && last[-1] != '\n')
+        last--;
+    ASSERT(strcmp(last, "run: 2 passed, 1 failed, 1 skipped, 1 suspect on llvmpipe \xc3\x28 (LLVM 15), driver Mesa "
+                        "22.3.6, CPU implementation; NVIDIA H100, driver CUDA driver 13.0, discrete GPU\n") == 0);
+    /* one GPU through both APIs: named once, with each API's driver */
+    snprintf(vulkan_backend.caps.name, sizeof vulkan_backend.caps.name, "NVIDIA H100");
+    vulkan_backend.caps.is_cpu = 0;
+    snprintf(vulkan_backend.caps.type, sizeof vulkan_backend.caps.type, "discrete");
+    {
+        vkb_backend *both[] = {&vulkan_backend, &cuda_backend};
+        char buf[400];
+        ASSERT(strcmp(vkb_identity_short(both, 2, buf, sizeof buf), "NVIDIA H100 (vulkan: driver Mesa 22.3.6; cuda: "
+                      "driver CUDA driver 13.0), discrete GPU") == 0);
+    }
+    /* the matrix: first line, each family's heading, the closing line */
+    set.timed = 0;
+    setup(0);
+    ASSERT(feed(vkb_sink_matrix_create(f, 0), &set, -1) == VKB_EXIT_OK);
+    out = slurp(f);
+    ASSERT(strncmp(out, "device: vulkan: llvmpipe", 24) == 0);
+    ASSERT(strstr(out, "\n== validate memory.fake on llvmpipe \xc3\x28 (LLVM 15) and NVIDIA H100\n") != NULL);
+    ASSERT(strstr(out, "\nvalidate: 3 passed, 1 failed, 1 skipped on llvmpipe \xc3\x28 (LLVM 15), driver Mesa 22.3.6, "
+                       "CPU implementation; NVIDIA H100") != NULL);
+    /* the JSON's devices */
+    make_tmpdir();
+    setup(0);
+    ASSERT(feed(vkb_sink_json_create(path_in("d.json")), &run_settings, -1) == VKB_EXIT_OK);
+    out = read_text(path_in("d.json"));
+    ASSERT(strstr(out, "\"vendor\": \"Mesa\",\n      \"vendor_id\": 65541,\n      \"device_id\": 0,\n      "
+                       "\"cpu_implementation\": true,") != NULL);
+    ASSERT(strstr(out, "\"vendor\": null,\n      \"vendor_id\": 0,\n      \"device_id\": null,\n      "
+                       "\"cpu_implementation\": false,") != NULL);  /* CUDA: no device ID */
+    unlink(path_in("d.json"));
+    rmdir(tmpdir);
+}
+
+/* Statistics fewer repetitions cannot give are null in the JSON and empty in the CSV, never 0 (issue 25) */
+static void single_rep_nulls(void)
+{
+    char *text, *row;
+    double one = 2e6, two[] = {2e6, 3e6};
+    make_tmpdir();
+    setup(0);
+    nresults = 3;                                   /* the ceiling, one row of 1 repetition, one of 2 */
+    vkb_stats_compute(&one, 1, &results[1].time_ns);
+    vkb_stats_compute(two, 2, &results[2].time_ns);
+    results[1].time_ns.settled = results[2].time_ns.settled = 1;
+    ASSERT(feed(vkb_sink_json_create(path_in("one.json")), &run_settings, -1) == VKB_EXIT_OK);
+    text = read_text(path_in("one.json"));
+    row = strstr(text, "\"a_variant_whose");
+    ASSERT(row && strstr(row, "\"q1\": null,\n        \"median\": 2,\n        \"q3\": null,") &&
+           strstr(row, "\"stddev\": null,\n        \"iqr_over_median\": null\n"));
+    row = strstr(text, "\"vec4\"");
+    ASSERT(row && strstr(row, "\"q1\": null") && strstr(row, "\"iqr_over_median\": null") &&
+           strstr(row, "\"stddev\": 0.7071"));
+    row = strstr(text, "\"api_copy\"");                 /* five repetitions: every statistic */
+    ASSERT(row && strstr(row, "\"q1\": 2,") && strstr(row, "\"iqr_over_median\": 0.1") &&
+           strstr(row, "\"iqr_over_median\": 0.1") < strstr(row, "\"a_variant_whose"));
+    setup(0);
+    nresults = 2;
+    vkb_stats_compute(&one, 1, &results[1].time_ns);
+    ASSERT(feed(vkb_sink_csv_create(path_in("one.csv")), &run_settings, -1) == VKB_EXIT_OK);
+    text = read_text(path_in("one.csv"));
+    ASSERT(strstr(text, ",1,false,2,,2,,2,2,,,GB/s,") != NULL);  /* reps 1: q1, q3, stddev, IQR empty */
+    unlink(path_in("one.json"));
+    unlink(path_in("one.csv"));
+    rmdir(tmpdir);
+}
+
+/* A CSV of a run stopped early ends with a comment line saying so; a whole run's does not */
+static void csv_interrupted(void)
+{
+    char *text;
+    make_tmpdir();
+    setup(0);
+    ASSERT(feed(vkb_sink_csv_create(path_in("cut.csv")), &run_settings, 2) == VKB_EXIT_OK);
+    text = read_text(path_in("cut.csv"));
+    ASSERT(strlen(text) > 29 && strcmp(text + strlen(text) - 29, "stopped before its last case\n") == 0);
+    ASSERT(strstr(text, "\n# interrupted: ") != NULL);
+    setup(0);
+    ASSERT(feed(vkb_sink_csv_create(path_in("whole.csv")), &run_settings, -1) == VKB_EXIT_OK);
+    ASSERT(strstr(read_text(path_in("whole.csv")), "# interrupted") == NULL);
+    unlink(path_in("cut.csv"));
+    unlink(path_in("whole.csv"));
+    rmdir(tmpdir);
+}
+
 /* Count CSV fields of one line, quotes respected. */
 static int csv_fields(const char *line)
 {
@@ -368,7 +582,7 @@ static void csv_rows(void)
     ASSERT(feed(vkb_sink_csv_create(path_in("r.csv")), &run_settings, -1) == VKB_EXIT_OK);
     text = read_text(path_in("r.csv"));
     header = csv_fields(text);
-    ASSERT(header == 30);
+    ASSERT(header == 31);
     ASSERT(strstr(text, "device,shape,constants,status,skip_reason,reps,settled") != NULL);
     ASSERT(strstr(text, "predicted") && strstr(text, "iqr_over_median"));
     for (line = text; *line; line = strchr(line, '\n') + 1) {
@@ -503,6 +717,8 @@ static void progress_lines(void)
     close(saved);
     out = slurp(f);
     ASSERT(strstr(out, "1 shape x 5 variants x 2 backends = 10 cases") != NULL);
+    /* no table on this file: the progress names the devices first */
+    ASSERT(strncmp(out, "vkbench: device: vulkan: llvmpipe", 33) == 0 && strstr(out, "\nvkbench: device: cuda: NVIDIA"));
     ASSERT(strstr(out, "[10/10] memory.fake/broken cuda 16777216 FAIL") != NULL);
     ASSERT(strstr(out, "[11/") == NULL);
 }
@@ -513,7 +729,9 @@ int main(int argc, char **argv)
         {"table_fits", table_fits}, {"table_legend", table_legend}, {"paired_fits", paired_fits},
         {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure}, {"json_stream", json_stream}, {"json_interrupted", json_interrupted},
         {"csv_rows", csv_rows}, {"file_safety", file_safety}, {"concurrent_runs", concurrent_runs},
-        {"progress_lines", progress_lines}};
+        {"progress_lines", progress_lines}, {"single_rep_nulls", single_rep_nulls},
+        {"csv_interrupted", csv_interrupted}, {"device_named", device_named},
+        {"noisy_rows", noisy_rows}, {"repeat_rows", repeat_rows}};
     if (argc > 2)
         json_out = argv[2];
     return unit_main(argc > 2 ? 2 : argc, argv, tests, (int)(sizeof tests / sizeof *tests));

@@ -212,6 +212,8 @@ vkb_backend *vkb_cuda_open(const vkb_caps *match, char *why, size_t len)
         return NULL;
     }
     b->name = "cuda";
+    b->caps.vendor_id = 0x10DE;   /* CUDA runs on NVIDIA's GPUs only; it gives no PCI device ID */
+    snprintf(b->caps.vendor, sizeof b->caps.vendor, "%s", vkb_caps_vendor_name(b->caps.vendor_id));
     b->prepare = cu_prepare;
     b->unprepare = cu_unprepare;
     b->statistics = cu_statistics;

@@ -223,6 +223,9 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
              VK_API_VERSION_MINOR(api), VK_API_VERSION_PATCH(api));
     snprintf(c->type, sizeof c->type, "%s", type_name(p2.properties.deviceType));
     c->is_cpu = p2.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    c->vendor_id = p2.properties.vendorID;
+    c->device_id = p2.properties.deviceID;
+    snprintf(c->vendor, sizeof c->vendor, "%s", vkb_caps_vendor_name(c->vendor_id) ? vkb_caps_vendor_name(c->vendor_id) : "");
     memcpy(c->uuid, id.deviceUUID, sizeof c->uuid);
     c->subgroup_size = c->subgroup_min = c->subgroup_max = sg.subgroupSize;
     if (sgc.maxSubgroupSize) {

@@ -1,4 +1,4 @@
-/* caps.c - naming what a device lacks. */
+/* caps.c - naming what a device lacks, and its vendor. */
 #include "caps.h"
 
 #include <stdio.h>
@@ -28,4 +28,19 @@ const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, un
         if ((missing & names[i].bit) && used < len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", names[i].what);
     return buf;
+}
+
+const char *vkb_caps_vendor_name(uint32_t vendor_id)
+{
+    /* PCI-SIG vendor IDs, and the Khronos IDs (VkVendorId) of vendors without one */
+    static const struct { uint32_t id; const char *name; } vendors[] = {
+        {0x10DE, "NVIDIA"}, {0x1002, "AMD"}, {0x1022, "AMD"}, {0x8086, "Intel"}, {0x13B5, "ARM"},
+        {0x5143, "Qualcomm"}, {0x1010, "Imagination"}, {0x106B, "Apple"}, {0x14E4, "Broadcom"},
+        {0x1AE0, "Google"}, {0x10001, "Vivante"}, {0x10002, "VeriSilicon"}, {0x10003, "Kazan"},
+        {0x10004, "Codeplay"}, {0x10005, "Mesa"}, {0x10006, "PoCL"}, {0x10007, "Mobileye"},
+    };
+    for (size_t i = 0; i < sizeof vendors / sizeof vendors[0]; i++)
+        if (vendors[i].id == vendor_id)
+            return vendors[i].name;
+    return NULL;
 }

@@ -38,6 +38,9 @@ typedef struct vkb_caps {
     char api_version[32];          /* "1.3.239" or "CUDA 13.0" */
     char type[24];                 /* discrete, integrated, virtual, cpu, other */
     int is_cpu;                    /* a CPU implementation: default sizes are small */
+    char vendor[32];               /* the vendor in words, from vendor_id ("NVIDIA", "Mesa"); "" when unknown */
+    uint32_t vendor_id, device_id; /* PCI (or Khronos) vendor ID and the device ID; device_id 0 where the API
+                                      does not say (CUDA) */
     uint8_t uuid[16];              /* matches Vulkan and CUDA views of one GPU */
     uint32_t subgroup_size, subgroup_min, subgroup_max;
     uint32_t max_shared_bytes;     /* per workgroup */
@@ -66,6 +69,10 @@ typedef struct vkb_caps {
     /* informational extensions, shown by `vkbench devices` */
     int ext_subgroup_size_control, ext_coopmat_nv, ext_coopmat_khr, ext_float16, ext_pipeline_exec_props;
 } vkb_caps;
+
+/* The vendor of a Vulkan vendorID in words ("NVIDIA", "AMD", "Intel", "Mesa" for Mesa's CPU and software
+ * drivers); NULL when unknown. */
+const char *vkb_caps_vendor_name(uint32_t vendor_id);
 
 /* Human words for the missing bits of NEEDS ("subgroup arithmetic, float16"); "" when none. */
 const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, unsigned len);

@@ -34,6 +34,8 @@ void vkb_cli_usage(FILE *out)
           "  --stride LIST --offset LIST --width LIST (the memory family's sweeps)\n"
           "                       problem sizes: 4096, 1M (2^20), 2^28, 1,31,33, 256:8192:x2, 0:1000:+100\n"
           "  --reps N             timed repetitions (default: until the median settles, within a budget)\n"
+          "  --repeat N           run each case N times in one process, in rounds (every variant once per\n"
+          "                       round), checked once, timed N times: the spread between runs\n"
           "  --warmup-ms MS       warm-up before timing each variant (default 200 on a GPU)\n"
           "  --budget-ms MS       time budget per variant for the timed repetitions (default 1000)\n"
           "  --cold               evict the cache before each repetition (default: hot)\n"
@@ -273,6 +275,8 @@ enum {
     OPT_WARMUP, OPT_BUDGET, OPT_SEED, OPT_SPEC, OPT_VERSION, OPT_WIDE, OPT_SASS, OPT_DRY_RUN, OPT_DIM /* + VKB_DIM_* */
 };
 
+enum { OPT_REPEAT = 512 };   /* apart from the list above, whose last entry opens the size flags' range */
+
 /* A number (milliseconds) from LO to HI: digits, one '.', an exponent; no inf or nan. */
 static int parse_number(const char *flag, const char *s, double lo, double hi, double *out, char *err, size_t len)
 {
@@ -381,6 +385,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         {"seed", required_argument, 0, OPT_SEED},       {"version", no_argument, 0, OPT_VERSION},
         {"spec", required_argument, 0, OPT_SPEC},       {"sass", required_argument, 0, OPT_SASS},       {"wide", no_argument, 0, OPT_WIDE},
         {"dry-run", no_argument, 0, OPT_DRY_RUN},
+        {"repeat", required_argument, 0, OPT_REPEAT},
         {"verbose", no_argument, 0, 'v'},               {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {"n", required_argument, 0, OPT_DIM + VKB_DIM_N},       {"m", required_argument, 0, OPT_DIM + VKB_DIM_M},
@@ -475,6 +480,11 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                 return -1;
             a->reps = (int)whole;
             break;
+        case OPT_REPEAT:
+            if (parse_whole("repeat", optarg, 1, VKB_MAX_REPEAT, &whole, err, len))
+                return -1;
+            a->repeat = (int)whole;
+            break;
         case OPT_WARMUP:
             if (parse_number("warmup-ms", optarg, 0, 6e5, &a->warmup_ms, err, len))
                 return -1;
@@ -511,6 +521,10 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             snprintf(err, len, "unknown option");
             return -1;
         }
+    }
+    if (a->repeat && strcmp(a->command, "run") != 0 && strcmp(a->command, "suite") != 0) {
+        snprintf(err, len, "--repeat times runs again: it goes with run or the default suite, not %s", a->command);
+        return -1;
     }
     if (strcmp(a->command, "run") == 0 && a->nfamilies == 0) {
         snprintf(err, len, "run needs a FAMILY (see `vkbench list`)");

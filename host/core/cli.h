@@ -9,6 +9,7 @@
 #include "plan.h"
 
 #define VKB_LIST_MAX 256
+#define VKB_MAX_REPEAT 100  /* --repeat: runs of each case (a run-to-run spread needs a few, not thousands) */
 
 /* A list of sizes from "1024", "1,31,33", "256:8192:x2" or "100:1000:+100"; suffixes K M G (2^10..),
  * powers "2^28" and whole decimals "1e6" are accepted; an empty item is an error. */
@@ -42,6 +43,7 @@ typedef struct vkb_args {
     int verbose, quiet;
     int wide;                       /* --wide: tables may exceed 100 columns */
     int dry_run;                    /* --dry-run: print the work plan, check every case, run nothing */
+    int repeat;                     /* --repeat N: each case N times, in rounds; 0 = once (no repeat field) */
     vkb_list dims[VKB_DIM_COUNT];   /* n == 0: not given */
     vkb_spec_value spec[8];         /* --spec NAME=V,...: constants overridden in the variants' shaders */
     int nspec;

@@ -43,6 +43,8 @@ typedef struct vkb_result {
     vkb_pipeline_stats pipelines[VKB_MAX_PASSES]; /* the driver's statistics, where it reports them */
     int npipelines;
     char constants[96];       /* the constants --spec set, "BM=64,BN=64"; empty when none */
+    int repeats;              /* --repeat N: the case runs N times in one process; 0 without --repeat */
+    int repeat;               /* ... and this is run number REPEAT (0-based), checked in run 0, timed in each */
 } vkb_result;
 
 #define VKB_MAX_RESULTS 65536  /* results of one run: the array is sized once (results point at their ceilings) */

@@ -108,7 +108,7 @@ static int is_requested(const vkb_runner *r, const vkb_backend *b)
     return 0;
 }
 
-static void add_work(vkb_runner *r, int *cap, int fam, int shape, int variant, int backend)
+static void add_work(vkb_runner *r, int *cap, int fam, int shape, int variant, int backend, int repeat)
 {
     if (r->nwork == *cap) {
         vkb_work *grown;
@@ -118,7 +118,7 @@ static void add_work(vkb_runner *r, int *cap, int fam, int shape, int variant, i
             vkb_die(VKB_EXIT_RESOURCE, "out of host memory for the work list; run fewer sizes");
         r->work = grown;
     }
-    r->work[r->nwork++] = (vkb_work){fam, shape, variant, backend};
+    r->work[r->nwork++] = (vkb_work){fam, shape, variant, backend, repeat};
 }
 
 void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan)
@@ -134,21 +134,26 @@ void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan
         plan->shapes += sf->nshapes;
         for (int s = 0; s < sf->nshapes; s++) {
             int start = r->nwork;
-            /* pass 0: the ceilings (timed runs: on every backend open); pass 1: the selected kernels */
-            for (int pass = 0; pass < 2; pass++)
-                for (int vi = 0; vi < f->nvariants; vi++) {
-                    const vkb_variant *v = &f->variants[vi];
-                    int ceiling = r->timed && (v->flags & VKB_VAR_CEILING);
-                    if (pass == 0 ? !ceiling : ceiling || !sf->selected[vi])
-                        continue;
-                    for (int bi = 0; bi < r->nall; bi++)
-                        if (backend_allowed(v, r->all[bi]) && (ceiling || is_requested(r, r->all[bi]))) {
-                            add_work(r, &cap, fi, s, vi, bi);
-                            used_backend[bi] = 1;
-                        }
-                }
+            /* --repeat N: the shape's cases in N rounds, each case once per round (A1 B1 C1 A2 B2 C2), not each
+             * case N times back to back (A1 A2 A3 B1 ...): drift over the run (clocks, heat, another process's
+             * load) then falls on every variant alike, as spread between its runs, instead of on whichever
+             * variants happened to run late, as a difference between them */
+            for (int k = 0; k < (r->repeat > 1 ? r->repeat : 1); k++)
+                /* pass 0: the ceilings (timed runs: on every backend open); pass 1: the selected kernels */
+                for (int pass = 0; pass < 2; pass++)
+                    for (int vi = 0; vi < f->nvariants; vi++) {
+                        const vkb_variant *v = &f->variants[vi];
+                        int ceiling = r->timed && (v->flags & VKB_VAR_CEILING);
+                        if (pass == 0 ? !ceiling : ceiling || !sf->selected[vi])
+                            continue;
+                        for (int bi = 0; bi < r->nall; bi++)
+                            if (backend_allowed(v, r->all[bi]) && (ceiling || is_requested(r, r->all[bi]))) {
+                                add_work(r, &cap, fi, s, vi, bi, k);
+                                used_backend[bi] = 1;
+                            }
+                    }
             if (s == 0)
-                for (int w = start; w < r->nwork; w++) /* distinct rows: those of the first shape */
+                for (int w = start; w < r->nwork && r->work[w].repeat == 0; w++) /* distinct rows: the first shape's */
                     rows += w == start || r->work[w].variant != r->work[w - 1].variant;
         }
         plan->variants += rows;
@@ -554,6 +559,17 @@ static vkb_buffer *input_buffer(vkb_runner *r, shape_state *st, int bi, const vk
     return e->buf;
 }
 
+/* --repeat: the result of RES's case in the shape's first round (where it was checked), or NULL. */
+static const vkb_result *first_run(const vkb_runner *r, const shape_state *st, const vkb_result *res)
+{
+    for (int j = st->first_result; j < r->results.n; j++) {
+        const vkb_result *c = &r->results.r[j];
+        if (c != res && c->repeat == 0 && c->variant == res->variant && strcmp(c->backend, res->backend) == 0)
+            return c;
+    }
+    return NULL;
+}
+
 /* The ceiling RES is a fraction of: the fastest ceiling row measured at this shape through either API on
  * this GPU (a row may name which ceiling applies to it). The fastest, not the own API's: on the H100 (driver
  * 580) vkCmdCopyBuffer moves 28% of what a vec4 copy shader does, and would flatter every Vulkan kernel.
@@ -568,8 +584,8 @@ static void attach_ceiling(vkb_runner *r, const shape_state *st, vkb_result *res
         return;
     for (int j = st->first_result; j < r->results.n; j++) {
         const vkb_result *c = &r->results.r[j];
-        if (!c->timed || !(c->variant->flags & VKB_VAR_CEILING) || c->metric <= 0)
-            continue;
+        if (!c->timed || !(c->variant->flags & VKB_VAR_CEILING) || c->metric <= 0 || c->repeat != res->repeat)
+            continue;   /* --repeat: the ceiling of the same round, measured beside the row */
         if (res->variant->ceiling && strcmp(c->variant->name, res->variant->ceiling) != 0)
             continue;
         if (!best || c->metric > best->metric)
@@ -607,7 +623,8 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
      * tested there */
     int on_device = !(r->timed && b->caps.is_cpu);
     char why[200] = "", missing[200];
-    double t0, t1, run_ms;
+    double t0, t1, run_ms = 0;
+    const vkb_result *first;
     void *prep;
 
     res->family = f;
@@ -617,6 +634,16 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
     res->cache_fits = -1;
     res->predicted = NAN;
     res->status = VKB_RES_SKIP;
+    /* --repeat: a case is checked once, in its first round; later rounds time it again, or repeat its skip or
+     * failure without running it */
+    first = res->repeat > 0 ? first_run(r, st, res) : NULL;
+    if (first && first->status != VKB_RES_OK) {
+        res->status = first->status;
+        memcpy(res->skip_reason, first->skip_reason, sizeof res->skip_reason);
+        memcpy(res->constants, first->constants, sizeof res->constants);
+        res->check = first->check;
+        return;
+    }
 
     if (v->needs & ~b->caps.features) {
         snprintf(res->skip_reason, sizeof res->skip_reason, "needs %s",
@@ -657,47 +684,55 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
             vkb_parallel_set((void *)plan.buf[i].host, 0xA5, plan.buf[i].bytes); /* a stale host copy must not pass */
     r->clock.upload_ns += vkb_now_ns() - t0;
 
-    /* verify before timing: one run on poisoned outputs (the fault hook proves unwritten outputs fail) */
-    t0 = vkb_now_ns();
-    int unpoisoned = vkb_verify_poison(b, bufs, &plan, on_device, why, sizeof why);
-    t1 = vkb_now_ns();
-    if (!fault_no_dispatch())
-        b->execute(b, prep, bufs, 1, 0, NULL);
-    run_ms = (vkb_now_ns() - t1) / 1e6;
-    t1 = vkb_now_ns();
-    r->clock.run_ns += t1 - t0;
-    for (int i = 0; i < plan.nbuf; i++)
-        if (plan.buf[i].role == VKB_BUF_OUTPUT)
-            b->download(b, bufs[i], (void *)plan.buf[i].host, plan.buf[i].bytes);
-    t0 = t1;
-    t1 = vkb_now_ns();
-    r->clock.download_ns += t1 - t0;
-    vkb_family_check(f, v, c, &plan, &res->check);
-    if (unpoisoned || vkb_verify_guards(b, bufs, &plan, why, sizeof why)) {
-        res->check.pass = 0;   /* the outputs were not poisoned, or bytes beside them were written */
-        snprintf(res->check.reason, sizeof res->check.reason, "%s", why);
-        snprintf(res->check.method, sizeof res->check.method, "%s", why);
+    if (first) {   /* --repeat: checked (and compared across APIs) in the first round */
+        res->check = first->check;
+        res->status = VKB_RES_OK;
+        res->cross = first->cross;
+        res->cross_differing = first->cross_differing;
+        res->cross_max_diff = first->cross_max_diff;
+        res->cross_backend = first->cross_backend;
+    } else {
+        /* verify before timing: one run on poisoned outputs (the fault hook proves unwritten outputs fail) */
+        t0 = vkb_now_ns();
+        int unpoisoned = vkb_verify_poison(b, bufs, &plan, on_device, why, sizeof why);
+        t1 = vkb_now_ns();
+        if (!fault_no_dispatch())
+            b->execute(b, prep, bufs, 1, 0, NULL);
+        run_ms = (vkb_now_ns() - t1) / 1e6;
+        t1 = vkb_now_ns();
+        r->clock.run_ns += t1 - t0;
+        for (int i = 0; i < plan.nbuf; i++)
+            if (plan.buf[i].role == VKB_BUF_OUTPUT)
+                b->download(b, bufs[i], (void *)plan.buf[i].host, plan.buf[i].bytes);
+        t0 = t1;
+        t1 = vkb_now_ns();
+        r->clock.download_ns += t1 - t0;
+        vkb_family_check(f, v, c, &plan, &res->check);
+        if (unpoisoned || vkb_verify_guards(b, bufs, &plan, why, sizeof why)) {
+            res->check.pass = 0;   /* the outputs were not poisoned, or bytes beside them were written */
+            snprintf(res->check.reason, sizeof res->check.reason, "%s", why);
+            snprintf(res->check.method, sizeof res->check.method, "%s", why);
+        }
+        res->status = res->check.pass ? VKB_RES_OK : VKB_RES_FAIL;
+        t0 = vkb_now_ns();
+        r->clock.check_ns += t0 - t1;
+        /* a variant that claims determinism must give the same bits on the same input: a second run (validate)
+         * or the last timed one (not for ceilings: an API's or a vendor library's own call is not ours to prove
+         * deterministic) is compared with the checked run, kept on the device where the backend can compare */
+        if (res->status == VKB_RES_OK && !(v->flags & VKB_VAR_NONDETERMINISTIC) &&
+            !(r->timed && (v->flags & VKB_VAR_CEILING)) && on_device)
+            vkb_verify_keep(b, bufs, &plan, kept);
+        if (!r->timed && res->status == VKB_RES_OK && !(v->flags & VKB_VAR_NONDETERMINISTIC) &&
+            !outputs_identical(b, prep, &plan, bufs, kept, 1, why, sizeof why))
+            determinism_failed(res, "a second run differs", why);
+        if (r->nbackends > 1 && !(v->flags & VKB_VAR_CEILING) && res->status == VKB_RES_OK) {
+            if (st->saved.valid)
+                compare_outputs(res, &plan, &st->saved);
+            else
+                save_outputs(&st->saved, &plan, res);
+        }
+        r->clock.rerun_ns += vkb_now_ns() - t0;
     }
-    res->status = res->check.pass ? VKB_RES_OK : VKB_RES_FAIL;
-    t0 = vkb_now_ns();
-    r->clock.check_ns += t0 - t1;
-    /* a variant that claims determinism must give the same bits on the same input: a second run (validate)
-     * or the last timed one (not for ceilings: an API's or a vendor library's own call is not ours to prove
-     * deterministic) is compared with the checked run, kept on the device where the backend can compare */
-    if (res->status == VKB_RES_OK && !(v->flags & VKB_VAR_NONDETERMINISTIC) &&
-        !(r->timed && (v->flags & VKB_VAR_CEILING)) && on_device)
-        vkb_verify_keep(b, bufs, &plan, kept);
-    if (!r->timed && res->status == VKB_RES_OK && !(v->flags & VKB_VAR_NONDETERMINISTIC) &&
-        !outputs_identical(b, prep, &plan, bufs, kept, 1, why, sizeof why))
-        determinism_failed(res, "a second run differs", why);
-    if (r->nbackends > 1 && !(v->flags & VKB_VAR_CEILING) && res->status == VKB_RES_OK) {
-        if (st->saved.valid)
-            compare_outputs(res, &plan, &st->saved);
-        else
-            save_outputs(&st->saved, &plan, res);
-    }
-    r->clock.rerun_ns += vkb_now_ns() - t0;
-
     res->working_set_bytes = vkb_plan_bytes(&plan);
     if (b->caps.cache_bytes)
         res->cache_fits = res->working_set_bytes <= b->caps.cache_bytes;
@@ -721,7 +756,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
         res->timed = 1;
         res->metric = res->time_ns.median > 0 ? res->work / res->time_ns.median : 0; /* per ns = G per s */
         t0 = vkb_now_ns();
-        if (res->status == VKB_RES_OK && !(v->flags & (VKB_VAR_NONDETERMINISTIC | VKB_VAR_CEILING)) &&
+        if (!first && res->status == VKB_RES_OK && !(v->flags & (VKB_VAR_NONDETERMINISTIC | VKB_VAR_CEILING)) &&
             !outputs_identical(b, prep, &plan, bufs, kept, 0, why, sizeof why))
             determinism_failed(res, "a timed run differs from the checked one", why);
         r->clock.rerun_ns += vkb_now_ns() - t0;
@@ -862,6 +897,8 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
             st.saved_variant = k->variant;
         }
         res = vkb_results_add(&r->results);
+        res->repeats = r->repeat;
+        res->repeat = k->repeat;
         run_one(r, &st, k->backend, f, v, res);
         attach_ceiling(r, &st, res);
         judge_metric(r, res, &r->all[k->backend]->caps);

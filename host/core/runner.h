@@ -16,6 +16,7 @@ typedef struct vkb_work {
     int shape;    /* index into its shapes */
     int variant;  /* index into the family's variants */
     int backend;  /* index into vkb_runner.all */
+    int repeat;   /* --repeat: which round of the shape's cases (0-based) */
 } vkb_work;
 
 /* Where the run's wall time went (-v prints it; the default suite's budget is found from it). */
@@ -42,6 +43,7 @@ typedef struct vkb_runner {
     uint64_t seed;
     const vkb_spec_value *spec; /* --spec: constants set in every selected kernel's shader */
     int nspec;
+    int repeat;                 /* --repeat N: each shape's cases run N times, in rounds; 0: once */
     vkb_results results;        /* every result, in the order emitted */
     vkb_sink *const *sinks;     /* where results go */
     int nsinks;
@@ -57,7 +59,8 @@ typedef struct vkb_runner {
 } vkb_runner;
 
 /* Enumerate the work list of SEL once, up front: per family and shape its ceilings first (when timing, on
- * every backend open), then the selected variants on the backends asked for. Fills R->work and PLAN. */
+ * every backend open), then the selected variants on the backends asked for; with R->repeat N, that round of
+ * the shape's cases N times over. Fills R->work and PLAN. */
 void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan);
 /* Plan every case (without inputs) and check it against its device's limits before anything runs: a bad
  * request exits 2, one beyond the kernel or the device exits 4, each with one line. ESTIMATE (may be NULL)

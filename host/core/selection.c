@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spirv.h"
 #include "util.h"
 
 static int fail(char *err, size_t len, const char *fmt, ...) VKB_PRINTF(3, 4);
@@ -127,6 +128,61 @@ static int check_flags(const vkb_args *a, const vkb_selection *s, char *err, siz
     return 0;
 }
 
+/* A family the command line names (or every family of a group it names) that --variant leaves with nothing to
+ * run is a mistake, not a filter: `run transpose reduce --variant naive` would drop reduce without a word. */
+static int check_named_not_empty(const vkb_args *a, const vkb_selection *s, char *err, size_t len)
+{
+    for (int i = 0; i < a->nfamilies; i++) {
+        const char *name = a->families[i];
+        size_t n = strlen(name);
+        int exact = vkb_family_find(name) != NULL, any = 0;
+        for (int k = 0; k < s->nfams && !any; k++) {
+            const vkb_selected_family *sf = &s->fam[k];
+            if (exact ? strcmp(sf->family->name, name) != 0
+                      : strncmp(sf->family->name, name, n) != 0 || sf->family->name[n] != '.')
+                continue;
+            for (int v = 0; v < sf->family->nvariants; v++)
+                any |= sf->selected[v];
+        }
+        if (!any)
+            return fail(err, len, "--variant %.60s leaves %s%.60s with nothing to run; `vkbench list` names its "
+                        "variants", a->variants ? a->variants : "all", exact ? "" : "the group ", name);
+    }
+    return 0;
+}
+
+/* Each --spec constant given by name must be one that some selected kernel's shader has (a SpecId number is
+ * taken as given); a constant that only some lack skips those rows at run time, with the reason. */
+static int check_spec_names(const vkb_args *a, const vkb_selection *s, char *err, size_t len)
+{
+    for (int i = 0; i < a->nspec; i++) {
+        const char *name = a->spec[i].name;
+        char have[300] = "";
+        size_t used = 0;
+        int found = 0;
+        if (name[strspn(name, "0123456789")] == 0)
+            continue;
+        for (int k = 0; k < s->nfams && !found; k++)
+            for (int v = 0; v < s->fam[k].family->nvariants && !found; v++) {
+                const vkb_variant *var = &s->fam[k].family->variants[v];
+                const vkb_spirv *spv = var->kernel ? vkb_spirv_find(var->kernel) : NULL;
+                vkb_spirv_constant c[VKB_MAX_SPEC + 3];
+                int nc;
+                if (!s->fam[k].selected[v] || (var->flags & VKB_VAR_CEILING) || !spv)
+                    continue;
+                found = vkb_spirv_spec_id(spv, name) >= 0;
+                nc = vkb_spirv_spec_constants(spv, c, (int)VKB_COUNT(c));
+                for (int j = 0; j < nc; j++)   /* the names there are, once each, for the message */
+                    if (c[j].name[0] && !strstr(have, c[j].name) && used < sizeof have)
+                        used += (size_t)snprintf(have + used, sizeof have - used, "%s%s", used ? " " : "", c[j].name);
+            }
+        if (!found)
+            return fail(err, len, "--spec: no selected variant's shader has a constant %s; theirs: %s, each variant's "
+                        "in `vkbench list --verbose`", name, have[0] ? have : "none");
+    }
+    return 0;
+}
+
 int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_t len)
 {
     char names[400];
@@ -157,19 +213,26 @@ int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_
     for (int i = 0; i < s->nfams; i++) {
         vkb_selected_family *sf = &s->fam[i];
         const vkb_family *f = sf->family;
-        int any = 0;
         sf->selected = vkb_calloc((size_t)f->nvariants + 1, 1);
         for (int v = 0; v < f->nvariants; v++)
-            any |= sf->selected[v] = (unsigned char)(vkb_cli_variant_selected(a->variants, f->name, f->variants[v].name) &&
-                                                     !(strcmp(a->command, "suite") == 0 &&
-                                                       (f->variants[v].flags & VKB_VAR_NOT_IN_SUITE)));
+            sf->selected[v] = (unsigned char)(vkb_cli_variant_selected(a->variants, f->name, f->variants[v].name) &&
+                                              !(strcmp(a->command, "suite") == 0 &&
+                                                (f->variants[v].flags & VKB_VAR_NOT_IN_SUITE)));
+    }
+    if (check_named_not_empty(a, s, err, len))
+        return -1;
+    for (int i = 0; i < s->nfams; i++) {
+        vkb_selected_family *sf = &s->fam[i];
+        int any = 0;
+        for (int v = 0; v < sf->family->nvariants; v++)
+            any |= sf->selected[v];
         if (any)
             s->fam[kept++] = *sf;
         else
             free(sf->selected);
     }
     s->nfams = kept;
-    return 0;
+    return check_spec_names(a, s, err, len);
 }
 
 /* Shapes from the size flags F takes: the --size values (one axis shared by every extent dim without its

@@ -25,8 +25,10 @@ typedef struct vkb_selection {
 } vkb_selection;
 
 /* The families and variants A names (every family when none), checked: each size flag given must be taken
- * by at least one selected family. Families where --variant selects nothing are left out. 0, or -1 with a
- * usage error in ERR. */
+ * by at least one selected family; a family named on the command line (or every family of a group named)
+ * must keep a variant after --variant; each --spec constant given by name must be in some selected kernel's
+ * shader. Families where --variant selects nothing (of those not named) are left out. 0, or -1 with a usage
+ * error in ERR. */
 int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_t len);
 /* The shapes of each selected family for A's command on CAPS (see vkb_selection_shapes_for). 0 or -1 with
  * ERR. */

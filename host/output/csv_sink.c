@@ -21,7 +21,7 @@ typedef struct csv_sink {
 static const char *const columns =
     "family,variant,backend,device,shape,constants,status,skip_reason,reps,settled,min_ms,q1_ms,median_ms,"
     "q3_ms,max_ms,mean_ms,stddev_ms,iqr_over_median,metric_name,metric,ceiling_variant,ceiling_backend,ceiling,"
-    "fraction,predicted,fits_in_cache,max_error,tolerance,suspect,suspect_reason\n";
+    "fraction,predicted,fits_in_cache,max_error,tolerance,suspect,suspect_reason,repeat\n";
 
 /* A text field: quoted when it holds a comma, a quote or a line break; NULL is empty. */
 static void text(FILE *out, const char *s, int last)
@@ -88,13 +88,13 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
     fprintf(out, "%d,", t ? r->time_ns.n : 0);
     text(out, t ? (r->time_ns.settled ? "true" : "false") : NULL, 0);
     number(out, r->time_ns.min / 1e6, t);
-    number(out, r->time_ns.q1 / 1e6, t);
+    number(out, r->time_ns.q1 / 1e6, t && r->time_ns.n >= VKB_STATS_MIN_QUARTILES); /* empty, as in the JSON's null */
     number(out, r->time_ns.median / 1e6, t);
-    number(out, r->time_ns.q3 / 1e6, t);
+    number(out, r->time_ns.q3 / 1e6, t && r->time_ns.n >= VKB_STATS_MIN_QUARTILES);
     number(out, r->time_ns.max / 1e6, t);
     number(out, r->time_ns.mean / 1e6, t);
-    number(out, r->time_ns.stddev / 1e6, t);
-    number(out, vkb_stats_iqr_ratio(&r->time_ns), t);
+    number(out, r->time_ns.stddev / 1e6, t && r->time_ns.n >= VKB_STATS_MIN_STDDEV);
+    number(out, vkb_stats_iqr_ratio(&r->time_ns), t && r->time_ns.n >= VKB_STATS_MIN_QUARTILES);
     text(out, r->family->metric, 0);
     number(out, r->metric, t);
     text(out, c ? r->ceiling->variant->name : NULL, 0);
@@ -106,7 +106,10 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
     number(out, r->check.max_error, checked);
     number(out, r->check.tolerance, checked);
     text(out, r->suspect ? "true" : "false", 0);
-    text(out, r->suspect ? r->suspect_reason : NULL, 1);
+    text(out, r->suspect ? r->suspect_reason : NULL, 0);
+    if (r->repeats > 0)
+        fprintf(out, "%d", r->repeat);  /* --repeat: which run of the case; empty without */
+    fputc('\n', out);
     if (out == stdout)
         fflush(stdout);
 }
@@ -114,8 +117,12 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
 static int csv_end(vkb_sink *s, int interrupted)
 {
     csv_sink *cs = s->impl;
-    int rc = vkb_outfile_close(cs->file);
-    (void)interrupted; /* every row written is whole: nothing to close */
+    int rc;
+    /* every row written is whole; a run stopped early says so in a last line that CSV readers skip as a
+     * comment (pandas: comment='#'), since a column could not say it in the rows already written */
+    if (interrupted && !vkb_outfile_failed(cs->file))
+        fputs("# interrupted: the run was stopped before its last case\n", cs->out);
+    rc = vkb_outfile_close(cs->file);
     cs->file = NULL;
     return rc ? VKB_EXIT_OUTPUT : VKB_EXIT_OK;
 }

@@ -7,6 +7,11 @@
 
 #include "result.h"
 
+/* A row whose spread (IQR / median) passes this is marked noisy in the table ("12!"): repetitions that far
+ * apart mean a busy machine or an unstable clock, not the kernel (lavapipe on an idle 2-core machine and the
+ * H100 stay below it; docs/performance.md) */
+#define VKB_NOISY_IQR 0.10
+
 /* "712.3us", "12.35ms", "1.234s": four significant digits in at most 8 columns. */
 const char *vkb_fmt_time(double ns, char *buf, size_t len);
 /* "ok", "fail", "skip" (JSON and CSV) */

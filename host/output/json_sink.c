@@ -37,6 +37,13 @@ static void json_caps(vkb_json *j, const vkb_backend *b)
     vkb_json_string(j, "type", c->type);
     vkb_json_string(j, "driver", c->driver);
     vkb_json_string(j, "api_version", c->api_version);
+    vkb_json_string(j, "vendor", c->vendor[0] ? c->vendor : NULL);          /* 2.1: the device's identity */
+    vkb_json_int(j, "vendor_id", c->vendor_id);
+    if (c->device_id || strcmp(b->name, "cuda") != 0)
+        vkb_json_int(j, "device_id", c->device_id);
+    else
+        vkb_json_null(j, "device_id");                                      /* CUDA does not say */
+    vkb_json_bool(j, "cpu_implementation", c->is_cpu);
     vkb_json_int(j, "subgroup_size", c->subgroup_size);
     vkb_json_int(j, "subgroup_size_min", c->subgroup_min);
     vkb_json_int(j, "subgroup_size_max", c->subgroup_max);
@@ -78,6 +85,10 @@ static void json_settings(vkb_json *j, const vkb_run_settings *s)
         vkb_json_null(j, "reps"); /* until the median settles or the budget is spent */
     vkb_json_string(j, "spec", s->spec && s->spec[0] ? s->spec : NULL);
     vkb_json_bool(j, "paired", s->paired);
+    if (s->repeat > 0)
+        vkb_json_int(j, "repeat", s->repeat);   /* 2.1: --repeat N */
+    else
+        vkb_json_null(j, "repeat");
     vkb_json_string(j, "tool_version", VKB_VERSION);
     vkb_json_object_end(j);
 }
@@ -90,17 +101,20 @@ static const char *device_of(const json_sink *js, const char *backend)
     return NULL;
 }
 
+/* Statistics the repetitions cannot give are null, never 0: a standard deviation needs 2, quartiles (and
+ * the spread from them) 3, as the table's `-` says (VKB_STATS_MIN_*, stats.h). */
 static void json_time(vkb_json *j, const vkb_stats *t)
 {
+    int quartiles = t->n >= VKB_STATS_MIN_QUARTILES, spread = t->n >= VKB_STATS_MIN_STDDEV;
     vkb_json_object_begin(j, "time_ms");
     vkb_json_number(j, "min", t->min / 1e6);
-    vkb_json_number(j, "q1", t->q1 / 1e6);
+    vkb_json_number(j, "q1", quartiles ? t->q1 / 1e6 : NAN);
     vkb_json_number(j, "median", t->median / 1e6);
-    vkb_json_number(j, "q3", t->q3 / 1e6);
+    vkb_json_number(j, "q3", quartiles ? t->q3 / 1e6 : NAN);
     vkb_json_number(j, "max", t->max / 1e6);
     vkb_json_number(j, "mean", t->mean / 1e6);
-    vkb_json_number(j, "stddev", t->stddev / 1e6);
-    vkb_json_number(j, "iqr_over_median", vkb_stats_iqr_ratio(t));
+    vkb_json_number(j, "stddev", spread ? t->stddev / 1e6 : NAN);
+    vkb_json_number(j, "iqr_over_median", quartiles ? vkb_stats_iqr_ratio(t) : NAN);
     vkb_json_object_end(j);
 }
 
@@ -121,6 +135,8 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
     vkb_json_string(j, "status", vkb_fmt_status(r));
     vkb_json_string(j, "skip_reason", r->status == VKB_RES_SKIP ? r->skip_reason : NULL);
     vkb_json_string(j, "constants", r->constants[0] ? r->constants : NULL);
+    if (r->repeats > 0)
+        vkb_json_int(j, "repeat", r->repeat);   /* 2.1, --repeat only: which run of the case, 0-based */
     vkb_json_bool(j, "ceiling_row", (r->variant->flags & VKB_VAR_CEILING) != 0);
     vkb_json_bool(j, "deterministic", !(r->variant->flags & VKB_VAR_NONDETERMINISTIC));
     vkb_json_int(j, "reps", r->timed ? r->time_ns.n : 0);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "identity.h"
 #include "util.h"
 
 typedef struct reason_count {
@@ -22,6 +23,8 @@ typedef struct matrix_sink {
     int total_oks, total_fails, total_skips;
     reason_count *reasons;
     int nreasons, cap;
+    vkb_backend *const *backends;       /* the devices under test: named first, per family and at the end */
+    int nbackends;
 } matrix_sink;
 
 static void count_reason(matrix_sink *m, const char *reason)
@@ -44,11 +47,26 @@ static void count_reason(matrix_sink *m, const char *reason)
 static void matrix_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
                          const vkb_run_plan *plan)
 {
-    (void)s;
+    matrix_sink *m = s->impl;
     (void)set;
-    (void)backends;
-    (void)nbackends;
     (void)plan;
+    m->backends = backends;
+    m->nbackends = nbackends;
+    vkb_progress_pause(m->out);
+    vkb_identity_print(m->out, "", backends, nbackends, m->width);
+    fflush(m->out);
+    vkb_progress_resume();
+}
+
+/* The device names of the run, each once: "llvmpipe (LLVM 15.0.6, 256 bits)". */
+static const char *device_names(const matrix_sink *m, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < m->nbackends && used < len; i++)
+        if (i == 0 || strcmp(m->backends[i]->caps.name, m->backends[i - 1]->caps.name) != 0)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " and " : "", m->backends[i]->caps.name);
+    return buf;
 }
 
 static void matrix_family_begin(vkb_sink *s, const vkb_family *f)
@@ -78,7 +96,10 @@ static void matrix_result(vkb_sink *s, const vkb_result *r)
     if (!m->started) {
         if (!m->name_w)
             matrix_family_begin(s, r->family);
-        fprintf(m->out, "\n== validate %s\n", r->family->name);
+        char names[600], title[800];
+        snprintf(title, sizeof title, "== validate %s on %s", r->family->name, device_names(m, names, sizeof names));
+        fputc('\n', m->out);
+        vkb_fmt_wrap(m->out, 0, 3, title, m->width);
         vkb_fmt_cell(m->out, "variant", m->name_w, 1);
         vkb_fmt_cell(m->out, "backend", 7, 1);
         vkb_fmt_cell(m->out, "shape", m->shape_w, 1);
@@ -136,10 +157,13 @@ static int by_count(const void *a, const void *b)
 static int matrix_end(vkb_sink *s, int interrupted)
 {
     matrix_sink *m = s->impl;
-    char line[400];
-    (void)interrupted;
-    fprintf(m->out, "\nvalidate: %d passed, %d failed, %d skipped%s\n", m->total_oks, m->total_fails, m->total_skips,
-            interrupted ? " (stopped early)" : "");
+    char line[1400], device[1200];
+    vkb_progress_pause(m->out);
+    snprintf(line, sizeof line, "validate: %d passed, %d failed, %d skipped on %s%s", m->total_oks, m->total_fails,
+             m->total_skips, vkb_identity_short(m->backends, m->nbackends, device, sizeof device),
+             interrupted ? " (stopped early)" : "");
+    fputc('\n', m->out);
+    vkb_fmt_wrap(m->out, 0, 4, line, m->width);
     if (m->nreasons) {
         qsort(m->reasons, (size_t)m->nreasons, sizeof *m->reasons, by_count);
         fprintf(m->out, "skips by reason:\n");
@@ -156,6 +180,7 @@ static int matrix_end(vkb_sink *s, int interrupted)
 static void matrix_destroy(vkb_sink *s)
 {
     matrix_sink *m = s->impl;
+    vkb_identity_set_table(NULL);
     free(m->reasons);
 }
 
@@ -164,6 +189,7 @@ vkb_sink *vkb_sink_matrix_create(FILE *out, int width)
     matrix_sink *m = vkb_calloc(1, sizeof *m);
     m->out = out;
     m->width = width;
+    vkb_identity_set_table(out);
     m->base.begin = matrix_begin;
     m->base.family_begin = matrix_family_begin;
     m->base.family_end = matrix_family_end;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "format.h"
+#include "identity.h"
 #include "util.h"
 
 typedef struct progress_sink {
@@ -42,9 +43,10 @@ static void progress_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend
 {
     progress_sink *p = s->impl;
     (void)set;
-    (void)backends;
-    (void)nbackends;
     p->total = plan ? plan->cases : 0;
+    /* the device before the first result, unless the table names it on this same terminal or file */
+    if (!vkb_identity_on_table(stderr))
+        vkb_identity_print(stderr, "vkbench: ", backends, nbackends, 0);
     p->start_ns = vkb_now_ns();
     if (plan && plan->cases > 0) {
         char text[160];
@@ -87,8 +89,11 @@ static void progress_result(vkb_sink *s, const vkb_result *r)
         p->drawn = 1;
         shown = p;
     } else {
-        fprintf(stderr, "vkbench: [%d/%d] %s/%s %s %s %s\n", p->done, total, r->family->name, r->variant->name,
-                r->backend, shape, r->status == VKB_RES_OK ? "ok" : r->status == VKB_RES_FAIL ? "FAIL" : "skip");
+        char run[48] = "";
+        if (r->repeats > 1)
+            snprintf(run, sizeof run, " (run %d of %d)", r->repeat + 1, r->repeats);
+        fprintf(stderr, "vkbench: [%d/%d] %s/%s %s %s %s%s\n", p->done, total, r->family->name, r->variant->name,
+                r->backend, shape, r->status == VKB_RES_OK ? "ok" : r->status == VKB_RES_FAIL ? "FAIL" : "skip", run);
     }
     fflush(stderr);
 }

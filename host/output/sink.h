@@ -22,6 +22,7 @@ typedef struct vkb_run_settings {
     int reps;                   /* fixed repetitions, 0: until the median settles */
     const char *spec;           /* --spec text, NULL when none */
     int paired;                 /* two backends side by side */
+    int repeat;                 /* --repeat N: each case's results come N times (vkb_result.repeat); 0: once */
 } vkb_run_settings;
 
 /* The work list, known before the first case runs. */

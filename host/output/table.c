@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "format.h"
+#include "identity.h"
+#include "repeats.h"
 #include "util.h"
 
 #define MAX_CEILINGS 8
@@ -16,7 +18,7 @@
 
 /* What the table showed: each marker used gets its legend line. */
 typedef struct markers {
-    int none, over100, differs, unknown_fit, unsettled, suspect, fail, cross, one_api, theory;
+    int none, over100, differs, unknown_fit, unsettled, suspect, fail, cross, one_api, noisy, runs_apart, theory;
 } markers;
 
 typedef struct table_sink {
@@ -36,6 +38,12 @@ typedef struct table_sink {
     int npending;
     char *notes[MAX_NOTES];     /* per-row details printed in the legend (suspect reasons) */
     int nnotes, dropped_notes;
+    vkb_backend *const *backends; /* the devices under test, named first and in the closing summary */
+    int nbackends;
+    const char *command;
+    int passed, failed, skipped, suspect; /* the closing summary's counts, one per row */
+    int repeat;                 /* --repeat N (N > 1): each row folds a case's N runs, with a run% column */
+    vkb_repeats runs;           /* ... collected until each case's last run is in */
 } table_sink;
 
 static int ceiling_letter(table_sink *t, const vkb_result *c)
@@ -90,10 +98,38 @@ static const char *metric(table_sink *t, const vkb_result *r, char *buf, size_t 
     return buf;
 }
 
-static const char *iqr_text(double ratio, char *buf, size_t len)
+/* --repeat: the spread between the runs of a folded row; NAN for any other */
+static double runs_spread(const vkb_result *r)
+{
+    return r && r->repeat < 0 && r->repeats > 1 ? ((const vkb_folded *)r)->spread : NAN;
+}
+
+/* The spread between runs in percent, "!" past VKB_NOISY_IQR like the IQR; "-" when unknown. */
+static const char *runs_text(table_sink *t, double spread, char *buf, size_t len)
+{
+    double pct = 100 * spread;
+    if (isnan(spread)) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    if (pct < 999.5)
+        snprintf(buf, len, pct < 9.95 ? "%.1f%s" : "%.0f%s", pct, spread > VKB_NOISY_IQR ? "!" : "");
+    else
+        snprintf(buf, len, ">999!");
+    t->used.runs_apart |= spread > VKB_NOISY_IQR;
+    return buf;
+}
+
+/* The spread in percent, "!" after it when it passes VKB_NOISY_IQR: noise said where it happens. */
+static const char *iqr_text(table_sink *t, double ratio, char *buf, size_t len)
 {
     double pct = 100 * ratio;
-    snprintf(buf, len, pct < 9.95 ? "%.1f" : pct < 999.5 ? "%.0f" : ">999", pct);
+    int noisy = ratio > VKB_NOISY_IQR;
+    if (pct < 999.5)
+        snprintf(buf, len, pct < 9.95 ? "%.1f%s" : "%.0f%s", pct, noisy ? "!" : "");
+    else
+        snprintf(buf, len, ">999!");
+    t->used.noisy |= noisy;
     return buf;
 }
 
@@ -197,7 +233,10 @@ static void single_row(table_sink *t, const vkb_result *r)
     vkb_fmt_cell(t->out, vkb_fmt_time(r->time_ns.median, buf, sizeof buf), 7, 0);
     snprintf(buf, sizeof buf, "%d", r->time_ns.n);
     vkb_fmt_cell(t->out, buf, 5, 0);
-    vkb_fmt_cell(t->out, r->time_ns.n < 3 ? "-" : iqr_text(vkb_stats_iqr_ratio(&r->time_ns), buf, sizeof buf), 4, 0);
+    vkb_fmt_cell(t->out, r->time_ns.n < VKB_STATS_MIN_QUARTILES ? "-" :
+                 iqr_text(t, vkb_stats_iqr_ratio(&r->time_ns), buf, sizeof buf), 5, 0);
+    if (t->repeat > 1)
+        vkb_fmt_cell(t->out, runs_text(t, runs_spread(r), buf, sizeof buf), 5, 0);
     vkb_fmt_cell(t->out, metric(t, r, buf, sizeof buf), 8, 0);
     vkb_fmt_cell(t->out, of_ceiling(t, r, buf, sizeof buf), 7, 0);
     if (t->predicts)
@@ -243,7 +282,9 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
     vkb_fmt_cell(t->out, buf, 6, 0);
     snprintf(buf, sizeof buf, "%d", reps);
     vkb_fmt_cell(t->out, reps ? buf : "-", 5, 0);
-    vkb_fmt_cell(t->out, reps ? iqr_text(iqr, buf, sizeof buf) : "-", 4, 0);
+    vkb_fmt_cell(t->out, reps >= VKB_STATS_MIN_QUARTILES ? iqr_text(t, iqr, buf, sizeof buf) : "-", 5, 0);
+    if (t->repeat > 1) /* the larger of the two APIs' run-to-run spreads (fmax skips a NAN) */
+        vkb_fmt_cell(t->out, runs_text(t, fmax(runs_spread(vk), runs_spread(cu)), buf, sizeof buf), 5, 0);
     if (t->predicts) {
         /* one rule for both APIs: the mark says whether either measured differs from it */
         char vbuf[32], cbuf[32];
@@ -288,11 +329,15 @@ static void header(table_sink *t)
         vkb_fmt_cell(t->out, "ceil%", 7, 0);
         vkb_fmt_cell(t->out, "vk/cu", 6, 0);
         vkb_fmt_cell(t->out, "reps", 5, 0);
-        vkb_fmt_cell(t->out, "IQR%", 4, 0);
+        vkb_fmt_cell(t->out, "IQR%", 5, 0);
+        if (t->repeat > 1)
+            vkb_fmt_cell(t->out, "run%", 5, 0);
     } else {
         vkb_fmt_cell(t->out, "median", 7, 0);
         vkb_fmt_cell(t->out, "reps", 5, 0);
-        vkb_fmt_cell(t->out, "IQR%", 4, 0);
+        vkb_fmt_cell(t->out, "IQR%", 5, 0);
+        if (t->repeat > 1)
+            vkb_fmt_cell(t->out, "run%", 5, 0);
         vkb_fmt_cell(t->out, f->metric, 8, 0);
         vkb_fmt_cell(t->out, "ceil%", 7, 0);
     }
@@ -365,6 +410,19 @@ static void legend(table_sink *t)
                  rule_name(f));
         legend_line(t, line);
     }
+    if (t->repeat > 1) {
+        snprintf(line, sizeof line, "--repeat %d: a row is the case's %d runs (in rounds: every variant once per "
+                 "round): the median of their medians, all their reps, their median IQR; run%%: (slowest - fastest "
+                 "run) / that median%s", t->repeat, t->repeat, t->used.runs_apart ? "; ! above 10%: the runs disagree, "
+                 "the machine or its clock drifted between them" : "");
+        legend_line(t, line);
+    }
+    if (t->used.noisy) {
+        snprintf(line, sizeof line, "IQR%% !: a spread above %.0f%%: the repetitions disagree, so the machine was "
+                 "busy or the clock unstable while they ran: rerun on an idle machine before trusting a difference of "
+                 "that size", 100 * VKB_NOISY_IQR);
+        legend_line(t, line);
+    }
     if (t->used.unsettled)
         legend_line(t, "~: the median had not settled when the time budget ran out: a rough number (raise "
                        "--budget-ms)");
@@ -396,6 +454,15 @@ static void table_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *c
     t->home = nbackends > 0 ? backends[0]->name : NULL;
     for (int i = 0; i < nbackends; i++)
         t->have_cuda |= strcmp(backends[i]->name, "cuda") == 0;
+    /* the device first: a saved table says what it measured */
+    t->backends = backends;
+    t->nbackends = nbackends;
+    t->command = set->command && strcmp(set->command, "suite") == 0 ? "suite" : "run";
+    t->repeat = set->repeat;
+    vkb_progress_pause(t->out);
+    vkb_identity_print(t->out, "", backends, nbackends, t->width);
+    fflush(t->out);
+    vkb_progress_resume();
 }
 
 /* The name column: as wide as the family's longest name needs, at most what the width leaves. */
@@ -408,8 +475,8 @@ static void layout(table_sink *t, const vkb_family *f)
         natural = n > natural ? n : natural;
     }
     natural += 8; /* room for short --spec constants */
-    fixed = t->shape_w + 1 + (t->paired ? 9 + 8 + 9 + 8 + 7 + 6 + 5 : 8 + 6 + 5 + 9 + 8 + 5) + (t->predicts ? 8 : 0) +
-            (t->paired ? 9 : 7);
+    fixed = t->shape_w + 1 + (t->paired ? 9 + 8 + 9 + 8 + 7 + 6 + 6 : 8 + 6 + 6 + 9 + 8 + 5) + (t->predicts ? 8 : 0) +
+            (t->repeat > 1 ? 6 : 0) + (t->paired ? 9 : 7);
     t->name_w = natural;
     if (t->width > 0 && natural + 1 + fixed > t->width)
         t->name_w = t->width - 1 - fixed;
@@ -453,7 +520,17 @@ static int same_case(const vkb_result *a, const vkb_result *b)
 static void table_result(vkb_sink *s, const vkb_result *r)
 {
     table_sink *t = s->impl;
+    if (r->repeats > 1 && r->repeat >= 0) {   /* --repeat: one row once the case's last run is in */
+        const vkb_folded *folded = vkb_repeats_add(&t->runs, r);
+        if (!folded)
+            return;
+        r = &folded->r;
+    }
     vkb_progress_pause(t->out);
+    t->passed += r->status == VKB_RES_OK && !r->suspect;
+    t->failed += r->status == VKB_RES_FAIL;
+    t->skipped += r->status == VKB_RES_SKIP;
+    t->suspect += r->status == VKB_RES_OK && r->suspect;
     if (!t->family || t->family != r->family)
         table_family_begin(s, r->family);
     if (!t->started) {
@@ -491,7 +568,11 @@ static void table_result(vkb_sink *s, const vkb_result *r)
 static void table_family_end(vkb_sink *s, const vkb_family *f)
 {
     table_sink *t = s->impl;
+    const vkb_folded *folded;
     (void)f;
+    /* --repeat stopped early: the cases it has runs of, folded from those */
+    while (t->family && (folded = vkb_repeats_incomplete(&t->runs)))
+        table_result(s, &folded->r);
     vkb_progress_pause(t->out);
     for (int i = 0; i < t->npending; i++) {
         const vkb_result *r = t->pending[i];
@@ -510,9 +591,19 @@ static void table_family_end(vkb_sink *s, const vkb_family *f)
 static int table_end(vkb_sink *s, int interrupted)
 {
     table_sink *t = s->impl;
+    char counts[160], device[1200], line[1400];
     if (t->family)
         table_family_end(s, t->family); /* an interrupted run still prints what finished */
-    (void)interrupted;
+    /* the closing summary names the device again: the end of a long log is where a reader looks */
+    snprintf(counts, sizeof counts, "%d passed, %d failed, %d skipped", t->passed, t->failed, t->skipped);
+    if (t->suspect)
+        snprintf(counts + strlen(counts), sizeof counts - strlen(counts), ", %d suspect", t->suspect);
+    snprintf(line, sizeof line, "%s: %s on %s%s", t->command ? t->command : "run", counts,
+             vkb_identity_short(t->backends, t->nbackends, device, sizeof device),
+             interrupted ? " (stopped early)" : "");
+    vkb_progress_pause(t->out);
+    fputc('\n', t->out);
+    vkb_fmt_wrap(t->out, 0, 4, line, t->width);
     fflush(t->out);
     return VKB_EXIT_OK;
 }
@@ -520,6 +611,8 @@ static int table_end(vkb_sink *s, int interrupted)
 static void table_destroy(vkb_sink *s)
 {
     table_sink *t = s->impl;
+    vkb_identity_set_table(NULL);
+    vkb_repeats_free(&t->runs);
     for (int i = 0; i < t->nnotes; i++)
         free(t->notes[i]);
 }
@@ -529,6 +622,7 @@ vkb_sink *vkb_sink_table_create(FILE *out, int width)
     table_sink *t = vkb_calloc(1, sizeof *t);
     t->out = out;
     t->width = width;
+    vkb_identity_set_table(out);
     t->base.begin = table_begin;
     t->base.family_begin = table_family_begin;
     t->base.family_end = table_family_end;

@@ -16,11 +16,16 @@
 // UNROLL_HINTS (matmul_block_unrolled) marks the loops over register arrays [[unroll]]. NVIDIA's Vulkan
 // compiler measured on an H100: without the hints the subgroup tile's 128 accumulators went to local
 // memory (544 bytes of spill, 3.7% of cuBLAS), with them none (21.7 TFLOP/s); but the same hints slow
-// dbuf from 37 to 28 TFLOP/s (and marking the k loop too, 32): so they are a build of their own.
+// dbuf from 37 to 28 TFLOP/s (and marking the k loop too, 32): so they are a build of their own. The build
+// also unrolls the k-step loop (UNROLL_K), which the driver does not do by itself: measured on the H100 with
+// BK 8 (the subgroup row), 22.3 -> 30.5 TFLOP/s; with BK 16 the unrolled loop needs 236 registers and 33 KB
+// of shared memory and drops to 16.6 (docs/performance.md, issue 28).
 #ifdef UNROLL_HINTS
 #define UNROLL [[unroll]]
+#define UNROLL_K [[unroll]]
 #else
 #define UNROLL
+#define UNROLL_K
 #endif
 
 layout(constant_id = 3) const uint BM = 128;
@@ -151,7 +156,7 @@ void main()
         } else if (t + 1u < tiles) {
             fetch((t + 1u) * BK, m0, n0, tid);   // in flight while the math below runs
         }
-        for (uint kk = 0; kk < BK; kk++) {
+        UNROLL_K for (uint kk = 0; kk < BK; kk++) {
             uint fa0 = cur * ASZ * 4u + (AT != 0u ? kk * (BM + PADA) + arow : arow * BK + kk);
             if (AT != 0u && W == 4u) {
                 UNROLL for (uint i = 0; i < TM; i += 4u) {

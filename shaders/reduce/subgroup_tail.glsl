@@ -1,16 +1,28 @@
 // subgroup_tail.glsl - the last steps of a workgroup tree without barriers (seed 003, last-wavefront
 // unroll). The seed's volatile warp-synchronous trick is not valid Vulkan, so subgroup 0 adds the
-// last min(workgroup, subgroup) sums with subgroupAdd: right for any subgroup size.
+// last min(workgroup, subgroup) sums with subgroupAdd: right for any subgroup size, full or not.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+
+// The sum of sh[0 .. COUNT - 1], in every active invocation of the calling subgroup. Without
+// VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT a subgroup may run with inactive invocations
+// (Vulkan spec, SubgroupLocalInvocationId), so lane k need not exist: the active invocations number
+// themselves densely and each adds every LANES-th slot, one slot each on a full subgroup. (lavapipe runs
+// 16 active invocations in subgroups it calls 32 or 64 wide: docs/verification.md, "Subgroup sizes".)
+T subgroup_sum_shared(uint count)
+{
+    uint lanes = subgroupAdd(1u), rank = subgroupExclusiveAdd(1u);
+    T v = T(0);
+    for (uint j = rank; j < count; j += lanes)
+        v += sh[j];
+    return subgroupAdd(v);
+}
 
 // Write the sum of sh[0 .. min(L, subgroup) - 1] to dst[OUT].
 void tail_subgroup(uint out_index)
 {
     if (gl_SubgroupID == 0u) {
-        uint left = min(gl_WorkGroupSize.x, gl_SubgroupSize);
-        T v = gl_SubgroupInvocationID < left ? sh[gl_SubgroupInvocationID] : T(0);
-        v = subgroupAdd(v);
+        T v = subgroup_sum_shared(min(gl_WorkGroupSize.x, gl_SubgroupSize));
         if (subgroupElect())
             dst[out_index] = v;
     }
@@ -42,8 +54,6 @@ bool workgroup_sum_subgroups(T acc, out T sum)
     sum = T(0);
     if (gl_SubgroupID != 0u)
         return false;
-    for (uint j = gl_SubgroupInvocationID; j < gl_NumSubgroups; j += gl_SubgroupSize)
-        sum += sh[j];
-    sum = subgroupAdd(sum);
+    sum = subgroup_sum_shared(gl_NumSubgroups);
     return subgroupElect();
 }
