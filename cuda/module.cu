@@ -77,12 +77,26 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
     caps->device_memory_bytes = p.totalGlobalMem;
     caps->cache_bytes = (uint64_t)p.l2CacheSize;
     caps->compute_units = (uint32_t)p.multiProcessorCount;
+    {   /* the peak rows' theoretical rates (host/families/peak_rates.c): the highest SM clock, the architecture */
+        int khz = 0;
+        if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) == cudaSuccess)
+            caps->clock_mhz = (uint32_t)(khz / 1000);
+        caps->sm_arch = (uint32_t)(p.major * 10 + p.minor);
+    }
     caps->features = VKB_NEED_SUBGROUP_BASIC | VKB_NEED_SUBGROUP_ARITH | VKB_NEED_SUBGROUP_SHUFFLE |
-                     VKB_NEED_FLOAT16 | VKB_NEED_ATOMIC_FLOAT |
+                     VKB_NEED_FLOAT16 | VKB_NEED_ATOMIC_FLOAT | VKB_NEED_FLOAT64 | VKB_NEED_INT16 |
+                     (p.major * 10 + p.minor >= 61 ? VKB_NEED_INT_DOT : 0) |
                      (p.major >= 7 ? VKB_NEED_COOPMAT | VKB_NEED_COOPMAT_KHR : 0);
     if (p.major >= 7)   /* WMMA's fp16 fragment and the m16n8k16 pair the twins in matmul_tc.cu use */
         for (int i = 0; i < 3; i++)
             caps->coopmat_khr[i] = caps->coopmat_khr16[i] = 16u;
+    if (p.major >= 8) {   /* the fragments of the peak family's twins (cuda/peak_coopmat.cu): NVIDIA's Vulkan ones */
+        static const unsigned types[][3] = {{VKB_CT_F16, VKB_CT_F32, 16}, {VKB_CT_F16, VKB_CT_F16, 16},
+                                            {VKB_CT_S8, VKB_CT_S32, 32}, {VKB_CT_U8, VKB_CT_U32, 32}};
+        for (const auto &t : types)
+            caps->coopmat_types[caps->ncoopmat_types++] = {16, 16, t[2], t[0], t[0], t[1], t[1], VKB_SCOPE_SUBGROUP, 0};
+        caps->features |= VKB_NEED_INT8;
+    }
     caps->timestamps = 1;
     TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     for (auto &ev : events)

@@ -149,6 +149,38 @@ static const vkb_family fake_family2 = {
     .check = fake_check,
 };
 
+/* A family with theoretical rates (the peak family's hook) and one whose rows fall back to its rows' rates as
+ * ceilings (matmul's fp32 rows on peak/fma_f32): name, kernel, ..., note, ceiling, fallback. */
+static const vkb_variant theory_variants[] = {
+    {"honest", "copy", {1, 1, 1}, {0}, 0, 0, 0, 0, "below its bound", NULL},
+    {"bounded", "copy", {1, 1, 1}, {0}, 0, 0, 0, 0, "above its bound: suspect", NULL},
+};
+static const vkb_variant user_variants[] = {
+    {"user", "copy", {1, 1, 1}, {0}, 0, 0, 0, 0, "no ceiling of its own ran", "nosuch", "theory/honest"},
+    {"user_suspect", "copy", {1, 1, 1}, {0}, 0, 0, 0, 0, "its fallback is suspect", "nosuch", "theory/bounded"},
+    {"user_none", "copy", {1, 1, 1}, {0}, 0, 0, 0, 0, "its fallback never ran", "nosuch", "theory/nosuch"},
+};
+
+static double theory_rate(const vkb_variant *v, const vkb_caps *caps, double *bound)
+{
+    (void)caps;
+    *bound = strcmp(v->name, "honest") == 0 ? 1e30 : 1e-30;
+    return *bound;
+}
+
+static const vkb_family theory_family = {
+    .name = "theory", .summary = "rates with bounds", .dims = {"n"}, .ndims = 1, .metric = "GFLOP/s",
+    .variants = theory_variants, .nvariants = 2, .default_shapes = fake_defaults, .battery = fake_battery,
+    .case_create = fake_create, .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work,
+    .check = fake_check, .theoretical = theory_rate,
+};
+static const vkb_family user_family = {
+    .name = "user", .summary = "rows with fallback ceilings", .dims = {"n"}, .ndims = 1, .metric = "GFLOP/s",
+    .variants = user_variants, .nvariants = 3, .default_shapes = fake_defaults, .battery = fake_battery,
+    .case_create = fake_create, .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work,
+    .check = fake_check,
+};
+
 /* ---- a fake backend: buffers in host memory, "execution" a CPU copy, fixed times ---- */
 
 typedef struct fake_buffer {
@@ -627,6 +659,29 @@ static void test_suspect(void)
     free_fixture(&fx);
 }
 
+/* A family's own bound judges its rows (above it: suspect, whatever the peaks table says); a row whose own
+ * ceiling did not run takes its fallback of another family (the fastest such result, never a suspect one). */
+static void test_fallback_theory(void)
+{
+    static const vkb_family *fams[] = {&theory_family, &user_family};
+    static const int64_t n[] = {16};
+    fixture fx;
+    const vkb_result *honest, *bounded, *user, *user_suspect, *user_none;
+    run_fixture(&fx, fams, 2, n, 1, 0, 0, 0, 1);
+    honest = find(&fx, "honest", "vulkan", 16);
+    bounded = find(&fx, "bounded", "vulkan", 16);
+    user = find(&fx, "user", "vulkan", 16);
+    user_suspect = find(&fx, "user_suspect", "vulkan", 16);
+    user_none = find(&fx, "user_none", "vulkan", 16);
+    ASSERT(honest && bounded && user && user_suspect && user_none);
+    ASSERT(honest && !honest->suspect && honest->theoretical == 1e30 && !honest->ceiling);
+    ASSERT(bounded && bounded->suspect && strstr(bounded->suspect_reason, "above the bound"));
+    ASSERT(user && user->ceiling == honest && user->fraction > 0 && user->fraction == user->metric / honest->metric);
+    ASSERT(user_suspect && !user_suspect->ceiling);
+    ASSERT(user_none && !user_none->ceiling);
+    free_fixture(&fx);
+}
+
 /* With a backend that compares on the device, the poison and determinism checks of a MiB of output read
  * nothing back unless something differs, and still fail for the right reason, naming the first differing word. */
 static void test_device_compare(void)
@@ -1061,6 +1116,7 @@ int main(int argc, char **argv)
         {"cross_backend", test_cross_backend},
         {"cross_backend_spans", test_cross_backend_spans},
         {"suspect", test_suspect},
+        {"fallback_theory", test_fallback_theory},
         {"interrupt", test_interrupt},
         {"fatal_ends_sinks", test_fatal_ends_sinks},
         {"size_cubic", test_size_cubic},

@@ -7,6 +7,7 @@ set(verify_shapes
     "copy#--n 1,1000,4099"
     "transpose#--rows 1,33,64 --cols 1,17,64"
     "memory#"
+    "peak#"
     "matmul#--m 1,33,130 --n 17,129 --k 9,40"
     "reduce#--n 1,1000,4099,1000003")
 foreach(item ${verify_shapes})

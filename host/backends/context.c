@@ -9,6 +9,7 @@
 
 #include "backend.h"
 #include "coopmat.h"
+#include "peak_features.h"
 
 static unsigned validation_messages;
 
@@ -279,12 +280,15 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
     vkGetPhysicalDeviceFeatures2(phys, &f2);
     if (f12.shaderFloat16 && s16.storageBuffer16BitAccess)
         c->features |= VKB_NEED_FLOAT16;
+    if (f12.shaderInt8)
+        c->features |= VKB_NEED_INT8;
     /* glslang declares the Vulkan memory model in every shader that uses cooperative matrices */
     if (cm.cooperativeMatrix && (c->features & VKB_NEED_FLOAT16) && f12.vulkanMemoryModel)
         c->features |= VKB_NEED_COOPMAT;
     if (af.shaderBufferFloat32AtomicAdd)
         c->features |= VKB_NEED_ATOMIC_FLOAT;
     vkb_coopmat_caps(phys, exts, next, (c->features & VKB_NEED_FLOAT16) && f12.vulkanMemoryModel, c);
+    vkb_peak_features_caps(phys, exts, next, api, &f2.features, c);
 }
 
 static VkExtensionProperties *device_exts(VkPhysicalDevice phys, uint32_t *n)
@@ -376,6 +380,7 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     qci.pQueuePriorities = &priority;
     if (props.apiVersion >= VK_API_VERSION_1_2) {
         f12.shaderFloat16 = (c->features & VKB_NEED_FLOAT16) != 0;
+        f12.shaderInt8 = (c->features & VKB_NEED_INT8) != 0;
         f12.vulkanMemoryModel = (c->features & (VKB_NEED_COOPMAT | VKB_NEED_COOPMAT_KHR | VKB_NEED_COOPMAT2)) != 0;
         *tail = &f12;
         tail = &f12.pNext;
@@ -390,6 +395,7 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
         tail = &cm.pNext;
     }
     tail = vkb_coopmat_enable(c, tail, enable, &nenable);
+    tail = vkb_peak_features_enable(c, &f2.features, tail, enable, &nenable);
     if (c->features & VKB_NEED_ATOMIC_FLOAT) {
         enable[nenable++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
         af.shaderBufferFloat32AtomicAdd = VK_TRUE;
@@ -564,6 +570,17 @@ int vkb_vulkan_list_devices(void)
                "%u invocations (0: none)\n", c.coopmat_khr[0], c.coopmat_khr[1], c.coopmat_khr[2], c.coopmat_khr16[0],
                c.coopmat_khr16[1], c.coopmat_khr16[2], c.coopmat2_granularity[0], c.coopmat2_granularity[1],
                c.coopmat2_granularity[2], c.coopmat2_max_invocations);
+        /* the peak family's number types, and every cooperative-matrix combination the device lists
+         * (VkComponentTypeKHR codes A,B,C,result; scope 3 subgroup, 2 workgroup) */
+        printf("   number types    fp64 %s, int16 %s, int8 %s, int dot product %s, bf16 %s\n",
+               c.features & VKB_NEED_FLOAT64 ? "yes" : "no", c.features & VKB_NEED_INT16 ? "yes" : "no",
+               c.features & VKB_NEED_INT8 ? "yes" : "no", c.features & VKB_NEED_INT_DOT ? "yes" : "no",
+               c.features & VKB_NEED_BFLOAT16 ? "yes" : "no");
+        for (uint32_t t = 0; t < c.ncoopmat_types; t++)
+            printf("   coopmat type    %ux%ux%u A,B,C,R %u,%u,%u,%u scope %u%s\n", c.coopmat_types[t].m,
+                   c.coopmat_types[t].n, c.coopmat_types[t].k, c.coopmat_types[t].a, c.coopmat_types[t].b,
+                   c.coopmat_types[t].c, c.coopmat_types[t].result, c.coopmat_types[t].scope,
+                   c.coopmat_types[t].saturating ? " saturating" : "");
     }
     free(list);
     vkDestroyInstance(instance, NULL);

@@ -111,6 +111,9 @@ void vkb_coopmat_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
             p[i] = (cm_properties){ST_CM_KHR_PROPERTIES};
         if (q(phys, &n, p) >= 0) {
             int f32 = pick_fragment(p, n, COMPONENT_F32, c->coopmat_khr);
+            for (uint32_t i = 0; i < n && c->ncoopmat_types < VKB_MAX_COOPMAT_TYPES; i++)   /* the peak rows' */
+                c->coopmat_types[c->ncoopmat_types++] = (vkb_coopmat_type){p[i].m, p[i].n, p[i].k, p[i].a_type,
+                    p[i].b_type, p[i].c_type, p[i].result_type, p[i].scope, p[i].saturating};
             pick_fragment(p, n, COMPONENT_F16, c->coopmat_khr16);
             if (f32 && base_ok)
                 c->features |= VKB_NEED_COOPMAT_KHR;

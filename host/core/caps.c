@@ -15,6 +15,11 @@ const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, un
         {VKB_NEED_ATOMIC_FLOAT, "float atomic add on storage buffers"},
         {VKB_NEED_COOPMAT_KHR, "VK_KHR_cooperative_matrix (fp16 inputs)"},
         {VKB_NEED_COOPMAT2, "VK_NV_cooperative_matrix2 (workgroup scope, flexible sizes, tensor addressing)"},
+        {VKB_NEED_FLOAT64, "shaderFloat64"},
+        {VKB_NEED_INT16, "shaderInt16"},
+        {VKB_NEED_INT_DOT, "shaderIntegerDotProduct (VK_KHR_shader_integer_dot_product)"},
+        {VKB_NEED_BFLOAT16, "VK_KHR_shader_bfloat16"},
+        {VKB_NEED_INT8, "shaderInt8"},
     };
     size_t used = 0;
     unsigned missing = needs & ~caps->features;

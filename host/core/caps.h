@@ -13,8 +13,24 @@ enum {
     VKB_NEED_COOPMAT = 1u << 4,          /* cooperative matrix (NV or KHR) with fp16 x fp16 -> fp32 */
     VKB_NEED_ATOMIC_FLOAT = 1u << 5,     /* atomicAdd on float in storage buffers */
     VKB_NEED_COOPMAT_KHR = 1u << 6,      /* VK_KHR_cooperative_matrix, subgroup scope, fp16 inputs */
-    VKB_NEED_COOPMAT2 = 1u << 7          /* VK_NV_cooperative_matrix2: workgroup scope, flexible sizes, tensors */
+    VKB_NEED_COOPMAT2 = 1u << 7,         /* VK_NV_cooperative_matrix2: workgroup scope, flexible sizes, tensors */
+    VKB_NEED_FLOAT64 = 1u << 8,          /* shaderFloat64 */
+    VKB_NEED_INT16 = 1u << 9,            /* shaderInt16 */
+    VKB_NEED_INT_DOT = 1u << 10,         /* shaderIntegerDotProduct (VK_KHR_shader_integer_dot_product, 1.3) */
+    VKB_NEED_BFLOAT16 = 1u << 11,        /* VK_KHR_shader_bfloat16's shaderBFloat16Type */
+    VKB_NEED_INT8 = 1u << 12             /* shaderInt8 (8-bit arithmetic types: int8 cooperative matrices) */
 };
+
+/* Component types of cooperative matrices, VkComponentTypeKHR's values (the CUDA module uses the same). */
+enum { VKB_CT_F16 = 0, VKB_CT_F32 = 1, VKB_CT_S8 = 3, VKB_CT_S32 = 5, VKB_CT_U8 = 7, VKB_CT_U32 = 9,
+       VKB_CT_BF16 = 1000141000, VKB_CT_E4M3 = 1000491002, VKB_CT_E5M2 = 1000491003 };
+enum { VKB_SCOPE_WORKGROUP = 2, VKB_SCOPE_SUBGROUP = 3 };   /* VkScopeKHR */
+#define VKB_MAX_COOPMAT_TYPES 48
+
+/* One entry of vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR: an M x N x K multiply-add of A x B + C. */
+typedef struct vkb_coopmat_type {
+    uint32_t m, n, k, a, b, c, result, scope, saturating;
+} vkb_coopmat_type;
 
 typedef struct vkb_caps {
     char name[256];
@@ -37,6 +53,8 @@ typedef struct vkb_caps {
     uint64_t device_memory_bytes;  /* largest device-local heap */
     uint64_t cache_bytes;          /* last-level cache if known, else 0 */
     uint32_t compute_units;        /* SMs / CUs if known, else 0 */
+    uint32_t clock_mhz;            /* the SMs' peak clock if known (CUDA), else 0 */
+    uint32_t sm_arch;              /* NVIDIA compute capability x 10 (90: sm_90) if known (CUDA), else 0 */
     unsigned features;             /* VKB_NEED_* bits the device has */
     int timestamps;                /* compute queue can write timestamps */
     /* cooperative-matrix sizes the device reports (host/backends/coopmat.c), M N K; 0 where none:
@@ -44,6 +62,10 @@ typedef struct vkb_caps {
      * accumulator, and the workgroup-scope granularity of VK_NV_cooperative_matrix2 (fp16 -> fp32) */
     uint32_t coopmat_khr[3], coopmat_khr16[3], coopmat2_granularity[3];
     uint32_t coopmat2_max_invocations;   /* workgroup-scope matrices: largest workgroup */
+    vkb_coopmat_type coopmat_types[VKB_MAX_COOPMAT_TYPES];   /* every combination the device lists */
+    uint32_t ncoopmat_types;
+    int maintenance4;              /* Vulkan 1.3's maintenance4: enabled where present (shaders of the newer
+                                      compiler declare their workgroup size with LocalSizeId, which needs it) */
     /* informational extensions, shown by `vkbench devices` */
     int ext_subgroup_size_control, ext_coopmat_nv, ext_coopmat_khr, ext_float16, ext_pipeline_exec_props;
 } vkb_caps;

@@ -23,8 +23,9 @@ enum {
     VKB_VAR_VULKAN_ONLY = 1u << 1,
     VKB_VAR_CUDA_ONLY = 1u << 2,
     VKB_VAR_NONDETERMINISTIC = 1u << 3, /* float atomics: bits may differ run to run */
-    VKB_VAR_API_COPY = 1u << 4         /* the API's own copy of the family's input, planned, counted and checked
+    VKB_VAR_API_COPY = 1u << 4,        /* the API's own copy of the family's input, planned, counted and checked
                                           by vkb_family_plan/_work/_check from the family's copy_io */
+    VKB_VAR_NOT_IN_SUITE = 1u << 5     /* left out of the default suite (which keeps the rows others need) */
 };
 
 /* The API-copy ceiling row (vkCmdCopyBuffer / cudaMemcpy device-to-device): one line in a family's table. */
@@ -42,6 +43,8 @@ typedef struct vkb_variant {
     unsigned flags;         /* VKB_VAR_* */
     const char *note;       /* one line for `vkbench list`: what it changes and why */
     const char *ceiling;    /* the ceiling row to compare with; NULL: the fastest ceiling row of the family */
+    const char *fallback;   /* "family/variant": a row of another family whose rate is the ceiling where no ceiling
+                               row of the own family ran (no vendor library); the fastest such result of the run */
 } vkb_variant;
 
 /* Inputs and references for one shape, shared by every variant and backend that runs it. */
@@ -82,6 +85,10 @@ typedef struct vkb_family {
     /* For a VKB_VAR_API_COPY row: the bytes the API copies (the family's input as its kernels read it), and
      * the host memory to copy from and download into (NULL when c->data is NULL). */
     uint64_t (*copy_io)(const vkb_case *c, const void **src, void **dst);
+    /* Optional: the rate (the metric's unit) V can reach on CAPS in theory, shown beside the measured one, 0
+     * where unknown; *BOUND the rate nothing can exceed there (a measurement above it is suspect), 0 where
+     * unknown. A family with this hook is judged by its own bounds only. */
+    double (*theoretical)(const vkb_variant *v, const vkb_caps *caps, double *bound);
 } vkb_family;
 
 /* All families, in `vkbench list` order (generated from CMake's VKB_FAMILIES). */

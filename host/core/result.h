@@ -23,6 +23,8 @@ typedef struct vkb_result {
     const struct vkb_result *ceiling; /* the ceiling this is a fraction of, or NULL */
     double fraction;          /* metric / ceiling metric */
     double predicted;         /* the family's predicted fraction, NAN when none */
+    double theoretical;       /* the family's theoretical rate for the row on this device, 0 when unknown */
+    double bound;             /* the family's physical bound on the rate (judge_metric), 0 when unknown */
     int cache_fits;           /* working set fits in the last-level cache: 1 yes, 0 no, -1 unknown */
     uint64_t working_set_bytes;
     vkb_check check;

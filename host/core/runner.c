@@ -18,6 +18,8 @@
 /* ... for rows that move at least this much: below it, fixed per-call costs (which differ between an API
  * copy and a dispatch) dominate, and a GB/s figure bounds nothing */
 #define SUSPECT_MIN_BYTES (64.0 * 1048576)
+/* a rate this far above the row's theoretical one (the highest clock the driver reports) is not believed */
+#define SUSPECT_THEORY_FACTOR 1.02
 /* The run's estimate, from the H100 default suite of 2026-11-23 (session 3, `vkbench -v`, 166 cases):
  * pipelines and launches per case; the host's work on the data (inputs, transfers, read-backs, CPU checks)
  * per byte of a case's working set: 6.5 s on 96 GB; and the share of a GPU's time budget a case spends before
@@ -505,6 +507,15 @@ static void judge_metric(vkb_runner *r, vkb_result *res, const vkb_caps *caps)
     double peak;
     if (!res->timed || res->status != VKB_RES_OK)
         return;
+    if (res->family->theoretical) {   /* the row's own bound, at the highest clock: nothing runs faster */
+        if (res->bound > 0 && res->metric > SUSPECT_THEORY_FACTOR * res->bound) {
+            res->suspect = 1;
+            snprintf(res->suspect_reason, sizeof res->suspect_reason, "%.0f %s is above the bound %.0f (%s): a "
+                     "timing error, or an operation count above what ran?", res->metric, res->family->metric,
+                     res->bound, res->bound == res->theoretical ? "the theoretical rate" : "the issue limit");
+        }
+        return;
+    }
     if (strcmp(res->family->metric, "GB/s") == 0) {
         if (caps->is_cpu || res->work < SUSPECT_MIN_BYTES)
             return;
@@ -562,10 +573,13 @@ static const vkb_result *first_run(const vkb_runner *r, const shape_state *st, c
 /* The ceiling RES is a fraction of: the fastest ceiling row measured at this shape through either API on
  * this GPU (a row may name which ceiling applies to it). The fastest, not the own API's: on the H100 (driver
  * 580) vkCmdCopyBuffer moves 28% of what a vec4 copy shader does, and would flatter every Vulkan kernel.
- * The shape's ceilings ran first, so the result is final. */
+ * Where none ran (a vendor library's row without CUDA), the row's fallback: the fastest result of the run
+ * named "family/variant" there (matmul's fp32 rows: the fp32 FMA peak), which ran before it (families run in
+ * table order). The shape's ceilings ran first, so the result is final. */
 static void attach_ceiling(vkb_runner *r, const shape_state *st, vkb_result *res)
 {
     const vkb_result *best = NULL;
+    const char *fb = res->variant->fallback;
     if (!res->timed || (res->variant->flags & VKB_VAR_CEILING))
         return;
     for (int j = st->first_result; j < r->results.n; j++) {
@@ -576,6 +590,20 @@ static void attach_ceiling(vkb_runner *r, const shape_state *st, vkb_result *res
             continue;
         if (!best || c->metric > best->metric)
             best = c;
+    }
+    for (int j = 0; !best && fb && j < r->results.n; j++) {
+        const vkb_result *c = &r->results.r[j];
+        size_t flen = strlen(c->family->name);
+        if (c == res || !c->timed || c->status != VKB_RES_OK || c->suspect || c->metric <= 0 ||
+            strncmp(fb, c->family->name, flen) != 0 || fb[flen] != '/' || strcmp(fb + flen + 1, c->variant->name))
+            continue;
+        for (int k = j; k < r->results.n; k++) {   /* the fastest of its backends */
+            const vkb_result *o = &r->results.r[k];
+            if (o->family == c->family && o->variant == c->variant && o->timed && o->status == VKB_RES_OK &&
+                !o->suspect && o->metric > c->metric)
+                c = o;
+        }
+        best = c;
     }
     res->ceiling = best;
     res->fraction = best ? res->metric / best->metric : 0;
@@ -710,6 +738,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
         res->cache_fits = res->working_set_bytes <= b->caps.cache_bytes;
     res->work = vkb_family_work(f, v, c);
     res->predicted = f->predict ? f->predict(v, c, &b->caps) : NAN;
+    res->theoretical = f->theoretical ? f->theoretical(v, &b->caps, &res->bound) : 0;
     if (r->timed && res->status == VKB_RES_OK) {
         vkb_timing timing = r->timing[bi];
         /* a checked run longer than the warm-up has warmed the kernel (clocks, caches): slow kernels on a

@@ -215,7 +215,9 @@ int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_
         const vkb_family *f = sf->family;
         sf->selected = vkb_calloc((size_t)f->nvariants + 1, 1);
         for (int v = 0; v < f->nvariants; v++)
-            sf->selected[v] = (unsigned char)vkb_cli_variant_selected(a->variants, f->name, f->variants[v].name);
+            sf->selected[v] = (unsigned char)(vkb_cli_variant_selected(a->variants, f->name, f->variants[v].name) &&
+                                              !(strcmp(a->command, "suite") == 0 &&
+                                                (f->variants[v].flags & VKB_VAR_NOT_IN_SUITE)));
     }
     if (check_named_not_empty(a, s, err, len))
         return -1;

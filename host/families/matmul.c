@@ -38,13 +38,20 @@ typedef struct mm_case {
 
 /* The rows of shaders/matmul/rows.h, then the cuBLAS ceilings (CUDA only). */
 #define SPEC_LIST(...) __VA_ARGS__
+/* Where no vendor library ran (no CUDA): the instruction's own peak of the row's types (runner.c) */
+#define FALLBACK_cublas_sgemm "peak/fma_f32"
+#define FALLBACK_cublas_hgemm "matmul/tc_peak"
+#define FALLBACK_cublas_hgemm_acc16 "matmul/tc_peak_acc16"
+#define FALLBACK_OF(ceiling) FALLBACK_##ceiling
 #define HOST_ROW(name, shader, lx, ly, nspec, spec, param, needs, note, ceiling) \
-    {#name, #shader, MATMUL_WORKGROUP(shader, lx, ly, spec), {SPEC_LIST spec}, nspec, param, needs, 0, note, #ceiling},
+    {#name, #shader, MATMUL_WORKGROUP(shader, lx, ly, spec), {SPEC_LIST spec}, nspec, param, needs, 0, note, #ceiling, \
+     FALLBACK_OF(ceiling)},
 /* The tensor-core rows of shaders/matmul/rows_tc.h (issue 17). */
 #define TC_SPEC_LIST(...) __VA_ARGS__
 /* LX 0: the plan decides the workgroup (stored as 1 until then) */
 #define TC_HOST_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling) \
-    {#name, #shader, {(lx) ? (lx) : 1, 1, 1}, {TC_SPEC_LIST spec}, nspec, param, needs, flags, note, ceiling},
+    {#name, #shader, {(lx) ? (lx) : 1, 1, 1}, {TC_SPEC_LIST spec}, nspec, param, needs, flags, note, ceiling, \
+     (param) & MM_TC_ACC16 ? "matmul/tc_peak_acc16" : "matmul/tc_peak"},
 static const vkb_variant variants[] = {
     MATMUL_ROWS(HOST_ROW)
     MATMUL_TC_ROWS(TC_HOST_ROW)

@@ -155,6 +155,9 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
         vkb_json_string(j, "ceiling_variant", r->ceiling ? r->ceiling->variant->name : NULL);
         vkb_json_string(j, "ceiling_backend", r->ceiling ? r->ceiling->backend : NULL);
         vkb_json_number(j, "fraction", r->ceiling ? r->fraction : NAN);
+        /* a ceiling row of another family (a fallback ceiling), and the row's theoretical rate where known */
+        vkb_json_string(j, "ceiling_family", r->ceiling ? r->ceiling->family->name : NULL);
+        vkb_json_number(j, "theoretical", r->theoretical > 0 ? r->theoretical : NAN);
         vkb_json_object_end(j);
     } else {
         vkb_json_null(j, "time_ms");

@@ -18,7 +18,7 @@
 
 /* What the table showed: each marker used gets its legend line. */
 typedef struct markers {
-    int none, over100, differs, unknown_fit, unsettled, suspect, fail, cross, one_api, noisy, runs_apart;
+    int none, over100, differs, unknown_fit, unsettled, suspect, fail, cross, one_api, noisy, runs_apart, theory;
 } markers;
 
 typedef struct table_sink {
@@ -31,7 +31,7 @@ typedef struct table_sink {
     const vkb_family *family;
     int name_w, shape_w, predicts, started;
     markers used;
-    struct { const char *variant, *backend; } ceiling[MAX_CEILINGS];
+    struct { const char *family, *variant, *backend; } ceiling[MAX_CEILINGS];
     int nceilings;
     char none_why[400];         /* why a row has no ceiling */
     const vkb_result *pending[MAX_PENDING]; /* paired: results waiting for the other backend's */
@@ -49,10 +49,12 @@ typedef struct table_sink {
 static int ceiling_letter(table_sink *t, const vkb_result *c)
 {
     for (int i = 0; i < t->nceilings; i++)
-        if (strcmp(t->ceiling[i].variant, c->variant->name) == 0 && strcmp(t->ceiling[i].backend, c->backend) == 0)
+        if (strcmp(t->ceiling[i].variant, c->variant->name) == 0 && strcmp(t->ceiling[i].backend, c->backend) == 0 &&
+            strcmp(t->ceiling[i].family, c->family->name) == 0)
             return 'a' + i;
     if (t->nceilings == MAX_CEILINGS)
         return '?';
+    t->ceiling[t->nceilings].family = c->family->name;
     t->ceiling[t->nceilings].variant = c->variant->name;
     t->ceiling[t->nceilings].backend = c->backend;
     return 'a' + t->nceilings++;
@@ -66,7 +68,10 @@ static const char *of_ceiling(table_sink *t, const vkb_result *r, char *buf, siz
         snprintf(buf, len, "-");
     else if (r->variant->flags & VKB_VAR_CEILING)
         snprintf(buf, len, "ceiling");
-    else if (!r->ceiling) {
+    else if (!r->ceiling && r->theoretical > 0) {
+        snprintf(buf, len, "%.1f%%t", 100 * r->metric / r->theoretical);
+        t->used.theory = 1;
+    } else if (!r->ceiling) {
         snprintf(buf, len, "(none)");
         t->used.none = 1;
     } else {
@@ -374,15 +379,20 @@ static void legend(table_sink *t)
         snprintf(line, sizeof line, "median: device time of one run, median of reps runs; IQR%%: spread, interquartile "
                  "range / median");
     legend_line(t, line);
-    for (int i = 0; i < t->nceilings; i++)
-        used += (size_t)snprintf(line + used, sizeof line - used, "%s%c = %s (%s)", i ? ", " : "",
-                                 'a' + i, t->ceiling[i].variant, t->ceiling[i].backend);
+    for (int i = 0; i < t->nceilings; i++)   /* a row of another family (a fallback ceiling) by its family too */
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s%c = %s%s%s (%s)", i ? ", " : "", 'a' + i,
+                                 strcmp(t->ceiling[i].family, f->name) ? t->ceiling[i].family : "",
+                                 strcmp(t->ceiling[i].family, f->name) ? "/" : "", t->ceiling[i].variant,
+                                 t->ceiling[i].backend);
     if (t->nceilings) {
         char text[1000];
         snprintf(text, sizeof text, "ceil%%: %% of the ceiling row's %s (the API's or a library's own way): %s",
                  f->metric, line);
         legend_line(t, text);
     }
+    if (t->used.theory)
+        legend_line(t, "t: % of the theoretical rate (SMs x highest clock x the architecture's per-SM rate, CUDA C "
+                       "Programming Guide; host/families/peak_rates.c)");
     if (t->used.one_api)
         legend_line(t, "n/a: the row runs through one API only (a vendor library, or a kernel with no twin)");
     if (t->used.none) {
