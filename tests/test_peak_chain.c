@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "half.h"
 #include "peak_chain.h"
 #include "peak_rates.h"
 #include "unit.h"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "family.h"
+#include "fault.h"
 #include "parallel.h"
 #include "peak/rows.h"
 #include "peak_chain.h"

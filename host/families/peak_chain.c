@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "half.h"
 
 int vkb_peak_words(int type)
 {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "half.h"
 #include "util.h"
 
 static const struct {
