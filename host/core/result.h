@@ -41,6 +41,8 @@ typedef struct vkb_result {
     vkb_pipeline_stats pipelines[VKB_MAX_PASSES]; /* the driver's statistics, where it reports them */
     int npipelines;
     char constants[96];       /* the constants --spec set, "BM=64,BN=64"; empty when none */
+    uint32_t subgroup_size;   /* the subgroup size its kernels ran with, when known; 0: not known, or no kernel */
+    uint32_t subgroup_asked;  /* --subgroup-size (0: not given): the table names the row NAME@sgN */
 } vkb_result;
 
 #define VKB_MAX_RESULTS 65536  /* results of one run: the array is sized once (results point at their ceilings) */

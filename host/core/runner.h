@@ -42,6 +42,7 @@ typedef struct vkb_runner {
     uint64_t seed;
     const vkb_spec_value *spec; /* --spec: constants set in every selected kernel's shader */
     int nspec;
+    uint32_t subgroup_size;     /* --subgroup-size: every kernel's required subgroup size; 0: the device's */
     vkb_results results;        /* every result, in the order emitted */
     vkb_sink *const *sinks;     /* where results go */
     int nsinks;

@@ -17,7 +17,7 @@
 #define VKB_VERSION "0.0.0"
 #endif
 /* semantic versioning: major for a change a reader must know about, minor for added fields (README) */
-#define VKB_JSON_SCHEMA "2.0.0"
+#define VKB_JSON_SCHEMA "2.1.0"
 
 typedef struct json_sink {
     vkb_sink base;
@@ -121,6 +121,10 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
     vkb_json_string(j, "status", vkb_fmt_status(r));
     vkb_json_string(j, "skip_reason", r->status == VKB_RES_SKIP ? r->skip_reason : NULL);
     vkb_json_string(j, "constants", r->constants[0] ? r->constants : NULL);
+    if (r->subgroup_size)
+        vkb_json_int(j, "subgroup_size", r->subgroup_size);
+    else
+        vkb_json_null(j, "subgroup_size");
     vkb_json_bool(j, "ceiling_row", (r->variant->flags & VKB_VAR_CEILING) != 0);
     vkb_json_bool(j, "deterministic", !(r->variant->flags & VKB_VAR_NONDETERMINISTIC));
     vkb_json_int(j, "reps", r->timed ? r->time_ns.n : 0);
