@@ -195,6 +195,7 @@ static int run_command(app *ap)
     set.reps = ap->args.reps;
     set.spec = ap->args.nspec ? spec_text(&ap->args, spec, sizeof spec) : NULL;
     set.paired = r->nbackends > 1;
+    set.subgroup_size = ap->args.subgroup_size;
     r->sinks = sinks;
     r->nsinks = nsinks;
     rc = vkb_runner_run(r, &sel, &set, &plan);

@@ -21,6 +21,7 @@ else:
     assert isinstance(version, str) and len(version.split(".")) == 3 and all(
         p.isdigit() for p in version.split(".")), f"schema_version {version!r} is not semantic (MAJOR.MINOR.PATCH)"
     major = int(version.split(".")[0])
+minor = int(version.split(".")[1]) if major >= 2 else 0
 assert major in (1, 2), f"schema_version {version!r}: this checker knows 1 and 2.x"
 assert doc["tool"] == "vkbench", "header"
 assert doc["devices"] and all("name" in d and "backend" in d and "driver" in d for d in doc["devices"]), "devices"
@@ -62,6 +63,11 @@ for r in results:
         assert r["predicted"] is None or finite(r["predicted"]), f"{name}: predicted"
         if r["suspect"]:
             assert r["suspect_reason"], f"{name}: suspect without a reason"
+    if (major, minor) >= (2, 1):   # the subgroup size its kernels ran with: a power of two, or null
+        sg = r["subgroup_size"]
+        assert sg is None or (isinstance(sg, int) and sg > 0 and sg & (sg - 1) == 0), f"{name}: subgroup_size {sg!r}"
+        asked = doc["settings"]["subgroup_size"]
+        assert asked is None or sg in (None, asked), f"{name}: subgroup_size {sg} but --subgroup-size {asked}"
     assert r["status"] in ("ok", "fail", "skip"), f"{name}: status {r['status']!r}"
     # schema 1 files from before pipeline statistics were recorded have none
     pipelines = r["pipelines"] if major >= 2 else r.get("pipelines", [])

@@ -77,6 +77,10 @@ static void json_settings(vkb_json *j, const vkb_run_settings *s)
     else
         vkb_json_null(j, "reps"); /* until the median settles or the budget is spent */
     vkb_json_string(j, "spec", s->spec && s->spec[0] ? s->spec : NULL);
+    if (s->subgroup_size)
+        vkb_json_int(j, "subgroup_size", s->subgroup_size);
+    else
+        vkb_json_null(j, "subgroup_size");
     vkb_json_bool(j, "paired", s->paired);
     vkb_json_string(j, "tool_version", VKB_VERSION);
     vkb_json_object_end(j);

@@ -22,6 +22,7 @@ typedef struct vkb_run_settings {
     int reps;                   /* fixed repetitions, 0: until the median settles */
     const char *spec;           /* --spec text, NULL when none */
     int paired;                 /* two backends side by side */
+    uint32_t subgroup_size;     /* --subgroup-size, 0 when not given: rows are named NAME@sgN */
 } vkb_run_settings;
 
 /* The work list, known before the first case runs. */
