@@ -2,7 +2,7 @@
 # 128 .. 2048 reports 4 .. 64 lanes (above 512 bits its compute shaders still run 16 active invocations per
 # subgroup: docs/verification.md, "Subgroup sizes"). Every family and every variant, at a reduced battery
 # (the full one runs at 8 and 4 lanes: vkb.vk.FAMILY.sg8 / .sg4), and the reduce family at a size that takes
-# three passes: about 4 s of CPU per width. `ctest -L validate` runs them.
+# three passes: about 7 s of CPU per width. `ctest -L validate` runs them.
 foreach(lanes 4 8 16 32 64)
     math(EXPR bits "${lanes} * 32")
     add_test(NAME vkb.vk.validate.sg${lanes} COMMAND sh -c
