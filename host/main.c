@@ -46,6 +46,10 @@ static void open_backends(app *ap, int timed)
 
     if (want_vk)
         vk = vkb_vulkan_open(ap->args.device, ap->args.validation);
+    if (vk && ap->args.subgroup_size &&
+        vkb_vulkan_require_subgroup_size(vk, ap->args.subgroup_size, why, sizeof why))
+        vkb_die(VKB_EXIT_RESOURCE, "--subgroup-size %u: %s", ap->args.subgroup_size, why);
+    r->subgroup_size = ap->args.subgroup_size;
     /* CUDA: when asked; for the suite when present; for timed runs as the home of vendor ceilings */
     if (want_cu || suite || timed) {
         cu = vkb_cuda_open(vk ? &vk->caps : NULL, why, sizeof why);
@@ -191,6 +195,7 @@ static int run_command(app *ap)
     set.spec = ap->args.nspec ? spec_text(&ap->args, spec, sizeof spec) : NULL;
     set.paired = r->nbackends > 1;
     set.repeat = ap->args.repeat;
+    set.subgroup_size = ap->args.subgroup_size;
     r->sinks = sinks;
     r->nsinks = nsinks;
     rc = vkb_runner_run(r, &sel, &set, &plan);

@@ -98,6 +98,12 @@ def check():
             assert r["predicted"] is None or finite(r["predicted"]), f"{name}: predicted"
             if r["suspect"]:
                 assert r["suspect_reason"], f"{name}: suspect without a reason"
+        if (major, minor) >= (2, 1):   # the subgroup size its kernels ran with: a power of two, or null
+            sg = r["subgroup_size"]
+            assert sg is None or (isinstance(sg, int) and sg > 0 and sg & (sg - 1) == 0), \
+                f"{name}: subgroup_size {sg!r}"
+            asked = doc["settings"]["subgroup_size"]
+            assert asked is None or sg in (None, asked), f"{name}: subgroup_size {sg} but --subgroup-size {asked}"
         assert r["status"] in ("ok", "fail", "skip"), f"{name}: status {r['status']!r}"
         # schema 1 files from before pipeline statistics were recorded have none
         pipelines = r["pipelines"] if major >= 2 else r.get("pipelines", [])

@@ -77,6 +77,10 @@ struct vkb_backend {
 vkb_backend *vkb_vulkan_open(const char *select, int validation);
 /* Messages the validation layer has reported so far (each was also printed on stderr). */
 unsigned vkb_vulkan_validation_messages(void);
+/* --subgroup-size SIZE: every pipeline built from now on requires it, and caps.subgroup_size says it (families
+ * plan with it). Returns 0, or 1 with WHY when the device cannot give it (no size control, compute not among
+ * the stages it controls, SIZE outside its range). */
+int vkb_vulkan_require_subgroup_size(vkb_backend *b, uint32_t size, char *why, size_t len);
 /* Print every Vulkan device, one block each. Returns the number of devices. */
 int vkb_vulkan_list_devices(void);
 

@@ -9,6 +9,7 @@
 #include "fault.h"
 #include "parallel.h"
 #include "pipelines.h"
+#include "subgroup_size.h"
 #include "timing.h"
 #include "vk.h"
 #include "../../shaders/common/verify_compare.h"
@@ -361,7 +362,12 @@ static int compare_ready(vkb_backend *b)
     for (int i = 0; i < 3; i++)
         vkb_plan_buffer_add(&plan, 8, VKB_BUF_SCRATCH, NULL);
     vkb_pass_bind(vkb_plan_dispatch(&plan, "verify_compare", local, groups), 3, bind);
-    impl->compare = vk_prepare(b, &plan, why, sizeof why);
+    {   /* the runner's own shader, not a kernel measured: at the device's subgroup size, whatever was asked */
+        uint32_t asked = impl->vk->required_subgroup_size;
+        impl->vk->required_subgroup_size = 0;
+        impl->compare = vk_prepare(b, &plan, why, sizeof why);
+        impl->vk->required_subgroup_size = asked;
+    }
     if (!impl->compare)
         vkb_die(VKB_EXIT_API, "the runner's compare shader: %s", why);
     impl->verdict = vkb_vk_buffer_create(impl->vk, sizeof(struct verify_compare_verdict), 0);
@@ -439,4 +445,9 @@ vkb_backend *vkb_vulkan_open(const char *select, int validation)
     b->execute = vk_execute;
     b->destroy = vk_destroy;
     return b;
+}
+
+int vkb_vulkan_require_subgroup_size(vkb_backend *b, uint32_t size, char *why, size_t len)
+{
+    return vkb_vk_subgroup_size_require(((vk_backend *)b->impl)->vk, size, why, len);
 }

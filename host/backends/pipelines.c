@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "spirv.h"
+#include "subgroup_size.h"
 
 /* --sass: the pipeline built into a fresh VkPipelineCache of its own, whose data (the driver's compiled
  * program) goes to the machine-code module. The cache header's vendor id says whose format it is. */
@@ -47,6 +48,7 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
     uint32_t values[3 + VKB_MAX_SPEC];
     VkSpecializationInfo si;
     VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required;
     VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VKB_MAX_BUFFERS},
                                   {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VKB_MAX_BUFFERS}};
     VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
@@ -61,6 +63,9 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
         return 1;
     }
     /* the device's limits were checked from the plan (core/device_limits.c) before any pipeline is made */
+    if (vkb_vk_subgroup_size_chain(vk, (uint64_t)pass->local[0] * pass->local[1] * pass->local[2], &cpci.stage,
+                                   &required, why, len))
+        return 1;
 
     smci.codeSize = spv->bytes;
     smci.pCode = spv->code;

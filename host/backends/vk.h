@@ -23,6 +23,8 @@ typedef struct vkb_vk {
     int has_exec_props;   /* VK_KHR_pipeline_executable_properties enabled */
     VkPipelineCache cache; /* every pipeline of the run: one built ahead (precompile) is found, not rebuilt */
     vkb_caps *caps;       /* the backend's caps (vkb_backend.caps): the one copy, completed by main from CUDA */
+    uint32_t required_subgroup_size;  /* --subgroup-size (subgroup_size.c): every pipeline's; 0 = the device's */
+    uint32_t max_workgroup_subgroups; /* maxComputeWorkgroupSubgroups, read with it */
 } vkb_vk;
 
 /* "VK_ERROR_OUT_OF_DEVICE_MEMORY" for R. */

@@ -50,6 +50,9 @@ void vkb_cli_usage(FILE *out)
           "  --dry-run            print the work plan and check every case against the device's limits,\n"
           "                       then stop before running anything\n"
           "  --wide               let tables exceed 100 columns\n"
+          "  --subgroup-size N    build every kernel with subgroup size N (VK_EXT_subgroup_size_control or\n"
+          "                       Vulkan 1.3; a power of two the device offers, else exit 4); rows say @sgN,\n"
+          "                       results record it; a variant that cannot use N is skipped with the reason\n"
           "  --sass DIR           write the GPU machine code of each pipeline into DIR (NVIDIA: the driver's\n"
           "                       code, disassembled with nvdisasm; CUDA twins from cuobjdump) and count\n"
           "                       its instruction classes (-v, JSON); other drivers say it is not available\n"
@@ -272,7 +275,8 @@ int vkb_cli_variant_selected(const char *sel, const char *family, const char *na
 
 enum {
     OPT_VARIANT = 256, OPT_DEVICE, OPT_BACKEND, OPT_JSON, OPT_CSV, OPT_REPS, OPT_COLD, OPT_VALIDATION,
-    OPT_WARMUP, OPT_BUDGET, OPT_SEED, OPT_SPEC, OPT_VERSION, OPT_WIDE, OPT_SASS, OPT_DRY_RUN, OPT_DIM /* + VKB_DIM_* */
+    OPT_WARMUP, OPT_BUDGET, OPT_SEED, OPT_SPEC, OPT_VERSION, OPT_WIDE, OPT_SASS, OPT_DRY_RUN, OPT_SUBGROUP_SIZE,
+    OPT_DIM /* + VKB_DIM_* */
 };
 
 enum { OPT_REPEAT = 512 };   /* apart from the list above, whose last entry opens the size flags' range */
@@ -386,6 +390,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         {"spec", required_argument, 0, OPT_SPEC},       {"sass", required_argument, 0, OPT_SASS},       {"wide", no_argument, 0, OPT_WIDE},
         {"dry-run", no_argument, 0, OPT_DRY_RUN},
         {"repeat", required_argument, 0, OPT_REPEAT},
+        {"subgroup-size", required_argument, 0, OPT_SUBGROUP_SIZE},
         {"verbose", no_argument, 0, 'v'},               {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {"n", required_argument, 0, OPT_DIM + VKB_DIM_N},       {"m", required_argument, 0, OPT_DIM + VKB_DIM_M},
@@ -502,6 +507,13 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                 return -1;
             break;
         case OPT_SASS: a->sass_dir = optarg; break;
+        case OPT_SUBGROUP_SIZE:   /* Vulkan: a power of two (VUID-...-requiredSubgroupSize-02760); 128 is the most any has */
+            if (parse_whole("subgroup-size", optarg, 1, 128, &whole, err, len) || (whole & (whole - 1)) != 0) {
+                snprintf(err, len, "--subgroup-size wants a power of two from 1 to 128, not '%.40s'", optarg);
+                return -1;
+            }
+            a->subgroup_size = (uint32_t)whole;
+            break;
         case ':':
             snprintf(err, len, "%s needs a value", argv[optind - 1]);
             return -1;

@@ -48,6 +48,7 @@ typedef struct vkb_args {
     vkb_spec_value spec[8];         /* --spec NAME=V,...: constants overridden in the variants' shaders */
     int nspec;
     const char *sass_dir;           /* --sass DIR: machine code of every pipeline and CUDA twin; NULL = off */
+    uint32_t subgroup_size;         /* --subgroup-size N: every kernel's required subgroup size; 0 = the device's */
 } vkb_args;
 
 /* Parse ARGV. Returns 0 on success, 1 when help or version was printed (exit 0), -1 on a usage error

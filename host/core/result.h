@@ -45,6 +45,8 @@ typedef struct vkb_result {
     char constants[96];       /* the constants --spec set, "BM=64,BN=64"; empty when none */
     int repeats;              /* --repeat N: the case runs N times in one process; 0 without --repeat */
     int repeat;               /* ... and this is run number REPEAT (0-based), checked in run 0, timed in each */
+    uint32_t subgroup_size;   /* the subgroup size its kernels ran with, when known; 0: not known, or no kernel */
+    uint32_t subgroup_asked;  /* --subgroup-size (0: not given): the table names the row NAME@sgN */
 } vkb_result;
 
 #define VKB_MAX_RESULTS 65536  /* results of one run: the array is sized once (results point at their ceilings) */

@@ -609,6 +609,25 @@ static void attach_ceiling(vkb_runner *r, const shape_state *st, vkb_result *res
     res->fraction = best ? res->metric / best->metric : 0;
 }
 
+/* Whether PLAN runs a kernel of ours (a dispatch), whose subgroup size --subgroup-size sets. */
+static int plan_dispatches(const vkb_plan *plan)
+{
+    for (int i = 0; i < plan->npass; i++)
+        if (plan->pass[i].kind == VKB_PASS_DISPATCH)
+            return 1;
+    return 0;
+}
+
+/* The subgroup size PLAN's kernels run with on B, when known: the one asked for, or the device's only one. */
+static uint32_t ran_subgroup_size(const vkb_runner *r, const vkb_backend *b, const vkb_plan *plan)
+{
+    if (!plan_dispatches(plan))
+        return 0;
+    if (r->subgroup_size)
+        return r->subgroup_size;
+    return b->caps.subgroup_min == b->caps.subgroup_max ? b->caps.subgroup_size : 0;
+}
+
 static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f, const vkb_variant *v,
                     vkb_result *res)
 {
@@ -634,6 +653,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
     res->cache_fits = -1;
     res->predicted = NAN;
     res->status = VKB_RES_SKIP;
+    res->subgroup_asked = r->subgroup_size;
     /* --repeat: a case is checked once, in its first round; later rounds time it again, or repeat its skip or
      * failure without running it */
     first = res->repeat > 0 ? first_run(r, st, res) : NULL;
@@ -656,6 +676,13 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
         snprintf(res->skip_reason, sizeof res->skip_reason, "%s", why);
         return;
     }
+    /* a backend whose sizes exclude it (CUDA's warps are 32; a Vulkan device was checked at start-up) */
+    if (r->subgroup_size && plan_dispatches(&plan) &&
+        (r->subgroup_size < b->caps.subgroup_min || r->subgroup_size > b->caps.subgroup_max)) {
+        snprintf(res->skip_reason, sizeof res->skip_reason, "--subgroup-size %u: %s runs subgroups of %u to %u",
+                 r->subgroup_size, b->name, b->caps.subgroup_min, b->caps.subgroup_max);
+        return;
+    }
     vkb_verify_inject(&plan, f->name, v->name); /* VKB_FAULT_INJECT=skip-pass:K (tests) */
     vkb_mc_set_label(f->name, v->name); /* --sass: files named by family and variant */
     t0 = vkb_now_ns();
@@ -665,6 +692,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
         snprintf(res->skip_reason, sizeof res->skip_reason, "%s", why);
         return;
     }
+    res->subgroup_size = ran_subgroup_size(r, b, &plan);
     if (b->statistics)
         res->npipelines = b->statistics(b, prep, res->pipelines, VKB_MAX_PASSES);
     if (vkb_verbose)

@@ -44,6 +44,7 @@ typedef struct vkb_runner {
     const vkb_spec_value *spec; /* --spec: constants set in every selected kernel's shader */
     int nspec;
     int repeat;                 /* --repeat N: each shape's cases run N times, in rounds; 0: once */
+    uint32_t subgroup_size;     /* --subgroup-size: every kernel's required subgroup size; 0: the device's */
     vkb_results results;        /* every result, in the order emitted */
     vkb_sink *const *sinks;     /* where results go */
     int nsinks;

@@ -21,7 +21,7 @@ typedef struct csv_sink {
 static const char *const columns =
     "family,variant,backend,device,shape,constants,status,skip_reason,reps,settled,min_ms,q1_ms,median_ms,"
     "q3_ms,max_ms,mean_ms,stddev_ms,iqr_over_median,metric_name,metric,ceiling_variant,ceiling_backend,ceiling,"
-    "fraction,predicted,fits_in_cache,max_error,tolerance,suspect,suspect_reason,repeat\n";
+    "fraction,predicted,fits_in_cache,max_error,tolerance,suspect,suspect_reason,repeat,subgroup_size\n";
 
 /* A text field: quoted when it holds a comma, a quote or a line break; NULL is empty. */
 static void text(FILE *out, const char *s, int last)
@@ -109,6 +109,9 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
     text(out, r->suspect ? r->suspect_reason : NULL, 0);
     if (r->repeats > 0)
         fprintf(out, "%d", r->repeat);  /* --repeat: which run of the case; empty without */
+    fputc(',', out);
+    if (r->subgroup_size)
+        fprintf(out, "%u", r->subgroup_size);
     fputc('\n', out);
     if (out == stdout)
         fflush(stdout);

@@ -42,8 +42,11 @@ const char *vkb_fmt_shape(const vkb_result *r, char *buf, size_t len)
 const char *vkb_fmt_name(const vkb_result *r, const char *home, char *buf, size_t len)
 {
     int other = home && strcmp(r->backend, home) != 0;
-    snprintf(buf, len, "%s%s%s%s%s%s", r->variant->name, r->constants[0] ? "[" : "", r->constants,
-             r->constants[0] ? "]" : "", other ? "@" : "", other ? r->backend : "");
+    char sg[16] = "";
+    if (r->subgroup_asked)
+        snprintf(sg, sizeof sg, "@sg%u", r->subgroup_asked);
+    snprintf(buf, len, "%s%s%s%s%s%s%s", r->variant->name, r->constants[0] ? "[" : "", r->constants,
+             r->constants[0] ? "]" : "", sg, other ? "@" : "", other ? r->backend : "");
     return buf;
 }
 

@@ -84,6 +84,10 @@ static void json_settings(vkb_json *j, const vkb_run_settings *s)
     else
         vkb_json_null(j, "reps"); /* until the median settles or the budget is spent */
     vkb_json_string(j, "spec", s->spec && s->spec[0] ? s->spec : NULL);
+    if (s->subgroup_size)
+        vkb_json_int(j, "subgroup_size", s->subgroup_size);
+    else
+        vkb_json_null(j, "subgroup_size");
     vkb_json_bool(j, "paired", s->paired);
     if (s->repeat > 0)
         vkb_json_int(j, "repeat", s->repeat);   /* 2.1: --repeat N */
@@ -137,6 +141,10 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
     vkb_json_string(j, "constants", r->constants[0] ? r->constants : NULL);
     if (r->repeats > 0)
         vkb_json_int(j, "repeat", r->repeat);   /* 2.1, --repeat only: which run of the case, 0-based */
+    if (r->subgroup_size)
+        vkb_json_int(j, "subgroup_size", r->subgroup_size);
+    else
+        vkb_json_null(j, "subgroup_size");
     vkb_json_bool(j, "ceiling_row", (r->variant->flags & VKB_VAR_CEILING) != 0);
     vkb_json_bool(j, "deterministic", !(r->variant->flags & VKB_VAR_NONDETERMINISTIC));
     vkb_json_int(j, "reps", r->timed ? r->time_ns.n : 0);

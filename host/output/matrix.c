@@ -19,6 +19,7 @@ typedef struct matrix_sink {
     FILE *out;
     int width;
     int name_w, shape_w, started;
+    int sg_w;                           /* "@sgN" on every name (--subgroup-size), else 0 */
     int oks, fails, skips;              /* this family */
     int total_oks, total_fails, total_skips;
     reason_count *reasons;
@@ -48,7 +49,8 @@ static void matrix_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *
                          const vkb_run_plan *plan)
 {
     matrix_sink *m = s->impl;
-    (void)set;
+    char sg[16];
+    m->sg_w = set->subgroup_size ? snprintf(sg, sizeof sg, "@sg%u", set->subgroup_size) : 0;
     (void)plan;
     m->backends = backends;
     m->nbackends = nbackends;
@@ -75,7 +77,7 @@ static void matrix_family_begin(vkb_sink *s, const vkb_family *f)
     int natural = 12, fixed;
     m->shape_w = f->ndims == 1 ? 9 : f->ndims == 2 ? 11 : 14;
     for (int v = 0; v < f->nvariants; v++) {
-        int n = (int)strlen(f->variants[v].name);
+        int n = (int)strlen(f->variants[v].name) + m->sg_w;
         natural = n > natural ? n : natural;
     }
     /* backend 8, shape, result 7, max error 10, tolerance 11, and 24 for the method */

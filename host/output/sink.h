@@ -23,6 +23,7 @@ typedef struct vkb_run_settings {
     const char *spec;           /* --spec text, NULL when none */
     int paired;                 /* two backends side by side */
     int repeat;                 /* --repeat N: each case's results come N times (vkb_result.repeat); 0: once */
+    uint32_t subgroup_size;     /* --subgroup-size, 0 when not given: rows are named NAME@sgN */
 } vkb_run_settings;
 
 /* The work list, known before the first case runs. */

@@ -25,6 +25,7 @@ typedef struct table_sink {
     vkb_sink base;
     FILE *out;
     int width;                  /* columns to fit; 0: no limit (--wide) */
+    int sg_w;                   /* "@sgN" on every name (--subgroup-size), else 0 */
     int paired;
     const char *home;           /* the backend asked for; rows from another get "@backend" */
     int have_cuda;
@@ -451,6 +452,7 @@ static void table_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *c
     table_sink *t = s->impl;
     (void)plan;
     t->paired = set->paired;
+    t->sg_w = set->subgroup_size ? (int)strlen("@sg") + (set->subgroup_size >= 100 ? 3 : set->subgroup_size >= 10 ? 2 : 1) : 0;
     t->home = nbackends > 0 ? backends[0]->name : NULL;
     for (int i = 0; i < nbackends; i++)
         t->have_cuda |= strcmp(backends[i]->name, "cuda") == 0;
@@ -471,7 +473,7 @@ static void layout(table_sink *t, const vkb_family *f)
     int fixed, natural = 7;
     t->shape_w = f->ndims == 1 ? 9 : f->ndims == 2 ? 11 : 14;
     for (int v = 0; v < f->nvariants; v++) {
-        int n = (int)strlen(f->variants[v].name) + (t->paired ? 0 : 5); /* "@cuda" */
+        int n = (int)strlen(f->variants[v].name) + (t->paired ? 0 : 5) + t->sg_w; /* "@cuda" */
         natural = n > natural ? n : natural;
     }
     natural += 8; /* room for short --spec constants */
