@@ -129,6 +129,8 @@ uint64_t vkb_guard_scan(const uint8_t *before, const uint8_t *after, int index, 
  * no-dispatch, skip-pass:K, no-poison, oob-write, drop-element, second-run-differs, timer-zero,
  * timer-reversed, timer-early, product-element, product-tile, product-nan (docs/verification.md). */
 int vkb_fault_arg(const char *name, long *value);
+/* VKB_FAULT_INJECT unset, or a fault of the known list (skip-pass:K with K decimal): 0; else -1 with WHY. */
+int vkb_fault_check(char *why, size_t len);
 #define vkb_fault(name) vkb_fault_arg(name, NULL)
 
 /* fp32 -> fp16 bits, round to nearest even (NaN stays NaN, overflow to infinity); and back, exactly. */

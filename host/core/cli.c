@@ -278,7 +278,9 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, d
 {
     char *end;
     double v = strtod(s, &end);
-    if (end == s || *end || !isdigit((unsigned char)s[strspn(s, ".")]) || !(v >= lo && v <= hi)) {
+    /* decimal: digits, '.', an exponent (strtod alone would take "0x10", "inf" and leading spaces) */
+    if (end == s || *end || !isdigit((unsigned char)s[strspn(s, ".")]) || strspn(s, "0123456789.eE+-") != strlen(s) ||
+        !(v >= lo && v <= hi)) {
         snprintf(err, len, "--%s wants a number from %g to %g, not '%.40s'", flag, lo, hi, s);
         return -1;
     }
@@ -349,11 +351,16 @@ static int parse_spec(const char *text, vkb_args *a, char *err, size_t len)
             snprintf(err, len, "--spec: at most %d constants", (int)(sizeof a->spec / sizeof *a->spec));
             return -1;
         }
+        for (int i = 0; i < a->nspec; i++)
+            if (strlen(a->spec[i].name) == name_len && strncmp(a->spec[i].name, p, name_len) == 0) {
+                snprintf(err, len, "--spec: %.*s is given twice", (int)name_len, p);
+                return -1;
+            }
+        /* decimal digits only: "020" is 20 (not octal), "0x10", " 16", "+16" are refused */
         errno = 0;
-        value = strtoull(p + name_len + 1, &end, 0);
-        if (end == p + name_len + 1 || (*end && *end != ',') || errno || value > UINT32_MAX ||
-            p[name_len + 1] == '-') {
-            snprintf(err, len, "--spec: the value of %.*s is not a 32-bit unsigned integer", (int)name_len, p);
+        value = isdigit((unsigned char)p[name_len + 1]) ? strtoull(p + name_len + 1, &end, 10) : 0;
+        if (!isdigit((unsigned char)p[name_len + 1]) || (*end && *end != ',') || errno || value > UINT32_MAX) {
+            snprintf(err, len, "--spec: the value of %.*s is not a 32-bit unsigned decimal integer", (int)name_len, p);
             return -1;
         }
         sv = &a->spec[a->nspec++];
@@ -456,6 +463,10 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         case OPT_CSV:
             if (*optarg == 0) {
                 snprintf(err, len, "--%s wants a path, not an empty string", c == OPT_JSON ? "json" : "csv");
+                return -1;
+            }
+            if (*(c == OPT_JSON ? &a->json_path : &a->csv_path)) {
+                snprintf(err, len, "--%s is given twice: one file each", c == OPT_JSON ? "json" : "csv");
                 return -1;
             }
             *(c == OPT_JSON ? &a->json_path : &a->csv_path) = optarg;

@@ -41,15 +41,18 @@ typedef struct vkb_result {
     vkb_pipeline_stats pipelines[VKB_MAX_PASSES]; /* the driver's statistics, where it reports them */
     int npipelines;
     char constants[96];       /* the constants --spec set, "BM=64,BN=64"; empty when none */
+    const char *error;        /* the fatal error that ended the run during this case (JSON "error"), else NULL */
 } vkb_result;
 
-#define VKB_MAX_RESULTS 65536  /* results of one run: the array is sized once (results point at their ceilings) */
+#define VKB_MAX_RESULTS 65536  /* cases of one run at most */
 
 typedef struct vkb_results {
     vkb_result *r;
     int n, cap;
 } vkb_results;
 
+/* Room for N results, made once before the first (results point at their ceilings: the array never moves). */
+void vkb_results_reserve(vkb_results *rs, int n);
 vkb_result *vkb_results_add(vkb_results *rs);
 void vkb_results_free(vkb_results *rs);
 

@@ -114,8 +114,13 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
 static int csv_end(vkb_sink *s, int interrupted)
 {
     csv_sink *cs = s->impl;
-    int rc = vkb_outfile_close(cs->file);
+    int rc;
     (void)interrupted; /* every row written is whole: nothing to close */
+    if (vkb_fatal_message() && !vkb_outfile_failed(cs->file)) {
+        fputs("# error: ", cs->out); /* a fatal error ended the run: a comment line after the last row */
+        text(cs->out, vkb_fatal_message(), 1);
+    }
+    rc = vkb_outfile_close(cs->file);
     cs->file = NULL;
     return rc ? VKB_EXIT_OUTPUT : VKB_EXIT_OK;
 }
@@ -132,7 +137,7 @@ vkb_sink *vkb_sink_csv_create(const char *path)
     csv_sink *cs = vkb_calloc(1, sizeof *cs);
     cs->file = vkb_outfile_open(path, "--csv");
     if (!cs->file)
-        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (--csv): %s", path, strerror(errno));
+        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (--csv): %s", path, vkb_outfile_reason());
     cs->out = vkb_outfile_stream(cs->file);
     fputs(columns, cs->out);
     cs->base.begin = csv_begin;
