@@ -289,6 +289,9 @@ int main(int argc, char **argv)
             printf("vkbench %s\n", VKB_VERSION);
         return finish(VKB_EXIT_OK);
     }
+    if (ap.args.beyond[0])
+        vkb_die(VKB_EXIT_RESOURCE, "%s: a size above 2^50, more than any device holds; try a smaller size",
+                ap.args.beyond);
     if (vkb_fault_check(err, sizeof err))
         vkb_die(VKB_EXIT_USAGE, "VKB_FAULT_INJECT: %s", err);
     vkb_quiet = ap.args.quiet;

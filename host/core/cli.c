@@ -517,6 +517,9 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                     snprintf(err, len, "--%s: %s", vkb_dim_flags[c - OPT_DIM], sub);
                     return -1;
                 }
+                for (int i = 0; i < a->dims[c - OPT_DIM].n && !a->beyond[0]; i++)
+                    if (a->dims[c - OPT_DIM].v[i] > VALUE_MAX) /* said as typed, not as the number it is held as */
+                        snprintf(a->beyond, sizeof a->beyond, "--%s %.60s", vkb_dim_flags[c - OPT_DIM], optarg);
                 break;
             }
             snprintf(err, len, "unknown option");

@@ -46,6 +46,7 @@ typedef struct vkb_args {
     vkb_spec_value spec[8];         /* --spec NAME=V,...: constants overridden in the variants' shaders */
     int nspec;
     const char *sass_dir;           /* --sass DIR: machine code of every pipeline and CUDA twin; NULL = off */
+    char beyond[80];                /* the first size list holding a size above 2^50, as typed ("--n 2^60") */
 } vkb_args;
 
 /* Parse ARGV. Returns 0 on success, 1 when help or version was printed (exit 0), -1 on a usage error

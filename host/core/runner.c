@@ -405,6 +405,21 @@ static int plan_or_die(const vkb_family *f, const vkb_variant *v, const vkb_case
     return code;
 }
 
+/* A workgroup that --spec made larger than the device allows: the request is impossible, not the variant
+ * (exit 2, as a memory.* family refuses a workgroup its kernels do not take). */
+static void spec_workgroup_fits(const vkb_family *f, const vkb_variant *v, const vkb_variant *tuned,
+                                const vkb_caps *caps)
+{
+    const uint32_t *l = tuned->local;
+    if (!memcmp(l, v->local, sizeof v->local) || !l[0] || !l[1] || !l[2])
+        return;
+    if ((uint64_t)l[0] * l[1] * l[2] > caps->max_workgroup_invocations || l[0] > caps->max_workgroup_size[0] ||
+        l[1] > caps->max_workgroup_size[1] || l[2] > caps->max_workgroup_size[2])
+        vkb_die(VKB_EXIT_USAGE, "%s/%s: --spec sets a %ux%ux%u workgroup, beyond %s's %ux%ux%u and %u invocations",
+                f->name, v->name, l[0], l[1], l[2], caps->name, caps->max_workgroup_size[0],
+                caps->max_workgroup_size[1], caps->max_workgroup_size[2], caps->max_workgroup_invocations);
+}
+
 /* The plan of work item K without inputs (sizes only): 1, or 0 when the case will be a skip (said on its row);
  * a request beyond the kernel or the device ends the run (plan_or_die). */
 static int plan_sizes(const vkb_runner *r, const vkb_selection *sel, const vkb_work *k, vkb_plan *plan)
@@ -419,6 +434,7 @@ static int plan_sizes(const vkb_runner *r, const vkb_selection *sel, const vkb_w
     memset(&scratch, 0, sizeof scratch);
     if ((v->needs & ~b->caps.features) || apply_spec(r, v, &tuned, &scratch))
         return 0;
+    spec_workgroup_fits(f, v, &tuned, &b->caps);
     return plan_or_die(f, &tuned, &c, &b->caps, plan, why, sizeof why) == VKB_PLAN_OK;
 }
 
@@ -789,7 +805,7 @@ static void end_on_fatal(const char *msg)
         res->timed = 0;
         res->check.pass = 0;
         res->error = msg;
-        snprintf(res->check.method, sizeof res->check.method, "error: %s", msg);
+        snprintf(res->check.method, sizeof res->check.method, "the run ended here");
         snprintf(res->check.reason, sizeof res->check.reason, "error: %s", msg);
         for (int i = 0; i < r->nsinks; i++)
             if (r->sinks[i]->result)
