@@ -166,6 +166,7 @@ static int run_command(app *ap)
         if (csv)
             sinks[nsinks++] = vkb_sink_csv_create(csv);
     }
+    vkb_signal_fault("signal-early"); /* tests: a signal after the files are opened, before the device */
     vkb_stop_if_signalled("before any case ran");
     open_backends(ap, timed);
     if (vkb_selection_shapes(&ap->args, &r->backends[0]->caps, &sel, err, sizeof err))

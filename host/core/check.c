@@ -941,7 +941,8 @@ float *vkb_floats_of_halves(const uint16_t *h, int64_t count)
 /* Every fault the tests can plant; ":K" after those that take a number. */
 static const char *const faults[] = {"no-dispatch", "skip-pass:", "no-poison", "oob-write", "drop-element",
                                      "second-run-differs", "timer-zero", "timer-reversed", "timer-early",
-                                     "product-element", "product-tile", "product-nan", "stuck-fence"};
+                                     "product-element", "product-tile", "product-nan", "stuck-fence",
+                                     "signal-early:", "signal-late:", "signal-twice:"};
 
 int vkb_fault_check(char *why, size_t len)
 {

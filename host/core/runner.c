@@ -882,6 +882,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     free(st.inputs);
     if (family >= 0)
         family_event(r, sel->fam[family].family, 0);
+    vkb_signal_fault("signal-late"); /* tests: a signal after the last case, while the files are closed */
     r->interrupted = vkb_stop_signal();
     vkb_set_fatal_hook(NULL);
     rc = end_sinks(r, r->done < r->nwork);

@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "signals.h"
 
+#include "check.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -96,6 +98,17 @@ void vkb_stop_now(const char *while_doing)
     fflush(stdout);
     fprintf(stderr, "vkbench: stopped by %s while %s\n", vkb_signal_name(sig), while_doing);
     exit(128 + sig);
+}
+
+void vkb_signal_fault(const char *name)
+{
+    long sig;
+    if (vkb_fault_arg(name, &sig) && sig > 0 && sig < 32)
+        raise((int)sig);
+    if (strcmp(name, "signal-late") == 0 && vkb_fault_arg("signal-twice", &sig) && sig > 0 && sig < 32) {
+        raise((int)sig);   /* one after the other, each delivered: the second ends the process at once */
+        raise((int)sig);
+    }
 }
 
 void vkb_signals_track(const char *path)

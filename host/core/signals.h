@@ -20,6 +20,9 @@ void vkb_stop_if_signalled(const char *when);
 /* Exit 128 + the stop signal with one line: the device did not finish within a second of the stop (the run's
  * sinks end at exit, as after a fatal error, without the case in progress). */
 VKB_NORETURN void vkb_stop_now(const char *while_doing);
+/* VKB_FAULT_INJECT=NAME:SIG (signal-early, signal-late): raise SIG here, a signal at a chosen moment (tests);
+ * signal-twice:SIG raises it twice where signal-late would. */
+void vkb_signal_fault(const char *name);
 /* Remember PATH (a temporary file) for the second signal to remove; forget it. */
 void vkb_signals_track(const char *path);
 void vkb_signals_untrack(const char *path);
