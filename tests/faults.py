@@ -352,6 +352,19 @@ def case_dry_run_creates_nothing():
     check(not os.path.exists(sass) and not os.path.exists(os.path.join(TMP, "dry.json")), "the dry run created files")
 
 
+def case_columns_minimum():
+    """COLUMNS below the documented minimum (80) is taken as 80: the table is laid out as at 80."""
+    heads = []
+    for cols in ("40", "80"):
+        code, out, err = vk(["run", "memory.stride", "--n", "1000", "--stride", "2"] + RUN, stdout=subprocess.PIPE,
+                            env={"COLUMNS": cols})
+        check(code == 0, f"COLUMNS={cols}: exit {code}: {err}")
+        lines = out.splitlines()
+        heads.append(lines[:next(i for i, l in enumerate(lines) if l.startswith("variant")) + 1])
+        check(max(len(l) for l in lines) <= 80, f"COLUMNS={cols}: a line longer than 80")
+    check(heads[0] == heads[1], f"COLUMNS=40 is not laid out as 80: {heads}")
+
+
 CASES = {n[5:]: f for n, f in sorted(globals().items()) if n.startswith("case_")}
 
 if __name__ == "__main__":

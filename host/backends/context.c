@@ -453,6 +453,24 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
 }
 
+/* VKB_DEVICE_TIMEOUT_S: how long one submission may take before the device is taken for hung. */
+static double device_timeout_s(void)
+{
+    static double seconds = -1;
+    if (seconds < 0) {
+        const char *env = getenv("VKB_DEVICE_TIMEOUT_S");
+        char *end;
+        seconds = DEVICE_TIMEOUT_S;
+        if (env) {
+            double v = strtod(env, &end);
+            if (end == env || *end || !isdigit((unsigned char)env[0]) || !(v > 0 && v <= 1e6))
+                vkb_die(VKB_EXIT_USAGE, "VKB_DEVICE_TIMEOUT_S wants seconds from 0 to 1e6, not '%.40s'", env);
+            seconds = v;
+        }
+    }
+    return seconds;
+}
+
 vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
 {
     vkb_vk *vk = vkb_calloc(1, sizeof *vk);
@@ -465,6 +483,7 @@ vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
     VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkPipelineCacheCreateInfo cache_ci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
 
+    device_timeout_s(); /* a malformed VKB_DEVICE_TIMEOUT_S fails now, not at the first slow wait */
     load_loader();
     vk->instance = create_instance(validation, &vk->messenger);
     list = physical_devices(vk->instance, &n);
@@ -527,24 +546,6 @@ void vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
     si.commandBufferCount = 1;
     si.pCommandBuffers = &cmd;
     VKB_CHECK(vkQueueSubmit(vk->queue, 1, &si, fence));
-}
-
-/* VKB_DEVICE_TIMEOUT_S: how long one submission may take before the device is taken for hung. */
-static double device_timeout_s(void)
-{
-    static double seconds = -1;
-    if (seconds < 0) {
-        const char *env = getenv("VKB_DEVICE_TIMEOUT_S");
-        char *end;
-        seconds = DEVICE_TIMEOUT_S;
-        if (env) {
-            double v = strtod(env, &end);
-            if (end == env || *end || !isdigit((unsigned char)env[0]) || !(v > 0 && v <= 1e6))
-                vkb_die(VKB_EXIT_USAGE, "VKB_DEVICE_TIMEOUT_S wants seconds from 0 to 1e6, not '%.40s'", env);
-            seconds = v;
-        }
-    }
-    return seconds;
 }
 
 void vkb_vk_wait(vkb_vk *vk, VkFence fence)
