@@ -15,6 +15,7 @@ import time
 
 RUN = ["--reps", "1", "--warmup-ms", "0", "--quiet"]
 NO_DEVICE = ("no Vulkan loader", "no Vulkan driver", "no Vulkan device")
+SANITIZER = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer", "runtime error:")
 
 
 class Skip(Exception):
@@ -38,6 +39,7 @@ def vk(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subproc
     p = subprocess.run(VKBENCH + args, stdin=stdin, stdout=stdout, stderr=stderr, env=e, preexec_fn=preexec,
                        pass_fds=pass_fds, timeout=timeout)
     err = (p.stderr or b"").decode(errors="replace")
+    check(not any(s in err for s in SANITIZER), f"a sanitizer report: {err}")
     if p.returncode == 3 and any(s in err for s in NO_DEVICE):
         raise Skip(err.strip())
     out = p.stdout.decode(errors="replace") if isinstance(p.stdout, bytes) else None
@@ -253,6 +255,7 @@ def signal_run(args, sigs, want, n="1000"):
         p.kill()
         fail(f"{[signal.Signals(s).name for s in sigs]} did not end the run within 120 s")
     check(p.returncode == want, f"exit {p.returncode}, not {want}: {err}")
+    check(not any(s in err for s in SANITIZER), f"a sanitizer report: {err}")
     check(not leftovers(), f"temporary files left: {leftovers()}")
     text = open(path).read()
     check(text == "GOOD" or json.loads(text)["interrupted"] is True, "the file is neither the last good one nor "

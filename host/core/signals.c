@@ -89,7 +89,7 @@ void vkb_stop_if_signalled(const char *when)
     fflush(stdout);
     if (sig != SIGPIPE)
         fprintf(stderr, "vkbench: stopped by %s %s\n", vkb_signal_name(sig), when);
-    exit(128 + sig);
+    vkb_exit_early(128 + sig);
 }
 
 void vkb_stop_now(const char *while_doing)
@@ -97,7 +97,7 @@ void vkb_stop_now(const char *while_doing)
     int sig = stop_sig;
     fflush(stdout);
     fprintf(stderr, "vkbench: stopped by %s while %s\n", vkb_signal_name(sig), while_doing);
-    exit(128 + sig);
+    vkb_exit_early(128 + sig);
 }
 
 void vkb_signal_fault(const char *name)

@@ -56,6 +56,12 @@ const char *vkb_fatal_message(void)
     return fatal_text[0] ? fatal_text : NULL;
 }
 
+void vkb_exit_early(int code)
+{
+    DYING();
+    exit(code);
+}
+
 void vkb_die(vkb_exit code, const char *fmt, ...)
 {
     va_list ap;

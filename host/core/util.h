@@ -28,6 +28,9 @@ typedef enum vkb_exit {
 
 /* Print "vkbench: error: MSG" on one line and exit with CODE. */
 VKB_NORETURN void vkb_die(vkb_exit code, const char *fmt, ...) VKB_PRINTF(2, 3);
+/* exit(CODE) from the middle of a run (a signal): what the callers still own is left to the OS (no leak
+ * report in the sanitizer build); atexit handlers still end the sinks. */
+VKB_NORETURN void vkb_exit_early(int code);
 /* Call HOOK(MSG) once when vkb_die is called, before its line is printed and the process exits (the runner
  * records the error in its result files); NULL: none. */
 void vkb_set_fatal_hook(void (*hook)(const char *msg));
