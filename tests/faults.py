@@ -294,6 +294,13 @@ def case_sigpipe():
             os.close(w)
         check(code == 141, f"{args}: exit {code}, not 141: {err}")
         check("vkbench: error:" not in err, f"{args}: an error line for a reader that went away: {err}")
+    r, w = os.pipe()
+    os.close(r)
+    try:   # the reader of the progress lines (stderr) gone
+        code, _, _ = vk(["run", "copy", "--n", "1000,2000", "--reps", "1", "--warmup-ms", "0"], stderr=w)
+    finally:
+        os.close(w)
+    check(code == 141, f"progress to a closed pipe: exit {code}, not 141")
     check(load(path)["results"] and not leftovers(), "the JSON file was not written whole")
 
 
@@ -344,6 +351,20 @@ def case_address_space():
     code, _, err = vk(["run", "copy", "--n", "1000"] + RUN,
                       preexec=lambda: resource.setrlimit(resource.RLIMIT_AS, (1000000 << 10, 1000000 << 10)))
     check(code == 0, f"exit {code}: {err}")
+
+
+def case_address_space_tiny():
+    """ulimit -v 100000 (about 100 MB, too little for a driver): the line says what failed and names the
+    limit, not "install a driver", and holds no source path."""
+    if SANITIZED:
+        raise Skip("the sanitizers reserve terabytes of address space")
+    code, _, err = vk(["run", "copy", "--n", "1000"] + RUN,
+                      preexec=lambda: resource.setrlimit(resource.RLIMIT_AS, (100000 << 10, 100000 << 10)))
+    if code == 0:
+        raise Skip("this driver loads within 100 MB of address space")
+    line = one_error_line(err, code)
+    check(code in (3, 4, 5) and "ulimit -v" in line and "install" not in line and ".c:" not in line,
+          f"exit {code}: {err}")
 
 
 def case_dry_run_creates_nothing():
