@@ -522,7 +522,7 @@ void vkb_vk_destroy(vkb_vk *vk)
 {
     if (!vk)
         return;
-    vkDeviceWaitIdle(vk->device);
+    vkDeviceWaitIdle(vk->device); /* no timeout to give, none needed: every submission was waited (vkb_vk_wait) */
     vkDestroyFence(vk->device, vk->fence, NULL);
     vkDestroyPipelineCache(vk->device, vk->cache, NULL);
     vkDestroyCommandPool(vk->device, vk->pool, NULL);
