@@ -86,8 +86,11 @@ static int descriptor_name(const char *path)
     if (strcmp(path, "/dev/stderr") == 0)
         return 2;
     for (size_t i = 0; i < VKB_COUNT(dirs); i++) {
-        size_t n = strlen(dirs[i]), digits = strspn(path + n, "0123456789");
-        if (strncmp(path, dirs[i], n) == 0 && digits > 0 && digits < 7 && path[n + digits] == 0)
+        size_t n = strlen(dirs[i]), digits;
+        if (strncmp(path, dirs[i], n) != 0)
+            continue;
+        digits = strspn(path + n, "0123456789");
+        if (digits > 0 && digits < 7 && path[n + digits] == 0)
             return atoi(path + n);
     }
     return -1;
