@@ -282,6 +282,23 @@ def case_sighup():
     signal_run(["--warmup-ms", "600000", "--reps", "1"], [signal.SIGHUP], 129)
 
 
+def case_nohup():
+    """SIGHUP ignored by whoever started vkbench (nohup): it stays ignored, the run ends normally (exit 0)."""
+    path = fresh("nohup.json")
+    p = subprocess.Popen(VKBENCH + ["run", "copy", "--n", "1000", "--json", path, "-v"] + RUN[:4],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    for line in p.stderr:
+        if b"pipeline" in line:
+            p.send_signal(signal.SIGHUP)
+            break
+    err = p.communicate(timeout=300)[1].decode()
+    if p.returncode == 3 and any(s in err for s in NO_DEVICE):
+        raise Skip(err)
+    check(p.returncode == 0, f"exit {p.returncode}, not 0: {err}")
+    check(not load(path)["interrupted"], "the run was interrupted")
+
+
 def case_sigpipe():
     """The reader of stdout gone: exit 141 without an error line, for --json - and for the table."""
     path = fresh("pipe.json")

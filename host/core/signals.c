@@ -59,8 +59,14 @@ void vkb_signals_install(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < VKB_COUNT(stops); i++)
+    for (size_t i = 0; i < VKB_COUNT(stops); i++) {
+        struct sigaction old;
+        /* ignored by whoever started us (nohup, a script's background job): it stays ignored; SIGPIPE is
+         * always caught, so that a reader gone away stops the run */
+        if (stops[i] != SIGPIPE && sigaction(stops[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
         sigaction(stops[i], &sa, NULL);
+    }
     sa.sa_handler = SIG_IGN;
     sigaction(SIGXFSZ, &sa, NULL);
 }

@@ -6,7 +6,8 @@
 #include "util.h"
 
 /* Open /dev/null (read-only: a write then fails visibly) onto any of descriptors 0, 1, 2 that is closed, so
- * that no result file gets one; install the handlers: SIGINT, SIGTERM, SIGHUP and SIGPIPE set the stop flag
+ * that no result file gets one; install the handlers (SIGINT, SIGTERM, SIGHUP ignored at start stay ignored:
+ * nohup, background jobs): SIGINT, SIGTERM, SIGHUP and SIGPIPE set the stop flag
  * (a second SIGINT, SIGTERM or SIGHUP removes the temporary files and exits 128 + signal at once), SIGXFSZ is
  * ignored (a write past `ulimit -f` fails with EFBIG instead). Idempotent. */
 void vkb_signals_install(void);
