@@ -230,13 +230,21 @@ def case_descriptor_append():
     check(text.startswith("HEAD\n") and json.loads(text[5:])["results"], "not HEAD then the JSON document")
 
 
+def default_signals():
+    """In the child: the signals a test sends at their defaults (a CI job started in the background has
+    SIGINT ignored, and vkbench rightly keeps an inherited SIG_IGN)."""
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+
+
 def signal_run(args, sigs, want, n="1000"):
     """Start a run that would take 10 minutes, send SIGS once its first case has begun (-v names the case's
     pipelines on stderr, after the files are open and the device made): exit WANT well within the limit (a
     timing-free verdict: the run alone would take 600 s), no temporary left, the file an interrupted document."""
     path = fresh("signalled.json", "GOOD")
     p = subprocess.Popen(VKBENCH + ["run", "copy", "--n", n, "--json", path, "-v"] + args,
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         preexec_fn=default_signals)
     seen = []
     for line in p.stderr:
         seen.append(line.decode(errors="replace"))
