@@ -1,4 +1,5 @@
 /* main.c - vkbench: subcommand dispatch (devices, list, run, validate, the default suite). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,11 +7,16 @@
 
 #include "backend.h"
 #include "cli.h"
+#include "check.h"
+#include "fault.h"
 #include "family.h"
 #include "identity.h"
 #include "listing.h"
+#include "machine_code.h"
+#include "outfile.h"
 #include "runner.h"
 #include "selection.h"
+#include "signals.h"
 #include "sinks.h"
 #include "util.h"
 
@@ -144,7 +150,7 @@ static int run_command(app *ap)
     /* result files first: a path that cannot be written fails before any work (a dry run writes none) */
     if (!ap->args.dry_run) {
         const char *json = ap->args.json_path, *csv = ap->args.csv_path;
-        FILE *table = (json && strcmp(json, "-") == 0) || (csv && strcmp(csv, "-") == 0) ? stderr : stdout;
+        FILE *table = (json && vkb_outfile_is_stdout(json)) || (csv && vkb_outfile_is_stdout(csv)) ? stderr : stdout;
         if (!vkb_quiet)
             sinks[nsinks++] = vkb_sink_progress_create();
         sinks[nsinks++] = timed ? vkb_sink_table_create(table, vkb_table_width(ap->args.wide))
@@ -154,6 +160,8 @@ static int run_command(app *ap)
         if (csv)
             sinks[nsinks++] = vkb_sink_csv_create(csv);
     }
+    vkb_signal_fault("signal-early"); /* tests: a signal after the files are opened, before the device */
+    vkb_stop_if_signalled("before any case ran");
     open_backends(ap, timed);
     /* the default device is a CPU implementation: whoever expected their GPU must hear it before any result
      * (the table's device line and closing summary say it too, also with --quiet) */
@@ -173,6 +181,7 @@ static int run_command(app *ap)
     r->repeat = ap->args.repeat;
     vkb_runner_plan(r, &sel, &plan);
     vkb_runner_preflight(r, &sel, &plan);
+    vkb_stop_if_signalled("before any case ran");
     if (ap->args.dry_run) {
         print_plan(&sel, &plan, r);
         for (int i = 0; i < r->nall; i++)
@@ -238,12 +247,46 @@ static char *join_args(int argc, char **argv)
     return s;
 }
 
+/* The result paths against each other and the process (exit 2), and, for a dry run, against what the real
+ * run would refuse (exit 6): nothing is created. */
+static void check_outputs(const vkb_args *a)
+{
+    const char *paths[2] = {a->json_path, a->csv_path}, *opts[2] = {"--json", "--csv"};
+    char why[300];
+    int lists = strcmp(a->command, "list") == 0 || strcmp(a->command, "devices") == 0;
+    for (int i = 0; i < 2; i++) {
+        if (!paths[i])
+            continue;
+        if (lists)
+            vkb_die(VKB_EXIT_USAGE, "%s: `vkbench %s` writes no result file (%s is for run, validate and the suite)",
+                    opts[i], a->command, opts[i]);
+        if (vkb_outfile_same(paths[i], "/proc/self/exe"))
+            vkb_die(VKB_EXIT_USAGE, "%s %s is the vkbench executable itself", opts[i], paths[i]);
+        if (a->dry_run && vkb_outfile_check(paths[i]))
+            vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (%s): %s", paths[i], opts[i], vkb_outfile_reason());
+    }
+    if (paths[0] && paths[1] && vkb_outfile_same(paths[0], paths[1]))
+        vkb_die(VKB_EXIT_USAGE, "--json %s and --csv %s are one file: give each its own", paths[0], paths[1]);
+    if (a->sass_dir && a->dry_run && vkb_mc_check(a->sass_dir, why, sizeof why))
+        vkb_die(VKB_EXIT_OUTPUT, "--sass: %s", why);
+}
+
+/* The exit code of a command that returned RC, stdout's fate included (a full disk, a reader gone). */
+static int finish(int rc)
+{
+    int out = vkb_stdout_finish(rc != 0 && rc != VKB_EXIT_MISMATCH);
+    if (vkb_stop_signal() == SIGPIPE || out == 128 + SIGPIPE)
+        return 128 + SIGPIPE;
+    return rc ? rc : out;
+}
+
 int main(int argc, char **argv)
 {
     static app ap;
     char err[400];
     int rc;
 
+    vkb_signals_install(); /* descriptors 0-2 open, every signal handled: before anything else */
     ap.command_line = join_args(argc, argv);
     rc = vkb_cli_parse(argc, argv, &ap.args, err, sizeof err);
     if (rc < 0)
@@ -251,16 +294,22 @@ int main(int argc, char **argv)
     if (rc > 0) {
         if (strstr(ap.command_line, "--version"))
             printf("vkbench %s\n", VKB_VERSION);
-        return VKB_EXIT_OK;
+        return finish(VKB_EXIT_OK);
     }
+    if (ap.args.beyond[0])
+        vkb_die(VKB_EXIT_RESOURCE, "%s: a size above 2^50, more than any device holds; try a smaller size",
+                ap.args.beyond);
+    if (vkb_fault_check(err, sizeof err))
+        vkb_die(VKB_EXIT_USAGE, "VKB_FAULT_INJECT: %s", err);
     vkb_quiet = ap.args.quiet;
     vkb_verbose = ap.args.verbose;
-    if (ap.args.sass_dir)
+    check_outputs(&ap.args);
+    if (ap.args.sass_dir && !ap.args.dry_run)
         vkb_mc_open(ap.args.sass_dir);
 
     if (strcmp(ap.args.command, "list") == 0) {
         vkb_list_families(stdout, vkb_verbose);
-        return VKB_EXIT_OK;
+        return finish(VKB_EXIT_OK);
     }
     if (strcmp(ap.args.command, "devices") == 0) {
         char why[300];
@@ -274,7 +323,7 @@ int main(int argc, char **argv)
         } else {
             printf("cuda: not available (%s)\n", why);
         }
-        return VKB_EXIT_OK;
+        return finish(VKB_EXIT_OK);
     }
-    return run_command(&ap);
+    return finish(run_command(&ap));
 }

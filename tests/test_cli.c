@@ -83,15 +83,17 @@ static void spec_constants(void)
 {
     vkb_args a;
     char err[256];
-    const char *ok[] = {"vkbench", "run", "matmul", "--spec", "BM=64,TN=4,0=128", "--spec", "OPT=0x7"};
+    const char *ok[] = {"vkbench", "run", "matmul", "--spec", "BM=64,TN=4,0=128", "--spec", "OPT=010"};
     const char *bad[][4] = {{"vkbench", "run", "matmul", "--spec=BM"},      {"vkbench", "run", "matmul", "--spec=BM=x"},
                             {"vkbench", "run", "matmul", "--spec=B-M=1"},  {"vkbench", "run", "matmul", "--spec=BM=-1"},
-                            {"vkbench", "run", "matmul", "--spec=BM=4294967296"}, {"vkbench", "run", "matmul", "--spec==3"}};
+                            {"vkbench", "run", "matmul", "--spec=BM=4294967296"}, {"vkbench", "run", "matmul", "--spec==3"},
+                            {"vkbench", "run", "matmul", "--spec=BM=0x10"}, {"vkbench", "run", "matmul", "--spec=BM= 16"},
+                            {"vkbench", "run", "matmul", "--spec=BM=+16"}, {"vkbench", "run", "matmul", "--spec=BM=8,BM=4"}};
     ASSERT(parse(&a, err, 7, ok) == 0 && a.nspec == 4);
     ASSERT(strcmp(a.spec[0].name, "BM") == 0 && a.spec[0].value == 64);
     ASSERT(strcmp(a.spec[1].name, "TN") == 0 && a.spec[1].value == 4);
     ASSERT(strcmp(a.spec[2].name, "0") == 0 && a.spec[2].value == 128);
-    ASSERT(strcmp(a.spec[3].name, "OPT") == 0 && a.spec[3].value == 7);
+    ASSERT(strcmp(a.spec[3].name, "OPT") == 0 && a.spec[3].value == 10); /* decimal, not octal */
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         ASSERT(parse(&a, err, 4, bad[i]) < 0 && strstr(err, "--spec"));
 }

@@ -151,7 +151,7 @@ static void staging_wait(int k)
 {
     if (!staging.busy[k])
         return;
-    VKB_CHECK(vkWaitForFences(staging.vk->device, 1, &staging.fence[k], VK_TRUE, UINT64_MAX));
+    vkb_vk_wait(staging.vk, staging.fence[k]);
     VKB_CHECK(vkResetFences(staging.vk->device, 1, &staging.fence[k]));
     staging.busy[k] = 0;
 }

@@ -3,13 +3,18 @@
 #include "vk.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
+#include "check.h"
+#include "fault.h"
 #include "coopmat.h"
 #include "peak_features.h"
+#include "signals.h"
 
 static unsigned validation_messages;
 
@@ -30,9 +35,20 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
 
 static void load_loader(void)
 {
-    if (volkInitialize() != VK_SUCCESS)
+    char limits[300];
+    void *lib;
+    const char *why;
+    if (volkInitialize() == VK_SUCCESS)
+        return;
+    /* volk does not say why: the dynamic linker does */
+    lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    why = lib ? "it loads, but lacks vkGetInstanceProcAddr" : dlerror();
+    vkb_limits_text(limits, sizeof limits);
+    if (!limits[0] && why && strstr(why, "No such file"))
         vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan loader (libvulkan.so.1) found; install one "
                 "(Debian: libvulkan1 and a driver such as mesa-vulkan-drivers)");
+    vkb_die(VKB_EXIT_NO_DEVICE, "the Vulkan loader libvulkan.so.1 could not be loaded: %s%s", why ? why : "?",
+            limits);
 }
 
 static int has_layer(const char *name)
@@ -305,7 +321,15 @@ static VkPhysicalDevice *physical_devices(VkInstance instance, uint32_t *n)
 {
     VkPhysicalDevice *list;
     VkResult r = vkEnumeratePhysicalDevices(instance, n, NULL);
-    if (r != VK_SUCCESS || *n == 0)
+    char limits[300];
+    vkb_limits_text(limits, sizeof limits);
+    if (r != VK_SUCCESS)
+        vkb_die(r == VK_ERROR_OUT_OF_HOST_MEMORY ? VKB_EXIT_RESOURCE : VKB_EXIT_NO_DEVICE,
+                "listing the Vulkan devices failed: %s%s", vkb_vk_result_text(r), limits);
+    if (*n == 0 && limits[0])
+        vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device found (no driver loaded)%s; VK_LOADER_DEBUG=error says "
+                "why", limits);
+    if (*n == 0)
         vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device found; install a driver "
                 "(Debian: mesa-vulkan-drivers for the CPU, or your GPU's driver)");
     list = vkb_calloc(*n, sizeof *list);
@@ -333,11 +357,14 @@ static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *se
     VkPhysicalDeviceProperties p;
     char *end;
     if (select && *select) {
-        long idx = strtol(select, &end, 10);
-        if (*end == 0) {
-            if (idx < 0 || (uint32_t)idx >= n)
-                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device %ld: there %s %u (0..%u); see `vkbench devices`",
-                        idx, n == 1 ? "is" : "are", n, n - 1);
+        /* an index: decimal digits, read whole (4294967297 is not device 1) */
+        if (strspn(select, "0123456789") == strlen(select)) {
+            unsigned long long idx;
+            errno = 0;
+            idx = strtoull(select, &end, 10);
+            if (errno || idx >= n)
+                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device %.30s: there %s %u (0..%u); see `vkbench devices`",
+                        select, n == 1 ? "is" : "are", n, n - 1);
             return (uint32_t)idx;
         }
         for (uint32_t i = 0; i < n; i++) {
@@ -436,6 +463,24 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
 }
 
+/* VKB_DEVICE_TIMEOUT_S: how long one submission may take before the device is taken for hung. */
+static double device_timeout_s(void)
+{
+    static double seconds = -1;
+    if (seconds < 0) {
+        const char *env = getenv("VKB_DEVICE_TIMEOUT_S");
+        char *end;
+        seconds = DEVICE_TIMEOUT_S;
+        if (env) {
+            double v = strtod(env, &end);
+            if (end == env || *end || !isdigit((unsigned char)env[0]) || !(v > 0 && v <= 1e6))
+                vkb_die(VKB_EXIT_USAGE, "VKB_DEVICE_TIMEOUT_S wants seconds from 0 to 1e6, not '%.40s'", env);
+            seconds = v;
+        }
+    }
+    return seconds;
+}
+
 vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
 {
     vkb_vk *vk = vkb_calloc(1, sizeof *vk);
@@ -448,6 +493,7 @@ vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
     VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkPipelineCacheCreateInfo cache_ci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
 
+    device_timeout_s(); /* a malformed VKB_DEVICE_TIMEOUT_S fails now, not at the first slow wait */
     load_loader();
     vk->instance = create_instance(validation, &vk->messenger);
     list = physical_devices(vk->instance, &n);
@@ -486,7 +532,7 @@ void vkb_vk_destroy(vkb_vk *vk)
 {
     if (!vk)
         return;
-    vkDeviceWaitIdle(vk->device);
+    vkDeviceWaitIdle(vk->device); /* no timeout to give, none needed: every submission was waited (vkb_vk_wait) */
     vkDestroyFence(vk->device, vk->fence, NULL);
     vkDestroyPipelineCache(vk->device, vk->cache, NULL);
     vkDestroyCommandPool(vk->device, vk->pool, NULL);
@@ -512,10 +558,38 @@ void vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
     VKB_CHECK(vkQueueSubmit(vk->queue, 1, &si, fence));
 }
 
+void vkb_vk_wait(vkb_vk *vk, VkFence fence)
+{
+    static VkFence never;   /* VKB_FAULT_INJECT=stuck-fence: a fence no submission signals (tests) */
+    double start = vkb_now_ns(), stopped_at = 0;
+    if (vkb_fault("stuck-fence")) {
+        VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        if (!never)
+            VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &never));
+        fence = never;
+    }
+    /* in slices: a signal is seen between them, and a device that never answers is named */
+    for (;;) {
+        VkResult r = vkWaitForFences(vk->device, 1, &fence, VK_TRUE, WAIT_SLICE_NS);
+        double now = vkb_now_ns();
+        if (r == VK_SUCCESS)
+            return;
+        if (r != VK_TIMEOUT)
+            vkb_vk_fail("vkWaitForFences", r, __FILE__, __LINE__);
+        if (vkb_stop_signal() && !stopped_at)
+            stopped_at = now;
+        if (stopped_at && now - stopped_at > STOP_GRACE_NS)
+            vkb_stop_now("the device was still busy");
+        if (now - start > 1e9 * device_timeout_s())
+            vkb_die(VKB_EXIT_API, "%s did not finish a submission within %g s (VKB_DEVICE_TIMEOUT_S): a hung device "
+                    "or a kernel that never ends", vk->caps->name, device_timeout_s());
+    }
+}
+
 void vkb_vk_submit_wait(vkb_vk *vk, void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user)
 {
     vkb_vk_submit(vk, vk->cmd, vk->fence, fn, user);
-    VKB_CHECK(vkWaitForFences(vk->device, 1, &vk->fence, VK_TRUE, UINT64_MAX));
+    vkb_vk_wait(vk, vk->fence);
     VKB_CHECK(vkResetFences(vk->device, 1, &vk->fence));
 }
 

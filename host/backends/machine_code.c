@@ -264,9 +264,26 @@ static void say_written(void)
                 mc.nvulkan, mc.nvulkan == 1 ? "" : "s", mc.ncuda, mc.ncuda == 1 ? "" : "s", mc.dir);
 }
 
+int vkb_mc_check(const char *dir, char *why, size_t len)
+{
+    struct stat st;
+    /* room for FAMILY_VARIANT[...].cuda.sass under it: a longer path would be cut, never refused later */
+    if (strlen(dir) >= sizeof mc.dir - 256) {
+        snprintf(why, len, "a folder path of %zu characters, longer than %zu", strlen(dir), sizeof mc.dir - 257);
+        return -1;
+    }
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        snprintf(why, len, "%s is not a folder", dir);
+        return -1;
+    }
+    return 0;
+}
+
 void vkb_mc_open(const char *dir)
 {
-    char path[MC_PATH];
+    char path[MC_PATH], why[200];
+    if (vkb_mc_check(dir, why, sizeof why))
+        vkb_die(VKB_EXIT_OUTPUT, "--sass: %s", why);
     snprintf(path, sizeof path, "%s", dir);
     for (char *p = path + 1; *p; p++)
         if (*p == '/') {

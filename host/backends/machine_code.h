@@ -53,6 +53,9 @@ int vkb_mc_nv_records(const void *data, size_t size, void (*fn)(const uint8_t *c
 
 /* --sass DIR: start writing machine code into DIR (created). Exits with usage error when it cannot be. */
 void vkb_mc_open(const char *dir);
+/* Whether DIR can be --sass's folder (not a file, not too long for the names written under it), creating
+ * nothing: 0, or -1 with WHY. */
+int vkb_mc_check(const char *dir, char *why, size_t len);
 int vkb_mc_enabled(void);
 /* Name the passes that follow (files FAMILY_VARIANT[constants].*); the runner calls it before preparing. */
 void vkb_mc_set_label(const char *family, const char *variant);

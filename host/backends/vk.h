@@ -45,6 +45,13 @@ void vkb_vk_destroy(vkb_vk *vk);
 /* Record CMD with begin/end around FN(vk, user) and submit it, signalling FENCE; no wait. */
 void vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
                    void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user);
+/* Wait for FENCE in slices of WAIT_SLICE_NS: a stop signal (signals.h) not answered within STOP_GRACE_NS
+ * exits 128 + signal; a submission longer than VKB_DEVICE_TIMEOUT_S (default DEVICE_TIMEOUT_S) fails the
+ * case and the run (exit 5) with one line. */
+#define WAIT_SLICE_NS 100000000ull
+#define STOP_GRACE_NS 1e9
+#define DEVICE_TIMEOUT_S 120
+void vkb_vk_wait(vkb_vk *vk, VkFence fence);
 /* vkb_vk_submit on the context's own command buffer, then wait: for uploads, fills and timed batches. */
 void vkb_vk_submit_wait(vkb_vk *vk, void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user);
 /* Full compute/transfer memory barrier: every earlier write visible to every later access. */

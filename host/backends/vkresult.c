@@ -1,6 +1,9 @@
 /* vkresult.c - VkResult to text, and the one place Vulkan failures exit. */
 #include "vk.h"
 
+#include <stdio.h>
+#include <string.h>
+
 const char *vkb_vk_result_text(VkResult r)
 {
     switch (r) {
@@ -22,6 +25,10 @@ void vkb_vk_fail(const char *call, VkResult r, const char *file, int line)
 {
     int oom = r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY ||
               r == VK_ERROR_OUT_OF_POOL_MEMORY || r == VK_ERROR_TOO_MANY_OBJECTS;
-    vkb_die(oom ? VKB_EXIT_RESOURCE : VKB_EXIT_API, "%s: %s (%s:%d)%s", call, vkb_vk_result_text(r), file, line,
-            oom ? "; try a smaller size" : "");
+    char limits[300];
+    /* the place in the source only with -v: a user's message says what failed, not where in vkbench */
+    if (vkb_verbose)
+        fprintf(stderr, "vkbench: %s failed at %s:%d\n", call, file, line);
+    vkb_die(oom ? VKB_EXIT_RESOURCE : VKB_EXIT_API, "%.*s: %s%s%s", (int)strcspn(call, "("), call,
+            vkb_vk_result_text(r), oom ? "; try a smaller size" : "", vkb_limits_text(limits, sizeof limits));
 }

@@ -63,7 +63,8 @@ void vkb_cli_usage(FILE *out)
           "\n"
           "Exit codes: 0 all validated; 1 a validation failed; 2 usage error; 3 no Vulkan loader, driver or\n"
           "device; 4 out of memory or a size beyond the device's or the kernel's limits; 5 another API\n"
-          "error; 6 a result file could not be written.\n",
+          "error; 6 a result file or stdout could not be written; 128 + the signal that stopped the run\n"
+          "(129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM).\n",
           out);
 }
 
@@ -286,7 +287,9 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, d
 {
     char *end;
     double v = strtod(s, &end);
-    if (end == s || *end || !isdigit((unsigned char)s[strspn(s, ".")]) || !(v >= lo && v <= hi)) {
+    /* decimal: digits, '.', an exponent (strtod alone would take "0x10", "inf" and leading spaces) */
+    if (end == s || *end || !isdigit((unsigned char)s[strspn(s, ".")]) || strspn(s, "0123456789.eE+-") != strlen(s) ||
+        !(v >= lo && v <= hi)) {
         snprintf(err, len, "--%s wants a number from %g to %g, not '%.40s'", flag, lo, hi, s);
         return -1;
     }
@@ -357,11 +360,16 @@ static int parse_spec(const char *text, vkb_args *a, char *err, size_t len)
             snprintf(err, len, "--spec: at most %d constants", (int)(sizeof a->spec / sizeof *a->spec));
             return -1;
         }
+        for (int i = 0; i < a->nspec; i++)
+            if (strlen(a->spec[i].name) == name_len && strncmp(a->spec[i].name, p, name_len) == 0) {
+                snprintf(err, len, "--spec: %.*s is given twice", (int)name_len, p);
+                return -1;
+            }
+        /* decimal digits only: "020" is 20 (not octal), "0x10", " 16", "+16" are refused */
         errno = 0;
-        value = strtoull(p + name_len + 1, &end, 0);
-        if (end == p + name_len + 1 || (*end && *end != ',') || errno || value > UINT32_MAX ||
-            p[name_len + 1] == '-') {
-            snprintf(err, len, "--spec: the value of %.*s is not a 32-bit unsigned integer", (int)name_len, p);
+        value = isdigit((unsigned char)p[name_len + 1]) ? strtoull(p + name_len + 1, &end, 10) : 0;
+        if (!isdigit((unsigned char)p[name_len + 1]) || (*end && *end != ',') || errno || value > UINT32_MAX) {
+            snprintf(err, len, "--spec: the value of %.*s is not a 32-bit unsigned decimal integer", (int)name_len, p);
             return -1;
         }
         sv = &a->spec[a->nspec++];
@@ -468,6 +476,10 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                 snprintf(err, len, "--%s wants a path, not an empty string", c == OPT_JSON ? "json" : "csv");
                 return -1;
             }
+            if (*(c == OPT_JSON ? &a->json_path : &a->csv_path)) {
+                snprintf(err, len, "--%s is given twice: one file each", c == OPT_JSON ? "json" : "csv");
+                return -1;
+            }
             *(c == OPT_JSON ? &a->json_path : &a->csv_path) = optarg;
             break;
         case OPT_COLD: a->cold = 1; break;
@@ -528,6 +540,9 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                     snprintf(err, len, "--%s: %s", vkb_dim_flags[c - OPT_DIM], sub);
                     return -1;
                 }
+                for (int i = 0; i < a->dims[c - OPT_DIM].n && !a->beyond[0]; i++)
+                    if (a->dims[c - OPT_DIM].v[i] > VALUE_MAX) /* said as typed, not as the number it is held as */
+                        snprintf(a->beyond, sizeof a->beyond, "--%s %.60s", vkb_dim_flags[c - OPT_DIM], optarg);
                 break;
             }
             snprintf(err, len, "unknown option");

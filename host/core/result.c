@@ -6,15 +6,18 @@
 
 #include "util.h"
 
+void vkb_results_reserve(vkb_results *rs, int n)
+{
+    free(rs->r);
+    rs->n = 0;
+    rs->cap = n;
+    rs->r = vkb_calloc((size_t)(n > 0 ? n : 1), sizeof *rs->r);
+}
+
 vkb_result *vkb_results_add(vkb_results *rs)
 {
-    if (rs->n == rs->cap) {
-        /* results point at their ceilings; the array must not move, so it is sized once, generously */
-        if (rs->cap)
-            vkb_die(VKB_EXIT_RESOURCE, "more than %d results in one run; run fewer sizes", rs->cap);
-        rs->cap = VKB_MAX_RESULTS;
-        rs->r = vkb_calloc((size_t)rs->cap, sizeof *rs->r);
-    }
+    if (rs->n == rs->cap) /* a programmer's error: one result per case of the work list */
+        vkb_die(VKB_EXIT_API, "more results than the %d cases planned", rs->cap);
     memset(&rs->r[rs->n], 0, sizeof rs->r[rs->n]);
     return &rs->r[rs->n++];
 }

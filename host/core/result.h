@@ -47,15 +47,18 @@ typedef struct vkb_result {
     int repeat;               /* ... and this is run number REPEAT (0-based), checked in run 0, timed in each */
     uint32_t subgroup_size;   /* the subgroup size its kernels ran with, when known; 0: not known, or no kernel */
     uint32_t subgroup_asked;  /* --subgroup-size (0: not given): the table names the row NAME@sgN */
+    const char *error;        /* the fatal error that ended the run during this case (JSON "error"), else NULL */
 } vkb_result;
 
-#define VKB_MAX_RESULTS 65536  /* results of one run: the array is sized once (results point at their ceilings) */
+#define VKB_MAX_RESULTS 65536  /* cases of one run at most */
 
 typedef struct vkb_results {
     vkb_result *r;
     int n, cap;
 } vkb_results;
 
+/* Room for N results, made once before the first (results point at their ceilings: the array never moves). */
+void vkb_results_reserve(vkb_results *rs, int n);
 vkb_result *vkb_results_add(vkb_results *rs);
 void vkb_results_free(vkb_results *rs);
 

@@ -3,13 +3,14 @@
 #include "runner.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "device_limits.h"
+#include "outfile.h"
 #include "parallel.h"
+#include "signals.h"
 #include "spirv.h"
 #include "util.h"
 #include "verify.h"
@@ -75,13 +76,8 @@ static void *scratch_for(uint64_t bytes)
     return scratch;
 }
 
-static volatile sig_atomic_t stop_signal;
 static vkb_runner *active;   /* the run whose sinks an early exit must still end */
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
-}
+static vkb_result *in_progress; /* the case being run: a fatal error is recorded on it */
 
 /* VKB_FAULT_INJECT=no-dispatch: skip the checked run, as a kernel that writes nothing would (tests). */
 static int fault_no_dispatch(void)
@@ -416,6 +412,21 @@ static int plan_or_die(const vkb_family *f, const vkb_variant *v, const vkb_case
     return code;
 }
 
+/* A workgroup that --spec made larger than the device allows: the request is impossible, not the variant
+ * (exit 2, as a memory.* family refuses a workgroup its kernels do not take). */
+static void spec_workgroup_fits(const vkb_family *f, const vkb_variant *v, const vkb_variant *tuned,
+                                const vkb_caps *caps)
+{
+    const uint32_t *l = tuned->local;
+    if (!memcmp(l, v->local, sizeof v->local) || !l[0] || !l[1] || !l[2])
+        return;
+    if ((uint64_t)l[0] * l[1] * l[2] > caps->max_workgroup_invocations || l[0] > caps->max_workgroup_size[0] ||
+        l[1] > caps->max_workgroup_size[1] || l[2] > caps->max_workgroup_size[2])
+        vkb_die(VKB_EXIT_USAGE, "%s/%s: --spec sets a %ux%ux%u workgroup, beyond %s's %ux%ux%u and %u invocations",
+                f->name, v->name, l[0], l[1], l[2], caps->name, caps->max_workgroup_size[0],
+                caps->max_workgroup_size[1], caps->max_workgroup_size[2], caps->max_workgroup_invocations);
+}
+
 /* The plan of work item K without inputs (sizes only): 1, or 0 when the case will be a skip (said on its row);
  * a request beyond the kernel or the device ends the run (plan_or_die). */
 static int plan_sizes(const vkb_runner *r, const vkb_selection *sel, const vkb_work *k, vkb_plan *plan)
@@ -430,6 +441,7 @@ static int plan_sizes(const vkb_runner *r, const vkb_selection *sel, const vkb_w
     memset(&scratch, 0, sizeof scratch);
     if ((v->needs & ~b->caps.features) || apply_spec(r, v, &tuned, &scratch))
         return 0;
+    spec_workgroup_fits(f, v, &tuned, &b->caps);
     return plan_or_die(f, &tuned, &c, &b->caps, plan, why, sizeof why) == VKB_PLAN_OK;
 }
 
@@ -861,6 +873,7 @@ static int end_sinks(vkb_runner *r, int interrupted)
         if (code && !rc)
             rc = code;
     }
+    vkb_outfile_report(); /* one line for every file that failed */
     return rc;
 }
 
@@ -868,6 +881,29 @@ static void end_at_exit(void)
 {
     if (active)
         end_sinks(active, 1);
+}
+
+/* vkb_die during the run: the case in progress fails with the error (its row says it), and the files are
+ * ended with what ran, the error recorded, before the error line is printed. */
+static void end_on_fatal(const char *msg)
+{
+    vkb_runner *r = active;
+    vkb_result *res = in_progress;
+    if (!r)
+        return;
+    in_progress = NULL;
+    if (res && res->family) {
+        res->status = VKB_RES_FAIL;
+        res->timed = 0;
+        res->check.pass = 0;
+        res->error = msg;
+        snprintf(res->check.method, sizeof res->check.method, "the run ended here");
+        snprintf(res->check.reason, sizeof res->check.reason, "error: %s", msg);
+        for (int i = 0; i < r->nsinks; i++)
+            if (r->sinks[i]->result)
+                r->sinks[i]->result(r->sinks[i], res);
+    }
+    end_sinks(r, 1);
 }
 
 static void family_event(vkb_runner *r, const vkb_family *f, int begin)
@@ -882,12 +918,13 @@ static void family_event(vkb_runner *r, const vkb_family *f, int begin)
 int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settings *set, const vkb_run_plan *plan)
 {
     static int registered;
-    struct sigaction sa, old_int, old_term;
     shape_state st;
     int family = -1, rc;
 
     memset(&st, 0, sizeof st);
     st.fam = -1;
+    vkb_signals_install(); /* main installed them first; a test's run installs them here */
+    vkb_results_reserve(&r->results, r->nwork);
     r->start_ns = vkb_now_ns();
     for (int i = 0; i < r->nsinks; i++)
         if (r->sinks[i]->begin)
@@ -895,17 +932,11 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     if (!registered)
         registered = atexit(end_at_exit) == 0;
     active = r;
-    /* SIGINT / SIGTERM: finish the current case, then end the sinks (a second signal kills at once) */
-    stop_signal = 0;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-
+    vkb_set_fatal_hook(end_on_fatal);
+    /* SIGINT, SIGTERM, SIGHUP, SIGPIPE: the case under way ends (its timing within a second), is dropped
+     * when its timing was cut short, and the sinks end with what ran (signals.c: a second one ends at once) */
     precompile(r, sel);
-    for (int w = 0; w < r->nwork && !stop_signal; w++) {
+    for (int w = 0; w < r->nwork && !vkb_stop_signal(); w++) {
         const vkb_work *k = &r->work[w];
         const vkb_family *f = sel->fam[k->fam].family;
         const vkb_variant *v = &f->variants[k->variant];
@@ -924,10 +955,15 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
             forget_outputs(&st.saved);
             st.saved_variant = k->variant;
         }
-        res = vkb_results_add(&r->results);
+        res = in_progress = vkb_results_add(&r->results);
         res->repeats = r->repeat;
         res->repeat = k->repeat;
         run_one(r, &st, k->backend, f, v, res);
+        in_progress = NULL;
+        if (vkb_stop_signal() && vkb_timing_cut_short()) {
+            r->results.n--; /* its timing was stopped: not a measurement */
+            break;
+        }
         attach_ceiling(r, &st, res);
         judge_metric(r, res, &r->all[k->backend]->caps);
         r->done++;
@@ -940,10 +976,10 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     free(st.inputs);
     if (family >= 0)
         family_event(r, sel->fam[family].family, 0);
-    r->interrupted = stop_signal;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    rc = end_sinks(r, r->interrupted != 0);
+    vkb_signal_fault("signal-late"); /* tests: a signal after the last case, while the files are closed */
+    r->interrupted = vkb_stop_signal();
+    vkb_set_fatal_hook(NULL);
+    rc = end_sinks(r, r->done < r->nwork);
     if (vkb_verbose)
         print_clock("", &r->clock, NULL);
     if (rc)

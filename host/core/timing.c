@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "signals.h"
 #include "util.h"
 
 #define MIN_SAMPLES 10
@@ -20,11 +21,18 @@
                                  * before the work 2.3e-4 (copy of 2^24 floats) */
 #define EARLY_MIN_HOST_NS 1e7   /* judged only over 10 ms of host time: submission overhead is noise */
 
+#define STOP_CHECK_REPS 64       /* fixed repetitions are run in batches this long: a signal is seen between them */
 #define SPAN_FRACTION 0.02      /* repetitions covering less of their submission's span: the work was outside */
 
 static char timer_error[200];
 static double span_measured_ns, span_ns;
 static double warmup_spent_ns;   /* the last vkb_timing_measure's warm-up, host time */
+static int cut_short;            /* the last vkb_timing_measure stopped early for a signal */
+
+int vkb_timing_cut_short(void)
+{
+    return cut_short;
+}
 
 void vkb_timing_span(double measured_ns, double span)
 {
@@ -114,11 +122,12 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     int n = 0, batch = 1, settled = t->reps > 0;
     first_in_process = 0;
     timer_error[0] = 0;
+    cut_short = 0;
 
     /* warm-up: until WARMUP is spent and two batch medians agree (or 3x WARMUP has passed); none at 0. A CPU
      * implementation has no clocks to ramp, and on a shared machine two batches rarely agree within 2%: there
      * WARMUP alone ends it (waiting for agreement cost a third of the lavapipe suite's timing) */
-    while (warm_ns > 0) {
+    while (warm_ns > 0 && !(cut_short = vkb_stop_signal() != 0)) {
         double now, med;
         timed_batch(b, prepared, bufs, batch, t->cold, warm, &device_ns, &host_ns);
         med = vkb_median(warm, batch);
@@ -132,8 +141,10 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
 
     if (t->reps > 0) {
         s = vkb_alloc((size_t)t->reps * sizeof *s);
-        timed_batch(b, prepared, bufs, t->reps, t->cold, s, &device_ns, &host_ns);
-        n = t->reps;
+        for (; n < t->reps && !(cut_short |= vkb_stop_signal() != 0); n += batch) {
+            batch = t->reps - n < STOP_CHECK_REPS ? t->reps - n : STOP_CHECK_REPS;
+            timed_batch(b, prepared, bufs, batch, t->cold, s + n, &device_ns, &host_ns);
+        }
     } else {
         int cap = MAX_SAMPLES, prev_n = 0;
         s = vkb_alloc((size_t)cap * sizeof *s);
@@ -142,7 +153,7 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
             int m = n + batch > cap ? cap - n : batch;
             timed_batch(b, prepared, bufs, m, t->cold, s + n, &device_ns, &host_ns);
             n += m;
-            if (n >= cap || vkb_now_ns() - start >= 1e6 * t->budget_ms)
+            if (n >= cap || vkb_now_ns() - start >= 1e6 * t->budget_ms || (cut_short = vkb_stop_signal() != 0))
                 break;
             if (n >= MIN_SAMPLES && n >= 2 * prev_n) {
                 /* judge the median each time the sample count doubles */

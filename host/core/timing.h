@@ -27,6 +27,8 @@ int vkb_timing_error(char *why, size_t len);
 
 /* Host time the last vkb_timing_measure spent warming up (ns; -v says where the time went). */
 double vkb_timing_warmup_ns(void);
+/* Whether the last vkb_timing_measure stopped early because a signal asked the run to stop (signals.h). */
+int vkb_timing_cut_short(void);
 
 /* Backends with timestamps report, for each timed submission, the sum of its repetitions' times and the
  * span from the first start to the last end (ns): repetitions separated by one barrier cover most of

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,15 +13,20 @@ int vkb_verbose = 0;
 
 /* "vkbench: KIND: MSG" as one line: control characters from the command line or a driver (a newline in
  * an argument) print as '?', so that an error is always exactly one line. */
-static void put_line(const char *kind, const char *fmt, va_list ap)
+static void put_text(const char *kind, char *msg)
 {
-    char msg[2048];
-    vsnprintf(msg, sizeof msg, fmt, ap);
     for (char *p = msg; *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             *p = '?';
     fflush(stdout);
     fprintf(stderr, "vkbench: %s: %s\n", kind, msg);
+}
+
+static void put_line(const char *kind, const char *fmt, va_list ap)
+{
+    char msg[2048];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    put_text(kind, msg);
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -37,13 +43,38 @@ int __lsan_is_turned_off(void)
 #define DYING() ((void)0)
 #endif
 
+static char fatal_text[2048];
+static void (*fatal_hook)(const char *msg);
+
+void vkb_set_fatal_hook(void (*hook)(const char *msg))
+{
+    fatal_hook = hook;
+}
+
+const char *vkb_fatal_message(void)
+{
+    return fatal_text[0] ? fatal_text : NULL;
+}
+
+void vkb_exit_early(int code)
+{
+    DYING();
+    exit(code);
+}
+
 void vkb_die(vkb_exit code, const char *fmt, ...)
 {
     va_list ap;
+    void (*hook)(const char *) = fatal_hook;
     DYING();
     va_start(ap, fmt);
-    put_line("error", fmt, ap);
+    vsnprintf(fatal_text, sizeof fatal_text, fmt, ap);
     va_end(ap);
+    /* the run's files record the error before the line is printed (the error line stays the last one) */
+    fatal_hook = NULL;
+    if (hook)
+        hook(fatal_text);
+    put_text("error", fatal_text);
     exit((int)code);
 }
 
@@ -95,6 +126,29 @@ void vkb_host_reserve(uint64_t bytes, const char *what)
         vkb_die(VKB_EXIT_RESOURCE, "%s needs %s of host memory for inputs and checks; this machine has %s; "
                 "try a smaller size", what, vkb_fmt_bytes(bytes, need_text, sizeof need_text),
                 vkb_fmt_bytes(have, have_text, sizeof have_text));
+}
+
+const char *vkb_limits_text(char *buf, size_t len)
+{
+    /* limits below these are seen to keep a Vulkan driver from loading or starting its threads */
+    static const struct { int resource; const char *flag, *what; rlim_t below, unit; } limits[] = {
+        {RLIMIT_AS, "-v", "KiB of address space", (rlim_t)8 << 30, 1024},
+        {RLIMIT_NOFILE, "-n", "open files", 64, 1},
+        {RLIMIT_NPROC, "-u", "processes and threads", 256, 1},
+    };
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < VKB_COUNT(limits); i++) {
+        struct rlimit lim;
+        if (getrlimit(limits[i].resource, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY || lim.rlim_cur >= limits[i].below)
+            continue;
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s ulimit %s %llu (%s)",
+                                 used ? "," : "; this process runs under", limits[i].flag,
+                                 (unsigned long long)(lim.rlim_cur / limits[i].unit), limits[i].what);
+    }
+    if (used && used < len)
+        snprintf(buf + used, len - used, ", which can keep a driver from loading");
+    return buf;
 }
 
 double vkb_now_ns(void)

@@ -28,6 +28,14 @@ typedef enum vkb_exit {
 
 /* Print "vkbench: error: MSG" on one line and exit with CODE. */
 VKB_NORETURN void vkb_die(vkb_exit code, const char *fmt, ...) VKB_PRINTF(2, 3);
+/* exit(CODE) from the middle of a run (a signal): what the callers still own is left to the OS (no leak
+ * report in the sanitizer build); atexit handlers still end the sinks. */
+VKB_NORETURN void vkb_exit_early(int code);
+/* Call HOOK(MSG) once when vkb_die is called, before its line is printed and the process exits (the runner
+ * records the error in its result files); NULL: none. */
+void vkb_set_fatal_hook(void (*hook)(const char *msg));
+/* The message of the vkb_die under way, or NULL. */
+const char *vkb_fatal_message(void);
 /* Print "vkbench: warning: MSG" on one line. */
 void vkb_warn(const char *fmt, ...) VKB_PRINTF(1, 2);
 /* Print "vkbench: MSG" on stderr unless quiet. */
@@ -41,6 +49,10 @@ void *vkb_calloc(size_t count, size_t size);
 /* Exit with VKB_EXIT_RESOURCE and a message when BYTES of host memory for WHAT exceed the machine's
  * physical memory: absurd sizes fail clearly instead of thrashing. */
 void vkb_host_reserve(uint64_t bytes, const char *what);
+
+/* "; this process runs under ulimit -v 97656 (KiB of address space), ..., which can keep a driver from
+ * loading" when a resource limit is low enough to explain a missing loader or device; else "". */
+const char *vkb_limits_text(char *buf, size_t len);
 
 /* Monotonic wall clock in nanoseconds. */
 double vkb_now_ns(void);

@@ -125,6 +125,10 @@ static int csv_end(vkb_sink *s, int interrupted)
      * comment (pandas: comment='#'), since a column could not say it in the rows already written */
     if (interrupted && !vkb_outfile_failed(cs->file))
         fputs("# interrupted: the run was stopped before its last case\n", cs->out);
+    if (vkb_fatal_message() && !vkb_outfile_failed(cs->file)) {
+        fputs("# error: ", cs->out); /* a fatal error ended the run: a comment line after the last row */
+        text(cs->out, vkb_fatal_message(), 1);
+    }
     rc = vkb_outfile_close(cs->file);
     cs->file = NULL;
     return rc ? VKB_EXIT_OUTPUT : VKB_EXIT_OK;
@@ -142,7 +146,7 @@ vkb_sink *vkb_sink_csv_create(const char *path)
     csv_sink *cs = vkb_calloc(1, sizeof *cs);
     cs->file = vkb_outfile_open(path, "--csv");
     if (!cs->file)
-        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (--csv): %s", path, strerror(errno));
+        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (--csv): %s", path, vkb_outfile_reason());
     cs->out = vkb_outfile_stream(cs->file);
     fputs(columns, cs->out);
     cs->base.begin = csv_begin;

@@ -249,6 +249,7 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
         }
         vkb_json_object_end(j);
     }
+    vkb_json_string(j, "error", r->error); /* the fatal error that ended the run in this case */
     vkb_json_object_end(j);
 }
 
@@ -302,6 +303,7 @@ static int json_end(vkb_sink *s, int interrupted)
     if (!js->begun)
         json_begin(s, &(vkb_run_settings){.command = "", .command_line = ""}, NULL, 0, NULL);
     vkb_json_array_end(j);
+    vkb_json_string(j, "error", vkb_fatal_message()); /* what ended the run early, or null */
     vkb_json_bool(j, "interrupted", interrupted);
     vkb_json_object_end(j);
     rc = vkb_outfile_close(js->file);
@@ -321,7 +323,7 @@ vkb_sink *vkb_sink_json_create(const char *path)
     json_sink *js = vkb_calloc(1, sizeof *js);
     js->file = vkb_outfile_open(path, "--json");
     if (!js->file)
-        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (--json): %s", path, strerror(errno));
+        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (--json): %s", path, vkb_outfile_reason());
     vkb_json_init(&js->j, vkb_outfile_stream(js->file));
     js->base.begin = json_begin;
     js->base.result = json_on_result;

@@ -13,7 +13,7 @@ int vkb_table_width(int wide)
     if (env && *env) {
         cols = strtol(env, &end, 10);
         if (*end == 0 && cols > 0)
-            return cols < 60 ? 60 : cols > 1000 ? 1000 : (int)cols; /* below 60 nothing readable fits */
+            return cols < VKB_TABLE_MIN_WIDTH ? VKB_TABLE_MIN_WIDTH : cols > 1000 ? 1000 : (int)cols;
     }
     return VKB_TABLE_WIDTH;
 }

@@ -8,6 +8,7 @@
 
 /* Columns a table fits when nothing says otherwise. */
 #define VKB_TABLE_WIDTH 100
+#define VKB_TABLE_MIN_WIDTH 80 /* COLUMNS below it is taken as it: every family's columns fit in 80 (README) */
 
 /* The table width to use: WIDE (--wide) gives no limit (0); else $COLUMNS when set to a number, else 100. */
 int vkb_table_width(int wide);
