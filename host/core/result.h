@@ -41,6 +41,7 @@ typedef struct vkb_result {
     vkb_pipeline_stats pipelines[VKB_MAX_PASSES]; /* the driver's statistics, where it reports them */
     int npipelines;
     char constants[96];       /* the constants --spec set, "BM=64,BN=64"; empty when none */
+    int device_index;         /* the Vulkan index of the GPU it ran on (a CUDA twin's: its GPU's) */
 } vkb_result;
 
 #define VKB_MAX_RESULTS 65536  /* results of one run: the array is sized once (results point at their ceilings) */

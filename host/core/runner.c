@@ -60,8 +60,8 @@ typedef struct shape_state {
 
 /* One buffer for read-backs, kept for the run: a fresh one per case costs a page fault per 4 KiB (a 1 GiB
  * output: a third of a second). */
-static void *scratch;
-static size_t scratch_bytes;
+static _Thread_local void *scratch;   /* per thread: each device of --device LIST runs on its own */
+static _Thread_local size_t scratch_bytes;
 
 static void *scratch_for(uint64_t bytes)
 {
@@ -81,11 +81,30 @@ static void on_signal(int sig)
     stop_signal = sig;
 }
 
+void vkb_runner_stop(int sig)
+{
+    stop_signal = sig;
+}
+
 /* VKB_FAULT_INJECT=no-dispatch: skip the checked run, as a kernel that writes nothing would (tests). */
 static int fault_no_dispatch(void)
 {
     const char *f = getenv("VKB_FAULT_INJECT");
     return f && strcmp(f, "no-dispatch") == 0;
+}
+
+/* VKB_FAULT_INJECT=wrong-device:I: device I returns its first output with one word changed, as a GPU with a bad
+ * memory cell would (tests: its rows fail, the other devices' do not). */
+static void fault_wrong_device(const vkb_backend *b, const vkb_plan *plan)
+{
+    long sick = -1;
+    if (!vkb_fault_arg("wrong-device", &sick) || sick != b->caps.index)
+        return;
+    for (int i = 0; i < plan->nbuf; i++)
+        if (plan->buf[i].role == VKB_BUF_OUTPUT && plan->buf[i].host && plan->buf[i].bytes >= 4) {
+            *(uint32_t *)plan->buf[i].host ^= 0x40000000u;   /* an exponent bit: far beyond any tolerance */
+            return;
+        }
 }
 
 static int backend_allowed(const vkb_variant *v, const vkb_backend *b)
@@ -339,7 +358,7 @@ static void determinism_failed(vkb_result *res, const char *what, const char *wh
  * a driver that reports none is named once. */
 static void print_statistics(const vkb_result *res, const vkb_backend *b)
 {
-    static const vkb_backend *told[2];
+    static _Thread_local const vkb_backend *told[2];
     if (!res->npipelines) {
         int i = 0;
         while (i < 2 && told[i] && told[i] != b)
@@ -585,6 +604,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
     res->family = f;
     res->variant = v;
     res->backend = b->name;
+    res->device_index = b->caps.index;
     res->shape = c->shape;
     res->cache_fits = -1;
     res->predicted = NAN;
@@ -644,6 +664,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
     t0 = t1;
     t1 = vkb_now_ns();
     r->clock.download_ns += t1 - t0;
+    fault_wrong_device(b, &plan);
     vkb_family_check(f, v, c, &plan, &res->check);
     if (unpoisoned || vkb_verify_guards(b, bufs, &plan, why, sizeof why)) {
         res->check.pass = 0;   /* the outputs were not poisoned, or bytes beside them were written */
@@ -796,21 +817,24 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
 
     memset(&st, 0, sizeof st);
     st.fam = -1;
+    r->family = -1;
     r->start_ns = vkb_now_ns();
     for (int i = 0; i < r->nsinks; i++)
         if (r->sinks[i]->begin)
             r->sinks[i]->begin(r->sinks[i], set, r->all, r->nall, plan);
-    if (!registered)
+    if (!registered && !r->several)
         registered = atexit(end_at_exit) == 0;
-    active = r;
     /* SIGINT / SIGTERM: finish the current case, then end the sinks (a second signal kills at once) */
-    stop_signal = 0;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    if (!r->several) {
+        active = r;
+        stop_signal = 0;
+        sa.sa_handler = on_signal;
+        sa.sa_flags = SA_RESETHAND;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+    }
 
     precompile(r, sel);
     for (int w = 0; w < r->nwork && !stop_signal; w++) {
@@ -823,7 +847,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
         if (family != k->fam) {
             if (family >= 0)
                 family_event(r, sel->fam[family].family, 0);
-            family = k->fam;
+            family = r->family = k->fam;
             family_event(r, f, 1);
         }
         if (st.fam < 0)
@@ -846,9 +870,12 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     free(st.inputs);
     if (family >= 0)
         family_event(r, sel->fam[family].family, 0);
+    r->family = -1;
     r->interrupted = stop_signal;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    if (!r->several) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
     rc = end_sinks(r, r->interrupted != 0);
     if (vkb_verbose)
         print_clock("", &r->clock, NULL);
@@ -857,11 +884,52 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     return r->interrupted ? 128 + r->interrupted : 0;
 }
 
-void vkb_runner_free(vkb_runner *r)
+int vkb_runner_fail_rest(vkb_runner *r, const vkb_selection *sel, const char *reason)
+{
+    int rc;
+    r->results.n = r->done;   /* the case that was running when the device failed is emitted below */
+    for (int w = r->done; w < r->nwork; w++) {
+        const vkb_work *k = &r->work[w];
+        const vkb_family *f = sel->fam[k->fam].family;
+        vkb_result *res = vkb_results_add(&r->results);
+        if (r->family != k->fam) {
+            if (r->family >= 0)
+                family_event(r, sel->fam[r->family].family, 0);
+            r->family = k->fam;
+            family_event(r, f, 1);
+        }
+        res->family = f;
+        res->variant = &f->variants[k->variant];
+        res->backend = r->all[k->backend]->name;
+        res->device_index = r->all[k->backend]->caps.index;
+        res->shape = sel->fam[k->fam].shapes[k->shape];
+        res->status = VKB_RES_FAIL;
+        res->cache_fits = -1;
+        res->predicted = NAN;
+        snprintf(res->check.reason, sizeof res->check.reason, "device failed: %s", reason);
+        snprintf(res->check.method, sizeof res->check.method, "device failed: %.78s", reason);
+        r->done++;
+        for (int i = 0; i < r->nsinks; i++)
+            if (r->sinks[i]->result)
+                r->sinks[i]->result(r->sinks[i], res);
+    }
+    if (r->family >= 0)
+        family_event(r, sel->fam[r->family].family, 0);
+    r->family = -1;
+    rc = end_sinks(r, 0);
+    return rc ? rc : r->interrupted ? 128 + r->interrupted : 0;
+}
+
+void vkb_runner_thread_done(void)
 {
     free(scratch);
     scratch = NULL;
     scratch_bytes = 0;
+}
+
+void vkb_runner_free(vkb_runner *r)
+{
+    vkb_runner_thread_done();
     free(r->work);
     r->work = NULL;
     r->nwork = 0;

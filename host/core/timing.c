@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "util.h"
 
 #define MIN_SAMPLES 10
@@ -22,9 +23,9 @@
 
 #define SPAN_FRACTION 0.02      /* repetitions covering less of their submission's span: the work was outside */
 
-static char timer_error[200];
-static double span_measured_ns, span_ns;
-static double warmup_spent_ns;   /* the last vkb_timing_measure's warm-up, host time */
+static _Thread_local char timer_error[200];   /* thread-local: each device of --device LIST times on its own thread */
+static _Thread_local double span_measured_ns, span_ns;
+static _Thread_local double warmup_spent_ns;   /* the last vkb_timing_measure's warm-up, host time */
 
 void vkb_timing_span(double measured_ns, double span)
 {
@@ -46,8 +47,19 @@ static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs,
                         double *device_ns, double *host_ns)
 {
     double t0 = vkb_now_ns(), host, sum = 0;
+    long sick = -1;
     span_measured_ns = span_ns = 0;
-    b->execute(b, prepared, bufs, reps, cold, ns);
+    if (vkb_fault_arg("slow-device", &sick) && sick == b->caps.index) {
+        /* VKB_FAULT_INJECT=slow-device:I: device I does each timed repetition's work twice, a GPU at half speed
+         * (stuck clocks, a degraded link): real device work between real timestamps, every timer rule applies */
+        double *twice = vkb_alloc(2 * (size_t)reps * sizeof *twice);
+        b->execute(b, prepared, bufs, 2 * reps, cold, twice);
+        for (int r = 0; r < reps; r++)
+            ns[r] = twice[2 * r] + twice[2 * r + 1];
+        free(twice);
+    } else {
+        b->execute(b, prepared, bufs, reps, cold, ns);
+    }
     host = vkb_now_ns() - t0;
     for (int r = 0; r < reps; r++) {
         if (!(ns[r] > 0) && !timer_error[0])
@@ -105,7 +117,7 @@ static int batch_for(double median_ns)
 
 int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, const vkb_timing *t, vkb_stats *st)
 {
-    static int first_in_process = 1;
+    static _Thread_local int first_in_process = 1;   /* per device thread: each GPU ramps its own clocks */
     double warm[32], prev = 0, start = vkb_now_ns();
     double warm_ns = 1e6 * (first_in_process ? t->first_warmup_ms : t->warmup_ms);
     double *s, device_ns = 0, host_ns = 0;
