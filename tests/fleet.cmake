@@ -5,3 +5,10 @@ foreach(case planted healthy failed_missing bad_input html)
     add_test(NAME vkb.tools.fleet_${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/fleet_test.py ${case})
     set_tests_properties(vkb.tools.fleet_${case} PROPERTIES LABELS tools SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()
+# --device all|LIST on lavapipe (devices_test.py): all = 0 on one device; two devices from two driver manifests
+# of the same lavapipe, each a one-device run's results; a wrong device and a lost one fail only their own rows
+foreach(case all_equals_one two_devices wrong_device device_lost)
+    add_test(NAME vkb.vk.devices.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/devices_test.py
+             $<TARGET_FILE:vkbench> ${case})
+    set_tests_properties(vkb.vk.devices.${case} PROPERTIES LABELS vulkan SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()

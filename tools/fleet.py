@@ -69,7 +69,7 @@ def read(path, devices, order):
         vk = entries.get(("vulkan", idx), e)   # the GPU's identity: the Vulkan entry (the CUDA twin is the same GPU)
         host = vk.get("host") or e.get("host") or stem
         uuid = vk.get("uuid") or e.get("uuid")
-        ident = (host, uuid) if uuid else (host, idx, vk["name"])
+        ident = (host, idx, uuid or vk["name"])   # two CPU implementations of one host may share a UUID
         dev = devices.get(ident)
         if dev is None:
             dev = devices[ident] = Device(host, idx, vk["name"], uuid, vk.get("pci_bus") or e.get("pci_bus"),

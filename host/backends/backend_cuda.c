@@ -20,7 +20,7 @@ struct vkb_buffer {
 };
 
 static const vkb_cuda_module *mod;
-static char why_buf[256];
+static _Thread_local char why_buf[256];   /* per device thread (--device LIST) */
 static char module_path[4096]; /* for --sass: cuobjdump reads the kernels' machine code from it */
 
 #define CU_DIE_ON(call)                                                          \

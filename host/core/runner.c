@@ -599,6 +599,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
     int on_device = !(r->timed && b->caps.is_cpu);
     char why[200] = "", missing[200];
     double t0, t1, run_ms;
+    long sick = -1;   /* VKB_FAULT_INJECT=device-lost:I: device I is lost after its first case (tests) */
     void *prep;
 
     res->family = f;
@@ -665,6 +666,8 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
     t1 = vkb_now_ns();
     r->clock.download_ns += t1 - t0;
     fault_wrong_device(b, &plan);
+    if (vkb_fault_arg("device-lost", &sick) && sick == b->caps.index && r->done > 0)
+        vkb_die(VKB_EXIT_API, "vkQueueSubmit: VK_ERROR_DEVICE_LOST (planted: VKB_FAULT_INJECT=device-lost:%ld)", sick);
     vkb_family_check(f, v, c, &plan, &res->check);
     if (unpoisoned || vkb_verify_guards(b, bufs, &plan, why, sizeof why)) {
         res->check.pass = 0;   /* the outputs were not poisoned, or bytes beside them were written */
