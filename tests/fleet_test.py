@@ -172,6 +172,14 @@ def case_html():
     check(flagged == slow and slow > rows // 2, f"the flagged cells are the sick device's slow rows: {flagged}")
 
 
+def case_lavapipe_sick():
+    """Fixed files of four lavapipe runs (tests/fixtures/fleet-lavapipe, `run copy transpose --n 262144 --size 128
+    --variant api_copy,vec4,naive,padded --reps 15`, one run per VKB_HOST=nodeI), node2's with
+    VKB_FAULT_INJECT=slow-device:0 (each timed repetition does its work twice): node2 flagged, no other."""
+    code, out, err = fleet(os.path.join(HERE, "fixtures", "fleet-lavapipe"))
+    check(code == 1 and re.findall(r"^(node\d+)  device", out, re.M) == ["node2"], "only node2 flagged", out, err)
+
+
 def case_bench():
     """Not a ctest: 1000 files of 200 rows (the suite's 166 and 34 at a second shape), 125 hosts of 8 GPUs,
     timed on one core (taskset); the time goes to docs/performance.md."""
