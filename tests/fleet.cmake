@@ -12,3 +12,9 @@ foreach(case all_equals_one two_devices wrong_device device_lost)
              $<TARGET_FILE:vkbench> ${case})
     set_tests_properties(vkb.vk.devices.${case} PROPERTIES LABELS vulkan SKIP_RETURN_CODE 77 TIMEOUT 600)
 endforeach()
+# Slurm for real (tests/slurm_test.sh): as root, Debian's Slurm and munge installed through tools/setup.sh --slurm,
+# daemons of its own on this host, the fleet array of 4 lavapipe tasks (one made slow) and the report job; 77: not
+# root or the packages unreachable
+add_test(NAME vkb.slurm.fleet COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/slurm_test.sh $<TARGET_FILE:vkbench>
+         ${CMAKE_SOURCE_DIR})
+set_tests_properties(vkb.slurm.fleet PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL TRUE)

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "util.h"
@@ -41,6 +42,14 @@ int vkb_timing_error(char *why, size_t len)
     return 1;
 }
 
+/* K of VKB_FAULT_INJECT=slow-device:I:K, 2 to 16 (2 when not given). */
+static int slow_factor(void)
+{
+    const char *f = getenv("VKB_FAULT_INJECT"), *k = f ? strchr(f, ':') : NULL;
+    long v = k && (k = strchr(k + 1, ':')) ? strtol(k + 1, NULL, 10) : 2;
+    return v < 2 ? 2 : v > 16 ? 16 : (int)v;
+}
+
 /* Execute REPS timed repetitions into NS, checking each against zero and the batch against the host's
  * clock around it; the totals accumulate into DEVICE_NS and HOST_NS. */
 static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns,
@@ -48,15 +57,20 @@ static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs,
 {
     double t0 = vkb_now_ns(), host, sum = 0;
     long sick = -1;
+    int times = slow_factor();
     span_measured_ns = span_ns = 0;
     if (vkb_fault_arg("slow-device", &sick) && sick == b->caps.index) {
-        /* VKB_FAULT_INJECT=slow-device:I: device I does each timed repetition's work twice, a GPU at half speed
-         * (stuck clocks, a degraded link): real device work between real timestamps, every timer rule applies */
-        double *twice = vkb_alloc(2 * (size_t)reps * sizeof *twice);
-        b->execute(b, prepared, bufs, 2 * reps, cold, twice);
-        for (int r = 0; r < reps; r++)
-            ns[r] = twice[2 * r] + twice[2 * r + 1];
-        free(twice);
+        /* VKB_FAULT_INJECT=slow-device:I[:K]: device I does each timed repetition's work K times (default 2), a
+         * GPU at 1/K of its speed (stuck clocks, a degraded link): real device work between real timestamps, so
+         * every timer rule still applies; nothing downstream is told */
+        double *each = vkb_alloc((size_t)times * (size_t)reps * sizeof *each);
+        b->execute(b, prepared, bufs, times * reps, cold, each);
+        for (int r = 0; r < reps; r++) {
+            ns[r] = 0;
+            for (int k = 0; k < times; k++)
+                ns[r] += each[times * r + k];
+        }
+        free(each);
     } else {
         b->execute(b, prepared, bufs, reps, cold, ns);
     }
