@@ -37,6 +37,13 @@ if major >= 2:
     assert isinstance(doc["interrupted"], bool), "interrupted"
     assert doc["plan"]["cases"] >= 0, "plan"
     devices = {d["name"] for d in doc["devices"]}
+    # 2.1 (issue 26): where each device is; each result names its device's index
+    minor = int(version.split(".")[1])
+    if minor >= 1:
+        for d in doc["devices"]:
+            assert isinstance(d["index"], int) and d["index"] >= 0 and d["host"], f"device identity: {d}"
+            assert isinstance(d["uuid"], str) and len(d["uuid"]) == 36 and "pci_bus" in d, f"device identity: {d}"
+    indices = {(d["backend"], d.get("index", 0)) for d in doc["devices"]}
 
 # a group name (memory) stands for its families (memory.width, ...)
 results = [r for r in doc["results"] if not families or r["family"] in families
@@ -58,6 +65,8 @@ for r in results:
         for key in ("device", "settled", "suspect", "suspect_reason", "predicted", "constants", "skip_reason"):
             assert key in r, f"{name}: no {key}"
         assert r["device"] in devices, f"{name}: device {r['device']!r} is not among the devices"
+        if minor >= 1:
+            assert (r["backend"], r["device_index"]) in indices, f"{name}: device_index {r['device_index']} unlisted"
         assert isinstance(r["suspect"], bool), f"{name}: suspect"
         assert r["predicted"] is None or finite(r["predicted"]), f"{name}: predicted"
         if r["suspect"]:
