@@ -42,12 +42,17 @@ int vkb_timing_error(char *why, size_t len)
     return 1;
 }
 
-/* K of VKB_FAULT_INJECT=slow-device:I:K, 2 to 16 (2 when not given). */
-static int slow_factor(void)
+/* VKB_FAULT_INJECT=slow-device:I[:K]: device I does each timed repetition's work K times (K 2 to 16, default 2), a
+ * GPU at 1/K of its speed (stuck clocks, a degraded link): real device work between real timestamps and inside
+ * the host's clock, so every timer rule still applies and nothing downstream is told. The repetitions B does
+ * beyond each timed one: K - 1, or 0 without the fault. */
+static int slow_device_extra(const vkb_backend *b)
 {
     const char *f = getenv("VKB_FAULT_INJECT"), *k = f ? strchr(f, ':') : NULL;
-    long v = k && (k = strchr(k + 1, ':')) ? strtol(k + 1, NULL, 10) : 2;
-    return v < 2 ? 2 : v > 16 ? 16 : (int)v;
+    long sick = -1, v = k && (k = strchr(k + 1, ':')) ? strtol(k + 1, NULL, 10) : 2;
+    if (!vkb_fault_arg("slow-device", &sick) || sick != b->caps.index)
+        return 0;
+    return v < 2 ? 1 : v > 16 ? 15 : (int)v - 1;
 }
 
 /* Execute REPS timed repetitions into NS, checking each against zero and the batch against the host's
@@ -56,25 +61,17 @@ static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs,
                         double *device_ns, double *host_ns)
 {
     double t0 = vkb_now_ns(), host, sum = 0;
-    long sick = -1;
-    int times = slow_factor();
+    int extra = slow_device_extra(b);
+    double *more = extra ? vkb_alloc((size_t)extra * (size_t)reps * sizeof *more) : NULL;
     span_measured_ns = span_ns = 0;
-    if (vkb_fault_arg("slow-device", &sick) && sick == b->caps.index) {
-        /* VKB_FAULT_INJECT=slow-device:I[:K]: device I does each timed repetition's work K times (default 2), a
-         * GPU at 1/K of its speed (stuck clocks, a degraded link): real device work between real timestamps, so
-         * every timer rule still applies; nothing downstream is told */
-        double *each = vkb_alloc((size_t)times * (size_t)reps * sizeof *each);
-        b->execute(b, prepared, bufs, times * reps, cold, each);
-        for (int r = 0; r < reps; r++) {
-            ns[r] = 0;
-            for (int k = 0; k < times; k++)
-                ns[r] += each[times * r + k];
-        }
-        free(each);
-    } else {
-        b->execute(b, prepared, bufs, reps, cold, ns);
-    }
+    if (more)
+        b->execute(b, prepared, bufs, extra * reps, cold, more);
+    b->execute(b, prepared, bufs, reps, cold, ns);
     host = vkb_now_ns() - t0;
+    for (int r = 0; more && r < reps; r++)
+        for (int k = 0; k < extra; k++)
+            ns[r] += more[extra * r + k];
+    free(more);
     for (int r = 0; r < reps; r++) {
         if (!(ns[r] > 0) && !timer_error[0])
             snprintf(timer_error, sizeof timer_error,
