@@ -72,11 +72,12 @@ def case_all_equals_one():
 
 
 def case_two_devices():
-    """Two devices at once: each device's results are those of a one-device run; the JSON is one valid document
+    """Two devices at once, under the validation layer (synchronization validation included): each device's
+    results are those of a one-device run; the JSON is one valid document
     whatever the interleaving; every CSV line whole; each device's tables under its name."""
     one = run(WORK + ["--device", "0"])
-    code, out, err, doc, lines = run(WORK + ["--device", "all"], two=True)
-    check(code == 0, "two devices pass", err)
+    code, out, err, doc, lines = run(WORK + ["--device", "all", "--validation"], two=True)
+    check(code == 0, "two devices pass, no validation-layer message", err)
     per = by_device(doc)
     check(sorted(per) == [0, 1] and per[0] == per[1] == by_device(one[3])[0], "each device's results are a "
           "one-device run's", per)
