@@ -77,6 +77,7 @@ static struct {
     int turn;                   /* the device whose setup runs now */
     int ready;                  /* devices set up */
     int go;                     /* 1: run; -1: stop after setup */
+    int finished, ndevices;     /* devices done with their work, of how many */
     const vkb_devices_hooks *hooks;
     int running;                /* the shared sinks have begun and not ended: an exit must end them */
 } g = {.changed = PTHREAD_COND_INITIALIZER};
@@ -221,7 +222,14 @@ static void *device_thread(void *arg)
     if (g.go > 0)
         run_device(d);
     /* the backends end on the thread that used them (what a backend keeps per thread, staging memory, with
-     * them); a failed device's state is not to be trusted: left as it is */
+     * them), once every device has finished: the shared sinks look up a result's device among all backends
+     * until the last result is in. A failed device's state is not to be trusted: left as it is */
+    pthread_mutex_lock(&g.lock);
+    g.finished++;
+    pthread_cond_broadcast(&g.changed);
+    while (g.finished < g.ndevices)
+        pthread_cond_wait(&g.changed, &g.lock);
+    pthread_mutex_unlock(&g.lock);
     for (int b = 0; b < d->runner.nall && !d->failed; b++)
         d->runner.all[b]->destroy(d->runner.all[b]);
     vkb_runner_thread_done();
@@ -282,6 +290,7 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
     pthread_mutex_init(&g.lock, &recursive);
     vkb_vulkan_several();
     g.hooks = hooks;
+    g.ndevices = n;
     for (int i = 0; i < n; i++) {
         vkb_device_run *d = &runs[i];
         d->slot = i;

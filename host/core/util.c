@@ -61,6 +61,7 @@ void vkb_die(vkb_exit code, const char *fmt, ...)
     if (catcher) {
         vkb_catch *c = catcher;
         catcher = NULL;   /* an error while the catch is handled ends the process */
+        DYING();          /* the failed device's state is left behind on purpose, as an exit leaves it */
         va_start(ap, fmt);
         vsnprintf(c->message, sizeof c->message, fmt, ap);
         va_end(ap);
