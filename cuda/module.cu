@@ -7,12 +7,14 @@
 
 namespace {
 
-int device = -1;
-cudaStream_t stream;
-cudaEvent_t events[2 * 64];
-void *evict;
-size_t evict_bytes;
-vkb_cuda_verdict *verdict;   /* compare's counters on the device, made at its first use */
+/* per host thread: with --device LIST each GPU's thread opens its own device (cudaSetDevice is per thread too),
+ * and every call for that GPU comes from that thread */
+thread_local int device = -1;
+thread_local cudaStream_t stream;
+thread_local cudaEvent_t events[2 * 64];
+thread_local void *evict;
+thread_local size_t evict_bytes;
+thread_local vkb_cuda_verdict *verdict;   /* compare's counters on the device, made at its first use */
 
 int fail(cudaError_t e, const char *what, char *why, size_t len)
 {

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "check.h"
 #include "fault.h"
+#include "devices.h"
 #include "family.h"
 #include "identity.h"
 #include "listing.h"
@@ -71,6 +72,8 @@ static void open_backends(app *ap, int timed)
         }
     }
     if (vk && cu) {
+        cu->caps.index = vk->caps.index;   /* one GPU: one identity */
+        memcpy(cu->caps.pci_bus, vk->caps.pci_bus, sizeof cu->caps.pci_bus);
         /* one GPU seen by two APIs: what Vulkan cannot tell (L2 size, SM count) CUDA can */
         if (!vk->caps.cache_bytes)
             vk->caps.cache_bytes = cu->caps.cache_bytes;
@@ -132,36 +135,13 @@ static void print_plan(const vkb_selection *sel, const vkb_run_plan *plan, const
     printf("every case fits the device's limits; nothing was run (--dry-run)\n");
 }
 
-static int run_command(app *ap)
+/* Open AP's backends, select its shapes and plan the work into SEL and PLAN (a bad request exits), and fill SET;
+ * SEL's families are chosen already. */
+static void prepare(app *ap, int timed, vkb_selection *sel, vkb_run_plan *plan, vkb_run_settings *set)
 {
-    vkb_selection sel;
-    vkb_run_plan plan;
-    vkb_run_settings set;
-    vkb_sink *sinks[4];
-    int nsinks = 0;
+    static char spec[400];   /* the same text for every device */
     vkb_runner *r = &ap->runner;
-    int timed = strcmp(ap->args.command, "validate") != 0;
-    int failed = 0, suspect = 0, rc;
-    unsigned messages;
-    char err[600], spec[400];
-
-    if (vkb_selection_families(&ap->args, &sel, err, sizeof err))
-        vkb_die(VKB_EXIT_USAGE, "%s (see vkbench --help)", err);
-    /* result files first: a path that cannot be written fails before any work (a dry run writes none) */
-    if (!ap->args.dry_run) {
-        const char *json = ap->args.json_path, *csv = ap->args.csv_path;
-        FILE *table = (json && vkb_outfile_is_stdout(json)) || (csv && vkb_outfile_is_stdout(csv)) ? stderr : stdout;
-        if (!vkb_quiet)
-            sinks[nsinks++] = vkb_sink_progress_create();
-        sinks[nsinks++] = timed ? vkb_sink_table_create(table, vkb_table_width(ap->args.wide))
-                                : vkb_sink_matrix_create(table, vkb_table_width(ap->args.wide));
-        if (json)
-            sinks[nsinks++] = vkb_sink_json_create(json);
-        if (csv)
-            sinks[nsinks++] = vkb_sink_csv_create(csv);
-    }
-    vkb_signal_fault("signal-early"); /* tests: a signal after the files are opened, before the device */
-    vkb_stop_if_signalled("before any case ran");
+    char err[600];
     open_backends(ap, timed);
     /* the default device is a CPU implementation: whoever expected their GPU must hear it before any result
      * (the table's device line and closing summary say it too, also with --quiet) */
@@ -172,15 +152,152 @@ static int run_command(app *ap)
                  "lists what the loader sees; --device picks one)", r->all[0]->caps.name,
                  vkb_identity_kind(&r->all[0]->caps, kind, sizeof kind));
     }
-    if (vkb_selection_shapes(&ap->args, &r->backends[0]->caps, &sel, err, sizeof err))
+    if (vkb_selection_shapes(&ap->args, &r->backends[0]->caps, sel, err, sizeof err))
         vkb_die(VKB_EXIT_USAGE, "%s", err);
     r->timed = timed;
     r->seed = ap->args.seed;
     r->spec = ap->args.spec;
     r->nspec = ap->args.nspec;
     r->repeat = ap->args.repeat;
-    vkb_runner_plan(r, &sel, &plan);
-    vkb_runner_preflight(r, &sel, &plan);
+    vkb_runner_plan(r, sel, plan);
+    vkb_runner_preflight(r, sel, plan);
+    memset(set, 0, sizeof *set);
+    set->command = ap->args.command;
+    set->command_line = ap->command_line;
+    set->seed = ap->args.seed;
+    set->timed = timed;
+    set->cold = ap->args.cold;
+    set->warmup_ms = r->timing[0].warmup_ms;
+    set->first_warmup_ms = r->timing[0].first_warmup_ms;
+    set->budget_ms = r->timing[0].budget_ms;
+    set->reps = ap->args.reps;
+    set->spec = ap->args.nspec ? spec_text(&ap->args, spec, sizeof spec) : NULL;
+    set->paired = r->nbackends > 1;
+    set->repeat = ap->args.repeat;
+    set->subgroup_size = ap->args.subgroup_size;
+}
+
+/* Rows that failed validation, or whose timing is suspect, in R's results: bits 1 and 2. */
+static int verdicts(const vkb_runner *r)
+{
+    int v = 0;
+    for (int i = 0; i < r->results.n; i++)
+        v |= (r->results.r[i].status == VKB_RES_FAIL) | (r->results.r[i].suspect ? 2 : 0);
+    return v;
+}
+
+/* The exit code after the run: RC (a sink's failure, a signal, a failed device) first, then the validation
+ * layer's MESSAGES, then VERDICT's failed or suspect rows. */
+static int final_code(int rc, int verdict, unsigned messages)
+{
+    if (rc)
+        return rc;
+    if (messages) {
+        vkb_warn("the validation layer reported %u message%s: failing the run", messages, messages == 1 ? "" : "s");
+        return VKB_EXIT_MISMATCH;
+    }
+    if (verdict & 1)
+        vkb_warn("some results failed validation (FAIL rows above)");
+    if (verdict & 2)
+        vkb_warn("some timings are suspect: a metric above a physical bound (SUSPECT rows above)");
+    return verdict ? VKB_EXIT_MISMATCH : VKB_EXIT_OK;
+}
+
+/* --device all|LIST: each device runs the selected work on a thread of its own (host/core/devices.c). */
+static struct {
+    app *ap;
+    int timed;
+} several;
+
+static vkb_sink *several_table(FILE *out)
+{
+    int width = vkb_table_width(several.ap->args.wide);
+    return several.timed ? vkb_sink_table_create(out, width) : vkb_sink_matrix_create(out, width);
+}
+
+static void several_setup(vkb_device_run *d)
+{
+    app dev = *several.ap;
+    char err[600];
+    dev.args.device = d->select;
+    memset(&dev.runner, 0, sizeof dev.runner);
+    if (vkb_selection_families(&dev.args, &d->sel, err, sizeof err))
+        vkb_die(VKB_EXIT_USAGE, "%s (see vkbench --help)", err);
+    prepare(&dev, several.timed, &d->sel, &d->plan, &d->set);
+    d->runner = dev.runner;
+    if (dev.args.dry_run) {
+        printf("device %d: %s\n", d->index, d->runner.all[0]->caps.name);
+        print_plan(&d->sel, &d->plan, &d->runner);
+    }
+}
+
+static int run_several(app *ap, int timed, FILE *table, vkb_sink **shared, int nshared)
+{
+    static int indices[VKB_MAX_DEVICES];
+    static vkb_device_run runs[VKB_MAX_DEVICES];
+    vkb_devices_hooks hooks = {several_setup, several_table, table, shared, nshared, ap->args.dry_run};
+    int n = vkb_devices_parse(ap->args.device, indices), rc, verdict = 0;
+    unsigned messages;
+    if (ap->args.sass_dir && n > 1)
+        vkb_die(VKB_EXIT_USAGE, "--sass reads one device's machine code: give --device one device");
+    several.ap = ap;
+    several.timed = timed;
+    for (int i = 0; i < n; i++)
+        runs[i].index = indices[i];
+    rc = vkb_devices_run(runs, n, &hooks);
+    messages = vkb_vulkan_validation_messages();
+    for (int i = 0; i < nshared; i++)
+        vkb_sink_destroy(shared[i]);
+    for (int i = 0; i < n; i++) {
+        vkb_runner *r = &runs[i].runner;
+        verdict |= verdicts(r);
+        vkb_sink_destroy(runs[i].sinks[0]);   /* the device's table; the others are proxies of the shared ones */
+        for (int s = 1; s < runs[i].nsinks; s++)
+            free(runs[i].sinks[s]->impl);
+        vkb_runner_free(r);
+        vkb_selection_free(&runs[i].sel);
+    }
+    return ap->args.dry_run ? VKB_EXIT_OK : final_code(rc, verdict, messages);
+}
+
+static int run_command(app *ap)
+{
+    vkb_selection sel;
+    vkb_run_plan plan;
+    vkb_run_settings set;
+    vkb_sink *sinks[4];
+    int nsinks = 0;
+    vkb_runner *r = &ap->runner;
+    int timed = strcmp(ap->args.command, "validate") != 0;
+    int several_devices = vkb_devices_several(ap->args.device);
+    int rc, verdict;
+    unsigned messages;
+    FILE *table = stdout;
+    char err[600];
+
+    if (vkb_selection_families(&ap->args, &sel, err, sizeof err))
+        vkb_die(VKB_EXIT_USAGE, "%s (see vkbench --help)", err);
+    /* result files first: a path that cannot be written fails before any work (a dry run writes none) */
+    if (!ap->args.dry_run) {
+        const char *json = ap->args.json_path, *csv = ap->args.csv_path;
+        table = (json && vkb_outfile_is_stdout(json)) || (csv && vkb_outfile_is_stdout(csv)) ? stderr : stdout;
+        if (!vkb_quiet)
+            sinks[nsinks++] = vkb_sink_progress_create();
+        if (!several_devices)   /* several: each device has its own table */
+            sinks[nsinks++] = timed ? vkb_sink_table_create(table, vkb_table_width(ap->args.wide))
+                                    : vkb_sink_matrix_create(table, vkb_table_width(ap->args.wide));
+        if (json)
+            sinks[nsinks++] = vkb_sink_json_create(json);
+        if (csv)
+            sinks[nsinks++] = vkb_sink_csv_create(csv);
+    }
+    vkb_signal_fault("signal-early"); /* tests: a signal after the files are opened, before the device */
+    vkb_stop_if_signalled("before any case ran");
+    if (several_devices) {
+        vkb_selection_free(&sel);
+        return run_several(ap, timed, table, sinks, nsinks);
+    }
+    prepare(ap, timed, &sel, &plan, &set);
     vkb_stop_if_signalled("before any case ran");
     if (ap->args.dry_run) {
         print_plan(&sel, &plan, r);
@@ -191,46 +308,19 @@ static int run_command(app *ap)
         return VKB_EXIT_OK;
     }
 
-    memset(&set, 0, sizeof set);
-    set.command = ap->args.command;
-    set.command_line = ap->command_line;
-    set.seed = ap->args.seed;
-    set.timed = timed;
-    set.cold = ap->args.cold;
-    set.warmup_ms = r->timing[0].warmup_ms;
-    set.first_warmup_ms = r->timing[0].first_warmup_ms;
-    set.budget_ms = r->timing[0].budget_ms;
-    set.reps = ap->args.reps;
-    set.spec = ap->args.nspec ? spec_text(&ap->args, spec, sizeof spec) : NULL;
-    set.paired = r->nbackends > 1;
-    set.repeat = ap->args.repeat;
-    set.subgroup_size = ap->args.subgroup_size;
     r->sinks = sinks;
     r->nsinks = nsinks;
     rc = vkb_runner_run(r, &sel, &set, &plan);
     for (int i = 0; i < nsinks; i++)
         vkb_sink_destroy(sinks[i]);
 
-    for (int i = 0; i < r->results.n; i++) {
-        failed |= r->results.r[i].status == VKB_RES_FAIL;
-        suspect |= r->results.r[i].suspect;
-    }
+    verdict = verdicts(r);
     messages = vkb_vulkan_validation_messages();
     for (int i = 0; i < r->nall; i++)
         r->all[i]->destroy(r->all[i]);
     vkb_runner_free(r);
     vkb_selection_free(&sel);
-    if (rc)
-        return rc;
-    if (messages) {
-        vkb_warn("the validation layer reported %u message%s: failing the run", messages, messages == 1 ? "" : "s");
-        return VKB_EXIT_MISMATCH;
-    }
-    if (failed)
-        vkb_warn("some results failed validation (FAIL rows above)");
-    if (suspect)
-        vkb_warn("some timings are suspect: a metric above a physical bound (SUSPECT rows above)");
-    return failed || suspect ? VKB_EXIT_MISMATCH : VKB_EXIT_OK;
+    return final_code(rc, verdict, messages);
 }
 
 /* argv joined by spaces, whole (the JSON records it). */

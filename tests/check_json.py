@@ -71,6 +71,10 @@ def check():
                 assert isinstance(d["vendor_id"], int) and (d["device_id"] is None or isinstance(d["device_id"], int)), \
                     f"devices: vendor_id, device_id {d}"
                 assert isinstance(d["cpu_implementation"], bool), f"devices: cpu_implementation {d}"
+                # issue 26: where each device is; each result names its device's index
+                assert isinstance(d["index"], int) and d["index"] >= 0 and d["host"], f"device identity: {d}"
+                assert isinstance(d["uuid"], str) and len(d["uuid"]) == 36 and "pci_bus" in d, f"device identity: {d}"
+        indices = {(d["backend"], d.get("index", 0)) for d in doc["devices"]}
 
     # a group name (memory) stands for its families (memory.width, ...)
     results = [r for r in doc["results"] if not families or r["family"] in families
@@ -98,6 +102,8 @@ def check():
             assert r["predicted"] is None or finite(r["predicted"]), f"{name}: predicted"
             if r["suspect"]:
                 assert r["suspect_reason"], f"{name}: suspect without a reason"
+        if (major, minor) >= (2, 1):
+            assert (r["backend"], r["device_index"]) in indices, f"{name}: device_index {r['device_index']} unlisted"
         if (major, minor) >= (2, 1):   # the subgroup size its kernels ran with: a power of two, or null
             sg = r["subgroup_size"]
             assert sg is None or (isinstance(sg, int) and sg > 0 and sg & (sg - 1) == 0), \

@@ -1,5 +1,7 @@
 /* test_parallel.c - the worker pool runs every task once; large copies and fills are whole and exact at sizes
  * around and between the per-task span, on any thread count. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +9,8 @@
 
 #include "parallel.h"
 #include "unit.h"
+
+#include <time.h>
 
 static void count_task(void *ctx, int64_t t)
 {
@@ -56,11 +60,50 @@ static void copies_and_fills(void)
     free(dst);
 }
 
+/* Tasks that sleep a millisecond and count how many run at once. */
+static atomic_int running, most;
+
+static void busy_task(void *ctx, int64_t t)
+{
+    struct timespec ms = {0, 1000000};
+    int now = atomic_fetch_add(&running, 1) + 1, seen = atomic_load(&most);
+    (void)ctx;
+    (void)t;
+    while (now > seen && !atomic_compare_exchange_weak(&most, &seen, now))
+        ;
+    nanosleep(&ms, NULL);
+    atomic_fetch_sub(&running, 1);
+}
+
+static void *caller(void *arg)
+{
+    vkb_parallel_run(64, busy_task, arg);
+    return NULL;
+}
+
+/* --device LIST: four device threads call the pool at once; after vkb_parallel_share(4) no more than
+ * VKB_THREADS tasks ever run together (each call alone would start VKB_THREADS - 1 helpers: 4 x 6 = 24 threads),
+ * and every task still runs once. */
+static void shared_pool(void)
+{
+    pthread_t th[4];
+    setenv("VKB_THREADS", "6", 1);
+    vkb_parallel_share(4);
+    for (int i = 0; i < 4; i++)
+        ASSERT(pthread_create(&th[i], NULL, caller, NULL) == 0);
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    ASSERT(atomic_load(&most) <= 6);
+    ASSERT(atomic_load(&most) >= 2);   /* the callers did overlap (64 ms of sleeps each): the bound was tested */
+    ASSERT(atomic_load(&running) == 0);
+}
+
 int main(int argc, char **argv)
 {
     static const unit_test tests[] = {
         {"every_task_once", every_task_once},
         {"copies_and_fills", copies_and_fills},
+        {"shared_pool", shared_pool},
     };
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
 }

@@ -75,6 +75,12 @@ struct vkb_backend {
  * default). VALIDATION enables VK_LAYER_KHRONOS_validation (2 adds synchronization validation).
  * Exits with VKB_EXIT_NO_DEVICE and one line when there is no loader, driver or device. */
 vkb_backend *vkb_vulkan_open(const char *select, int validation);
+/* Several devices open at once (--device LIST): call before the first vkb_vulkan_open; each device's functions
+ * then go through the loader's dispatch instead of pointers into one driver. */
+void vkb_vulkan_several(void);
+/* The names of the Vulkan devices, in `vkbench devices` order, up to MAX; returns how many there are. Exits
+ * like vkb_vulkan_open when there is no loader, driver or device. */
+int vkb_vulkan_device_names(char (*names)[256], int max);
 /* Messages the validation layer has reported so far (each was also printed on stderr). */
 unsigned vkb_vulkan_validation_messages(void);
 /* --subgroup-size SIZE: every pipeline built from now on requires it, and caps.subgroup_size says it (families

@@ -21,7 +21,7 @@ struct vkb_buffer {
 };
 
 static const vkb_cuda_module *mod;
-static char why_buf[256];
+static _Thread_local char why_buf[256];   /* per device thread (--device LIST) */
 static char module_path[4096]; /* for --sass: cuobjdump reads the kernels' machine code from it */
 
 #define CU_DIE_ON(call)                                                          \
@@ -79,7 +79,7 @@ static vkb_buffer *cu_buffer_create(vkb_backend *b, uint64_t bytes, unsigned fla
     uint64_t total = VKB_GUARD_BYTES + ((bytes + 15) & ~15ull) + VKB_GUARD_BYTES;
     if (mod->alloc(&buf->base, total, why_buf, sizeof why_buf))
         vkb_die(VKB_EXIT_RESOURCE, "cuda: %s; try a smaller size", why_buf);
-    static uint32_t serial;
+    static _Thread_local uint32_t serial;
     buf->guard = vkb_guard_word(serial++);
     CU_DIE_ON(mod->fill(buf->base, buf->guard, total, why_buf, sizeof why_buf));
     buf->ptr = (char *)buf->base + VKB_GUARD_BYTES;

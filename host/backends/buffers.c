@@ -75,7 +75,7 @@ struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned fla
                                              VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                              (flags & VKB_BUF_UNIFORM ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : 0),
                                          VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
-    static uint32_t serial;
+    static _Thread_local uint32_t serial;   /* per device thread: the guard words of a one-device run */
     fill_job j = {b->buffer, 0, VK_WHOLE_SIZE, 0};
     b->guard = vkb_guard_word(serial++);
     j.word = b->guard;
@@ -111,8 +111,8 @@ static void record_copy(vkb_vk *vk, VkCommandBuffer cmd, void *user)
 /* The host-visible staging buffer of every transfer, kept mapped for the run (a fresh one per transfer cost an
  * allocation and a page fault per 4 KiB of the mapping at each read-back), in two halves, each with its own
  * command buffer and fence: the device copies one chunk while the host copies the other (one Vulkan device a
- * process). */
-static struct {
+ * thread: with --device LIST each device's thread has its own). */
+static _Thread_local struct {
     vkb_vk *vk;
     struct vkb_buffer *buf;
     uint8_t *map;

@@ -16,9 +16,12 @@
 #include "peak_features.h"
 #include "signals.h"
 
-static unsigned validation_messages;
+static _Atomic unsigned validation_messages;   /* atomic: several devices' threads may report at once */
+static int several;   /* vkb_vulkan_several: device functions through the loader's dispatch */
 
 unsigned vkb_vulkan_validation_messages(void) { return validation_messages; }
+
+void vkb_vulkan_several(void) { several = 1; }
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                  VkDebugUtilsMessageTypeFlagsEXT type,
@@ -189,6 +192,8 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
     VkPhysicalDeviceDriverProperties drv = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
     VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
     VkPhysicalDeviceShaderCorePropertiesAMD amd = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+    VkPhysicalDevicePCIBusInfoPropertiesEXT pci = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT};
+    int has_pci = has_device_ext(exts, next, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDevice16BitStorageFeatures s16 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
     VkPhysicalDeviceCooperativeMatrixFeaturesNV cm = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
@@ -227,6 +232,10 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
             *tail = &amd;
             tail = &amd.pNext;
         }
+        if (has_pci) {
+            *tail = &pci;
+            tail = &pci.pNext;
+        }
     }
     vkGetPhysicalDeviceProperties2(phys, &p2);
 
@@ -243,6 +252,9 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
     c->device_id = p2.properties.deviceID;
     snprintf(c->vendor, sizeof c->vendor, "%s", vkb_caps_vendor_name(c->vendor_id) ? vkb_caps_vendor_name(c->vendor_id) : "");
     memcpy(c->uuid, id.deviceUUID, sizeof c->uuid);
+    if (has_pci)
+        snprintf(c->pci_bus, sizeof c->pci_bus, "%04x:%02x:%02x.%x", pci.pciDomain & 0xffff, pci.pciBus & 0xff,
+                 pci.pciDevice & 0x1f, pci.pciFunction & 0x7);
     c->subgroup_size = c->subgroup_min = c->subgroup_max = sg.subgroupSize;
     if (sgc.maxSubgroupSize) {
         c->subgroup_min = sgc.minSubgroupSize;
@@ -459,7 +471,10 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     dci.enabledExtensionCount = nenable;
     dci.ppEnabledExtensionNames = enable;
     VKB_CHECK(vkCreateDevice(vk->phys, &dci, NULL, &vk->device));
-    volkLoadDevice(vk->device);
+    if (several)
+        volkLoadInstance(vk->instance);   /* the loader's trampolines: they dispatch on the device itself */
+    else
+        volkLoadDevice(vk->device);       /* direct pointers into this one device's driver */
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
 }
 
@@ -487,7 +502,7 @@ vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
     VkPhysicalDevice *list;
     VkPhysicalDeviceProperties props;
     VkExtensionProperties *exts;
-    uint32_t n, next;
+    uint32_t n, next, index;
     VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -497,7 +512,8 @@ vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
     load_loader();
     vk->instance = create_instance(validation, &vk->messenger);
     list = physical_devices(vk->instance, &n);
-    vk->phys = list[choose_device(list, n, select)];
+    index = choose_device(list, n, select);
+    vk->phys = list[index];
     free(list);
 
     vkGetPhysicalDeviceProperties(vk->phys, &props);
@@ -507,6 +523,7 @@ vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
     exts = device_exts(vk->phys, &next);
     vk->caps = caps;
     read_caps(vk->phys, exts, next, vk->caps);
+    vk->caps->index = (int)index;
     vk->queue_family = pick_queue_family(vk->phys, &vk->timestamp_bits);
     if (vk->queue_family == UINT32_MAX)
         vkb_die(VKB_EXIT_NO_DEVICE, "%s has no compute queue", props.deviceName);
@@ -604,6 +621,26 @@ void vkb_vk_barrier(VkCommandBuffer cmd)
     vkCmdPipelineBarrier(cmd, stages, stages, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
+int vkb_vulkan_device_names(char (*names)[256], int max)
+{
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice *list;
+    uint32_t n;
+
+    load_loader();
+    instance = create_instance(0, &messenger);
+    list = physical_devices(instance, &n);
+    for (uint32_t i = 0; i < n && (int)i < max; i++) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(list[i], &p);
+        snprintf(names[i], 256, "%s", p.deviceName);
+    }
+    free(list);
+    vkDestroyInstance(instance, NULL);
+    return (int)n;
+}
+
 int vkb_vulkan_list_devices(void)
 {
     VkInstance instance;
@@ -618,12 +655,13 @@ int vkb_vulkan_list_devices(void)
         vkb_caps c;
         uint32_t next, tsbits;
         VkExtensionProperties *exts = device_exts(list[i], &next);
-        char mem[32], buf[32];
+        char mem[32], buf[32], uuid[40];
         read_caps(list[i], exts, next, &c);
         pick_queue_family(list[i], &tsbits);
         free(exts);
         printf("%u: %s (%s)\n", i, c.name, c.type);
         printf("   driver          %s\n", c.driver);
+        printf("   identity        uuid %s, pci %s\n", vkb_fmt_uuid(c.uuid, uuid, sizeof uuid), c.pci_bus[0] ? c.pci_bus : "unknown");
         printf("   Vulkan          %s\n", c.api_version);
         printf("   subgroup size   %u (min %u, max %u)\n", c.subgroup_size, c.subgroup_min, c.subgroup_max);
         printf("   shared memory   %s per workgroup\n", vkb_fmt_bytes(c.max_shared_bytes, buf, sizeof buf));

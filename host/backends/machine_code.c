@@ -306,6 +306,8 @@ int vkb_mc_enabled(void)
 
 void vkb_mc_set_label(const char *family, const char *variant)
 {
+    if (!mc.on)
+        return;   /* without --sass nothing reads it (and --device LIST, which refuses --sass, runs threads) */
     snprintf(mc.label, sizeof mc.label, "%s_%s", family, variant);
     mc.vk_pass = mc.cu_pass = 0;
 }

@@ -28,6 +28,7 @@ void vkb_cli_usage(FILE *out)
           "Options:\n"
           "  --variant LIST       variants to run: NAME,... or FAMILY/NAME,... or all (default)\n"
           "  --device D           Vulkan device index or name substring (default: first GPU, else CPU)\n"
+          "                       all, or a list 0,2,5: every chosen device at the same time\n"
           "  --backend B          vulkan, cuda or all (default: vulkan, plus cuda where it is available\n"
           "                       for the default suite)\n"
           "  --n LIST --m LIST --k LIST --rows LIST --cols LIST --size LIST\n"

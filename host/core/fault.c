@@ -16,12 +16,12 @@ int vkb_fault_arg(const char *name, long *value)
     return 1;
 }
 
-/* Every fault the tests can plant; ":K" after those that take a number. */
+/* Every fault the tests can plant; ":K" after those that take a number (slow-device:I:K two). */
 static const char *const faults[] = {"no-dispatch", "skip-pass:", "no-poison", "oob-write", "drop-element",
                                      "second-run-differs", "timer-zero", "timer-reversed", "timer-early",
                                      "product-element", "product-tile", "product-nan", "stuck-fence",
                                      "signal-early:", "signal-late:", "signal-twice:", "peak-fold", "peak-trips",
-                                     "peak-count"};
+                                     "peak-count", "slow-device:", "wrong-device:", "device-lost:"};
 
 int vkb_fault_check(char *why, size_t len)
 {
@@ -30,7 +30,7 @@ int vkb_fault_check(char *why, size_t len)
         return 0;
     for (size_t i = 0; i < sizeof faults / sizeof *faults; i++) {
         size_t n = strlen(faults[i]);
-        if (faults[i][n - 1] == ':' ? strncmp(f, faults[i], n) == 0 && f[n] && strspn(f + n, "0123456789") ==
+        if (faults[i][n - 1] == ':' ? strncmp(f, faults[i], n) == 0 && f[n] && strspn(f + n, "0123456789:") ==
                                           strlen(f + n) && strlen(f + n) < 10
                                     : strcmp(f, faults[i]) == 0)
             return 0;

@@ -24,6 +24,33 @@ static void *pool_worker(void *arg)
     return NULL;
 }
 
+/* Helper threads free to start, shared by every caller (vkb_parallel_share); -1: unlimited per call. */
+static atomic_int helpers_free = -1;
+
+void vkb_parallel_share(int callers)
+{
+    int helpers = vkb_threads() - callers;
+    atomic_store(&helpers_free, helpers > 0 ? helpers : 0);
+}
+
+/* Up to WANT helpers from the shared count (all WANT when it is not shared). */
+static int helpers_take(int want)
+{
+    int free_now = atomic_load(&helpers_free);
+    while (free_now >= 0) {
+        int take = want < free_now ? want : free_now;
+        if (atomic_compare_exchange_weak(&helpers_free, &free_now, free_now - take))
+            return take;
+    }
+    return want;
+}
+
+static void helpers_give(int n)
+{
+    if (atomic_load(&helpers_free) >= 0)
+        atomic_fetch_add(&helpers_free, n);
+}
+
 int vkb_threads(void)
 {
     const char *env = getenv("VKB_THREADS");
@@ -34,15 +61,17 @@ int vkb_threads(void)
 void vkb_parallel_run(int64_t count, vkb_task_fn fn, void *ctx)
 {
     pthread_t th[VKB_MAX_THREADS];
-    int n = vkb_threads(), started = 0;
+    int n = vkb_threads(), started = 0, helpers;
     pool p = {fn, ctx, count, 0};
     if (n > count)
         n = (int)count;
-    for (int i = 1; i < n; i++)
+    helpers = n > 1 ? helpers_take(n - 1) : 0;
+    for (int i = 0; i < helpers; i++)
         started += pthread_create(&th[started], NULL, pool_worker, &p) == 0;
     pool_worker(&p);
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
+    helpers_give(helpers);
 }
 
 typedef struct span_job {

@@ -27,6 +27,11 @@ static inline uint64_t vkb_task_end(int64_t t, uint64_t per, uint64_t count)
     return end < count ? end : count;
 }
 
+/* CALLERS threads will call vkb_parallel_run at the same time (one per device of --device LIST): from now on
+ * the helper threads all calls start together stay within vkb_threads() - CALLERS (each caller works too), so
+ * the host's cores are not oversubscribed. Without this call each call may start vkb_threads() - 1 helpers. */
+void vkb_parallel_share(int callers);
+
 /* Run FN(CTX, t) for t = 0..COUNT-1 on up to vkb_threads() threads (the caller among them); returns when
  * all have finished. A thread that cannot start leaves its tasks to the others. */
 void vkb_parallel_run(int64_t count, vkb_task_fn fn, void *ctx);

@@ -48,6 +48,7 @@ typedef struct vkb_result {
     uint32_t subgroup_size;   /* the subgroup size its kernels ran with, when known; 0: not known, or no kernel */
     uint32_t subgroup_asked;  /* --subgroup-size (0: not given): the table names the row NAME@sgN */
     const char *error;        /* the fatal error that ended the run during this case (JSON "error"), else NULL */
+    int device_index;         /* the Vulkan index of the GPU it ran on (a CUDA twin's: its GPU's) */
 } vkb_result;
 
 #define VKB_MAX_RESULTS 65536  /* cases of one run at most */

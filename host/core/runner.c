@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "device_limits.h"
+#include "fault.h"
 #include "outfile.h"
 #include "parallel.h"
 #include "signals.h"
@@ -63,8 +64,8 @@ typedef struct shape_state {
 
 /* One buffer for read-backs, kept for the run: a fresh one per case costs a page fault per 4 KiB (a 1 GiB
  * output: a third of a second). */
-static void *scratch;
-static size_t scratch_bytes;
+static _Thread_local void *scratch;   /* per thread: each device of --device LIST runs on its own */
+static _Thread_local size_t scratch_bytes;
 
 static void *scratch_for(uint64_t bytes)
 {
@@ -77,13 +78,27 @@ static void *scratch_for(uint64_t bytes)
 }
 
 static vkb_runner *active;   /* the run whose sinks an early exit must still end */
-static vkb_result *in_progress; /* the case being run: a fatal error is recorded on it */
+static _Thread_local vkb_result *in_progress; /* the case being run: a fatal error is recorded on it */
 
 /* VKB_FAULT_INJECT=no-dispatch: skip the checked run, as a kernel that writes nothing would (tests). */
 static int fault_no_dispatch(void)
 {
     const char *f = getenv("VKB_FAULT_INJECT");
     return f && strcmp(f, "no-dispatch") == 0;
+}
+
+/* VKB_FAULT_INJECT=wrong-device:I: device I returns its first output with one word changed, as a GPU with a bad
+ * memory cell would (tests: its rows fail, the other devices' do not). */
+static void fault_wrong_device(const vkb_backend *b, const vkb_plan *plan)
+{
+    long sick = -1;
+    if (!vkb_fault_arg("wrong-device", &sick) || sick != b->caps.index)
+        return;
+    for (int i = 0; i < plan->nbuf; i++)
+        if (plan->buf[i].role == VKB_BUF_OUTPUT && plan->buf[i].host && plan->buf[i].bytes >= 4) {
+            *(uint32_t *)plan->buf[i].host ^= 0x40000000u;   /* an exponent bit: far beyond any tolerance */
+            return;
+        }
 }
 
 static int backend_allowed(const vkb_variant *v, const vkb_backend *b)
@@ -342,7 +357,7 @@ static void determinism_failed(vkb_result *res, const char *what, const char *wh
  * a driver that reports none is named once. */
 static void print_statistics(const vkb_result *res, const vkb_backend *b)
 {
-    static const vkb_backend *told[2];
+    static _Thread_local const vkb_backend *told[2];
     if (!res->npipelines) {
         int i = 0;
         while (i < 2 && told[i] && told[i] != b)
@@ -656,11 +671,13 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
     char why[200] = "", missing[200];
     double t0, t1, run_ms = 0;
     const vkb_result *first;
+    long sick = -1;   /* VKB_FAULT_INJECT=device-lost:I: device I is lost after its first case (tests) */
     void *prep;
 
     res->family = f;
     res->variant = v;
     res->backend = b->name;
+    res->device_index = b->caps.index;
     res->shape = c->shape;
     res->cache_fits = -1;
     res->predicted = NAN;
@@ -747,6 +764,10 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
         t0 = t1;
         t1 = vkb_now_ns();
         r->clock.download_ns += t1 - t0;
+        fault_wrong_device(b, &plan);
+        if (vkb_fault_arg("device-lost", &sick) && sick == b->caps.index && r->done > 0)
+            vkb_die(VKB_EXIT_API, "vkQueueSubmit: VK_ERROR_DEVICE_LOST (planted: VKB_FAULT_INJECT=device-lost:%ld)",
+                    sick);
         vkb_family_check(f, v, c, &plan, &res->check);
         if (unpoisoned || vkb_verify_guards(b, bufs, &plan, why, sizeof why)) {
             res->check.pass = 0;   /* the outputs were not poisoned, or bytes beside them were written */
@@ -925,14 +946,17 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     st.fam = -1;
     vkb_signals_install(); /* main installed them first; a test's run installs them here */
     vkb_results_reserve(&r->results, r->nwork);
+    r->family = -1;
     r->start_ns = vkb_now_ns();
     for (int i = 0; i < r->nsinks; i++)
         if (r->sinks[i]->begin)
             r->sinks[i]->begin(r->sinks[i], set, r->all, r->nall, plan);
-    if (!registered)
+    if (!registered && !r->several)
         registered = atexit(end_at_exit) == 0;
-    active = r;
-    vkb_set_fatal_hook(end_on_fatal);
+    if (!r->several) {   /* --device LIST: the devices' threads catch their own fatal errors (devices.c) */
+        active = r;
+        vkb_set_fatal_hook(end_on_fatal);
+    }
     /* SIGINT, SIGTERM, SIGHUP, SIGPIPE: the case under way ends (its timing within a second), is dropped
      * when its timing was cut short, and the sinks end with what ran (signals.c: a second one ends at once) */
     precompile(r, sel);
@@ -946,7 +970,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
         if (family != k->fam) {
             if (family >= 0)
                 family_event(r, sel->fam[family].family, 0);
-            family = k->fam;
+            family = r->family = k->fam;
             family_event(r, f, 1);
         }
         if (st.fam < 0)
@@ -976,9 +1000,11 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     free(st.inputs);
     if (family >= 0)
         family_event(r, sel->fam[family].family, 0);
+    r->family = -1;
     vkb_signal_fault("signal-late"); /* tests: a signal after the last case, while the files are closed */
     r->interrupted = vkb_stop_signal();
-    vkb_set_fatal_hook(NULL);
+    if (!r->several)
+        vkb_set_fatal_hook(NULL);
     rc = end_sinks(r, r->done < r->nwork);
     if (vkb_verbose)
         print_clock("", &r->clock, NULL);
@@ -987,11 +1013,52 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     return r->interrupted ? 128 + r->interrupted : 0;
 }
 
-void vkb_runner_free(vkb_runner *r)
+int vkb_runner_fail_rest(vkb_runner *r, const vkb_selection *sel, const char *reason)
+{
+    int rc;
+    r->results.n = r->done;   /* the case that was running when the device failed is emitted below */
+    for (int w = r->done; w < r->nwork; w++) {
+        const vkb_work *k = &r->work[w];
+        const vkb_family *f = sel->fam[k->fam].family;
+        vkb_result *res = vkb_results_add(&r->results);
+        if (r->family != k->fam) {
+            if (r->family >= 0)
+                family_event(r, sel->fam[r->family].family, 0);
+            r->family = k->fam;
+            family_event(r, f, 1);
+        }
+        res->family = f;
+        res->variant = &f->variants[k->variant];
+        res->backend = r->all[k->backend]->name;
+        res->device_index = r->all[k->backend]->caps.index;
+        res->shape = sel->fam[k->fam].shapes[k->shape];
+        res->status = VKB_RES_FAIL;
+        res->cache_fits = -1;
+        res->predicted = NAN;
+        snprintf(res->check.reason, sizeof res->check.reason, "device failed: %s", reason);
+        snprintf(res->check.method, sizeof res->check.method, "device failed: %.78s", reason);
+        r->done++;
+        for (int i = 0; i < r->nsinks; i++)
+            if (r->sinks[i]->result)
+                r->sinks[i]->result(r->sinks[i], res);
+    }
+    if (r->family >= 0)
+        family_event(r, sel->fam[r->family].family, 0);
+    r->family = -1;
+    rc = end_sinks(r, 0);
+    return rc ? rc : r->interrupted ? 128 + r->interrupted : 0;
+}
+
+void vkb_runner_thread_done(void)
 {
     free(scratch);
     scratch = NULL;
     scratch_bytes = 0;
+}
+
+void vkb_runner_free(vkb_runner *r)
+{
+    vkb_runner_thread_done();
     free(r->work);
     r->work = NULL;
     r->nwork = 0;

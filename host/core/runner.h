@@ -57,6 +57,9 @@ typedef struct vkb_runner {
     vkb_runner_clock clock;
     double start_ns;            /* when the run began (vkb_now_ns) */
     int interrupted;            /* the signal that stopped the run (SIGINT, SIGTERM), else 0 */
+    int several;                /* one of several devices' runners (--device LIST): the caller owns the end
+                                   at exit, its thread its fatal errors (host/core/devices.c) */
+    int family;                 /* the family whose family_begin the sinks got last, -1 none */
 } vkb_runner;
 
 /* Enumerate the work list of SEL once, up front: per family and shape its ceilings first (when timing, on
@@ -71,6 +74,13 @@ void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan 
  * SIGTERM stop the run after the current case; a run that exits early (vkb_die) still ends the sinks.
  * Returns 0, the first non-zero code a sink's end() returned, or 128 + the signal that stopped the run. */
 int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settings *set, const vkb_run_plan *plan);
+/* After a fatal error of R's device in the middle of vkb_runner_run (caught on its thread): every case not yet
+ * emitted goes to the sinks as a failed result with REASON, the families closed, the sinks ended. Returns
+ * what vkb_runner_run would. */
+int vkb_runner_fail_rest(vkb_runner *r, const vkb_selection *sel, const char *reason);
+/* Free what the calling thread's runs kept for reuse (a device thread's, before it ends; vkb_runner_free does it
+ * for the thread that calls it). */
+void vkb_runner_thread_done(void);
 /* Free the work list and the results. */
 void vkb_runner_free(vkb_runner *r);
 

@@ -4,8 +4,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "signals.h"
+#include "fault.h"
 #include "util.h"
 
 #define MIN_SAMPLES 10
@@ -24,10 +26,10 @@
 #define STOP_CHECK_REPS 64       /* fixed repetitions are run in batches this long: a signal is seen between them */
 #define SPAN_FRACTION 0.02      /* repetitions covering less of their submission's span: the work was outside */
 
-static char timer_error[200];
-static double span_measured_ns, span_ns;
-static double warmup_spent_ns;   /* the last vkb_timing_measure's warm-up, host time */
-static int cut_short;            /* the last vkb_timing_measure stopped early for a signal */
+static _Thread_local char timer_error[200];   /* thread-local: each device of --device LIST times on its own thread */
+static _Thread_local double span_measured_ns, span_ns;
+static _Thread_local double warmup_spent_ns;   /* the last vkb_timing_measure's warm-up, host time */
+static _Thread_local int cut_short;            /* the last vkb_timing_measure stopped early for a signal */
 
 int vkb_timing_cut_short(void)
 {
@@ -48,6 +50,19 @@ int vkb_timing_error(char *why, size_t len)
     return 1;
 }
 
+/* VKB_FAULT_INJECT=slow-device:I[:K]: device I does each timed repetition's work K times (K 2 to 16, default 2), a
+ * GPU at 1/K of its speed (stuck clocks, a degraded link): real device work between real timestamps and inside
+ * the host's clock, so every timer rule still applies and nothing downstream is told. The repetitions B does
+ * beyond each timed one: K - 1, or 0 without the fault. */
+static int slow_device_extra(const vkb_backend *b)
+{
+    const char *f = getenv("VKB_FAULT_INJECT"), *k = f ? strchr(f, ':') : NULL;
+    long sick = -1, v = k && (k = strchr(k + 1, ':')) ? strtol(k + 1, NULL, 10) : 2;
+    if (!vkb_fault_arg("slow-device", &sick) || sick != b->caps.index)
+        return 0;
+    return v < 2 ? 1 : v > 16 ? 15 : (int)v - 1;
+}
+
 /* Execute REPS timed repetitions into NS, checking each against zero and the batch against the host's
  * clock around it; the totals accumulate into DEVICE_NS (the batch's median repetition times REPS: the
  * early-end rule below must not be fooled by one repetition the scheduler stretched, a worker thread of a
@@ -56,9 +71,17 @@ static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs,
                         double *device_ns, double *host_ns)
 {
     double t0 = vkb_now_ns(), host, sum = 0;
+    int extra = slow_device_extra(b);
+    double *more = extra ? vkb_alloc((size_t)extra * (size_t)reps * sizeof *more) : NULL;
     span_measured_ns = span_ns = 0;
+    if (more)
+        b->execute(b, prepared, bufs, extra * reps, cold, more);
     b->execute(b, prepared, bufs, reps, cold, ns);
     host = vkb_now_ns() - t0;
+    for (int r = 0; more && r < reps; r++)
+        for (int k = 0; k < extra; k++)
+            ns[r] += more[extra * r + k];
+    free(more);
     for (int r = 0; r < reps; r++) {
         if (!(ns[r] > 0) && !timer_error[0])
             snprintf(timer_error, sizeof timer_error,
@@ -115,7 +138,7 @@ static int batch_for(double median_ns)
 
 int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, const vkb_timing *t, vkb_stats *st)
 {
-    static int first_in_process = 1;
+    static _Thread_local int first_in_process = 1;   /* per device thread: each GPU ramps its own clocks */
     double warm[32], prev = 0, start = vkb_now_ns();
     double warm_ns = 1e6 * (first_in_process ? t->first_warmup_ms : t->warmup_ms);
     double *s, device_ns = 0, host_ns = 0;

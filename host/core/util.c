@@ -1,6 +1,7 @@
 /* util.c - exit codes, error reporting, allocation, seeded random numbers, wall clock. */
 #include "util.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,9 +63,37 @@ void vkb_exit_early(int code)
     exit(code);
 }
 
+static _Thread_local vkb_catch *catcher;
+
+static void error_line(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    put_line("error", fmt, ap);
+    va_end(ap);
+}
+
+vkb_catch *vkb_die_catch(vkb_catch *c)
+{
+    vkb_catch *before = catcher;
+    catcher = c;
+    return before;
+}
+
 void vkb_die(vkb_exit code, const char *fmt, ...)
 {
     va_list ap;
+    if (catcher) {
+        vkb_catch *c = catcher;
+        catcher = NULL;   /* an error while the catch is handled ends the process */
+        DYING();          /* the failed device's state is left behind on purpose, as an exit leaves it */
+        va_start(ap, fmt);
+        vsnprintf(c->message, sizeof c->message, fmt, ap);
+        va_end(ap);
+        c->code = code;
+        error_line("%s%s", c->prefix, c->message);
+        longjmp(c->jump, 1);
+    }
     void (*hook)(const char *) = fatal_hook;
     DYING();
     va_start(ap, fmt);
@@ -176,6 +205,32 @@ double vkb_rng_uniform(vkb_rng *r, double lo, double hi)
 {
     double u = (double)(vkb_rng_u64(r) >> 11) * 0x1.0p-53;
     return lo + (hi - lo) * u;
+}
+
+static char host_name[256];
+
+static void read_host_name(void)
+{
+    const char *env = getenv("VKB_HOST");   /* several tasks of one machine that stand for hosts (tests) */
+    if (env && *env)
+        snprintf(host_name, sizeof host_name, "%s", env);
+    else if (gethostname(host_name, sizeof host_name - 1) != 0 || !host_name[0])
+        snprintf(host_name, sizeof host_name, "unknown");
+}
+
+const char *vkb_host_name(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, read_host_name);
+    return host_name;
+}
+
+const char *vkb_fmt_uuid(const uint8_t uuid[16], char *buf, size_t len)
+{
+    size_t used = 0;
+    for (int i = 0; i < 16 && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%02x%s", uuid[i], i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
+    return buf;
 }
 
 const char *vkb_fmt_bytes(uint64_t bytes, char *buf, size_t len)

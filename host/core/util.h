@@ -3,6 +3,7 @@
 #define VKB_UTIL_H
 
 #include <stddef.h>
+#include <setjmp.h>
 #include <stdint.h>
 
 /* Process exit codes: one enum, documented in README.md. */
@@ -68,5 +69,21 @@ double vkb_rng_uniform(vkb_rng *r, double lo, double hi);
 
 /* Format a byte count with binary units ("256 MiB"). */
 const char *vkb_fmt_bytes(uint64_t bytes, char *buf, size_t len);
+/* This machine's host name (where results were measured: the JSON and CSV name it). */
+const char *vkb_host_name(void);
+/* A device UUID as 8-4-4-4-12 hex digits (LEN at least 37). */
+const char *vkb_fmt_uuid(const uint8_t uuid[16], char *buf, size_t len);
+
+/* Where a thread that runs one device of several (--device LIST) catches its own fatal errors: while set,
+ * vkb_die on that thread prints its line with PREFIX, stores code and message here and jumps to JUMP
+ * instead of ending the process (the other devices go on). */
+typedef struct vkb_catch {
+    jmp_buf jump;
+    const char *prefix;
+    vkb_exit code;
+    char message[400];
+} vkb_catch;
+/* Set (C) or clear (NULL) the calling thread's catch point; returns the one it replaces. */
+vkb_catch *vkb_die_catch(vkb_catch *c);
 
 #endif

@@ -21,7 +21,8 @@ typedef struct csv_sink {
 static const char *const columns =
     "family,variant,backend,device,shape,constants,status,skip_reason,reps,settled,min_ms,q1_ms,median_ms,"
     "q3_ms,max_ms,mean_ms,stddev_ms,iqr_over_median,metric_name,metric,ceiling_variant,ceiling_backend,ceiling,"
-    "fraction,predicted,fits_in_cache,max_error,tolerance,suspect,suspect_reason,repeat,subgroup_size\n";
+    "fraction,predicted,fits_in_cache,max_error,tolerance,suspect,suspect_reason,repeat,subgroup_size,device_index,uuid,"
+    "pci_bus,driver,host\n";
 
 /* A text field: quoted when it holds a comma, a quote or a line break; NULL is empty. */
 static void text(FILE *out, const char *s, int last)
@@ -69,18 +70,18 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
 {
     csv_sink *cs = s->impl;
     FILE *out = cs->out;
-    const char *device = NULL;
-    char shape[64];
+    const vkb_caps *device = NULL;
+    char shape[64], uuid[40];
     int t = r->timed, c = r->timed && r->ceiling != NULL, checked = r->status != VKB_RES_SKIP;
     if (vkb_outfile_failed(cs->file))
         return;
     for (int i = 0; i < cs->nbackends; i++)
-        if (strcmp(cs->backends[i]->name, r->backend) == 0)
-            device = cs->backends[i]->caps.name;
+        if (strcmp(cs->backends[i]->name, r->backend) == 0 && cs->backends[i]->caps.index == r->device_index)
+            device = &cs->backends[i]->caps;
     text(out, r->family->name, 0);
     text(out, r->variant->name, 0);
     text(out, r->backend, 0);
-    text(out, device, 0);
+    text(out, device ? device->name : NULL, 0);
     text(out, vkb_shape_text(r->family, &r->shape, shape, sizeof shape), 0);
     text(out, r->constants[0] ? r->constants : NULL, 0);
     text(out, vkb_fmt_status(r), 0);
@@ -112,7 +113,12 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
     fputc(',', out);
     if (r->subgroup_size)
         fprintf(out, "%u", r->subgroup_size);
-    fputc('\n', out);
+    fputc(',', out);
+    fprintf(out, "%d,", r->device_index);
+    text(out, device ? vkb_fmt_uuid(device->uuid, uuid, sizeof uuid) : NULL, 0);
+    text(out, device && device->pci_bus[0] ? device->pci_bus : NULL, 0);
+    text(out, device ? device->driver : NULL, 0);
+    text(out, vkb_host_name(), 1);
     if (out == stdout)
         fflush(stdout);
 }

@@ -31,9 +31,14 @@ typedef struct json_sink {
 static void json_caps(vkb_json *j, const vkb_backend *b)
 {
     const vkb_caps *c = &b->caps;
+    char uuid[40];
     vkb_json_object_begin(j, NULL);
     vkb_json_string(j, "backend", b->name);
     vkb_json_string(j, "name", c->name);
+    vkb_json_int(j, "index", c->index);
+    vkb_json_string(j, "uuid", vkb_fmt_uuid(c->uuid, uuid, sizeof uuid));
+    vkb_json_string(j, "pci_bus", c->pci_bus[0] ? c->pci_bus : NULL);
+    vkb_json_string(j, "host", vkb_host_name());
     vkb_json_string(j, "type", c->type);
     vkb_json_string(j, "driver", c->driver);
     vkb_json_string(j, "api_version", c->api_version);
@@ -97,10 +102,10 @@ static void json_settings(vkb_json *j, const vkb_run_settings *s)
     vkb_json_object_end(j);
 }
 
-static const char *device_of(const json_sink *js, const char *backend)
+static const char *device_of(const json_sink *js, const vkb_result *r)
 {
     for (int i = 0; i < js->nbackends; i++)
-        if (strcmp(js->backends[i]->name, backend) == 0)
+        if (strcmp(js->backends[i]->name, r->backend) == 0 && js->backends[i]->caps.index == r->device_index)
             return js->backends[i]->caps.name;
     return NULL;
 }
@@ -130,7 +135,8 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
     vkb_json_string(j, "family", r->family->name);
     vkb_json_string(j, "variant", r->variant->name);
     vkb_json_string(j, "backend", r->backend);
-    vkb_json_string(j, "device", device_of(js, r->backend));
+    vkb_json_string(j, "device", device_of(js, r));
+    vkb_json_int(j, "device_index", r->device_index);
     vkb_json_object_begin(j, "shape");
     for (int d = 0; d < r->family->ndims; d++)
         vkb_json_int(j, r->family->dims[d], r->shape.d[d]);

@@ -1,0 +1,354 @@
+/* devices.c - --device all|LIST: one host thread per device, each running the one-device runner on its own
+ * backends; the shared sinks get one whole result at a time behind one lock, each device's table is printed a
+ * family at a time under the device's name. */
+#include "devices.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "parallel.h"
+#include "sinks.h"
+
+int vkb_devices_several(const char *text)
+{
+    return text && (strcmp(text, "all") == 0 || strchr(text, ','));
+}
+
+static int holds_nocase(const char *hay, const char *needle, size_t n)
+{
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return 1;
+    }
+    return 0;
+}
+
+int vkb_devices_parse(const char *text, int *out)
+{
+    static char names[VKB_MAX_DEVICES][256];
+    int have = vkb_vulkan_device_names(names, VKB_MAX_DEVICES), n = 0;
+    const char *p = text;
+    if (have > VKB_MAX_DEVICES)
+        have = VKB_MAX_DEVICES;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        int from = n;
+        char *end;
+        long idx = strtol(p, &end, 10);
+        if (len == 0)
+            vkb_die(VKB_EXIT_USAGE, "--device '%s': an empty item (see vkbench --help)", text);
+        if (len == 3 && strncmp(p, "all", 3) == 0) {
+            for (int i = 0; i < have; i++)
+                out[n++] = i;
+        } else if (end == p + len && isdigit((unsigned char)*p)) {
+            if (idx >= have)
+                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device %ld: there %s %d (0..%d); see `vkbench devices`", idx,
+                        have == 1 ? "is" : "are", have, have - 1);
+            out[n++] = (int)idx;
+        } else {
+            for (int i = 0; i < have; i++)
+                if (holds_nocase(names[i], p, len))
+                    out[n++] = i;
+            if (n == from)
+                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%.*s'; see `vkbench devices`", (int)len, p);
+        }
+        for (int i = from; i < n; i++)
+            for (int j = 0; j < i; j++)
+                if (out[j] == out[i])
+                    vkb_die(VKB_EXIT_USAGE, "--device '%s' names device %d (%s) twice", text, out[i], names[out[i]]);
+        if (!p[len])
+            return n;
+        p += len + 1;
+    }
+}
+
+/* What the device threads share. */
+static struct {
+    pthread_mutex_t lock;       /* recursive: a fatal error inside a sink call may end the sinks at exit */
+    pthread_cond_t changed;
+    int turn;                   /* the device whose setup runs now */
+    int ready;                  /* devices set up */
+    int go;                     /* 1: run; -1: stop after setup */
+    int finished, ndevices;     /* devices done with their work, of how many */
+    const vkb_devices_hooks *hooks;
+    int running;                /* the shared sinks have begun and not ended: an exit must end them */
+} g = {.changed = PTHREAD_COND_INITIALIZER};
+
+/* A shared sink seen from one device's runner: whole results, one at a time; begin and end are the caller's. */
+typedef struct shared_proxy {
+    vkb_sink base;
+    vkb_sink *inner;
+} shared_proxy;
+
+static void proxy_result(vkb_sink *s, const vkb_result *res)
+{
+    shared_proxy *p = s->impl;
+    vkb_catch *fatal;
+    pthread_mutex_lock(&g.lock);
+    fatal = vkb_die_catch(NULL);   /* a file error inside the sink ends the process as in a one-device run */
+    p->inner->result(p->inner, res);
+    vkb_die_catch(fatal);
+    pthread_mutex_unlock(&g.lock);
+}
+
+static vkb_sink *proxy_create(vkb_sink *inner)
+{
+    shared_proxy *p = vkb_calloc(1, sizeof *p);
+    p->inner = inner;
+    p->base.result = inner->result ? proxy_result : NULL;
+    p->base.impl = p;
+    return &p->base;
+}
+
+/* A device's own table: written into a temporary file and printed to the shared output a family at a time,
+ * under a line naming the device, so that eight GPUs' tables do not interleave row by row. */
+typedef struct device_table {
+    vkb_sink base;
+    vkb_sink *inner;
+    FILE *buf, *out;
+    const vkb_device_run *d;
+} device_table;
+
+static void table_flush(device_table *t)
+{
+    char chunk[8192];
+    size_t n;
+    const vkb_backend *b = t->d->runner.all[0];
+    if (fflush(t->buf) || ftell(t->buf) <= 0)
+        return;
+    rewind(t->buf);
+    pthread_mutex_lock(&g.lock);
+    vkb_progress_pause(t->out);
+    fprintf(t->out, "-- device %d: %s (%s) on %s\n", t->d->index, b ? b->caps.name : "?", b ? b->caps.driver : "?",
+            vkb_host_name());
+    while ((n = fread(chunk, 1, sizeof chunk, t->buf)) > 0)
+        fwrite(chunk, 1, n, t->out);
+    fflush(t->out);
+    vkb_progress_resume();
+    pthread_mutex_unlock(&g.lock);
+    rewind(t->buf);
+    if (ftruncate(fileno(t->buf), 0) != 0)
+        vkb_die(VKB_EXIT_OUTPUT, "cannot reuse a temporary file for the device's table");
+}
+
+static void table_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
+                        const vkb_run_plan *plan)
+{
+    device_table *t = s->impl;
+    if (t->inner->begin)
+        t->inner->begin(t->inner, set, backends, nbackends, plan);
+}
+
+static void table_family_begin(vkb_sink *s, const vkb_family *f)
+{
+    device_table *t = s->impl;
+    if (t->inner->family_begin)
+        t->inner->family_begin(t->inner, f);
+}
+
+static void table_family_end(vkb_sink *s, const vkb_family *f)
+{
+    device_table *t = s->impl;
+    if (t->inner->family_end)
+        t->inner->family_end(t->inner, f);
+    table_flush(t);
+}
+
+static void table_result(vkb_sink *s, const vkb_result *res)
+{
+    device_table *t = s->impl;
+    t->inner->result(t->inner, res);
+}
+
+static int table_end(vkb_sink *s, int interrupted)
+{
+    device_table *t = s->impl;
+    int rc = t->inner->end ? t->inner->end(t->inner, interrupted) : 0;
+    table_flush(t);
+    return rc;
+}
+
+static void table_destroy(vkb_sink *s)
+{
+    device_table *t = s->impl;
+    vkb_sink_destroy(t->inner);
+    fclose(t->buf);
+}
+
+static vkb_sink *device_table_create(const vkb_device_run *d, const vkb_devices_hooks *h)
+{
+    device_table *t = vkb_calloc(1, sizeof *t);
+    t->buf = tmpfile();
+    if (!t->buf)
+        vkb_die(VKB_EXIT_OUTPUT, "cannot make a temporary file for the tables of several devices");
+    t->inner = h->table(t->buf);
+    t->out = h->out;
+    t->d = d;
+    t->base.begin = table_begin;
+    t->base.family_begin = table_family_begin;
+    t->base.family_end = table_family_end;
+    t->base.result = table_result;
+    t->base.end = table_end;
+    t->base.destroy = table_destroy;
+    t->base.impl = t;
+    return &t->base;
+}
+
+static void run_device(vkb_device_run *d);
+
+static void *device_thread(void *arg)
+{
+    vkb_device_run *d = arg;
+    pthread_mutex_lock(&g.lock);
+    while (g.turn != d->slot)
+        pthread_cond_wait(&g.changed, &g.lock);
+    pthread_mutex_unlock(&g.lock);
+    g.hooks->setup(d);   /* serial: volk, the CUDA module and the messages of a bad request, one device at a time */
+    pthread_mutex_lock(&g.lock);
+    g.turn++;
+    g.ready++;
+    pthread_cond_broadcast(&g.changed);
+    while (!g.go)
+        pthread_cond_wait(&g.changed, &g.lock);
+    pthread_mutex_unlock(&g.lock);
+    if (g.go > 0)
+        run_device(d);
+    /* the backends end on the thread that used them (what a backend keeps per thread, staging memory, with
+     * them), once every device has finished: the shared sinks look up a result's device among all backends
+     * until the last result is in. A failed device's state is not to be trusted: left as it is */
+    pthread_mutex_lock(&g.lock);
+    g.finished++;
+    pthread_cond_broadcast(&g.changed);
+    while (g.finished < g.ndevices)
+        pthread_cond_wait(&g.changed, &g.lock);
+    pthread_mutex_unlock(&g.lock);
+    for (int b = 0; b < d->runner.nall && !d->failed; b++)
+        d->runner.all[b]->destroy(d->runner.all[b]);
+    vkb_runner_thread_done();
+    return NULL;
+}
+
+/* The device's runner on its thread; a fatal error of the device fails its remaining cases. */
+static void run_device(vkb_device_run *d)
+{
+    snprintf(d->prefix, sizeof d->prefix, "device %d (%.200s): ", d->index, d->runner.all[0]->caps.name);
+    d->fatal.prefix = d->prefix;
+    d->runner.several = 1;
+    d->runner.sinks = d->sinks;
+    d->runner.nsinks = d->nsinks;
+    if (setjmp(d->fatal.jump) == 0) {
+        vkb_die_catch(&d->fatal);
+        d->rc = vkb_runner_run(&d->runner, &d->sel, &d->set, &d->plan);
+        vkb_die_catch(NULL);
+    } else {
+        /* the device failed (lost, out of memory, a hang caught by a timeout): its other cases fail with the
+         * reason; its resources are left as they are (a lost device cannot be trusted to free them) */
+        d->failed = 1;
+        d->rc = vkb_runner_fail_rest(&d->runner, &d->sel, d->fatal.message);
+    }
+}
+
+/* A fatal error outside the devices' catch points (a worker thread's, the main thread's) still closes the
+ * result files, marked interrupted. */
+static void end_at_exit(void)
+{
+    pthread_mutex_lock(&g.lock);
+    if (g.running) {
+        g.running = 0;
+        for (int i = 0; i < g.hooks->nshared; i++)
+            if (g.hooks->shared[i]->end)
+                g.hooks->shared[i]->end(g.hooks->shared[i], 1);
+    }
+    pthread_mutex_unlock(&g.lock);
+}
+
+int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
+{
+    pthread_t th[VKB_MAX_DEVICES];
+    vkb_backend **all = vkb_calloc((size_t)n * 2, sizeof *all);
+    vkb_run_plan total = {0};
+    vkb_run_settings set;
+    int nall = 0, rc = 0, interrupted = 0;
+
+    pthread_mutexattr_t recursive;
+    pthread_mutexattr_init(&recursive);
+    pthread_mutexattr_settype(&recursive, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&g.lock, &recursive);
+    vkb_vulkan_several();
+    g.hooks = hooks;
+    g.ndevices = n;
+    for (int i = 0; i < n; i++) {
+        vkb_device_run *d = &runs[i];
+        d->slot = i;
+        snprintf(d->select, sizeof d->select, "%d", d->index);
+        d->sinks[d->nsinks++] = device_table_create(d, hooks);
+        for (int s = 0; s < hooks->nshared; s++)
+            d->sinks[d->nsinks++] = proxy_create(hooks->shared[s]);
+        if (pthread_create(&th[i], NULL, device_thread, d) != 0)
+            vkb_die(VKB_EXIT_RESOURCE, "cannot start a thread for device %d", d->index);
+    }
+    pthread_mutex_lock(&g.lock);
+    while (g.ready < n)
+        pthread_cond_wait(&g.changed, &g.lock);
+    if (hooks->dry_run) {
+        g.go = -1;
+        pthread_cond_broadcast(&g.changed);
+        pthread_mutex_unlock(&g.lock);
+        for (int i = 0; i < n; i++)
+            pthread_join(th[i], NULL);
+        free(all);
+        return 0;
+    }
+    /* the shared sinks begin once, with every device's backends and the whole work */
+    set = runs[0].set;
+    for (int i = 0; i < n; i++) {
+        const vkb_runner *r = &runs[i].runner;
+        for (int b = 0; b < r->nall; b++)
+            all[nall++] = r->all[b];
+        total.cases += runs[i].plan.cases;
+        total.shapes += runs[i].plan.shapes;
+        total.variants += runs[i].plan.variants;
+        total.backends += runs[i].plan.backends;
+        if (runs[i].plan.estimate_s > total.estimate_s)
+            total.estimate_s = runs[i].plan.estimate_s;   /* they run at the same time */
+        set.paired |= runs[i].set.paired;
+    }
+    for (int s = 0; s < hooks->nshared; s++)
+        if (hooks->shared[s]->begin)
+            hooks->shared[s]->begin(hooks->shared[s], &set, all, nall, &total);
+    g.running = 1;
+    atexit(end_at_exit);
+    vkb_parallel_share(n);   /* n device threads work; the helpers of all of them stay within the cores */
+    g.go = 1;
+    pthread_cond_broadcast(&g.changed);
+    pthread_mutex_unlock(&g.lock);
+
+    for (int i = 0; i < n; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_lock(&g.lock);
+    g.running = 0;
+    for (int i = 0; i < n; i++)
+        interrupted |= runs[i].runner.interrupted;
+    for (int s = 0; s < hooks->nshared; s++) {
+        int code = hooks->shared[s]->end ? hooks->shared[s]->end(hooks->shared[s], interrupted != 0) : 0;
+        if (code && !rc)
+            rc = code;
+    }
+    pthread_mutex_unlock(&g.lock);
+    for (int i = 0; i < n && !rc; i++)
+        if (runs[i].rc)
+            rc = runs[i].rc;   /* a per-device sink's failure, or the signal */
+    for (int i = 0; i < n && !rc; i++)
+        if (runs[i].failed)
+            rc = (int)runs[i].fatal.code;
+    free(all);   /* the shared sinks were given it, and have ended */
+    return rc;
+}

@@ -1,0 +1,58 @@
+/* devices.h - --device all|LIST: the selected work on several devices at once, one host thread per device with
+ * its own Vulkan context (and CUDA twin), results streamed to the shared sinks one whole result at a time. */
+#ifndef VKB_DEVICES_H
+#define VKB_DEVICES_H
+
+#include <stdio.h>
+
+#include "runner.h"
+#include "util.h"
+
+#define VKB_MAX_DEVICES 64
+
+/* Whether TEXT (--device) asks for several devices: "all" or a comma list (one index or name keeps the one-device
+ * run of before). */
+int vkb_devices_several(const char *text);
+/* The Vulkan device indices TEXT names into OUT (VKB_MAX_DEVICES at most), in the order given; returns how many.
+ * TEXT: "all", or items "0,2,5" each an index or a name substring (which names every device whose name holds it).
+ * An unknown device exits 3, a device named twice or an empty item exits 2, each with one line. */
+int vkb_devices_parse(const char *text, int *out);
+
+/* One device's part of the run. */
+typedef struct vkb_device_run {
+    int index;                  /* its Vulkan device index */
+    int slot;                   /* its place in the runs (set by vkb_devices_run) */
+    char select[16];            /* the index as --device text, for vkb_vulkan_open */
+    vkb_runner runner;          /* filled by the caller's setup: backends, work list; then its results */
+    vkb_selection sel;
+    vkb_run_plan plan;
+    vkb_run_settings set;
+    void *user;                 /* the caller's */
+    /* filled by vkb_devices_run */
+    vkb_sink *sinks[8];
+    int nsinks;
+    vkb_catch fatal;            /* where a fatal error of this device lands */
+    char prefix[300];           /* "device 1 (llvmpipe): " */
+    int failed;                 /* the device failed mid-run: fatal.code and fatal.message say how */
+    int rc;                     /* what its runner returned */
+} vkb_device_run;
+
+/* What vkb_devices_run needs from the caller. */
+typedef struct vkb_devices_hooks {
+    /* On the device's own thread, one device after another in RUNS's order: open its backends, select, plan
+     * and preflight (a bad request exits as in a one-device run, before any device has started work). */
+    void (*setup)(vkb_device_run *d);
+    /* The device's own table (or matrix) sink, printing to OUT. */
+    vkb_sink *(*table)(FILE *out);
+    FILE *out;                  /* where the tables go, a family of one device at a time, under its name */
+    vkb_sink **shared;          /* progress, JSON, CSV: every device's results, one whole result at a time */
+    int nshared;
+    int dry_run;                /* stop after setup */
+} vkb_devices_hooks;
+
+/* Run RUNS[0..N-1] at once as HOOKS say. Returns 0, the first shared sink's failure code (6), 128 + the signal
+ * that stopped the run, or the exit code of the first device (in RUNS's order) that failed mid-run; rows that
+ * failed validation are the caller's to count in each runner's results. */
+int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks);
+
+#endif

@@ -1,0 +1,104 @@
+#!/bin/sh
+# slurm_test.sh VKBENCH SRC: tools/slurm/ on a real Slurm of this one machine. As root: Debian's Slurm and munge
+# (tools/setup.sh --slurm), a slurm.conf for this host in a scratch folder, our own munged (own socket),
+# slurmctld and slurmd; the fleet array of 4 tasks on lavapipe (one task standing for a node each:
+# FLEET_TASK_NAMES=1), task 2's GPU made 4x slow (VKB_FAULT_INJECT=slow-device:0:4, through a wrapper), the report
+# job after it; then every file and the verdict: task 2 flagged, no other. Stops exactly the daemons it started.
+# Exit 77: skipped (not root, or the packages cannot be installed).
+set -u
+vkbench=$1
+src=$2
+tasks=4
+[ "$(id -u)" -eq 0 ] || { echo "skip: the Slurm test starts daemons as root"; exit 77; }
+if ! "$src/tools/setup.sh" --slurm >&2; then
+    echo "skip: Debian's slurmd, slurmctld, slurm-client or munge could not be installed"
+    exit 77
+fi
+dir=$(mktemp -d /tmp/vkb-slurm.XXXXXX)
+host=$(hostname -s)
+fail() {
+    echo "FAIL: $*"
+    for f in "$dir"/*.log "$dir"/results/*.out "$dir"/results/fleet.txt "$dir"/results/fleet.err; do
+        [ -f "$f" ] && { echo "--- $f"; tail -20 "$f"; }
+    done
+    exit 1
+}
+stop() {
+    # exactly the daemons this test started, by the pids they wrote
+    for p in slurmd slurmctld munged; do
+        [ -s "$dir/$p.pid" ] && kill "$(cat "$dir/$p.pid")" 2>/dev/null
+    done
+    for p in slurmd slurmctld munged; do
+        [ -s "$dir/$p.pid" ] || continue
+        n=0
+        while kill -0 "$(cat "$dir/$p.pid" 2>/dev/null)" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+    done
+}
+trap stop EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p "$dir/state" "$dir/spool" "$dir/results"
+munged --force --socket="$dir/munge.sock" --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" \
+       --seed-file="$dir/munge.seed" 2>>"$dir/munged.log" || fail "munged did not start"
+cat > "$dir/slurm.conf" <<CONF
+ClusterName=vkbtest
+SlurmctldHost=$host
+SlurmctldPort=16817
+SlurmdPort=16818
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$dir/munge.sock
+CredType=cred/munge
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/slurmctld.log
+SlurmdLogFile=$dir/slurmd.log
+ReturnToService=2
+NodeName=$host CPUs=$(nproc) State=UNKNOWN
+PartitionName=test Nodes=$host Default=YES MaxTime=10 State=UP
+CONF
+export SLURM_CONF="$dir/slurm.conf"
+slurmctld -f "$SLURM_CONF" || fail "slurmctld did not start"
+slurmd -f "$SLURM_CONF" || fail "slurmd did not start"
+n=0
+until sinfo -h -o %T 2>/dev/null | grep -q idle; do
+    n=$((n + 1)); [ $n -le 60 ] || fail "the node did not come up idle"; sleep 0.5
+done
+
+# the sick GPU: task 2's vkbench runs with every timed repetition doing its work 4 times
+cat > "$dir/vkbench" <<WRAP
+#!/bin/sh
+[ "\${SLURM_ARRAY_TASK_ID:-}" = 2 ] && export VKB_FAULT_INJECT=slow-device:0:4
+exec "$vkbench" "\$@"
+WRAP
+chmod +x "$dir/vkbench"
+# tasks one at a time (each takes the node's CPUs): their timings do not disturb each other
+ids=$(VKBENCH="$dir/vkbench" FLEET_TASK_NAMES=1 FLEET_VALIDATE="copy --n 1000,4097" \
+      FLEET_RUN="run copy transpose --n 262144 --size 128 --variant api_copy,vec4,naive,padded --reps 15 --warmup-ms 20" \
+      FLEET_ARGS="--threshold 0.25 --sigmas 3" \
+      "$src/tools/slurm/submit.sh" "$dir/results" $tasks --cpus-per-task="$(nproc)") || fail "submit.sh: $ids"
+echo "submitted: $ids"
+n=0
+while [ -n "$(squeue -h 2>/dev/null)" ]; do
+    n=$((n + 1)); [ $n -le 240 ] || fail "the jobs did not finish in 120 s: $(squeue -h)"; sleep 0.5
+done
+
+r="$dir/results"
+for t in $(seq 0 $((tasks - 1))); do
+    [ -s "$r/$host-task$t.json" ] || fail "no timed results of task $t"
+    [ -s "$r/validate/$host-task$t.json" ] || fail "no validate results of task $t"
+    grep -q "\"host\": \"$host-task$t\"" "$r/$host-task$t.json" || fail "task $t's results do not name its host"
+    grep -q "validate exit 0, timed run exit 0" "$r/task-$t.out" || fail "task $t: $(cat "$r/task-$t.out")"
+done
+[ "$(cat "$r/fleet.exit" 2>/dev/null)" = 1 ] || fail "fleet.py exit $(cat "$r/fleet.exit" 2>/dev/null), expected 1"
+flagged=$(grep -E '^[^ ]+  device [0-9]+:' "$r/fleet.txt" | cut -d' ' -f1 | tr '\n' ' ')
+[ "$flagged" = "$host-task2 " ] || fail "flagged: '$flagged', expected only $host-task2"
+grep -q "verdict: 1 of $tasks devices flagged" "$r/fleet.txt" || fail "verdict line"
+[ -s "$r/fleet.html" ] || fail "no heat map"
+echo "slurm: $tasks tasks, report flagged $flagged(the planted slow GPU) and no other"

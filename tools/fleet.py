@@ -1,0 +1,275 @@
+#!/usr/bin/python3
+"""fleet.py FILES... | DIR: which GPU of a fleet is not like the others. Reads vkbench result files (one host
+or many; a DIR means every *.json under it), groups the results by row (family, variant, shape, constants,
+backend, hot/cold) and by device model and driver, and for each group takes the fleet median time and its
+robust spread (median absolute deviation). A device is flagged when a row of it is slower than its group's
+median by more than both the threshold (default 10%) and the noise bound (SIGMAS x the larger of the
+group's spread and the row's own repetition spread), or when a row failed, or is missing or skipped where
+its siblings ran it. Flagged devices first (host, device, UUID, rows, how far off), then a summary per model.
+--html PATH: one self-contained page with a heat map (devices x rows, colour = speed / group median).
+Exit 0: nothing flagged; 1: a device flagged; 2: unreadable input (not vkbench's, no device identity);
+6: the page could not be written."""
+import argparse
+import html
+import math
+import os
+import statistics
+import sys
+
+import vkbjson
+
+SIGMA_PER_MAD = 1.4826      # a normal sample's standard deviation over its median absolute deviation
+SIGMA_PER_IQR = 1 / 1.349   # ... over its interquartile range
+MIN_SIGMA = 0.005           # noise below 0.5% is not believed (timer granularity, clocks)
+MIN_GROUP = 3               # fewer devices cannot say which one is off
+
+
+class Device:
+    """One GPU: where it is and what it is; its rows' times by row key."""
+
+    def __init__(self, host, index, name, uuid, pci, driver):
+        self.host, self.index, self.name, self.uuid, self.pci, self.driver = host, index, name, uuid, pci, driver
+        self.times = {}        # row key -> [median ms, ...] (a row run several times: all of them)
+        self.spread = {}       # row key -> relative spread of one repetition (IQR / median), or None
+        self.status = {}       # row key -> "ok", "fail", "skip: reason"
+        self.slow = []         # (row key, speed ratio, noise bound)
+        self.failed = []       # (row key, reason)
+        self.missing = []      # (row key, what)
+
+    def label(self):
+        return f"{self.host} #{self.index} {self.name}"
+
+    def flagged(self):
+        return bool(self.slow or self.failed or self.missing)
+
+
+def device_entries(doc):
+    """{(backend, index): entry} of DOC's devices; an entry without "index" is device 0 (one-device files)."""
+    out = {}
+    for d in doc["devices"]:
+        if isinstance(d, dict) and d.get("name"):
+            out.setdefault((d.get("backend"), d.get("index", 0)), d)
+    return out
+
+
+def read(path, devices, order):
+    """Add the results of the file at PATH to DEVICES ({identity: Device}); ORDER keeps first-seen order."""
+    doc = vkbjson.load(path)
+    entries = device_entries(doc)
+    if not entries:
+        vkbjson.die(f"{path}: no device identity (no \"devices\" entry with a name): not a file fleet.py can "
+                    "place")
+    mode = doc["settings"].get("mode") or "hot"
+    stem = os.path.splitext(os.path.basename(path))[0]
+    for r in doc["results"]:
+        idx = r.get("device_index", 0)
+        e = entries.get((r["backend"], idx)) or entries.get(("vulkan", idx))
+        if e is None:
+            vkbjson.die(f"{path}: a {r['backend']} result of device {idx}, which the file's devices do not list")
+        vk = entries.get(("vulkan", idx), e)   # the GPU's identity: the Vulkan entry (the CUDA twin is the same GPU)
+        host = vk.get("host") or e.get("host") or stem
+        uuid = vk.get("uuid") or e.get("uuid")
+        ident = (host, idx, uuid or vk["name"])   # two CPU implementations of one host may share a UUID
+        dev = devices.get(ident)
+        if dev is None:
+            dev = devices[ident] = Device(host, idx, vk["name"], uuid, vk.get("pci_bus") or e.get("pci_bus"),
+                                          vk.get("driver"))
+            order.append(ident)
+        key = (r["family"], r["variant"], r["shape_text"], r.get("constants") or "", r["backend"], mode)
+        t = r.get("time_ms")
+        if r["status"] == "ok" and t and t.get("median"):
+            dev.times.setdefault(key, []).append(t["median"])
+            dev.spread[key] = vkbjson.spread(r)[0]
+            dev.status.setdefault(key, "ok")
+        elif r["status"] == "skip":
+            dev.status.setdefault(key, "skip: " + (r.get("skip_reason") or "no reason given"))
+        elif r["status"] == "ok":
+            dev.status.setdefault(key, "ok")           # validated, not timed (validate)
+        else:
+            why = (r.get("check") or {}).get("reason") or r.get("error") or r["status"]
+            dev.status[key] = "fail: " + str(why)
+
+
+def median_abs_dev(xs, mid):
+    return statistics.median(abs(x - mid) for x in xs)
+
+
+def judge(devices, threshold, sigmas):
+    """Flag devices; returns {model: [groups judged, rows]}, and per device and row its speed ratio
+    (ratio[id(dev)][key]) for the heat map."""
+    models = {}
+    for dev in devices:
+        models.setdefault((dev.name, dev.driver), []).append(dev)
+    ratios = {id(d): {} for d in devices}
+    summary = {}
+    for model, devs in models.items():
+        keys = {}
+        for d in devs:
+            for k in d.status:
+                keys.setdefault(k, None)
+        rows = judged = 0
+        spreads = []
+        for k in sorted(keys):
+            ran = [d for d in devs if d.status.get(k) == "ok"]
+            if not ran:
+                continue                    # skipped (or failed) everywhere: nothing to compare with
+            rows += 1
+            for d in devs:
+                st = d.status.get(k)
+                if st is None:
+                    d.missing.append((k, "missing"))
+                elif st.startswith("skip"):
+                    d.missing.append((k, st))
+                elif st.startswith("fail"):
+                    d.failed.append((k, st[6:]))
+            timed = [d for d in ran if k in d.times]
+            if len(timed) < MIN_GROUP:
+                continue
+            judged += 1
+            t = [ts[0] if len(ts) == 1 else statistics.median(ts) for ts in (d.times[k] for d in timed)]
+            mid = statistics.median(t)
+            speed = [mid / v for v in t]          # above 1: faster than the fleet's median
+            group_sigma = SIGMA_PER_MAD * median_abs_dev(speed, 1.0)
+            spreads.append(group_sigma)
+            for d, ratio in zip(timed, speed):
+                ratios[id(d)][k] = ratio
+                own = d.spread.get(k)
+                sigma = max(group_sigma, SIGMA_PER_IQR * own if own else 0, MIN_SIGMA)
+                bound = sigmas * sigma
+                if 1 - ratio > threshold and 1 - ratio > bound:
+                    d.slow.append((k, ratio, bound))
+        summary[model] = (devs, rows, judged, statistics.median(spreads) if spreads else None)
+    return summary, ratios
+
+
+def row_text(k):
+    family, variant, shape, constants, backend, mode = k
+    return f"{family} {variant}{f' [{constants}]' if constants else ''} {shape} {backend}" + \
+        (f" {mode}" if mode != "hot" else "")
+
+
+def pct(x):
+    return f"{100 * x:.1f}%"
+
+
+def report(order, devices, summary, args, nfiles, out):
+    devs = [devices[i] for i in order]
+    flagged = [d for d in devs if d.flagged()]
+    hosts = {d.host for d in devs}
+    w = out.write
+    w(f"fleet: {len(devs)} device{'s' * (len(devs) != 1)} on {len(hosts)} host{'s' * (len(hosts) != 1)}, "
+      f"{len(summary)} model{'s' * (len(summary) != 1)}, {nfiles} file{'s' * (nfiles != 1)}; slower than its group "
+      f"by more than {pct(args.threshold)} and {args.sigmas:g} sigma of noise, or failed, or missing, is flagged\n")
+    if flagged:
+        w(f"\nFLAGGED: {len(flagged)} device{'s' * (len(flagged) != 1)}\n")
+    for d in flagged:
+        w(f"{d.host}  device {d.index}: {d.name}  uuid {d.uuid or '-'}  pci {d.pci or '-'}  driver {d.driver or '-'}\n")
+        if d.slow:
+            worst = sorted(d.slow, key=lambda s: s[1])
+            med = statistics.median(s[1] for s in d.slow)
+            w(f"  slower on {len(d.slow)} row{'s' * (len(d.slow) != 1)}: median {med:.3f}x the fleet, worst "
+              f"{worst[0][1]:.3f}x\n")
+            for k, ratio, bound in worst[:args.rows]:
+                w(f"    {row_text(k):<56} {ratio:6.3f}x  ({pct(1 - ratio)} slower; noise bound {pct(bound)})\n")
+            if len(worst) > args.rows:
+                w(f"    ... and {len(worst) - args.rows} more\n")
+        for what, items in (("failed", d.failed), ("missing or skipped", d.missing)):
+            if items:
+                w(f"  {what} on {len(items)} row{'s' * (len(items) != 1)}:\n")
+                for k, why in items[:args.rows]:
+                    w(f"    {row_text(k):<56} {why}\n")
+                if len(items) > args.rows:
+                    w(f"    ... and {len(items) - args.rows} more\n")
+    w("\nper model:\n")
+    for (name, driver), (mdevs, rows, judged, spread) in summary.items():
+        bad = sum(d.flagged() for d in mdevs)
+        w(f"  {name} ({driver or 'driver unknown'}): {len(mdevs)} device{'s' * (len(mdevs) != 1)}, {bad} flagged; "
+          f"{rows} rows, {judged} compared")
+        w(f"; typical spread between devices {pct(spread)}\n" if spread is not None else
+          f" (fewer than {MIN_GROUP} devices ran each row: speed not compared)\n")
+    w(f"verdict: {len(flagged)} of {len(devs)} devices flagged\n")
+    return 1 if flagged else 0
+
+
+def colour(ratio):
+    """Heat-map colour of a speed ratio: white at 1, red as it falls to 0.8 and below, blue above 1."""
+    if ratio is None:
+        return "#ddd"
+    x = max(-1.0, min(1.0, (ratio - 1) / 0.2))
+    if x < 0:
+        g = int(255 * (1 + x))
+        return f"rgb(255,{g},{g})"
+    r = int(255 * (1 - 0.6 * x))
+    return f"rgb({r},{r},255)"
+
+
+def heat_map(order, devices, ratios, args):
+    devs = [devices[i] for i in order]
+    keys = sorted({k for d in devs for k in d.status})
+    e = html.escape
+    out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>vkbench fleet</title><style>",
+           "body{font:13px sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #fff;"
+           "padding:2px 4px;white-space:nowrap}th.row{text-align:left;font-weight:normal}"
+           "td.flag{outline:2px solid #000}th.dev{writing-mode:vertical-rl;transform:rotate(180deg)}"
+           "</style></head><body>",
+           f"<h1>vkbench fleet: {len(devs)} devices</h1>",
+           f"<p>Colour: a row's speed on a device over its group's median (white 1.0, red 0.8 or slower, blue "
+           f"faster); grey: not run; outlined: flagged (threshold {pct(args.threshold)}, {args.sigmas:g} sigma)."
+           "</p><table class='heat'><thead><tr><th>row</th>"]
+    for d in devs:
+        out.append(f"<th class='dev' title='{e(d.uuid or '')}'>{e(d.label())}</th>")
+    out.append("</tr></thead><tbody>")
+    for k in keys:
+        out.append(f"<tr><th class='row'>{e(row_text(k))}</th>")
+        for d in devs:
+            ratio = ratios[id(d)].get(k)
+            bad = any(s[0] == k for s in d.slow) or any(f[0] == k for f in d.failed + d.missing)
+            st = d.status.get(k, "missing")
+            text = f"{ratio:.3f}" if ratio is not None else ("FAIL" if st.startswith("fail") else "")
+            out.append(f"<td{' class=flag' if bad else ''} style='background:{colour(ratio)}' "
+                       f"title='{e(st)}'>{text}</td>")
+        out.append("</tr>")
+    out.append("</tbody></table></body></html>\n")
+    return "".join(out)
+
+
+def inputs(paths):
+    files = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, _, names in sorted(os.walk(p)):
+                files += [os.path.join(root, n) for n in sorted(names) if n.endswith(".json")]
+        else:
+            files.append(p)
+    if not files:
+        vkbjson.die(f"no result files in {' '.join(paths)}")
+    return files
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("paths", nargs="+", metavar="FILES | DIR")
+    ap.add_argument("--threshold", type=float, default=0.10, help="slowdown that matters (0.10: 10%%)")
+    ap.add_argument("--sigmas", type=float, default=5.0, help="noise bound in standard deviations (default 5)")
+    ap.add_argument("--rows", type=int, default=5, help="rows listed per flagged device (default 5)")
+    ap.add_argument("--html", metavar="PATH", help="write the heat map page")
+    args = ap.parse_args()
+    if not 0 < args.threshold < 1 or args.sigmas <= 0 or args.rows < 0:
+        vkbjson.die("--threshold must be between 0 and 1, --sigmas above 0, --rows at least 0")
+    files = inputs(args.paths)
+    devices, order = {}, []
+    for p in files:
+        read(p, devices, order)
+    summary, ratios = judge([devices[i] for i in order], args.threshold, args.sigmas)
+    code = report(order, devices, summary, args, len(files), sys.stdout)
+    if args.html:
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(heat_map(order, devices, ratios, args))
+        except OSError as e:
+            vkbjson.die(f"cannot write {args.html}: {e.strerror}", 6)
+    return code
+
+
+if __name__ == "__main__":
+    vkbjson.run_main(main)
