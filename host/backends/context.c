@@ -457,6 +457,7 @@ vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
         vkb_die(VKB_EXIT_NO_DEVICE, "%s has no compute queue", props.deviceName);
     vk->caps->timestamps = vk->caps->timestamps && vk->timestamp_bits > 0;
     vk->timestamp_period_ns = props.limits.timestampPeriod;
+    vk->caps->timestamp_period_ns = props.limits.timestampPeriod;
     vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem);
     create_device(vk, exts, next);
     free(exts);

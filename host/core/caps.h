@@ -33,6 +33,8 @@ typedef struct vkb_caps {
                                       CUDA: constant memory) */
     uint64_t device_memory_bytes;  /* largest device-local heap */
     uint64_t cache_bytes;          /* last-level cache if known, else 0 */
+    int cache_measured;            /* cache_bytes is vkbench's own measurement (cache.chase), not the driver's */
+    double timestamp_period_ns;    /* one tick of the device's timestamps (Vulkan), 0 where unknown */
     uint32_t compute_units;        /* SMs / CUs if known, else 0 */
     unsigned features;             /* VKB_NEED_* bits the device has */
     int timestamps;                /* compute queue can write timestamps */

@@ -24,6 +24,7 @@ typedef struct vkb_result {
     double fraction;          /* metric / ceiling metric */
     double predicted;         /* the family's predicted fraction, NAN when none */
     int cache_fits;           /* working set fits in the last-level cache: 1 yes, 0 no, -1 unknown */
+    int cache_measured;       /* ... judged by the cache size vkbench measured (caps.cache_measured) */
     uint64_t working_set_bytes;
     vkb_check check;
     int cross;                /* compared with the other backend's output */
@@ -41,6 +42,9 @@ typedef struct vkb_result {
     vkb_pipeline_stats pipelines[VKB_MAX_PASSES]; /* the driver's statistics, where it reports them */
     int npipelines;
     char constants[96];       /* the constants --spec set, "BM=64,BN=64"; empty when none */
+    char memory[240];         /* where a plan that places buffers (VKB_BUF_PLACEMENT) put each, as the backend
+                                 names it ("src: heap 1 (...) type 2: host-visible coherent; dst: ..."); else "" */
+    int host_timed;           /* timed on the host's clock (vkb_plan.host_timed), not the device's */
 } vkb_result;
 
 #define VKB_MAX_RESULTS 65536  /* results of one run: the array is sized once (results point at their ceilings) */

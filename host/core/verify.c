@@ -38,6 +38,14 @@ void vkb_verify_inject(vkb_plan *plan, const char *family, const char *variant)
         memmove(&plan->pass[k], &plan->pass[k + 1], (size_t)(plan->npass - k - 1) * sizeof plan->pass[0]);
         plan->npass--;
     }
+    /* drop-dispatch: the first repeated pass runs one time fewer, as a dropped dispatch would leave it */
+    for (int i = 0; i < plan->npass && vkb_fault("drop-dispatch"); i++)
+        if (plan->pass[i].repeat > 1) {
+            fprintf(stderr, "vkbench: fault injected: %s/%s drops one of %u dispatches\n", family, variant,
+                    plan->pass[i].repeat);
+            plan->pass[i].repeat--;
+            break;
+        }
 }
 
 int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, int on_device, char *why,

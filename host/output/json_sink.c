@@ -17,7 +17,7 @@
 #define VKB_VERSION "0.0.0"
 #endif
 /* semantic versioning: major for a change a reader must know about, minor for added fields (README) */
-#define VKB_JSON_SCHEMA "2.0.0"
+#define VKB_JSON_SCHEMA "2.1.0"
 
 typedef struct json_sink {
     vkb_sink base;
@@ -121,6 +121,8 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
     vkb_json_string(j, "status", vkb_fmt_status(r));
     vkb_json_string(j, "skip_reason", r->status == VKB_RES_SKIP ? r->skip_reason : NULL);
     vkb_json_string(j, "constants", r->constants[0] ? r->constants : NULL);
+    vkb_json_string(j, "memory", r->memory[0] ? r->memory : NULL);
+    vkb_json_string(j, "timer", r->status == VKB_RES_SKIP ? NULL : r->host_timed ? "host" : "device");
     vkb_json_bool(j, "ceiling_row", (r->variant->flags & VKB_VAR_CEILING) != 0);
     vkb_json_bool(j, "deterministic", !(r->variant->flags & VKB_VAR_NONDETERMINISTIC));
     vkb_json_int(j, "reps", r->timed ? r->time_ns.n : 0);
@@ -134,6 +136,7 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
         json_time(j, &r->time_ns);
         vkb_json_object_begin(j, "metric");
         vkb_json_string(j, "name", r->family->metric);
+        vkb_json_string(j, "better", r->family->time_unit_ns > 0 ? "lower" : "higher");
         vkb_json_number(j, "value", r->metric);
         vkb_json_number(j, "ceiling", r->ceiling ? r->ceiling->metric : NAN);
         vkb_json_string(j, "ceiling_variant", r->ceiling ? r->ceiling->variant->name : NULL);
