@@ -11,6 +11,7 @@ namespace {
 
 int device = -1;
 cudaStream_t stream;
+cudaStream_t second;          /* the copies of queue 1 (vkb_pass.queue), beside the stream's work */
 cudaEvent_t events[2 * 64];
 cudaEvent_t pass_event;      /* what VKB_PASS_TIMESTAMP passes record */
 void *evict;
@@ -88,6 +89,7 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
             caps->coopmat_khr[i] = caps->coopmat_khr16[i] = 16u;
     caps->timestamps = 1;
     TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    TRY(cudaStreamCreateWithFlags(&second, cudaStreamNonBlocking));
     for (auto &ev : events)
         TRY(cudaEventCreate(&ev));
     TRY(cudaEventCreate(&pass_event));
@@ -138,15 +140,15 @@ bool fault_transfer_byte()
     return f && strcmp(f, "transfer-byte") == 0;
 }
 
-int change_byte(void *dst, uint64_t bytes, char *why, size_t len)
+int change_byte(void *dst, uint64_t bytes, cudaStream_t s, char *why, size_t len)
 {
     cudaPointerAttributes at;
     char *p = (char *)dst + bytes / 2;
     TRY(cudaPointerGetAttributes(&at, dst));
     if (at.type == cudaMemoryTypeDevice)
-        TRY(cudaMemsetAsync(p, 0x5A, 1, stream));
+        TRY(cudaMemsetAsync(p, 0x5A, 1, s));
     else {   /* host memory: after the copy has landed */
-        TRY(cudaStreamSynchronize(stream));
+        TRY(cudaStreamSynchronize(s));
         *p ^= 0x5A;
     }
     return 0;
@@ -216,8 +218,8 @@ int run_passes(const vkb_plan *plan, void *const *bufs, char *why, size_t len)
             if (pass->kind == VKB_PASS_HOST_COPY)
                 memcpy(args[1], args[0], pass->copy_bytes);
             else
-                TRY(cudaMemcpyAsync(args[1], args[0], pass->copy_bytes, cudaMemcpyDefault, stream));
-            if (fault_transfer_byte() && pass->copy_bytes >= 4 && change_byte(args[1], pass->copy_bytes, why, len))
+                TRY(cudaMemcpyAsync(args[1], args[0], pass->copy_bytes, cudaMemcpyDefault, pass->queue ? second : stream));
+            if (fault_transfer_byte() && pass->copy_bytes >= 4 && change_byte(args[1], pass->copy_bytes, pass->queue ? second : stream, why, len))
                 return 1;
             continue;
         }
@@ -257,6 +259,7 @@ int execute(const vkb_plan *plan, void *const *bufs, int reps, int cold, double 
             if (run_passes(plan, bufs, why, len))
                 return 1;
             TRY(cudaStreamSynchronize(stream));
+            TRY(cudaStreamSynchronize(second));
             if (ns)
                 ns[r] = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
         }
@@ -302,6 +305,7 @@ void close_device()
     for (auto &ev : events)
         cudaEventDestroy(ev);
     cudaEventDestroy(pass_event);
+    cudaStreamDestroy(second);
     cudaStreamDestroy(stream);
 }
 

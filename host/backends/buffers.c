@@ -23,9 +23,20 @@ static uint32_t memory_type(vkb_vk *vk, uint32_t bits, VkMemoryPropertyFlags wan
     vkb_die(VKB_EXIT_API, "no Vulkan memory type fits a buffer (flags 0x%x)", (unsigned)want);
 }
 
+static struct vkb_buffer *buffer_create_shared(vkb_vk *vk, uint64_t bytes, VkBufferUsageFlags usage,
+                                               VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback, int shared);
+
 static struct vkb_buffer *buffer_create(vkb_vk *vk, uint64_t bytes, VkBufferUsageFlags usage,
                                         VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback)
 {
+    return buffer_create_shared(vk, bytes, usage, want, fallback, 0);
+}
+
+/* SHARED: concurrent between the compute queue's family and the transfer queue's */
+static struct vkb_buffer *buffer_create_shared(vkb_vk *vk, uint64_t bytes, VkBufferUsageFlags usage,
+                                               VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback, int shared)
+{
+    uint32_t families[2] = {vk->queue_family, vk->xfer_family};
     struct vkb_buffer *b = vkb_calloc(1, sizeof *b);
     VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
@@ -36,7 +47,9 @@ static struct vkb_buffer *buffer_create(vkb_vk *vk, uint64_t bytes, VkBufferUsag
     /* round up to 16 bytes so vec4 views of a buffer are always valid */
     bci.size = (bytes + 15) & ~15ull;
     bci.usage = usage;
-    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    bci.sharingMode = shared ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE;
+    bci.queueFamilyIndexCount = shared ? 2 : 0;
+    bci.pQueueFamilyIndices = shared ? families : NULL;
     r = vkCreateBuffer(vk->device, &bci, NULL, &b->buffer);
     if (r != VK_SUCCESS)
         vkb_die(VKB_EXIT_RESOURCE, "cannot create a Vulkan buffer of %s (%s); try a smaller size",
@@ -168,6 +181,7 @@ struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned fla
     struct vkb_buffer *b;
     static uint32_t serial;
     uint32_t guard = vkb_guard_word(serial++);
+    int shared = (flags & VKB_BUF_TWO_QUEUES) && vk->xfer_family != UINT32_MAX;
     if (flags & VKB_BUF_HOST_PAGEABLE) {
         b = pageable_create(total);
     } else if (flags & (VKB_BUF_HOST_STAGING | VKB_BUF_DEVICE_MAPPED)) {
@@ -183,10 +197,10 @@ struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned fla
         type = placement_type(vk, req.memoryTypeBits, flags);
         if (type < 0)
             vkb_die(VKB_EXIT_API, "no Vulkan memory type fits a host-visible buffer (flags 0x%x)", flags);
-        b = buffer_create(vk, total, usage, vk->mem.memoryTypes[type].propertyFlags, 0);
+        b = buffer_create_shared(vk, total, usage, vk->mem.memoryTypes[type].propertyFlags, 0, shared);
         VKB_CHECK(vkMapMemory(vk->device, b->memory, 0, VK_WHOLE_SIZE, 0, (void **)&b->map));
     } else {
-        b = buffer_create(vk, total, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+        b = buffer_create_shared(vk, total, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, shared);
     }
     b->guard = guard;
     b->flags = flags;

@@ -33,7 +33,10 @@ enum {
     VKB_BUF_HOST_PAGEABLE = 1u << 2,
     /* Device-local memory the host maps (resizable BAR): Vulkan only, where a device-local host-visible type's
      * heap holds the buffer; the backend refuses the plan otherwise, naming the heap */
-    VKB_BUF_DEVICE_MAPPED = 1u << 3
+    VKB_BUF_DEVICE_MAPPED = 1u << 3,
+    /* Used by passes on both queues (vkb_pass.queue): Vulkan shares it between the two queue families
+     * (VK_SHARING_MODE_CONCURRENT); CUDA has no such distinction */
+    VKB_BUF_TWO_QUEUES = 1u << 4
 };
 #define VKB_BUF_PLACEMENT (VKB_BUF_HOST_STAGING | VKB_BUF_HOST_PAGEABLE | VKB_BUF_DEVICE_MAPPED)
 
@@ -67,6 +70,9 @@ typedef struct vkb_pass {
     uint32_t shared_bytes;            /* shared memory per workgroup the kernel declares (its constants') */
     uint32_t repeat;                  /* run the pass this many times back to back (0: once) */
     int no_barrier;                   /* ... with no barrier between the repeats (they may overlap) */
+    int queue;                        /* 1: a copy on the second queue (Vulkan: a transfer-only family; CUDA: a
+                                         second stream), at the same time as the passes on queue 0; only in a
+                                         host-timed plan, whose buffers the copy binds are VKB_BUF_TWO_QUEUES */
 } vkb_pass;
 
 /* A specialization constant set from the command line (--spec NAME=VALUE): by the name the shader gives

@@ -40,7 +40,7 @@ void vkb_verify_inject(vkb_plan *plan, const char *family, const char *variant)
     }
     /* drop-dispatch: the first repeated pass runs one time fewer, as a dropped dispatch would leave it */
     for (int i = 0; i < plan->npass && vkb_fault("drop-dispatch"); i++)
-        if (plan->pass[i].repeat > 1) {
+        if (plan->pass[i].kind == VKB_PASS_DISPATCH && plan->pass[i].repeat > 1) {
             fprintf(stderr, "vkbench: fault injected: %s/%s drops one of %u dispatches\n", family, variant,
                     plan->pass[i].repeat);
             plan->pass[i].repeat--;

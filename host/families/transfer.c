@@ -10,8 +10,9 @@
 #include "inputs.h"
 #include "util.h"
 
-/* How a row moves its bytes. */
-enum { BY_COPY, BY_HOST, BY_SHADER };
+/* How a row moves its bytes: BY_BOTH uploads (src -> dst) on the compute queue while it downloads (src -> dst2)
+ * on the transfer queue (CUDA: a second stream), the staging buffers host-visible (pinned) */
+enum { BY_COPY, BY_HOST, BY_SHADER, BY_BOTH };
 
 /* Row knobs packed in vkb_variant.spec: {how, source placement, destination placement}; the shader rows run
  * memory.width's mem_width at WORDS=4 (the copy family's kernel), whose constant is spec[0] of the pass. */
@@ -20,6 +21,7 @@ enum { BY_COPY, BY_HOST, BY_SHADER };
 #define PAGEABLE VKB_BUF_HOST_PAGEABLE
 #define MAPPED VKB_BUF_DEVICE_MAPPED
 #define H2D_CEILING "cuda_pinned_h2d|memcpy"
+#define BOTH_CEILING "cuda_pinned_both|memcpy"
 #define D2H_CEILING "cuda_pinned_d2h|memcpy"
 #define VK VKB_VAR_VULKAN_ONLY
 #define CU VKB_VAR_CUDA_ONLY
@@ -38,12 +40,19 @@ static const vkb_variant variants[] = {
      "cudaMemcpy host to device from malloc memory (the driver stages it), host-timed", NULL},
     {"cuda_pageable_d2h", NULL, {1, 1, 1}, TRANSFER(BY_COPY, 0, PAGEABLE), 0, 0, CEIL | CU,
      "cudaMemcpy device to host into malloc memory (the driver stages it), host-timed", NULL},
+    {"cuda_pinned_both", NULL, {1, 1, 1}, TRANSFER(BY_BOTH, STAGING, STAGING), 0, 0, CEIL | CU,
+     "cudaMemcpyAsync up from pinned memory on one stream while another copies down into pinned memory, "
+     "host-timed: both directions of the link at once (GB/s of both)", NULL},
     {"staging_h2d", NULL, {1, 1, 1}, TRANSFER(BY_COPY, STAGING, 0), 0, 0, VK,
      "vkCmdCopyBuffer from a host-visible staging buffer (system memory) to device-local memory: the usual "
      "upload", H2D_CEILING},
     {"staging_d2h", NULL, {1, 1, 1}, TRANSFER(BY_COPY, 0, STAGING), 0, 0, VK,
      "vkCmdCopyBuffer from device-local memory to a host-visible staging buffer: the usual read-back",
      D2H_CEILING},
+    {"staging_both", NULL, {1, 1, 1}, TRANSFER(BY_BOTH, STAGING, STAGING), 0, 0, VK,
+     "staging_h2d on the compute queue while staging_d2h runs on a transfer-only queue, host-timed from the "
+     "submissions to both fences (GB/s of both); skipped where the device has no transfer-only queue",
+     BOTH_CEILING},
     {"bar_h2d", NULL, {1, 1, 1}, TRANSFER(BY_HOST, PAGEABLE, MAPPED), 0, 0, VK,
      "the host writes device-local memory through its mapping (resizable BAR: a device-local host-visible "
      "heap), memcpy on the worker threads, host-timed", H2D_CEILING},
@@ -60,7 +69,7 @@ static const vkb_variant variants[] = {
 
 typedef struct transfer_case {
     uint64_t bytes;
-    uint32_t *src, *dst;
+    uint32_t *src, *dst, *dst2;   /* dst2: the download of BY_BOTH */
 } transfer_case;
 
 static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
@@ -97,11 +106,12 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
         snprintf(why, len, "n=%llu bytes: transfers are whole 4-byte words", (unsigned long long)bytes);
         return NULL;
     }
-    vkb_host_reserve(2 * bytes, "transfer");
-    c = vkb_alloc(sizeof *c + 2 * bytes);
+    vkb_host_reserve(3 * bytes, "transfer");
+    c = vkb_alloc(sizeof *c + 3 * bytes);
     c->bytes = bytes;
     c->src = (uint32_t *)(c + 1);
     c->dst = c->src + words;
+    c->dst2 = c->dst + words;
     vkb_rng_seed(&rng, seed);
     vkb_input_fill(&rng, words, 1, fill_src, c);
     return c;
@@ -124,7 +134,18 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         return VKB_PLAN_OK;   /* refused: vkb_family_plan says why */
     p->buf[b[0]].flags = v->spec[1];
     p->buf[b[1]].flags = v->spec[2];
-    if (v->spec[0] == BY_COPY) {
+    if (v->spec[0] == BY_BOTH) {   /* up: staging -> device on queue 0; down: device -> staging on queue 1 */
+        int up[2] = {b[0], b[1]}, down[2];
+        down[0] = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c ? c->src : NULL);
+        down[1] = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c ? c->dst2 : NULL);
+        p->buf[up[0]].flags = STAGING | VKB_BUF_TWO_QUEUES;
+        p->buf[up[1]].flags = VKB_BUF_TWO_QUEUES;
+        p->buf[down[0]].flags = VKB_BUF_TWO_QUEUES;
+        p->buf[down[1]].flags = STAGING | VKB_BUF_TWO_QUEUES;
+        vkb_plan_copy(p, up[0], up[1], bytes);
+        vkb_plan_copy(p, down[0], down[1], bytes)->queue = 1;
+        p->host_timed = 1;
+    } else if (v->spec[0] == BY_COPY) {
         vkb_plan_copy(p, b[0], b[1], bytes);
         p->host_timed = ((v->spec[1] | v->spec[2]) & PAGEABLE) != 0;  /* the driver stages pageable memory */
     } else if (v->spec[0] == BY_HOST) {
@@ -142,17 +163,17 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
 
 static double work(const vkb_variant *v, const vkb_case *vc)
 {
-    (void)v;
-    return (double)vc->shape.d[0];   /* the bytes that cross, once */
+    return (double)vc->shape.d[0] * (v->spec[0] == BY_BOTH ? 2 : 1);   /* the bytes that cross */
 }
 
 static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
 {
     const transfer_case *c = vc->data;
-    (void)v;
     (void)p;
     vkb_check_init(res, "exact: byte for byte");
     vkb_check_words(res, c->dst, c->src, c->bytes / 4);
+    if (v->spec[0] == BY_BOTH)
+        vkb_check_words(res, c->dst2, c->src, c->bytes / 4);
     vkb_check_finish(res);
 }
 
