@@ -14,7 +14,7 @@ set_tests_properties(vkb.vk.cache.probe PROPERTIES LABELS vulkan SKIP_RETURN_COD
 # the knee of synthetic latency curves (test_cache_probe.c)
 add_executable(test_cache_probe test_cache_probe.c)
 target_link_libraries(test_cache_probe PRIVATE vkb_core)
-foreach(item two_levels noisy_rise h100 no_step)
+foreach(item two_levels noisy_rise h100 h100_probe no_step)
     add_test(NAME vkb.unit.cache_probe.${item} COMMAND test_cache_probe ${item})
     set_tests_properties(vkb.unit.cache_probe.${item} PROPERTIES LABELS unit)
 endforeach()

@@ -24,9 +24,19 @@ uint64_t vkb_cache_knee(const double *bytes, const double *ns, int n)
         ;
     if (i < 0)
         return 0;
-    /* ... may sit on the rise (partly cached), or be noise above the point after it: down to the plateau */
-    while (i > 0 && (ns[i - 1] * RISE < ns[i] || ns[i - 1] > ns[i]))
-        i--;
+    /* ... may sit on the rise (partly cached): down to the plateau, judged against the point at half the footprint
+     * or below (neighbours of a fine sweep differ little even on a rise), and past noise above the point after */
+    for (;;) {
+        int j = i - 1;
+        while (j > 0 && bytes[j] > bytes[i] / 2)
+            j--;
+        if (i > 0 && ns[i - 1] > ns[i])
+            i--;
+        else if (j >= 0 && bytes[j] <= bytes[i] / 2 && ns[j] * RISE < ns[i])
+            i = j;
+        else
+            break;
+    }
     plateau = ns[i];
     /* where half the way to DRAM is covered (geometric mean: latencies span factors), for good: the first point
      * at or above it whose next point is too (one noisy point is not the knee) */
