@@ -336,7 +336,7 @@ static void host_timed_rep(vk_backend *impl, vk_prepared *p, vkb_buffer *const *
         if (p->plan.pass[i].kind == VKB_PASS_HOST_COPY) {
             const vkb_pass *pass = &p->plan.pass[i];
             struct vkb_buffer *dst = bufs[pass->bind[1]];
-            vkb_vk_buffer_host_copy(bufs[pass->bind[0]], dst, pass->copy_bytes);
+            vkb_vk_buffer_host_copy(bufs[pass->bind[0]], dst, fault_shift(&p->plan, pass->bind[1]), pass->copy_bytes);
             if (vkb_fault("transfer-byte") && pass->copy_bytes >= 4)
                 dst->map[dst->offset + pass->copy_bytes / 2] ^= 0x5A;
         }

@@ -229,9 +229,9 @@ void vkb_vk_buffer_destroy(vkb_vk *vk, struct vkb_buffer *buf)
     free(buf);
 }
 
-void vkb_vk_buffer_host_copy(struct vkb_buffer *src, struct vkb_buffer *dst, uint64_t bytes)
+void vkb_vk_buffer_host_copy(struct vkb_buffer *src, struct vkb_buffer *dst, uint64_t shift, uint64_t bytes)
 {
-    vkb_parallel_copy(dst->map + dst->offset, src->map + src->offset, (size_t)bytes);
+    vkb_parallel_copy(dst->map + dst->offset + shift, src->map + src->offset, (size_t)bytes);
 }
 
 typedef struct copy_job {
@@ -376,7 +376,7 @@ void vkb_vk_buffer_copy(vkb_vk *vk, struct vkb_buffer *src, struct vkb_buffer *d
 {
     copy_job j = {src->buffer, dst->buffer, src->offset, dst->offset, bytes};
     if (src->map && dst->map)
-        vkb_vk_buffer_host_copy(src, dst, bytes);
+        vkb_vk_buffer_host_copy(src, dst, 0, bytes);
     else if (bytes)
         vkb_vk_submit_wait(vk, record_copy, &j);
 }

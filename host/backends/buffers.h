@@ -28,8 +28,9 @@ struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned fla
 int vkb_vk_placement_check(vkb_vk *vk, uint64_t bytes, unsigned flags, char *why, size_t len);
 /* "heap 1 (251 GiB) type 2: host-visible coherent cached" for BUF, into TEXT. */
 const char *vkb_vk_buffer_describe(vkb_vk *vk, const struct vkb_buffer *buf, char *text, size_t len);
-/* The host copy of a VKB_PASS_HOST_COPY: BYTES from SRC's range to DST's, both mapped, on the worker threads. */
-void vkb_vk_buffer_host_copy(struct vkb_buffer *src, struct vkb_buffer *dst, uint64_t bytes);
+/* The host copy of a VKB_PASS_HOST_COPY: BYTES from SRC's range to DST's (SHIFT bytes into it: the oob-write
+ * fault), both mapped, on the worker threads. */
+void vkb_vk_buffer_host_copy(struct vkb_buffer *src, struct vkb_buffer *dst, uint64_t shift, uint64_t bytes);
 void vkb_vk_buffer_destroy(vkb_vk *vk, struct vkb_buffer *buf);
 void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, uint64_t bytes);
 void vkb_vk_buffer_download(vkb_vk *vk, struct vkb_buffer *buf, void *dst, uint64_t bytes);

@@ -74,6 +74,10 @@ int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *p
         if (vkb_fault("no-poison") && input >= 0) {
             uint64_t n = plan->buf[input].bytes < plan->buf[i].bytes ? plan->buf[input].bytes : plan->buf[i].bytes;
             b->upload(b, bufs[i], plan->buf[input].host, n);
+        } else if (vkb_fault("no-poison")) {   /* no input (a counter): zeros, as a fresh buffer would hold */
+            void *zeros = vkb_calloc(1, plan->buf[i].bytes);
+            b->upload(b, bufs[i], zeros, plan->buf[i].bytes);
+            free(zeros);
         }
         /* on the device every word, and a read-back only to name the first that is not poison */
         if (on_device && b->compare && (differing = b->compare(b, bufs[i], NULL, VKB_POISON, words * 4, &w)) == 0)
