@@ -202,14 +202,14 @@ struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned fla
     } else {
         b = buffer_create_shared(vk, total, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, shared);
     }
+    fill_job j = {b->buffer, 0, VK_WHOLE_SIZE, 0};
     b->guard = guard;
     b->flags = flags;
-    if (b->map) {
-        host_fill(b->map, guard, total);
-    } else {
-        fill_job j = {b->buffer, 0, VK_WHOLE_SIZE, guard};
+    j.word = b->guard;
+    if (b->map)
+        host_fill(b->map, j.word, total);
+    else
         vkb_vk_submit_wait(vk, record_fill, &j);
-    }
     b->bytes = bytes;
     b->offset = VKB_GUARD_BYTES;
     return b;
@@ -397,24 +397,30 @@ void vkb_vk_buffer_download(vkb_vk *vk, struct vkb_buffer *buf, void *dst, uint6
         staged(vk, buf, buf->offset, dst, bytes, 0);
 }
 
+/* J's range of BUF: by the host where it is mapped, else on the device */
+static void fill_range(vkb_vk *vk, struct vkb_buffer *buf, fill_job *j)
+{
+    if (buf->map)
+        host_fill(buf->map + j->offset, j->word, j->size);
+    else
+        vkb_vk_submit_wait(vk, record_fill, j);
+}
+
 void vkb_vk_buffer_fill(vkb_vk *vk, struct vkb_buffer *buf, uint32_t word)
 {
     fill_job j = {buf->buffer, buf->offset, (buf->bytes + 3) & ~3ull, word};
-    if (buf->map)
-        host_fill(buf->map + buf->offset, word, (buf->bytes + 3) & ~3ull);
-    else if (buf->bytes)
-        vkb_vk_submit_wait(vk, record_fill, &j);
+    if (buf->bytes)
+        fill_range(vk, buf, &j);
 }
 
 void vkb_vk_buffer_read_guards(vkb_vk *vk, struct vkb_buffer *buf, void *before, void *after)
 {
-    uint64_t end = buf->offset + ((buf->bytes + 3) & ~3ull);
-    if (buf->map) {
+    if (buf->map) {   /* the host's view of the same bands */
         memcpy(before, buf->map + buf->offset - VKB_GUARD_BYTES, VKB_GUARD_BYTES);
-        memcpy(after, buf->map + end, VKB_GUARD_BYTES);
+        memcpy(after, buf->map + buf->offset + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES);
     } else {
         staged(vk, buf, buf->offset - VKB_GUARD_BYTES, before, VKB_GUARD_BYTES, 0);
-        staged(vk, buf, end, after, VKB_GUARD_BYTES, 0);
+        staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull), after, VKB_GUARD_BYTES, 0);
     }
     vkb_guard_normalize(before, buf->guard);
     vkb_guard_normalize(after, buf->guard);

@@ -95,6 +95,8 @@ static void *chase_create(const vkb_shape *s, uint64_t seed, char *why, size_t l
         perm[i] = perm[j];
         perm[j] = t;
     }
+    for (uint64_t w = 0; w < bytes / 4; w++)   /* the words no hop reads: seeded noise, not zeros */
+        c->src[w] = (uint32_t)vkb_rng_u64(&rng);
     for (uint64_t e = 0; e < n; e++)   /* element e links to element perm[e]: one cycle (Sattolo) */
         c->src[e * CACHE_CHASE_STRIDE] = perm[e] * CACHE_CHASE_STRIDE;
     free(perm);
