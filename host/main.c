@@ -49,110 +49,6 @@ static void list_families(void)
     }
 }
 
-/* cache.chase on VK at the N footprints F, briefly, through a runner of its own: ns per load into NS (0 where a
- * point failed). */
-static void chase_points(vkb_backend *vk, const int64_t *f, int n, double *ns)
-{
-    vkb_args a;
-    vkb_selection sel;
-    vkb_run_plan plan;
-    vkb_run_settings set;
-    vkb_runner r;
-    char err[400];
-    memset(&a, 0, sizeof a);
-    memset(&r, 0, sizeof r);
-    memset(&set, 0, sizeof set);
-    a.command = "run";
-    a.families[a.nfamilies++] = "cache.chase";
-    a.seed = 1;
-    a.dims[VKB_DIM_N].n = n;
-    memcpy(a.dims[VKB_DIM_N].v, f, (size_t)n * sizeof *f);
-    if (vkb_selection_families(&a, &sel, err, sizeof err) || vkb_selection_shapes(&a, &vk->caps, &sel, err, sizeof err))
-        vkb_die(VKB_EXIT_API, "the cache probe: %s", err);
-    r.backends[0] = r.all[0] = vk;
-    r.nbackends = r.nall = 1;
-    vkb_timing_defaults(&r.timing[0], &vk->caps);
-    r.timing[0].warmup_ms = 2;
-    r.timing[0].budget_ms = 20;
-    r.timed = 1;
-    r.seed = 1;
-    set.command = "probe";
-    set.timed = 1;
-    vkb_runner_plan(&r, &sel, &plan);
-    vkb_runner_run(&r, &sel, &set, &plan);
-    for (int i = 0; i < n; i++)
-        ns[i] = i < r.results.n && r.results.r[i].status == VKB_RES_OK ? r.results.r[i].metric : 0;
-    vkb_runner_free(&r);
-    vkb_selection_free(&sel);
-}
-
-/* The last-level cache of VK where neither the driver nor CUDA reports it: kept from an earlier run
- * (cache_probe.h's file), else measured now with cache.chase (powers of two from 1 KiB, then 7 points around the
- * knee found) and kept. VKB_CACHE_PROBE=0 skips it, =refresh measures again. */
-static void measure_cache(vkb_backend *vk)
-{
-    const char *env = getenv("VKB_CACHE_PROBE");
-    int64_t f[64];
-    double ns[64], fb[64];
-    int n = 0, refresh = env && strcmp(env, "refresh") == 0;
-    int64_t last = vk->caps.is_cpu ? 64ll << 20 : 512ll << 20;
-    uint64_t size;
-    char path[4096] = "";
-    if ((vk->caps.cache_bytes && !refresh) || (env && strcmp(env, "0") == 0))
-        return;
-    if (!refresh && (size = vkb_cache_load(&vk->caps))) {
-        vk->caps.cache_bytes = size;
-        vk->caps.cache_measured = 1;
-        return;
-    }
-    vkb_cache_path(&vk->caps, path, sizeof path);
-    vkb_note("measuring the last-level cache of %s with cache.chase, once (kept in %s; VKB_CACHE_PROBE=refresh "
-             "measures again, =0 skips it)", vk->caps.name, path[0] ? path : "no file: set HOME or XDG_CACHE_HOME");
-    for (int64_t b = 1024; b <= last; b *= 2)
-        f[n++] = b;
-    chase_points(vk, f, n, ns);
-    for (int i = 0; i < n; i++)
-        fb[i] = (double)f[i];
-    size = vkb_cache_knee(fb, ns, n);
-    if (size) {   /* 7 more points around the knee (5/8 to 11/8 of it), merged in order */
-        int64_t g[7];
-        double gns[7];
-        for (int j = 0; j < 7; j++)
-            g[j] = ((int64_t)size * (5 + j) / 8 + 63) / 64 * 64;
-        chase_points(vk, g, 7, gns);
-        for (int j = 0; j < 7; j++) {   /* insertion in order of footprint */
-            int at = n;
-            while (at > 0 && f[at - 1] > g[j]) {
-                f[at] = f[at - 1];
-                ns[at] = ns[at - 1];
-                at--;
-            }
-            f[at] = g[j];
-            ns[at] = gns[j];
-            n++;
-        }
-        for (int i = 0; i < n; i++)
-            fb[i] = (double)f[i];
-        size = vkb_cache_knee(fb, ns, n);
-    }
-    if (!size) {
-        vkb_note("the cache probe found no step up to DRAM's latency below %lld MiB: fits stays unknown",
-                 (long long)(last >> 20));
-        return;
-    }
-    if (vk->caps.cache_bytes)   /* CUDA said: its word stands, the measurement is kept beside it */
-        vkb_note("the cache probe measured %llu KiB; CUDA reports %llu KiB (used for fits)",
-                 (unsigned long long)(size >> 10), (unsigned long long)(vk->caps.cache_bytes >> 10));
-    else
-        vkb_note("the cache probe measured a last-level cache of %llu KiB", (unsigned long long)(size >> 10));
-    if (!vk->caps.cache_bytes) {
-        vk->caps.cache_bytes = size;
-        vk->caps.cache_measured = 1;
-    }
-    if (vkb_cache_save(&vk->caps, size, fb, ns, n))
-        vkb_note("the cache probe's result (%llu KiB) could not be kept in %s", (unsigned long long)(size >> 10), path);
-}
-
 static void open_backends(app *ap, int timed)
 {
     const char *which = ap->args.backend;
@@ -187,7 +83,7 @@ static void open_backends(app *ap, int timed)
             vk->caps.compute_units = cu->caps.compute_units;
     }
     if (vk && timed && !ap->args.dry_run)
-        measure_cache(vk);
+        vkb_cache_measure(vk);
     if (vk) {
         r->backends[r->nbackends++] = vk;
         r->all[r->nall++] = vk;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend.h"
 #include "caps.h"
 
 /* The last-level cache size from a chase's latency NS (per load) at footprints BYTES, N points in ascending
@@ -21,5 +22,10 @@ uint64_t vkb_cache_load(const vkb_caps *caps);
 /* Keep SIZE and the N points it came from for CAPS's device (written whole: a temporary renamed over the file).
  * 0, or -1 when the file cannot be written (the caller goes on without it). */
 int vkb_cache_save(const vkb_caps *caps, uint64_t size, const double *bytes, const double *ns, int n);
+
+/* The last-level cache of VK where neither the driver nor CUDA reported one (caps.cache_bytes 0): kept from an
+ * earlier run, else measured now with cache.chase and kept; caps.cache_bytes and cache_measured set from it.
+ * VKB_CACHE_PROBE=0 skips it; =refresh measures again (beside CUDA's size too, which then still stands). */
+void vkb_cache_measure(vkb_backend *vk);
 
 #endif
