@@ -21,12 +21,21 @@ nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.current,pcie.link.width
 "$V" validate transfer latency cache --backend all > "$W/validate.txt" 2>&1; echo "validate exit $?" >> "$W/summary.txt"
 "$V" run transfer --backend all --n 4K,1M,64M,256M,1G --budget-ms 300 --json "$W/transfer.json" \
     > "$W/transfer.txt" 2>&1; echo "transfer exit $?" >> "$W/summary.txt"
-"$V" run latency --backend all --json "$W/latency.json" > "$W/latency.txt" 2>&1
+# small transfers hot and cold (--cold evicts the L2, which otherwise serves the repeated host buffer)
+"$V" run transfer --backend all --n 1M,16M --cold --variant staging_h2d,staging_d2h,shader_h2d --budget-ms 300 \
+    --json "$W/transfer-cold.json" > "$W/transfer-cold.txt" 2>&1; echo "transfer --cold exit $?" >> "$W/summary.txt"
+# the slope: n = 1, 2, 4 and 1024 dispatches in one command buffer
+"$V" run latency --backend all --n 1,2,4,1024 --json "$W/latency.json" > "$W/latency.txt" 2>&1
 echo "latency exit $?" >> "$W/summary.txt"
 VKB_CACHE_PROBE=refresh "$V" run cache --backend all --budget-ms 100 --warmup-ms 20 --json "$W/cache.json" \
     > "$W/cache.txt" 2>&1; echo "cache exit $?" >> "$W/summary.txt"
 "$V" run reduce --backend all --n 1K,64K,256K --json "$W/reduce-small.json" > "$W/reduce-small.txt" 2>&1
 echo "reduce exit $?" >> "$W/summary.txt"
+# the default suite with the new families in it: its time
+t0=$(date +%s.%N)
+"$V" --json "$W/suite.json" > "$W/suite.txt" 2>&1
+rc=$?
+echo "suite exit $rc, wall $(awk "BEGIN { print $(date +%s.%N) - $t0 }") s" >> "$W/summary.txt"
 # planted faults: each run must exit 1
 for fault in transfer-byte:transfer:1M chase-skip:cache.chase:1M drop-dispatch:latency:64; do
     spec=${fault#*:}
@@ -38,5 +47,7 @@ tar czf "$OUT/gpu-transfer.tar.gz" -C "$W" --exclude xdg/nvidia .
 cd "$W"
 cat summary.txt
 grep -h "measured\|probe" cache.txt | head -5
-grep -v "^vkbench: \[" transfer.txt | head -80
-grep -v "^vkbench: \[" latency.txt | head -20
+cat xdg/vkbench/*.json
+grep -v "^vkbench: \[" transfer.txt | grep -E "^(staging|cuda_pinned|shader|bar|memcpy)" | grep -E " (1048576|268435456) "
+grep -v "^vkbench: \[" latency.txt | head -24
+grep -v "^vkbench: \[" transfer-cold.txt | head -16

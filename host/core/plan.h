@@ -103,6 +103,9 @@ typedef struct vkb_plan {
     /* Each repetition timed on the host's clock instead of the device's: from submission to the fence (CUDA:
      * launch to synchronize), or around the host copies of a VKB_PASS_HOST_COPY plan */
     int host_timed;
+    /* Bytes or flops one run does where the plan decides it (its geometry depends on the device): else 0, and
+     * the family's work() says */
+    double work;
 } vkb_plan;
 
 /* Append a buffer; returns its index. A buffer of 0 bytes is refused: -1, and the plan is marked refused

@@ -717,7 +717,7 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
         res->cache_fits = res->working_set_bytes <= b->caps.cache_bytes;
         res->cache_measured = b->caps.cache_measured;
     }
-    res->work = vkb_family_work(f, v, c);
+    res->work = plan.work > 0 ? plan.work : vkb_family_work(f, v, c);
     res->predicted = f->predict ? f->predict(v, c, &b->caps) : NAN;
     if (r->timed && res->status == VKB_RES_OK) {
         vkb_timing timing = r->timing[bi];
