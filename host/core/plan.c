@@ -59,6 +59,13 @@ vkb_pass *vkb_plan_host_copy(vkb_plan *p, int src, int dst, uint64_t bytes)
     return pass;
 }
 
+vkb_pass *vkb_plan_timestamps(vkb_plan *p, uint32_t n)
+{
+    vkb_pass *pass = pass_add(p, VKB_PASS_TIMESTAMP, "timestamp");
+    pass->repeat = n;
+    return pass;
+}
+
 vkb_pass *vkb_plan_library(vkb_plan *p, const char *op)
 {
     return pass_add(p, VKB_PASS_LIBRARY, op);

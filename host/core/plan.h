@@ -117,6 +117,8 @@ vkb_pass *vkb_plan_dispatch(vkb_plan *p, const char *kernel, const uint32_t loca
 vkb_pass *vkb_plan_copy(vkb_plan *p, int src, int dst, uint64_t bytes);
 /* Append a host copy of BYTES from buffer SRC to buffer DST (the plan becomes host-timed). */
 vkb_pass *vkb_plan_host_copy(vkb_plan *p, int src, int dst, uint64_t bytes);
+/* Append N timestamps written back to back (their own cost: the latency family). */
+vkb_pass *vkb_plan_timestamps(vkb_plan *p, uint32_t n);
 /* Append a vendor-library call. */
 vkb_pass *vkb_plan_library(vkb_plan *p, const char *op);
 /* Set the push constants of PASS from a family's push struct (BYTES long, at most VKB_PUSH_WORDS words). */

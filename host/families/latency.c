@@ -73,8 +73,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                              (unsigned long long)n, v->param == LAT_TIMESTAMP ? VKB_TIMESTAMP_REPEAT_MAX : 1u << 20,
                              v->param == LAT_TIMESTAMP ? "timestamps" : "dispatches");
     if (v->param == LAT_TIMESTAMP) {
-        vkb_plan_library(p, "timestamp")->kind = VKB_PASS_TIMESTAMP;
-        p->pass[0].repeat = (uint32_t)n;
+        vkb_plan_timestamps(p, (uint32_t)n);
         return VKB_PLAN_OK;
     }
     b = vkb_plan_buffer_add(p, 4, VKB_BUF_OUTPUT, c ? &c->counter : NULL);
