@@ -9,8 +9,9 @@
 #include "../host/core/caps.h"
 #include "../host/core/plan.h"
 
-/* 4: copy and compare; 3: the layout sizes; 2: vkb_plan_buffer.flags, vkb_caps.max_uniform_bytes */
-#define VKB_CUDA_ABI 4
+/* 5: pinned host memory (alloc_host), host-timed plans, host copies, timestamp passes, repeats;
+ * 4: copy and compare; 3: the layout sizes; 2: vkb_plan_buffer.flags, vkb_caps.max_uniform_bytes */
+#define VKB_CUDA_ABI 5
 #define VKB_CUDA_ENTRY "vkb_cuda_module_get"
 
 /* Every function returns 0 on success, or a nonzero code with one line of text in WHY. */
@@ -39,6 +40,9 @@ typedef struct vkb_cuda_module {
      * COLD: a buffer larger than the L2 is written before each repetition, outside the events. */
     int (*execute)(const vkb_plan *plan, void *const *bufs, int reps, int cold, double *ns, char *why, size_t len);
     void (*close)(void);
+    /* Pinned host memory (cudaMallocHost), which the device reaches over the bus: VKB_BUF_HOST_STAGING. */
+    int (*alloc_host)(void **ptr, uint64_t bytes, char *why, size_t len);
+    void (*release_host)(void *ptr);
 } vkb_cuda_module;
 
 typedef const vkb_cuda_module *(*vkb_cuda_module_get_fn)(void);

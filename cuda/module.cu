@@ -1,5 +1,7 @@
 /* module.cu - libvkbench_cuda.so: device choice, memory, and CUDA-event timing of host plans. */
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "kernels.h"
@@ -11,7 +13,9 @@ namespace {
  * and every call for that GPU comes from that thread */
 thread_local int device = -1;
 thread_local cudaStream_t stream;
+thread_local cudaStream_t second;          /* the copies of queue 1 (vkb_pass.queue), beside the stream's work */
 thread_local cudaEvent_t events[2 * 64];
+thread_local cudaEvent_t pass_event;      /* what VKB_PASS_TIMESTAMP passes record */
 thread_local void *evict;
 thread_local size_t evict_bytes;
 thread_local vkb_cuda_verdict *verdict;   /* compare's counters on the device, made at its first use */
@@ -101,8 +105,10 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
     }
     caps->timestamps = 1;
     TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    TRY(cudaStreamCreateWithFlags(&second, cudaStreamNonBlocking));
     for (auto &ev : events)
         TRY(cudaEventCreate(&ev));
+    TRY(cudaEventCreate(&pass_event));
     return 0;
 }
 
@@ -110,13 +116,14 @@ int supports(const vkb_plan *plan, char *why, size_t len)
 {
     for (int i = 0; i < plan->npass; i++) {
         const vkb_pass *pass = &plan->pass[i];
-        const vkb_cuda_kernel *k = pass->kind == VKB_PASS_COPY ? nullptr : find(pass);
+        bool own = pass->kind == VKB_PASS_COPY || pass->kind == VKB_PASS_HOST_COPY || pass->kind == VKB_PASS_TIMESTAMP;
+        const vkb_cuda_kernel *k = own ? nullptr : find(pass);
         if (k && vkb_pass_uniform_bindings(plan, pass) && !k->upload) {
             /* a uniform binding read through a global pointer would not be the twin: constant memory is */
             snprintf(why, len, "CUDA twin '%s' has no __constant__ upload for its uniform buffer", pass->kernel);
             return 1;
         }
-        if (pass->kind == VKB_PASS_COPY || k)
+        if (own || k)
             continue;
         int used = snprintf(why, len, "no CUDA twin '%s'", pass->kernel);
         for (int s = 0; s < pass->nspec && used > 0 && (size_t)used < len; s++)
@@ -133,6 +140,35 @@ int alloc(void **ptr, uint64_t bytes, char *why, size_t len)
 }
 
 void release(void *ptr) { cudaFree(ptr); }
+
+int alloc_host(void **ptr, uint64_t bytes, char *why, size_t len)
+{
+    TRY(cudaMallocHost(ptr, bytes));
+    return 0;
+}
+
+void release_host(void *ptr) { cudaFreeHost(ptr); }
+
+/* VKB_FAULT_INJECT=transfer-byte (tests): a byte in the middle of each copy's destination changed after it. */
+bool fault_transfer_byte()
+{
+    const char *f = getenv("VKB_FAULT_INJECT");
+    return f && strcmp(f, "transfer-byte") == 0;
+}
+
+int change_byte(void *dst, uint64_t bytes, cudaStream_t s, char *why, size_t len)
+{
+    cudaPointerAttributes at;
+    char *p = (char *)dst + bytes / 2;
+    TRY(cudaPointerGetAttributes(&at, dst));
+    if (at.type == cudaMemoryTypeDevice)
+        TRY(cudaMemsetAsync(p, 0x5A, 1, s));
+    else {   /* host memory: after the copy has landed */
+        TRY(cudaStreamSynchronize(s));
+        *p ^= 0x5A;
+    }
+    return 0;
+}
 
 int upload(void *dst, const void *src, uint64_t bytes, char *why, size_t len)
 {
@@ -192,11 +228,24 @@ int run_passes(const vkb_plan *plan, void *const *bufs, char *why, size_t len)
         void *args[VKB_MAX_BUFFERS] = {};
         for (int b = 0; b < pass->nbind; b++)
             args[b] = bufs[pass->bind[b]];
-        if (pass->kind == VKB_PASS_COPY) {
-            TRY(cudaMemcpyAsync(args[1], args[0], pass->copy_bytes, cudaMemcpyDeviceToDevice, stream));
+        unsigned repeat = pass->repeat ? pass->repeat : 1;
+        if (pass->kind == VKB_PASS_COPY || pass->kind == VKB_PASS_HOST_COPY) {
+            /* cudaMemcpyDefault: the direction from the pointers (pinned and pageable host memory, device) */
+            if (pass->kind == VKB_PASS_HOST_COPY)
+                memcpy(args[1], args[0], pass->copy_bytes);
+            else
+                TRY(cudaMemcpyAsync(args[1], args[0], pass->copy_bytes, cudaMemcpyDefault, pass->queue ? second : stream));
+            if (fault_transfer_byte() && pass->copy_bytes >= 4 && change_byte(args[1], pass->copy_bytes, pass->queue ? second : stream, why, len))
+                return 1;
             continue;
         }
-        TRY(find(pass)->launch(pass, args, stream));
+        if (pass->kind == VKB_PASS_TIMESTAMP) {
+            for (unsigned k = 0; k < repeat; k++)
+                TRY(cudaEventRecord(pass_event, stream));
+            continue;
+        }
+        for (unsigned k = 0; k < repeat; k++)   /* one stream: each launch after the one before */
+            TRY(find(pass)->launch(pass, args, stream));
         TRY(cudaGetLastError());
     }
     return 0;
@@ -220,6 +269,18 @@ int execute(const vkb_plan *plan, void *const *bufs, int reps, int cold, double 
     const int per_batch = (int)(sizeof events / sizeof events[0]) / 2;
     if (upload_uniforms(plan, bufs, why, len))
         return 1;
+    if (plan->host_timed) {   /* the host's clock: launch (or copy) to synchronize, each repetition */
+        for (int r = 0; r < reps; r++) {
+            auto t0 = std::chrono::steady_clock::now();
+            if (run_passes(plan, bufs, why, len))
+                return 1;
+            TRY(cudaStreamSynchronize(stream));
+            TRY(cudaStreamSynchronize(second));
+            if (ns)
+                ns[r] = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+        }
+        return 0;
+    }
     if (cold && !evict) {
         int l2 = 0;
         cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
@@ -259,11 +320,14 @@ void close_device()
     verdict = nullptr;
     for (auto &ev : events)
         cudaEventDestroy(ev);
+    cudaEventDestroy(pass_event);
+    cudaStreamDestroy(second);
     cudaStreamDestroy(stream);
 }
 
 const vkb_cuda_module module = {VKB_CUDA_ABI, sizeof(vkb_plan), sizeof(vkb_caps), open_device, supports, alloc,
-                                release, upload, download, fill, copy, compare, execute, close_device};
+                                release, upload, download, fill, copy, compare, execute, close_device,
+                                alloc_host, release_host};
 
 } // namespace
 

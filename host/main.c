@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "cache_probe.h"
 #include "cli.h"
 #include "check.h"
 #include "fault.h"
@@ -82,6 +83,8 @@ static void open_backends(app *ap, int timed)
         vk->caps.clock_mhz = cu->caps.clock_mhz;   /* the theoretical rates (host/families/peak_rates.c) */
         vk->caps.sm_arch = cu->caps.sm_arch;
     }
+    if (vk && timed && !ap->args.dry_run)
+        vkb_cache_measure(vk);
     if (vk) {
         r->backends[r->nbackends++] = vk;
         r->all[r->nall++] = vk;

@@ -42,7 +42,7 @@ def main():
         elif mode == "injected":
             ok = True
         elif mode == "guard":
-            ok = failed and re.search(r"wrote \d+ bytes after the end of output 0, at \+\d+\.\.\+\d+", why)
+            ok = failed and re.search(r"wrote \d+ bytes? after the end of output 0, at \+\d+\.\.\+\d+", why)
         elif mode == "poison":
             ok = failed and "not poisoned before the run" in why
         elif mode == "determinism":

@@ -64,9 +64,15 @@ struct vkb_backend {
      * kernel time between two full barriers) into NS[r] when NS is not NULL. With COLD, a buffer larger
      * than the last-level cache is written before each repetition, outside the timed region. */
     void (*execute)(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns);
+    /* Which memory BUF lives in, in words ("heap 1 (251 GiB) type 2: host-visible coherent cached"), into
+     * TEXT; NULL when the backend cannot say. May be NULL. */
+    const char *(*describe)(vkb_backend *b, vkb_buffer *buf, char *text, size_t len);
     /* Free everything; B itself too. */
     void (*destroy)(vkb_backend *b);
 };
+
+/* Most repeats of a VKB_PASS_TIMESTAMP pass (each writes a query of its own). */
+#define VKB_TIMESTAMP_REPEAT_MAX 4096
 
 /* A quiet NaN as float, and a large value as int: no correct output equals it. */
 #define VKB_POISON 0x7FC0DEADu

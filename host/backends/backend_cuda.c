@@ -18,7 +18,10 @@ struct vkb_buffer {
     void *base;      /* the allocation */
     uint64_t bytes;
     uint32_t guard;  /* its guard word (guard.h: vkb_guard_word) */
+    unsigned flags;  /* VKB_BUF_*: host placements are read and written by the host */
 };
+
+#define HOST_PLACED(buf) ((buf)->flags & (VKB_BUF_HOST_STAGING | VKB_BUF_HOST_PAGEABLE))
 
 static const vkb_cuda_module *mod;
 static _Thread_local char why_buf[256];   /* per device thread (--device LIST) */
@@ -34,6 +37,11 @@ static void *cu_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t 
 {
     vkb_plan *copy;
     (void)b;
+    for (int i = 0; i < plan->nbuf; i++)
+        if (plan->buf[i].flags & VKB_BUF_DEVICE_MAPPED) {
+            snprintf(why, len, "CUDA maps no device memory into the host here (Vulkan's resizable-BAR rows)");
+            return NULL;
+        }
     if (mod->supports(plan, why, len))
         return NULL;
     copy = vkb_alloc(sizeof *copy);
@@ -73,15 +81,24 @@ static vkb_buffer *cu_buffer_create(vkb_backend *b, uint64_t bytes, unsigned fla
 {
     vkb_buffer *buf = vkb_calloc(1, sizeof *buf);
     (void)b;
-    (void)flags;
     /* round up to 16 bytes as the Vulkan side does, for float4 views; guard bands around (cudaMalloc
      * aligns to 256, and 4096 keeps the range aligned) */
     uint64_t total = VKB_GUARD_BYTES + ((bytes + 15) & ~15ull) + VKB_GUARD_BYTES;
-    if (mod->alloc(&buf->base, total, why_buf, sizeof why_buf))
+    buf->flags = flags;
+    if (flags & VKB_BUF_HOST_PAGEABLE) {
+        if (posix_memalign(&buf->base, 4096, (size_t)total) != 0)
+            vkb_die(VKB_EXIT_RESOURCE, "out of host memory allocating a pageable buffer; try a smaller size");
+    } else if ((flags & VKB_BUF_HOST_STAGING) ? mod->alloc_host(&buf->base, total, why_buf, sizeof why_buf)
+                                              : mod->alloc(&buf->base, total, why_buf, sizeof why_buf)) {
         vkb_die(VKB_EXIT_RESOURCE, "cuda: %s; try a smaller size", why_buf);
+    }
     static _Thread_local uint32_t serial;
     buf->guard = vkb_guard_word(serial++);
-    CU_DIE_ON(mod->fill(buf->base, buf->guard, total, why_buf, sizeof why_buf));
+    if (HOST_PLACED(buf))
+        for (uint64_t i = 0; i < total / 4; i++)
+            ((uint32_t *)buf->base)[i] = buf->guard;
+    else
+        CU_DIE_ON(mod->fill(buf->base, buf->guard, total, why_buf, sizeof why_buf));
     buf->ptr = (char *)buf->base + VKB_GUARD_BYTES;
     buf->bytes = bytes;
     return buf;
@@ -92,32 +109,50 @@ static void cu_buffer_destroy(vkb_backend *b, vkb_buffer *buf)
     (void)b;
     if (!buf)
         return;
-    mod->release(buf->base);
+    if (buf->flags & VKB_BUF_HOST_PAGEABLE)
+        free(buf->base);
+    else if (buf->flags & VKB_BUF_HOST_STAGING)
+        mod->release_host(buf->base);
+    else
+        mod->release(buf->base);
     free(buf);
 }
 
 static void cu_upload(vkb_backend *b, vkb_buffer *buf, const void *src, uint64_t bytes)
 {
     (void)b;
-    CU_DIE_ON(mod->upload(buf->ptr, src, bytes, why_buf, sizeof why_buf));
+    if (HOST_PLACED(buf))
+        memcpy(buf->ptr, src, (size_t)bytes);
+    else
+        CU_DIE_ON(mod->upload(buf->ptr, src, bytes, why_buf, sizeof why_buf));
 }
 
 static void cu_download(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t bytes)
 {
     (void)b;
-    CU_DIE_ON(mod->download(dst, buf->ptr, bytes, why_buf, sizeof why_buf));
+    if (HOST_PLACED(buf))
+        memcpy(dst, buf->ptr, (size_t)bytes);
+    else
+        CU_DIE_ON(mod->download(dst, buf->ptr, bytes, why_buf, sizeof why_buf));
 }
 
 static void cu_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
 {
     (void)b;
-    CU_DIE_ON(mod->fill(buf->ptr, VKB_POISON, (bytes + 3) & ~3ull, why_buf, sizeof why_buf));
+    if (HOST_PLACED(buf))
+        for (uint64_t i = 0; i < (bytes + 3) / 4; i++)
+            ((uint32_t *)buf->ptr)[i] = VKB_POISON;
+    else
+        CU_DIE_ON(mod->fill(buf->ptr, VKB_POISON, (bytes + 3) & ~3ull, why_buf, sizeof why_buf));
 }
 
 static void cu_copy(vkb_backend *b, vkb_buffer *src, vkb_buffer *dst, uint64_t bytes)
 {
     (void)b;
-    CU_DIE_ON(mod->copy(dst->ptr, src->ptr, bytes, why_buf, sizeof why_buf));
+    if (HOST_PLACED(src) && HOST_PLACED(dst))
+        memcpy(dst->ptr, src->ptr, (size_t)((bytes + 3) & ~3ull));
+    else
+        CU_DIE_ON(mod->copy(dst->ptr, src->ptr, bytes, why_buf, sizeof why_buf));
 }
 
 /* The ranges only (ptr), not the guard bands around them: those differ from buffer to buffer. */
@@ -126,8 +161,8 @@ static int64_t cu_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
 {
     uint64_t count = 0, at = 0;
     (void)b;
-    if (a->bytes < bytes || (other && other->bytes < bytes))
-        return -1;
+    if (a->bytes < bytes || (other && other->bytes < bytes) || HOST_PLACED(a) || (other && HOST_PLACED(other)))
+        return -1;   /* host memory: the runner compares on the host */
     CU_DIE_ON(mod->compare(a->ptr, other ? other->ptr : NULL, word, bytes, &count, &at, why_buf, sizeof why_buf));
     if (count)
         *first = at;
@@ -137,9 +172,14 @@ static int64_t cu_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
 static void cu_guards(vkb_backend *b, vkb_buffer *buf, void *before, void *after)
 {
     (void)b;
-    CU_DIE_ON(mod->download(before, buf->base, VKB_GUARD_BYTES, why_buf, sizeof why_buf));
-    CU_DIE_ON(mod->download(after, (char *)buf->ptr + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES, why_buf,
-                            sizeof why_buf));
+    if (HOST_PLACED(buf)) {
+        memcpy(before, buf->base, VKB_GUARD_BYTES);
+        memcpy(after, (char *)buf->ptr + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES);
+    } else {
+        CU_DIE_ON(mod->download(before, buf->base, VKB_GUARD_BYTES, why_buf, sizeof why_buf));
+        CU_DIE_ON(mod->download(after, (char *)buf->ptr + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES, why_buf,
+                                sizeof why_buf));
+    }
     vkb_guard_normalize(before, buf->guard);
     vkb_guard_normalize(after, buf->guard);
 }
@@ -158,6 +198,15 @@ static void cu_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
         }
     }
     CU_DIE_ON(mod->execute(plan, ptrs, reps, cold, ns, why_buf, sizeof why_buf));
+}
+
+static const char *cu_describe(vkb_backend *b, vkb_buffer *buf, char *text, size_t len)
+{
+    (void)b;
+    snprintf(text, len, "%s", buf->flags & VKB_BUF_HOST_PAGEABLE ? "malloc (pageable host memory)"
+                              : buf->flags & VKB_BUF_HOST_STAGING ? "cudaMallocHost (pinned host memory)"
+                                                                  : "cudaMalloc (device memory)");
+    return text;
 }
 
 static void cu_destroy(vkb_backend *b)
@@ -227,6 +276,7 @@ vkb_backend *vkb_cuda_open(const vkb_caps *match, char *why, size_t len)
     b->compare = cu_compare;
     b->guards = cu_guards;
     b->execute = cu_execute;
+    b->describe = cu_describe;
     b->destroy = cu_destroy;
     return b;
 }

@@ -20,11 +20,14 @@
 typedef struct vk_prepared {
     vkb_plan plan;
     vkb_vk_pipeline pipe[VKB_MAX_PASSES];
+    VkCommandBuffer host_timed;   /* a host-timed plan's one repetition, recorded once (submit to fence) */
+    VkCommandBuffer second;       /* ... its copies on the transfer queue (vkb_pass.queue 1), beside it */
 } vk_prepared;
 
 typedef struct vk_backend {
     vkb_vk *vk;
     VkQueryPool queries;
+    VkQueryPool pass_queries;        /* what VKB_PASS_TIMESTAMP passes write (VKB_TIMESTAMP_REPEAT_MAX) */
     struct vkb_buffer *evict;
     vk_prepared *compare;            /* verify_compare's pipeline, made at its first use */
     struct vkb_buffer *verdict;      /* ... and its verdict (struct verify_compare_verdict) */
@@ -35,10 +38,29 @@ static void *vk_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t 
     vk_backend *impl = b->impl;
     vk_prepared *p = vkb_calloc(1, sizeof *p);
     p->plan = *plan;
+    for (int i = 0; i < plan->nbuf; i++)
+        if (vkb_vk_placement_check(impl->vk, plan->buf[i].bytes, plan->buf[i].flags, why, len)) {
+            b->unprepare(b, p);
+            return NULL;
+        }
     for (int i = 0; i < plan->npass; i++) {
         const vkb_pass *pass = &plan->pass[i];
         if (pass->kind == VKB_PASS_LIBRARY) {
             snprintf(why, len, "%s is a CUDA library call", pass->kernel);
+            b->unprepare(b, p);
+            return NULL;
+        }
+        if (pass->queue && (impl->vk->xfer_family == UINT32_MAX || pass->kind != VKB_PASS_COPY || !plan->host_timed)) {
+            snprintf(why, len, "%s", impl->vk->xfer_family == UINT32_MAX ? "no transfer-only queue family on this "
+                     "device" : "only a host-timed plan's copies go to the transfer queue");
+            b->unprepare(b, p);
+            return NULL;
+        }
+        if ((pass->kind == VKB_PASS_TIMESTAMP && !impl->pass_queries) ||
+            (pass->kind == VKB_PASS_COPY && pass->nbind == 2 &&
+             (plan->buf[pass->bind[0]].flags | plan->buf[pass->bind[1]].flags) & VKB_BUF_HOST_PAGEABLE)) {
+            snprintf(why, len, pass->kind == VKB_PASS_TIMESTAMP ? "no timestamps on the compute queue"
+                                                                 : "vkCmdCopyBuffer cannot reach pageable host memory");
             b->unprepare(b, p);
             return NULL;
         }
@@ -135,6 +157,10 @@ static void vk_unprepare(vkb_backend *b, void *prepared)
         return;
     for (int i = 0; i < VKB_MAX_PASSES; i++)
         vkb_vk_pipeline_destroy(impl->vk, &p->pipe[i]);
+    if (p->host_timed)
+        vkFreeCommandBuffers(impl->vk->device, impl->vk->pool, 1, &p->host_timed);
+    if (p->second)
+        vkFreeCommandBuffers(impl->vk->device, impl->vk->xfer_pool, 1, &p->second);
     free(p);
 }
 
@@ -189,24 +215,67 @@ static uint64_t fault_shift(const vkb_plan *plan, int index)
     return index == first && vkb_fault("oob-write") ? 16 : 0;
 }
 
-static void record_passes(VkCommandBuffer cmd, vk_prepared *p, vkb_buffer *const *bufs)
+/* VKB_FAULT_INJECT=transfer-byte: a word in the middle of each copy's destination overwritten after the copy, as
+ * a byte changed in flight would be (tests). */
+static void fault_transfer_byte(VkCommandBuffer cmd, struct vkb_buffer *dst, uint64_t bytes)
+{
+    uint32_t word = 0x5A5A5A5Au;
+    vkb_vk_barrier(cmd);
+    vkCmdUpdateBuffer(cmd, dst->buffer, dst->offset + (bytes / 2 & ~3ull), 4, &word);
+}
+
+static void record_passes(VkCommandBuffer cmd, vk_backend *impl, vk_prepared *p, vkb_buffer *const *bufs)
 {
     for (int i = 0; i < p->plan.npass; i++) {
         const vkb_pass *pass = &p->plan.pass[i];
+        uint32_t repeat = pass->repeat ? pass->repeat : 1;
+        vkb_vk_pipeline *pipe = &p->pipe[i];
+        if (pass->queue)   /* the transfer queue's: record_second */
+            continue;
         if (i > 0)
             vkb_vk_barrier(cmd);
         if (pass->kind == VKB_PASS_COPY) {
             VkBufferCopy region = {bufs[pass->bind[0]]->offset,
                                    bufs[pass->bind[1]]->offset + fault_shift(&p->plan, pass->bind[1]), pass->copy_bytes};
             vkCmdCopyBuffer(cmd, bufs[pass->bind[0]]->buffer, bufs[pass->bind[1]]->buffer, 1, &region);
-        } else {
-            vkb_vk_pipeline *pipe = &p->pipe[i];
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->pipeline);
-            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->layout, 0, 1, &pipe->set, 0, NULL);
-            vkCmdPushConstants(cmd, pipe->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, VKB_PUSH_WORDS * 4, pass->push);
+            if (vkb_fault("transfer-byte") && pass->copy_bytes >= 4)
+                fault_transfer_byte(cmd, bufs[pass->bind[1]], pass->copy_bytes);
+            continue;
+        }
+        if (pass->kind == VKB_PASS_TIMESTAMP) {
+            for (uint32_t k = 0; k < repeat; k++)
+                vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, impl->pass_queries, k);
+            continue;
+        }
+        if (pass->kind != VKB_PASS_DISPATCH)
+            continue;
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->pipeline);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->layout, 0, 1, &pipe->set, 0, NULL);
+        vkCmdPushConstants(cmd, pipe->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, VKB_PUSH_WORDS * 4, pass->push);
+        for (uint32_t k = 0; k < repeat; k++) {
+            if (k > 0 && !pass->no_barrier)
+                vkb_vk_barrier(cmd);
             vkCmdDispatch(cmd, pass->groups[0], pass->groups[1], pass->groups[2]);
         }
     }
+}
+
+/* Before a repetition: the queries its timestamp passes write, reset (outside the timed pair). */
+static void reset_pass_queries(VkCommandBuffer cmd, vk_backend *impl, const vkb_plan *plan)
+{
+    for (int i = 0; i < plan->npass; i++)
+        if (plan->pass[i].kind == VKB_PASS_TIMESTAMP)
+            vkCmdResetQueryPool(cmd, impl->pass_queries, 0, plan->pass[i].repeat ? plan->pass[i].repeat : 1);
+}
+
+/* After the work: device writes made visible to the host, which reads mapped buffers directly. */
+static void barrier_to_host(VkCommandBuffer cmd)
+{
+    VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
 static void record_reps(vkb_vk *vk, VkCommandBuffer cmd, void *user)
@@ -221,17 +290,111 @@ static void record_reps(vkb_vk *vk, VkCommandBuffer cmd, void *user)
             vkCmdFillBuffer(cmd, j->impl->evict->buffer, 0, VK_WHOLE_SIZE, (uint32_t)r);
             vkb_vk_barrier(cmd);
         }
+        reset_pass_queries(cmd, j->impl, &j->prep->plan);
         /* BOTTOM_OF_PIPE: written once everything before has finished, so the pair brackets exactly
          * this repetition's passes (the barrier above keeps them from overlapping earlier work) */
         if (j->timed)
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, j->impl->queries, 2u * (uint32_t)r);
         if (j->timed && j->early_end)
             vkCmdWriteTimestamp(cmd, j->early_stage, j->impl->queries, 2u * (uint32_t)r + 1);
-        record_passes(cmd, j->prep, j->bufs);
+        record_passes(cmd, j->impl, j->prep, j->bufs);
         if (j->timed && !j->early_end)
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, j->impl->queries, 2u * (uint32_t)r + 1);
         vkb_vk_barrier(cmd);
     }
+    barrier_to_host(cmd);
+}
+
+/* The copies of queue 1 into the transfer queue's command buffer: only transfer stages there. */
+static void record_second(VkCommandBuffer cmd, const vkb_plan *plan, vkb_buffer *const *bufs)
+{
+    VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_READ_BIT;
+    for (int i = 0; i < plan->npass; i++) {
+        const vkb_pass *pass = &plan->pass[i];
+        struct vkb_buffer *src = bufs[pass->bind[0]], *dst = bufs[pass->bind[1]];
+        VkBufferCopy region = {src->offset, dst->offset, pass->copy_bytes};
+        uint32_t word = 0x5A5A5A5Au;
+        if (!pass->queue)
+            continue;
+        vkCmdCopyBuffer(cmd, src->buffer, dst->buffer, 1, &region);
+        if (vkb_fault("transfer-byte") && pass->copy_bytes >= 4) {
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0,
+                                 NULL, 0, NULL);
+            vkCmdUpdateBuffer(cmd, dst->buffer, dst->offset + (pass->copy_bytes / 2 & ~3ull), 4, &word);
+        }
+    }
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+/* One repetition of a host-timed plan: host copies, or its command buffers (recorded once) from submission to
+ * their fences (the transfer queue's submitted first, so that it starts no later than the compute queue's). */
+static void host_timed_rep(vk_backend *impl, vk_prepared *p, vkb_buffer *const *bufs)
+{
+    vkb_vk *vk = impl->vk;
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    for (int i = 0; i < p->plan.npass; i++)
+        if (p->plan.pass[i].kind == VKB_PASS_HOST_COPY) {
+            const vkb_pass *pass = &p->plan.pass[i];
+            struct vkb_buffer *dst = bufs[pass->bind[1]];
+            vkb_vk_buffer_host_copy(bufs[pass->bind[0]], dst, fault_shift(&p->plan, pass->bind[1]), pass->copy_bytes);
+            if (vkb_fault("transfer-byte") && pass->copy_bytes >= 4)
+                dst->map[dst->offset + pass->copy_bytes / 2] ^= 0x5A;
+        }
+    if (!p->host_timed)
+        return;
+    si.commandBufferCount = 1;
+    if (p->second) {
+        si.pCommandBuffers = &p->second;
+        VKB_CHECK(vkQueueSubmit(vk->xfer_queue, 1, &si, vk->xfer_fence));
+    }
+    si.pCommandBuffers = &p->host_timed;
+    VKB_CHECK(vkQueueSubmit(vk->queue, 1, &si, vk->fence));
+    VKB_CHECK(vkWaitForFences(vk->device, 1, &vk->fence, VK_TRUE, UINT64_MAX));
+    VKB_CHECK(vkResetFences(vk->device, 1, &vk->fence));
+    if (p->second) {
+        VKB_CHECK(vkWaitForFences(vk->device, 1, &vk->xfer_fence, VK_TRUE, UINT64_MAX));
+        VKB_CHECK(vkResetFences(vk->device, 1, &vk->xfer_fence));
+    }
+}
+
+/* Record a host-timed plan's device passes once, into a command buffer of its own, to be submitted as it is. */
+static void record_host_timed(vk_backend *impl, vk_prepared *p, vkb_buffer *const *bufs)
+{
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    int device_passes = 0;
+    for (int i = 0; i < p->plan.npass; i++)
+        device_passes += p->plan.pass[i].kind != VKB_PASS_HOST_COPY;
+    if (!device_passes)
+        return;
+    cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cai.commandBufferCount = 1;
+    if (!p->host_timed) {
+        cai.commandPool = impl->vk->pool;
+        VKB_CHECK(vkAllocateCommandBuffers(impl->vk->device, &cai, &p->host_timed));
+    }
+    VKB_CHECK(vkResetCommandBuffer(p->host_timed, 0));
+    VKB_CHECK(vkBeginCommandBuffer(p->host_timed, &bi));
+    vkb_vk_barrier(p->host_timed);
+    reset_pass_queries(p->host_timed, impl, &p->plan);
+    record_passes(p->host_timed, impl, p, bufs);
+    vkb_vk_barrier(p->host_timed);
+    barrier_to_host(p->host_timed);
+    VKB_CHECK(vkEndCommandBuffer(p->host_timed));
+    for (int i = 0; i < p->plan.npass; i++)
+        if (p->plan.pass[i].queue) {
+            if (!p->second) {
+                cai.commandPool = impl->vk->xfer_pool;
+                VKB_CHECK(vkAllocateCommandBuffers(impl->vk->device, &cai, &p->second));
+            }
+            VKB_CHECK(vkResetCommandBuffer(p->second, 0));
+            VKB_CHECK(vkBeginCommandBuffer(p->second, &bi));
+            record_second(p->second, &p->plan, bufs);
+            VKB_CHECK(vkEndCommandBuffer(p->second));
+            break;
+        }
 }
 
 static void bind_buffers(vkb_vk *vk, vk_prepared *p, vkb_buffer *const *bufs)
@@ -287,6 +450,17 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     if (cold)
         ensure_evict(impl);
     bind_buffers(vk, prepared, bufs);
+    if (((vk_prepared *)prepared)->plan.host_timed) {
+        /* the host's clock around each repetition (--cold does not apply: the host's copies and one submission) */
+        record_host_timed(impl, prepared, bufs);
+        for (int r = 0; r < reps; r++) {
+            double t0 = vkb_now_ns();
+            host_timed_rep(impl, prepared, bufs);
+            if (ns)
+                ns[r] = vkb_now_ns() - t0;
+        }
+        return;
+    }
     if (!ns) {
         j.reps = reps;
         vkb_vk_submit_wait(vk, record_reps, &j);
@@ -343,7 +517,7 @@ static void record_compare(vkb_vk *vk, VkCommandBuffer cmd, void *user)
     vkCmdFillBuffer(cmd, v->buffer, v->offset, 4, 0);
     vkCmdFillBuffer(cmd, v->buffer, v->offset + 4, 4, 0xFFFFFFFFu);
     vkb_vk_barrier(cmd);
-    record_passes(cmd, j->impl->compare, j->bufs);
+    record_passes(cmd, j->impl, j->impl->compare, j->bufs);
     vkb_vk_barrier(cmd);
 }
 
@@ -383,8 +557,8 @@ static int64_t vk_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
     struct verify_compare_verdict verdict;
     compare_job j = {impl, {a, other ? other : a, NULL}};
     vkb_pass *pass;
-    /* a 32-bit index, and one binding of the whole range */
-    if (words > 0x7FFFFFFFu || bytes > b->caps.max_buffer_bytes || (other && other->bytes < bytes))
+    /* a 32-bit index, and one binding of the whole range; pageable host memory the device cannot reach */
+    if (!a->buffer || (other && !other->buffer) || words > 0x7FFFFFFFu || bytes > b->caps.max_buffer_bytes || (other && other->bytes < bytes))
         return -1;
     if (!words)
         return 0;
@@ -402,6 +576,11 @@ static int64_t vk_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
     return verdict.differing;
 }
 
+static const char *vk_describe(vkb_backend *b, vkb_buffer *buf, char *text, size_t len)
+{
+    return vkb_vk_buffer_describe(((vk_backend *)b->impl)->vk, buf, text, len);
+}
+
 static void vk_destroy(vkb_backend *b)
 {
     vk_backend *impl = b->impl;
@@ -411,6 +590,8 @@ static void vk_destroy(vkb_backend *b)
     vkb_vk_staging_release(impl->vk);
     if (impl->queries)
         vkDestroyQueryPool(impl->vk->device, impl->queries, NULL);
+    if (impl->pass_queries)
+        vkDestroyQueryPool(impl->vk->device, impl->pass_queries, NULL);
     vkb_vk_destroy(impl->vk);
     free(impl);
     free(b);
@@ -427,6 +608,8 @@ vkb_backend *vkb_vulkan_open(const char *select, int validation)
         qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
         qci.queryCount = 2 * REPS_PER_SUBMIT;
         VKB_CHECK(vkCreateQueryPool(impl->vk->device, &qci, NULL, &impl->queries));
+        qci.queryCount = VKB_TIMESTAMP_REPEAT_MAX;
+        VKB_CHECK(vkCreateQueryPool(impl->vk->device, &qci, NULL, &impl->pass_queries));
     }
     b->name = "vulkan";
     b->impl = impl;
@@ -443,6 +626,7 @@ vkb_backend *vkb_vulkan_open(const char *select, int validation)
     b->copy = vk_copy;
     b->compare = vk_compare;
     b->execute = vk_execute;
+    b->describe = vk_describe;
     b->destroy = vk_destroy;
     return b;
 }

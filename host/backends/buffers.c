@@ -1,6 +1,7 @@
 /* buffers.c - Vulkan buffers: device-local storage (and uniform), staging upload/download, fills. */
 #include "buffers.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,9 +23,20 @@ static uint32_t memory_type(vkb_vk *vk, uint32_t bits, VkMemoryPropertyFlags wan
     vkb_die(VKB_EXIT_API, "no Vulkan memory type fits a buffer (flags 0x%x)", (unsigned)want);
 }
 
+static struct vkb_buffer *buffer_create_shared(vkb_vk *vk, uint64_t bytes, VkBufferUsageFlags usage,
+                                               VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback, int shared);
+
 static struct vkb_buffer *buffer_create(vkb_vk *vk, uint64_t bytes, VkBufferUsageFlags usage,
                                         VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback)
 {
+    return buffer_create_shared(vk, bytes, usage, want, fallback, 0);
+}
+
+/* SHARED: concurrent between the compute queue's family and the transfer queue's */
+static struct vkb_buffer *buffer_create_shared(vkb_vk *vk, uint64_t bytes, VkBufferUsageFlags usage,
+                                               VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback, int shared)
+{
+    uint32_t families[2] = {vk->queue_family, vk->xfer_family};
     struct vkb_buffer *b = vkb_calloc(1, sizeof *b);
     VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
@@ -35,7 +47,9 @@ static struct vkb_buffer *buffer_create(vkb_vk *vk, uint64_t bytes, VkBufferUsag
     /* round up to 16 bytes so vec4 views of a buffer are always valid */
     bci.size = (bytes + 15) & ~15ull;
     bci.usage = usage;
-    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    bci.sharingMode = shared ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE;
+    bci.queueFamilyIndexCount = shared ? 2 : 0;
+    bci.pQueueFamilyIndices = shared ? families : NULL;
     r = vkCreateBuffer(vk->device, &bci, NULL, &b->buffer);
     if (r != VK_SUCCESS)
         vkb_die(VKB_EXIT_RESOURCE, "cannot create a Vulkan buffer of %s (%s); try a smaller size",
@@ -49,6 +63,7 @@ static struct vkb_buffer *buffer_create(vkb_vk *vk, uint64_t bytes, VkBufferUsag
                 vkb_fmt_bytes(bytes, sz, sizeof sz), vkb_vk_result_text(r));
     VKB_CHECK(vkBindBufferMemory(vk->device, b->buffer, b->memory, 0));
     b->bytes = bytes;
+    b->type = mai.memoryTypeIndex;
     return b;
 }
 
@@ -66,20 +81,135 @@ static void record_fill(vkb_vk *vk, VkCommandBuffer cmd, void *user)
     vkb_vk_barrier(cmd);
 }
 
+#define HOST_BITS (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+
+/* The memory type of a placement (VKB_BUF_PLACEMENT bits of FLAGS) among BITS, or -1: staging prefers system
+ * memory (a host-visible type that is not device-local, cached where one is; a CPU implementation has only
+ * device-local types), a mapped device buffer needs a device-local host-visible type. */
+static int placement_type(vkb_vk *vk, uint32_t bits, unsigned flags)
+{
+    static const VkMemoryPropertyFlags staging[][2] = {   /* {want, avoid}, best first */
+        {HOST_BITS | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT},
+        {HOST_BITS, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT},
+        {HOST_BITS, 0},
+    };
+    static const VkMemoryPropertyFlags mapped[][2] = {{HOST_BITS | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0}};
+    int staged = (flags & VKB_BUF_HOST_STAGING) != 0;
+    int n = staged ? (int)VKB_COUNT(staging) : 1;
+    for (int k = 0; k < n; k++) {
+        VkMemoryPropertyFlags want = staged ? staging[k][0] : mapped[k][0], avoid = staged ? staging[k][1] : 0;
+        for (uint32_t i = 0; i < vk->mem.memoryTypeCount; i++) {
+            VkMemoryPropertyFlags f = vk->mem.memoryTypes[i].propertyFlags;
+            if ((bits & (1u << i)) && (f & want) == want && !(f & avoid))
+                return (int)i;
+        }
+    }
+    return -1;
+}
+
+int vkb_vk_placement_check(vkb_vk *vk, uint64_t bytes, unsigned flags, char *why, size_t len)
+{
+    uint64_t total = VKB_GUARD_BYTES + ((bytes + 15) & ~15ull) + VKB_GUARD_BYTES;
+    int type;
+    char sz[32];
+    if (!(flags & (VKB_BUF_HOST_STAGING | VKB_BUF_DEVICE_MAPPED)))
+        return 0;
+    type = placement_type(vk, ~0u, flags);
+    if (type < 0) {
+        snprintf(why, len, "no %s memory type on this device", flags & VKB_BUF_HOST_STAGING
+                 ? "host-visible coherent" : "device-local host-visible (resizable BAR)");
+        return 1;
+    }
+    if (total > vk->mem.memoryHeaps[vk->mem.memoryTypes[type].heapIndex].size) {
+        snprintf(why, len, "the device-local host-visible heap holds %s, less than the buffer (no resizable BAR?)",
+                 vkb_fmt_bytes(vk->mem.memoryHeaps[vk->mem.memoryTypes[type].heapIndex].size, sz, sizeof sz));
+        return 1;
+    }
+    return 0;
+}
+
+const char *vkb_vk_buffer_describe(vkb_vk *vk, const struct vkb_buffer *buf, char *text, size_t len)
+{
+    static const struct {
+        VkMemoryPropertyFlags bit;
+        const char *name;
+    } props[] = {{VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "device-local"},
+                 {VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, "host-visible"},
+                 {VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, "coherent"},
+                 {VK_MEMORY_PROPERTY_HOST_CACHED_BIT, "cached"}};
+    const VkMemoryType *t;
+    size_t used;
+    char sz[32];
+    if (buf->type == UINT32_MAX) {
+        snprintf(text, len, "malloc (pageable host memory)");
+        return text;
+    }
+    t = &vk->mem.memoryTypes[buf->type];
+    used = (size_t)snprintf(text, len, "heap %u (%s) type %u:", t->heapIndex,
+                            vkb_fmt_bytes(vk->mem.memoryHeaps[t->heapIndex].size, sz, sizeof sz), buf->type);
+    for (size_t i = 0; i < VKB_COUNT(props) && used < len; i++)
+        if (t->propertyFlags & props[i].bit)
+            used += (size_t)snprintf(text + used, len - used, " %s", props[i].name);
+    return text;
+}
+
+/* Pageable host memory: the allocation alone, page-aligned, guard bands as the device's. */
+static struct vkb_buffer *pageable_create(uint64_t total)
+{
+    struct vkb_buffer *b = vkb_calloc(1, sizeof *b);
+    if (posix_memalign((void **)&b->map, 4096, (size_t)total) != 0)
+        vkb_die(VKB_EXIT_RESOURCE, "out of host memory allocating a pageable buffer; try a smaller size");
+    b->type = UINT32_MAX;
+    return b;
+}
+
+static void host_fill(uint8_t *dst, uint32_t word, uint64_t bytes)
+{
+    uint32_t *w = (uint32_t *)dst;
+    for (uint64_t i = 0; i < bytes / 4; i++)
+        w[i] = word;
+}
+
 /* The range sits VKB_GUARD_BYTES into the allocation: 4096 is a multiple of every allowed
  * minStorageBufferOffsetAlignment and minUniformBufferOffsetAlignment (at most 256 by the spec). */
 struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned flags)
 {
-    struct vkb_buffer *b = buffer_create(vk, VKB_GUARD_BYTES + ((bytes + 15) & ~15ull) + VKB_GUARD_BYTES,
-                                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                             VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                                             (flags & VKB_BUF_UNIFORM ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : 0),
-                                         VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+    uint64_t total = VKB_GUARD_BYTES + ((bytes + 15) & ~15ull) + VKB_GUARD_BYTES;
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                               VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                               (flags & VKB_BUF_UNIFORM ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : 0);
+    struct vkb_buffer *b;
     static _Thread_local uint32_t serial;   /* per device thread: the guard words of a one-device run */
+    uint32_t guard = vkb_guard_word(serial++);
+    int shared = (flags & VKB_BUF_TWO_QUEUES) && vk->xfer_family != UINT32_MAX;
+    if (flags & VKB_BUF_HOST_PAGEABLE) {
+        b = pageable_create(total);
+    } else if (flags & (VKB_BUF_HOST_STAGING | VKB_BUF_DEVICE_MAPPED)) {
+        VkMemoryRequirements req;
+        VkBuffer probe;
+        VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        int type;
+        bci.size = total;
+        bci.usage = usage;
+        VKB_CHECK(vkCreateBuffer(vk->device, &bci, NULL, &probe));
+        vkGetBufferMemoryRequirements(vk->device, probe, &req);
+        vkDestroyBuffer(vk->device, probe, NULL);
+        type = placement_type(vk, req.memoryTypeBits, flags);
+        if (type < 0)
+            vkb_die(VKB_EXIT_API, "no Vulkan memory type fits a host-visible buffer (flags 0x%x)", flags);
+        b = buffer_create_shared(vk, total, usage, vk->mem.memoryTypes[type].propertyFlags, 0, shared);
+        VKB_CHECK(vkMapMemory(vk->device, b->memory, 0, VK_WHOLE_SIZE, 0, (void **)&b->map));
+    } else {
+        b = buffer_create_shared(vk, total, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, shared);
+    }
     fill_job j = {b->buffer, 0, VK_WHOLE_SIZE, 0};
-    b->guard = vkb_guard_word(serial++);
+    b->guard = guard;
+    b->flags = flags;
     j.word = b->guard;
-    vkb_vk_submit_wait(vk, record_fill, &j);
+    if (b->map)
+        host_fill(b->map, j.word, total);
+    else
+        vkb_vk_submit_wait(vk, record_fill, &j);
     b->bytes = bytes;
     b->offset = VKB_GUARD_BYTES;
     return b;
@@ -89,9 +219,19 @@ void vkb_vk_buffer_destroy(vkb_vk *vk, struct vkb_buffer *buf)
 {
     if (!buf)
         return;
+    if (buf->type == UINT32_MAX) {
+        free(buf->map);
+        free(buf);
+        return;
+    }
     vkDestroyBuffer(vk->device, buf->buffer, NULL);
     vkFreeMemory(vk->device, buf->memory, NULL);
     free(buf);
+}
+
+void vkb_vk_buffer_host_copy(struct vkb_buffer *src, struct vkb_buffer *dst, uint64_t shift, uint64_t bytes)
+{
+    vkb_parallel_copy(dst->map + dst->offset + shift, src->map + src->offset, (size_t)bytes);
 }
 
 typedef struct copy_job {
@@ -230,34 +370,58 @@ static void staged(vkb_vk *vk, struct vkb_buffer *buf, uint64_t offset, void *ho
     staging_wait(1);
 }
 
+/* Mapped buffers (coherent) are read and written by the host directly; the device is idle between the
+ * runner's calls (every submission waited for). A pageable buffer has no VkBuffer: only the host reaches it. */
 void vkb_vk_buffer_copy(vkb_vk *vk, struct vkb_buffer *src, struct vkb_buffer *dst, uint64_t bytes)
 {
     copy_job j = {src->buffer, dst->buffer, src->offset, dst->offset, bytes};
-    if (bytes)
+    if (src->map && dst->map)
+        vkb_vk_buffer_host_copy(src, dst, 0, bytes);
+    else if (bytes)
         vkb_vk_submit_wait(vk, record_copy, &j);
 }
 
 void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, uint64_t bytes)
 {
-    staged(vk, buf, buf->offset, (void *)src, bytes, 1);
+    if (buf->map)
+        vkb_parallel_copy(buf->map + buf->offset, src, (size_t)bytes);
+    else
+        staged(vk, buf, buf->offset, (void *)src, bytes, 1);
 }
 
 void vkb_vk_buffer_download(vkb_vk *vk, struct vkb_buffer *buf, void *dst, uint64_t bytes)
 {
-    staged(vk, buf, buf->offset, dst, bytes, 0);
+    if (buf->map)
+        vkb_parallel_copy(dst, buf->map + buf->offset, (size_t)bytes);
+    else
+        staged(vk, buf, buf->offset, dst, bytes, 0);
+}
+
+/* J's range of BUF: by the host where it is mapped, else on the device */
+static void fill_range(vkb_vk *vk, struct vkb_buffer *buf, fill_job *j)
+{
+    if (buf->map)
+        host_fill(buf->map + j->offset, j->word, j->size);
+    else
+        vkb_vk_submit_wait(vk, record_fill, j);
 }
 
 void vkb_vk_buffer_fill(vkb_vk *vk, struct vkb_buffer *buf, uint32_t word)
 {
     fill_job j = {buf->buffer, buf->offset, (buf->bytes + 3) & ~3ull, word};
     if (buf->bytes)
-        vkb_vk_submit_wait(vk, record_fill, &j);
+        fill_range(vk, buf, &j);
 }
 
 void vkb_vk_buffer_read_guards(vkb_vk *vk, struct vkb_buffer *buf, void *before, void *after)
 {
-    staged(vk, buf, buf->offset - VKB_GUARD_BYTES, before, VKB_GUARD_BYTES, 0);
-    staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull), after, VKB_GUARD_BYTES, 0);
+    if (buf->map) {   /* the host's view of the same bands */
+        memcpy(before, buf->map + buf->offset - VKB_GUARD_BYTES, VKB_GUARD_BYTES);
+        memcpy(after, buf->map + buf->offset + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES);
+    } else {
+        staged(vk, buf, buf->offset - VKB_GUARD_BYTES, before, VKB_GUARD_BYTES, 0);
+        staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull), after, VKB_GUARD_BYTES, 0);
+    }
     vkb_guard_normalize(before, buf->guard);
     vkb_guard_normalize(after, buf->guard);
 }

@@ -12,6 +12,10 @@ struct vkb_buffer {
     uint64_t offset;   /* where the buffer's range starts in BUFFER: after the guard band before it */
     uint32_t guard;    /* its guard word: VKB_GUARD_WORD varied per buffer, so bytes copied from another
                         * buffer's band do not match */
+    uint8_t *map;      /* the allocation as the host sees it (host-visible placements, VKB_BUF_HOST_*,
+                        * VKB_BUF_DEVICE_MAPPED), else NULL; a pageable buffer is this alone (BUFFER null) */
+    uint32_t type;     /* the memory type and heap it was allocated from (UINT32_MAX: pageable host memory) */
+    unsigned flags;    /* VKB_BUF_* */
 };
 
 /* A device-local storage buffer usable as copy source and destination, and as a uniform buffer with the
@@ -19,6 +23,14 @@ struct vkb_buffer {
  * filled with VKB_GUARD_WORD (guard.h): descriptors bind offset..offset+bytes (rounded up to 16), so a
  * kernel writing outside its range changes a guard. Exits 4 when memory runs out. */
 struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned flags);
+/* 0 when a buffer of BYTES with placement FLAGS (VKB_BUF_PLACEMENT bits) can be made on this device, else 1
+ * and WHY (no device-local host-visible type, or its heap too small: no resizable BAR). */
+int vkb_vk_placement_check(vkb_vk *vk, uint64_t bytes, unsigned flags, char *why, size_t len);
+/* "heap 1 (251 GiB) type 2: host-visible coherent cached" for BUF, into TEXT. */
+const char *vkb_vk_buffer_describe(vkb_vk *vk, const struct vkb_buffer *buf, char *text, size_t len);
+/* The host copy of a VKB_PASS_HOST_COPY: BYTES from SRC's range to DST's (SHIFT bytes into it: the oob-write
+ * fault), both mapped, on the worker threads. */
+void vkb_vk_buffer_host_copy(struct vkb_buffer *src, struct vkb_buffer *dst, uint64_t shift, uint64_t bytes);
 void vkb_vk_buffer_destroy(vkb_vk *vk, struct vkb_buffer *buf);
 void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, uint64_t bytes);
 void vkb_vk_buffer_download(vkb_vk *vk, struct vkb_buffer *buf, void *dst, uint64_t bytes);

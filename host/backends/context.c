@@ -1,6 +1,7 @@
 /* context.c - volk, instance, validation messenger, device choice, queue, and the device's caps. */
 #define VOLK_IMPLEMENTATION
 #include "vk.h"
+#include "cache_probe.h"
 
 #include <ctype.h>
 #include <dlfcn.h>
@@ -181,6 +182,21 @@ static uint32_t pick_queue_family(VkPhysicalDevice phys, uint32_t *ts_bits)
     return best;
 }
 
+/* A queue family that transfers and does not compute (a DMA engine of its own), or UINT32_MAX. */
+static uint32_t pick_transfer_family(VkPhysicalDevice phys)
+{
+    uint32_t n = 0, best = UINT32_MAX;
+    VkQueueFamilyProperties *q;
+    vkGetPhysicalDeviceQueueFamilyProperties(phys, &n, NULL);
+    q = vkb_calloc(n, sizeof *q);
+    vkGetPhysicalDeviceQueueFamilyProperties(phys, &n, q);
+    for (uint32_t i = 0; i < n && best == UINT32_MAX; i++)
+        if ((q[i].queueFlags & VK_QUEUE_TRANSFER_BIT) && !(q[i].queueFlags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT)))
+            best = i;
+    free(q);
+    return best;
+}
+
 /* Fill CAPS from the device's properties; EXTS lists its extensions. */
 static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, uint32_t next, vkb_caps *c)
 {
@@ -269,6 +285,7 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
     if (m3.maxMemoryAllocationSize && m3.maxMemoryAllocationSize < c->max_buffer_bytes)
         c->max_buffer_bytes = m3.maxMemoryAllocationSize;
     c->timestamps = lim->timestampPeriod > 0;
+    c->timestamp_period_ns = lim->timestampPeriod;
     if (sm.shaderSMCount)
         c->compute_units = sm.shaderSMCount;
     else if (amd.computeUnitsPerShaderArray)
@@ -400,7 +417,8 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     float priority = 1.0f;
     const char *enable[12];
     uint32_t nenable = 0;
-    VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    VkDeviceQueueCreateInfo qci[2] = {{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO},
+                                      {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO}};
     VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -414,9 +432,11 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     const vkb_caps *c = vk->caps;
 
     vkGetPhysicalDeviceProperties(vk->phys, &props);
-    qci.queueFamilyIndex = vk->queue_family;
-    qci.queueCount = 1;
-    qci.pQueuePriorities = &priority;
+    for (int i = 0; i < 2; i++) {
+        qci[i].queueFamilyIndex = i ? vk->xfer_family : vk->queue_family;
+        qci[i].queueCount = 1;
+        qci[i].pQueuePriorities = &priority;
+    }
     if (props.apiVersion >= VK_API_VERSION_1_2) {
         f12.shaderFloat16 = (c->features & VKB_NEED_FLOAT16) != 0;
         f12.shaderInt8 = (c->features & VKB_NEED_INT8) != 0;
@@ -466,8 +486,8 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     (void)exts;
     (void)next;
     dci.pNext = &f2;
-    dci.queueCreateInfoCount = 1;
-    dci.pQueueCreateInfos = &qci;
+    dci.queueCreateInfoCount = vk->xfer_family == UINT32_MAX ? 1 : 2;
+    dci.pQueueCreateInfos = qci;
     dci.enabledExtensionCount = nenable;
     dci.ppEnabledExtensionNames = enable;
     VKB_CHECK(vkCreateDevice(vk->phys, &dci, NULL, &vk->device));
@@ -476,6 +496,8 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     else
         volkLoadDevice(vk->device);       /* direct pointers into this one device's driver */
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
+    if (vk->xfer_family != UINT32_MAX)
+        vkGetDeviceQueue(vk->device, vk->xfer_family, 0, &vk->xfer_queue);
 }
 
 /* VKB_DEVICE_TIMEOUT_S: how long one submission may take before the device is taken for hung. */
@@ -529,7 +551,9 @@ vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
         vkb_die(VKB_EXIT_NO_DEVICE, "%s has no compute queue", props.deviceName);
     vk->caps->timestamps = vk->caps->timestamps && vk->timestamp_bits > 0;
     vk->timestamp_period_ns = props.limits.timestampPeriod;
+    vk->caps->timestamp_period_ns = props.limits.timestampPeriod;
     vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem);
+    vk->xfer_family = pick_transfer_family(vk->phys);
     create_device(vk, exts, next);
     free(exts);
 
@@ -541,6 +565,11 @@ vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
     cai.commandBufferCount = 1;
     VKB_CHECK(vkAllocateCommandBuffers(vk->device, &cai, &vk->cmd));
     VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &vk->fence));
+    if (vk->xfer_family != UINT32_MAX) {
+        pci.queueFamilyIndex = vk->xfer_family;
+        VKB_CHECK(vkCreateCommandPool(vk->device, &pci, NULL, &vk->xfer_pool));
+        VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &vk->xfer_fence));
+    }
     VKB_CHECK(vkCreatePipelineCache(vk->device, &cache_ci, NULL, &vk->cache));
     return vk;
 }
@@ -551,6 +580,10 @@ void vkb_vk_destroy(vkb_vk *vk)
         return;
     vkDeviceWaitIdle(vk->device); /* no timeout to give, none needed: every submission was waited (vkb_vk_wait) */
     vkDestroyFence(vk->device, vk->fence, NULL);
+    if (vk->xfer_pool) {
+        vkDestroyFence(vk->device, vk->xfer_fence, NULL);
+        vkDestroyCommandPool(vk->device, vk->xfer_pool, NULL);
+    }
     vkDestroyPipelineCache(vk->device, vk->cache, NULL);
     vkDestroyCommandPool(vk->device, vk->pool, NULL);
     vkDestroyDevice(vk->device, NULL);
@@ -669,7 +702,17 @@ int vkb_vulkan_list_devices(void)
         printf("   device memory   %s, largest buffer %s\n", vkb_fmt_bytes(c.device_memory_bytes, mem, sizeof mem),
                vkb_fmt_bytes(c.max_buffer_bytes, buf, sizeof buf));
         printf("   compute units   %s\n", c.compute_units ? (snprintf(buf, sizeof buf, "%u", c.compute_units), buf) : "unknown");
-        printf("   timestamps      %s\n", c.timestamps && tsbits ? "yes" : "no");
+        printf("   timestamps      %s (period %g ns)\n", c.timestamps && tsbits ? "yes" : "no", c.timestamp_period_ns);
+        {
+            uint64_t llc = vkb_cache_load(&c);
+            char path[4096] = "";
+            vkb_cache_path(&c, path, sizeof path);
+            if (llc)
+                printf("   measured cache  last level %s (cache.chase, kept in %s)\n", vkb_fmt_bytes(llc, mem, sizeof mem),
+                       path);
+            else
+                printf("   measured cache  not measured yet (a timed run measures it where nothing reports it)\n");
+        }
         printf("   subgroup ops    basic %s, arithmetic %s, shuffle %s\n",
                c.features & VKB_NEED_SUBGROUP_BASIC ? "yes" : "no", c.features & VKB_NEED_SUBGROUP_ARITH ? "yes" : "no",
                c.features & VKB_NEED_SUBGROUP_SHUFFLE ? "yes" : "no");

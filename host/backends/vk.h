@@ -17,6 +17,12 @@ typedef struct vkb_vk {
     VkCommandPool pool;
     VkCommandBuffer cmd;
     VkFence fence;
+    /* a second queue, of a transfer-only family (UINT32_MAX: the device has none), for transfers beside the
+     * compute queue's: its pool and fence */
+    uint32_t xfer_family;
+    VkQueue xfer_queue;
+    VkCommandPool xfer_pool;
+    VkFence xfer_fence;
     VkPhysicalDeviceMemoryProperties mem;
     double timestamp_period_ns;
     uint32_t timestamp_bits;

@@ -52,6 +52,8 @@ typedef struct vkb_caps {
                                       CUDA: constant memory) */
     uint64_t device_memory_bytes;  /* largest device-local heap */
     uint64_t cache_bytes;          /* last-level cache if known, else 0 */
+    int cache_measured;            /* cache_bytes is vkbench's own measurement (cache.chase), not the driver's */
+    double timestamp_period_ns;    /* one tick of the device's timestamps (Vulkan), 0 where unknown */
     uint32_t compute_units;        /* SMs / CUs if known, else 0 */
     uint32_t clock_mhz;            /* the SMs' peak clock if known (CUDA), else 0 */
     uint32_t sm_arch;              /* NVIDIA compute capability x 10 (90: sm_90) if known (CUDA), else 0 */

@@ -42,7 +42,8 @@ typedef struct vkb_variant {
     unsigned needs;         /* VKB_NEED_* */
     unsigned flags;         /* VKB_VAR_* */
     const char *note;       /* one line for `vkbench list`: what it changes and why */
-    const char *ceiling;    /* the ceiling row to compare with; NULL: the fastest ceiling row of the family */
+    const char *ceiling;    /* the ceiling row to compare with, or rows by preference "a|b" (the first measured at
+                               the shape); NULL: the fastest ceiling row of the family */
     const char *fallback;   /* "family/variant": a row of another family whose rate is the ceiling where no ceiling
                                row of the own family ran (no vendor library); the fastest such result of the run */
 } vkb_variant;
@@ -85,6 +86,9 @@ typedef struct vkb_family {
     /* For a VKB_VAR_API_COPY row: the bytes the API copies (the family's input as its kernels read it), and
      * the host memory to copy from and download into (NULL when c->data is NULL). */
     uint64_t (*copy_io)(const vkb_case *c, const void **src, void **dst);
+    /* 0: the metric is a rate, work / time (GB/s, GFLOP/s). Else the metric is a time per unit of work in units
+     * of this many ns (1e3: µs per dispatch; 1: ns per load): median / work / time_unit_ns, lower is better */
+    double time_unit_ns;
     /* Optional: the rate (the metric's unit) V can reach on CAPS in theory, shown beside the measured one, 0
      * where unknown; *BOUND the rate nothing can exceed there (a measurement above it is suspect), 0 where
      * unknown. A family with this hook is judged by its own bounds only. */

@@ -21,7 +21,8 @@ static const char *const faults[] = {"no-dispatch", "skip-pass:", "no-poison", "
                                      "second-run-differs", "timer-zero", "timer-reversed", "timer-early",
                                      "product-element", "product-tile", "product-nan", "stuck-fence",
                                      "signal-early:", "signal-late:", "signal-twice:", "peak-fold", "peak-trips",
-                                     "peak-count", "slow-device:", "wrong-device:", "device-lost:"};
+                                     "peak-count", "slow-device:", "wrong-device:", "device-lost:", "transfer-byte",
+                                     "drop-dispatch", "chase-skip"};
 
 int vkb_fault_check(char *why, size_t len)
 {

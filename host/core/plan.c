@@ -50,6 +50,22 @@ vkb_pass *vkb_plan_copy(vkb_plan *p, int src, int dst, uint64_t bytes)
     return pass;
 }
 
+vkb_pass *vkb_plan_host_copy(vkb_plan *p, int src, int dst, uint64_t bytes)
+{
+    vkb_pass *pass = vkb_plan_copy(p, src, dst, bytes);
+    pass->kind = VKB_PASS_HOST_COPY;
+    pass->kernel = "host_copy";
+    p->host_timed = 1;
+    return pass;
+}
+
+vkb_pass *vkb_plan_timestamps(vkb_plan *p, uint32_t n)
+{
+    vkb_pass *pass = pass_add(p, VKB_PASS_TIMESTAMP, "timestamp");
+    pass->repeat = n;
+    return pass;
+}
+
 vkb_pass *vkb_plan_library(vkb_plan *p, const char *op)
 {
     return pass_add(p, VKB_PASS_LIBRARY, op);

@@ -23,8 +23,22 @@ enum {
      * UNIFORM_BUFFER usage and binds it with UNIFORM_BUFFER descriptors (a std140 block, at most
      * caps.max_uniform_bytes; the runner skips a larger one); the CUDA twin reads it from __constant__
      * memory, where its row's upload hook copies it before the timed runs (cuda/kernels.h). */
-    VKB_BUF_UNIFORM = 1u << 0
+    VKB_BUF_UNIFORM = 1u << 0,
+    /* Where a buffer lives (default: device-local memory), for the transfer family. Host memory the device
+     * reaches over the bus: Vulkan host-visible coherent memory (a type that is not device-local where there
+     * is one: system memory), CUDA pinned memory (cudaMallocHost); persistently mapped. */
+    VKB_BUF_HOST_STAGING = 1u << 1,
+    /* Ordinary host memory (aligned malloc): CUDA copies it through the driver's own staging; Vulkan only
+     * reads and writes it with the host (VKB_PASS_HOST_COPY). */
+    VKB_BUF_HOST_PAGEABLE = 1u << 2,
+    /* Device-local memory the host maps (resizable BAR): Vulkan only, where a device-local host-visible type's
+     * heap holds the buffer; the backend refuses the plan otherwise, naming the heap */
+    VKB_BUF_DEVICE_MAPPED = 1u << 3,
+    /* Used by passes on both queues (vkb_pass.queue): Vulkan shares it between the two queue families
+     * (VK_SHARING_MODE_CONCURRENT); CUDA has no such distinction */
+    VKB_BUF_TWO_QUEUES = 1u << 4
 };
+#define VKB_BUF_PLACEMENT (VKB_BUF_HOST_STAGING | VKB_BUF_HOST_PAGEABLE | VKB_BUF_DEVICE_MAPPED)
 
 typedef struct vkb_plan_buffer {
     uint64_t bytes;
@@ -36,7 +50,10 @@ typedef struct vkb_plan_buffer {
 typedef enum vkb_pass_kind {
     VKB_PASS_DISPATCH, /* a compute shader / CUDA kernel named `kernel` */
     VKB_PASS_COPY,     /* the API's own buffer copy: vkCmdCopyBuffer / cudaMemcpyAsync D2D */
-    VKB_PASS_LIBRARY   /* a vendor library call named `kernel` (CUDA only: cub_sum, cublas_sgemm, ...) */
+    VKB_PASS_LIBRARY,  /* a vendor library call named `kernel` (CUDA only: cub_sum, cublas_sgemm, ...) */
+    VKB_PASS_HOST_COPY, /* the host copies copy_bytes from bind[0] to bind[1] (host-visible or host buffers) on
+                          its worker threads: a host-timed plan (vkb_plan.host_timed) of host copies only */
+    VKB_PASS_TIMESTAMP /* one timestamp written (vkCmdWriteTimestamp / cudaEventRecord): its own cost */
 } vkb_pass_kind;
 
 typedef struct vkb_pass {
@@ -51,6 +68,11 @@ typedef struct vkb_pass {
     int nbind;
     uint64_t copy_bytes;              /* VKB_PASS_COPY: bytes from bind[0] to bind[1] */
     uint32_t shared_bytes;            /* shared memory per workgroup the kernel declares (its constants') */
+    uint32_t repeat;                  /* run the pass this many times back to back (0: once) */
+    int no_barrier;                   /* ... with no barrier between the repeats (they may overlap) */
+    int queue;                        /* 1: a copy on the second queue (Vulkan: a transfer-only family; CUDA: a
+                                         second stream), at the same time as the passes on queue 0; only in a
+                                         host-timed plan, whose buffers the copy binds are VKB_BUF_TWO_QUEUES */
 } vkb_pass;
 
 /* A specialization constant set from the command line (--spec NAME=VALUE): by the name the shader gives
@@ -78,6 +100,12 @@ typedef struct vkb_plan {
      * the most roundings any output element meets, and that order in words. */
     uint64_t check_depth;
     char check_order[48];
+    /* Each repetition timed on the host's clock instead of the device's: from submission to the fence (CUDA:
+     * launch to synchronize), or around the host copies of a VKB_PASS_HOST_COPY plan */
+    int host_timed;
+    /* Bytes or flops one run does where the plan decides it (its geometry depends on the device): else 0, and
+     * the family's work() says */
+    double work;
 } vkb_plan;
 
 /* Append a buffer; returns its index. A buffer of 0 bytes is refused: -1, and the plan is marked refused
@@ -87,6 +115,10 @@ int vkb_plan_buffer_add(vkb_plan *p, uint64_t bytes, vkb_buffer_role role, const
 vkb_pass *vkb_plan_dispatch(vkb_plan *p, const char *kernel, const uint32_t local[3], const uint32_t groups[3]);
 /* Append an API buffer copy of BYTES from buffer SRC to buffer DST. */
 vkb_pass *vkb_plan_copy(vkb_plan *p, int src, int dst, uint64_t bytes);
+/* Append a host copy of BYTES from buffer SRC to buffer DST (the plan becomes host-timed). */
+vkb_pass *vkb_plan_host_copy(vkb_plan *p, int src, int dst, uint64_t bytes);
+/* Append N timestamps written back to back (their own cost: the latency family). */
+vkb_pass *vkb_plan_timestamps(vkb_plan *p, uint32_t n);
 /* Append a vendor-library call. */
 vkb_pass *vkb_plan_library(vkb_plan *p, const char *op);
 /* Set the push constants of PASS from a family's push struct (BYTES long, at most VKB_PUSH_WORDS words). */

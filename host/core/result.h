@@ -26,6 +26,7 @@ typedef struct vkb_result {
     double theoretical;       /* the family's theoretical rate for the row on this device, 0 when unknown */
     double bound;             /* the family's physical bound on the rate (judge_metric), 0 when unknown */
     int cache_fits;           /* working set fits in the last-level cache: 1 yes, 0 no, -1 unknown */
+    int cache_measured;       /* ... judged by the cache size vkbench measured (caps.cache_measured) */
     uint64_t working_set_bytes;
     vkb_check check;
     int cross;                /* compared with the other backend's output */
@@ -49,6 +50,9 @@ typedef struct vkb_result {
     uint32_t subgroup_asked;  /* --subgroup-size (0: not given): the table names the row NAME@sgN */
     const char *error;        /* the fatal error that ended the run during this case (JSON "error"), else NULL */
     int device_index;         /* the Vulkan index of the GPU it ran on (a CUDA twin's: its GPU's) */
+    char memory[240];         /* where a plan that places buffers (VKB_BUF_PLACEMENT) put each, as the backend
+                                 names it ("src: heap 1 (...) type 2: host-visible coherent; dst: ..."); else "" */
+    int host_timed;           /* timed on the host's clock (vkb_plan.host_timed), not the device's */
 } vkb_result;
 
 #define VKB_MAX_RESULTS 65536  /* cases of one run at most */

@@ -3,6 +3,7 @@
 #include "runner.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -603,19 +604,41 @@ static const vkb_result *first_run(const vkb_runner *r, const shape_state *st, c
  * Where none ran (a vendor library's row without CUDA), the row's fallback: the fastest result of the run
  * named "family/variant" there (matmul's fp32 rows: the fp32 FMA peak), which ran before it (families run in
  * table order). The shape's ceilings ran first, so the result is final. */
+/* 1 when ceiling row NAME is named by LIST ("a|b") at or before position *RANK (lower: preferred), which it
+ * then becomes; NULL LIST names every row at rank 0. */
+static int named_ceiling(const char *list, const char *name, int *rank)
+{
+    size_t len = strlen(name);
+    int k = 0;
+    if (!list)
+        return 1;
+    for (const char *p = list; *p && k <= *rank; k++) {
+        const char *end = strchr(p, '|');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && strncmp(p, name, n) == 0) {
+            *rank = k;
+            return 1;
+        }
+        p += n + (end != NULL);
+    }
+    return 0;
+}
+
 static void attach_ceiling(vkb_runner *r, const shape_state *st, vkb_result *res)
 {
     const vkb_result *best = NULL;
     const char *fb = res->variant->fallback;
+    int rank = INT32_MAX / 2, time = res->family->time_unit_ns > 0;
     if (!res->timed || (res->variant->flags & VKB_VAR_CEILING))
         return;
     for (int j = st->first_result; j < r->results.n; j++) {
         const vkb_result *c = &r->results.r[j];
-        if (!c->timed || !(c->variant->flags & VKB_VAR_CEILING) || c->metric <= 0 || c->repeat != res->repeat)
+        int before = rank;
+        if (!c->timed || !(c->variant->flags & VKB_VAR_CEILING) || c->metric <= 0 || c->repeat != res->repeat ||
+            !named_ceiling(res->variant->ceiling, c->variant->name, &rank))
             continue;   /* --repeat: the ceiling of the same round, measured beside the row */
-        if (res->variant->ceiling && strcmp(c->variant->name, res->variant->ceiling) != 0)
-            continue;
-        if (!best || c->metric > best->metric)
+        /* a preferred row first; among equals the fastest (a time metric: the shortest) */
+        if (!best || rank < before || (time ? c->metric < best->metric : c->metric > best->metric))
             best = c;
     }
     for (int j = 0; !best && fb && j < r->results.n; j++) {
@@ -633,7 +656,24 @@ static void attach_ceiling(vkb_runner *r, const shape_state *st, vkb_result *res
         best = c;
     }
     res->ceiling = best;
-    res->fraction = best ? res->metric / best->metric : 0;
+    res->fraction = !best ? 0 : time ? best->metric / res->metric : res->metric / best->metric;
+}
+
+/* Which memory each buffer of a plan that places buffers lives in, as BUF's backend names it, into RES. */
+static void describe_memory(vkb_result *res, vkb_backend *b, const vkb_plan *plan, vkb_buffer *const *bufs)
+{
+    size_t used = 0;
+    int placed = 0;
+    for (int i = 0; i < plan->nbuf; i++)
+        placed |= (plan->buf[i].flags & VKB_BUF_PLACEMENT) != 0;
+    if (!placed || !b->describe)
+        return;
+    for (int i = 0; i < plan->nbuf && used < sizeof res->memory; i++) {
+        char text[120];
+        used += (size_t)snprintf(res->memory + used, sizeof res->memory - used, "%s%s: %s", i ? "; " : "",
+                                 plan->buf[i].role == VKB_BUF_INPUT ? "src" : "dst",
+                                 b->describe(b, bufs[i], text, sizeof text) ? text : "?");
+    }
 }
 
 /* Whether PLAN runs a kernel of ours (a dispatch), whose subgroup size --subgroup-size sets. */
@@ -736,6 +776,8 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
             b->poison(b, bufs[i], plan.buf[i].bytes);
         }
     }
+    describe_memory(res, b, &plan, bufs);
+    res->host_timed = plan.host_timed;
     for (int i = 0; i < plan.nbuf; i++)
         if (plan.buf[i].role == VKB_BUF_OUTPUT)
             vkb_parallel_set((void *)plan.buf[i].host, 0xA5, plan.buf[i].bytes); /* a stale host copy must not pass */
@@ -795,9 +837,11 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
         r->clock.rerun_ns += vkb_now_ns() - t0;
     }
     res->working_set_bytes = vkb_plan_bytes(&plan);
-    if (b->caps.cache_bytes)
+    if (b->caps.cache_bytes) {
         res->cache_fits = res->working_set_bytes <= b->caps.cache_bytes;
-    res->work = vkb_family_work(f, v, c);
+        res->cache_measured = b->caps.cache_measured;
+    }
+    res->work = plan.work > 0 ? plan.work : vkb_family_work(f, v, c);
     res->predicted = f->predict ? f->predict(v, c, &b->caps) : NAN;
     res->theoretical = f->theoretical ? f->theoretical(v, &b->caps, &res->bound) : 0;
     if (r->timed && res->status == VKB_RES_OK) {
@@ -815,7 +859,10 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
         }
         r->clock.timing_ns += vkb_now_ns() - t0;
         res->timed = 1;
-        res->metric = res->time_ns.median > 0 ? res->work / res->time_ns.median : 0; /* per ns = G per s */
+        if (f->time_unit_ns > 0)   /* a time per unit of work */
+            res->metric = res->work > 0 ? res->time_ns.median / res->work / f->time_unit_ns : 0;
+        else
+            res->metric = res->time_ns.median > 0 ? res->work / res->time_ns.median : 0; /* per ns = G per s */
         t0 = vkb_now_ns();
         if (!first && res->status == VKB_RES_OK && !(v->flags & (VKB_VAR_NONDETERMINISTIC | VKB_VAR_CEILING)) &&
             !outputs_identical(b, prep, &plan, bufs, kept, 0, why, sizeof why))

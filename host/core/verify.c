@@ -39,6 +39,14 @@ void vkb_verify_inject(vkb_plan *plan, const char *family, const char *variant)
         memmove(&plan->pass[k], &plan->pass[k + 1], (size_t)(plan->npass - k - 1) * sizeof plan->pass[0]);
         plan->npass--;
     }
+    /* drop-dispatch: the first repeated pass runs one time fewer, as a dropped dispatch would leave it */
+    for (int i = 0; i < plan->npass && vkb_fault("drop-dispatch"); i++)
+        if (plan->pass[i].kind == VKB_PASS_DISPATCH && plan->pass[i].repeat > 1) {
+            fprintf(stderr, "vkbench: fault injected: %s/%s drops one of %u dispatches\n", family, variant,
+                    plan->pass[i].repeat);
+            plan->pass[i].repeat--;
+            break;
+        }
 }
 
 int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, int on_device, char *why,
@@ -67,6 +75,10 @@ int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *p
         if (vkb_fault("no-poison") && input >= 0) {
             uint64_t n = plan->buf[input].bytes < plan->buf[i].bytes ? plan->buf[input].bytes : plan->buf[i].bytes;
             b->upload(b, bufs[i], plan->buf[input].host, n);
+        } else if (vkb_fault("no-poison")) {   /* no input (a counter): zeros, as a fresh buffer would hold */
+            void *zeros = vkb_calloc(1, plan->buf[i].bytes);
+            b->upload(b, bufs[i], zeros, plan->buf[i].bytes);
+            free(zeros);
         }
         /* on the device every word, and a read-back only to name the first that is not poison */
         if (on_device && b->compare && (differing = b->compare(b, bufs[i], NULL, VKB_POISON, words * 4, &w)) == 0)

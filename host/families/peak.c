@@ -391,5 +391,5 @@ static double theoretical(const vkb_variant *v, const vkb_caps *caps, double *bo
 const vkb_family vkb_family_peak = {
     "peak", "instruction throughput per number type: register-resident dependent chains, every step checked",
     {"n", "k"}, 2, "GFLOP/s", variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, NULL, theoretical,
+    default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, NULL, 0, theoretical,
 };

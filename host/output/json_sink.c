@@ -151,6 +151,8 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
         vkb_json_int(j, "subgroup_size", r->subgroup_size);
     else
         vkb_json_null(j, "subgroup_size");
+    vkb_json_string(j, "memory", r->memory[0] ? r->memory : NULL);
+    vkb_json_string(j, "timer", r->status == VKB_RES_SKIP ? NULL : r->host_timed ? "host" : "device");
     vkb_json_bool(j, "ceiling_row", (r->variant->flags & VKB_VAR_CEILING) != 0);
     vkb_json_bool(j, "deterministic", !(r->variant->flags & VKB_VAR_NONDETERMINISTIC));
     vkb_json_int(j, "reps", r->timed ? r->time_ns.n : 0);
@@ -164,6 +166,7 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
         json_time(j, &r->time_ns);
         vkb_json_object_begin(j, "metric");
         vkb_json_string(j, "name", r->family->metric);
+        vkb_json_string(j, "better", r->family->time_unit_ns > 0 ? "lower" : "higher");
         vkb_json_number(j, "value", r->metric);
         vkb_json_number(j, "ceiling", r->ceiling ? r->ceiling->metric : NAN);
         vkb_json_string(j, "ceiling_variant", r->ceiling ? r->ceiling->variant->name : NULL);

@@ -19,6 +19,7 @@
 /* What the table showed: each marker used gets its legend line. */
 typedef struct markers {
     int none, over100, differs, unknown_fit, unsettled, suspect, fail, cross, one_api, noisy, runs_apart, theory;
+    int host_timed, measured_fit;
 } markers;
 
 typedef struct table_sink {
@@ -45,6 +46,8 @@ typedef struct table_sink {
     int passed, failed, skipped, suspect; /* the closing summary's counts, one per row */
     int repeat;                 /* --repeat N (N > 1): each row folds a case's N runs, with a run% column */
     vkb_repeats runs;           /* ... collected until each case's last run is in */
+    struct { const char *variant, *backend; } placed[MAX_NOTES]; /* rows whose memory a note already names */
+    int nplaced;
 } table_sink;
 
 static int ceiling_letter(table_sink *t, const vkb_result *c)
@@ -92,10 +95,12 @@ static const char *metric(table_sink *t, const vkb_result *r, char *buf, size_t 
     }
     /* three significant digits for small numbers (lavapipe), one decimal up to 1e5, then whole numbers */
     if (r->metric < 9.995)
-        snprintf(buf, len, "%.3g%s", r->metric, r->time_ns.settled ? "" : "~");
+        snprintf(buf, len, "%.3g%s%s", r->metric, r->host_timed ? "h" : "", r->time_ns.settled ? "" : "~");
     else
-        snprintf(buf, len, r->metric < 99999.95 ? "%.1f%s" : "%.0f%s", r->metric, r->time_ns.settled ? "" : "~");
+        snprintf(buf, len, r->metric < 99999.95 ? "%.1f%s%s" : "%.0f%s%s", r->metric, r->host_timed ? "h" : "",
+                 r->time_ns.settled ? "" : "~");
     t->used.unsettled |= !r->time_ns.settled;
+    t->used.host_timed |= r->host_timed;
     return buf;
 }
 
@@ -149,6 +154,7 @@ static const char *rule_text(table_sink *t, const vkb_result *r, char *buf, size
 static const char *fits_text(table_sink *t, const vkb_result *r)
 {
     t->used.unknown_fit |= r->cache_fits < 0;
+    t->used.measured_fit |= r->cache_fits >= 0 && r->cache_measured;
     return r->cache_fits < 0 ? "?" : r->cache_fits ? "L2" : "DRAM";
 }
 
@@ -220,11 +226,29 @@ static void untimed_row(table_sink *t, const char *name, const char *shape, cons
     vkb_fmt_wrap(t->out, col, col + 2, text, t->width);
 }
 
+static void add_note(table_sink *t, const char *prefix, const vkb_result *r, const char *text);
+
+/* The memory a placing row used, once per variant and backend in the legend. */
+static void memory_note(table_sink *t, const vkb_result *r)
+{
+    if (!r || !r->memory[0] || r->status == VKB_RES_SKIP)
+        return;
+    for (int i = 0; i < t->nplaced; i++)
+        if (strcmp(t->placed[i].variant, r->variant->name) == 0 && strcmp(t->placed[i].backend, r->backend) == 0)
+            return;
+    if (t->nplaced == MAX_NOTES)
+        return;
+    t->placed[t->nplaced].variant = r->variant->name;
+    t->placed[t->nplaced++].backend = r->backend;
+    add_note(t, "memory:", r, r->memory);
+}
+
 static void single_row(table_sink *t, const vkb_result *r)
 {
     char full[200], name[200], shape[64], buf[64];
     vkb_fmt_fit(vkb_fmt_name(r, t->home, full, sizeof full), t->name_w, name, sizeof name);
     vkb_fmt_shape(r, shape, sizeof shape);
+    memory_note(t, r);
     if (!r->timed) {
         untimed_row(t, name, shape, r);
         return;
@@ -256,6 +280,8 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
     double iqr = 0;
     vkb_fmt_fit(vkb_fmt_name(any, NULL, full, sizeof full), t->name_w, name, sizeof name);
     vkb_fmt_shape(any, shape, sizeof shape);
+    memory_note(t, vk);
+    memory_note(t, cu);
     if (!(vk && vk->timed) && !(cu && cu->timed) && (!vk || !cu || vk->status == cu->status)) {
         if (vk && cu && vk->status == VKB_RES_SKIP && strcmp(vk->skip_reason, cu->skip_reason) != 0) {
             untimed_row(t, name, shape, vk);
@@ -427,6 +453,12 @@ static void legend(table_sink *t)
     if (t->used.unsettled)
         legend_line(t, "~: the median had not settled when the time budget ran out: a rough number (raise "
                        "--budget-ms)");
+    if (t->used.host_timed)
+        legend_line(t, "h: timed on the host's clock (submission to fence, launch to synchronize, or the host's own "
+                       "copies), not with GPU timestamps");
+    if (t->used.measured_fit)
+        legend_line(t, "fits: from the last-level cache size vkbench measured on this device (cache.chase; "
+                       "`vkbench devices` shows it), neither the driver nor CUDA reports one");
     if (t->used.unknown_fit)
         legend_line(t, "fits ?: Vulkan alone cannot tell the cache size: in cache (L2) or not (DRAM) is unknown");
     if (t->used.cross)

@@ -1,0 +1,31 @@
+/* cache_probe.h - the last-level cache size from vkbench's own measurement (cache.chase), where neither the
+ * driver nor CUDA reports one: the knee of the chase's latency over footprints, kept per device in a file. */
+#ifndef VKB_CACHE_PROBE_H
+#define VKB_CACHE_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "caps.h"
+
+/* The last-level cache size from a chase's latency NS (per load) at footprints BYTES, N points in ascending
+ * order: the footprint where the latency has gone half the way (geometric mean) from the last cache's plateau
+ * to DRAM's (the largest footprint's), interpolated: about where half the chase's loads miss. 0 when there is
+ * no such rise (fewer than 3 points, or no point a cache's distance below DRAM). */
+uint64_t vkb_cache_knee(const double *bytes, const double *ns, int n);
+/* Where the measurement for CAPS's device is kept: $XDG_CACHE_HOME/vkbench/<uuid>.json (else
+ * $HOME/.cache/vkbench/...). 0, or -1 when neither variable is set. */
+int vkb_cache_path(const vkb_caps *caps, char *path, size_t len);
+/* The size kept for CAPS's device, or 0 when there is none (or it cannot be read). */
+uint64_t vkb_cache_load(const vkb_caps *caps);
+/* Keep SIZE and the N points it came from for CAPS's device (written whole: a temporary renamed over the file).
+ * 0, or -1 when the file cannot be written (the caller goes on without it). */
+int vkb_cache_save(const vkb_caps *caps, uint64_t size, const double *bytes, const double *ns, int n);
+
+/* The last-level cache of VK where neither the driver nor CUDA reported one (caps.cache_bytes 0): kept from an
+ * earlier run, else measured now with cache.chase and kept; caps.cache_bytes and cache_measured set from it.
+ * VKB_CACHE_PROBE=0 skips it; =refresh measures again (beside CUDA's size too, which then still stands). */
+void vkb_cache_measure(vkb_backend *vk);
+
+#endif

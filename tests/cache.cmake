@@ -1,0 +1,22 @@
+# cache families: a chase one hop short fails (VKB_FAULT_INJECT=chase-skip); a footprint of part of an element
+# is refused
+add_test(NAME vkb.vk.cache.chase_skips COMMAND env VKB_FAULT_INJECT=chase-skip
+         ${expect} 1 "chase .*FAIL" -- ${vkbench} run cache.chase --n 4160 --reps 1 --warmup-ms 0)
+set_tests_properties(vkb.vk.cache.chase_skips PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3)
+add_test(NAME vkb.bad.cache_footprint COMMAND ${expect} 2 "whole 64-byte elements" -- ${vkbench} run cache --n 100)
+set_tests_properties(vkb.bad.cache_footprint PROPERTIES LABELS bad)
+# the probe: where nothing reports the last-level cache, a timed run measures it once and keeps it for the device
+# (the size found depends on the host's load: the test asks that the probe ran and left a file `devices` reads,
+# or said it found no step)
+add_test(NAME vkb.vk.cache.probe COMMAND sh -c
+         "rm -rf xdg-probe && XDG_CACHE_HOME=$PWD/xdg-probe VKB_CACHE_PROBE=refresh ${vkbench} run copy --n 1K --reps 1 --warmup-ms 0 2>&1 | grep -Eq 'cache probe (measured|found no step)' && (XDG_CACHE_HOME=$PWD/xdg-probe ${vkbench} devices | grep -q 'measured cache  last level' || ! ls xdg-probe/vkbench/*.json)")
+set_tests_properties(vkb.vk.cache.probe PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
+# the knee of synthetic latency curves (test_cache_probe.c)
+add_executable(test_cache_probe test_cache_probe.c)
+target_link_libraries(test_cache_probe PRIVATE vkb_core)
+foreach(item two_levels noisy_rise h100 h100_probe no_step)
+    add_test(NAME vkb.unit.cache_probe.${item} COMMAND test_cache_probe ${item})
+    set_tests_properties(vkb.unit.cache_probe.${item} PROPERTIES LABELS unit)
+endforeach()
+add_test(NAME vkb.cuda.cache COMMAND ${vkbench} run cache --n 4K,1M --backend all --reps 3 --warmup-ms 0 --quiet)
+set_tests_properties(vkb.cuda.cache PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)

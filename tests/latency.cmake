@@ -1,0 +1,12 @@
+# latency: a dropped dispatch fails (VKB_FAULT_INJECT=drop-dispatch: the repeated pass runs once fewer, so the
+# counter ends one short), on the rows that repeat; submit_fence with its one dispatch skipped fails too
+add_test(NAME vkb.vk.latency.dispatch_dropped COMMAND env VKB_FAULT_INJECT=drop-dispatch
+         ${expect} 1 "dispatch .*FAIL" -- ${vkbench} run latency --n 8 --reps 1 --warmup-ms 0)
+add_test(NAME vkb.vk.latency.submit_dropped COMMAND env VKB_FAULT_INJECT=skip-pass:0
+         ${expect} 1 "submit_fence .*FAIL" -- ${vkbench} run latency --variant submit_fence --n 1 --reps 1 --warmup-ms 0)
+set_tests_properties(vkb.vk.latency.dispatch_dropped vkb.vk.latency.submit_dropped PROPERTIES LABELS "vulkan;verify"
+                     SKIP_RETURN_CODE 3)
+add_test(NAME vkb.bad.latency_timestamps COMMAND ${expect} 4 "at most 4096 timestamps" -- ${vkbench} run latency --n 5000)
+set_tests_properties(vkb.bad.latency_timestamps PROPERTIES LABELS bad)
+add_test(NAME vkb.cuda.latency COMMAND ${vkbench} run latency --n 16 --backend all --reps 3 --warmup-ms 0 --quiet)
+set_tests_properties(vkb.cuda.latency PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
