@@ -244,10 +244,12 @@ cudaError_t launch_block(const vkb_pass *p, void *const *a, cudaStream_t s)
     return cudaGetLastError();
 }
 
-/* One cuBLAS handle, made on first use, set to stream S and math mode MODE; the pass's sizes in M, N, K. */
+/* One cuBLAS handle per host thread (a handle belongs to the GPU that was current where it was made: with
+ * --device LIST each GPU's thread its own), made on first use, set to stream S and math mode MODE; the pass's
+ * sizes in M, N, K. */
 cublasHandle_t blas(const vkb_pass *p, cudaStream_t s, cublasMath_t mode, int *m, int *n, int *k)
 {
-    static cublasHandle_t h;
+    static thread_local cublasHandle_t h;
     matmul_push pc = vkb_push_as<matmul_push>(p);
     *m = (int)pc.m, *n = (int)pc.n, *k = (int)pc.k;
     if (!h && cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)

@@ -109,7 +109,7 @@ cudaError_t launch_peak(const vkb_pass *p, void *const *a, cudaStream_t s)
  * of the fp16-accumulate rows. Row-major C = A B as column-major C^T = B^T A^T. */
 cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
-    static cublasHandle_t h;
+    static thread_local cublasHandle_t h;   /* per host thread, as blas() */
     int m = (int)p->push[0], n = (int)p->push[1], k = (int)p->push[2];
     const half one = __float2half(1.0f), zero = __float2half(0.0f);
     cublasStatus_t st;

@@ -288,8 +288,8 @@ LAUNCH_BLOCK(subgroup_atomic)
  * run and kept for the process, so timed runs measure the reduction only. */
 cudaError_t launch_cub_sum(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
-    static void *temp;
-    static size_t temp_bytes;
+    static thread_local void *temp;   /* per host thread: each GPU of --device LIST its own */
+    static thread_local size_t temp_bytes;
     size_t need = 0;
     const float *src = (const float *)a[0];
     float *dst = (float *)a[1];
