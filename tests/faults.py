@@ -308,7 +308,8 @@ def case_nohup():
 
 
 def case_sigpipe():
-    """The reader of stdout gone: exit 141 without an error line, for --json - and for the table."""
+    """The reader of stdout gone: exit 141 without an error line, for --json - and for the table; the JSON file
+    whole. A SIGPIPE after the cases keeps every result in the file."""
     path = fresh("pipe.json")
     for args in (["--json", "-"], ["--json", path]):
         r, w = os.pipe()
@@ -319,6 +320,9 @@ def case_sigpipe():
             os.close(w)
         check(code == 141, f"{args}: exit {code}, not 141: {err}")
         check("vkbench: error:" not in err, f"{args}: an error line for a reader that went away: {err}")
+    # the table's first line (the device) precedes the first case: the run stops before measuring, and the
+    # file is a whole document that says so
+    check(load(path)["interrupted"] and not leftovers(), "the JSON file was not written whole")
     r, w = os.pipe()
     os.close(r)
     try:   # the reader of the progress lines (stderr) gone
@@ -326,7 +330,12 @@ def case_sigpipe():
     finally:
         os.close(w)
     check(code == 141, f"progress to a closed pipe: exit {code}, not 141")
-    check(load(path)["results"] and not leftovers(), "the JSON file was not written whole")
+    # SIGPIPE after the last case, while the files are closed: the results measured are all in the file
+    path = fresh("pipe-late.json", "OLD")
+    code, _, err = vk(["run", "copy", "--n", "1000,2000", "--json", path] + RUN,
+                      env={"VKB_FAULT_INJECT": "signal-late:13"})
+    check(code == 141 and "vkbench: error:" not in err, f"SIGPIPE after the cases: exit {code}, not 141: {err}")
+    check(len(load(path)["results"]) == 4 and not leftovers(), "the JSON file was not written whole")
 
 
 def case_stuck_fence():

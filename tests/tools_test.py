@@ -72,7 +72,9 @@ def case_load():
 
 def case_committed():
     """Every committed results file (the tune files were bare lists that crashed plot, report and compare)
-    is a document each tool reads; plot runs on the four tune files."""
+    is a document each tool reads; plot runs on the four tune files. Compared with itself every row is the
+    same or unclear, except the rows the file records as failed (check_committed.py names such files): each
+    is a FAIL, and the gate fails (exit 1)."""
     files = sorted(f for f in os.listdir(RESULTS) if f.endswith(".json"))
     check(len(files) >= 10, "the committed results", files)
     for f in files:
@@ -82,11 +84,14 @@ def case_committed():
         check(isinstance(raw, dict) and raw.get("tool") == "vkbench", f"{f} is a vkbench document")
         if "tune" in f:
             check("tune" in raw and raw["tune"]["configs"], f"{f} names its configurations under tune")
+        failed = len({vkbjson.key(r) for r in raw["results"] if vkbjson.failed(r)})
         code, out, err = tool("compare", path, path)
-        check(code == 0 and "Traceback" not in err, f"compare {f} with itself", out, err)
+        check(code == (1 if failed else 0) and "Traceback" not in err, f"compare {f} with itself", out, err)
         summary = [ln for ln in out.splitlines() if ln.startswith("summary")]
         check(len(summary) == 1 and " 0 faster, 0 slower" in summary[0] and ", 0 missing" not in summary[0],
               f"{f} against itself: every row the same or unclear", summary)
+        check(summary[0].endswith(f"; {failed} FAIL") if failed else "FAIL" not in summary[0],
+              f"{f} against itself: a FAIL for each of its {failed} failed rows, no other", summary)
         code, out, err = tool("report", path)
         check(code == 0 and out.startswith("# vkbench report"), f"report {f}", err)
     out_dir = tempfile.mkdtemp()

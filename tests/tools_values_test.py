@@ -76,8 +76,12 @@ def case_report_aggregates():
     code, out, err = tool("report", path)
     check(code == 0, "report exit 0", out, err)
     gm = math.exp((math.log(2) + math.log(0.5) + math.log(4)) / 3)   # 1.587; the mean 2.167, the median 2
-    for want in (f"- fam: geometric mean {gm:.3f} over 3 rows", "- fam2: geometric mean 3.000 over 1 rows",
-                 "| a | n=1024 | 200.0 | 40.0% of api_copy (cuda), rule 60% | 20 | 30.0% | 100.0 | 20.0% of "
+    # the means in the headline and in the Vulkan / CUDA table: one per family with pairs, its row count
+    lines = out.splitlines()
+    for want in (f"- Vulkan / CUDA, geometric mean over kernel rows: fam {gm:.3f} (3 rows), fam2 3.000 (1 rows)",
+                 f"| fam | 3 | {gm:.3f} |", "| fam2 | 1 | 3.000 |"):
+        check(want in lines, f"report has the line {want!r}", out)
+    for want in ("| a | n=1024 | 200.0 | 40.0% of api_copy (cuda), rule 60% | 20 | 30.0% | 100.0 | 20.0% of "
                  "api_copy (cuda) | 20 | 30.0% | 2.000 |",
                  "| b | n=1024 | 50.0 | 10.0% of api_copy (cuda) | 17 (not settled) | 40.0% | 100.0 |",
                  "| 0.500 |", "| c | n=1024 | 400.0 | 80.0% of api_copy (cuda) |", "| 4.000 |",
@@ -86,15 +90,18 @@ def case_report_aggregates():
                  "subgroup arithmetic"):
         check(want in out, f"report has {want!r}", out)
     check("| e | n=1024 |  |  |  |  | 1.0 |" in out, "the failed row leaves its cells empty, the pair no ratio", out)
-    check(out.count("geometric mean") == 2, "one mean per family with pairs", out)
+    table = lines[lines.index("## Vulkan / CUDA") + 4:]
+    check(table[:2] == [f"| fam | 3 | {gm:.3f} |", "| fam2 | 1 | 3.000 |"] and not table[2].startswith("|"),
+          "one mean per family with pairs", out)
 
 
 FAKE_VKBENCH = r'''
 import json, sys
 argv = sys.argv[1:]
-config, out = argv[argv.index("--spec") + 1], argv[argv.index("--json") + 1]
+out = argv[argv.index("--json") + 1]
+config = argv[argv.index("--spec") + 1] if "--spec" in argv else None   # None: tune's defaults baseline
 # CONFIG -> (metric, fraction, status, registers, local memory); T=3 is refused
-known = {"T=1": (150.0, 0.15, "ok", 40, None), "T=2": (900.0, 0.9, "ok", 96, 2 ** 36),
+known = {None: (300.0, 0.3, "ok", 48, None), "T=1": (150.0, 0.15, "ok", 40, None), "T=2": (900.0, 0.9, "ok", 96, 2 ** 36),
          "T=4": (30.0, 0.03, "fail", None, None), "T=5": (450.0, 0.45, "ok", 64, 2 ** 36 + 16)}
 if config not in known:
     sys.stderr.write("vkbench: error: --spec T=3: the family refuses it\n")
@@ -127,21 +134,25 @@ def case_tune_ranking():
     code, out, err = tool("tune", "--vkbench", fake, "--json", merged, "fam", "v", "T=1", "T=2", "T=3", "T=4",
                           "T=5")
     check(code == 0, "tune exit 0", out, err)
-    lines = [ln for ln in out.splitlines() if ln.startswith("T=")]
-    check([ln.split()[0] for ln in lines] == ["T=2", "T=5", "T=1", "T=3", "T=4"],
-          "ranked fastest first, then what did not run in the order given", out)
-    t2, t5, t1 = lines[0].split(), lines[1].split(), lines[2].split()
-    check(t2[2:6] == ["900.0", "90.0%", "96", "0"], "T=2: metric, share, registers, spill less 2^36", out)
-    check(t5[2:6] == ["450.0", "45.0%", "64", "16"], "T=5: the same", out)
-    check(t1[2:6] == ["150.0", "15.0%", "40", "-"], "T=1: no local-memory statistic", out)
-    check("exit 2: --spec T=3: the family refuses it" in lines[3], "T=3: the refusal's reason", out)
-    check("FAILED validation" in lines[4], "T=4: failed", out)
+    lines = [ln for ln in out.splitlines() if ln.startswith(("T=", "(defaults)"))]
+    check([ln.split()[0] for ln in lines] == ["T=2", "T=5", "(defaults)", "T=1", "T=3", "T=4"],
+          "ranked fastest first (the defaults baseline among them), then what did not run in the order given", out)
+    t2, t5, dflt, t1 = (ln.split() for ln in lines[:4])
+    # metric (three significant digits), share of the ceiling, spread (the template's IQR over median), ratio
+    # to the defaults row, registers, spill less 2^36
+    check(t2[2:8] == ["900", "90.0%", "2.0%", "x3.00", "96", "0"], "T=2: metric, share, spread, ratio, registers, "
+          "spill less 2^36", out)
+    check(t5[2:8] == ["450", "45.0%", "2.0%", "x1.50", "64", "16"], "T=5: the same", out)
+    check(dflt[2:8] == ["300", "30.0%", "2.0%", "x1.00", "48", "-"], "(defaults): the baseline, ratio 1", out)
+    check(t1[2:8] == ["150", "15.0%", "2.0%", "x0.500", "40", "-"], "T=1: no local-memory statistic", out)
+    check("exit 2: --spec T=3: the family refuses it" in lines[4], "T=3: the refusal's reason", out)
+    check("FAILED validation" in lines[5], "T=4: failed", out)
     with open(merged) as f:
         doc = json.load(f)
     kinds = [(r["variant"], r.get("constants")) for r in doc["results"]]
-    check(kinds == [("api_copy", None), ("v", "T=1"), ("v", "T=2"), ("v", "T=4"), ("v", "T=5")],
+    check(kinds == [("api_copy", None), ("v", None), ("v", "T=1"), ("v", "T=2"), ("v", "T=4"), ("v", "T=5")],
           "the merged document: the ceiling once, every configuration's row", kinds)
-    check([c["exit_code"] for c in doc["tune"]["configs"]] == [0, 0, 2, 0, 0], "each configuration's exit code",
+    check([c["exit_code"] for c in doc["tune"]["configs"]] == [0, 0, 0, 2, 0, 0], "each configuration's exit code",
           doc["tune"])
 
 
