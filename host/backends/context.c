@@ -366,19 +366,6 @@ static VkPhysicalDevice *physical_devices(VkInstance instance, uint32_t *n)
     return list;
 }
 
-static int contains_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return 1;
-    }
-    return n == 0;
-}
-
 /* Index of the device SELECT names: an index, a name substring, or NULL for the first discrete GPU,
  * else integrated GPU, else the first device (a CPU implementation). */
 static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *select)
@@ -398,7 +385,7 @@ static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *se
         }
         for (uint32_t i = 0; i < n; i++) {
             vkGetPhysicalDeviceProperties(list[i], &p);
-            if (contains_nocase(p.deviceName, select))
+            if (vkb_holds_nocase(p.deviceName, select, strlen(select)))
                 return i;
         }
         vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%s'; see `vkbench devices`", select);

@@ -19,18 +19,6 @@ int vkb_devices_several(const char *text)
     return text && (strcmp(text, "all") == 0 || strchr(text, ','));
 }
 
-static int holds_nocase(const char *hay, const char *needle, size_t n)
-{
-    for (; *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return 1;
-    }
-    return 0;
-}
-
 int vkb_devices_parse(const char *text, int *out)
 {
     static char names[VKB_MAX_DEVICES][256];
@@ -55,7 +43,7 @@ int vkb_devices_parse(const char *text, int *out)
             out[n++] = (int)idx;
         } else {
             for (int i = 0; i < have; i++)
-                if (holds_nocase(names[i], p, len))
+                if (vkb_holds_nocase(names[i], p, len))
                     out[n++] = i;
             if (n == from)
                 vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%.*s'; see `vkbench devices`", (int)len, p);

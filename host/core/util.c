@@ -1,6 +1,7 @@
 /* util.c - exit codes, error reporting, allocation, seeded random numbers, wall clock. */
 #include "util.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -247,4 +248,16 @@ const char *vkb_fmt_bytes(uint64_t bytes, char *buf, size_t len)
     else
         snprintf(buf, len, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, unit[u]);
     return buf;
+}
+
+int vkb_holds_nocase(const char *hay, const char *needle, size_t n)
+{
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return 1;
+    }
+    return n == 0;
 }

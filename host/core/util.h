@@ -73,6 +73,8 @@ const char *vkb_fmt_bytes(uint64_t bytes, char *buf, size_t len);
 const char *vkb_host_name(void);
 /* A device UUID as 8-4-4-4-12 hex digits (LEN at least 37). */
 const char *vkb_fmt_uuid(const uint8_t uuid[16], char *buf, size_t len);
+/* 1 when HAY holds the first N characters of NEEDLE, letters compared without case (device names); 1 for N 0. */
+int vkb_holds_nocase(const char *hay, const char *needle, size_t n);
 
 /* Where a thread that runs one device of several (--device LIST) catches its own fatal errors: while set,
  * vkb_die on that thread prints its line with PREFIX, stores code and message here and jumps to JUMP
