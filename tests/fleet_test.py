@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from test_verdicts import check, one_line_error
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -21,24 +22,9 @@ DEVICES = 8
 SLOWDOWN = 1.15      # the planted sick GPU takes 15% longer on every row
 
 
-def check(cond, what, *context):
-    if not cond:
-        print(f"FAIL: {what}")
-        for c in context:
-            print(c)
-        sys.exit(1)
-
-
 def fleet(*args):
     p = subprocess.run([sys.executable, FLEET, *args], capture_output=True, text=True, timeout=300)
     return p.returncode, p.stdout, p.stderr
-
-
-def one_line_error(code, out, err, rc, pattern):
-    check(code == rc, f"exit {code}, expected {rc}", out, err)
-    check("Traceback" not in err, "a traceback instead of one line", err)
-    lines = err.strip().splitlines()
-    check(len(lines) == 1 and re.search(pattern, lines[0]), f"one line matching {pattern!r}", err)
 
 
 def suite():

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from test_verdicts import check, one_line_error
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -32,21 +33,6 @@ def tool(name, *args, stdin=None):
     p = subprocess.run([PY, os.path.join(TOOLS, name + ".py"), *args], capture_output=True, text=True,
                        timeout=300)
     return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what, *context):
-    if not cond:
-        print(f"FAIL: {what}")
-        for c in context:
-            print(c)
-        sys.exit(1)
-
-
-def one_line_error(code, out, err, rc, pattern):
-    check(code == rc, f"exit {code}, expected {rc}", out, err)
-    check("Traceback" not in err, "a traceback instead of one line", err)
-    lines = err.strip().splitlines()
-    check(len(lines) == 1 and re.search(pattern, lines[0]), f"one line matching {pattern!r}", err)
 
 
 # --- cases ---

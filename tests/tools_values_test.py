@@ -12,18 +12,11 @@ import stat
 import subprocess
 import sys
 import tempfile
+from test_verdicts import check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(os.path.dirname(HERE), "tools")
 TEMPLATE = os.path.join(HERE, "fixtures", "v2-h100.json")
-
-
-def check(cond, what, *context):
-    if not cond:
-        print(f"FAIL: {what}")
-        for c in context:
-            print(c)
-        sys.exit(1)
 
 
 def tool(name, *args):
