@@ -1,6 +1,7 @@
 /* matmul.c - the matmul family: row-major C = A B (M x K times K x N), a ladder from one thread per
  * element to register blocks, wide accesses, a transposed A tile, double buffering and subgroup tiles
- * (seeds 000 and 004), and fp16 cooperative matrices; cuBLAS (pedantic fp32, and fp16 -> fp32) as ceilings. */
+ * (seeds 000 and 004), a warp-tiled SGEMM written for NVIDIA's Vulkan compiler (issue 28), and fp16
+ * cooperative matrices; cuBLAS (pedantic fp32, and fp16 -> fp32) as ceilings. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +167,43 @@ static uint32_t block_shared(const uint32_t *s)
     return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
 }
 
+/* Shared memory of the matmul_warptile configuration S (BM BN BK ...), in bytes: two stages of vec4, A's k-rows
+ * padded by one vec4 (UINT32_MAX past it). */
+static uint32_t warptile_shared(const uint32_t *s)
+{
+    uint64_t b = 2u * (uint64_t)s[2] * ((uint64_t)s[0] / 4u + 1u + (uint64_t)s[1] / 4u) * 16u;
+    return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
+}
+
+/* Is the matmul_warptile configuration S (BM BN BK WM WN TM TN) consistent? Its workgroup in NT (MATMUL_WARP
+ * invocations per WM x WN warp tile) and VKB_PLAN_OK, or VKB_PLAN_BAD_REQUEST with WHY. */
+static int warptile_check(const uint32_t *s, uint32_t *nt, char *why, size_t len)
+{
+    uint32_t bm = s[0], bn = s[1], bk = s[2], wm = s[3], wn = s[4], tm = s[5], tn = s[6];
+    uint64_t warps;
+    if (!bm || !bn || !bk || !wm || !wn || !tm || !tn || bm % wm || bn % wn || wm % tm || wn % tn || tm % 4 ||
+        tn % 4 || bk % 4)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "BM=%u BN=%u BK=%u WM=%u WN=%u TM=%u TN=%u: each at "
+                             "least 1, WM dividing BM, WN dividing BN, TM dividing WM, TN dividing WN, TM, TN and BK "
+                             "multiples of 4", bm, bn, bk, wm, wn, tm, tn);
+    if ((uint64_t)(wm / tm) * (wn / tn) != MATMUL_WARP)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%u warp tile of %ux%u per invocation is %u x %u "
+                             "invocations: matmul_warptile's warp is %u (WM/TM x WN/TN)", wm, wn, tm, tn, wm / tm,
+                             wn / tn, MATMUL_WARP);
+    warps = (uint64_t)(bm / wm) * (bn / wn);
+    *nt = warps * MATMUL_WARP > UINT32_MAX ? UINT32_MAX : (uint32_t)(warps * MATMUL_WARP);
+    return VKB_PLAN_OK;
+}
+
+/* The row named NAME as declared (before --spec). */
+static const vkb_variant *declared(const char *name)
+{
+    for (size_t i = 0; i < VKB_COUNT(variants); i++)
+        if (strcmp(variants[i].name, name) == 0)
+            return &variants[i];
+    return NULL;
+}
+
 /* Shared memory of matmul_coopmat with S = BM BN BK WM WN and NSUB subgroups: two stages of padded fp16
  * tiles and a 16x16 fp32 staging tile per subgroup. */
 static uint32_t coopmat_shared(const uint32_t *s, uint32_t nsub)
@@ -250,6 +288,23 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             while (block_shared(spec) > caps->max_shared_bytes && spec[2] % 8 == 0)
                 spec[2] /= 2;
             shared = block_shared(spec);
+            tile_m = spec[0];
+            tile_n = spec[1];
+        } else if (strcmp(v->kernel, "matmul_warptile") == 0) {
+            /* the workgroup follows from the constants; a --spec 0= that says otherwise is refused */
+            const vkb_variant *row = declared(v->name);
+            uint32_t nt = 0;
+            if ((code = warptile_check(spec, &nt, why, len)) != VKB_PLAN_OK)
+                return code;
+            if (local[1] != 1 || local[2] != 1 || (row && local[0] != row->local[0] && local[0] != nt))
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: matmul_warptile's is "
+                                     "%u x its %u warp tiles = %ux1x1, set by BM, BN, WM, WN (leave 0=, 1=, 2= "
+                                     "out)", local[0], local[1], local[2], MATMUL_WARP, nt / MATMUL_WARP, nt);
+            local[0] = nt;
+            /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
+            while (warptile_shared(spec) > caps->max_shared_bytes && spec[2] % 8 == 0)
+                spec[2] /= 2;
+            shared = warptile_shared(spec);
             tile_m = spec[0];
             tile_n = spec[1];
         } else if (vkb_mm_tc_owns(v->kernel)) { /* KHR, coopmat2 and the peak (issue 17): matmul_tc.c */

@@ -1,5 +1,5 @@
 /* matmul.h - the matmul family's declarations, included by the host (host/families/matmul.c), the shaders
- * (shaders/matmul/matmul_naive, _tiled, _block, _coopmat .comp) and the CUDA twins (cuda/matmul.cu). */
+ * (shaders/matmul/matmul_naive, _tiled, _block, _warptile, _coopmat .comp) and the CUDA twins (cuda/matmul.cu). */
 #ifndef VKB_MATMUL_H
 #define VKB_MATMUL_H
 
@@ -19,5 +19,9 @@ typedef struct matmul_push matmul_push;
 #define MATMUL_OPT_WIDE 1u /* 16-byte global loads (rows a multiple of 4) and vec4 shared reads of B */
 #define MATMUL_OPT_AT 2u   /* the A tile stored k-major (+4 pad): vec4, conflict-free A reads */
 #define MATMUL_OPT_DB 4u   /* two shared stages: the next tile fetched during the math */
+
+/* matmul_warptile's nominal warp: the invocations of one WM x WN warp tile, counted by gl_LocalInvocationID (a
+ * performance choice, not a subgroup: the result is the same at any subgroup size) */
+#define MATMUL_WARP 32u
 
 #endif
