@@ -206,6 +206,127 @@ __global__ void __launch_bounds__(NT) matmul_block(const float *__restrict__ a, 
     }
 }
 
+/* The warp-tiled SGEMM: see shaders/matmul/matmul_warptile.comp for the meaning of each constant (the same
+ * nominal warp, strips, shared layout, guards and order of the FMAs). */
+template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsigned TM, unsigned TN>
+__global__ void __launch_bounds__(MATMUL_WARP *(BM / WM) * (BN / WN))
+    matmul_warptile(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c, matmul_push pc)
+{
+    constexpr unsigned NT = MATMUL_WARP * (BM / WM) * (BN / WN), LR = WM / TM, LC = WN / TN, MI = TM / 4u,
+                       NI = TN / 4u;
+    constexpr unsigned AP4 = BM / 4u + 1u, BN4 = BN / 4u, BK4 = BK / 4u, ASZ = BK * AP4, BSZ = BK * BN4;
+    constexpr unsigned LA = (BM * BK4 + NT - 1u) / NT, LB = (BK * BN4 + NT - 1u) / NT;
+    __shared__ float4 as_[2u * ASZ], bs_[2u * BSZ];
+    float *asf = reinterpret_cast<float *>(as_);
+    unsigned m = pc.m, n = pc.n, k = pc.k;
+    unsigned tid = threadIdx.x, warp = tid / MATMUL_WARP, lane = tid % MATMUL_WARP;
+    unsigned wr = warp / (BN / WN), wc = warp % (BN / WN), lr = lane / LC, lc = lane % LC;
+    unsigned m0 = blockIdx.y * BM, n0 = blockIdx.x * BN, tiles = (k + BK - 1u) / BK;
+    unsigned abase = wr * (WM / 4u) + lr, bbase = wc * (WN / 4u) + lc;
+    bool a_wide = (k & 3u) == 0u, b_wide = (n & 3u) == 0u;
+    float4 ra[LA], rb[LB], acc[TM * NI];
+    unsigned ar[LA], ac[LA], br[LB], bc[LB];
+
+    auto fetch = [&](unsigned k0) {
+#pragma unroll
+        for (unsigned l = 0; l < LA; l++)
+            ra[l] = load_w<4>(a, ar[l] < BM && m0 + ar[l] < m, a_wide, m0 + ar[l], k0 + ac[l], k);
+#pragma unroll
+        for (unsigned l = 0; l < LB; l++)
+            rb[l] = load_w<4>(b, br[l] < BK && k0 + br[l] < k, b_wide, k0 + br[l], n0 + bc[l], n);
+    };
+    auto stash = [&](unsigned s) {
+#pragma unroll
+        for (unsigned l = 0; l < LA; l++) {
+            if (ar[l] >= BM)
+                break;
+            unsigned f = (s * ASZ + ac[l] * AP4 + (ar[l] >> 2)) * 4u + (ar[l] & 3u);
+            asf[f] = ra[l].x;
+            asf[f + AP4 * 4u] = ra[l].y;
+            asf[f + 2u * AP4 * 4u] = ra[l].z;
+            asf[f + 3u * AP4 * 4u] = ra[l].w;
+        }
+#pragma unroll
+        for (unsigned l = 0; l < LB; l++) {
+            if (br[l] >= BK)
+                break;
+            bs_[s * BSZ + br[l] * BN4 + (bc[l] >> 2)] = rb[l];
+        }
+    };
+    auto fma4 = [](float s, float4 v, float4 &d) {
+        d.x = fmaf(s, v.x, d.x), d.y = fmaf(s, v.y, d.y), d.z = fmaf(s, v.z, d.z), d.w = fmaf(s, v.w, d.w);
+    };
+
+#pragma unroll
+    for (unsigned l = 0; l < LA; l++)
+        ar[l] = (tid + l * NT) / BK4, ac[l] = (tid + l * NT) % BK4 * 4u;
+#pragma unroll
+    for (unsigned l = 0; l < LB; l++)
+        br[l] = (tid + l * NT) / BN4, bc[l] = (tid + l * NT) % BN4 * 4u;
+#pragma unroll
+    for (unsigned i = 0; i < TM * NI; i++)
+        acc[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+
+    fetch(0u);
+    stash(0u);
+    __syncthreads();
+    for (unsigned t = 0; t < tiles; t++) {
+        bool more = t + 1u < tiles;
+        if (more)
+            fetch((t + 1u) * BK);
+        unsigned ao = abase + (t & 1u) * ASZ, bo = bbase + (t & 1u) * BSZ;
+#pragma unroll
+        for (unsigned kk = 0; kk < BK; kk++) {
+            float4 fa[MI], fb[NI];
+#pragma unroll
+            for (unsigned mi = 0; mi < MI; mi++)
+                fa[mi] = as_[ao + kk * AP4 + mi * LR];
+#pragma unroll
+            for (unsigned ni = 0; ni < NI; ni++)
+                fb[ni] = bs_[bo + kk * BN4 + ni * LC];
+#pragma unroll
+            for (unsigned mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (unsigned ni = 0; ni < NI; ni++) {
+                    unsigned i = mi * 4u * NI + ni;
+                    fma4(fa[mi].x, fb[ni], acc[i]);
+                    fma4(fa[mi].y, fb[ni], acc[i + NI]);
+                    fma4(fa[mi].z, fb[ni], acc[i + 2u * NI]);
+                    fma4(fa[mi].w, fb[ni], acc[i + 3u * NI]);
+                }
+        }
+        if (more)
+            stash((t + 1u) & 1u);
+        __syncthreads();
+    }
+
+    bool c_wide = (n & 3u) == 0u;
+    float4 *c4 = reinterpret_cast<float4 *>(c);
+#pragma unroll
+    for (unsigned mi = 0; mi < MI; mi++)
+#pragma unroll
+        for (unsigned r = 0; r < 4u; r++) {
+            unsigned gm = m0 + wr * WM + mi * LR * 4u + lr * 4u + r;
+            if (gm >= m)
+                continue;
+#pragma unroll
+            for (unsigned ni = 0; ni < NI; ni++) {
+                unsigned gn = n0 + wc * WN + ni * LC * 4u + lc * 4u;
+                float4 v = acc[(mi * 4u + r) * NI + ni];
+                const float *vf = &v.x;
+                if (c_wide) {
+                    if (gn < n)
+                        c4[(gm * n + gn) >> 2] = v;
+                } else {
+#pragma unroll
+                    for (unsigned q = 0; q < 4u; q++)
+                        if (gn + q < n)
+                            c[gm * n + gn + q] = vf[q];
+                }
+            }
+        }
+}
+
 /* fp16 x fp16 -> fp32 with 16x16x16 WMMA fragments: the twin of matmul_coopmat.comp (matmul_wmma.cuh). */
 template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN>
 __global__ void matmul_coopmat(const unsigned *__restrict__ a, const unsigned *__restrict__ b, float *__restrict__ c,
@@ -240,6 +361,16 @@ cudaError_t launch_block(const vkb_pass *p, void *const *a, cudaStream_t s)
     if (p->local[0] != NT || p->local[1] != 1 || p->local[2] != 1)
         return cudaErrorInvalidConfiguration;   /* the register arrays are sized for NT threads */
     matmul_block<BM, BN, BK, WM, WN, TM, TN, OPT, NT><<<vkb_grid(p), vkb_block(p), 0, s>>>(
+        (const float *)a[0], (const float *)a[1], (float *)a[2], vkb_push_as<matmul_push>(p));
+    return cudaGetLastError();
+}
+
+template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsigned TM, unsigned TN>
+cudaError_t launch_warptile(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    if (p->local[0] != MATMUL_WARP * (BM / WM) * (BN / WN) || p->local[1] != 1 || p->local[2] != 1)
+        return cudaErrorInvalidConfiguration;   /* the warp tiles are laid out for this many threads */
+    matmul_warptile<BM, BN, BK, WM, WN, TM, TN><<<vkb_grid(p), vkb_block(p), 0, s>>>(
         (const float *)a[0], (const float *)a[1], (float *)a[2], vkb_push_as<matmul_push>(p));
     return cudaGetLastError();
 }
@@ -307,6 +438,8 @@ cudaError_t launch_cublas_hgemm(const vkb_pass *p, void *const *a, cudaStream_t 
     {kernel, 8, {bm, bn, bk, WARPS2(wm), wn, tm, tn, opt}, launch_block<bm, bn, bk, WARPS2(wm), wn, tm, tn, opt, lx>},
 /* the unroll hints of the Vulkan build are nvcc's default: the same template */
 #define CUDA_matmul_block_unrolled CUDA_matmul_block
+#define CUDA_matmul_warptile(kernel, lx, bm, bn, bk, wm, wn, tm, tn) \
+    {kernel, 7, {bm, bn, bk, wm, wn, tm, tn}, launch_warptile<bm, bn, bk, wm, wn, tm, tn>},
 #define CUDA_matmul_coopmat(kernel, lx, bm, bn, bk, wm, wn) \
     {kernel, 5, {bm, bn, bk, wm, wn}, launch_coopmat<bm, bn, bk, wm, wn>},
 /* CUDA's shared tile is half already */
