@@ -32,3 +32,8 @@ set_tests_properties(vkb.vk.matmul.spec PROPERTIES LABELS vulkan SKIP_RETURN_COD
 add_test(NAME vkb.vk.matmul.tensor_cores COMMAND sh -c
          "${vkbench} run matmul --m 64 --n 512 --k 64 --variant coopmat_khr,coopmat2,coopmat_khr_acc16,coopmat2_acc16,coopmat2_staged,coopmat2_staged_acc16,tc_peak,tc_peak_acc16 --backend vulkan --reps 1 --warmup-ms 0 --quiet --json matmul_tc.json && ${VKB_PYTHON} -c \"import json, re; r = [x for x in json.load(open('matmul_tc.json'))['results'] if x['variant'] in ('coopmat_khr', 'coopmat2', 'coopmat_khr_acc16', 'coopmat2_acc16', 'coopmat2_staged', 'coopmat2_staged_acc16', 'tc_peak', 'tc_peak_acc16')]; why = 'needs (VK_KHR_cooperative_matrix|VK_NV_cooperative_matrix2|the newer shader compiler: run tools/setup-glslang.sh)'; good = [x for x in r if x['status'] == 'ok' or (x['status'] == 'skip' and re.match(why, x['skip_reason']))]; assert len(r) == 8 and len(good) == 8, r\"")
 set_tests_properties(vkb.vk.matmul.tensor_cores PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
+# warptile reshaped by --spec (issue 28): other warp tiles, strips, k depths, a workgroup of 3 warps and one whose
+# loads leave invocations idle; each validated at shapes no tile divides
+add_test(NAME vkb.vk.matmul.warptile_spec COMMAND sh -c
+         "for s in BK=16,BM=64,BN=64,WM=32,WN=32,TM=4,TN=8 WM=32,WN=64 BM=128,BN=256,WM=64,WN=64,TM=8,TN=16 BK=4 BM=96,BN=32,WM=32,WN=32,TM=4,TN=8 BM=64,BN=32,BK=4,WM=32,WN=32,TM=4,TN=8; do ${vkbench} validate matmul --variant warptile --spec $s --m 1,129 --n 3,132 --k 9,36 --validation --quiet || exit 1; done")
+set_tests_properties(vkb.vk.matmul.warptile_spec PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)

@@ -102,6 +102,10 @@ MUTATIONS = [
       CLEAN("memory"), "structure of arrays: second field shifted"),
     M("sh32", "shader", "shaders/memory/mem_aos.comp", "dst1[i * REC + f] = src1[i * REC + f];", "dst1[i * REC + f] = src1[i * REC + (f + 1u) % FIELDS];",
       CLEAN("memory"), "array of structures: fields rotated"),
+    M("sh33", "shader", "shaders/matmul/matmul_warptile.comp", "    uint tiles = (pc.k + BK - 1u) / BK;", "    uint tiles = pc.k / BK;",
+      CLEAN("matmul"), "warptile matmul: the last, partial k tile skipped"),
+    M("sh34", "shader", "shaders/matmul/matmul_warptile.comp", "            stash((t + 1u) & 1u);", "            stash(t & 1u);",
+      CLEAN("matmul"), "warptile matmul: the next tile stored into the stage being read (wrong stage index)"),
     M("sg01", "shader", "shaders/reduce/subgroup_tail.glsl", "    for (uint j = rank; j < count; j += lanes)",
       "    for (uint j = gl_SubgroupInvocationID; j < count; j += gl_SubgroupSize)",
       r"vkb\.vk\.validate\.sg(32|64)$", "subgroup tail assumes a full subgroup (lavapipe runs 16 active of 32/64: issue 22)"),
@@ -314,6 +318,8 @@ MUTATIONS = [
       gpu="run copy --backend cuda --variant vec4 --n 2^24 --reps 5 --warmup-ms 0"),
     M("cu06", "cuda", "cuda/module.cu", "    fill_words<<<1024, 256, 0, stream>>>((uint32_t *)dst, word, bytes / 4);", "    fill_words<<<1024, 256, 0, stream>>>((uint32_t *)dst, word, bytes / 8);", None, "CUDA poison fills half the buffer",
       gpu="validate copy --backend cuda --variant vec4 --n 1000"),
+    M("cu07", "cuda", "cuda/matmul.cu", "            stash((t + 1u) & 1u);", "            stash(t & 1u);", None, "CUDA warptile matmul: the next tile stored into the stage being read",
+      gpu="validate matmul --backend cuda --variant warptile --m 130 --n 129 --k 40"),
 ]
 
 
