@@ -3,7 +3,8 @@
  * X(name, shader, LX, LY, NSPEC, (SPEC...), param, needs, note, ceiling): the workgroup LX x LY where it is a knob
  * of its own (matmul_naive: the C tile a workgroup covers; matmul_block: the invocations sharing a block), 0 where
  * the constants decide it (MATMUL_WORKGROUP), the NSPEC constants from id 3 (matmul_tiled: TILE; matmul_block:
- * BM BN BK WM WN TM TN OPT; matmul_warptile: BM BN BK WM WN TM TN; coopmat: BM BN BK WM WN); param and needs are host symbols, unused by the CUDA table.
+ * BM BN BK WM WN TM TN OPT; matmul_warptile: BM BN BK WM WN TM TN; coopmat: BM BN BK WM WN); param and needs
+ * are host symbols, unused by the CUDA table.
  * WM 0 (subgroup) is two subgroups: the host sets it from the device, the CUDA table from the warp (64). */
 #ifndef VKB_MATMUL_ROWS_H
 #define VKB_MATMUL_ROWS_H
@@ -58,7 +59,11 @@
     X(warptile, matmul_warptile, 0, 0, 7, (128, 128, 8, 64, 32, 8, 8), 0, 0,                                    \
       "8 warps of 64x32, 2x2 strips of 4x4 per invocation, written for NVIDIA's Vulkan compiler: vec4 shared "  \
       "tiles read at constant offsets from one base, vec4 fragments and FMAs, k loop [[unroll]]ed, two "        \
-      "stages; predict ~85-90% of cuBLAS", cublas_sgemm)                                                        \
+      "stages; predict ~85% of cuBLAS, 1.0x its twin", cublas_sgemm)                                            \
+    X(warptile_64x64, matmul_warptile, 0, 0, 7, (128, 128, 8, 64, 64, 8, 16), 0, 0,                             \
+      "warptile at subgroup's geometry (4 warps of 64x64, 128 invocations, 8x16 each as 2x4 strips of 4x4): "  \
+      "the same work per invocation in code written for the driver; predict >= subgroup's twin (~80%)",        \
+      cublas_sgemm)                                                                                             \
     X(coopmat_f16, matmul_coopmat, 0, 0, 5, (128, 128, 32, 64, 32), MM_F16,                                     \
       VKB_NEED_COOPMAT | VKB_NEED_SUBGROUP_BASIC,                                                               \
       "fp16 inputs, fp32 accumulation, 16x16x16 cooperative matrices (tensor cores), 8 subgroups of 64x32 "    \
