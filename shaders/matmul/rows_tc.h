@@ -25,7 +25,7 @@
     X(coopmat2_interior, matmul_coopmat2, 256, 5, (128, 256, 32, 16, 1), MM_F16, VKB_NEED_COOPMAT2,              \
       VKB_VAR_VULKAN_ONLY, "coopmat2 whose blocks inside M x N load through unclamped tensor layouts (16-byte "  \
       "rows: K and N multiples of 8), 16 k steps unrolled per trip, 128x256x32 blocks; the edges and other "     \
-      "shapes clamped as coopmat2; measured 2.7x coopmat2 at 8192^3 on the H100", "cublas_hgemm")                                                        \
+      "shapes clamped as coopmat2; measured 2.7x coopmat2 at 8192^3 on the H100", "cublas_hgemm")              \
     X(coopmat_khr_acc16, matmul_coopmat_khr_acc16, 0, 8, (MATMUL_TC_TILE, 0, 0, 0), MM_F16 | MM_TC_ACC16,       \
       VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, 0,                                                         \
       "FP16 ACCUMULATE: coopmat_khr with fp16 accumulators and C; like with like against cuBLAS fp16 compute",  \
