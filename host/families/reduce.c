@@ -43,8 +43,9 @@ enum {
 };
 
 /* COMBINE_LAST's arrival count: an input, so it starts at 0 (outputs and scratch are poisoned), and the kernel
- * sets it back to 0 at the end of every dispatch. Its own object: the runner shares an input among the rows of
- * a shape by its host address, and this one is written. */
+ * sets it back to 0 at the end of every dispatch, so timed repetitions need no clearing command. Its own object:
+ * the runner shares an input among the rows of a shape by its host address, and this one is written (the float
+ * and int lastblock rows of a shape share it: a kernel that left it nonzero fails the row after it too). */
 static const uint32_t arrived_zero = 0;
 
 typedef struct reduce_case {
