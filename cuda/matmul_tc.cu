@@ -141,8 +141,8 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
     {k, 8, {bm, bn, bk, wm, wn, 16, 16, 16}, launch_wmma<float, bm, bn, bk, wm, wn>},
 #define TC_CUDA_matmul_coopmat_khr_acc16(k, bm, bn, bk, wm, wn, fm, fn, fk) \
     {k, 8, {bm, bn, bk, wm, wn, 16, 16, 16}, launch_wmma<half, bm, bn, bk, wm, wn>},
-#define TC_CUDA_matmul_coopmat2(k, bm, bn, bk)
-#define TC_CUDA_matmul_coopmat2_acc16(k, bm, bn, bk)
+#define TC_CUDA_matmul_coopmat2(k, ...)
+#define TC_CUDA_matmul_coopmat2_acc16(k, ...)
 #define TC_CUDA_matmul_coopmat2_staged(k, ...)
 #define TC_CUDA_matmul_coopmat2_staged_acc16(k, ...)
 #define TC_CUDA_matmul_coopmat_peak(k, ...) {k, 8, {0, 0, 0, 0, 0, 16, 16, 16}, launch_peak<acc_f32>},

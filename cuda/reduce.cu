@@ -228,19 +228,52 @@ template <typename T, unsigned L> __global__ void subgroup_atomic(const T *__res
         atomicAdd(dst, sum);
 }
 
+/* reduce.glsl's sum_partials, the later passes' order: thread t adds src[base + t], src[base + t + L], ... below
+ * END, then the sequential tree leaves the sum in sh[0]. P: a plain or a volatile pointer. */
+template <typename T, typename P> __device__ void sum_partials(T *sh, P src, unsigned t, unsigned base, unsigned end)
+{
+    T acc = T(0);
+    for (unsigned i = base + t; i < end; i += blockDim.x)
+        acc += src[i];
+    sh[t] = acc;
+    __syncthreads();
+    tree_sequential(sh, t, 1u);
+}
+
 template <typename T> __global__ void partials(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     T *sh = shared_array<T>();
     unsigned t = threadIdx.x, L = blockDim.x, n = pc.n, per = pc.per;
     unsigned base = blockIdx.x * per * L, end = base + per * L < n ? base + per * L : n;
-    T acc = T(0);
-    for (unsigned i = base + t; i < end; i += L)
-        acc += src[i];
-    sh[t] = acc;
-    __syncthreads();
-    tree_sequential(sh, t, 1u);
+    sum_partials(sh, src, t, base, end);
     if (t == 0u)
         dst[blockIdx.x] = sh[0];
+}
+
+/* subgroup_lastblock.comp: subgroup with the partials combined in the same dispatch by the last block to arrive,
+ * in the second pass's order (the threadFenceReduction pattern): the fence orders the block's partial before its
+ * count, and the last block's before its reads, which are volatile (past L1, which other SMs' writes miss). Its
+ * shared array is the sequential tree's, sized at launch (L sums). */
+template <typename T, unsigned L>
+__global__ void subgroup_lastblock(const T *__restrict__ src, T *dst, reduce_push pc, T *partials, unsigned *arrived)
+{
+    __shared__ bool last;
+    T sum;
+    if (block_sum_warps<T, L>(load_vec4_sum(src, pc.n), sum)) {
+        partials[blockIdx.x] = sum;
+        __threadfence();
+        last = atomicAdd(arrived, 1u) == gridDim.x - 1u;
+        if (last) {
+            __threadfence();
+            *arrived = 0u;   /* every other block has counted: the next launch starts at 0 */
+        }
+    }
+    __syncthreads();
+    if (!last)
+        return;
+    sum_partials(shared_array<T>(), (const volatile T *)partials, threadIdx.x, 0u, gridDim.x);
+    if (threadIdx.x == 0u)
+        dst[0] = shared_array<T>()[0];
 }
 
 /* Kernels with a runtime block size: shared memory sized at launch. Warp-tail kernels need whole warps. */
@@ -260,29 +293,33 @@ LAUNCH_DYNAMIC(first_add, false, first_add<T, false>)
 LAUNCH_DYNAMIC(unroll_last_subgroup, true, first_add<T, true>)
 LAUNCH_DYNAMIC(partials, false, partials<T>)
 
-/* Kernels unrolled for the block size (the shader's specialization constant): one instance per size. */
-#define LAUNCH_BLOCK(name)                                                                             \
+/* Kernels unrolled for the block size (the shader's specialization constant): one instance per size, with
+ * SHARED bytes of dynamic shared memory and the arguments ARGS (of src, dst, pc and the bindings a[]). */
+#define LAUNCH_BLOCK_ARGS(name, shared, args)                                                          \
     template <typename T> cudaError_t launch_##name(const vkb_pass *p, void *const *a, cudaStream_t s) \
     {                                                                                                  \
         const T *src = (const T *)a[0];                                                                \
         T *dst = (T *)a[1];                                                                            \
-        reduce_push pc = vkb_push_as<reduce_push>(p);                                                                  \
+        reduce_push pc = vkb_push_as<reduce_push>(p);                                                  \
+        size_t bytes = (shared);                                                                       \
         switch (p->local[0]) {                                                                         \
-        case 64: name<T, 64><<<vkb_grid(p), vkb_block(p), 0, s>>>(src, dst, pc); break;                \
-        case 128: name<T, 128><<<vkb_grid(p), vkb_block(p), 0, s>>>(src, dst, pc); break;              \
-        case 256: name<T, 256><<<vkb_grid(p), vkb_block(p), 0, s>>>(src, dst, pc); break;              \
-        case 512: name<T, 512><<<vkb_grid(p), vkb_block(p), 0, s>>>(src, dst, pc); break;              \
-        case 1024: name<T, 1024><<<vkb_grid(p), vkb_block(p), 0, s>>>(src, dst, pc); break;            \
+        case 64: name<T, 64><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                     \
+        case 128: name<T, 128><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                   \
+        case 256: name<T, 256><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                   \
+        case 512: name<T, 512><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                   \
+        case 1024: name<T, 1024><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                 \
         default: return cudaErrorInvalidConfiguration;                                                 \
         }                                                                                              \
         return cudaGetLastError();                                                                     \
     }
+#define LAUNCH_BLOCK(name) LAUNCH_BLOCK_ARGS(name, 0, (src, dst, pc))
 LAUNCH_BLOCK(unroll_complete)
 LAUNCH_BLOCK(stride_global)
 LAUNCH_BLOCK(stride_local)
 LAUNCH_BLOCK(vec4)
 LAUNCH_BLOCK(subgroup)
 LAUNCH_BLOCK(subgroup_atomic)
+LAUNCH_BLOCK_ARGS(subgroup_lastblock, p->local[0] * sizeof(T), (src, dst, pc, (T *)a[2], (unsigned *)a[3]))
 
 /* The ceiling: CUB's device-wide sum. Its temp storage is allocated on the first (untimed, checked)
  * run and kept for the process, so timed runs measure the reduction only. */

@@ -176,6 +176,34 @@ static void reduce_twins(void)
     ASSERT((in->needs & VKB_NEED_SUBGROUP_ARITH) && in->param != fl->param);
 }
 
+/* subgroup_lastblock is subgroup in ONE dispatch (issue 28): result, partials (one per workgroup) and the arrival
+ * count bound at 1, 2, 3; the count is an input holding 0 (outputs and scratch are poisoned), of the float row
+ * and its int twin alike; both claim determinism. subgroup itself plans two dispatches on the same grid (past
+ * one workgroup). */
+static void reduce_lastblock(void)
+{
+    static const int64_t n[] = {1, 4099, 1000003, 1 << 28};
+    for (size_t k = 0; k < sizeof n / sizeof n[0]; k++)
+        for (int i32 = 0; i32 < 2; i32++) {
+            vkb_shape s = {{n[k]}};
+            vkb_plan p, two;
+            const vkb_pass *d;
+            const vkb_variant *v = vkb_variant_find(vkb_family_find("reduce"), i32 ? "subgroup_lastblock_i32"
+                                                                                       : "subgroup_lastblock");
+            ASSERT(v && !(v->flags & VKB_VAR_NONDETERMINISTIC));
+            ASSERT(plan_of("reduce", v->name, &s, NULL, &p) == VKB_PLAN_OK);
+            ASSERT(plan_of("reduce", i32 ? "subgroup_i32" : "subgroup", &s, NULL, &two) == VKB_PLAN_OK);
+            ASSERT(p.npass == 1 && two.npass == (two.pass[0].groups[0] > 1 ? 2 : 1));
+            d = &p.pass[0];
+            ASSERT(d->kind == VKB_PASS_DISPATCH && d->nbind == 4);
+            ASSERT(d->groups[0] == two.pass[0].groups[0]);
+            ASSERT(p.buf[d->bind[1]].role == VKB_BUF_OUTPUT && p.buf[d->bind[1]].bytes == 4);
+            ASSERT(p.buf[d->bind[2]].role == VKB_BUF_SCRATCH && p.buf[d->bind[2]].bytes == 4ull * d->groups[0]);
+            ASSERT(p.buf[d->bind[3]].role == VKB_BUF_INPUT && p.buf[d->bind[3]].bytes == 4 && p.buf[d->bind[3]].host &&
+                   *(const uint32_t *)p.buf[d->bind[3]].host == 0);
+        }
+}
+
 /* `vkbench list --verbose` names each variant's shader constants with the row's values: each name is one the
  * shader has, and a --spec written from it is accepted for that variant (issue 25) */
 static void list_verbose(void)
@@ -249,6 +277,7 @@ int main(int argc, char **argv)
                                       {"too_large", too_large},
                                       {"device_limits", device_limits},
                                       {"reduce_twins", reduce_twins},
+                                      {"reduce_lastblock", reduce_lastblock},
                                       {"list_verbose", list_verbose}};
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
 }

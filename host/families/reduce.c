@@ -38,8 +38,15 @@ enum {
     TREE_TAIL = 1 << 6,        /* barrier steps down to a subgroup's worth, then subgroupAdd */
     TREE_SUBGROUP = 2 << 6,    /* subgroupAdd, one shared slot per subgroup, subgroupAdd */
     TREE_MASK = 3 << 6,
-    COMBINE_ATOMIC = 1 << 8    /* workgroups atomicAdd into the zeroed result: no later passes */
+    COMBINE_ATOMIC = 1 << 8,   /* workgroups atomicAdd into the zeroed result: no later passes */
+    COMBINE_LAST = 1 << 9      /* the last workgroup to arrive adds the partials (binding 2), counted in binding 3 */
 };
+
+/* COMBINE_LAST's arrival count: an input, so it starts at 0 (outputs and scratch are poisoned), and the kernel
+ * sets it back to 0 at the end of every dispatch, so timed repetitions need no clearing command. Its own object:
+ * the runner shares an input among the rows of a shape by its host address, and this one is written (the float
+ * and int lastblock rows of a shape share it: a kernel that left it nonzero fails the row after it too). */
+static const uint32_t arrived_zero = 0;
 
 typedef struct reduce_case {
     uint64_t n;
@@ -229,7 +236,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     uint32_t L = v->local[0], groups[3] = {1, 1, 1}, per = 0;
     void *result = c ? &c->out : NULL;
     reduce_push push = {(uint32_t)n, 0};
-    int src, out, s1, s2, b[2];
+    int src, out, s1, s2, b[4];
     vkb_pass *pass;
 
     if (n > REDUCE_MAX_N)
@@ -290,16 +297,21 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         vkb_plan_copy(p, vkb_plan_buffer_add(p, sizeof zero, VKB_BUF_INPUT, &zero), out, sizeof zero);
         m = 1;   /* the kernel's m workgroups all add into out */
     }
-    s1 = m > 1 ? vkb_plan_buffer_add(p, m * sizeof(float), VKB_BUF_SCRATCH, NULL) : out;
+    s1 = m > 1 || (v->param & COMBINE_LAST) ? vkb_plan_buffer_add(p, m * sizeof(float), VKB_BUF_SCRATCH, NULL) : out;
+    b[0] = src;
+    b[1] = s1;
+    if (v->param & COMBINE_LAST) {   /* the result, the partials, the arrival count */
+        b[1] = out;
+        b[2] = s1;
+        b[3] = vkb_plan_buffer_add(p, sizeof arrived_zero, VKB_BUF_INPUT, &arrived_zero);
+    }
     pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
     memcpy(pass->spec, v->spec, sizeof pass->spec); /* --spec (LOADS of the vec4 loaders) */
     pass->nspec = v->nspec;
-    b[0] = src;
-    b[1] = s1;
-    vkb_pass_bind(pass, 2, b);
+    vkb_pass_bind(pass, (v->param & COMBINE_LAST) ? 4 : 2, b);
     push.per = per;
     vkb_pass_push(pass, &push, sizeof push);
-    pass->shared_bytes = L * 4;
+    pass->shared_bytes = L * 4 + ((v->param & COMBINE_LAST) ? 4 : 0);   /* sh[L] (and `last`) */
 
     /* the bound's depth: the first element of a thread's chain meets chain - 1 roundings (0 + x is
      * exact), then the tree, at the worst subgroup size the device may pick */
@@ -311,6 +323,12 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     p->check_depth += chain - 1;
     if (v->param & COMBINE_ATOMIC)
         p->check_depth += groups[0] - 1;   /* the atomics' order is the hardware's: a chain at worst */
+    if (v->param & COMBINE_LAST) {
+        /* the last workgroup's sum_partials: div_up(m, L) partials per thread, then the tree of L; no more passes */
+        p->check_depth += (div_up(m, L) - 1) + log2_u64(L);
+        snprintf(p->check_order, sizeof p->check_order, "1 pass: tree, last workgroup's tree");
+        return VKB_PLAN_OK;
+    }
 
     /* passes 2 (and 3): the partial sums, in a fixed order: the same bits every run */
     s2 = div_up(m, REDUCE_PARTIALS_PER * REDUCE_PARTIALS_LOCAL) > 1

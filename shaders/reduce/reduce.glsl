@@ -24,3 +24,19 @@ void tree_sequential(uint t, uint keep)
         barrier();
     }
 }
+
+#ifdef REDUCE_PARTIAL
+// The later passes' order (partials.comp): thread t adds REDUCE_PARTIAL(i) for i = base + t, base + t + L, ...
+// below END in that order, then the sequential tree leaves the sum in sh[0]. subgroup_lastblock.comp's last
+// workgroup adds its partials the same way, so its bits are the two-pass subgroup row's. REDUCE_PARTIAL(i) names
+// the includer's buffer (a macro: GLSL passes no buffers), defined before this file is included.
+void sum_partials(uint t, uint base, uint end)
+{
+    T acc = T(0);
+    for (uint i = base + t; i < end; i += gl_WorkGroupSize.x)
+        acc += REDUCE_PARTIAL(i);
+    sh[t] = acc;
+    barrier();
+    tree_sequential(t, 1u);
+}
+#endif

@@ -37,6 +37,9 @@
     X(subgroup_atomic, subgroup_atomic, LOAD_VEC4 | GRID_CUS | TREE_SUBGROUP | COMBINE_ATOMIC,                  \
       SUB | VKB_NEED_ATOMIC_FLOAT, VKB_VAR_NONDETERMINISTIC,                                                    \
       "subgroup with the workgroups combined by atomicAdd, no second pass: float not deterministic, int is "   \
-      "(int adds commute)")
+      "(int adds commute)")                                                                                     \
+    X(subgroup_lastblock, subgroup_lastblock, LOAD_VEC4 | GRID_CUS | TREE_SUBGROUP | COMBINE_LAST, SUB, 0,      \
+      "subgroup in one dispatch: the last workgroup to count itself in adds the partials in the second "      \
+      "pass's order (same bits); predict: subgroup's ~2 us dispatch boundary gone, >= CUB at 2^12..2^28")
 
 #endif
