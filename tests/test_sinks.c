@@ -47,6 +47,7 @@ static vkb_result *add(const char *backend, int variant, vkb_status status)
     r->family = &family;
     r->variant = &variants[variant];
     r->backend = backend;
+    r->robustness = strcmp(backend, "vulkan") == 0 ? VKB_ROBUSTNESS_DEFAULT : VKB_ROBUSTNESS_NONE;   /* as the runner */
     r->shape.d[0] = 16777216;
     r->status = status;
     r->predicted = NAN;
@@ -584,7 +585,8 @@ static void csv_rows(void)
     ASSERT(feed(vkb_sink_csv_create(path_in("r.csv")), &run_settings, -1) == VKB_EXIT_OK);
     text = read_text(path_in("r.csv"));
     header = csv_fields(text);
-    ASSERT(header == 37);   /* 30, repeat, subgroup_size, then the device's index, UUID, PCI address, driver and host (issue 26) */
+    ASSERT(header == 38);   /* 30, repeat, subgroup_size, then the device's index, UUID, PCI address, driver and host
+                               (issue 26), and robustness */
     ASSERT(strstr(text, "device,shape,constants,status,skip_reason,reps,settled") != NULL);
     ASSERT(strstr(text, "predicted") && strstr(text, "iqr_over_median"));
     for (line = text; *line; line = strchr(line, '\n') + 1) {
