@@ -53,11 +53,12 @@ static void open_backends(app *ap, int timed)
     int suite = strcmp(ap->args.command, "suite") == 0;
 
     if (want_vk)
-        vk = vkb_vulkan_open(ap->args.device, ap->args.validation);
+        vk = vkb_vulkan_open(ap->args.device, ap->args.validation, ap->args.robustness_off);
     if (vk && ap->args.subgroup_size &&
         vkb_vulkan_require_subgroup_size(vk, ap->args.subgroup_size, why, sizeof why))
         vkb_die(VKB_EXIT_RESOURCE, "--subgroup-size %u: %s", ap->args.subgroup_size, why);
     r->subgroup_size = ap->args.subgroup_size;
+    r->robustness_off = ap->args.robustness_off;
     /* CUDA: when asked; for the suite when present; for timed runs as the home of vendor ceilings */
     if (want_cu || suite || timed) {
         cu = vkb_cuda_open(vk ? &vk->caps : NULL, why, sizeof why);
@@ -178,6 +179,7 @@ static void prepare(app *ap, int timed, vkb_selection *sel, vkb_run_plan *plan, 
     set->paired = r->nbackends > 1;
     set->repeat = ap->args.repeat;
     set->subgroup_size = ap->args.subgroup_size;
+    set->robustness_off = ap->args.robustness_off;
 }
 
 /* Rows that failed validation, or whose timing is suspect, in R's results: bits 1 and 2. */

@@ -134,6 +134,11 @@ def check():
                 f"{name}: subgroup_size {sg!r}"
             asked = doc["settings"]["subgroup_size"] if has(doc["settings"], "subgroup_size") else None
             assert asked is None or sg in (None, asked), f"{name}: subgroup_size {sg} but --subgroup-size {asked}"
+        if "robustness" in r:   # 2.1, optional (files before --robustness lack it: the driver's default)
+            want = {"vulkan": doc["settings"].get("robustness", "default")}.get(r["backend"])
+            assert want in ("default", "disabled") or r["backend"] != "vulkan", \
+                f"settings: robustness {doc['settings'].get('robustness')!r}"
+            assert r["robustness"] == want, f"{name}: robustness {r['robustness']!r}, settings say {want!r}"
         assert r["status"] in ("ok", "fail", "skip"), f"{name}: status {r['status']!r}"
         # schema 1 files from before pipeline statistics were recorded have none
         pipelines = r["pipelines"] if major >= 2 else r.get("pipelines", [])

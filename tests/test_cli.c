@@ -207,6 +207,24 @@ static void empty_values(void)
     ASSERT(strcmp(a.variants, "copy/vec4,vec4") == 0);
 }
 
+/* --robustness: default (no struct, the driver's behaviour) unless disabled is asked; anything else is exit 2 */
+static void robustness_values(void)
+{
+    vkb_args a;
+    char err[256];
+    const char *none[] = {"vkbench", "run", "copy"}, *off[] = {"vkbench", "run", "copy", "--robustness", "disabled"},
+               *dflt[] = {"vkbench", "run", "copy", "--robustness=default"};
+    static const char *bad[] = {"", "off", "Disabled", "disabled ", "none", "0"};
+    ASSERT(parse(&a, err, 3, none) == 0 && !a.robustness_off);
+    ASSERT(parse(&a, err, 5, off) == 0 && a.robustness_off);
+    ASSERT(parse(&a, err, 4, dflt) == 0 && !a.robustness_off);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const char *argv[] = {"vkbench", "run", "copy", "--robustness", bad[i]};
+        err[0] = 0;
+        ASSERT(parse(&a, err, 5, argv) < 0 && strstr(err, "--robustness wants default or disabled"));
+    }
+}
+
 /* run --help lists every family with its own size flags, from the family table */
 static void run_help(void)
 {
@@ -247,6 +265,7 @@ int main(int argc, char **argv)
                                       {"variant_filter", variant_filter}, {"spec_constants", spec_constants},
                                       {"list_syntax", list_syntax}, {"exact_sizes", exact_sizes},
                                       {"offset_zero", offset_zero}, {"whole_numbers", whole_numbers},
-                                      {"empty_values", empty_values}, {"run_help", run_help}};
+                                      {"empty_values", empty_values}, {"run_help", run_help},
+                                      {"robustness_values", robustness_values}};
     return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof *tests));
 }

@@ -24,7 +24,7 @@ static vkb_result ceiling, result;
 
 static const vkb_run_settings settings = {.command = "run", .command_line = "vkbench run matmul.fake",
     .seed = 1234567891011ull, .timed = 1, .warmup_ms = 21.5, .first_warmup_ms = 47.25, .budget_ms = 313.5,
-    .reps = 9, .spec = "BM=64"};
+    .reps = 9, .spec = "BM=64", .robustness_off = 1};
 static const vkb_run_plan plan = {.cases = 11, .shapes = 3, .variants = 5, .backends = 2, .estimate_s = 42.75};
 
 /* Every field distinct from every other (and from its neighbours' likely mix-ups). */
@@ -43,6 +43,7 @@ static void fabricate(void)
     result.family = &family, result.variant = &variants[1], result.backend = "vulkan";
     result.shape.d[0] = 257, result.shape.d[1] = 1031, result.shape.d[2] = 65;
     result.status = VKB_RES_FAIL;
+    result.robustness = VKB_ROBUSTNESS_DISABLED;
     result.timed = 1;
     result.time_ns = (vkb_stats){.n = 7, .min = 1.1e6, .q1 = 1.3e6, .median = 1.7e6, .q3 = 1.9e6, .max = 2.3e6,
                                  .mean = 1.75e6, .stddev = 0.29e6, .settled = 1};
@@ -173,6 +174,11 @@ static void json_values(void)
     ASSERT(JSON(t, "results", "first_beyond", "there") == -7.25);
     ASSERT(strstr(t, "\"ceiling_variant\": \"api_copy\"") && strstr(t, "\"ceiling_backend\": \"cuda\""));
     ASSERT(strstr(t, "\"settled\": true") && strstr(t, "\"fits_in_cache\": false"));
+    {   /* --robustness: in the settings and on the result, each after its own key */
+        const char *set = strstr(t, "\"settings\""), *res = strstr(t, "\"results\"");
+        const char *in_set = set ? strstr(set, "\"robustness\": \"disabled\"") : NULL;
+        ASSERT(set && res && in_set && in_set < res && strstr(res, "\"robustness\": \"disabled\""));
+    }
     if (unit_failures)
         fputs(t, stderr);
 }
@@ -233,6 +239,7 @@ static void csv_values(void)
     ASSERT(near(csv_at(t, "tolerance"), 0.000446, e));
     ASSERT(strstr(t, ",257x1031x65,") || strstr(t, ",257 x 1031 x 65,"));
     ASSERT(strstr(t, ",api_copy,cuda,"));
+    ASSERT(strstr(t, ",robustness\n") && strstr(t, ",disabled\n"));   /* the last column, header and row */
     if (unit_failures)
         fputs(t, stderr);
 }

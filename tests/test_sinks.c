@@ -47,6 +47,7 @@ static vkb_result *add(const char *backend, int variant, vkb_status status)
     r->family = &family;
     r->variant = &variants[variant];
     r->backend = backend;
+    r->robustness = strcmp(backend, "vulkan") == 0 ? VKB_ROBUSTNESS_DEFAULT : VKB_ROBUSTNESS_NONE;   /* as the runner */
     r->shape.d[0] = 16777216;
     r->status = status;
     r->predicted = NAN;
@@ -389,6 +390,30 @@ static void noisy_rows(void)
     ASSERT(strstr(out, "IQR% !") == NULL && strstr(out, "machine was busy") == NULL);
 }
 
+/* --robustness disabled: Vulkan rows named NAME@nobc (a row of both APIs by its Vulkan side), the legend says what
+ * it means; CUDA-only rows and a default run carry no marker and no legend line */
+static void nobc_rows(void)
+{
+    char *out;
+    vkb_run_settings set = run_settings;
+    set.paired = 1;
+    set.robustness_off = 1;
+    setup(1);
+    for (int i = 0; i < nresults; i++)
+        if (strcmp(results[i].backend, "vulkan") == 0)
+            results[i].robustness = VKB_ROBUSTNESS_DISABLED;
+    {
+        FILE *f = tmpfile();
+        ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
+        out = slurp(f);
+    }
+    ASSERT(strstr(out, "\napi_copy@nobc ") != NULL);
+    ASSERT(strstr(out, "@nobc: Vulkan pipelines built without the driver's bounds checks on buffer accesses "
+                       "(--robustness disabled); CUDA rows are unaffected") != NULL);
+    out = table_text(1, 0);
+    ASSERT(strstr(out, "@nobc") == NULL);
+}
+
 /* --repeat 3: the table shows a case's three runs as one row (median of the medians, the spread between the
  * runs, marked past 10%), the JSON and CSV keep each run with its number */
 static void repeat_rows(void)
@@ -584,7 +609,8 @@ static void csv_rows(void)
     ASSERT(feed(vkb_sink_csv_create(path_in("r.csv")), &run_settings, -1) == VKB_EXIT_OK);
     text = read_text(path_in("r.csv"));
     header = csv_fields(text);
-    ASSERT(header == 37);   /* 30, repeat, subgroup_size, then the device's index, UUID, PCI address, driver and host (issue 26) */
+    ASSERT(header == 38);   /* 30, repeat, subgroup_size, then the device's index, UUID, PCI address, driver and host
+                               (issue 26), and robustness */
     ASSERT(strstr(text, "device,shape,constants,status,skip_reason,reps,settled") != NULL);
     ASSERT(strstr(text, "predicted") && strstr(text, "iqr_over_median"));
     for (line = text; *line; line = strchr(line, '\n') + 1) {
@@ -733,7 +759,7 @@ int main(int argc, char **argv)
         {"csv_rows", csv_rows}, {"file_safety", file_safety}, {"concurrent_runs", concurrent_runs},
         {"progress_lines", progress_lines}, {"single_rep_nulls", single_rep_nulls},
         {"csv_interrupted", csv_interrupted}, {"device_named", device_named},
-        {"noisy_rows", noisy_rows}, {"repeat_rows", repeat_rows}};
+        {"noisy_rows", noisy_rows}, {"repeat_rows", repeat_rows}, {"nobc_rows", nobc_rows}};
     if (argc > 2)
         json_out = argv[2];
     return unit_main(argc > 2 ? 2 : argc, argv, tests, (int)(sizeof tests / sizeof *tests));

@@ -132,7 +132,7 @@ KINDS = {   # kind: (the types it takes, whether it is a number, what a wrong va
 RESULT = {"family": "str!", "variant": "str!", "backend": "str!", "status": "str!", "shape_text": "str!",
           "shape": "dict", "constants": "str", "skip_reason": "str", "suspect_reason": "str", "device": "str",
           "error": "str", "ceiling_row": "bool", "settled": "bool", "suspect": "bool", "fits_in_cache": "bool",
-          "validated": "bool", "reps": "int+", "repeat": "int+", "device_index": "int+", "max_error": "num",
+          "validated": "bool", "reps": "int+", "robustness": "str", "repeat": "int+", "device_index": "int+", "max_error": "num",
           "tolerance": "num", "work": "num", "time_ms": "dict", "metric": "dict", "check": "dict",
           "pipelines": "list"}
 TIME = {k: "num+" for k in ("min", "q1", "median", "q3", "max", "mean", "stddev", "iqr_over_median")}

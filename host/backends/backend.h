@@ -79,8 +79,10 @@ struct vkb_backend {
 
 /* Open the Vulkan backend on the device chosen by SELECT (index, name substring, or NULL for the
  * default). VALIDATION enables VK_LAYER_KHRONOS_validation (2 adds synchronization validation).
+ * ROBUSTNESS_OFF (--robustness disabled): every pipeline, the runner's own too, without the driver's buffer
+ * bounds checks (VK_EXT_pipeline_robustness); exits with VKB_EXIT_RESOURCE and one line where the device lacks it.
  * Exits with VKB_EXIT_NO_DEVICE and one line when there is no loader, driver or device. */
-vkb_backend *vkb_vulkan_open(const char *select, int validation);
+vkb_backend *vkb_vulkan_open(const char *select, int validation, int robustness_off);
 /* Several devices open at once (--device LIST): call before the first vkb_vulkan_open; each device's functions
  * then go through the loader's dispatch instead of pointers into one driver. */
 void vkb_vulkan_several(void);

@@ -597,13 +597,13 @@ static void vk_destroy(vkb_backend *b)
     free(b);
 }
 
-vkb_backend *vkb_vulkan_open(const char *select, int validation)
+vkb_backend *vkb_vulkan_open(const char *select, int validation, int robustness_off)
 {
     vkb_backend *b = vkb_calloc(1, sizeof *b);
     vk_backend *impl = vkb_calloc(1, sizeof *impl);
     VkQueryPoolCreateInfo qci = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
 
-    impl->vk = vkb_vk_create(select, validation, &b->caps);
+    impl->vk = vkb_vk_create(select, validation, robustness_off, &b->caps);
     if (impl->vk->caps->timestamps) {
         qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
         qci.queryCount = 2 * REPS_PER_SUBMIT;

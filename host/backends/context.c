@@ -225,6 +225,7 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
     c->ext_coopmat_khr = has_device_ext(exts, next, "VK_KHR_cooperative_matrix");
     c->ext_float16 = has_device_ext(exts, next, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME);
     c->ext_pipeline_exec_props = has_device_ext(exts, next, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    c->ext_pipeline_robustness = has_device_ext(exts, next, VK_EXT_PIPELINE_ROBUSTNESS_EXTENSION_NAME);
 
     vkGetPhysicalDeviceProperties(phys, &p2.properties);
     api = p2.properties.apiVersion;
@@ -402,7 +403,7 @@ static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *se
 static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_t next)
 {
     float priority = 1.0f;
-    const char *enable[12];
+    const char *enable[16];
     uint32_t nenable = 0;
     VkDeviceQueueCreateInfo qci[2] = {{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO},
                                       {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO}};
@@ -414,6 +415,7 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
     VkPhysicalDeviceSubgroupSizeControlFeaturesEXT sgc = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT};
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    VkPhysicalDevicePipelineRobustnessFeaturesEXT pr = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_FEATURES_EXT};
     VkPhysicalDeviceProperties props;
     void **tail = &f2.pNext;
     const vkb_caps *c = vk->caps;
@@ -468,6 +470,20 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
         tail = &pe.pNext;
         vk->has_exec_props = 1;
     }
+    if (vk->robustness_off) {
+        /* --robustness disabled: the extension's feature, without which the driver ignores the pipelines' struct
+         * (pipelines.c). Through the extension also on a Vulkan 1.4 device: the instance asks for 1.3 */
+        VkPhysicalDeviceFeatures2 q = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &pr};
+        if (!c->ext_pipeline_robustness)
+            vkb_die(VKB_EXIT_RESOURCE, "--robustness disabled: %s does not offer VK_EXT_pipeline_robustness", c->name);
+        vkGetPhysicalDeviceFeatures2(vk->phys, &q);
+        if (!pr.pipelineRobustness)
+            vkb_die(VKB_EXIT_RESOURCE, "--robustness disabled: %s lists VK_EXT_pipeline_robustness without its "
+                    "pipelineRobustness feature", c->name);
+        enable[nenable++] = VK_EXT_PIPELINE_ROBUSTNESS_EXTENSION_NAME;
+        *tail = &pr;
+        tail = &pr.pNext;
+    }
     if (props.apiVersion < VK_API_VERSION_1_2 && c->ext_float16)
         enable[nenable++] = VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME;
     (void)exts;
@@ -505,7 +521,7 @@ static double device_timeout_s(void)
     return seconds;
 }
 
-vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
+vkb_vk *vkb_vk_create(const char *select, int validation, int robustness_off, vkb_caps *caps)
 {
     vkb_vk *vk = vkb_calloc(1, sizeof *vk);
     VkPhysicalDevice *list;
@@ -531,6 +547,7 @@ vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps)
                 VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion));
     exts = device_exts(vk->phys, &next);
     vk->caps = caps;
+    vk->robustness_off = robustness_off;
     read_caps(vk->phys, exts, next, vk->caps);
     vk->caps->index = (int)index;
     vk->queue_family = pick_queue_family(vk->phys, &vk->timestamp_bits);
@@ -704,10 +721,10 @@ int vkb_vulkan_list_devices(void)
                c.features & VKB_NEED_SUBGROUP_BASIC ? "yes" : "no", c.features & VKB_NEED_SUBGROUP_ARITH ? "yes" : "no",
                c.features & VKB_NEED_SUBGROUP_SHUFFLE ? "yes" : "no");
         printf("   extensions      subgroup_size_control %s, cooperative_matrix NV %s KHR %s, float16 %s, "
-               "pipeline_executable_properties %s\n",
+               "pipeline_executable_properties %s, pipeline_robustness %s\n",
                c.ext_subgroup_size_control ? "yes" : "no", c.ext_coopmat_nv ? "yes" : "no",
                c.ext_coopmat_khr ? "yes" : "no", c.features & VKB_NEED_FLOAT16 ? "yes" : "no",
-               c.ext_pipeline_exec_props ? "yes" : "no");
+               c.ext_pipeline_exec_props ? "yes" : "no", c.ext_pipeline_robustness ? "yes" : "no");
         printf("   coopmat sizes   KHR fp16->fp32 %ux%ux%u, fp16->fp16 %ux%ux%u; NV coopmat2 granularity %ux%ux%u, "
                "%u invocations (0: none)\n", c.coopmat_khr[0], c.coopmat_khr[1], c.coopmat_khr[2], c.coopmat_khr16[0],
                c.coopmat_khr16[1], c.coopmat_khr16[2], c.coopmat2_granularity[0], c.coopmat2_granularity[1],

@@ -31,6 +31,8 @@ typedef struct vkb_vk {
     vkb_caps *caps;       /* the backend's caps (vkb_backend.caps): the one copy, completed by main from CUDA */
     uint32_t required_subgroup_size;  /* --subgroup-size (subgroup_size.c): every pipeline's; 0 = the device's */
     uint32_t max_workgroup_subgroups; /* maxComputeWorkgroupSubgroups, read with it */
+    int robustness_off;   /* --robustness disabled: the feature enabled (context.c), every pipeline without bounds
+                           * checks on its storage and uniform buffers (pipelines.c) */
 } vkb_vk;
 
 /* "VK_ERROR_OUT_OF_DEVICE_MEMORY" for R. */
@@ -44,8 +46,9 @@ VKB_NORETURN void vkb_vk_fail(const char *call, VkResult r, const char *file, in
             vkb_vk_fail(#call, vkb_r_, __FILE__, __LINE__);              \
     } while (0)
 
-/* Context: create on the device chosen by SELECT (see backend.h), its caps written to CAPS (kept), destroy. */
-vkb_vk *vkb_vk_create(const char *select, int validation, vkb_caps *caps);
+/* Context: create on the device chosen by SELECT (see backend.h), its caps written to CAPS (kept), destroy.
+ * ROBUSTNESS_OFF: --robustness disabled (exits 4 with one line where the device lacks it). */
+vkb_vk *vkb_vk_create(const char *select, int validation, int robustness_off, vkb_caps *caps);
 void vkb_vk_destroy(vkb_vk *vk);
 
 /* Record CMD with begin/end around FN(vk, user) and submit it, signalling FENCE; no wait. */

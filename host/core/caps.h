@@ -70,6 +70,7 @@ typedef struct vkb_caps {
                                       compiler declare their workgroup size with LocalSizeId, which needs it) */
     /* informational extensions, shown by `vkbench devices` */
     int ext_subgroup_size_control, ext_coopmat_nv, ext_coopmat_khr, ext_float16, ext_pipeline_exec_props;
+    int ext_pipeline_robustness;   /* VK_EXT_pipeline_robustness listed (--robustness disabled needs it) */
     /* where the GPU is: its Vulkan device index (a CUDA twin: its GPU's), its PCI address "0000:65:00.0"
      * (VK_EXT_pci_bus_info; "" where the driver does not say: a CPU implementation) */
     int index;

@@ -54,6 +54,9 @@ void vkb_cli_usage(FILE *out)
           "  --subgroup-size N    build every kernel with subgroup size N (VK_EXT_subgroup_size_control or\n"
           "                       Vulkan 1.3; a power of two the device offers, else exit 4); rows say @sgN,\n"
           "                       results record it; a variant that cannot use N is skipped with the reason\n"
+          "  --robustness R       default (the driver's own storage/uniform buffer bounds checks) or disabled\n"
+          "                       (VK_EXT_pipeline_robustness: every Vulkan pipeline built without them;\n"
+          "                       a device without it is exit 4); rows say ~nobc, results record it\n"
           "  --sass DIR           write the GPU machine code of each pipeline into DIR (NVIDIA: the driver's\n"
           "                       code, disassembled with nvdisasm; CUDA twins from cuobjdump) and count\n"
           "                       its instruction classes (-v, JSON); other drivers say it is not available\n"
@@ -281,7 +284,7 @@ enum {
     OPT_DIM /* + VKB_DIM_* */
 };
 
-enum { OPT_REPEAT = 512 };   /* apart from the list above, whose last entry opens the size flags' range */
+enum { OPT_REPEAT = 512, OPT_ROBUSTNESS };   /* apart from the list above, whose last entry opens the size flags' range */
 
 /* A number (milliseconds) from LO to HI: digits, one '.', an exponent; no inf or nan. */
 static int parse_number(const char *flag, const char *s, double lo, double hi, double *out, char *err, size_t len)
@@ -400,6 +403,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         {"dry-run", no_argument, 0, OPT_DRY_RUN},
         {"repeat", required_argument, 0, OPT_REPEAT},
         {"subgroup-size", required_argument, 0, OPT_SUBGROUP_SIZE},
+        {"robustness", required_argument, 0, OPT_ROBUSTNESS},
         {"verbose", no_argument, 0, 'v'},               {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {"n", required_argument, 0, OPT_DIM + VKB_DIM_N},       {"m", required_argument, 0, OPT_DIM + VKB_DIM_M},
@@ -526,6 +530,13 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                 return -1;
             }
             a->subgroup_size = (uint32_t)whole;
+            break;
+        case OPT_ROBUSTNESS:
+            if (strcmp(optarg, "default") && strcmp(optarg, "disabled")) {
+                snprintf(err, len, "--robustness wants default or disabled, not '%.40s'", optarg);
+                return -1;
+            }
+            a->robustness_off = strcmp(optarg, "disabled") == 0;
             break;
         case ':':
             snprintf(err, len, "%s needs a value", argv[optind - 1]);

@@ -49,6 +49,7 @@ typedef struct vkb_args {
     int nspec;
     const char *sass_dir;           /* --sass DIR: machine code of every pipeline and CUDA twin; NULL = off */
     uint32_t subgroup_size;         /* --subgroup-size N: every kernel's required subgroup size; 0 = the device's */
+    int robustness_off;             /* --robustness disabled: Vulkan pipelines without the driver's bounds checks */
     char beyond[80];                /* the first size list holding a size above 2^50, as typed ("--n 2^60") */
 } vkb_args;
 

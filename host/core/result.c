@@ -27,3 +27,8 @@ void vkb_results_free(vkb_results *rs)
     free(rs->r);
     memset(rs, 0, sizeof *rs);
 }
+
+const char *vkb_robustness_name(vkb_robustness r)
+{
+    return r == VKB_ROBUSTNESS_DISABLED ? "disabled" : r == VKB_ROBUSTNESS_DEFAULT ? "default" : NULL;
+}

@@ -8,6 +8,8 @@
 #include "stats.h"
 
 typedef enum vkb_status { VKB_RES_OK, VKB_RES_FAIL, VKB_RES_SKIP } vkb_status;
+/* --robustness: how a Vulkan result's pipelines treat buffer bounds; NONE for a backend without the choice (CUDA) */
+typedef enum vkb_robustness { VKB_ROBUSTNESS_NONE, VKB_ROBUSTNESS_DEFAULT, VKB_ROBUSTNESS_DISABLED } vkb_robustness;
 
 typedef struct vkb_result {
     const vkb_family *family;
@@ -48,12 +50,16 @@ typedef struct vkb_result {
     int repeat;               /* ... and this is run number REPEAT (0-based), checked in run 0, timed in each */
     uint32_t subgroup_size;   /* the subgroup size its kernels ran with, when known; 0: not known, or no kernel */
     uint32_t subgroup_asked;  /* --subgroup-size (0: not given): the table names the row NAME@sgN */
+    vkb_robustness robustness; /* DISABLED: built without bounds checks, the table names the row NAME@nobc */
     const char *error;        /* the fatal error that ended the run during this case (JSON "error"), else NULL */
     int device_index;         /* the Vulkan index of the GPU it ran on (a CUDA twin's: its GPU's) */
     char memory[240];         /* where a plan that places buffers (VKB_BUF_PLACEMENT) put each, as the backend
                                  names it ("src: heap 1 (...) type 2: host-visible coherent; dst: ..."); else "" */
     int host_timed;           /* timed on the host's clock (vkb_plan.host_timed), not the device's */
 } vkb_result;
+
+/* "default", "disabled", or NULL for VKB_ROBUSTNESS_NONE: the JSON's and CSV's words. */
+const char *vkb_robustness_name(vkb_robustness r);
 
 #define VKB_MAX_RESULTS 65536  /* cases of one run at most */
 

@@ -723,6 +723,8 @@ static void run_one(vkb_runner *r, shape_state *st, int bi, const vkb_family *f,
     res->predicted = NAN;
     res->status = VKB_RES_SKIP;
     res->subgroup_asked = r->subgroup_size;
+    res->robustness = strcmp(b->name, "vulkan") != 0 ? VKB_ROBUSTNESS_NONE
+                      : r->robustness_off ? VKB_ROBUSTNESS_DISABLED : VKB_ROBUSTNESS_DEFAULT;
     /* --repeat: a case is checked once, in its first round; later rounds time it again, or repeat its skip or
      * failure without running it */
     first = res->repeat > 0 ? first_run(r, st, res) : NULL;

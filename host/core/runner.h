@@ -45,6 +45,7 @@ typedef struct vkb_runner {
     int nspec;
     int repeat;                 /* --repeat N: each shape's cases run N times, in rounds; 0: once */
     uint32_t subgroup_size;     /* --subgroup-size: every kernel's required subgroup size; 0: the device's */
+    int robustness_off;         /* --robustness disabled: the Vulkan backend builds without bounds checks */
     vkb_results results;        /* every result, in the order emitted */
     vkb_sink *const *sinks;     /* where results go */
     int nsinks;

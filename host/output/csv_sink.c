@@ -22,7 +22,7 @@ static const char *const columns =
     "family,variant,backend,device,shape,constants,status,skip_reason,reps,settled,min_ms,q1_ms,median_ms,"
     "q3_ms,max_ms,mean_ms,stddev_ms,iqr_over_median,metric_name,metric,ceiling_variant,ceiling_backend,ceiling,"
     "fraction,predicted,fits_in_cache,max_error,tolerance,suspect,suspect_reason,repeat,subgroup_size,device_index,uuid,"
-    "pci_bus,driver,host\n";
+    "pci_bus,driver,host,robustness\n";
 
 /* A text field: quoted when it holds a comma, a quote or a line break; NULL is empty. */
 static void text(FILE *out, const char *s, int last)
@@ -118,7 +118,8 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
     text(out, device ? vkb_fmt_uuid(device->uuid, uuid, sizeof uuid) : NULL, 0);
     text(out, device && device->pci_bus[0] ? device->pci_bus : NULL, 0);
     text(out, device ? device->driver : NULL, 0);
-    text(out, vkb_host_name(), 1);
+    text(out, vkb_host_name(), 0);
+    text(out, vkb_robustness_name(r->robustness), 1);   /* --robustness; empty for CUDA */
     if (out == stdout)
         fflush(stdout);
 }

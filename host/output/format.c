@@ -45,8 +45,9 @@ const char *vkb_fmt_name(const vkb_result *r, const char *home, char *buf, size_
     char sg[16] = "";
     if (r->subgroup_asked)
         snprintf(sg, sizeof sg, "@sg%u", r->subgroup_asked);
-    snprintf(buf, len, "%s%s%s%s%s%s%s", r->variant->name, r->constants[0] ? "[" : "", r->constants,
-             r->constants[0] ? "]" : "", sg, other ? "@" : "", other ? r->backend : "");
+    snprintf(buf, len, "%s%s%s%s%s%s%s%s", r->variant->name, r->constants[0] ? "[" : "", r->constants,
+             r->constants[0] ? "]" : "", sg, r->robustness == VKB_ROBUSTNESS_DISABLED ? VKB_NOBC_MARK : "",
+             other ? "@" : "", other ? r->backend : "");
     return buf;
 }
 

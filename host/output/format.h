@@ -18,8 +18,10 @@ const char *vkb_fmt_time(double ns, char *buf, size_t len);
 const char *vkb_fmt_status(const vkb_result *r);
 /* A shape in few columns: "4096^2", "1024^3", "1000x17", "16777216". */
 const char *vkb_fmt_shape(const vkb_result *r, char *buf, size_t len);
-/* The row's name: "variant" or "variant[BM=64,BN=64]" (--spec constants), with "@cuda" when the row
- * comes from a backend other than HOME (a ceiling from the other API); HOME NULL: never. */
+/* The row's name: "variant" or "variant[BM=64,BN=64]" (--spec constants), "@sgN" (--subgroup-size), "@nobc" for
+ * a Vulkan row built without bounds checks (--robustness disabled), with "@cuda" when the row comes from a backend
+ * other than HOME (a ceiling from the other API); HOME NULL: never. */
+#define VKB_NOBC_MARK "@nobc"
 const char *vkb_fmt_name(const vkb_result *r, const char *home, char *buf, size_t len);
 /* S cut to WIDTH columns: the end replaced by ".." when it is longer (UTF-8 counted by characters). */
 const char *vkb_fmt_fit(const char *s, int width, char *buf, size_t len);

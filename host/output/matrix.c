@@ -19,7 +19,7 @@ typedef struct matrix_sink {
     FILE *out;
     int width;
     int name_w, shape_w, started;
-    int sg_w;                           /* "@sgN" on every name (--subgroup-size), else 0 */
+    int sg_w;                           /* "@sgN" (--subgroup-size), "@nobc" (--robustness disabled), else 0 */
     int oks, fails, skips;              /* this family */
     int total_oks, total_fails, total_skips;
     reason_count *reasons;
@@ -51,6 +51,7 @@ static void matrix_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *
     matrix_sink *m = s->impl;
     char sg[16];
     m->sg_w = set->subgroup_size ? snprintf(sg, sizeof sg, "@sg%u", set->subgroup_size) : 0;
+    m->sg_w += set->robustness_off ? (int)strlen(VKB_NOBC_MARK) : 0;
     (void)plan;
     m->backends = backends;
     m->nbackends = nbackends;

@@ -24,6 +24,7 @@ typedef struct vkb_run_settings {
     int paired;                 /* two backends side by side */
     int repeat;                 /* --repeat N: each case's results come N times (vkb_result.repeat); 0: once */
     uint32_t subgroup_size;     /* --subgroup-size, 0 when not given: rows are named NAME@sgN */
+    int robustness_off;         /* --robustness disabled: Vulkan rows are named NAME@nobc */
 } vkb_run_settings;
 
 /* The work list, known before the first case runs. */

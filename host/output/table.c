@@ -19,14 +19,14 @@
 /* What the table showed: each marker used gets its legend line. */
 typedef struct markers {
     int none, over100, differs, unknown_fit, unsettled, suspect, fail, cross, one_api, noisy, runs_apart, theory;
-    int host_timed, measured_fit;
+    int host_timed, measured_fit, nobc;
 } markers;
 
 typedef struct table_sink {
     vkb_sink base;
     FILE *out;
     int width;                  /* columns to fit; 0: no limit (--wide) */
-    int sg_w;                   /* "@sgN" on every name (--subgroup-size), else 0 */
+    int sg_w;                   /* "@sgN" (--subgroup-size) and "@nobc" (--robustness disabled) on names, else 0 */
     int paired;
     const char *home;           /* the backend asked for; rows from another get "@backend" */
     int have_cuda;
@@ -247,6 +247,7 @@ static void single_row(table_sink *t, const vkb_result *r)
 {
     char full[200], name[200], shape[64], buf[64];
     vkb_fmt_fit(vkb_fmt_name(r, t->home, full, sizeof full), t->name_w, name, sizeof name);
+    t->used.nobc |= r->robustness == VKB_ROBUSTNESS_DISABLED;
     vkb_fmt_shape(r, shape, sizeof shape);
     memory_note(t, r);
     if (!r->timed) {
@@ -279,6 +280,7 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
     int reps = 0;
     double iqr = 0;
     vkb_fmt_fit(vkb_fmt_name(any, NULL, full, sizeof full), t->name_w, name, sizeof name);
+    t->used.nobc |= any->robustness == VKB_ROBUSTNESS_DISABLED;
     vkb_fmt_shape(any, shape, sizeof shape);
     memory_note(t, vk);
     memory_note(t, cu);
@@ -461,6 +463,9 @@ static void legend(table_sink *t)
                        "`vkbench devices` shows it), neither the driver nor CUDA reports one");
     if (t->used.unknown_fit)
         legend_line(t, "fits ?: Vulkan alone cannot tell the cache size: in cache (L2) or not (DRAM) is unknown");
+    if (t->used.nobc)
+        legend_line(t, VKB_NOBC_MARK ": Vulkan pipelines built without the driver's bounds checks on buffer accesses "
+                       "(--robustness disabled); CUDA rows are unaffected");
     if (t->used.cross)
         legend_line(t, "ok*: within tolerance, but some elements differ bitwise between the APIs (JSON: "
                        "cross_backend)");
@@ -485,6 +490,7 @@ static void table_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *c
     (void)plan;
     t->paired = set->paired;
     t->sg_w = set->subgroup_size ? (int)strlen("@sg") + (set->subgroup_size >= 100 ? 3 : set->subgroup_size >= 10 ? 2 : 1) : 0;
+    t->sg_w += set->robustness_off ? (int)strlen(VKB_NOBC_MARK) : 0;
     t->home = nbackends > 0 ? backends[0]->name : NULL;
     for (int i = 0; i < nbackends; i++)
         t->have_cuda |= strcmp(backends[i]->name, "cuda") == 0;
