@@ -12,29 +12,18 @@
 layout(std430, binding = 0) restrict readonly buffer Src { float src[]; };  // rows x cols, row-major
 layout(std430, binding = 1) restrict writeonly buffer Dst { float dst[]; }; // cols x rows (MODE 0: rows x cols)
 
-// One tile: the invocation's TILE / ROWS elements of column bx + x. `edge` is a constant at each call: false
-// (a tile wholly inside the matrix) drops every guard below, so the loads and stores are straight-line code.
-void move_tile(uint bx, uint by, bool edge)
-{
-    uint c = bx + gl_LocalInvocationID.x, r0 = by + gl_LocalInvocationID.y;
-    if (edge && c >= pc.cols)
-        return;
-    // every load first (an index clamped to 0 outside the matrix, so no branch), then the guarded
-    // stores: with a guarded load-store pair per element NVIDIA's compiler put each pair in a branch
-    // of its own and waited for each load in turn (--sass: one LDG in flight; nvcc issues all four)
-    float v[TILE / ROWS];
-    [[unroll]] for (uint j = 0u; j < TILE; j += ROWS)
-        v[j / ROWS] = src[!edge || r0 + j < pc.rows ? (r0 + j) * pc.cols + c : 0u];
-    [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
-        uint r = r0 + j;
-        if (!edge || r < pc.rows) {
-            if (MODE == 0u)
-                dst[r * pc.cols + c] = v[j / ROWS];
-            else
-                dst[c * pc.rows + r] = v[j / ROWS];
-        }
-    }
-}
+// Two functions from one body: with one function and `edge` an argument, NVIDIA's compiler merged the
+// two calls into one with `edge` a run-time value, guards and all (--sass on the H100, driver 580)
+#define MOVE_TILE move_tile_interior
+#define EDGE false
+#include "transpose_direct_tile.glsl"
+#undef MOVE_TILE
+#undef EDGE
+#define MOVE_TILE move_tile_edge
+#define EDGE true
+#include "transpose_direct_tile.glsl"
+#undef MOVE_TILE
+#undef EDGE
 
 void main()
 {
@@ -47,8 +36,8 @@ void main()
         // a guard-free path for whole tiles: NVIDIA's Vulkan compiler puts each guarded store in a branch of
         // its own (nvcc predicates it), so only edge tiles pay for the guards
         if (transpose_interior(bx, by))
-            move_tile(bx, by, false);
+            move_tile_interior(bx, by);
         else
-            move_tile(bx, by, true);
+            move_tile_edge(bx, by);
     }
 }
