@@ -12,8 +12,9 @@
 layout(std430, binding = 0) restrict readonly buffer Src { float src[]; };  // rows x cols, row-major
 layout(std430, binding = 1) restrict writeonly buffer Dst { float dst[]; }; // cols x rows (MODE 0: rows x cols)
 
-// Two functions from one body: with one function and `edge` an argument, NVIDIA's compiler merged the
-// two calls into one with `edge` a run-time value, guards and all (--sass on the H100, driver 580)
+// Two functions from one body rather than one function with `edge` an argument: two calls of one
+// function that differ in a constant argument may be merged into one call (LLVM sinks such calls), and
+// `edge` would be a run-time value again, guards and all
 #define MOVE_TILE move_tile_interior
 #define EDGE false
 #include "transpose_direct_tile.glsl"

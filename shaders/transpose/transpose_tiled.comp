@@ -24,8 +24,9 @@ uint col_of(uint i, uint j)
     return SWIZZLE != 0u ? j ^ i : j;
 }
 
-// Two functions from one body: with one function and `edge` an argument, NVIDIA's compiler merged the
-// two calls into one with `edge` a run-time value, guards and all (--sass on the H100, driver 580)
+// Two functions from one body rather than one function with `edge` an argument: two calls of one
+// function that differ in a constant argument may be merged into one call (LLVM sinks such calls), and
+// `edge` would be a run-time value again, guards and all
 #define MOVE_TILE move_tile_interior
 #define EDGE false
 #include "transpose_tiled_tile.glsl"
