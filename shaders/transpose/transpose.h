@@ -32,6 +32,14 @@ layout(constant_id = 6) const uint SWIZZLE = 0; // 1: shared element (i, j) at c
 layout(constant_id = 7) const uint MODE = TRANSPOSE_TRANSPOSE;
 
 layout(push_constant) uniform Push { transpose_push pc; };
+
+// The TILE x TILE tile whose first column is bx and first row by lies wholly inside the rows x cols input,
+// and so its transposed place wholly inside the cols x rows output (MODE copy: the tile itself): none of
+// its elements needs a guard. Workgroup-uniform. Differences, not sums: by < rows, so nothing wraps.
+bool transpose_interior(uint bx, uint by)
+{
+    return pc.rows - by >= TILE && pc.cols - bx >= TILE;
+}
 #endif
 
 #endif

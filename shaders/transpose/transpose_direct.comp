@@ -12,32 +12,33 @@
 layout(std430, binding = 0) restrict readonly buffer Src { float src[]; };  // rows x cols, row-major
 layout(std430, binding = 1) restrict writeonly buffer Dst { float dst[]; }; // cols x rows (MODE 0: rows x cols)
 
+// Two functions from one body rather than one function with `edge` an argument: two calls of one
+// function that differ in a constant argument may be merged into one call (LLVM sinks such calls), and
+// `edge` would be a run-time value again, guards and all
+#define MOVE_TILE move_tile_interior
+#define EDGE false
+#include "transpose_direct_tile.glsl"
+#undef MOVE_TILE
+#undef EDGE
+#define MOVE_TILE move_tile_edge
+#define EDGE true
+#include "transpose_direct_tile.glsl"
+#undef MOVE_TILE
+#undef EDGE
+
 void main()
 {
     uint tiles_x = (pc.cols + TILE - 1u) / TILE;
     uint ntiles = tiles_x * ((pc.rows + TILE - 1u) / TILE);
-    uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
     // tiles in row-major order; the grid is capped at the workgroup-count limit, so it strides
     for (uint t = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; t < ntiles;
          t += gl_NumWorkGroups.x * gl_NumWorkGroups.y) {
-        uint c = (t % tiles_x) * TILE + x;
-        uint r0 = (t / tiles_x) * TILE + y;
-        if (c >= pc.cols)
-            continue;
-        // every load first (an index clamped to 0 outside the matrix, so no branch), then the guarded
-        // stores: with a guarded load-store pair per element NVIDIA's compiler put each pair in a branch
-        // of its own and waited for each load in turn (--sass: one LDG in flight; nvcc issues all four)
-        float v[TILE / ROWS];
-        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS)
-            v[j / ROWS] = src[r0 + j < pc.rows ? (r0 + j) * pc.cols + c : 0u];
-        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
-            uint r = r0 + j;
-            if (r < pc.rows) {
-                if (MODE == 0u)
-                    dst[r * pc.cols + c] = v[j / ROWS];
-                else
-                    dst[c * pc.rows + r] = v[j / ROWS];
-            }
-        }
+        uint bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE; // tile origin: column, row
+        // a guard-free path for whole tiles: NVIDIA's Vulkan compiler puts each guarded store in a branch of
+        // its own (nvcc predicates it), so only edge tiles pay for the guards
+        if (transpose_interior(bx, by))
+            move_tile_interior(bx, by);
+        else
+            move_tile_edge(bx, by);
     }
 }

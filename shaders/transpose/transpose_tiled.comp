@@ -24,44 +24,34 @@ uint col_of(uint i, uint j)
     return SWIZZLE != 0u ? j ^ i : j;
 }
 
+// Two functions from one body rather than one function with `edge` an argument: two calls of one
+// function that differ in a constant argument may be merged into one call (LLVM sinks such calls), and
+// `edge` would be a run-time value again, guards and all
+#define MOVE_TILE move_tile_interior
+#define EDGE false
+#include "transpose_tiled_tile.glsl"
+#undef MOVE_TILE
+#undef EDGE
+#define MOVE_TILE move_tile_edge
+#define EDGE true
+#include "transpose_tiled_tile.glsl"
+#undef MOVE_TILE
+#undef EDGE
+
 void main()
 {
     uint tiles_x = (pc.cols + TILE - 1u) / TILE;
     uint ntiles = tiles_x * ((pc.rows + TILE - 1u) / TILE);
-    uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
     uint first = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     // tiles in row-major order; the grid is capped at the workgroup-count limit, so it strides
     for (uint t = first; t < ntiles; t += gl_NumWorkGroups.x * gl_NumWorkGroups.y) {
         uint bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE; // tile origin: column, row
-        // Each phase loads everything first, then stores: a guarded load-store pair per element
-        // became a branch per pair in NVIDIA's compiler, each store waiting for its load (--sass: LDS then
-        // STG in 8 branches for tile64; nvcc issues the loads together). Global loads take an index
-        // clamped to 0 outside the matrix instead of a branch; shared reads are always inside the tile.
-        float v[TILE / ROWS];
-        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
-            uint r = by + y + j, c = bx + x;
-            v[j / ROWS] = src[r < pc.rows && c < pc.cols ? r * pc.cols + c : 0u];
-        }
-        if (t != first)
-            barrier(); // the previous tile's column reads are done before its rows are overwritten
-        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
-            uint r = by + y + j, c = bx + x;
-            if (r < pc.rows && c < pc.cols)
-                tile[y + j][col_of(y + j, x)] = v[j / ROWS];
-        }
-        barrier();
-        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS)
-            v[j / ROWS] = MODE == 0u ? tile[y + j][col_of(y + j, x)] : tile[x][col_of(x, y + j)];
-        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
-            if (MODE == 0u) {
-                uint r = by + y + j, c = bx + x;
-                if (r < pc.rows && c < pc.cols)
-                    dst[r * pc.cols + c] = v[j / ROWS];
-            } else {
-                uint r = bx + y + j, c = by + x; // output row = input column
-                if (r < pc.cols && c < pc.rows)
-                    dst[r * pc.rows + c] = v[j / ROWS];
-            }
-        }
+        // a guard-free path for whole tiles: NVIDIA's Vulkan compiler puts each guarded store in a branch of
+        // its own (nvcc predicates it), so only edge tiles pay for the guards. The test is workgroup-uniform,
+        // so the barriers inside stay in uniform control flow.
+        if (transpose_interior(bx, by))
+            move_tile_interior(bx, by, t != first);
+        else
+            move_tile_edge(bx, by, t != first);
     }
 }

@@ -21,56 +21,34 @@ layout(std430, binding = 1) restrict writeonly buffer DstScalar { float dst1[]; 
 
 shared float tile[TILE][TILE + PAD];
 
+// Two functions from one body rather than one function with `edge` an argument: two calls of one
+// function that differ in a constant argument may be merged into one call (LLVM sinks such calls), and
+// `edge` would be a run-time value again, guards and all
+#define MOVE_TILE move_tile_interior
+#define EDGE false
+#include "transpose_vec4_tile.glsl"
+#undef MOVE_TILE
+#undef EDGE
+#define MOVE_TILE move_tile_edge
+#define EDGE true
+#include "transpose_vec4_tile.glsl"
+#undef MOVE_TILE
+#undef EDGE
+
 void main()
 {
     uint tiles_x = (pc.cols + TILE - 1u) / TILE;
     uint ntiles = tiles_x * ((pc.rows + TILE - 1u) / TILE);
-    uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
     uint first = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    bool vec_in = (pc.cols & 3u) == 0u, vec_out = (pc.rows & 3u) == 0u;
+    bool aligned = (pc.cols & 3u) == 0u && (pc.rows & 3u) == 0u;
     for (uint t = first; t < ntiles; t += gl_NumWorkGroups.x * gl_NumWorkGroups.y) {
         uint bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE; // tile origin: column, row
-        // vec_in: every 16-byte load of the tile first (index clamped to 0 outside the matrix: no branch),
-        // then the shared stores. Loading and storing each row in turn, NVIDIA's compiler put each row in
-        // a branch of its own and waited for its load (--sass: one LDG.E.128 in flight per invocation;
-        // nvcc issues all of them first).
-        vec4 v[TILE / ROWS];
-        if (vec_in)
-            [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
-                uint r = by + y + j, c = bx + 4u * x;
-                v[j / ROWS] = src4[r < pc.rows && c < pc.cols ? (r * pc.cols + c) / 4u : 0u];
-            }
-        if (t != first)
-            barrier(); // the previous tile's column reads are done before its rows are overwritten
-        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
-            uint r = by + y + j, c = bx + 4u * x;
-            if (r >= pc.rows || c >= pc.cols)
-                continue;
-            if (vec_in) { // c + 3 < cols: c and cols are multiples of 4
-                tile[y + j][4u * x] = v[j / ROWS].x;
-                tile[y + j][4u * x + 1u] = v[j / ROWS].y;
-                tile[y + j][4u * x + 2u] = v[j / ROWS].z;
-                tile[y + j][4u * x + 3u] = v[j / ROWS].w;
-            } else {
-                for (uint k = 0u; k < 4u && c + k < pc.cols; k++)
-                    tile[y + j][4u * x + k] = src1[r * pc.cols + c + k];
-            }
-        }
-        barrier();
-        // the same order on the way out: every shared read, then the stores
-        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS)
-            v[j / ROWS] = vec4(tile[4u * x][y + j], tile[4u * x + 1u][y + j], tile[4u * x + 2u][y + j],
-                               tile[4u * x + 3u][y + j]);
-        [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
-            uint r = bx + y + j, c = by + 4u * x; // output row = input column
-            if (r >= pc.cols || c >= pc.rows)
-                continue;
-            if (vec_out) {
-                dst4[(r * pc.rows + c) / 4u] = v[j / ROWS];
-            } else {
-                for (uint k = 0u; k < 4u && c + k < pc.rows; k++)
-                    dst1[r * pc.rows + c + k] = tile[4u * x + k][y + j];
-            }
-        }
+        // a guard-free path for whole, aligned tiles: NVIDIA's Vulkan compiler puts each guarded store in a
+        // branch of its own (nvcc predicates it), so only edge tiles and unaligned shapes pay for the guards.
+        // The test is workgroup-uniform, so the barriers inside stay in uniform control flow.
+        if (aligned && transpose_interior(bx, by))
+            move_tile_interior(bx, by, t != first);
+        else
+            move_tile_edge(bx, by, t != first);
     }
 }
