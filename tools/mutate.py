@@ -53,7 +53,7 @@ MUTATIONS = [
       CLEAN("transpose"), "vec4 transpose: output guard off by one"),
     M("sh09", "shader", "shaders/transpose/transpose_vec4_tile.glsl", "for (uint k = 0u; k < 4u && c + k < pc.rows; k++)", "for (uint k = 0u; k < 4u && c + k <= pc.rows; k++)",
       CLEAN("transpose"), "vec4 transpose: scalar tail writes one past the end"),
-    M("sh33", "shader", "shaders/transpose/transpose.h", "return pc.rows - by >= TILE && pc.cols - bx >= TILE;",
+    M("sh37", "shader", "shaders/transpose/transpose.h", "return pc.rows - by >= TILE && pc.cols - bx >= TILE;",
       "return pc.rows + 1u - by >= TILE && pc.cols - bx >= TILE;", CLEAN("transpose"),
       "transpose interior test off by one (a tile one row short takes the guard-free path: writes a row past the edge)"),
     M("sh10", "shader", "shaders/matmul/matmul_naive.comp", "if (row >= pc.m || col >= pc.n)", "if (row > pc.m || col >= pc.n)",
