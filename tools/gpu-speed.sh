@@ -33,6 +33,15 @@ smi=$!
 "$vk" run matmul --size 8192,4096,4097 --variant coopmat_khr,coopmat2,coopmat2_interior,coopmat2_interior_acc16,\
 coopmat2_staged_acc16,tc_peak,cublas_hgemm,cublas_hgemm_acc16 --backend all --wide --json "$out/tc.json" \
     >> "$out/tables.txt" 2>&1 || true
+# the same tops without the driver's bounds checks (--robustness disabled), and the planted out-of-bounds write
+# caught by the guard bands without them
+"$vk" run transpose --size 8192 --variant copy,padded_rows4,tile64,vec4,vec4_tile64,api_copy --backend all \
+    --robustness disabled --wide --json "$out/nobc.json" >> "$out/tables.txt" 2>&1 || true
+"$vk" run matmul --size 8192 --variant "${SGEMM_ROWS:-warptile},dbuf,coopmat_khr,cublas_sgemm,cublas_hgemm" \
+    --backend all --robustness disabled --wide >> "$out/tables.txt" 2>&1 || true
+python3 tests/verify_faults.py "$vk" oob-write guard validate copy transpose reduce matmul --robustness disabled \
+    > "$out/oob_nobc.txt" 2>&1 && echo "oob-write with --robustness disabled: caught (exit 1)" \
+    || echo "oob-write with --robustness disabled: NOT as expected (see oob_nobc.txt)"
 # machine code of the new pipelines beside their twins
 "$vk" run matmul transpose --size 2048 --variant "${SGEMM_ROWS:-warptile},tile64,copy,vec4_tile64" --backend all \
     --reps 3 --sass /tmp/speed-sass -v > /dev/null 2>&1 || true
