@@ -28,6 +28,7 @@ smi=$!
     --wide --json "$out/transpose.json" > "$out/tables.txt" 2>&1 || true
 "$vk" run matmul --size 4096,8192 --variant "${SGEMM_ROWS:-warptile},subgroup,dbuf,cublas_sgemm" --backend all --wide \
     --json "$out/sgemm.json" >> "$out/tables.txt" 2>&1 || true
+"$vk" run latency --backend all --wide >> "$out/tables.txt" 2>&1 || true
 "$vk" run reduce --n 2^12:2^28:x4 --variant "${REDUCE_ROWS:-subgroup_lastblock},subgroup,vec4,cub_sum,api_copy" \
     --backend all --wide --json "$out/reduce.json" >> "$out/tables.txt" 2>&1 || true
 "$vk" run matmul --size 8192,4096,4097 --variant coopmat_khr,coopmat2,coopmat2_interior,coopmat2_interior_acc16,\
