@@ -83,8 +83,8 @@ def case_two_devices():
           "one-device run's", per)
     check([d["index"] for d in doc["devices"]] == [0, 1], "two devices listed", doc["devices"])
     header = lines[0].split(",")
-    check(len(lines) == 1 + len(doc["results"]) and header[-5:] == ["device_index", "uuid", "pci_bus", "driver",
-          "host"], "a CSV line per result, identity columns", lines[:2])
+    check(len(lines) == 1 + len(doc["results"]) and header[-6:] == ["device_index", "uuid", "pci_bus", "driver",
+          "host", "robustness"], "a CSV line per result, identity columns, then robustness", lines[:2])
     # each table printed whole under its device's line: a family's table never interleaves with another's
     chunks = re.split(r"^-- device (\d+): ", out, flags=re.M)[1:]
     tables = sorted(dev for dev, body in zip(chunks[0::2], chunks[1::2]) if "== " in body)
