@@ -56,7 +56,7 @@ void vkb_cli_usage(FILE *out)
           "                       results record it; a variant that cannot use N is skipped with the reason\n"
           "  --robustness R       default (the driver's own storage/uniform buffer bounds checks) or disabled\n"
           "                       (VK_EXT_pipeline_robustness: every Vulkan pipeline built without them;\n"
-          "                       a device without it is exit 4); rows say ~nobc, results record it\n"
+          "                       a device without it is exit 4); rows say @nobc, results record it\n"
           "  --sass DIR           write the GPU machine code of each pipeline into DIR (NVIDIA: the driver's\n"
           "                       code, disassembled with nvdisasm; CUDA twins from cuobjdump) and count\n"
           "                       its instruction classes (-v, JSON); other drivers say it is not available\n"
