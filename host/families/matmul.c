@@ -195,15 +195,6 @@ static int warptile_check(const uint32_t *s, uint32_t *nt, char *why, size_t len
     return VKB_PLAN_OK;
 }
 
-/* The row named NAME as declared (before --spec). */
-static const vkb_variant *declared(const char *name)
-{
-    for (size_t i = 0; i < VKB_COUNT(variants); i++)
-        if (strcmp(variants[i].name, name) == 0)
-            return &variants[i];
-    return NULL;
-}
-
 /* Shared memory of matmul_coopmat with S = BM BN BK WM WN and NSUB subgroups: two stages of padded fp16
  * tiles and a 16x16 fp32 staging tile per subgroup. */
 static uint32_t coopmat_shared(const uint32_t *s, uint32_t nsub)
@@ -235,6 +226,8 @@ static int block_check(const uint32_t *s, uint32_t nt, char *why, size_t len)
                              "a multiple of 4");
     return VKB_PLAN_OK;
 }
+
+extern const vkb_family vkb_family_matmul;   /* the family's own table, defined at the end */
 
 static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
 {
@@ -292,7 +285,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             tile_n = spec[1];
         } else if (strcmp(v->kernel, "matmul_warptile") == 0) {
             /* the workgroup follows from the constants; a --spec 0= that says otherwise is refused */
-            const vkb_variant *row = declared(v->name);
+            const vkb_variant *row = vkb_variant_find(&vkb_family_matmul, v->name);   /* as declared */
             uint32_t nt = 0;
             if ((code = warptile_check(spec, &nt, why, len)) != VKB_PLAN_OK)
                 return code;
