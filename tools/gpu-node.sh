@@ -10,12 +10,9 @@ B=${1:-build}
 OUT=${OUT:-./gpu-node-out}
 W=$(mktemp -d)
 mkdir -p "$OUT"
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
 V="$B/vkbench"
-if ! "$V" devices >/dev/null 2>&1; then
-    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
+. "$(dirname "$0")/gpu-loader.sh"
+gpu_loader "$V"
 export XDG_CACHE_HOME="$W/xdg"
 S="$W/summary.txt"
 { date -u; nvidia-smi --query-gpu=index,name,uuid,pci.bus_id,driver_version,clocks.sm --format=csv; } > "$S" 2>&1

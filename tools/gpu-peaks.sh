@@ -9,11 +9,8 @@ set -e
 build=${1:-build}
 out=${2:-${OUT:-peaks-out}}
 mkdir -p "$out"
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-if ! "$build"/vkbench devices >/dev/null 2>&1; then
-    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
+. "$(dirname "$0")/gpu-loader.sh"
+gpu_loader "$build"/vkbench
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; "$build"/vkbench devices; } \
     > "$out/devices.txt" 2>&1 || true
 # every peak row through both APIs, with the theoretical rate as ceil% (t)

@@ -9,11 +9,8 @@ set -u
 B=${1:-build}
 OUT=${OUT:-.}
 W=$(mktemp -d)
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-if ! "$B/vkbench" devices >/dev/null 2>&1; then
-    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
+. "$(dirname "$0")/gpu-loader.sh"
+gpu_loader "$B/vkbench"
 export XDG_CACHE_HOME="$W/xdg"
 V="$B/vkbench"
 nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.current,pcie.link.width.current --format=csv > "$W/gpu.txt" 2>&1
