@@ -259,7 +259,13 @@ __global__ void subgroup_lastblock(const T *__restrict__ src, T *dst, reduce_pus
 {
     __shared__ bool last;
     T sum;
-    if (block_sum_warps<T, L>(load_vec4_sum(src, pc.n), sum)) {
+    bool holds_sum = block_sum_warps<T, L>(load_vec4_sum(src, pc.n), sum);
+    if (gridDim.x == 1u) {   /* the whole sum is this block's (small n): no partial, no count */
+        if (holds_sum)
+            dst[0] = sum;
+        return;
+    }
+    if (holds_sum) {
         partials[blockIdx.x] = sum;
         __threadfence();
         last = atomicAdd(arrived, 1u) == gridDim.x - 1u;

@@ -31,26 +31,40 @@ __global__ void transpose_direct(const float *__restrict__ src, float *__restric
     }
 }
 
-/* transpose_tiled.comp: a shared tile, padded (PAD) or swizzled (SWIZZLE); MODE 0 copies through it. */
+/* transpose_tiled.comp: a shared tile, padded (PAD) or swizzled (SWIZZLE); MODE 0 copies through it. The grid
+ * strides over the tiles, the next tile's loads issued before the current tile's stores (the shader's order). */
 template <unsigned TILE, unsigned ROWS, unsigned PAD, unsigned SWIZZLE, unsigned MODE>
 __global__ void transpose_tiled(const float *__restrict__ src, float *__restrict__ dst, transpose_push pc)
 {
     __shared__ float tile[TILE][TILE + PAD];
+    float incoming[TILE / ROWS];
     unsigned rows = pc.rows, cols = pc.cols;
     unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
-    unsigned x = threadIdx.x, y = threadIdx.y, first = blockIdx.y * gridDim.x + blockIdx.x;
+    unsigned x = threadIdx.x, y = threadIdx.y, stride = gridDim.x * gridDim.y;
     auto col_of = [](unsigned i, unsigned j) { return SWIZZLE ? j ^ i : j; };
-    for (unsigned t = first; t < ntiles; t += gridDim.x * gridDim.y) {
+    auto load = [&](unsigned t) {
         unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
-        if (t != first)
-            __syncthreads();
+#pragma unroll
+        for (unsigned j = 0; j < TILE; j += ROWS) {
+            unsigned r = by + y + j, c = bx + x;
+            incoming[j / ROWS] = src[r < rows && c < cols ? r * cols + c : 0u];
+        }
+    };
+    unsigned t = blockIdx.y * gridDim.x + blockIdx.x;
+    if (t >= ntiles)
+        return;
+    load(t);
+    for (;;) {
+        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE, next = t + stride;
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             unsigned r = by + y + j, c = bx + x;
             if (r < rows && c < cols)
-                tile[y + j][col_of(y + j, x)] = src[r * cols + c];
+                tile[y + j][col_of(y + j, x)] = incoming[j / ROWS];
         }
         __syncthreads();
+        if (next < ntiles)
+            load(next);
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             if (MODE == 0) {
@@ -63,31 +77,49 @@ __global__ void transpose_tiled(const float *__restrict__ src, float *__restrict
                     dst[r * rows + c] = tile[x][col_of(x, y + j)];
             }
         }
+        if (next >= ntiles)
+            break;
+        __syncthreads();
+        t = next;
     }
 }
 
-/* transpose_vec4.comp: the padded tile with float4 global accesses where rows are 16-byte aligned. */
+/* transpose_vec4.comp: the padded tile with float4 global accesses where rows are 16-byte aligned, in
+ * transpose_tiled's order. */
 template <unsigned TILE, unsigned ROWS, unsigned PAD, unsigned SWIZZLE, unsigned MODE>
 __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict__ dst, transpose_push pc)
 {
     __shared__ float tile[TILE][TILE + PAD];
+    float4 incoming[TILE / ROWS];
     unsigned rows = pc.rows, cols = pc.cols;
     unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
-    unsigned x = threadIdx.x, y = threadIdx.y, first = blockIdx.y * gridDim.x + blockIdx.x;
+    unsigned x = threadIdx.x, y = threadIdx.y, stride = gridDim.x * gridDim.y;
     bool vec_in = (cols & 3u) == 0, vec_out = (rows & 3u) == 0;
     const float4 *src4 = reinterpret_cast<const float4 *>(src);
     float4 *dst4 = reinterpret_cast<float4 *>(dst);
-    for (unsigned t = first; t < ntiles; t += gridDim.x * gridDim.y) {
+    auto load = [&](unsigned t) {
         unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
-        if (t != first)
-            __syncthreads();
+        if (vec_in) {
+#pragma unroll
+            for (unsigned j = 0; j < TILE; j += ROWS) {
+                unsigned r = by + y + j, c = bx + 4u * x;
+                incoming[j / ROWS] = src4[r < rows && c < cols ? (r * cols + c) / 4u : 0u];
+            }
+        }
+    };
+    unsigned t = blockIdx.y * gridDim.x + blockIdx.x;
+    if (t >= ntiles)
+        return;
+    load(t);
+    for (;;) {
+        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE, next = t + stride;
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             unsigned r = by + y + j, c = bx + 4u * x;
             if (r >= rows || c >= cols)
                 continue;
             if (vec_in) {
-                float4 v = src4[(r * cols + c) / 4u];
+                float4 v = incoming[j / ROWS];
                 tile[y + j][4u * x] = v.x;
                 tile[y + j][4u * x + 1u] = v.y;
                 tile[y + j][4u * x + 2u] = v.z;
@@ -98,6 +130,8 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
             }
         }
         __syncthreads();
+        if (next < ntiles)
+            load(next);
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             unsigned r = bx + y + j, c = by + 4u * x;
@@ -111,14 +145,19 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
                     dst[r * rows + c + k] = tile[4u * x + k][y + j];
             }
         }
+        if (next >= ntiles)
+            break;
+        __syncthreads();
+        t = next;
     }
 }
 
 } // namespace
 
-/* one launcher per row of transpose/rows.h, matched by shader name and its five constants */
-#define CUDA_ROW(name, shader, tile, rows, pad, swizzle, mode, note)                                            \
-    {#shader, TRANSPOSE_NSPEC, {tile, rows, pad, swizzle, mode},                                                 \
+/* one launcher per row of transpose/rows.h, matched by shader name and its six constants (TILES_PER_GROUP sets
+ * only the grid: the same template moves any number of tiles) */
+#define CUDA_ROW(name, shader, tile, rows, pad, swizzle, mode, per_group, note)                                 \
+    {#shader, TRANSPOSE_NSPEC, {tile, rows, pad, swizzle, mode, per_group},                                      \
      vkb_launch_push<float, float, transpose_push, shader<tile, rows, pad, swizzle, mode>>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_transpose[] = {
     TRANSPOSE_ROWS(CUDA_ROW)

@@ -280,7 +280,10 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         chain = per;
         break;
     case LOAD_VEC4:
-        groups[0] = grid_groups(v->param, div_up(n, 4), L, caps);
+        /* COMBINE_LAST: at most a workgroup per 4 L vectors (vec4_load's four loads a trip), since every workgroup
+         * more puts a partial and a device-scope atomic on the last one's path; a single workgroup skips both.
+         * At large n the compute-unit rule caps the grid either way. */
+        groups[0] = grid_groups(v->param, div_up(n, (v->param & COMBINE_LAST) ? 16 : 4), L, caps);
         m = groups[0];
         /* four running sums of vec4 lanes, added pairwise (2), plus one tail element (1) */
         chain = div_up(n / 4, (uint64_t)groups[0] * L) + 3;

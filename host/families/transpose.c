@@ -18,10 +18,10 @@ typedef struct transpose_case {
     float *ref;  /* the transpose, cols x rows */
 } transpose_case;
 
-/* The rows of shaders/transpose/rows.h: spec = {TILE, ROWS, PAD, SWIZZLE, MODE}, param = MODE, and the
- * workgroup computed from TILE and ROWS (never stated beside them). */
-#define HOST_ROW(name, shader, tile, rows, pad, swizzle, mode, note)                                          \
-    {#name, #shader, {(tile) / TRANSPOSE_LANES_##shader, rows, 1}, {tile, rows, pad, swizzle, mode},          \
+/* The rows of shaders/transpose/rows.h: spec = {TILE, ROWS, PAD, SWIZZLE, MODE, TILES_PER_GROUP}, param = MODE,
+ * and the workgroup computed from TILE and ROWS (never stated beside them). */
+#define HOST_ROW(name, shader, tile, rows, pad, swizzle, mode, per_group, note)                               \
+    {#name, #shader, {(tile) / TRANSPOSE_LANES_##shader, rows, 1}, {tile, rows, pad, swizzle, mode, per_group}, \
      TRANSPOSE_NSPEC, mode, 0, 0, note},
 static const vkb_variant variants[] = {
     TRANSPOSE_ROWS(HOST_ROW)
@@ -125,6 +125,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     const transpose_case *c = vc->data;
     uint64_t rows = (uint64_t)vc->shape.d[0], cols = (uint64_t)vc->shape.d[1], bytes, tiles_x, tiles_y;
     uint32_t tile = v->spec[0], rows_per_pass = v->spec[1], pad = v->spec[2], swizzle = v->spec[3];
+    uint32_t per_group = v->spec[5];
     uint32_t lanes, local[3], groups[3];
     int direct = strcmp(v->kernel, "transpose_direct") == 0;
     struct transpose_push push;
@@ -152,14 +153,24 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         (lanes > 1 && swizzle) || pad > 64)
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "MODE is what the row computes (%s: %u); SWIZZLE is 0 "
                              "or 1 (transpose_tiled), PAD at most 64 (not transpose_direct)", v->name, v->param);
+    if (per_group == 0 || (direct && per_group != 1))
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "TILES_PER_GROUP=%u: at least 1 (and 1 for %s, which "
+                             "has no shared tile to overlap)", per_group, v->kernel);
     local[0] = tile / lanes;
     local[1] = rows_per_pass;
     local[2] = 1;
-    /* one workgroup per tile; past the workgroup-count limit the kernels stride over tiles */
+    /* one workgroup per tile (a 2-D grid), or per TILES_PER_GROUP tiles (1-D); past the workgroup-count limit
+     * the kernels stride over the tiles */
     tiles_x = (cols + tile - 1) / tile;
     tiles_y = (rows + tile - 1) / tile;
-    groups[0] = tiles_x > caps->max_group_count[0] ? caps->max_group_count[0] : (uint32_t)tiles_x;
-    groups[1] = tiles_y > caps->max_group_count[1] ? caps->max_group_count[1] : (uint32_t)tiles_y;
+    if (per_group == 1) {
+        groups[0] = tiles_x > caps->max_group_count[0] ? caps->max_group_count[0] : (uint32_t)tiles_x;
+        groups[1] = tiles_y > caps->max_group_count[1] ? caps->max_group_count[1] : (uint32_t)tiles_y;
+    } else {
+        uint64_t n = (tiles_x * tiles_y + per_group - 1) / per_group;
+        groups[0] = n > caps->max_group_count[0] ? caps->max_group_count[0] : (uint32_t)n;
+        groups[1] = 1;
+    }
     groups[2] = 1;
     pass = vkb_plan_dispatch(p, v->kernel, local, groups);
     vkb_pass_bind(pass, 2, b);

@@ -1,8 +1,9 @@
 #version 450
 // subgroup_lastblock.comp - subgroup.comp in one dispatch, still deterministic: each workgroup writes its
 // partial and counts itself in; the one that arrives last adds every partial in partials.comp's fixed order
-// (the same bits as subgroup's second pass), writes the sum and sets the count back to 0 for the next
-// dispatch. Nobody waits for another workgroup (Vulkan promises no forward progress between them).
+// (on subgroup's grid, the same bits as its second pass), writes the sum and sets the count back to 0 for the
+// next dispatch. Nobody waits for another workgroup (Vulkan promises no forward progress between them). A
+// dispatch of one workgroup (small n: the host gives it at most one per 4 x 256 vectors) writes its sum directly.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_memory_scope_semantics : require
 #define REDUCE_PARTIAL(i) partials[i]
@@ -22,7 +23,13 @@ shared bool last;
 void main()
 {
     T sum;
-    if (workgroup_sum_subgroups(load_vec4_sum(), sum)) {
+    bool holds_sum = workgroup_sum_subgroups(load_vec4_sum(), sum);
+    if (gl_NumWorkGroups.x == 1u) { // the whole sum is this workgroup's (small n): no partial, no count
+        if (holds_sum)
+            dst[0] = sum;
+        return; // dispatch-uniform
+    }
+    if (holds_sum) {
         partials[gl_WorkGroupID.x] = sum;
         // release: this partial is ordered before the count; acquire: the last one sees every partial counted
         uint before = atomicAdd(arrived, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);

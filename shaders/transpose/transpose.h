@@ -21,15 +21,19 @@ struct transpose_push {
 #define TRANSPOSE_LANES_transpose_tiled 1u
 #define TRANSPOSE_LANES_transpose_vec4 4u
 
-/* Specialization constants 3..7, declared alike by every transpose shader (a shader ignores those it has
+/* Specialization constants 3..8, declared alike by every transpose shader (a shader ignores those it has
  * no use for; the host refuses setting them). */
-#define TRANSPOSE_NSPEC 5
+#define TRANSPOSE_NSPEC 6
 #ifdef VULKAN
 layout(constant_id = 3) const uint TILE = 32;   // tile edge, a power of two
 layout(constant_id = 4) const uint ROWS = 8;    // tile rows per pass = local_size_y; divides TILE
 layout(constant_id = 5) const uint PAD = 0;     // words of padding per shared tile row (1: no bank conflicts)
 layout(constant_id = 6) const uint SWIZZLE = 0; // 1: shared element (i, j) at column j ^ i instead
 layout(constant_id = 7) const uint MODE = TRANSPOSE_TRANSPOSE;
+// Tiles per workgroup: the host's grid is the tile count over this (1: a workgroup per tile), and the shared-
+// tile shaders' loop issues the next tile's loads before the current tile's stores, so a workgroup moving
+// several tiles always has loads in flight. Read by the host; the loop itself takes any number of tiles.
+layout(constant_id = 8) const uint TILES_PER_GROUP = 1;
 
 layout(push_constant) uniform Push { transpose_push pc; };
 

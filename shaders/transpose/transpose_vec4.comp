@@ -10,7 +10,7 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
-#include "transpose.h" // TILE, ROWS, PAD, SWIZZLE, MODE; pc: struct transpose_push
+#include "transpose.h" // TILE, ROWS, PAD, SWIZZLE, MODE, TILES_PER_GROUP; pc: struct transpose_push
 
 // the same buffers seen as vec4 and as float: unaligned shapes need the scalar view. restrict (the
 // twin's __restrict__) still holds: src is only read, and a dispatch writes dst through one view only
@@ -20,35 +20,81 @@ layout(std430, binding = 1) restrict writeonly buffer DstVec { vec4 dst4[]; };
 layout(std430, binding = 1) restrict writeonly buffer DstScalar { float dst1[]; };
 
 shared float tile[TILE][TILE + PAD];
+vec4 incoming[TILE / ROWS]; // a tile's rows on their way from the matrix to the shared tile, 4 words a load
 
-// Two functions from one body rather than one function with `edge` an argument: two calls of one
+// Two sets of functions from one body rather than one set with `edge` an argument: two calls of one
 // function that differ in a constant argument may be merged into one call (LLVM sinks such calls), and
 // `edge` would be a run-time value again, guards and all
-#define MOVE_TILE move_tile_interior
+#define LOAD_TILE load_tile_interior
+#define PUT_TILE put_tile_interior
+#define WRITE_TILE write_tile_interior
 #define EDGE false
 #include "transpose_vec4_tile.glsl"
-#undef MOVE_TILE
+#undef LOAD_TILE
+#undef PUT_TILE
+#undef WRITE_TILE
 #undef EDGE
-#define MOVE_TILE move_tile_edge
+#define LOAD_TILE load_tile_edge
+#define PUT_TILE put_tile_edge
+#define WRITE_TILE write_tile_edge
 #define EDGE true
 #include "transpose_vec4_tile.glsl"
-#undef MOVE_TILE
+#undef LOAD_TILE
+#undef PUT_TILE
+#undef WRITE_TILE
 #undef EDGE
+
+// Tile t's origin: column bx, row by (tiles in row-major order)
+uvec2 tile_origin(uint t, uint tiles_x)
+{
+    return uvec2((t % tiles_x) * TILE, (t / tiles_x) * TILE);
+}
+
+// A guard-free path for whole tiles of a shape whose rows are 16-byte aligned: NVIDIA's Vulkan compiler puts
+// each guarded store in a branch of its own (nvcc predicates it), so only edge tiles and unaligned shapes pay
+// for the guards. Workgroup-uniform, so the barriers stay in uniform control flow.
+bool whole_tile(uvec2 o)
+{
+    return (pc.cols & 3u) == 0u && (pc.rows & 3u) == 0u && transpose_interior(o.x, o.y);
+}
+
+void load_tile(uvec2 o)
+{
+    if (whole_tile(o))
+        load_tile_interior(o.x, o.y);
+    else
+        load_tile_edge(o.x, o.y);
+}
 
 void main()
 {
     uint tiles_x = (pc.cols + TILE - 1u) / TILE;
     uint ntiles = tiles_x * ((pc.rows + TILE - 1u) / TILE);
-    uint first = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    bool aligned = (pc.cols & 3u) == 0u && (pc.rows & 3u) == 0u;
-    for (uint t = first; t < ntiles; t += gl_NumWorkGroups.x * gl_NumWorkGroups.y) {
-        uint bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE; // tile origin: column, row
-        // a guard-free path for whole, aligned tiles: NVIDIA's Vulkan compiler puts each guarded store in a
-        // branch of its own (nvcc predicates it), so only edge tiles and unaligned shapes pay for the guards.
-        // The test is workgroup-uniform, so the barriers inside stay in uniform control flow.
-        if (aligned && transpose_interior(bx, by))
-            move_tile_interior(bx, by, t != first);
+    uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y; // the grid strides over the tiles
+    uint t = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    if (t >= ntiles)
+        return; // workgroup-uniform
+    load_tile(tile_origin(t, tiles_x));
+    for (;;) {
+        uvec2 o = tile_origin(t, tiles_x);
+        bool inside = whole_tile(o);
+        if (inside)
+            put_tile_interior(o.x, o.y);
         else
-            move_tile_edge(bx, by, t != first);
+            put_tile_edge(o.x, o.y);
+        barrier();
+        // the next tile's loads go out before this tile's stores: while this one is written, the workgroup
+        // has loads in flight (TILES_PER_GROUP > 1; with a workgroup per tile there is no next tile)
+        uint next = t + stride;
+        if (next < ntiles)
+            load_tile(tile_origin(next, tiles_x));
+        if (inside)
+            write_tile_interior(o.x, o.y);
+        else
+            write_tile_edge(o.x, o.y);
+        if (next >= ntiles)
+            break;
+        barrier(); // this tile's column reads are done before the next tile's rows overwrite it
+        t = next;
     }
 }

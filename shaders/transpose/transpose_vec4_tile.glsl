@@ -1,42 +1,53 @@
-// transpose_vec4_tile.glsl - one tile of transpose_vec4.comp, included there twice: as MOVE_TILE with EDGE
-// false (the tile lies wholly inside the matrix: no guards) and true (the guarded edge tiles).
+// transpose_vec4_tile.glsl - the three steps of a tile of transpose_vec4.comp, included there twice: as
+// LOAD_TILE, PUT_TILE and WRITE_TILE with EDGE false (the tile lies wholly inside the matrix and its rows are
+// 16-byte aligned on both sides: no guards, no scalar paths) and true (the guarded edge tiles). The tile's
+// origin is column bx, row by.
 
-// One tile at column bx, row by. edge (EDGE) is false (a tile wholly inside the matrix,
-// rows 16-byte aligned on both sides) drops every guard and the scalar paths below, so the loads and stores
-// are straight-line code. wait: a previous tile's column reads may still be under way.
-void MOVE_TILE(uint bx, uint by, bool wait)
+// The tile's rows into `incoming`, 16 bytes a load, every load issued before any is used (index clamped to 0
+// outside the matrix: no branch). Loading and storing each row in turn, NVIDIA's compiler put each row in a
+// branch of its own and waited for its load (--sass: one LDG.E.128 in flight per invocation; nvcc issues all
+// of them first). Rows not 16-byte aligned load nothing here: PUT_TILE reads them a word at a time.
+void LOAD_TILE(uint bx, uint by)
 {
     const bool edge = EDGE;
     uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
-    bool vec_in = !edge || (pc.cols & 3u) == 0u, vec_out = !edge || (pc.rows & 3u) == 0u;
-    // vec_in: every 16-byte load of the tile first (index clamped to 0 outside the matrix: no branch),
-    // then the shared stores. Loading and storing each row in turn, NVIDIA's compiler put each row in
-    // a branch of its own and waited for its load (--sass: one LDG.E.128 in flight per invocation;
-    // nvcc issues all of them first).
-    vec4 v[TILE / ROWS];
-    if (vec_in)
+    if (!edge || (pc.cols & 3u) == 0u)
         [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
             uint r = by + y + j, c = bx + 4u * x;
-            v[j / ROWS] = src4[!edge || (r < pc.rows && c < pc.cols) ? (r * pc.cols + c) / 4u : 0u];
+            incoming[j / ROWS] = src4[!edge || (r < pc.rows && c < pc.cols) ? (r * pc.cols + c) / 4u : 0u];
         }
-    if (wait)
-        barrier(); // the previous tile's column reads are done before its rows are overwritten
+}
+
+// `incoming` into the shared tile (the elements inside the matrix); unaligned rows straight from the matrix
+void PUT_TILE(uint bx, uint by)
+{
+    const bool edge = EDGE;
+    uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
+    bool vec_in = !edge || (pc.cols & 3u) == 0u;
     [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
         uint r = by + y + j, c = bx + 4u * x;
         if (edge && (r >= pc.rows || c >= pc.cols))
             continue;
         if (vec_in) { // c + 3 < cols: c and cols are multiples of 4
-            tile[y + j][4u * x] = v[j / ROWS].x;
-            tile[y + j][4u * x + 1u] = v[j / ROWS].y;
-            tile[y + j][4u * x + 2u] = v[j / ROWS].z;
-            tile[y + j][4u * x + 3u] = v[j / ROWS].w;
+            tile[y + j][4u * x] = incoming[j / ROWS].x;
+            tile[y + j][4u * x + 1u] = incoming[j / ROWS].y;
+            tile[y + j][4u * x + 2u] = incoming[j / ROWS].z;
+            tile[y + j][4u * x + 3u] = incoming[j / ROWS].w;
         } else {
             for (uint k = 0u; k < 4u && c + k < pc.cols; k++)
                 tile[y + j][4u * x + k] = src1[r * pc.cols + c + k];
         }
     }
-    barrier();
-    // the same order on the way out: every shared read, then the stores
+}
+
+// The shared tile out, four neighbours of a tile column as one vec4 of an output row: every shared read, then
+// the stores (unaligned output rows a word at a time)
+void WRITE_TILE(uint bx, uint by)
+{
+    const bool edge = EDGE;
+    uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
+    bool vec_out = !edge || (pc.rows & 3u) == 0u;
+    vec4 v[TILE / ROWS];
     [[unroll]] for (uint j = 0u; j < TILE; j += ROWS)
         v[j / ROWS] = vec4(tile[4u * x][y + j], tile[4u * x + 1u][y + j], tile[4u * x + 2u][y + j],
                            tile[4u * x + 3u][y + j]);
