@@ -31,8 +31,30 @@ __global__ void transpose_direct(const float *__restrict__ src, float *__restric
     }
 }
 
-/* transpose_tiled.comp: a shared tile, padded (PAD) or swizzled (SWIZZLE); MODE 0 copies through it. The grid
- * strides over the tiles, the next tile's loads issued before the current tile's stores (the shader's order). */
+/* transpose_pipeline.glsl: the grid strides over the tiles, and the next tile's loads (LOAD) are issued before
+ * the current tile's shared tile is written out (WRITE); PUT fills the shared tile from what LOAD read. */
+template <class Load, class Put, class Write>
+__device__ void tile_loop(unsigned ntiles, Load load, Put put, Write write)
+{
+    unsigned stride = gridDim.x * gridDim.y, t = blockIdx.y * gridDim.x + blockIdx.x;
+    if (t >= ntiles)
+        return;
+    load(t);
+    for (;;) {
+        unsigned next = t + stride;
+        put(t);
+        __syncthreads();
+        if (next < ntiles)
+            load(next);
+        write(t);
+        if (next >= ntiles)
+            break;
+        __syncthreads();
+        t = next;
+    }
+}
+
+/* transpose_tiled.comp: a shared tile, padded (PAD) or swizzled (SWIZZLE); MODE 0 copies through it. */
 template <unsigned TILE, unsigned ROWS, unsigned PAD, unsigned SWIZZLE, unsigned MODE>
 __global__ void transpose_tiled(const float *__restrict__ src, float *__restrict__ dst, transpose_push pc)
 {
@@ -40,7 +62,7 @@ __global__ void transpose_tiled(const float *__restrict__ src, float *__restrict
     float incoming[TILE / ROWS];
     unsigned rows = pc.rows, cols = pc.cols;
     unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
-    unsigned x = threadIdx.x, y = threadIdx.y, stride = gridDim.x * gridDim.y;
+    unsigned x = threadIdx.x, y = threadIdx.y;
     auto col_of = [](unsigned i, unsigned j) { return SWIZZLE ? j ^ i : j; };
     auto load = [&](unsigned t) {
         unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
@@ -50,21 +72,17 @@ __global__ void transpose_tiled(const float *__restrict__ src, float *__restrict
             incoming[j / ROWS] = src[r < rows && c < cols ? r * cols + c : 0u];
         }
     };
-    unsigned t = blockIdx.y * gridDim.x + blockIdx.x;
-    if (t >= ntiles)
-        return;
-    load(t);
-    for (;;) {
-        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE, next = t + stride;
+    auto put = [&](unsigned t) {
+        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             unsigned r = by + y + j, c = bx + x;
             if (r < rows && c < cols)
                 tile[y + j][col_of(y + j, x)] = incoming[j / ROWS];
         }
-        __syncthreads();
-        if (next < ntiles)
-            load(next);
+    };
+    auto write = [&](unsigned t) {
+        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             if (MODE == 0) {
@@ -77,15 +95,11 @@ __global__ void transpose_tiled(const float *__restrict__ src, float *__restrict
                     dst[r * rows + c] = tile[x][col_of(x, y + j)];
             }
         }
-        if (next >= ntiles)
-            break;
-        __syncthreads();
-        t = next;
-    }
+    };
+    tile_loop(ntiles, load, put, write);
 }
 
-/* transpose_vec4.comp: the padded tile with float4 global accesses where rows are 16-byte aligned, in
- * transpose_tiled's order. */
+/* transpose_vec4.comp: the padded tile with float4 global accesses where rows are 16-byte aligned. */
 template <unsigned TILE, unsigned ROWS, unsigned PAD, unsigned SWIZZLE, unsigned MODE>
 __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict__ dst, transpose_push pc)
 {
@@ -93,7 +107,7 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
     float4 incoming[TILE / ROWS];
     unsigned rows = pc.rows, cols = pc.cols;
     unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
-    unsigned x = threadIdx.x, y = threadIdx.y, stride = gridDim.x * gridDim.y;
+    unsigned x = threadIdx.x, y = threadIdx.y;
     bool vec_in = (cols & 3u) == 0, vec_out = (rows & 3u) == 0;
     const float4 *src4 = reinterpret_cast<const float4 *>(src);
     float4 *dst4 = reinterpret_cast<float4 *>(dst);
@@ -107,12 +121,8 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
             }
         }
     };
-    unsigned t = blockIdx.y * gridDim.x + blockIdx.x;
-    if (t >= ntiles)
-        return;
-    load(t);
-    for (;;) {
-        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE, next = t + stride;
+    auto put = [&](unsigned t) {
+        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             unsigned r = by + y + j, c = bx + 4u * x;
@@ -129,9 +139,9 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
                     tile[y + j][4u * x + k] = src[r * cols + c + k];
             }
         }
-        __syncthreads();
-        if (next < ntiles)
-            load(next);
+    };
+    auto write = [&](unsigned t) {
+        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             unsigned r = bx + y + j, c = by + 4u * x;
@@ -145,11 +155,8 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
                     dst[r * rows + c + k] = tile[4u * x + k][y + j];
             }
         }
-        if (next >= ntiles)
-            break;
-        __syncthreads();
-        t = next;
-    }
+    };
+    tile_loop(ntiles, load, put, write);
 }
 
 } // namespace

@@ -44,12 +44,6 @@ vec4 incoming[TILE / ROWS]; // a tile's rows on their way from the matrix to the
 #undef WRITE_TILE
 #undef EDGE
 
-// Tile t's origin: column bx, row by (tiles in row-major order)
-uvec2 tile_origin(uint t, uint tiles_x)
-{
-    return uvec2((t % tiles_x) * TILE, (t / tiles_x) * TILE);
-}
-
 // A guard-free path for whole tiles of a shape whose rows are 16-byte aligned: NVIDIA's Vulkan compiler puts
 // each guarded store in a branch of its own (nvcc predicates it), so only edge tiles and unaligned shapes pay
 // for the guards. Workgroup-uniform, so the barriers stay in uniform control flow.
@@ -58,43 +52,4 @@ bool whole_tile(uvec2 o)
     return (pc.cols & 3u) == 0u && (pc.rows & 3u) == 0u && transpose_interior(o.x, o.y);
 }
 
-void load_tile(uvec2 o)
-{
-    if (whole_tile(o))
-        load_tile_interior(o.x, o.y);
-    else
-        load_tile_edge(o.x, o.y);
-}
-
-void main()
-{
-    uint tiles_x = (pc.cols + TILE - 1u) / TILE;
-    uint ntiles = tiles_x * ((pc.rows + TILE - 1u) / TILE);
-    uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y; // the grid strides over the tiles
-    uint t = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    if (t >= ntiles)
-        return; // workgroup-uniform
-    load_tile(tile_origin(t, tiles_x));
-    for (;;) {
-        uvec2 o = tile_origin(t, tiles_x);
-        bool inside = whole_tile(o);
-        if (inside)
-            put_tile_interior(o.x, o.y);
-        else
-            put_tile_edge(o.x, o.y);
-        barrier();
-        // the next tile's loads go out before this tile's stores: while this one is written, the workgroup
-        // has loads in flight (TILES_PER_GROUP > 1; with a workgroup per tile there is no next tile)
-        uint next = t + stride;
-        if (next < ntiles)
-            load_tile(tile_origin(next, tiles_x));
-        if (inside)
-            write_tile_interior(o.x, o.y);
-        else
-            write_tile_edge(o.x, o.y);
-        if (next >= ntiles)
-            break;
-        barrier(); // this tile's column reads are done before the next tile's rows overwrite it
-        t = next;
-    }
-}
+#include "transpose_pipeline.glsl"
