@@ -154,8 +154,8 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "MODE is what the row computes (%s: %u); SWIZZLE is 0 "
                              "or 1 (transpose_tiled), PAD at most 64 (not transpose_direct)", v->name, v->param);
     if (per_group == 0 || (direct && per_group != 1))
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "TILES_PER_GROUP=%u: at least 1 (and 1 for %s, which "
-                             "has no shared tile to overlap)", per_group, v->kernel);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, per_group == 0 ? "TILES_PER_GROUP=%u: at least 1"
+                             : "TILES_PER_GROUP=%u: 1 for transpose_direct (no shared tile to overlap)", per_group);
     local[0] = tile / lanes;
     local[1] = rows_per_pass;
     local[2] = 1;
