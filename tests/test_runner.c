@@ -149,6 +149,20 @@ static const vkb_family fake_family2 = {
     .check = fake_check,
 };
 
+/* A family whose own shader copy runs 10x faster than its API copy (transpose on NVIDIA without CUDA): the shader
+ * copy is a copy, so a kernel as fast is not suspect (test_suspect_shader_copy) */
+static const vkb_variant shader_copy_variants[] = {
+    {"api_copy", "copy", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING, "the (slow) API copy", NULL},
+    {"kernel_copy", "fast", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_SHADER_COPY, "a shader copy, 10x the API's", NULL},
+    {"kernel", "fast", {1, 1, 1}, {0}, 0, 0, 0, 0, "as fast as the shader copy", NULL},
+};
+static const vkb_family shader_copy_family = {
+    .name = "shadercopy", .summary = "a shader copy faster than the API's", .dims = {"n"}, .ndims = 1,
+    .metric = "GB/s", .variants = shader_copy_variants, .nvariants = (int)VKB_COUNT(shader_copy_variants),
+    .default_shapes = fake_defaults, .battery = fake_battery, .case_create = fake_create,
+    .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work, .check = fake_check,
+};
+
 /* A family with theoretical rates (the peak family's hook) and one whose rows fall back to its rows' rates as
  * ceilings (matmul's fp32 rows on peak/fma_f32): name, kernel, ..., note, ceiling, fallback. */
 static const vkb_variant theory_variants[] = {
@@ -659,6 +673,25 @@ static void test_suspect(void)
     free_fixture(&fx);
 }
 
+/* A shader copy (VKB_VAR_SHADER_COPY) raises the run's fastest copy: neither it nor a kernel as fast is suspect,
+ * though both run 10x the API copy (without the flag both would be: test_suspect's "fast") */
+static void test_suspect_shader_copy(void)
+{
+    static const vkb_family *fams[] = {&shader_copy_family};
+    static const int64_t n[] = {16};
+    fixture fx;
+    const vkb_result *api, *copy, *kernel;
+    run_fixture(&fx, fams, 1, n, 1, 0, 0, 0, 1);
+    api = find(&fx, "api_copy", "vulkan", 16);
+    copy = find(&fx, "kernel_copy", "vulkan", 16);
+    kernel = find(&fx, "kernel", "vulkan", 16);
+    ASSERT(api && copy && kernel);
+    ASSERT(api && copy && copy->metric > 5 * api->metric);
+    ASSERT(copy && !copy->suspect);
+    ASSERT(kernel && !kernel->suspect);
+    free_fixture(&fx);
+}
+
 /* A family's own bound judges its rows (above it: suspect, whatever the peaks table says); a row whose own
  * ceiling did not run takes its fallback of another family (the fastest such result, never a suspect one). */
 static void test_fallback_theory(void)
@@ -1116,6 +1149,7 @@ int main(int argc, char **argv)
         {"cross_backend", test_cross_backend},
         {"cross_backend_spans", test_cross_backend_spans},
         {"suspect", test_suspect},
+        {"suspect_shader_copy", test_suspect_shader_copy},
         {"fallback_theory", test_fallback_theory},
         {"interrupt", test_interrupt},
         {"fatal_ends_sinks", test_fatal_ends_sinks},

@@ -273,6 +273,9 @@ MUTATIONS = [
       "count has doubled (a slow drift looks settled)", targets="test_timing"),
     M("rn11", "rules", "host/core/timing.c", "    st->settled = settled;", "    st->settled = 1;", TIMING,
       "settle: a run the budget ended reported settled", targets="test_timing"),
+    M("rn13", "rules", "host/core/runner.c", "           (res->variant->flags & VKB_VAR_SHADER_COPY);", "           0;", RUNNER,
+      "a family's shader copy not counted as a copy (every kernel as fast as it suspect beside a slow API copy)",
+      targets="test_runner"),
     M("tl01", "tools", "tools/report.py", "out[fam] = (len(logs), math.exp(sum(logs) / len(logs)))",
       "out[fam] = (len(logs), sum(math.exp(x) for x in logs) / len(logs))", TOOLS_V,
       "report: the arithmetic mean of Vulkan / CUDA, not the geometric", targets="vkbench"),
@@ -448,8 +451,13 @@ def main():
         gone = [g for g in gone if g[2] != 1]
         for id_, path, count in gone:
             print(f"{id_}: its text is found {count} times in {path}, not once")
+        # an id given twice would run both under --only and merge two rows of the report into one
+        ids = [m["id"] for m in MUTATIONS]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        for id_ in twice:
+            print(f"{id_}: the id of {ids.count(id_)} mutations")
         print(f"{len(muts) - len(gone)} of {len(muts)} mutation sites found once")
-        return 1 if gone else 0
+        return 1 if gone or twice else 0
     if a.list:
         for m in MUTATIONS:
             print(f'{m["id"]:5} {m["kind"]:7} {m["path"]:40} {m["what"]}')

@@ -25,7 +25,9 @@ enum {
     VKB_VAR_NONDETERMINISTIC = 1u << 3, /* float atomics: bits may differ run to run */
     VKB_VAR_API_COPY = 1u << 4,        /* the API's own copy of the family's input, planned, counted and checked
                                           by vkb_family_plan/_work/_check from the family's copy_io */
-    VKB_VAR_NOT_IN_SUITE = 1u << 5     /* left out of the default suite (which keeps the rows others need) */
+    VKB_VAR_NOT_IN_SUITE = 1u << 5,    /* left out of the default suite (which keeps the rows others need) */
+    VKB_VAR_SHADER_COPY = 1u << 6      /* a kernel that moves its input unchanged: with the API's copies, a bound
+                                          the run's bandwidths are judged against (the runner's SUSPECT rule) */
 };
 
 /* The API-copy ceiling row (vkCmdCopyBuffer / cudaMemcpy device-to-device): one line in a family's table. */

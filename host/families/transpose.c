@@ -19,10 +19,11 @@ typedef struct transpose_case {
 } transpose_case;
 
 /* The rows of shaders/transpose/rows.h: spec = {TILE, ROWS, PAD, SWIZZLE, MODE, TILES_PER_GROUP}, param = MODE,
- * and the workgroup computed from TILE and ROWS (never stated beside them). */
+ * the workgroup computed from TILE and ROWS (never stated beside them), and the copies flagged as shader copies
+ * (a bound the run's bandwidths are judged against beside the API's copy). */
 #define HOST_ROW(name, shader, tile, rows, pad, swizzle, mode, per_group, note)                               \
     {#name, #shader, {(tile) / TRANSPOSE_LANES_##shader, rows, 1}, {tile, rows, pad, swizzle, mode, per_group}, \
-     TRANSPOSE_NSPEC, mode, 0, 0, note},
+     TRANSPOSE_NSPEC, mode, 0, (mode) == TRANSPOSE_COPY ? VKB_VAR_SHADER_COPY : 0, note},
 static const vkb_variant variants[] = {
     TRANSPOSE_ROWS(HOST_ROW)
     VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device of the matrix: the ceiling"),
