@@ -520,14 +520,13 @@ static double peak_flops(const vkb_caps *caps, const vkb_variant *v)
     return 0;
 }
 
-/* A copy: the API's copy row of any family, a row of the copy family (a vec4 shader copy), or a family's own
- * shader copy (VKB_VAR_SHADER_COPY: transpose's copy rows). The shader copies count because an API copy can be
- * far below the memory's rate (vkCmdCopyBuffer on NVIDIA's driver 580: 28% of a shader copy), and would make
- * every honest kernel of a run without CUDA look too fast. */
+/* A copy: the API's copy row of any family, or a shader copy (VKB_VAR_SHADER_COPY: the copy family's vec4,
+ * transpose's copy rows). The shader copies count because an API copy can be far below the memory's rate
+ * (vkCmdCopyBuffer on NVIDIA's driver 580: 28% of a shader copy), and would make every honest kernel of a run
+ * without CUDA look too fast. */
 static int is_copy(const vkb_result *res)
 {
-    return strcmp(res->variant->name, "api_copy") == 0 || strcmp(res->family->name, "copy") == 0 ||
-           (res->variant->flags & VKB_VAR_SHADER_COPY);
+    return strcmp(res->variant->name, "api_copy") == 0 || (res->variant->flags & VKB_VAR_SHADER_COPY);
 }
 
 /* Mark RES suspect when its metric is above a physical bound: bandwidth above 1.25x the fastest copy of the

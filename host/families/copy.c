@@ -13,7 +13,7 @@ typedef struct copy_case {
 
 static const vkb_variant variants[] = {
     /* name       kernel       local      spec  nspec param needs flags  note */
-    {"vec4", "mem_width", {256, 1, 1}, {4}, 1, 0, 0, 0,
+    {"vec4", "mem_width", {256, 1, 1}, {4}, 1, 0, 0, VKB_VAR_SHADER_COPY,
      "16-byte loads and stores, one vec4 per thread, grid-stride past the workgroup-count limit (memory.width's "
      "kernel at WORDS=4)"},
     VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device: the ceiling"),
