@@ -31,22 +31,24 @@ __global__ void transpose_direct(const float *__restrict__ src, float *__restric
     }
 }
 
-/* transpose_pipeline.glsl: the grid strides over the tiles, and the next tile's loads (LOAD) are issued before
- * the current tile's shared tile is written out (WRITE); PUT fills the shared tile from what LOAD read. */
-template <class Load, class Put, class Write>
-__device__ void tile_loop(unsigned ntiles, Load load, Put put, Write write)
+/* transpose_pipeline.glsl: the grid strides over the TILE x TILE tiles of a rows x cols matrix, and the next
+ * tile's loads (LOAD) are issued before the current tile's shared tile is written out (WRITE); PUT fills the
+ * shared tile from what LOAD read. Each takes the tile's origin: column bx, row by. */
+template <unsigned TILE, class Load, class Put, class Write>
+__device__ void tile_loop(unsigned rows, unsigned cols, Load load, Put put, Write write)
 {
+    unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
     unsigned stride = gridDim.x * gridDim.y, t = blockIdx.y * gridDim.x + blockIdx.x;
     if (t >= ntiles)
         return;
-    load(t);
+    load((t % tiles_x) * TILE, (t / tiles_x) * TILE);
     for (;;) {
-        unsigned next = t + stride;
-        put(t);
+        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE, next = t + stride;
+        put(bx, by);
         __syncthreads();
         if (next < ntiles)
-            load(next);
-        write(t);
+            load((next % tiles_x) * TILE, (next / tiles_x) * TILE);
+        write(bx, by);
         if (next >= ntiles)
             break;
         __syncthreads();
@@ -60,20 +62,16 @@ __global__ void transpose_tiled(const float *__restrict__ src, float *__restrict
 {
     __shared__ float tile[TILE][TILE + PAD];
     float incoming[TILE / ROWS];
-    unsigned rows = pc.rows, cols = pc.cols;
-    unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
-    unsigned x = threadIdx.x, y = threadIdx.y;
+    unsigned rows = pc.rows, cols = pc.cols, x = threadIdx.x, y = threadIdx.y;
     auto col_of = [](unsigned i, unsigned j) { return SWIZZLE ? j ^ i : j; };
-    auto load = [&](unsigned t) {
-        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
+    auto load = [&](unsigned bx, unsigned by) {
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             unsigned r = by + y + j, c = bx + x;
             incoming[j / ROWS] = src[r < rows && c < cols ? r * cols + c : 0u];
         }
     };
-    auto put = [&](unsigned t) {
-        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
+    auto put = [&](unsigned bx, unsigned by) {
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             unsigned r = by + y + j, c = bx + x;
@@ -81,8 +79,7 @@ __global__ void transpose_tiled(const float *__restrict__ src, float *__restrict
                 tile[y + j][col_of(y + j, x)] = incoming[j / ROWS];
         }
     };
-    auto write = [&](unsigned t) {
-        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
+    auto write = [&](unsigned bx, unsigned by) {
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             if (MODE == 0) {
@@ -96,7 +93,7 @@ __global__ void transpose_tiled(const float *__restrict__ src, float *__restrict
             }
         }
     };
-    tile_loop(ntiles, load, put, write);
+    tile_loop<TILE>(rows, cols, load, put, write);
 }
 
 /* transpose_vec4.comp: the padded tile with float4 global accesses where rows are 16-byte aligned. */
@@ -105,14 +102,11 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
 {
     __shared__ float tile[TILE][TILE + PAD];
     float4 incoming[TILE / ROWS];
-    unsigned rows = pc.rows, cols = pc.cols;
-    unsigned tiles_x = (cols + TILE - 1u) / TILE, ntiles = tiles_x * ((rows + TILE - 1u) / TILE);
-    unsigned x = threadIdx.x, y = threadIdx.y;
+    unsigned rows = pc.rows, cols = pc.cols, x = threadIdx.x, y = threadIdx.y;
     bool vec_in = (cols & 3u) == 0, vec_out = (rows & 3u) == 0;
     const float4 *src4 = reinterpret_cast<const float4 *>(src);
     float4 *dst4 = reinterpret_cast<float4 *>(dst);
-    auto load = [&](unsigned t) {
-        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
+    auto load = [&](unsigned bx, unsigned by) {
         if (vec_in) {
 #pragma unroll
             for (unsigned j = 0; j < TILE; j += ROWS) {
@@ -121,8 +115,7 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
             }
         }
     };
-    auto put = [&](unsigned t) {
-        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
+    auto put = [&](unsigned bx, unsigned by) {
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             unsigned r = by + y + j, c = bx + 4u * x;
@@ -140,8 +133,7 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
             }
         }
     };
-    auto write = [&](unsigned t) {
-        unsigned bx = (t % tiles_x) * TILE, by = (t / tiles_x) * TILE;
+    auto write = [&](unsigned bx, unsigned by) {
 #pragma unroll
         for (unsigned j = 0; j < TILE; j += ROWS) {
             unsigned r = bx + y + j, c = by + 4u * x;
@@ -156,7 +148,7 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
             }
         }
     };
-    tile_loop(ntiles, load, put, write);
+    tile_loop<TILE>(rows, cols, load, put, write);
 }
 
 } // namespace

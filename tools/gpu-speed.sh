@@ -25,9 +25,8 @@ smi=$!
 "$vk" validate matmul --variant "${SGEMM_ROWS:-warptile},subgroup,dbuf,coopmat2,coopmat2_interior,coopmat2_interior_acc16" \
     --backend all --quiet >> "$out/validate.txt" 2>&1 || true
 # the ladders' tops, each in one process with its ceilings
-"$vk" run transpose --size 8192 --variant copy,padded,padded_rows4,tile64,vec4,vec4_tile64,tile64_pipe,vec4_tile64_pipe,api_copy \
-    --backend all \
-    --wide --json "$js/transpose.json" > "$out/tables.txt" 2>&1 || true
+"$vk" run transpose --size 8192 --variant copy,padded,padded_rows4,tile64,vec4,vec4_tile64,tile64_pipe,\
+vec4_tile64_pipe,api_copy --backend all --wide --json "$js/transpose.json" > "$out/tables.txt" 2>&1 || true
 "$vk" run matmul --size 4096,8192 --variant "${SGEMM_ROWS:-warptile},subgroup,dbuf,cublas_sgemm" --backend all --wide \
     --json "$js/sgemm.json" >> "$out/tables.txt" 2>&1 || true
 "$vk" run latency --backend all --wide >> "$out/tables.txt" 2>&1 || true
@@ -37,8 +36,8 @@ smi=$!
 coopmat2_staged_acc16,tc_peak,cublas_hgemm,cublas_hgemm_acc16 --backend all --wide --json "$js/tc.json" \
     >> "$out/tables.txt" 2>&1 || true
 # the transposes' ratios to their twins and to memcpy against the size (2^24 to 2^28 elements)
-"$vk" run transpose --size 4096,16384 --variant copy,padded,tile64,vec4_tile64,vec4_tile64_pipe,api_copy --backend all --wide \
-    --json "$js/transpose_sizes.json" >> "$out/tables.txt" 2>&1 || true
+"$vk" run transpose --size 4096,16384 --variant copy,padded,tile64,vec4_tile64,vec4_tile64_pipe,api_copy --backend all \
+    --wide --json "$js/transpose_sizes.json" >> "$out/tables.txt" 2>&1 || true
 # the same tops without the driver's bounds checks (--robustness disabled), and the planted out-of-bounds write
 # caught by the guard bands without them
 "$vk" run transpose --size 8192 --variant copy,padded_rows4,tile64,vec4,vec4_tile64,vec4_tile64_pipe,api_copy \
@@ -49,8 +48,8 @@ python3 tests/verify_faults.py "$vk" oob-write guard validate copy transpose red
     > "$out/oob_nobc.txt" 2>&1 && echo "oob-write with --robustness disabled: caught (exit 1)" \
     || echo "oob-write with --robustness disabled: NOT as expected (see oob_nobc.txt)"
 # machine code of the new pipelines beside their twins
-"$vk" run matmul transpose --size 2048 --variant "${SGEMM_ROWS:-warptile},tile64,copy,vec4_tile64,vec4_tile64_pipe" --backend all \
-    --reps 3 --sass /tmp/speed-sass -v > /dev/null 2>&1 || true
+"$vk" run matmul transpose --size 2048 --variant "${SGEMM_ROWS:-warptile},tile64,copy,vec4_tile64,vec4_tile64_pipe" \
+    --backend all --reps 3 --sass /tmp/speed-sass -v > /dev/null 2>&1 || true
 tar czf "$out/sass.tgz" -C /tmp speed-sass 2>/dev/null || true
 tar czf "$out/json.tgz" -C /tmp speed-json 2>/dev/null || true
 kill "$smi" 2>/dev/null || true
