@@ -83,7 +83,7 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
     caps->device_memory_bytes = p.totalGlobalMem;
     caps->cache_bytes = (uint64_t)p.l2CacheSize;
     caps->compute_units = (uint32_t)p.multiProcessorCount;
-    {   /* the peak rows' theoretical rates (host/families/peak_rates.c): the highest SM clock, the architecture */
+    {   /* the peak rows' theoretical rates (host/families/peak/peak_rates.c): the highest SM clock, the architecture */
         int khz = 0;
         if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) == cudaSuccess)
             caps->clock_mhz = (uint32_t)(khz / 1000);
@@ -96,7 +96,7 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
     if (p.major >= 7)   /* WMMA's fp16 fragment and the m16n8k16 pair the twins in matmul_tc.cu use */
         for (int i = 0; i < 3; i++)
             caps->coopmat_khr[i] = caps->coopmat_khr16[i] = 16u;
-    if (p.major >= 8) {   /* the fragments of the peak family's twins (cuda/peak_coopmat.cu): NVIDIA's Vulkan ones */
+    if (p.major >= 8) {   /* the fragments of the peak family's twins (host/families/peak/peak_coopmat.cu): NVIDIA's Vulkan ones */
         static const unsigned types[][3] = {{VKB_CT_F16, VKB_CT_F32, 16}, {VKB_CT_F16, VKB_CT_F16, 16},
                                             {VKB_CT_S8, VKB_CT_S32, 32}, {VKB_CT_U8, VKB_CT_U32, 32}};
         for (const auto &t : types)

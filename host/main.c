@@ -81,7 +81,7 @@ static void open_backends(app *ap, int timed)
             vk->caps.cache_bytes = cu->caps.cache_bytes;
         if (!vk->caps.compute_units)
             vk->caps.compute_units = cu->caps.compute_units;
-        vk->caps.clock_mhz = cu->caps.clock_mhz;   /* the theoretical rates (host/families/peak_rates.c) */
+        vk->caps.clock_mhz = cu->caps.clock_mhz;   /* the theoretical rates (host/families/peak/peak_rates.c) */
         vk->caps.sm_arch = cu->caps.sm_arch;
     }
     if (vk && timed && !ap->args.dry_run)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "half.h"
-#include "matmul_tc.h"
+#include "matmul/matmul_tc.h"
 #include "unit.h"
 #include "util.h"
 

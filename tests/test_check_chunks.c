@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "family.h"
-#include "matmul_tc.h"
+#include "matmul/matmul_tc.h"
 #include "test_caps.h"
 #include "unit.h"
 #include "util.h"

@@ -163,7 +163,7 @@ static void device_limits(void)
     ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
 }
 
-/* Rows built from one list (shaders/reduce/rows.h): the int32 twin of a float-atomic row needs no float
+/* Rows built from one list (host/families/reduce/rows.h): the int32 twin of a float-atomic row needs no float
  * atomics and is deterministic; the float row keeps both. */
 static void reduce_twins(void)
 {

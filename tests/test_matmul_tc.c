@@ -1,11 +1,11 @@
-/* test_matmul_tc.c - the fp16-accumulation check of the tensor-core rows (host/families/matmul_tc.c) on
+/* test_matmul_tc.c - the fp16-accumulation check of the tensor-core rows (host/families/matmul/matmul_tc.c) on
  * products accumulated in fp16 here, as the hardware does, rounded and truncated: they pass, and a planted
  * error or a lost group of 16 products fails. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "matmul_tc.h"
+#include "matmul/matmul_tc.h"
 #include "unit.h"
 #include "util.h"
 

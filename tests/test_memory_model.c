@@ -1,8 +1,8 @@
-/* test_memory_model.c - seed 002's rules as numbers (host/families/memory_model.c): transfers of known
+/* test_memory_model.c - seed 002's rules as numbers (host/families/memory/memory_model.c): transfers of known
  * half-warp patterns, the efficiency of whole kernels, shared-memory conflict degrees. */
 #include <math.h>
 
-#include "memory_model.h"
+#include "memory/memory_model.h"
 #include "unit.h"
 
 /* Bytes one half-warp moves when thread t reads WORD bytes at BASE + t * STEP. */

@@ -1,4 +1,4 @@
-/* test_peak_chain.c - the peak family's host chains (host/families/peak_chain.c) against independent oracles:
+/* test_peak_chain.c - the peak family's host chains (host/families/peak/peak_chain.c) against independent oracles:
  * the fp16 rounding against every half and a nearest-neighbour search, fp32 steps against the exact value
  * rounded once (fused) or twice (unfused) through double, integer steps by hand, inputs that keep moving. */
 #include <math.h>
@@ -6,8 +6,8 @@
 
 #include "check.h"
 #include "half.h"
-#include "peak_chain.h"
-#include "peak_rates.h"
+#include "peak/peak_chain.h"
+#include "peak/peak_rates.h"
 #include "unit.h"
 
 /* The half nearest V by search among the neighbours of a first guess (ties: the even encoding). */

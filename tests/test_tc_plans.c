@@ -4,7 +4,7 @@
  * against values worked out by hand here. Lavapipe has no cooperative matrices, so no run reaches them. */
 #include <string.h>
 
-#include "matmul_tc.h"
+#include "matmul/matmul_tc.h"
 #include "plan.h"
 #include "test_caps.h"
 #include "unit.h"

@@ -421,7 +421,7 @@ static void legend(table_sink *t)
     }
     if (t->used.theory)
         legend_line(t, "t: % of the theoretical rate (SMs x highest clock x the architecture's per-SM rate, CUDA C "
-                       "Programming Guide; host/families/peak_rates.c)");
+                       "Programming Guide; host/families/peak/peak_rates.c)");
     if (t->used.one_api)
         legend_line(t, "n/a: the row runs through one API only (a vendor library, or a kernel with no twin)");
     if (t->used.none) {

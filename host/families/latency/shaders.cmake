@@ -1,0 +1,2 @@
+# Shaders of the latency family: those its rows name (rows.h).
+vkb_add_row_shaders(latency rows.h)

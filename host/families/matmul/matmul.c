@@ -1,0 +1,439 @@
+/* matmul.c - the matmul family: row-major C = A B (M x K times K x N), a ladder from one thread per
+ * element to register blocks, wide accesses, a transposed A tile, double buffering and subgroup tiles
+ * (seeds 000 and 004), a warp-tiled SGEMM written for NVIDIA's Vulkan compiler (issue 28), and fp16
+ * cooperative matrices; cuBLAS (pedantic fp32, and fp16 -> fp32) as ceilings. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "family.h"
+#include "half.h"
+#include "inputs.h"
+#include "matmul/rows_tc.h"
+#include "matmul_tc.h"
+#include "parallel.h"
+#include "matmul/rows.h"
+#include "util.h"
+
+/* Row param bits. */
+enum {
+    MM_F16 = 1,        /* fp16 inputs (the seeded fp32 inputs rounded), fp32 output */
+    MM_WM_SUBGROUP = 2 /* matmul_block: the warp tile height WM = 2 x the device's subgroup size */
+};
+
+/* Tensor cores accumulate fp32 by aligning and truncating, not rounding to nearest (Fasi, Higham,
+ * Mikaitis, Pranesh 2021): the unit roundoff of truncation is 2^-23. */
+#define U_TENSOR 0x1.0p-23
+
+typedef struct mm_case {
+    int64_t m, n, k;
+    float *a, *b, *c;          /* fp32 inputs; the output of whichever variant ran last */
+    uint16_t *a16, *b16;       /* fp16 bits of the same inputs, rounded to nearest even */
+    uint16_t *c16;             /* the fp16 C of the fp16-accumulate rows (matmul_tc.h) */
+    /* made by the first check that needs them, shared by every variant and backend of the case: the fp16
+     * inputs as floats, and what the large-product check needs from A and B (fp32 and fp16 inputs) */
+    float *a16f, *b16f;
+    vkb_product_ref *ref32, *ref16;
+} mm_case;
+
+/* The rows of host/families/matmul/rows.h, then the cuBLAS ceilings (CUDA only). */
+#define SPEC_LIST(...) __VA_ARGS__
+/* Where no vendor library ran (no CUDA): the instruction's own peak of the row's types (runner.c) */
+#define FALLBACK_cublas_sgemm "peak/fma_f32"
+#define FALLBACK_cublas_hgemm "matmul/tc_peak"
+#define FALLBACK_cublas_hgemm_acc16 "matmul/tc_peak_acc16"
+#define FALLBACK_OF(ceiling) FALLBACK_##ceiling
+#define HOST_ROW(name, shader, lx, ly, nspec, spec, param, needs, note, ceiling) \
+    {#name, #shader, MATMUL_WORKGROUP(shader, lx, ly, spec), {SPEC_LIST spec}, nspec, param, needs, 0, note, #ceiling, \
+     FALLBACK_OF(ceiling)},
+/* The tensor-core rows of host/families/matmul/rows_tc.h (issue 17). */
+#define TC_SPEC_LIST(...) __VA_ARGS__
+/* LX 0: the plan decides the workgroup (stored as 1 until then) */
+#define TC_HOST_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling) \
+    {#name, #shader, {(lx) ? (lx) : 1, 1, 1}, {TC_SPEC_LIST spec}, nspec, param, needs, flags, note, ceiling, \
+     (param) & MM_TC_ACC16 ? "matmul/tc_peak_acc16" : "matmul/tc_peak"},
+static const vkb_variant variants[] = {
+    MATMUL_ROWS(HOST_ROW)
+    MATMUL_TC_ROWS(TC_HOST_ROW)
+    {"cublas_sgemm", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
+     "cublasSgemm, CUBLAS_PEDANTIC_MATH (no TF32): the fp32 ceiling"},
+    {"cublas_hgemm", NULL, {1, 1, 1}, {0}, 0, MM_F16, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
+     "cublasGemmEx fp16 x fp16 -> fp32, compute 32F: the ceiling of coopmat_f16"},
+    {"cublas_hgemm_acc16", NULL, {1, 1, 1}, {0}, 0, MM_F16 | MM_TC_ACC16, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
+     "cublasGemmEx fp16 x fp16 -> fp16, compute 16F: the ceiling of the fp16-accumulate rows"},
+};
+
+static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
+{
+    if (caps->is_cpu) {
+        out[0] = (vkb_shape){{256, 256, 256}};
+        return 1;
+    }
+    out[0] = (vkb_shape){{4096, 4096, 4096}};
+    if (max < 2)
+        return 1;
+    out[1] = (vkb_shape){{8192, 8192, 8192}};
+    return 2;
+}
+
+static int battery(vkb_shape *out, int max)
+{
+    /* 1x1x1, a row, a column, K = 1, no dimension a multiple of any tile, tall and skinny, K > tiles */
+    static const int64_t s[][3] = {{1, 1, 1}, {1, 33, 17}, {33, 1, 5}, {65, 63, 1}, {127, 129, 67},
+                                   {200, 40, 300}, {40, 260, 9}, {132, 136, 36}};
+    int count = 0;
+    for (size_t i = 0; i < VKB_COUNT(s) && count < max; i++)
+        out[count++] = (vkb_shape){{s[i][0], s[i][1], s[i][2]}};
+    return count;
+}
+
+/* fp16 conversions (round to nearest even) live in half.c, tested bit-exactly in test_check.c */
+#define half_from_float vkb_half_from_float
+#define half_to_float vkb_half_to_float
+
+/* Bytes of a matrix of COUNT elements of SIZE bytes, rounded up to 16 (kernels read 16-byte words). */
+static uint64_t padded_bytes(int64_t count, size_t size)
+{
+    return ((uint64_t)count * size + 15u) / 16u * 16u;
+}
+
+/* One matrix of the inputs: fp32 values and the same rounded to fp16. */
+typedef struct mm_fill {
+    float *f;
+    uint16_t *h;
+} mm_fill;
+
+/* One chunk of a matrix: uniform in [-1, 1), and its fp16 rounding beside it while the values are in cache. */
+static void fill_matrix(void *ctx, vkb_rng *rng, uint64_t chunk, uint64_t first, uint64_t end)
+{
+    const mm_fill *mf = ctx;
+    (void)chunk;
+    for (uint64_t i = first; i < end; i++) {
+        mf->f[i] = (float)vkb_rng_uniform(rng, -1, 1);
+        mf->h[i] = half_from_float(mf->f[i]);
+    }
+}
+
+static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
+{
+    mm_case *c;
+    vkb_rng rng;
+    int64_t m = s->d[0], n = s->d[1], k = s->d[2];
+    (void)why;
+    (void)len;
+    c = vkb_calloc(1, sizeof *c); /* M*K, K*N, M*N below 2^32: plan() refuses larger shapes first */
+    c->m = m;
+    c->n = n;
+    c->k = k;
+    /* fp32 and fp16 inputs, the fp16 inputs as floats (made by the first fp16 check), fp32 and fp16 C */
+    vkb_host_reserve(padded_bytes(m * k, 10) + padded_bytes(k * n, 10) + padded_bytes(m * n, 6), "matmul");
+    c->a = vkb_alloc(padded_bytes(m * k, 4));
+    c->b = vkb_alloc(padded_bytes(k * n, 4));
+    c->c = vkb_alloc(padded_bytes(m * n, 4));
+    c->c16 = vkb_alloc(padded_bytes(m * n, 2));
+    /* the fp16 rows' inputs: the same seeded values rounded to fp16 */
+    c->a16 = vkb_calloc(1, padded_bytes(m * k, 2));
+    c->b16 = vkb_calloc(1, padded_bytes(k * n, 2));
+    /* one seeded sequence: A's values, then B's */
+    vkb_rng_seed(&rng, seed);
+    vkb_input_fill(&rng, (uint64_t)(m * k), 1, fill_matrix, &(mm_fill){c->a, c->a16});
+    vkb_rng_skip(&rng, (uint64_t)(m * k));
+    vkb_input_fill(&rng, (uint64_t)(k * n), 1, fill_matrix, &(mm_fill){c->b, c->b16});
+    return c;
+}
+
+static void case_destroy(void *data)
+{
+    mm_case *c = data;
+    free(c->a);
+    free(c->b);
+    free(c->c);
+    free(c->c16);
+    free(c->a16);
+    free(c->b16);
+    free(c->a16f);
+    free(c->b16f);
+    vkb_product_ref_destroy(c->ref32);
+    vkb_product_ref_destroy(c->ref16);
+    free(c);
+}
+
+/* Shared memory of the matmul_block configuration S (BM BN BK WM WN TM TN OPT), in bytes (UINT32_MAX past it). */
+static uint32_t block_shared(const uint32_t *s)
+{
+    uint64_t b = ((s[7] & MATMUL_OPT_DB) ? 2u : 1u) * ((uint64_t)s[2] * (s[0] + ((s[7] & MATMUL_OPT_AT) ? 4ull : 0ull)) +
+                                                   (uint64_t)s[2] * s[1]) * 4u;
+    return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
+}
+
+/* Shared memory of the matmul_warptile configuration S (BM BN BK ...), in bytes: two stages of vec4, A's k-rows
+ * padded by one vec4 (UINT32_MAX past it). */
+static uint32_t warptile_shared(const uint32_t *s)
+{
+    uint64_t b = 2u * (uint64_t)s[2] * ((uint64_t)s[0] / 4u + 1u + (uint64_t)s[1] / 4u) * 16u;
+    return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
+}
+
+/* Is the matmul_warptile configuration S (BM BN BK WM WN TM TN) consistent? Its workgroup in NT (MATMUL_WARP
+ * invocations per WM x WN warp tile) and VKB_PLAN_OK, or VKB_PLAN_BAD_REQUEST with WHY. */
+static int warptile_check(const uint32_t *s, uint32_t *nt, char *why, size_t len)
+{
+    uint32_t bm = s[0], bn = s[1], bk = s[2], wm = s[3], wn = s[4], tm = s[5], tn = s[6];
+    uint64_t warps;
+    if (!bm || !bn || !bk || !wm || !wn || !tm || !tn || bm % wm || bn % wn || wm % tm || wn % tn || tm % 4 ||
+        tn % 4 || bk % 4)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "BM=%u BN=%u BK=%u WM=%u WN=%u TM=%u TN=%u: each at "
+                             "least 1, WM dividing BM, WN dividing BN, TM dividing WM, TN dividing WN, TM, TN and BK "
+                             "multiples of 4", bm, bn, bk, wm, wn, tm, tn);
+    if ((uint64_t)(wm / tm) * (wn / tn) != MATMUL_WARP)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%u warp tile of %ux%u per invocation is %u x %u "
+                             "invocations: matmul_warptile's warp is %u (WM/TM x WN/TN)", wm, wn, tm, tn, wm / tm,
+                             wn / tn, MATMUL_WARP);
+    warps = (uint64_t)(bm / wm) * (bn / wn);
+    *nt = warps * MATMUL_WARP > UINT32_MAX ? UINT32_MAX : (uint32_t)(warps * MATMUL_WARP);
+    return VKB_PLAN_OK;
+}
+
+/* Shared memory of matmul_coopmat with S = BM BN BK WM WN and NSUB subgroups: two stages of padded fp16
+ * tiles and a 16x16 fp32 staging tile per subgroup. */
+static uint32_t coopmat_shared(const uint32_t *s, uint32_t nsub)
+{
+    uint64_t b = 2u * ((uint64_t)s[0] * (s[2] / 8u + 1u) + (uint64_t)s[2] * (s[1] / 8u + 1u)) * 16u +
+                 (uint64_t)nsub * 256u * 4u;
+    return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
+}
+
+/* Is the matmul_block configuration S (BM BN BK WM WN TM TN OPT) with NT invocations consistent? VKB_PLAN_OK, or
+ * VKB_PLAN_BAD_REQUEST with WHY. */
+static int block_check(const uint32_t *s, uint32_t nt, char *why, size_t len)
+{
+    uint32_t bm = s[0], bn = s[1], bk = s[2], wm = s[3], wn = s[4], tm = s[5], tn = s[6], opt = s[7];
+    uint32_t nwarps, ws, lr;
+    if (!bm || !bn || !bk || !wm || !wn || !tm || !tn || bm % wm || bn % wn || wm % tm || bm % 4 || bn % 4 ||
+        bk % 4 || opt > 7)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "BM=%u BN=%u BK=%u WM=%u WN=%u TM=%u TN=%u OPT=%u: each "
+                             "at least 1, BM, BN, BK multiples of 4, WM dividing BM, WN dividing BN, TM dividing WM, "
+                             "OPT bits 0-2", bm, bn, bk, wm, wn, tm, tn, opt);
+    nwarps = (bm / wm) * (bn / wn);
+    ws = nt / nwarps;
+    lr = wm / tm;
+    if (nt % nwarps || ws % lr || wn % (ws / lr * tn))
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "%u invocations do not tile %u warp tiles of %ux%u with "
+                             "%ux%u per invocation", nt, nwarps, wm, wn, tm, tn);
+    if ((opt & MATMUL_OPT_WIDE) && (tn % 4 || ((opt & MATMUL_OPT_AT) && tm % 4)))
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "vec4 accesses need TN (and TM with a transposed A) "
+                             "a multiple of 4");
+    return VKB_PLAN_OK;
+}
+
+extern const vkb_family vkb_family_matmul;   /* the family's own table, defined at the end */
+
+static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
+{
+    const mm_case *c = vc->data;
+    uint64_t m = (uint64_t)vc->shape.d[0], n = (uint64_t)vc->shape.d[1], k = (uint64_t)vc->shape.d[2];
+    uint64_t gx, gy;
+    int f16 = (v->param & MM_F16) != 0, code;
+    int bufs[3];
+    uint32_t local[3] = {v->local[0], v->local[1], v->local[2]}, groups[3] = {1, 1, 1}, tile_m = 1, tile_n = 1;
+    uint32_t spec[VKB_MAX_SPEC], shared = 0;
+    matmul_push push;
+    vkb_pass *pass;
+
+    if (vkb_mul_sat(m, k) > UINT32_MAX || vkb_mul_sat(k, n) > UINT32_MAX || vkb_mul_sat(m, n) > UINT32_MAX)
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "%llux%llux%llu: the kernels index with 32 bits, so M*K, "
+                             "K*N and M*N each stay below 2^32; try a smaller size", (unsigned long long)m,
+                             (unsigned long long)n, (unsigned long long)k);
+    bufs[0] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(m * k), f16 ? 2 : 4), VKB_BUF_INPUT,
+                                  !c ? NULL : f16 ? (const void *)c->a16 : (const void *)c->a);
+    bufs[1] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(k * n), f16 ? 2 : 4), VKB_BUF_INPUT,
+                                  !c ? NULL : f16 ? (const void *)c->b16 : (const void *)c->b);
+    /* C exactly M*N floats: the guard band begins where C ends, so a store past row M-1 or column N-1 is
+     * seen (the backends still bind a 16-byte multiple for vec4 views) */
+    if (v->param & MM_TC_ACC16)   /* an fp16 C (its last word padded) */
+        bufs[2] = vkb_plan_buffer_add(p, ((uint64_t)m * n * 2 + 3) / 4 * 4, VKB_BUF_OUTPUT, c ? c->c16 : NULL);
+    else
+        bufs[2] = vkb_plan_buffer_add(p, (uint64_t)m * n * 4, VKB_BUF_OUTPUT, c ? c->c : NULL);
+    if (!v->kernel) {
+        pass = vkb_plan_library(p, v->name);
+    } else {
+        memcpy(spec, v->spec, sizeof spec);
+        if (strcmp(v->kernel, "matmul_naive") == 0) {
+            tile_m = local[1];
+            tile_n = local[0];
+        } else if (strcmp(v->kernel, "matmul_tiled") == 0) {
+            if (spec[0] == 0 || local[0] != spec[0] || local[1] != spec[0] || local[2] != 1)
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "TILE=%u with a %ux%ux%u workgroup: "
+                                     "matmul_tiled's workgroup is TILE x TILE (set 0=%u,1=%u with TILE), TILE at "
+                                     "least 1", spec[0], local[0], local[1], local[2], spec[0], spec[0]);
+            shared = spec[0] > 1u << 14 ? UINT32_MAX : 2u * spec[0] * spec[0] * 4u;
+            tile_m = tile_n = spec[0];
+        } else if (strcmp(v->kernel, "matmul_block") == 0 || strcmp(v->kernel, "matmul_block_unrolled") == 0) {
+            if ((v->param & MM_WM_SUBGROUP) && spec[3] == 0) /* unless --spec set WM */
+                spec[3] = 2u * caps->subgroup_size;
+            if (local[1] != 1 || local[2] != 1)
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: matmul_block's is "
+                                     "1-D (0=)", local[0], local[1], local[2]);
+            if ((code = block_check(spec, local[0], why, len)) != VKB_PLAN_OK)
+                return code;
+            /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
+            while (block_shared(spec) > caps->max_shared_bytes && spec[2] % 8 == 0)
+                spec[2] /= 2;
+            shared = block_shared(spec);
+            tile_m = spec[0];
+            tile_n = spec[1];
+        } else if (strcmp(v->kernel, "matmul_warptile") == 0) {
+            /* the workgroup follows from the constants; a --spec 0= that says otherwise is refused */
+            const vkb_variant *row = vkb_variant_find(&vkb_family_matmul, v->name);   /* as declared */
+            uint32_t nt = 0;
+            if ((code = warptile_check(spec, &nt, why, len)) != VKB_PLAN_OK)
+                return code;
+            if (local[1] != 1 || local[2] != 1 || (row && local[0] != row->local[0] && local[0] != nt))
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: matmul_warptile's is "
+                                     "%u x its %u warp tiles = %ux1x1, set by BM, BN, WM, WN (leave 0=, 1=, 2= "
+                                     "out)", local[0], local[1], local[2], MATMUL_WARP, nt / MATMUL_WARP, nt);
+            local[0] = nt;
+            /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
+            while (warptile_shared(spec) > caps->max_shared_bytes && spec[2] % 8 == 0)
+                spec[2] /= 2;
+            shared = warptile_shared(spec);
+            tile_m = spec[0];
+            tile_n = spec[1];
+        } else if (vkb_mm_tc_owns(v->kernel)) { /* KHR, coopmat2 and the peak (issue 17): matmul_tc.c */
+            code = vkb_mm_tc_plan(v->kernel, m, n, k, caps, local, spec, &tile_m, &tile_n, &shared, why, len);
+            if (code != VKB_PLAN_OK)
+                return code;
+        } else { /* matmul_coopmat(_h): one subgroup per WM x WN sub-block */
+            uint32_t nsub;
+            if (!spec[0] || !spec[1] || !spec[2] || !spec[3] || !spec[4] || spec[0] % spec[3] ||
+                spec[1] % spec[4] || spec[3] % 16 || spec[4] % 16 || spec[2] % 16)
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "BM=%u BN=%u BK=%u WM=%u WN=%u: multiples "
+                                     "of the 16x16x16 fragments, WM dividing BM and WN dividing BN", spec[0], spec[1],
+                                     spec[2], spec[3], spec[4]);
+            if (spec[3] > 64 || spec[4] > 64)   /* the shader names at most 4 x 4 fragments */
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "subgroup tile %ux%u: at most 64x64 (4 x 4 "
+                                     "fragments)", spec[3], spec[4]);
+            nsub = (spec[0] / spec[3]) * (spec[1] / spec[4]);
+            /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
+            while ((shared = coopmat_shared(spec, nsub)) > caps->max_shared_bytes && spec[2] % 32 == 0)
+                spec[2] /= 2;
+            local[0] = nsub * caps->subgroup_size;
+            tile_m = spec[0];
+            tile_n = spec[1];
+        }
+        gx = (n + tile_n - 1) / tile_n;
+        gy = (m + tile_m - 1) / tile_m;
+        groups[0] = gx > UINT32_MAX ? UINT32_MAX : (uint32_t)gx; /* the limits check refuses past the device's */
+        groups[1] = gy > UINT32_MAX ? UINT32_MAX : (uint32_t)gy;
+        pass = vkb_plan_dispatch(p, v->kernel, local, groups);
+        memcpy(pass->spec, spec, sizeof spec);
+        pass->nspec = v->nspec;
+        pass->shared_bytes = shared;
+    }
+    vkb_pass_bind(pass, 3, bufs);
+    push.m = (uint32_t)m;
+    push.n = (uint32_t)n;
+    push.k = (uint32_t)k;
+    vkb_pass_push(pass, &push, sizeof push);
+    return VKB_PLAN_OK;
+}
+
+static double work(const vkb_variant *v, const vkb_case *vc)
+{
+    (void)v;
+    return 2.0 * (double)vc->shape.d[0] * (double)vc->shape.d[1] * (double)vc->shape.d[2];
+}
+
+/* Element (I, J) of A B in double and the bound gamma(K, U) sum|a||b| on its fp32 error. */
+static void reference(const mm_case *c, const float *a, const float *b, int64_t i, int64_t j, double u, double *ref,
+                      double *bound)
+{
+    double s = 0, sa = 0;
+    for (int64_t p = 0; p < c->k; p++) {
+        double t = (double)a[i * c->k + p] * b[p * c->n + j];
+        s += t;
+        sa += fabs(t);
+    }
+    *ref = s;
+    *bound = vkb_bound_dot((uint64_t)c->k, sa, u);
+}
+
+/* The large-product reference of C's inputs (fp16 or fp32), built on first use. */
+static const vkb_product_ref *product_ref(mm_case *c, int f16)
+{
+    vkb_product_ref **ref = f16 ? &c->ref16 : &c->ref32;
+    if (!*ref)
+        *ref = vkb_product_ref_create(c->m, c->n, c->k, f16 ? c->a16f : c->a, f16 ? c->b16f : c->b,
+                                      VKB_MM_PRODUCT_SEED);
+    return *ref;
+}
+
+static int is_large(const mm_case *c)
+{
+    return (uint64_t)c->m * (uint64_t)c->n * (uint64_t)c->k > VKB_MM_FULL_CHECK_MACS;
+}
+
+/* The element-wise check of the rows of chunk T (vkb_mm_rows_per_chunk rows): A, B its inputs, U its unit. */
+typedef struct full_run {
+    const mm_case *c;
+    const float *a, *b;
+    double u;
+    int64_t rows;
+} full_run;
+
+static void full_rows(void *ctx, vkb_check_part *part, int64_t t)
+{
+    const full_run *run = ctx;
+    const mm_case *c = run->c;
+    double ref, bound;
+    for (int64_t i = t * run->rows; i < (int64_t)vkb_task_end(t, (uint64_t)run->rows, (uint64_t)c->m); i++)
+        for (int64_t j = 0; j < c->n; j++) {
+            reference(c, run->a, run->b, i, j, run->u, &ref, &bound);
+            vkb_check_part_value(part, (uint64_t)(i * c->n + j), c->c[i * c->n + j], ref, bound);
+        }
+}
+
+static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
+{
+    mm_case *c = vc->data;   /* the check fills the case's caches (the inputs stay as they are) */
+    int f16 = (v->param & (MM_F16 | MM_TC_ACC16)) != 0;
+    (void)p;
+    if (f16 && !c->a16f) {
+        c->a16f = vkb_floats_of_halves(c->a16, c->m * c->k);
+        c->b16f = vkb_floats_of_halves(c->b16, c->k * c->n);
+    }
+    if (v->param & MM_TC_PEAK) {   /* the tensor-core rows' own checks (matmul_tc.c) */
+        vkb_mm_tc_check_peak(res);
+        return;
+    }
+    if (v->param & MM_TC_ACC16) {
+        /* our kernels round once per tensor-core instruction (16 products); cuBLAS's grouping is unknown */
+        vkb_mm_tc_check_acc16(c->m, c->n, c->k, v->kernel ? 16 : 1, c->a16, c->b16, c->c16,
+                              is_large(c) ? product_ref(c, 1) : NULL, res);
+        return;
+    }
+    const float *a = f16 ? c->a16f : c->a, *b = f16 ? c->b16f : c->b;
+    /* fp16 products are exact in fp32; the tensor-core paths accumulate by truncation */
+    double u = f16 ? U_TENSOR : VKB_U_F32;
+    char method[96];
+    if (!is_large(c)) {
+        full_run run = {c, a, b, u, vkb_mm_rows_per_chunk(c->n, c->k)};
+        snprintf(method, sizeof method, "every element, gamma(K,2^%d)*sum|a||b|%s", f16 ? -23 : -24,
+                 f16 ? " of fp16 inputs" : "");
+        vkb_check_init(res, method);
+        res->cols = (uint64_t)c->n;
+        vkb_check_chunks(res, vkb_tasks_of((uint64_t)c->m, (uint64_t)run.rows), full_rows, &run);
+    } else {
+        /* Freivalds by row and column blocks against a rounding model, and exact lines (docs/verification.md) */
+        vkb_check_init(res, "product");
+        vkb_product_check(res, product_ref(c, f16), c->c, u, f16 ? VKB_ACC_TRUNCATE : VKB_ACC_ROUND);
+    }
+    vkb_check_finish(res);
+}
+
+const vkb_family vkb_family_matmul = {
+    "matmul", "row-major C = A B, fp32 (and fp16 -> fp32), beside cuBLAS", {"m", "n", "k"}, 3, "GFLOP/s",
+    variants, (int)VKB_COUNT(variants), default_shapes, battery, case_create, case_destroy, plan, work, check,
+    NULL, NULL,
+};

@@ -1,0 +1,17 @@
+# Shaders of the matmul family: those its rows name (rows.h, rows_tc.h), compiled from NAME.comp
+# unless a recipe below says how (shaders/CMakeLists.txt).
+# one source, two builds: [[unroll]] hints (the subgroup row), shared memory typed float16_t (coopmat_f16_smem16)
+vkb_shader_recipe(matmul_block_unrolled matmul_block.comp -DUNROLL_HINTS=1)
+vkb_shader_recipe(matmul_coopmat_h matmul_coopmat.comp -DSHARED_HALF=1)
+# tensor cores through VK_KHR_cooperative_matrix and VK_NV_cooperative_matrix2 (glslang 15: tools/setup-glslang.sh),
+# each also with fp16 accumulators (ACC16)
+vkb_shader_recipe(matmul_coopmat_khr matmul_coopmat_khr.comp NEEDS_NEW_GLSLANG)
+vkb_shader_recipe(matmul_coopmat_khr_acc16 matmul_coopmat_khr.comp NEEDS_NEW_GLSLANG -DACC16=1)
+vkb_shader_recipe(matmul_coopmat2 matmul_coopmat2.comp NEEDS_NEW_GLSLANG)
+vkb_shader_recipe(matmul_coopmat2_acc16 matmul_coopmat2.comp NEEDS_NEW_GLSLANG -DACC16=1)
+# coopmat2 with the operands staged in shared memory by the kernel itself (16-byte loads, two stages)
+vkb_shader_recipe(matmul_coopmat2_staged matmul_coopmat2_staged.comp NEEDS_NEW_GLSLANG)
+vkb_shader_recipe(matmul_coopmat2_staged_acc16 matmul_coopmat2_staged.comp NEEDS_NEW_GLSLANG -DACC16=1)
+vkb_shader_recipe(matmul_coopmat_peak matmul_coopmat_peak.comp NEEDS_NEW_GLSLANG)
+vkb_shader_recipe(matmul_coopmat_peak_acc16 matmul_coopmat_peak.comp NEEDS_NEW_GLSLANG -DACC16=1)
+vkb_add_row_shaders(matmul rows.h rows_tc.h)

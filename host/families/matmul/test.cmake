@@ -1,0 +1,39 @@
+# matmul beyond the auto-registered tests: a product large enough for Freivalds' check + sampled entries,
+# sizes from the command line (1 x N x 1, --size), an unwritten output caught on both check paths, the
+# cooperative-matrix variant ok or skipped with its reason, and both backends where CUDA is present.
+add_test(NAME vkb.vk.matmul.freivalds COMMAND sh -c
+         "out=$(${vkbench} run matmul --m 600 --n 520 --k 450 --variant naive,dbuf,subgroup,warptile --reps 1 --warmup-ms 0 --validation --quiet --json mm_freivalds.json) && echo \"$out\" && echo \"$out\" | grep -Eq '^subgroup +600x520x450 .* ok$' && echo \"$out\" | grep -Eq '^warptile +600x520x450 .* ok$' && ${VKB_PYTHON} -c \"import json; r = [x for x in json.load(open('mm_freivalds.json'))['results'] if x['variant'] in ('subgroup', 'warptile')]; assert r and all(x['status'] == 'ok' and 'Freivalds' in x['check']['method'] for x in r), r\"")
+set_tests_properties(vkb.vk.matmul.freivalds PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
+add_test(NAME vkb.vk.matmul.sizes COMMAND sh -c
+         "${vkbench} run matmul --m 1,70 --n 1,67 --k 1,129 --variant tiled32,vec4,subgroup,warptile --reps 1 --warmup-ms 0 --validation --quiet --json matmul_sizes.json && python3 ${VKB_TESTS_DIR}/check_json.py matmul_sizes.json matmul")
+set_tests_properties(vkb.vk.matmul.sizes PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
+add_test(NAME vkb.vk.matmul.sg4_freivalds COMMAND env ${sg4} sh -c
+         "out=$(${vkbench} run matmul --size 520 --variant subgroup,transposed_a,warptile --reps 1 --warmup-ms 0 --validation --quiet --json mm_sg4_freivalds.json) && echo \"$out\" && echo \"$out\" | grep -Eq '^subgroup +520.3 .* ok$' && echo \"$out\" | grep -Eq '^warptile +520.3 .* ok$' && ${VKB_PYTHON} -c \"import json; r = [x for x in json.load(open('mm_sg4_freivalds.json'))['results'] if x['variant'] in ('subgroup', 'warptile')]; assert r and all(x['status'] == 'ok' and 'Freivalds' in x['check']['method'] for x in r), r\"")
+set_tests_properties(vkb.vk.matmul.sg4_freivalds PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
+add_test(NAME vkb.vk.matmul.poison_detected COMMAND env VKB_FAULT_INJECT=no-dispatch
+         ${expect} 1 "failed validation" -- ${vkbench} run matmul --m 33 --n 65 --k 7 --variant dbuf --reps 1 --warmup-ms 0)
+add_test(NAME vkb.vk.matmul.poison_detected_freivalds COMMAND env VKB_FAULT_INJECT=no-dispatch
+         ${expect} 1 "failed validation" -- ${vkbench} run matmul --size 520 --variant subgroup --reps 1 --warmup-ms 0)
+set_tests_properties(vkb.vk.matmul.poison_detected vkb.vk.matmul.poison_detected_freivalds PROPERTIES
+                     LABELS vulkan SKIP_RETURN_CODE 3)
+add_test(NAME vkb.vk.matmul.coopmat COMMAND sh -c
+         "out=$(${vkbench} run matmul --m 100 --n 72 --k 40 --variant coopmat_f16 --reps 1 --warmup-ms 0 --validation --quiet --json mm_coopmat.json) && echo \"$out\" && echo \"$out\" | grep -Eq '^coopmat_f16 +100x72x40 +(.* ok$|skip: needs cooperative matrix)' && ${VKB_PYTHON} -c \"import json; r = [x for x in json.load(open('mm_coopmat.json'))['results'] if x['variant'] == 'coopmat_f16']; assert r and all((x['status'] == 'ok' and 'fp16 inputs' in x['check']['method']) or (x['status'] == 'skip' and x['skip_reason'].startswith('needs cooperative matrix')) for x in r), r\"")
+set_tests_properties(vkb.vk.matmul.coopmat PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
+add_test(NAME vkb.cuda.matmul COMMAND ${vkbench} run matmul --backend all --reps 3 --quiet)
+set_tests_properties(vkb.cuda.matmul PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
+# --spec: a tile shape set from the command line runs (validated) in the shader that declares it, and a
+# shader without that constant is skipped with the reason; the JSON names the constants set
+add_test(NAME vkb.vk.matmul.spec COMMAND sh -c
+         "${vkbench} run matmul --m 70 --n 67 --k 129 --variant naive,dbuf --spec BM=64,BN=64,WM=64,WN=64,TM=4,TN=4 --reps 1 --warmup-ms 0 --validation --quiet --json matmul_spec.json && ${VKB_PYTHON} -c \"import json; r = {x['variant']: x for x in json.load(open('matmul_spec.json'))['results'] if x['backend'] == 'vulkan'}; assert r['dbuf']['status'] == 'ok' and r['dbuf']['constants'] == 'BM=64,BN=64,WM=64,WN=64,TM=4,TN=4', r['dbuf']; assert r['naive']['status'] == 'skip' and 'no constant BM' in r['naive']['skip_reason'], r['naive']\"")
+set_tests_properties(vkb.vk.matmul.spec PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
+# the tensor-core rows of issue 17 where the device has no cooperative matrices (lavapipe): each is listed and
+# skipped with the extension it needs (or, on a device that has them but a build without the newer shader
+# compiler, with the set-up step), never run or failed; on a GPU with them each must validate
+add_test(NAME vkb.vk.matmul.tensor_cores COMMAND sh -c
+         "${vkbench} run matmul --m 64 --n 512 --k 64 --variant coopmat_khr,coopmat2,coopmat_khr_acc16,coopmat2_acc16,coopmat2_staged,coopmat2_staged_acc16,tc_peak,tc_peak_acc16 --backend vulkan --reps 1 --warmup-ms 0 --quiet --json matmul_tc.json && ${VKB_PYTHON} -c \"import json, re; r = [x for x in json.load(open('matmul_tc.json'))['results'] if x['variant'] in ('coopmat_khr', 'coopmat2', 'coopmat_khr_acc16', 'coopmat2_acc16', 'coopmat2_staged', 'coopmat2_staged_acc16', 'tc_peak', 'tc_peak_acc16')]; why = 'needs (VK_KHR_cooperative_matrix|VK_NV_cooperative_matrix2|the newer shader compiler: run tools/setup-glslang.sh)'; good = [x for x in r if x['status'] == 'ok' or (x['status'] == 'skip' and re.match(why, x['skip_reason']))]; assert len(r) == 8 and len(good) == 8, r\"")
+set_tests_properties(vkb.vk.matmul.tensor_cores PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
+# warptile reshaped by --spec (issue 28): other warp tiles, strips, k depths, a workgroup of 3 warps and one whose
+# loads leave invocations idle; each validated at shapes no tile divides
+add_test(NAME vkb.vk.matmul.warptile_spec COMMAND sh -c
+         "for s in BK=16,BM=64,BN=64,WM=32,WN=32,TM=4,TN=8 WM=32,WN=64 BM=128,BN=256,WM=64,WN=64,TM=8,TN=16 BK=4 BM=96,BN=32,WM=32,WN=32,TM=4,TN=8 BM=64,BN=32,BK=4,WM=32,WN=32,TM=4,TN=8; do ${vkbench} validate matmul --variant warptile --spec $s --m 1,129 --n 3,132 --k 9,36 --validation --quiet || exit 1; done")
+set_tests_properties(vkb.vk.matmul.warptile_spec PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)

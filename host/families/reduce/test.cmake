@@ -1,0 +1,12 @@
+# reduce: beyond the battery. 2^24+1 ints: 65537 blocks of 256 exceed lavapipe's 65535 workgroups, so
+# the block kernels loop over blocks, and the partial sums take three passes (exact int compare).
+add_test(NAME vkb.vk.reduce.grid_limit COMMAND ${vkbench} run reduce --n 16777217
+         --variant sequential_i32 --reps 1 --warmup-ms 0 --quiet)
+set_tests_properties(vkb.vk.reduce.grid_limit PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 300)
+# CUDA: every twin and CUB beside the Vulkan variants on identical inputs; skipped without a CUDA device
+add_test(NAME vkb.cuda.reduce COMMAND ${vkbench} run reduce --backend all --reps 3 --quiet)
+set_tests_properties(vkb.cuda.reduce PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
+# subgroup_lastblock's release/acquire, which lavapipe cannot show missing (docs/verification.md): read from its SPIR-V
+add_test(NAME vkb.spirv.reduce_lastblock_sync COMMAND ${VKB_PYTHON} ${VKB_TESTS_DIR}/check_lastblock_sync.py
+         ${CMAKE_BINARY_DIR}/spv/reduce_subgroup_lastblock_f32.spv ${CMAKE_BINARY_DIR}/spv/reduce_subgroup_lastblock_i32.spv)
+set_tests_properties(vkb.spirv.reduce_lastblock_sync PROPERTIES LABELS unit)

@@ -1,2 +1,0 @@
-# The copy family has no shader of its own: copy/vec4 runs memory.width's mem_width at WORDS=4
-# (shaders/memory/mem_width.comp), so the two rows measure one kernel.
