@@ -13,7 +13,7 @@ add_test(NAME vkb.vk.cache.probe COMMAND sh -c
 set_tests_properties(vkb.vk.cache.probe PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
 # the knee of synthetic latency curves (test_cache_probe.c)
 add_executable(test_cache_probe test_cache_probe.c)
-target_link_libraries(test_cache_probe PRIVATE vkb_core)
+target_link_libraries(test_cache_probe PRIVATE ${VKB_TEST_LIBS})
 foreach(item two_levels noisy_rise h100 h100_probe no_step)
     add_test(NAME vkb.unit.cache_probe.${item} COMMAND test_cache_probe ${item})
     set_tests_properties(vkb.unit.cache_probe.${item} PROPERTIES LABELS unit)

@@ -12,7 +12,7 @@ set_tests_properties(vkb.verify.peak.folded_loop vkb.verify.peak.short_chain vkb
 # the host's chains: the fp16 rounding against every half, fused and unfused steps by hand, inputs in range;
 # the theoretical rates by hand
 add_executable(test_peak_chain test_peak_chain.c)
-target_link_libraries(test_peak_chain PRIVATE vkb_core)
+target_link_libraries(test_peak_chain PRIVATE ${VKB_TEST_LIBS})
 foreach(item half_rounding fp32_steps fp16_steps int_steps chains_move rates)
     add_test(NAME vkb.unit.peak_chain.${item} COMMAND test_peak_chain ${item})
     set_tests_properties(vkb.unit.peak_chain.${item} PROPERTIES LABELS unit)
