@@ -1,5 +1,5 @@
 /* fake_cuda_module.c - a stand-in libvkbench_cuda.so whose "device memory" is host memory, so that the CUDA
- * backend's side of copy and compare (host/backends/backend_cuda.c: the ranges, not the guard bands; the
+ * backend's side of copy and compare (host/backends/cuda.c: the ranges, not the guard bands; the
  * short-buffer refusal; the ABI check) is tested where there is no GPU (test_cuda_compare.c). It follows
  * cuda_module.h's contract on the host and runs no kernels. VKB_FAKE_CUDA_STALE set: it reports the ABI
  * before the current one, as a module left from an older build would. */

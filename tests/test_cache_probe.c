@@ -1,4 +1,4 @@
-/* test_cache_probe.c - the last-level cache's knee from synthetic chase latencies (host/core/cache_probe.c). */
+/* test_cache_probe.c - the last-level cache's knee from synthetic chase latencies (host/app/cache_probe.c). */
 #include "cache_probe.h"
 #include "unit.h"
 

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "family.h"
 #include "matmul/matmul_tc.h"
+#include "select.h"
 #include "test_caps.h"
 #include "unit.h"
 #include "util.h"

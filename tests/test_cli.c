@@ -1,6 +1,6 @@
 /* test_cli.c - command-line parsing: commands, size lists, ranges, bad input. */
 #include "cli.h"
-#include "family.h"
+#include "families.h"
 #include "unit.h"
 
 #include <stdint.h>

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cuda.h"
 #include "unit.h"
 #include "util.h"
 

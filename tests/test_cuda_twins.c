@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../cuda/cuda_module.h"
-#include "family.h"
+#include "families.h"
 #include "test_caps.h"
 #include "unit.h"
 

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "device_limits.h"
-#include "family.h"
+#include "families.h"
 #include "listing.h"
-#include "selection.h"
+#include "select.h"
 #include "spirv.h"
 #include "test_caps.h"
 #include "unit.h"

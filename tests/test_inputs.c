@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "family.h"
+#include "families.h"
 #include "inputs.h"
+#include "select.h"
 #include "test_caps.h"
 #include "unit.h"
 

@@ -9,9 +9,10 @@
 #include <unistd.h>
 
 #include "runner.h"
-#include "selection.h"
+#include "select.h"
 #include "unit.h"
 #include "util.h"
+#include "families.h"
 
 /* ---- a fake family: n words copied from src to dst ---- */
 

@@ -59,7 +59,7 @@ typedef struct vkb_caps {
     uint32_t sm_arch;              /* NVIDIA compute capability x 10 (90: sm_90) if known (CUDA), else 0 */
     unsigned features;             /* VKB_NEED_* bits the device has */
     int timestamps;                /* compute queue can write timestamps */
-    /* cooperative-matrix sizes the device reports (host/backends/coopmat.c), M N K; 0 where none:
+    /* cooperative-matrix sizes the device reports (host/backends/vulkan/coopmat.c), M N K; 0 where none:
      * the largest subgroup-scope fragment of fp16 x fp16 + fp32 -> fp32 (KHR), the same with an fp16
      * accumulator, and the workgroup-scope granularity of VK_NV_cooperative_matrix2 (fp16 -> fp32) */
     uint32_t coopmat_khr[3], coopmat_khr16[3], coopmat2_granularity[3];

@@ -5,14 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const vkb_family *vkb_family_find(const char *name)
-{
-    for (int i = 0; i < vkb_family_count; i++)
-        if (strcmp(vkb_families[i]->name, name) == 0)
-            return vkb_families[i];
-    return NULL;
-}
-
 const vkb_variant *vkb_variant_find(const vkb_family *f, const char *name)
 {
     for (int i = 0; i < f->nvariants; i++)

@@ -97,11 +97,7 @@ typedef struct vkb_family {
     double (*theoretical)(const vkb_variant *v, const vkb_caps *caps, double *bound);
 } vkb_family;
 
-/* All families, in `vkbench list` order (generated from CMake's VKB_FAMILIES). */
-extern const vkb_family *const vkb_families[];
-extern const int vkb_family_count;
 
-const vkb_family *vkb_family_find(const char *name);
 const vkb_variant *vkb_variant_find(const vkb_family *f, const char *name);
 /* The plan for V at C on CAPS (the family's plan, or the API copy), with the checks every plan gets: a
  * workgroup of at least 1x1x1, no buffer of 0 bytes. A VKB_PLAN_* outcome, with WHY unless VKB_PLAN_OK.

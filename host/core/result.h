@@ -7,6 +7,8 @@
 #include "family.h"
 #include "stats.h"
 
+#define VKB_MAX_REPEAT 100  /* --repeat: runs of each case (a run-to-run spread needs a few, not thousands) */
+
 typedef enum vkb_status { VKB_RES_OK, VKB_RES_FAIL, VKB_RES_SKIP } vkb_status;
 /* --robustness: how a Vulkan result's pipelines treat buffer bounds; NONE for a backend without the choice (CUDA) */
 typedef enum vkb_robustness { VKB_ROBUSTNESS_NONE, VKB_ROBUSTNESS_DEFAULT, VKB_ROBUSTNESS_DISABLED } vkb_robustness;

@@ -10,7 +10,6 @@
 
 #include "device_limits.h"
 #include "fault.h"
-#include "outfile.h"
 #include "parallel.h"
 #include "signals.h"
 #include "spirv.h"
@@ -946,7 +945,8 @@ static int end_sinks(vkb_runner *r, int interrupted)
         if (code && !rc)
             rc = code;
     }
-    vkb_outfile_report(); /* one line for every file that failed */
+    if (r->ended)
+        r->ended();
     return rc;
 }
 

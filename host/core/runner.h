@@ -59,8 +59,10 @@ typedef struct vkb_runner {
     double start_ns;            /* when the run began (vkb_now_ns) */
     int interrupted;            /* the signal that stopped the run (SIGINT, SIGTERM), else 0 */
     int several;                /* one of several devices' runners (--device LIST): the caller owns the end
-                                   at exit, its thread its fatal errors (host/core/devices.c) */
+                                   at exit, its thread its fatal errors (host/app/devices.c) */
     int family;                 /* the family whose family_begin the sinks got last, -1 none */
+    void (*ended)(void);        /* called once every sink has ended (the application reports the files that
+                                   failed); may be NULL */
 } vkb_runner;
 
 /* Enumerate the work list of SEL once, up front: per family and shape its ceilings first (when timing, on

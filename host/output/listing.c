@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "family.h"
+#include "families.h"
 #include "spirv.h"
 
 /* What a variant runs with: its shader, workgroup, and each named constant at the row's value (the shader's

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "util.h"
 
 typedef struct vkb_repeat_case {

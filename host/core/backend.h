@@ -1,4 +1,5 @@
-/* backend.h - the interface both APIs implement: buffers, transfers, and timed execution of a plan. */
+/* backend.h - the interface both APIs implement: buffers, transfers, and timed execution of a plan. The core
+ * drives it; host/backends/ implements it (vulkan.h, cuda.h open one). */
 #ifndef VKB_BACKEND_H
 #define VKB_BACKEND_H
 
@@ -76,30 +77,5 @@ struct vkb_backend {
 
 /* A quiet NaN as float, and a large value as int: no correct output equals it. */
 #define VKB_POISON 0x7FC0DEADu
-
-/* Open the Vulkan backend on the device chosen by SELECT (index, name substring, or NULL for the
- * default). VALIDATION enables VK_LAYER_KHRONOS_validation (2 adds synchronization validation).
- * ROBUSTNESS_OFF (--robustness disabled): every pipeline, the runner's own too, without the driver's buffer
- * bounds checks (VK_EXT_pipeline_robustness); exits with VKB_EXIT_RESOURCE and one line where the device lacks it.
- * Exits with VKB_EXIT_NO_DEVICE and one line when there is no loader, driver or device. */
-vkb_backend *vkb_vulkan_open(const char *select, int validation, int robustness_off);
-/* Several devices open at once (--device LIST): call before the first vkb_vulkan_open; each device's functions
- * then go through the loader's dispatch instead of pointers into one driver. */
-void vkb_vulkan_several(void);
-/* The names of the Vulkan devices, in `vkbench devices` order, up to MAX; returns how many there are. Exits
- * like vkb_vulkan_open when there is no loader, driver or device. */
-int vkb_vulkan_device_names(char (*names)[256], int max);
-/* Messages the validation layer has reported so far (each was also printed on stderr). */
-unsigned vkb_vulkan_validation_messages(void);
-/* --subgroup-size SIZE: every pipeline built from now on requires it, and caps.subgroup_size says it (families
- * plan with it). Returns 0, or 1 with WHY when the device cannot give it (no size control, compute not among
- * the stages it controls, SIZE outside its range). */
-int vkb_vulkan_require_subgroup_size(vkb_backend *b, uint32_t size, char *why, size_t len);
-/* Print every Vulkan device, one block each. Returns the number of devices. */
-int vkb_vulkan_list_devices(void);
-
-/* Open the CUDA backend (the run-time loaded module) on the GPU whose UUID matches MATCH, else device 0.
- * Returns NULL and writes WHY when CUDA is not available here. */
-vkb_backend *vkb_cuda_open(const vkb_caps *match, char *why, size_t len);
 
 #endif

@@ -1,5 +1,7 @@
-/* backend_cuda.c - the CUDA backend: loads libvkbench_cuda.so at run time (dlopen) and forwards to it. */
+/* cuda.c - the CUDA backend: loads libvkbench_cuda.so at run time (dlopen) and forwards to it. */
 #define _GNU_SOURCE
+#include "cuda.h"
+
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>

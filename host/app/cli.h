@@ -7,9 +7,9 @@
 #include <stdint.h>
 
 #include "plan.h"
+#include "result.h"
 
 #define VKB_LIST_MAX 256
-#define VKB_MAX_REPEAT 100  /* --repeat: runs of each case (a run-to-run spread needs a few, not thousands) */
 
 /* A list of sizes from "1024", "1,31,33", "256:8192:x2" or "100:1000:+100"; suffixes K M G (2^10..),
  * powers "2^28" and whole decimals "1e6" are accepted; an empty item is an error. */

@@ -12,7 +12,7 @@
 
 #include "cli.h"
 #include "runner.h"
-#include "selection.h"
+#include "select.h"
 #include "util.h"
 
 #define RISE 1.15      /* a latency this much above the point before is a step, not noise */

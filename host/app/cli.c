@@ -1,6 +1,6 @@
 /* cli.c - the command line: getopt_long parsing into plain data, no side effects (unit-tested). */
 #include "cli.h"
-#include "family.h"
+#include "families.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -9,18 +9,21 @@
 #include "cache_probe.h"
 #include "cli.h"
 #include "check.h"
+#include "cuda.h"
 #include "fault.h"
 #include "devices.h"
+#include "devices_view.h"
 #include "family.h"
 #include "identity.h"
 #include "listing.h"
 #include "machine_code.h"
 #include "outfile.h"
 #include "runner.h"
-#include "selection.h"
+#include "select.h"
 #include "signals.h"
 #include "sinks.h"
 #include "util.h"
+#include "vulkan.h"
 
 #ifndef VKB_VERSION
 #define VKB_VERSION "0.0.0"
@@ -208,7 +211,7 @@ static int final_code(int rc, int verdict, unsigned messages)
     return verdict ? VKB_EXIT_MISMATCH : VKB_EXIT_OK;
 }
 
-/* --device all|LIST: each device runs the selected work on a thread of its own (host/core/devices.c). */
+/* --device all|LIST: each device runs the selected work on a thread of its own (host/app/devices.c). */
 static struct {
     app *ap;
     int timed;
@@ -314,6 +317,7 @@ static int run_command(app *ap)
     }
 
     r->sinks = sinks;
+    r->ended = vkb_outfile_report; /* one line for every file that failed */
     r->nsinks = nsinks;
     rc = vkb_runner_run(r, &sel, &set, &plan);
     for (int i = 0; i < nsinks; i++)
@@ -409,7 +413,13 @@ int main(int argc, char **argv)
     if (strcmp(ap.args.command, "devices") == 0) {
         char why[300];
         vkb_backend *cu;
-        vkb_vulkan_list_devices();
+        vkb_caps caps[VKB_MAX_DEVICES];
+        int n = vkb_vulkan_devices(caps, VKB_MAX_DEVICES);
+        for (int i = 0; i < n && i < VKB_MAX_DEVICES; i++) {
+            char path[4096] = "";
+            vkb_cache_path(&caps[i], path, sizeof path);
+            vkb_devices_view(stdout, i, &caps[i], vkb_cache_load(&caps[i]), path);
+        }
         cu = vkb_cuda_open(NULL, why, sizeof why);
         if (cu) {
             printf("cuda: %s (%s), %u SMs, L2 %llu KiB\n", cu->caps.name, cu->caps.driver, cu->caps.compute_units,

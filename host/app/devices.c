@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "outfile.h"
 #include "parallel.h"
 #include "sinks.h"
+#include "vulkan.h"
 
 int vkb_devices_several(const char *text)
 {
@@ -232,6 +234,7 @@ static void run_device(vkb_device_run *d)
     d->runner.several = 1;
     d->runner.sinks = d->sinks;
     d->runner.nsinks = d->nsinks;
+    d->runner.ended = vkb_outfile_report;
     if (setjmp(d->fatal.jump) == 0) {
         vkb_die_catch(&d->fatal);
         d->rc = vkb_runner_run(&d->runner, &d->sel, &d->set, &d->plan);

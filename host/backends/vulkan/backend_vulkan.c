@@ -12,7 +12,8 @@
 #include "subgroup_size.h"
 #include "timing.h"
 #include "vk.h"
-#include "../../shaders/common/verify_compare.h"
+#include "verify_compare.h"
+#include "vulkan.h"
 
 #define REPS_PER_SUBMIT 32      /* timestamp pairs per command buffer */
 #define EVICT_MIN_BYTES (256ull << 20) /* --cold: written between repetitions; larger than any GPU's L2 of today */

@@ -1,7 +1,6 @@
 /* context.c - volk, instance, validation messenger, device choice, queue, and the device's caps. */
 #define VOLK_IMPLEMENTATION
 #include "vk.h"
-#include "cache_probe.h"
 
 #include <ctype.h>
 #include <dlfcn.h>
@@ -16,6 +15,7 @@
 #include "coopmat.h"
 #include "peak_features.h"
 #include "signals.h"
+#include "vulkan.h"
 
 static _Atomic unsigned validation_messages;   /* atomic: several devices' threads may report at once */
 static int several;   /* vkb_vulkan_several: device functions through the loader's dispatch */
@@ -678,7 +678,7 @@ int vkb_vulkan_device_names(char (*names)[256], int max)
     return (int)n;
 }
 
-int vkb_vulkan_list_devices(void)
+int vkb_vulkan_devices(vkb_caps *out, int max)
 {
     VkInstance instance;
     VkDebugUtilsMessengerEXT messenger;
@@ -688,58 +688,13 @@ int vkb_vulkan_list_devices(void)
     load_loader();
     instance = create_instance(0, &messenger);
     list = physical_devices(instance, &n);
-    for (uint32_t i = 0; i < n; i++) {
-        vkb_caps c;
+    for (uint32_t i = 0; i < n && (int)i < max; i++) {
         uint32_t next, tsbits;
         VkExtensionProperties *exts = device_exts(list[i], &next);
-        char mem[32], buf[32], uuid[40];
-        read_caps(list[i], exts, next, &c);
+        read_caps(list[i], exts, next, &out[i]);
         pick_queue_family(list[i], &tsbits);
+        out[i].timestamps = out[i].timestamps && tsbits;   /* the queue vkbench uses must have them too */
         free(exts);
-        printf("%u: %s (%s)\n", i, c.name, c.type);
-        printf("   driver          %s\n", c.driver);
-        printf("   identity        uuid %s, pci %s\n", vkb_fmt_uuid(c.uuid, uuid, sizeof uuid), c.pci_bus[0] ? c.pci_bus : "unknown");
-        printf("   Vulkan          %s\n", c.api_version);
-        printf("   subgroup size   %u (min %u, max %u)\n", c.subgroup_size, c.subgroup_min, c.subgroup_max);
-        printf("   shared memory   %s per workgroup\n", vkb_fmt_bytes(c.max_shared_bytes, buf, sizeof buf));
-        printf("   uniform buffer  %s at most\n", vkb_fmt_bytes(c.max_uniform_bytes, buf, sizeof buf));
-        printf("   device memory   %s, largest buffer %s\n", vkb_fmt_bytes(c.device_memory_bytes, mem, sizeof mem),
-               vkb_fmt_bytes(c.max_buffer_bytes, buf, sizeof buf));
-        printf("   compute units   %s\n", c.compute_units ? (snprintf(buf, sizeof buf, "%u", c.compute_units), buf) : "unknown");
-        printf("   timestamps      %s (period %g ns)\n", c.timestamps && tsbits ? "yes" : "no", c.timestamp_period_ns);
-        {
-            uint64_t llc = vkb_cache_load(&c);
-            char path[4096] = "";
-            vkb_cache_path(&c, path, sizeof path);
-            if (llc)
-                printf("   measured cache  last level %s (cache.chase, kept in %s)\n", vkb_fmt_bytes(llc, mem, sizeof mem),
-                       path);
-            else
-                printf("   measured cache  not measured yet (a timed run measures it where nothing reports it)\n");
-        }
-        printf("   subgroup ops    basic %s, arithmetic %s, shuffle %s\n",
-               c.features & VKB_NEED_SUBGROUP_BASIC ? "yes" : "no", c.features & VKB_NEED_SUBGROUP_ARITH ? "yes" : "no",
-               c.features & VKB_NEED_SUBGROUP_SHUFFLE ? "yes" : "no");
-        printf("   extensions      subgroup_size_control %s, cooperative_matrix NV %s KHR %s, float16 %s, "
-               "pipeline_executable_properties %s, pipeline_robustness %s\n",
-               c.ext_subgroup_size_control ? "yes" : "no", c.ext_coopmat_nv ? "yes" : "no",
-               c.ext_coopmat_khr ? "yes" : "no", c.features & VKB_NEED_FLOAT16 ? "yes" : "no",
-               c.ext_pipeline_exec_props ? "yes" : "no", c.ext_pipeline_robustness ? "yes" : "no");
-        printf("   coopmat sizes   KHR fp16->fp32 %ux%ux%u, fp16->fp16 %ux%ux%u; NV coopmat2 granularity %ux%ux%u, "
-               "%u invocations (0: none)\n", c.coopmat_khr[0], c.coopmat_khr[1], c.coopmat_khr[2], c.coopmat_khr16[0],
-               c.coopmat_khr16[1], c.coopmat_khr16[2], c.coopmat2_granularity[0], c.coopmat2_granularity[1],
-               c.coopmat2_granularity[2], c.coopmat2_max_invocations);
-        /* the peak family's number types, and every cooperative-matrix combination the device lists
-         * (VkComponentTypeKHR codes A,B,C,result; scope 3 subgroup, 2 workgroup) */
-        printf("   number types    fp64 %s, int16 %s, int8 %s, int dot product %s, bf16 %s\n",
-               c.features & VKB_NEED_FLOAT64 ? "yes" : "no", c.features & VKB_NEED_INT16 ? "yes" : "no",
-               c.features & VKB_NEED_INT8 ? "yes" : "no", c.features & VKB_NEED_INT_DOT ? "yes" : "no",
-               c.features & VKB_NEED_BFLOAT16 ? "yes" : "no");
-        for (uint32_t t = 0; t < c.ncoopmat_types; t++)
-            printf("   coopmat type    %ux%ux%u A,B,C,R %u,%u,%u,%u scope %u%s\n", c.coopmat_types[t].m,
-                   c.coopmat_types[t].n, c.coopmat_types[t].k, c.coopmat_types[t].a, c.coopmat_types[t].b,
-                   c.coopmat_types[t].c, c.coopmat_types[t].result, c.coopmat_types[t].scope,
-                   c.coopmat_types[t].saturating ? " saturating" : "");
     }
     free(list);
     vkDestroyInstance(instance, NULL);

@@ -1,0 +1,317 @@
+/* select.c - the command line to a selection: families, variants, and shapes from size flags, defaults or battery. */
+#include "select.h"
+#include "families.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spirv.h"
+#include "util.h"
+
+const vkb_family *vkb_family_find(const char *name)
+{
+    for (int i = 0; i < vkb_family_count; i++)
+        if (strcmp(vkb_families[i]->name, name) == 0)
+            return vkb_families[i];
+    return NULL;
+}
+
+static int fail(char *err, size_t len, const char *fmt, ...) VKB_PRINTF(3, 4);
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int dim_index(const char *name)
+{
+    for (int i = 0; i < VKB_DIM_COUNT; i++)
+        if (strcmp(vkb_dim_flags[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* Dims --size sets: extents, not the parameters (stride, offset, width) a family sweeps apart. */
+static int is_extent(int d)
+{
+    return d == VKB_DIM_N || d == VKB_DIM_M || d == VKB_DIM_K || d == VKB_DIM_ROWS || d == VKB_DIM_COLS;
+}
+
+int vkb_selection_takes(const vkb_family *f, int d)
+{
+    for (int k = 0; k < f->ndims; k++) {
+        int own = dim_index(f->dims[k]);
+        if (own == d || (d == VKB_DIM_SIZE && is_extent(own)))
+            return 1;
+    }
+    return 0;
+}
+
+static int family_given(const vkb_args *a, const vkb_family *f)
+{
+    for (int d = 0; d < VKB_DIM_COUNT; d++)
+        if (a->dims[d].n && vkb_selection_takes(f, d))
+            return 1;
+    return 0;
+}
+
+static void add_family(vkb_selection *s, const vkb_family *f)
+{
+    for (int i = 0; i < s->nfams; i++)
+        if (s->fam[i].family == f)
+            return; /* named twice (`run memory memory.width`): runs once */
+    memset(&s->fam[s->nfams], 0, sizeof s->fam[s->nfams]);
+    s->fam[s->nfams++].family = f;
+}
+
+static const char *family_names(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < vkb_family_count && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", vkb_families[i]->name);
+    return buf;
+}
+
+/* Every name in --variant must name a variant of one of the selected families. */
+static int check_variant_names(const char *sel, const vkb_selection *s, char *err, size_t len)
+{
+    size_t n;
+    char *buf, *save = NULL, *item;
+    int rc = 0;
+    if (!sel || strcmp(sel, "all") == 0)
+        return 0;
+    n = strlen(sel);
+    if (n == 0 || sel[0] == ',' || sel[n - 1] == ',' || strstr(sel, ",,"))
+        return fail(err, len, "--variant wants NAME,... or FAMILY/NAME,..., not '%.60s' (an empty name)", sel);
+    buf = vkb_alloc(n + 1);
+    memcpy(buf, sel, n + 1);
+    for (item = strtok_r(buf, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+        int found = 0;
+        char valid[800] = "";
+        size_t used = 0;
+        for (int i = 0; i < s->nfams; i++) {
+            const vkb_family *f = s->fam[i].family;
+            for (int v = 0; v < f->nvariants; v++) {
+                found |= vkb_cli_variant_selected(item, f->name, f->variants[v].name);
+                if (used < sizeof valid)
+                    used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s", used ? ", " : "",
+                                             f->variants[v].name);
+            }
+        }
+        if (!found)
+            rc = fail(err, len, "unknown variant '%.60s'; variants: %s", item, valid);
+    }
+    free(buf);
+    return rc;
+}
+
+/* A size flag no selected family takes is an error; one that some take is ignored by the others. */
+static int check_flags(const vkb_args *a, const vkb_selection *s, char *err, size_t len)
+{
+    for (int d = 0; d < VKB_DIM_COUNT; d++) {
+        int taken = 0;
+        char takes[400] = "";
+        size_t used = 0;
+        if (!a->dims[d].n)
+            continue;
+        for (int i = 0; i < s->nfams; i++)
+            taken |= vkb_selection_takes(s->fam[i].family, d);
+        if (taken)
+            continue;
+        if (s->nfams == 1)
+            return fail(err, len, "%s takes no --%s", s->fam[0].family->name, vkb_dim_flags[d]);
+        for (int i = 0; i < s->nfams && used < sizeof takes; i++) {
+            const vkb_family *f = s->fam[i].family;
+            used += (size_t)snprintf(takes + used, sizeof takes - used, "%s%s:", i ? "; " : "", f->name);
+            for (int k = 0; k < f->ndims && used < sizeof takes; k++)
+                used += (size_t)snprintf(takes + used, sizeof takes - used, " --%s", f->dims[k]);
+        }
+        return fail(err, len, "no selected family takes --%s (%s)", vkb_dim_flags[d], takes);
+    }
+    return 0;
+}
+
+/* A family the command line names (or every family of a group it names) that --variant leaves with nothing to
+ * run is a mistake, not a filter: `run transpose reduce --variant naive` would drop reduce without a word. */
+static int check_named_not_empty(const vkb_args *a, const vkb_selection *s, char *err, size_t len)
+{
+    for (int i = 0; i < a->nfamilies; i++) {
+        const char *name = a->families[i];
+        size_t n = strlen(name);
+        int exact = vkb_family_find(name) != NULL, any = 0;
+        for (int k = 0; k < s->nfams && !any; k++) {
+            const vkb_selected_family *sf = &s->fam[k];
+            if (exact ? strcmp(sf->family->name, name) != 0
+                      : strncmp(sf->family->name, name, n) != 0 || sf->family->name[n] != '.')
+                continue;
+            for (int v = 0; v < sf->family->nvariants; v++)
+                any |= sf->selected[v];
+        }
+        if (!any)
+            return fail(err, len, "--variant %.60s leaves %s%.60s with nothing to run; `vkbench list` names its "
+                        "variants", a->variants ? a->variants : "all", exact ? "" : "the group ", name);
+    }
+    return 0;
+}
+
+/* Each --spec constant given by name must be one that some selected kernel's shader has (a SpecId number is
+ * taken as given); a constant that only some lack skips those rows at run time, with the reason. */
+static int check_spec_names(const vkb_args *a, const vkb_selection *s, char *err, size_t len)
+{
+    for (int i = 0; i < a->nspec; i++) {
+        const char *name = a->spec[i].name;
+        char have[300] = "";
+        size_t used = 0;
+        int found = 0;
+        if (name[strspn(name, "0123456789")] == 0)
+            continue;
+        for (int k = 0; k < s->nfams && !found; k++)
+            for (int v = 0; v < s->fam[k].family->nvariants && !found; v++) {
+                const vkb_variant *var = &s->fam[k].family->variants[v];
+                const vkb_spirv *spv = var->kernel ? vkb_spirv_find(var->kernel) : NULL;
+                vkb_spirv_constant c[VKB_MAX_SPEC + 3];
+                int nc;
+                if (!s->fam[k].selected[v] || (var->flags & VKB_VAR_CEILING) || !spv)
+                    continue;
+                found = vkb_spirv_spec_id(spv, name) >= 0;
+                nc = vkb_spirv_spec_constants(spv, c, (int)VKB_COUNT(c));
+                for (int j = 0; j < nc; j++)   /* the names there are, once each, for the message */
+                    if (c[j].name[0] && !strstr(have, c[j].name) && used < sizeof have)
+                        used += (size_t)snprintf(have + used, sizeof have - used, "%s%s", used ? " " : "", c[j].name);
+            }
+        if (!found)
+            return fail(err, len, "--spec: no selected variant's shader has a constant %s; theirs: %s, each variant's "
+                        "in `vkbench list --verbose`", name, have[0] ? have : "none");
+    }
+    return 0;
+}
+
+int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_t len)
+{
+    char names[400];
+    int kept = 0;
+    memset(s, 0, sizeof *s);
+    /* each family at most once: the list is never longer than the table */
+    s->fam = vkb_calloc((size_t)vkb_family_count + 1, sizeof *s->fam);
+    for (int i = 0; i < vkb_family_count && a->nfamilies == 0; i++)
+        add_family(s, vkb_families[i]);
+    for (int i = 0; i < a->nfamilies; i++) {
+        const vkb_family *f = vkb_family_find(a->families[i]);
+        size_t n = strlen(a->families[i]);
+        int found = f != NULL;
+        if (f)
+            add_family(s, f);
+        /* a group: NAME selects every family named NAME.PART */
+        for (int k = 0; !f && k < vkb_family_count; k++)
+            if (strncmp(vkb_families[k]->name, a->families[i], n) == 0 && vkb_families[k]->name[n] == '.') {
+                add_family(s, vkb_families[k]);
+                found = 1;
+            }
+        if (!found)
+            return fail(err, len, "unknown family '%.60s'; families: %s", a->families[i],
+                        family_names(names, sizeof names));
+    }
+    if (check_variant_names(a->variants, s, err, len) || check_flags(a, s, err, len))
+        return -1;
+    for (int i = 0; i < s->nfams; i++) {
+        vkb_selected_family *sf = &s->fam[i];
+        const vkb_family *f = sf->family;
+        sf->selected = vkb_calloc((size_t)f->nvariants + 1, 1);
+        for (int v = 0; v < f->nvariants; v++)
+            sf->selected[v] = (unsigned char)(vkb_cli_variant_selected(a->variants, f->name, f->variants[v].name) &&
+                                              !(strcmp(a->command, "suite") == 0 &&
+                                                (f->variants[v].flags & VKB_VAR_NOT_IN_SUITE)));
+    }
+    if (check_named_not_empty(a, s, err, len))
+        return -1;
+    for (int i = 0; i < s->nfams; i++) {
+        vkb_selected_family *sf = &s->fam[i];
+        int any = 0;
+        for (int v = 0; v < sf->family->nvariants; v++)
+            any |= sf->selected[v];
+        if (any)
+            s->fam[kept++] = *sf;
+        else
+            free(sf->selected);
+    }
+    s->nfams = kept;
+    return check_spec_names(a, s, err, len);
+}
+
+/* Shapes from the size flags F takes: the --size values (one axis shared by every extent dim without its
+ * own flag) times each explicit per-dim list; the other dims from the first default shape. */
+static int shapes_from_flags(const vkb_family *f, const vkb_args *a, const vkb_shape *defaults, vkb_shape *out,
+                             int max, char *err, size_t len)
+{
+    const vkb_list *axis[VKB_MAX_DIMS + 1];
+    int naxes = 0, dim_axis[VKB_MAX_DIMS], idx[VKB_MAX_DIMS + 1] = {0}, n = 0, size_axis = -1;
+    for (int k = 0; k < f->ndims; k++) {
+        int d = dim_index(f->dims[k]);
+        dim_axis[k] = -1;
+        if (d >= 0 && a->dims[d].n) {
+            axis[naxes] = &a->dims[d];
+            dim_axis[k] = naxes++;
+        } else if (d >= 0 && is_extent(d) && a->dims[VKB_DIM_SIZE].n) {
+            if (size_axis < 0) {
+                axis[naxes] = &a->dims[VKB_DIM_SIZE];
+                size_axis = naxes++;
+            }
+            dim_axis[k] = size_axis;
+        }
+    }
+    for (;;) {
+        int x;
+        if (n == max)
+            return fail(err, len, "%s: more than %d shapes; give fewer sizes", f->name, max);
+        memset(&out[n], 0, sizeof out[n]);
+        for (int k = 0; k < f->ndims; k++)
+            out[n].d[k] = dim_axis[k] < 0 ? defaults->d[k] : axis[dim_axis[k]]->v[idx[dim_axis[k]]];
+        n++;
+        for (x = naxes - 1; x >= 0; x--) {
+            if (++idx[x] < axis[x]->n)
+                break;
+            idx[x] = 0;
+        }
+        if (x < 0)
+            return n;
+    }
+}
+
+int vkb_selection_shapes_for(const vkb_family *f, const vkb_args *a, const vkb_caps *caps, vkb_shape *out,
+                             int max, char *err, size_t len)
+{
+    static vkb_shape defaults[VKB_MAX_SHAPES];
+    int n;
+    if (!family_given(a, f)) {
+        if (strcmp(a->command, "validate") == 0)
+            return f->battery(out, max);
+        n = f->default_shapes(caps, out, max);
+        return strcmp(a->command, "suite") == 0 && n > 1 ? 1 : n;
+    }
+    if (f->default_shapes(caps, defaults, VKB_MAX_SHAPES) < 1)
+        return fail(err, len, "%s has no default shape", f->name);
+    return shapes_from_flags(f, a, &defaults[0], out, max, err, len);
+}
+
+int vkb_selection_shapes(const vkb_args *a, const vkb_caps *caps, vkb_selection *s, char *err, size_t len)
+{
+    for (int i = 0; i < s->nfams; i++) {
+        vkb_selected_family *sf = &s->fam[i];
+        vkb_shape *tmp = vkb_alloc(VKB_MAX_SHAPES * sizeof *tmp);
+        int n = vkb_selection_shapes_for(sf->family, a, caps, tmp, VKB_MAX_SHAPES, err, len);
+        if (n < 0) {
+            free(tmp);
+            return -1;
+        }
+        free(sf->shapes);
+        sf->shapes = tmp;
+        sf->nshapes = n;
+    }
+    return 0;
+}
