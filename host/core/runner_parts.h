@@ -1,0 +1,63 @@
+/* runner_parts.h - what the runner's files (runner.c, schedule.c, execute.c, compare.c, judge.c) share: the
+ * state of the shape being worked on and the functions each offers the others. Not for use outside them. */
+#ifndef VKB_RUNNER_PARTS_H
+#define VKB_RUNNER_PARTS_H
+
+#include "runner.h"
+
+/* Outputs of the first backend that ran a variant, to compare the second one with. */
+typedef struct saved_outputs {
+    void *data[VKB_MAX_BUFFERS];
+    uint64_t bytes[VKB_MAX_BUFFERS];
+    uint64_t cap[VKB_MAX_BUFFERS];  /* kept from variant to variant: fresh memory costs a page fault per 4 KiB */
+    double tolerance;   /* the first backend's check tolerance (0: exact) */
+    const char *backend;
+    int valid;
+} saved_outputs;
+
+/* A device buffer holding an input of the current shape, shared by the variants that plan the same host
+ * data (same pointer, size and flags) on the same backend; freed when the shape ends. */
+typedef struct cached_input {
+    int backend;
+    const void *host;
+    uint64_t bytes;
+    unsigned flags;
+    vkb_buffer *buf;
+} cached_input;
+
+/* What the run holds for the shape being worked on. */
+typedef struct shape_state {
+    int fam, shape;          /* -1: none */
+    vkb_case c;
+    int first_result;        /* results of this shape start here (its ceilings first) */
+    cached_input *inputs;
+    int ninputs, cap;
+    saved_outputs saved;     /* the current variant's outputs on its first backend */
+    int saved_variant;
+    vkb_runner_clock clock;  /* the run's clock when the shape began (-v: where the shape's time went) */
+} shape_state;
+
+/* schedule.c */
+int vkb_schedule_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_variant *tuned, vkb_result *res);
+int vkb_schedule_plan_or_die(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
+                       vkb_plan *plan, char *why, size_t len);
+void vkb_schedule_precompile(vkb_runner *r, const vkb_selection *sel);
+
+/* compare.c */
+void vkb_compare_outputs(vkb_result *res, const vkb_plan *plan, const saved_outputs *saved);
+void vkb_compare_save(saved_outputs *saved, const vkb_plan *plan, const vkb_result *res);
+void vkb_compare_forget(saved_outputs *saved);
+void vkb_compare_free(saved_outputs *saved);
+
+/* judge.c */
+void vkb_judge_metric(vkb_runner *r, vkb_result *res, const vkb_caps *caps);
+void vkb_judge_ceiling(vkb_runner *r, const shape_state *st, vkb_result *res);
+
+/* execute.c */
+extern _Thread_local vkb_result *vkb_execute_in_progress; /* the case being run: a fatal error is recorded on it */
+/* Free what the calling thread kept for reuse (the read-back buffer). */
+void vkb_execute_thread_done(void);
+void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *f, const vkb_variant *v,
+                    vkb_result *res);
+
+#endif

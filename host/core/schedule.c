@@ -1,0 +1,228 @@
+/* schedule.c - the runner's work list: which cases run in which order, --spec applied, every case planned and
+ * checked against its device before anything runs, pipelines built ahead. */
+#include "runner_parts.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_limits.h"
+#include "fault.h"
+#include "parallel.h"
+#include "signals.h"
+#include "spirv.h"
+#include "util.h"
+#include "verify.h"
+
+/* The run's estimate, from the H100 default suite of 2026-11-23 (session 3, `vkbench -v`, 166 cases):
+ * pipelines and launches per case; the host's work on the data (inputs, transfers, read-backs, CPU checks)
+ * per byte of a case's working set: 6.5 s on 96 GB; and the share of a GPU's time budget a case spends before
+ * its median settles: 15 ms of 100 (a CPU implementation's slow runs spend it whole) */
+#define CASE_OVERHEAD_S 0.01
+#define HOST_S_PER_BYTE 7e-11
+#define BUDGET_SHARE_GPU 0.2
+
+static int backend_allowed(const vkb_variant *v, const vkb_backend *b)
+{
+    int cuda = strcmp(b->name, "cuda") == 0;
+    if ((v->flags & VKB_VAR_VULKAN_ONLY) && cuda)
+        return 0;
+    if ((v->flags & VKB_VAR_CUDA_ONLY) && !cuda)
+        return 0;
+    return 1;
+}
+
+static int is_requested(const vkb_runner *r, const vkb_backend *b)
+{
+    for (int i = 0; i < r->nbackends; i++)
+        if (r->backends[i] == b)
+            return 1;
+    return 0;
+}
+
+static void add_work(vkb_runner *r, int *cap, int fam, int shape, int variant, int backend, int repeat)
+{
+    if (r->nwork == *cap) {
+        vkb_work *grown;
+        *cap = *cap ? 2 * *cap : 256;
+        grown = realloc(r->work, (size_t)*cap * sizeof *grown);
+        if (!grown)
+            vkb_die(VKB_EXIT_RESOURCE, "out of host memory for the work list; run fewer sizes");
+        r->work = grown;
+    }
+    r->work[r->nwork++] = (vkb_work){fam, shape, variant, backend, repeat};
+}
+
+void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan)
+{
+    int cap = 0, used_backend[2] = {0, 0};
+    double first_warmup = 0;
+    memset(plan, 0, sizeof *plan);
+    r->nwork = 0;
+    for (int fi = 0; fi < sel->nfams; fi++) {
+        const vkb_selected_family *sf = &sel->fam[fi];
+        const vkb_family *f = sf->family;
+        int rows = 0;
+        plan->shapes += sf->nshapes;
+        for (int s = 0; s < sf->nshapes; s++) {
+            int start = r->nwork;
+            /* --repeat N: the shape's cases in N rounds, each case once per round (A1 B1 C1 A2 B2 C2), not each
+             * case N times back to back (A1 A2 A3 B1 ...): drift over the run (clocks, heat, another process's
+             * load) then falls on every variant alike, as spread between its runs, instead of on whichever
+             * variants happened to run late, as a difference between them */
+            for (int k = 0; k < (r->repeat > 1 ? r->repeat : 1); k++)
+                /* pass 0: the ceilings (timed runs: on every backend open); pass 1: the selected kernels */
+                for (int pass = 0; pass < 2; pass++)
+                    for (int vi = 0; vi < f->nvariants; vi++) {
+                        const vkb_variant *v = &f->variants[vi];
+                        int ceiling = r->timed && (v->flags & VKB_VAR_CEILING);
+                        if (pass == 0 ? !ceiling : ceiling || !sf->selected[vi])
+                            continue;
+                        for (int bi = 0; bi < r->nall; bi++)
+                            if (backend_allowed(v, r->all[bi]) && (ceiling || is_requested(r, r->all[bi]))) {
+                                add_work(r, &cap, fi, s, vi, bi, k);
+                                used_backend[bi] = 1;
+                            }
+                    }
+            if (s == 0)
+                for (int w = start; w < r->nwork && r->work[w].repeat == 0; w++) /* distinct rows: the first shape's */
+                    rows += w == start || r->work[w].variant != r->work[w - 1].variant;
+        }
+        plan->variants += rows;
+    }
+    plan->cases = r->nwork;
+    for (int bi = 0; bi < r->nall; bi++)
+        plan->backends += used_backend[bi];
+    /* the estimate: warm-up and the part of the budget a timed case spends (the first of a process warms
+     * longer), plus a guess for pipelines and launches; the host's work on the data is added by preflight */
+    for (int w = 0; w < r->nwork; w++) {
+        const vkb_timing *t = &r->timing[r->work[w].backend];
+        double share = r->all[r->work[w].backend]->caps.is_cpu ? 1 : BUDGET_SHARE_GPU;
+        plan->estimate_s += CASE_OVERHEAD_S;
+        if (!r->timed)
+            continue;
+        plan->estimate_s += (t->reps > 0 ? 0 : share * t->budget_ms) / 1e3 + t->warmup_ms / 1e3;
+        if (t->first_warmup_ms - t->warmup_ms > first_warmup) /* once per process */
+            first_warmup = t->first_warmup_ms - t->warmup_ms;
+    }
+    plan->estimate_s += first_warmup / 1e3;
+}
+
+/* --spec: V with the command line's constants set in TUNED (by the shader's names or SpecIds), the
+ * settings written to RES. 0, or 1 with the reason to skip (the shader has no such constant). */
+int vkb_schedule_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_variant *tuned, vkb_result *res)
+{
+    const vkb_spirv *spv = v->kernel ? vkb_spirv_find(v->kernel) : NULL;
+    size_t used = 0;
+    *tuned = *v;
+    if (!r->nspec || (v->flags & VKB_VAR_CEILING))
+        return 0;
+    for (int i = 0; i < r->nspec; i++) {
+        const char *name = r->spec[i].name;
+        char *end;
+        long id = strtol(name, &end, 10);
+        if (*end)
+            id = spv ? vkb_spirv_spec_id(spv, name) : -1;
+        if (id < 0 || id >= 3 + VKB_MAX_SPEC) {
+            snprintf(res->skip_reason, sizeof res->skip_reason, "--spec: %s has no constant %s",
+                     v->kernel ? v->kernel : v->name, name);
+            return 1;
+        }
+        if (id < 3) {
+            tuned->local[id] = r->spec[i].value;
+        } else {
+            tuned->spec[id - 3] = r->spec[i].value;
+            if (tuned->nspec < id - 2)
+                tuned->nspec = (int)id - 2;
+        }
+        if (used < sizeof res->constants)
+            used += (size_t)snprintf(res->constants + used, sizeof res->constants - used, "%s%s=%u",
+                                     i ? "," : "", name, r->spec[i].value);
+    }
+    return 0;
+}
+
+/* The plan of V at C on CAPS within the device's limits: VKB_PLAN_OK, or VKB_PLAN_SKIP with WHY; a bad
+ * request (exit 2) or one beyond the kernel or the device (exit 4) ends the run with one line. */
+int vkb_schedule_plan_or_die(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
+                       vkb_plan *plan, char *why, size_t len)
+{
+    char shape[96];
+    int code = vkb_family_plan(f, v, c, caps, plan, why, len);
+    if (code == VKB_PLAN_OK)
+        code = vkb_plan_check_limits(plan, caps, why, len);
+    if (code == VKB_PLAN_BAD_REQUEST || code == VKB_PLAN_TOO_LARGE)
+        vkb_die(code == VKB_PLAN_BAD_REQUEST ? VKB_EXIT_USAGE : VKB_EXIT_RESOURCE, "%s/%s at %s on %s: %s", f->name,
+                v->name, vkb_shape_text(f, &c->shape, shape, sizeof shape), caps->name, why);
+    return code;
+}
+
+/* A workgroup that --spec made larger than the device allows: the request is impossible, not the variant
+ * (exit 2, as a memory.* family refuses a workgroup its kernels do not take). */
+static void spec_workgroup_fits(const vkb_family *f, const vkb_variant *v, const vkb_variant *tuned,
+                                const vkb_caps *caps)
+{
+    const uint32_t *l = tuned->local;
+    if (!memcmp(l, v->local, sizeof v->local) || !l[0] || !l[1] || !l[2])
+        return;
+    if ((uint64_t)l[0] * l[1] * l[2] > caps->max_workgroup_invocations || l[0] > caps->max_workgroup_size[0] ||
+        l[1] > caps->max_workgroup_size[1] || l[2] > caps->max_workgroup_size[2])
+        vkb_die(VKB_EXIT_USAGE, "%s/%s: --spec sets a %ux%ux%u workgroup, beyond %s's %ux%ux%u and %u invocations",
+                f->name, v->name, l[0], l[1], l[2], caps->name, caps->max_workgroup_size[0],
+                caps->max_workgroup_size[1], caps->max_workgroup_size[2], caps->max_workgroup_invocations);
+}
+
+/* The plan of work item K without inputs (sizes only): 1, or 0 when the case will be a skip (said on its row);
+ * a request beyond the kernel or the device ends the run (vkb_schedule_plan_or_die). */
+static int plan_sizes(const vkb_runner *r, const vkb_selection *sel, const vkb_work *k, vkb_plan *plan)
+{
+    const vkb_family *f = sel->fam[k->fam].family;
+    const vkb_variant *v = &f->variants[k->variant];
+    const vkb_backend *b = r->all[k->backend];
+    vkb_case c = {f, sel->fam[k->fam].shapes[k->shape], NULL};
+    vkb_variant tuned;
+    vkb_result scratch;   /* vkb_schedule_apply_spec's skip reason, unused here */
+    char why[200];
+    memset(&scratch, 0, sizeof scratch);
+    if ((v->needs & ~b->caps.features) || vkb_schedule_apply_spec(r, v, &tuned, &scratch))
+        return 0;
+    spec_workgroup_fits(f, v, &tuned, &b->caps);
+    return vkb_schedule_plan_or_die(f, &tuned, &c, &b->caps, plan, why, sizeof why) == VKB_PLAN_OK;
+}
+
+void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *estimate)
+{
+    if (r->nwork > VKB_MAX_RESULTS)
+        vkb_die(VKB_EXIT_USAGE, "%d cases in one run, more than %d; run fewer sizes or variants", r->nwork,
+                VKB_MAX_RESULTS);
+    /* the kernels first: their reasons (index ranges, constants) say more than a ceiling's buffer size */
+    for (int pass = 0; pass < 2; pass++)
+        for (int w = 0; w < r->nwork; w++) {
+            const vkb_work *k = &r->work[w];
+            vkb_plan plan;
+            if (((sel->fam[k->fam].family->variants[k->variant].flags & VKB_VAR_CEILING) != 0) == pass &&
+                plan_sizes(r, sel, k, &plan) && estimate)
+                estimate->estimate_s += HOST_S_PER_BYTE * (double)vkb_plan_bytes(&plan);
+        }
+}
+
+/* Each backend that can builds the pipelines of all its cases ahead, on the host's cores. */
+void vkb_schedule_precompile(vkb_runner *r, const vkb_selection *sel)
+{
+    double t0 = vkb_now_ns();
+    for (int bi = 0; bi < r->nall; bi++) {
+        vkb_backend *b = r->all[bi];
+        vkb_plan *plans;
+        int n = 0;
+        if (!b->precompile)
+            continue;
+        plans = vkb_alloc((size_t)r->nwork * sizeof *plans + 1);
+        for (int w = 0; w < r->nwork; w++)
+            n += r->work[w].backend == bi && plan_sizes(r, sel, &r->work[w], &plans[n]);
+        b->precompile(b, plans, n);
+        free(plans);
+    }
+    r->clock.prepare_ns += vkb_now_ns() - t0;
+}
