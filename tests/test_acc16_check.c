@@ -245,12 +245,6 @@ static void acc16_large_edges(void)
     free(p.a), free(p.b), free(c), free(af), free(bf), free(a16), free(b16), free(c16);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {
-        {"acc16_step_terms", acc16_step_terms}, {"acc16_group_ends", acc16_group_ends},
-        {"acc16_edges", acc16_edges},           {"acc16_edges_each", acc16_edges_each},
-        {"acc16_large_edges", acc16_large_edges},
-    };
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
-}
+UNIT_TESTS({"acc16_step_terms", acc16_step_terms}, {"acc16_group_ends", acc16_group_ends},
+           {"acc16_edges", acc16_edges}, {"acc16_edges_each", acc16_edges_each},
+           {"acc16_large_edges", acc16_large_edges})

@@ -59,8 +59,5 @@ static void no_step(void)
     ASSERT(vkb_cache_knee(b, ns, 2) == 0);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {{"two_levels", two_levels}, {"noisy_rise", noisy_rise}, {"h100", h100}, {"h100_probe", h100_probe}, {"no_step", no_step}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
-}
+UNIT_TESTS({"two_levels", two_levels}, {"noisy_rise", noisy_rise}, {"h100", h100}, {"h100_probe", h100_probe},
+           {"no_step", no_step})

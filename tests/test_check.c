@@ -400,12 +400,6 @@ static void fp16_floats(void)
     ASSERT(bad == 0);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {{"gamma_rules", gamma_rules}, {"values", values}, {"words", words},
-                                      {"freivalds", freivalds}, {"hand_values", hand_values},
-                                      {"product_clean", product_clean}, {"product_planted", product_planted},
-                                      {"guard_messages", guard_messages}, {"fp16_all_halves", fp16_all_halves},
-                                      {"fp16_floats", fp16_floats}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof *tests));
-}
+UNIT_TESTS({"gamma_rules", gamma_rules}, {"values", values}, {"words", words}, {"freivalds", freivalds},
+           {"hand_values", hand_values}, {"product_clean", product_clean}, {"product_planted", product_planted},
+           {"guard_messages", guard_messages}, {"fp16_all_halves", fp16_all_halves}, {"fp16_floats", fp16_floats})

@@ -292,9 +292,5 @@ static void stride_chunks(void)
     ASSERT(!r.pass && r.bad == 1 && r.first_bad == shape[2] - 3 && r.checked == shape[2]);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {{"chunked_words", chunked_words}, {"chunked_values", chunked_values},
-                                      {"family_chunks", family_chunks}, {"stride_chunks", stride_chunks}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof *tests));
-}
+UNIT_TESTS({"chunked_words", chunked_words}, {"chunked_values", chunked_values}, {"family_chunks", family_chunks},
+           {"stride_chunks", stride_chunks})

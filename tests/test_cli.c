@@ -258,14 +258,8 @@ static void run_help(void)
     ASSERT(parse(&a, err, 3, argv) == 1); /* prints the text, exit 0 */
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {{"run_with_sizes", run_with_sizes}, {"options_anywhere", options_anywhere},
-                                      {"ranges", ranges}, {"bad_sizes", bad_sizes}, {"bad_flags", bad_flags},
-                                      {"variant_filter", variant_filter}, {"spec_constants", spec_constants},
-                                      {"list_syntax", list_syntax}, {"exact_sizes", exact_sizes},
-                                      {"offset_zero", offset_zero}, {"whole_numbers", whole_numbers},
-                                      {"empty_values", empty_values}, {"run_help", run_help},
-                                      {"robustness_values", robustness_values}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof *tests));
-}
+UNIT_TESTS({"run_with_sizes", run_with_sizes}, {"options_anywhere", options_anywhere}, {"ranges", ranges},
+           {"bad_sizes", bad_sizes}, {"bad_flags", bad_flags}, {"variant_filter", variant_filter},
+           {"spec_constants", spec_constants}, {"list_syntax", list_syntax}, {"exact_sizes", exact_sizes},
+           {"offset_zero", offset_zero}, {"whole_numbers", whole_numbers}, {"empty_values", empty_values},
+           {"run_help", run_help}, {"robustness_values", robustness_values})

@@ -148,10 +148,5 @@ static void stale_abi(void)
         b->destroy(b);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {
-        {"words", words}, {"word_pattern", word_pattern}, {"partial_word", partial_word}, {"large", large},
-        {"stale_abi", stale_abi}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
-}
+UNIT_TESTS({"words", words}, {"word_pattern", word_pattern}, {"partial_word", partial_word}, {"large", large},
+           {"stale_abi", stale_abi})

@@ -1,5 +1,5 @@
 /* test_cuda_twins.c - every kernel row of every family has its CUDA twin, with the same constants, in the
- * built module (libvkbench_cuda.so, given as argv[1]): each row is planned at its family's battery shapes for
+ * built module (libvkbench_cuda.so, the argument after the test name): each row is planned at its family's battery shapes for
  * an H100-like device and the module's supports() must find a launcher for every pass. No GPU needed: the
  * module's tables are plain host data. Exit 3 (skip) when the module cannot be loaded. */
 #include <dlfcn.h>
@@ -51,13 +51,15 @@ static void every_row(void)
     ASSERT(planned > 100);
 }
 
-int main(int argc, char **argv)
+/* every_row MODULE: the built CUDA module, or skipped (3) */
+static int load_module(void)
 {
-    static const unit_test tests[] = {{"every_row", every_row}};
-    if (argc < 3 || !dlopen(argv[2], RTLD_NOW | RTLD_LOCAL)) {
-        fprintf(stderr, "test_cuda_twins: cannot load the CUDA module %s: skipped\n", argc > 2 ? argv[2] : "");
+    module_path = unit_arg(0);
+    if (!module_path || !dlopen(module_path, RTLD_NOW | RTLD_LOCAL)) {
+        fprintf(stderr, "test_cuda_twins: cannot load the CUDA module %s: skipped\n", module_path ? module_path : "");
         return 3;
     }
-    module_path = argv[2];
-    return unit_main(2, argv, tests, 1);
+    return 0;
 }
+
+UNIT_TESTS_SETUP(load_module, {"every_row", every_row})

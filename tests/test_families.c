@@ -275,14 +275,6 @@ static void list_verbose(void)
     ASSERT(strstr(text, "\n  tiled16 ") && !strstr(text, "workgroup 16x16x1"));
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {{"plans_without_inputs", plans_without_inputs},
-                                      {"bad_constants", bad_constants},
-                                      {"too_large", too_large},
-                                      {"device_limits", device_limits},
-                                      {"reduce_twins", reduce_twins},
-                                      {"reduce_lastblock", reduce_lastblock},
-                                      {"list_verbose", list_verbose}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
-}
+UNIT_TESTS({"plans_without_inputs", plans_without_inputs}, {"bad_constants", bad_constants}, {"too_large", too_large},
+           {"device_limits", device_limits}, {"reduce_twins", reduce_twins}, {"reduce_lastblock", reduce_lastblock},
+           {"list_verbose", list_verbose})

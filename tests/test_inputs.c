@@ -288,12 +288,5 @@ static void references(void)
     t.family->case_destroy(t.data);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {
-        {"fill_matches_loop", fill_matches_loop}, {"threads_identical", threads_identical},
-        {"seeds_differ", seeds_differ},           {"chunks_differ", chunks_differ},
-        {"references", references},
-    };
-    return unit_main(argc, argv, tests, (int)VKB_COUNT(tests));
-}
+UNIT_TESTS({"fill_matches_loop", fill_matches_loop}, {"threads_identical", threads_identical},
+           {"seeds_differ", seeds_differ}, {"chunks_differ", chunks_differ}, {"references", references})

@@ -92,8 +92,4 @@ static void utf8(void)
     ASSERT(vkb_utf8_sequence("\xe2\x82\xac") == 3 && vkb_utf8_sequence("\xe2\x82") == 0);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {{"document", document}, {"utf8", utf8}};
-    return unit_main(argc, argv, tests, 2);
-}
+UNIT_TESTS({"document", document}, {"utf8", utf8})

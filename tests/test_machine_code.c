@@ -290,13 +290,5 @@ static void capture_files(void)
     free(code);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {{"records", records},
-                                      {"raw_record", raw_record},
-                                      {"summary_lines", summary_lines},
-                                      {"summary_recorded", summary_recorded},
-                                      {"cuda_function", cuda_function},
-                                      {"capture_files", capture_files}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof *tests));
-}
+UNIT_TESTS({"records", records}, {"raw_record", raw_record}, {"summary_lines", summary_lines},
+           {"summary_recorded", summary_recorded}, {"cuda_function", cuda_function}, {"capture_files", capture_files})

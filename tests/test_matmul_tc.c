@@ -204,13 +204,6 @@ static void acc16_blocks(void)
     destroy(&p);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {
-        {"acc16_rounded", acc16_rounded},       {"acc16_truncated", acc16_truncated},
-        {"acc16_planted", acc16_planted},       {"acc16_lost_group", acc16_lost_group},
-        {"acc16_lines", acc16_lines},           {"acc16_blocks", acc16_blocks},
-        {"acc16_library", acc16_library},       {"acc16_library_large", acc16_library_large},
-    };
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
-}
+UNIT_TESTS({"acc16_rounded", acc16_rounded}, {"acc16_truncated", acc16_truncated}, {"acc16_planted", acc16_planted},
+           {"acc16_lost_group", acc16_lost_group}, {"acc16_lines", acc16_lines}, {"acc16_blocks", acc16_blocks},
+           {"acc16_library", acc16_library}, {"acc16_library_large", acc16_library_large})

@@ -68,9 +68,4 @@ static void shared_degrees(void)
     ASSERT(vkb_mm_shared_degree(16, 0x7fffffff, 64) == 16); /* lanes past 32 count as 32 */
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {
-        {"transfers", transfers}, {"efficiency", efficiency}, {"shared_degrees", shared_degrees}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
-}
+UNIT_TESTS({"transfers", transfers}, {"efficiency", efficiency}, {"shared_degrees", shared_degrees})

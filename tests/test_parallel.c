@@ -98,12 +98,4 @@ static void shared_pool(void)
     ASSERT(atomic_load(&running) == 0);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {
-        {"every_task_once", every_task_once},
-        {"copies_and_fills", copies_and_fills},
-        {"shared_pool", shared_pool},
-    };
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
-}
+UNIT_TESTS({"every_task_once", every_task_once}, {"copies_and_fills", copies_and_fills}, {"shared_pool", shared_pool})

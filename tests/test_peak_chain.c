@@ -151,10 +151,5 @@ static void rates(void)
     ASSERT(vkb_peak_theoretical(PEAK_T_F32, 2, &caps, &bound) == 0 && bound == 0);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {{"half_rounding", half_rounding}, {"fp32_steps", fp32_steps},
-                                      {"fp16_steps", fp16_steps}, {"int_steps", int_steps},
-                                      {"chains_move", chains_move}, {"rates", rates}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
-}
+UNIT_TESTS({"half_rounding", half_rounding}, {"fp32_steps", fp32_steps}, {"fp16_steps", fp16_steps},
+           {"int_steps", int_steps}, {"chains_move", chains_move}, {"rates", rates})

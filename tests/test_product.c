@@ -261,12 +261,5 @@ static void threads_identical(void)
     product_free(&p);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {
-        {"threads_identical", threads_identical},
-        {"f16_deep_clean", f16_deep_clean},
-        {"f16_deep_planted", f16_deep_planted},
-    };
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
-}
+UNIT_TESTS({"threads_identical", threads_identical}, {"f16_deep_clean", f16_deep_clean},
+           {"f16_deep_planted", f16_deep_planted})

@@ -244,8 +244,4 @@ static void csv_values(void)
         fputs(t, stderr);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {{"json_values", json_values}, {"csv_values", csv_values}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
-}
+UNIT_TESTS({"json_values", json_values}, {"csv_values", csv_values})

@@ -315,7 +315,7 @@ static char *read_text(const char *path)
     return buf;
 }
 
-/* argv[2]: where to leave a JSON file for check_json.py (ctest runs it next); else a temporary file. */
+/* unit_arg(0): where to leave a JSON file for check_json.py (ctest runs it next); else a temporary file. */
 static const char *json_out;
 
 static void json_stream(void)
@@ -751,16 +751,17 @@ static void progress_lines(void)
     ASSERT(strstr(out, "[11/") == NULL);
 }
 
-int main(int argc, char **argv)
+/* json_stream FILE: leave the document in FILE */
+static int out_arg(void)
 {
-    static const unit_test tests[] = {
-        {"table_fits", table_fits}, {"table_legend", table_legend}, {"paired_fits", paired_fits},
-        {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure}, {"json_stream", json_stream}, {"json_interrupted", json_interrupted},
-        {"csv_rows", csv_rows}, {"file_safety", file_safety}, {"concurrent_runs", concurrent_runs},
-        {"progress_lines", progress_lines}, {"single_rep_nulls", single_rep_nulls},
-        {"csv_interrupted", csv_interrupted}, {"device_named", device_named},
-        {"noisy_rows", noisy_rows}, {"repeat_rows", repeat_rows}, {"nobc_rows", nobc_rows}};
-    if (argc > 2)
-        json_out = argv[2];
-    return unit_main(argc > 2 ? 2 : argc, argv, tests, (int)(sizeof tests / sizeof *tests));
+    json_out = unit_arg(0);
+    return 0;
 }
+
+UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_legend}, {"paired_fits", paired_fits},
+           {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure}, {"json_stream", json_stream},
+           {"json_interrupted", json_interrupted}, {"csv_rows", csv_rows}, {"file_safety", file_safety},
+           {"concurrent_runs", concurrent_runs}, {"progress_lines", progress_lines},
+           {"single_rep_nulls", single_rep_nulls}, {"csv_interrupted", csv_interrupted},
+           {"device_named", device_named}, {"noisy_rows", noisy_rows}, {"repeat_rows", repeat_rows},
+           {"nobc_rows", nobc_rows})

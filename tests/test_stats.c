@@ -78,10 +78,5 @@ static void settle_edges(void)
     ASSERT(vkb_timing_settled(x, 5, 10) && !vkb_timing_settled(x, 5, 9) && !vkb_timing_settled(x, 0, 20));
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {
-        {"odd_count", odd_count}, {"even_count", even_count}, {"single_and_empty", single_and_empty},
-        {"settle_rule", settle_rule}, {"settle_edges", settle_edges}, {"quartiles", quartiles}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof *tests));
-}
+UNIT_TESTS({"odd_count", odd_count}, {"even_count", even_count}, {"single_and_empty", single_and_empty},
+           {"settle_rule", settle_rule}, {"settle_edges", settle_edges}, {"quartiles", quartiles})

@@ -106,9 +106,5 @@ static void peak_tile(void)
     ASSERT(p.code == VKB_PLAN_OK && p.tile_m == 64 && p.tile_n == 256);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {{"khr_shared", khr_shared}, {"khr_halved", khr_halved},
-                                      {"coopmat2_shared", coopmat2_shared}, {"peak_tile", peak_tile}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof tests[0]));
-}
+UNIT_TESTS({"khr_shared", khr_shared}, {"khr_halved", khr_halved}, {"coopmat2_shared", coopmat2_shared},
+           {"peak_tile", peak_tile})

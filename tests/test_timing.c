@@ -114,10 +114,5 @@ static void settle_in_measure(void)
     ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) > 0 && st.settled == 0);
 }
 
-int main(int argc, char **argv)
-{
-    static const unit_test tests[] = {{"honest", honest}, {"zero", zero}, {"negative", negative},
-                                      {"too_long", too_long}, {"early_end", early_end},
-                                      {"early_end_cpu", early_end_cpu}, {"settle_in_measure", settle_in_measure}};
-    return unit_main(argc, argv, tests, (int)(sizeof tests / sizeof *tests));
-}
+UNIT_TESTS({"honest", honest}, {"zero", zero}, {"negative", negative}, {"too_long", too_long},
+           {"early_end", early_end}, {"early_end_cpu", early_end_cpu}, {"settle_in_measure", settle_in_measure})
