@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cuda/cuda_module.h"
+#include "../../cuda/cuda_module.h"
 
 static const char no_kernels[] = "the fake CUDA module runs no kernels";
 

@@ -2,7 +2,7 @@
 """tools_values_test.py CASE: the tools' verdicts on fixtures whose answers are known: report.py's aggregates
 (the Vulkan / CUDA geometric mean per family, each row's share of its ceiling, spread, ratio, what is left
 out) and tune.py's ranking (a fake vkbench gives each configuration a known metric). The fixtures are made
-here from tests/fixtures/v2-h100.json's first result, so each value is the one the case sets. Exit 1 on the
+here from tests/tools/fixtures/v2-h100.json's first result, so each value is the one the case sets. Exit 1 on the
 first wrong value."""
 import copy
 import json
@@ -15,7 +15,7 @@ import tempfile
 from test_verdicts import check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOOLS = os.path.join(os.path.dirname(HERE), "tools")
+TOOLS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools")   # tests/tools/ -> tools/
 TEMPLATE = os.path.join(HERE, "fixtures", "v2-h100.json")
 
 

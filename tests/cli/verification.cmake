@@ -1,7 +1,7 @@
 # Verification proven by planting the bug (docs/verification.md): each fault of VKB_FAULT_INJECT must be
-# caught for its own reason on every variant it touches (tests/verify_faults.py), on lavapipe at small
-# shapes; the exact set of skips is asserted (tests/check_skips.py). Label: verify.
-set(faults ${VKB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/verify_faults.py ${vkbench})
+# caught for its own reason on every variant it touches (tests/cli/verify_faults.py), on lavapipe at small
+# shapes; the exact set of skips is asserted (tests/cli/check_skips.py). Label: verify.
+set(faults ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/verify_faults.py ${vkbench})
 # small shapes per family (the batteries' large shapes cost minutes on lavapipe); memory: its batteries
 set(verify_shapes
     "copy#--n 1,1000,4099"
@@ -69,8 +69,8 @@ foreach(t zero reversed early)
     set_tests_properties(vkb.verify.timer_${t} PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3)
 endforeach()
 # the skips of `validate` on lavapipe (8-wide subgroups), exactly: a misread capability fails
-add_test(NAME vkb.verify.skips COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_skips.py ${vkbench}
-         ${CMAKE_CURRENT_SOURCE_DIR}/expected_skips_lavapipe.txt)
+add_test(NAME vkb.verify.skips COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_skips.py ${vkbench}
+         ${CMAKE_CURRENT_LIST_DIR}/expected_skips_lavapipe.txt)
 set_tests_properties(vkb.verify.skips PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 ENVIRONMENT "${sg8}" TIMEOUT 600)
 # the large-product check (past 2^27 multiply-adds) on the device's own product: one element off by 1% of
 # rms(C), one 16x16 tile off by 1%, one NaN: each fails (the GPU does the same at 4096^3 and 8192^3:

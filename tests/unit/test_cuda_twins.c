@@ -5,7 +5,7 @@
 #include <dlfcn.h>
 #include <string.h>
 
-#include "../cuda/cuda_module.h"
+#include "../../cuda/cuda_module.h"
 #include "family.h"
 #include "test_caps.h"
 #include "unit.h"

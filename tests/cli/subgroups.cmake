@@ -15,6 +15,6 @@ foreach(lanes 4 8 16 32 64)
 endforeach()
 # --subgroup-size where the device offers the size (lavapipe at 16 lanes offers 16 only): every kernel's result
 # records it, JSON and CSV, and the table names the rows NAME@sg16; without it, no @sg and the same size
-add_test(NAME vkb.vk.subgroup_size COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_subgroup_size.py ${vkbench} 16)
+add_test(NAME vkb.vk.subgroup_size COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_subgroup_size.py ${vkbench} 16)
 set_tests_properties(vkb.vk.subgroup_size PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3
                      ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=512" TIMEOUT 600)

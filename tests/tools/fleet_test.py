@@ -14,7 +14,7 @@ import tempfile
 from test_verdicts import check, one_line_error
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))   # tests/tools/ -> the repository
 FLEET = os.path.join(ROOT, "tools", "fleet.py")
 SUITE = os.path.join(ROOT, "docs", "results", "h100-2026-11-23-s3-suite.json")
 SEEDS = range(10)
@@ -159,7 +159,7 @@ def case_html():
 
 
 def case_lavapipe_sick():
-    """Fixed files of four lavapipe runs (tests/fixtures/fleet-lavapipe, `run copy transpose --n 262144 --size 128
+    """Fixed files of four lavapipe runs (tests/tools/fixtures/fleet-lavapipe, `run copy transpose --n 262144 --size 128
     --variant api_copy,vec4,naive,padded --reps 15`, one run per VKB_HOST=nodeI), node2's with
     VKB_FAULT_INJECT=slow-device:0 (each timed repetition does its work twice): node2 flagged, no other."""
     code, out, err = fleet(os.path.join(HERE, "fixtures", "fleet-lavapipe"))

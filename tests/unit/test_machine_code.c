@@ -8,7 +8,7 @@
 #include "unit.h"
 
 #ifndef VKB_TEST_DATA
-#define VKB_TEST_DATA "tests/data/machine_code"
+#define VKB_TEST_DATA "tests/unit/data/machine_code"
 #endif
 
 static unsigned char *slurp(const char *name, size_t *n)

@@ -8,7 +8,7 @@ sanitizer report, and an error that is one line: exactly one `vkbench: error: ` 
 (none at exit 0). Most lines carry --dry-run (parse, select, open the device, check every case against
 the limits, run nothing); the rest are real runs at tiny sizes. Exit 0 when every line passes.
 
-    tests/fuzz_args.py --vkbench build/vkbench [--count 2000] [--seed 1] [--jobs 2] [--timeout 120]
+    tests/cli/fuzz_args.py --vkbench build/vkbench [--count 2000] [--seed 1] [--jobs 2] [--timeout 120]
 """
 import argparse
 import concurrent.futures

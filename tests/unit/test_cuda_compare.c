@@ -1,6 +1,6 @@
 /* test_cuda_compare.c - the CUDA backend's device copy and compare (backend.h), opened through vkb_cuda_open,
  * which loads the libvkbench_cuda.so beside this executable: the real module (a CUDA device needed; exit 3,
- * skipped, without one) or tests/fake_cuda_module.c (host memory, no GPU: the backend's wiring alone). */
+ * skipped, without one) or tests/unit/fake_cuda_module.c (host memory, no GPU: the backend's wiring alone). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""tools_test.py CASE: the results tooling (tools/*.py) on fixed files (tests/fixtures, made by
+"""tools_test.py CASE: the results tooling (tools/*.py) on fixed files (tests/tools/fixtures, made by
 make_fixtures.py with known values and spreads) and the committed results: nothing is measured, so no
-verdict depends on the machine's load. One ctest test per CASE (tests/tools.cmake); exit 77: skipped."""
+verdict depends on the machine's load. One ctest test per CASE (tests/tools/tools.cmake); exit 77: skipped."""
 import json
 import math
 import os
@@ -13,9 +13,10 @@ import tempfile
 from test_verdicts import check, one_line_error
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))   # tests/tools/ -> the repository
 TOOLS = os.path.join(ROOT, "tools")
 FIX = os.path.join(HERE, "fixtures")
+CHECK_JSON = os.path.join(os.path.dirname(HERE), "check_json.py")
 RESULTS = os.path.join(ROOT, "docs", "results")
 sys.path.insert(0, TOOLS)
 import vkbjson  # noqa: E402
@@ -437,7 +438,7 @@ def case_hostile():
         one_line_error(*tool("compare", "--baseline", path, "--candidate", fx("v2-lavapipe.json")), 2, pattern)
         one_line_error(*tool("report", path), 2, pattern)
         one_line_error(*tool("plot", path, "--out", out_dir), 2, pattern)
-        p = subprocess.run([PY, os.path.join(HERE, "check_json.py"), path], capture_output=True, text=True)
+        p = subprocess.run([PY, CHECK_JSON, path], capture_output=True, text=True)
         check(p.returncode in (1, 2) and "Traceback" not in p.stderr + p.stdout
               and len((p.stdout + p.stderr).strip().splitlines()) == 1, f"check_json on {name}: one line",
               p.stdout, p.stderr)
@@ -452,13 +453,13 @@ def case_hostile():
     skips.update(interrupted=False, plan={"cases": 1})
     for r in skips["results"]:
         r["device"] = skips["devices"][0]["name"]
-    p = subprocess.run([PY, os.path.join(HERE, "check_json.py"), "--schema-only", write_doc(skips, "skips.json")],
+    p = subprocess.run([PY, CHECK_JSON, "--schema-only", write_doc(skips, "skips.json")],
                        capture_output=True, text=True)
     check(p.returncode == 1 and "every one of the 1 results is a skip" in p.stdout, "check_json: only skips fail",
           p.stdout)
     for name in ("infinity", "nan"):
         path = next(f for n, f, _ in files if n == name)
-        p = subprocess.run([PY, os.path.join(HERE, "check_json.py"), "--schema-only", path], capture_output=True,
+        p = subprocess.run([PY, CHECK_JSON, "--schema-only", path], capture_output=True,
                            text=True)
         check(p.returncode == 1 and re.search(r"check_json: FAIL: .*(Infinity|NaN) is not a JSON number", p.stdout),
               f"check_json: a metric of {name} fails", p.stdout)
