@@ -44,7 +44,7 @@ coopmat2_staged_acc16,tc_peak,cublas_hgemm,cublas_hgemm_acc16 --backend all --wi
     --backend all --robustness disabled --wide --json "$js/nobc.json" >> "$out/tables.txt" 2>&1 || true
 "$vk" run matmul --size 8192 --variant "${SGEMM_ROWS:-warptile},dbuf,coopmat_khr,cublas_sgemm,cublas_hgemm" \
     --backend all --robustness disabled --wide >> "$out/tables.txt" 2>&1 || true
-python3 tests/verify_faults.py "$vk" oob-write guard validate copy transpose reduce matmul --robustness disabled \
+python3 tests/cli/verify_faults.py "$vk" oob-write guard validate copy transpose reduce matmul --robustness disabled \
     > "$out/oob_nobc.txt" 2>&1 && echo "oob-write with --robustness disabled: caught (exit 1)" \
     || echo "oob-write with --robustness disabled: NOT as expected (see oob_nobc.txt)"
 # machine code of the new pipelines beside their twins

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install what vkbench needs to build and test on Debian 12: idempotent, quiet when all is present.
 # --browser: Debian's chromium as well, for the HTML report's test in a headless browser (tools/test.sh asks).
-# --slurm: Debian's Slurm and munge as well, for the Slurm test (tests/slurm_test.sh).
+# --slurm: Debian's Slurm and munge as well, for the Slurm test (tests/tools/slurm_test.sh).
 set -eu
 pkgs="cmake make gcc libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools \
 mesa-vulkan-drivers vulkan-validationlayers python3 python3-matplotlib"

@@ -7,6 +7,6 @@ set_tests_properties(vkb.vk.reduce.grid_limit PROPERTIES LABELS vulkan SKIP_RETU
 add_test(NAME vkb.cuda.reduce COMMAND ${vkbench} run reduce --backend all --reps 3 --quiet)
 set_tests_properties(vkb.cuda.reduce PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
 # subgroup_lastblock's release/acquire, which lavapipe cannot show missing (docs/verification.md): read from its SPIR-V
-add_test(NAME vkb.spirv.reduce_lastblock_sync COMMAND ${VKB_PYTHON} ${VKB_TESTS_DIR}/check_lastblock_sync.py
+add_test(NAME vkb.spirv.reduce_lastblock_sync COMMAND ${VKB_PYTHON} ${VKB_TESTS_DIR}/unit/check_lastblock_sync.py
          ${CMAKE_BINARY_DIR}/spv/reduce_subgroup_lastblock_f32.spv ${CMAKE_BINARY_DIR}/spv/reduce_subgroup_lastblock_i32.spv)
 set_tests_properties(vkb.spirv.reduce_lastblock_sync PROPERTIES LABELS unit)

@@ -1,0 +1,110 @@
+/* test_tc_plans.c - the tensor-core rows' plan arithmetic (vkb_mm_tc_plan, matmul_tc.c) on the H100-like test
+ * device (test_caps.h) with the cooperative-matrix sizes an H100 reports (16x16x16 fragments and workgroup
+ * granularity): shared memory, the k-step halved where it is short, the workgroup and the tile, each
+ * against values worked out by hand here. Lavapipe has no cooperative matrices, so no run reaches them. */
+#include <string.h>
+
+#include "matmul/matmul_tc.h"
+#include "plan.h"
+#include "test_caps.h"
+#include "unit.h"
+
+static vkb_caps h100(uint32_t shared_bytes, uint32_t subgroup)
+{
+    vkb_caps c = test_caps_gpu("H100-like", 132);
+    for (int i = 0; i < 3; i++)
+        c.coopmat_khr[i] = c.coopmat_khr16[i] = c.coopmat2_granularity[i] = 16;
+    c.max_shared_bytes = shared_bytes;
+    c.subgroup_size = c.subgroup_min = c.subgroup_max = subgroup;
+    return c;
+}
+
+typedef struct planned {
+    int code;
+    uint32_t local[3], spec[16], tile_m, tile_n, shared;
+} planned;
+
+static planned plan(const char *kernel, const uint32_t *spec, int nspec, uint32_t lx, const vkb_caps *caps,
+                    uint64_t m, uint64_t n, uint64_t k)
+{
+    planned p;
+    char why[256];
+    memset(&p, 0, sizeof p);
+    p.local[0] = lx, p.local[1] = p.local[2] = 1;
+    memcpy(p.spec, spec, (size_t)nspec * sizeof *spec);
+    p.code = vkb_mm_tc_plan(kernel, m, n, k, caps, p.local, p.spec, &p.tile_m, &p.tile_n, &p.shared, why, sizeof why);
+    return p;
+}
+
+/* matmul_coopmat_khr's row (BM BN BK WM WN = 128 128 32 64 32): 8 subgroups of 64x32; shared memory two
+ * stages of A and B tiles padded by a 16-byte chunk a row, 2 (128 (32/8 + 1) + 32 (128/8 + 1)) 16 = 37888
+ * bytes, and the subgroups' fragments staged for C: 8 x 16 x 16 x 4 (fp32) = 8192, or x 2 (fp16) = 4096. */
+static void khr_shared(void)
+{
+    static const uint32_t row[] = {128, 128, 32, 64, 32, 0, 0, 0};
+    vkb_caps caps = h100(48 * 1024, 32);
+    planned p = plan("matmul_coopmat_khr", row, 8, 1, &caps, 4096, 4096, 4096);
+    ASSERT(p.code == VKB_PLAN_OK && p.shared == 37888 + 8192 && p.spec[2] == 32);
+    ASSERT(p.spec[5] == 16 && p.spec[6] == 16 && p.spec[7] == 16);   /* the device's fragment filled in */
+    ASSERT(p.local[0] == 8 * 32 && p.tile_m == 128 && p.tile_n == 128);
+    p = plan("matmul_coopmat_khr_acc16", row, 8, 1, &caps, 4096, 4096, 4096);
+    ASSERT(p.code == VKB_PLAN_OK && p.shared == 37888 + 4096);
+    caps = h100(48 * 1024, 64);   /* 64-lane subgroups: the same 8 subgroups, twice the invocations */
+    p = plan("matmul_coopmat_khr", row, 8, 1, &caps, 4096, 4096, 4096);
+    ASSERT(p.code == VKB_PLAN_OK && p.local[0] == 8 * 64);
+}
+
+/* Short of shared memory the k-step halves while it stays a multiple of twice the fragment's K: at 40 KiB
+ * BK 32 -> 16, 2 (128 3 + 16 17) 16 + 8192 = 29184 bytes; at 24 KiB it stops at 16 (the limits check
+ * refuses what still does not fit). */
+static void khr_halved(void)
+{
+    static const uint32_t row[] = {128, 128, 32, 64, 32, 0, 0, 0};
+    vkb_caps caps = h100(40 * 1024, 32);
+    planned p = plan("matmul_coopmat_khr", row, 8, 1, &caps, 4096, 4096, 4096);
+    ASSERT(p.code == VKB_PLAN_OK && p.spec[2] == 16 && p.shared == 29184);
+    caps = h100(24 * 1024, 32);
+    p = plan("matmul_coopmat_khr", row, 8, 1, &caps, 4096, 4096, 4096);
+    ASSERT(p.code == VKB_PLAN_OK && p.spec[2] == 16 && p.shared == 29184);
+}
+
+/* coopmat2_staged (128 128 32): two stages without the fragments, 37888 bytes; at 32 KiB BK halves to 16
+ * (2 (128 3 + 16 17) 16 = 20992); the acc16 row (256 256 16): 2 (256 3 + 16 33) 16 = 41472, BK 16 kept (a
+ * half of 16 is no multiple of 8 + granularity). coopmat2 itself: the driver's staging, 0. */
+static void coopmat2_shared(void)
+{
+    static const uint32_t staged[] = {128, 128, 32, 1, 0, 8, 1}, staged16[] = {256, 256, 16, 1, 0, 1, 1};
+    static const uint32_t plain[] = {128, 128, 32};
+    vkb_caps caps = h100(48 * 1024, 32);
+    planned p = plan("matmul_coopmat2_staged", staged, 7, 256, &caps, 4096, 4096, 4096);
+    ASSERT(p.code == VKB_PLAN_OK && p.shared == 37888 && p.spec[2] == 32 && p.tile_m == 128 && p.tile_n == 128);
+    p = plan("matmul_coopmat2_staged_acc16", staged16, 7, 256, &caps, 4096, 4096, 4096);
+    ASSERT(p.code == VKB_PLAN_OK && p.shared == 41472 && p.tile_m == 256 && p.tile_n == 256);
+    caps = h100(32 * 1024, 32);
+    p = plan("matmul_coopmat2_staged", staged, 7, 256, &caps, 4096, 4096, 4096);
+    ASSERT(p.code == VKB_PLAN_OK && p.spec[2] == 16 && p.shared == 20992);
+    p = plan("matmul_coopmat2_staged_acc16", staged16, 7, 256, &caps, 4096, 4096, 4096);
+    ASSERT(p.code == VKB_PLAN_OK && p.spec[2] == 16 && p.shared == 41472);
+    p = plan("matmul_coopmat2", plain, 3, 256, &caps, 4096, 4096, 4096);
+    ASSERT(p.code == VKB_PLAN_OK && p.shared == 0 && p.tile_m == 128 && p.tile_n == 128);
+}
+
+/* The instruction peak: each subgroup a 4 x 4 block of 16x16 fragments, a 256-wide workgroup 8 of them in a
+ * row: a 64 x 512 tile; shapes not multiples of it (or K of 16) are skipped; no shared memory. */
+static void peak_tile(void)
+{
+    static const uint32_t zeros[8] = {0};
+    vkb_caps caps = h100(48 * 1024, 32);
+    planned p = plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 4096, 4096, 4096);
+    ASSERT(p.code == VKB_PLAN_OK && p.tile_m == 64 && p.tile_n == 512 && p.shared == 0);
+    ASSERT(plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 64, 512, 16).code == VKB_PLAN_OK);
+    ASSERT(plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 64 + 32, 512, 16).code == VKB_PLAN_SKIP);
+    ASSERT(plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 64, 512 + 256, 16).code == VKB_PLAN_SKIP);
+    ASSERT(plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 64, 512, 24).code == VKB_PLAN_SKIP);
+    caps = h100(48 * 1024, 64);   /* 64 lanes: 4 subgroups a row, 256 wide */
+    p = plan("matmul_coopmat_peak_acc16", zeros, 8, 256, &caps, 4096, 4096, 4096);
+    ASSERT(p.code == VKB_PLAN_OK && p.tile_m == 64 && p.tile_n == 256);
+}
+
+UNIT_TESTS({"khr_shared", khr_shared}, {"khr_halved", khr_halved}, {"coopmat2_shared", coopmat2_shared},
+           {"peak_tile", peak_tile})

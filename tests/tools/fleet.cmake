@@ -1,0 +1,22 @@
+# the fleet report (tools/fleet.py) on generated fleets of fixed files (fleet_test.py): a planted slow GPU
+# found 10 of 10 times, healthy fleets with the H100 suite's noise flag nothing, failed and missing rows,
+# bad input, the heat map in headless chromium (77: no browser and not root)
+foreach(case planted healthy failed_missing bad_input html lavapipe_sick)
+    add_test(NAME vkb.tools.fleet_${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/fleet_test.py ${case})
+    set_tests_properties(vkb.tools.fleet_${case} PROPERTIES LABELS tools SKIP_RETURN_CODE 77 TIMEOUT 900)
+endforeach()
+# --device all|LIST on lavapipe (devices_test.py): all = 0 on one device; two devices from two driver manifests
+# of the same lavapipe, each a one-device run's results; a wrong device and a lost one fail only their own rows.
+# two_devices is in the sanitizer build's set too (label validate): the device threads under ASan and UBSan
+foreach(case all_equals_one two_devices wrong_device device_lost)
+    add_test(NAME vkb.vk.devices.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/../cli/devices_test.py
+             ${vkbench} ${case})
+    set_tests_properties(vkb.vk.devices.${case} PROPERTIES LABELS vulkan SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()
+set_tests_properties(vkb.vk.devices.two_devices PROPERTIES LABELS "vulkan;validate")
+# Slurm for real (tests/tools/slurm_test.sh): as root, Debian's Slurm and munge installed through tools/setup.sh --slurm,
+# daemons of its own on this host, the fleet array of 4 lavapipe tasks (one made slow) and the report job; 77: not
+# root or the packages unreachable
+add_test(NAME vkb.slurm.fleet COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_test.sh $<TARGET_FILE:vkbench>
+         ${CMAKE_SOURCE_DIR})
+set_tests_properties(vkb.slurm.fleet PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL TRUE)

@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""fleet_test.py CASE: tools/fleet.py on generated fleets of fixed files: the rows and per-row spreads of the
+committed H100 suite (docs/results/h100-2026-11-23-s3-suite.json), each device's times drawn around them
+with a seeded generator, so nothing is measured and no verdict depends on the machine. Exit 77: skipped."""
+import copy
+import json
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from test_verdicts import check, one_line_error
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))   # tests/tools/ -> the repository
+FLEET = os.path.join(ROOT, "tools", "fleet.py")
+SUITE = os.path.join(ROOT, "docs", "results", "h100-2026-11-23-s3-suite.json")
+SEEDS = range(10)
+DEVICES = 8
+SLOWDOWN = 1.15      # the planted sick GPU takes 15% longer on every row
+
+
+def fleet(*args):
+    p = subprocess.run([sys.executable, FLEET, *args], capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def suite():
+    with open(SUITE, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def device_doc(base, host, index, uuid, rng, scale=1.0):
+    """BASE's run as seen on one more GPU: every timed row's median drawn around the suite's, with that row's
+    spread of one repetition (IQR / median / 1.349, a normal sample's standard deviation: more than the
+    run-to-run noise of a median of many repetitions, so the test errs toward false flags), times SCALE."""
+    doc = copy.deepcopy(base)
+    for d in doc["devices"]:
+        d.update(index=index, uuid=uuid, pci_bus=f"0000:{0x18 + index:02x}:00.0", host=host)
+    for r in doc["results"]:
+        r["device_index"] = index
+        t = r.get("time_ms")
+        if not t or not t.get("median"):
+            continue
+        sigma = (t.get("iqr_over_median") or 0) / 1.349
+        f = math.exp(rng.gauss(0, sigma)) * scale
+        for q in ("min", "q1", "median", "q3", "max", "mean"):
+            if t.get(q) is not None:
+                t[q] *= f
+        if (r.get("metric") or {}).get("value"):
+            r["metric"]["value"] /= f
+    return doc
+
+
+def write_fleet(base, seed, sick=None, tamper=None):
+    """A folder of DEVICES result files (hosts of 4 GPUs each); device SICK runs SLOWDOWN slower."""
+    rng = random.Random(seed)
+    out = tempfile.mkdtemp(prefix=f"fleet{seed}-")
+    for g in range(DEVICES):
+        host, index = f"node{g // 4}", g % 4
+        doc = device_doc(base, host, index, f"GPU-{seed:04d}-{g:04d}", rng, SLOWDOWN if g == sick else 1.0)
+        if tamper:
+            tamper(g, doc)
+        with open(os.path.join(out, f"{host}-{index}.json"), "w") as f:
+            json.dump(doc, f)
+    return out
+
+
+def flagged_devices(out):
+    """(host, index) of every flagged device in fleet.py's report."""
+    return re.findall(r"^(node\d+)  device (\d+):", out, re.M)
+
+
+def case_planted():
+    """A GPU 15% slower on every row, a different one per seed: flagged, and no other, 10 of 10 times."""
+    base = suite()
+    for seed in SEEDS:
+        sick = random.Random(1000 + seed).randrange(DEVICES)
+        folder = write_fleet(base, seed, sick)
+        code, out, err = fleet(folder)
+        want = [(f"node{sick // 4}", str(sick % 4))]
+        check(code == 1 and flagged_devices(out) == want, f"seed {seed}: only device {want} flagged", out, err)
+        check(f"GPU-{seed:04d}-{sick:04d}" in out and "slower on" in out, "the UUID and the rows named", out)
+
+
+def case_healthy():
+    """Eight healthy GPUs with the suite's noise: nothing flagged, 10 of 10 times."""
+    base = suite()
+    for seed in SEEDS:
+        code, out, err = fleet(write_fleet(base, seed))
+        check(code == 0 and not flagged_devices(out) and "verdict: 0 of 8" in out, f"seed {seed}: none flagged",
+              out, err)
+
+
+def case_failed_missing():
+    """A failed row and a missing row each flag their device, by row and reason."""
+    def tamper(g, doc):
+        timed = [r for r in doc["results"] if r["status"] == "ok"]
+        if g == 2:
+            timed[7]["status"] = "fail"
+            timed[7]["check"]["reason"] = "element 5: 1.0 vs 2.0"
+        if g == 6:
+            doc["results"].remove(timed[9])
+    code, out, err = fleet(write_fleet(suite(), 0, tamper=tamper))
+    check(code == 1 and flagged_devices(out) == [("node0", "2"), ("node1", "2")], "the failing and the missing "
+          "device flagged", out, err)
+    check("failed on 1 row" in out and "element 5: 1.0 vs 2.0" in out and "missing or skipped on 1 row" in out,
+          "reasons given", out)
+
+
+def case_bad_input():
+    """A file of another tool, a file without a device identity, a device index the file does not list, an
+    empty folder: one line, exit 2."""
+    tmp = tempfile.mkdtemp()
+    other = os.path.join(tmp, "other.json")
+    json.dump({"tool": "nvbench", "results": []}, open(other, "w"))
+    one_line_error(*fleet(other), 2, "not a vkbench results file")
+    anon = os.path.join(tmp, "anon.json")
+    doc = suite()
+    doc["devices"] = []
+    json.dump(doc, open(anon, "w"))
+    one_line_error(*fleet(anon), 2, "no device identity")
+    stray = os.path.join(tmp, "stray.json")
+    doc = suite()
+    doc["results"][0]["device_index"] = 3
+    json.dump(doc, open(stray, "w"))
+    one_line_error(*fleet(stray), 2, "device 3, which the file's devices do not list")
+    empty = tempfile.mkdtemp()
+    one_line_error(*fleet(empty), 2, "no result files")
+    one_line_error(*fleet(SUITE, "--html", "/proc/no/such.html"), 6, "cannot write /proc/no")
+
+
+def case_html():
+    """--html in headless chromium: no console message, a heat map of devices x rows, the flagged cells."""
+    sys.path.insert(0, HERE)
+    import tools_test
+    if not tools_test.browser() and os.geteuid() == 0:
+        subprocess.run([os.path.join(ROOT, "tools", "setup.sh"), "--browser"], stdout=sys.stderr, timeout=900)
+    if not tools_test.browser():
+        print("no chromium: run tools/setup.sh --browser (as root)")
+        sys.exit(77)
+    base = suite()
+    folder = write_fleet(base, 3, sick=5)
+    page = os.path.join(folder, "fleet.html")
+    code, out, err = fleet(folder, "--html", page)
+    check(code == 1 and os.path.getsize(page) > 10000, "fleet --html", out, err)
+    text = open(page, encoding="utf-8").read()
+    check(not re.search(r"""(src|href)=["'](?!data:|#)""", text), "self-contained: no external src or href")
+    console, dom = tools_test.headless(page, "--dump-dom")
+    check(not console, "no console message", *console)
+    rows = len([r for r in base["results"] if r["status"] == "ok"])
+    check(dom.count("<tr>") == rows + 1 and dom.count("<th class=\"dev\"") == DEVICES,
+          f"{rows} rows x {DEVICES} devices", dom.count("<tr>"), dom.count("<th class=\"dev\""))
+    flagged = dom.count('class="flag"')
+    slow = int(re.search(r"slower on (\d+) row", out).group(1))
+    check(flagged == slow and slow > rows // 2, f"the flagged cells are the sick device's slow rows: {flagged}")
+
+
+def case_lavapipe_sick():
+    """Fixed files of four lavapipe runs (tests/tools/fixtures/fleet-lavapipe, `run copy transpose --n 262144 --size 128
+    --variant api_copy,vec4,naive,padded --reps 15`, one run per VKB_HOST=nodeI), node2's with
+    VKB_FAULT_INJECT=slow-device:0 (each timed repetition does its work twice): node2 flagged, no other."""
+    code, out, err = fleet(os.path.join(HERE, "fixtures", "fleet-lavapipe"))
+    check(code == 1 and re.findall(r"^(node\d+)  device", out, re.M) == ["node2"], "only node2 flagged", out, err)
+
+
+def case_bench():
+    """Not a ctest: 1000 files of 200 rows (the suite's 166 and 34 at a second shape), 125 hosts of 8 GPUs,
+    timed on one core (taskset); the time goes to docs/performance.md."""
+    import time
+    base = suite()
+    extra = [copy.deepcopy(r) for r in base["results"][:34]]
+    for r in extra:
+        r["shape_text"] += "+"
+    base["results"] += extra
+    rng = random.Random(7)
+    out = tempfile.mkdtemp(prefix="fleetbench-")
+    for g in range(1000):
+        host, index = f"node{g // 8:03d}", g % 8
+        with open(os.path.join(out, f"{host}-{index}.json"), "w") as f:
+            json.dump(device_doc(base, host, index, f"GPU-{g:04d}", rng, SLOWDOWN if g == 417 else 1.0), f)
+    size = sum(os.path.getsize(os.path.join(out, n)) for n in os.listdir(out))
+    t0 = time.monotonic()
+    p = subprocess.run(["taskset", "-c", "0", sys.executable, FLEET, out], capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    print(p.stdout[-600:])
+    print(f"1000 files, {size / 1e6:.0f} MB, 200 rows each: exit {p.returncode} in {wall:.2f} s on one core")
+
+
+if __name__ == "__main__":
+    cases = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
+    if len(sys.argv) != 2 or sys.argv[1] not in cases:
+        sys.exit(f"usage: fleet_test.py {'|'.join(cases)}")
+    cases[sys.argv[1]]()
+    print(f"{sys.argv[1]} ok")

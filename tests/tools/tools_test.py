@@ -1,0 +1,952 @@
+#!/usr/bin/python3
+"""tools_test.py CASE: the results tooling (tools/*.py) on fixed files (tests/tools/fixtures, made by
+make_fixtures.py with known values and spreads) and the committed results: nothing is measured, so no
+verdict depends on the machine's load. One ctest test per CASE (tests/tools/tools.cmake); exit 77: skipped."""
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from test_verdicts import check, one_line_error
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))   # tests/tools/ -> the repository
+TOOLS = os.path.join(ROOT, "tools")
+FIX = os.path.join(HERE, "fixtures")
+CHECK_JSON = os.path.join(os.path.dirname(HERE), "check_json.py")
+RESULTS = os.path.join(ROOT, "docs", "results")
+sys.path.insert(0, TOOLS)
+import vkbjson  # noqa: E402
+
+PY = sys.executable
+SKIP = 77
+
+
+def fx(name):
+    return os.path.join(FIX, name)
+
+
+def tool(name, *args, stdin=None):
+    """(exit code, stdout, stderr) of tools/NAME.py ARGS."""
+    p = subprocess.run([PY, os.path.join(TOOLS, name + ".py"), *args], capture_output=True, text=True,
+                       timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+# --- cases ---
+
+def case_load():
+    """Every form ever written loads into one form; anything else is refused in one line with exit 2."""
+    v1 = vkbjson.load(fx("v1-lavapipe.json"))
+    check(v1["schema_major"] == 1 and v1["settings"]["seed"] == 1 and v1["settings"]["budget_ms"] == 200
+          and v1["settings"]["mode"] == "hot", "schema 1: settings read from the command line", v1["settings"])
+    check(all(r["time_ms"]["q1"] is None for r in vkbjson.timed(v1)), "schema 1: no quartiles")
+    v2 = vkbjson.load(fx("v2-lavapipe-cold.json"))
+    check(v2["schema_major"] == 2 and v2["settings"]["mode"] == "cold", "schema 2 settings", v2["settings"])
+    bare = vkbjson.load(fx("tune-bare-list.json"))
+    check(bare["bare_list"] and len(bare["results"]) == 3, "a bare list becomes a document")
+    for name, pattern in (("not-vkbench.json", "not a vkbench results file"), ("truncated.json", "is not JSON"),
+                          ("future-schema.json", "schema_version '3.0.0'.*reads schema 1 and 2"),
+                          ("missing.json", "cannot read .*missing.json")):
+        for t in ("compare", "plot", "report"):
+            args = [fx(name)] + ([fx("v2-lavapipe.json")] if t == "compare" else []) + (
+                ["--out", tempfile.mkdtemp()] if t == "plot" else [])
+            one_line_error(*tool(t, *args), 2, pattern)
+
+
+def case_committed():
+    """Every committed results file (the tune files were bare lists that crashed plot, report and compare)
+    is a document each tool reads; plot runs on the four tune files. Compared with itself every row is the
+    same or unclear, except the rows the file records as failed (check_committed.py names such files): each
+    is a FAIL, and the gate fails (exit 1)."""
+    files = sorted(f for f in os.listdir(RESULTS) if f.endswith(".json"))
+    check(len(files) >= 10, "the committed results", files)
+    for f in files:
+        path = os.path.join(RESULTS, f)
+        with open(path) as fh:
+            raw = json.load(fh)
+        check(isinstance(raw, dict) and raw.get("tool") == "vkbench", f"{f} is a vkbench document")
+        if "tune" in f:
+            check("tune" in raw and raw["tune"]["configs"], f"{f} names its configurations under tune")
+        failed = len({vkbjson.key(r) for r in raw["results"] if vkbjson.failed(r)})
+        code, out, err = tool("compare", path, path)
+        check(code == (1 if failed else 0) and "Traceback" not in err, f"compare {f} with itself", out, err)
+        summary = [ln for ln in out.splitlines() if ln.startswith("summary")]
+        check(len(summary) == 1 and " 0 faster, 0 slower" in summary[0] and ", 0 missing" not in summary[0],
+              f"{f} against itself: every row the same or unclear", summary)
+        check(summary[0].endswith(f"; {failed} FAIL") if failed else "FAIL" not in summary[0],
+              f"{f} against itself: a FAIL for each of its {failed} failed rows, no other", summary)
+        code, out, err = tool("report", path)
+        check(code == 0 and out.startswith("# vkbench report"), f"report {f}", err)
+    out_dir = tempfile.mkdtemp()
+    tune_files = [os.path.join(RESULTS, f) for f in files if "tune" in f]
+    for path in tune_files:
+        code, out, err = tool("plot", path, "--out", out_dir, "--format", "png")
+        check(code == 0 and "matmul_4096x4096x4096.png" in out, f"plot {path}", out, err)
+
+
+def compare_rows(out):
+    """{row name: (ratio, noise, verdict)} from compare's output with one compared file."""
+    rows = {}
+    for line in out.splitlines():
+        m = re.match(r"^(\S.*?)\s+\S+ \S+\s+\|\s+(\S+)\s+(\S*)\s+(\w+)$", line)
+        if m and not line.startswith(("row", "summary")):
+            rows[m.group(1)] = (m.group(2), m.group(3), m.group(4))
+    return rows
+
+
+def case_compare_verdicts():
+    """Verdicts known by construction (see make_fixtures.py), noise bands, summary, numeric order."""
+    new = vkbjson.load(fx("v2-lavapipe.json"))
+    padded = next(r for r in new["results"] if r["variant"] == "padded")
+    check(padded["time_ms"]["stddev"] > padded["time_ms"]["median"], "fixture: one outlier inflates the stddev")
+    code, out, err = tool("compare", fx("v1-lavapipe.json"), fx("v2-lavapipe.json"))
+    check(code == 1, f"a regression exits 1, got {code}", out, err)
+    rows = compare_rows(out)
+    expect = {"copy vec4 n=1024 vulkan": ("0.990", "±2.8%", "same"),
+              "copy vec4 n=65536 vulkan": ("0.800", "±2.8%", "SLOWER"),
+              "copy vec4 n=262144 vulkan": ("1.250", "±2.8%", "faster"),
+              "transpose naive 256x256 vulkan": ("0.909", "±42.4%", "unclear"),
+              "transpose padded 256x256 vulkan": ("0.847", "±2.8%", "SLOWER"),
+              "matmul tiled16 64x64x64 vulkan": ("0.966", "±2.8%", "slower")}
+    for name, want in expect.items():
+        check(rows.get(name) == want, f"{name}: {rows.get(name)}, expected {want}", out)
+    order = [n for n in rows if n.startswith("copy vec4")]
+    check(order == ["copy vec4 n=1024 vulkan", "copy vec4 n=65536 vulkan", "copy vec4 n=262144 vulkan"],
+          "shapes in numeric order", order)
+    check("copy scalar n=1024 vulkan" in out and re.search(r"copy scalar n=1024 vulkan .*missing", out),
+          "a row the new run lacks is 'missing'", out)
+    check("summary v2-lavapipe: 1 faster, 3 slower (2 beyond 5%), 5 same, 1 unclear; geometric mean of ratios "
+          "0.970 over 10 rows; 1 missing" in out, "summary line", out)
+    check("2 regression(s)" in out, "regression count", out)
+    # a wider threshold: the same rows, slower but no regression, exit 0
+    code, out, err = tool("compare", "--threshold", "25", fx("v1-lavapipe.json"), fx("v2-lavapipe.json"))
+    check(code == 0 and "(0 beyond 25%)" in out, "--threshold 25: no regression", out, err)
+
+
+def case_compare_inputs():
+    """Exit codes and messages: the same run twice, unreadable input, --backends with and without CUDA."""
+    code, out, err = tool("compare", fx("v2-lavapipe.json"), fx("v2-lavapipe.json"))
+    check(code == 0 and "1 faster" not in out and ", 0 slower" in out and "9 same" in out
+          and "1 unclear" in out, "a run against itself", out, err)
+    one_line_error(*tool("compare", fx("v2-lavapipe.json"), fx("truncated.json")), 2, "truncated.json is not JSON")
+    one_line_error(*tool("compare", "--backends", fx("v2-lavapipe.json")), 2, "no timed cuda rows")
+    one_line_error(*tool("compare", fx("v2-lavapipe.json")), 2, "give two or more files")
+    code, out, err = tool("compare", "--backends", fx("v2-h100.json"))
+    check(code == 0, "--backends never exits 1 (Vulkan slower than CUDA is no regression)", out, err)
+    rows = compare_rows(out)
+    check(rows.get("matmul dbuf 4096x4096x4096") == ("1.041", "±2.8%", "faster")
+          and rows.get("copy vec4 n=268435456") == ("1.003", "±2.8%", "same")
+          and rows.get("matmul vec4 4096x4096x4096") == ("0.775", "±2.8%", "slower"), "--backends verdicts", out)
+    check("cublas" not in out, "ceilings without a Vulkan twin are left out", out)
+
+
+def case_compare_warnings():
+    """Warnings when devices or settings differ; none when they match."""
+    code, out, err = tool("compare", fx("v1-lavapipe.json"), fx("v2-lavapipe.json"))
+    check("warning" not in err, "no warning between runs with the same settings", err)
+    code, out, err = tool("compare", fx("v2-lavapipe.json"), fx("v2-lavapipe-cold.json"))
+    for w in ("settings differ: mode hot in v2-lavapipe, cold in v2-lavapipe-cold", "settings differ: seed 1",
+              "settings differ: budget_ms 200"):
+        check(w in err, f"warning {w!r}", err)
+    # files from two devices: refused in one line (exit 2) unless asked for, then a warning
+    one_line_error(*tool("compare", fx("v1-lavapipe.json"), fx("v2-h100.json")), 2,
+                   r"devices differ \(vulkan\): v1-lavapipe ran on llvmpipe .*, v2-h100 on NVIDIA H100 80GB HBM3; "
+                   "--allow-different-devices")
+    code, out, err = tool("compare", "--allow-different-devices", fx("v1-lavapipe.json"), fx("v2-h100.json"))
+    check(code == 0 and "warning: devices differ (vulkan): v1-lavapipe ran on llvmpipe" in err
+          and out.startswith("device: vulkan: llvmpipe (LLVM 15.0.6, 256 bits) (Mesa 22.3.6, API 1.3.230, a CPU "
+                             "implementation, not a GPU)"), "--allow-different-devices: a warning; the header "
+          "names the baseline's device", out, err)
+    other = json.load(open(fx("v2-lavapipe.json")))
+    other["devices"][0]["driver"] = "Mesa 23.0.0"
+    path = os.path.join(tempfile.mkdtemp(), "newer-mesa.json")
+    json.dump(other, open(path, "w"))
+    code, out, err = tool("compare", fx("v2-lavapipe.json"), path)
+    check(code == 0 and "drivers differ (vulkan): v2-lavapipe Mesa 22.3.6, newer-mesa Mesa 23.0.0" in err,
+          "another driver of the same device: a warning", err)
+    doc = json.load(open(fx("v2-lavapipe.json")))
+    doc["results"].append(doc["results"][0])
+    twice = os.path.join(tempfile.mkdtemp(), "twice.json")
+    json.dump(doc, open(twice, "w"))
+    code, out, err = tool("compare", fx("v2-lavapipe.json"), twice)
+    check(code == 0 and "twice: copy vec4 n=1024 vulkan measured twice in one run" in err, "a row measured twice", err)
+
+
+def case_compare_pipe():
+    """A reader that goes away (`| head`) ends compare quietly: no traceback."""
+    p = subprocess.Popen([PY, os.path.join(TOOLS, "compare.py"), fx("v1-lavapipe.json"), fx("v2-lavapipe.json")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()        # closed before compare writes: its first write meets a broken pipe
+    err = p.stderr.read().decode()
+    code = p.wait()
+    check("Traceback" not in err and err == "", "no traceback on a closed pipe", err)
+    check(code == 141, f"exit 141 (like SIGPIPE), got {code}")
+    sh = subprocess.run(f"'{PY}' '{TOOLS}/compare.py' '{fx('v1-lavapipe.json')}' '{fx('v2-lavapipe.json')}' | head -1",
+                        shell=True, capture_output=True, text=True)
+    check(sh.stdout.startswith("device: vulkan: llvmpipe") and "Traceback" not in sh.stderr, "| head -1", sh.stdout,
+          sh.stderr)
+
+
+def case_plot_plans():
+    """What each chart draws, checked as data: sweep axes, series, ceilings, predictions, roofs, styles."""
+    import plot
+    styles = [plot.style(i) for i in range(16)]
+    check(len({s["color"] for s in styles}) == 16 and len({s["marker"] for s in styles}) == 16,
+          "16 series: 16 colours and 16 markers")
+    sweep = plot.sources_of([vkbjson.load(fx("v2-sweep.json"))])
+    t = plot.sweep_plan("transpose", sweep)
+    check(t["xlabel"] == "rows" and t["fixed"] == ["cols"], "rows x cols: rows on x, one line per cols", t["xlabel"])
+    check(list(t["panels"]) == ["naive", "padded"], "one panel per variant", list(t["panels"]))
+    for panel, series in t["panels"].items():
+        kern = [s for s in series if s["role"] == "kernel"]
+        check([s["label"] for s in kern] == ["cols=256", "cols=2048"], "lines per cols value, numeric order",
+              [s["label"] for s in kern])
+        check(all(s["xs"] == [256, 512, 1024] for s in kern), "x: the rows", kern)
+        ceil = [s for s in series if s["role"] == "ceiling"]
+        check(len(ceil) == 2 and {s["style"] for s in ceil} == {s["style"] for s in kern},
+              "a ceiling per line, in its colour", ceil)
+    check("product" not in t["xlabel"], "never the product of the dims")
+    m = plot.sweep_plan("matmul", sweep)
+    check(m["xlabel"] == "m = n = k" and m["fixed"] == [] and
+          [s["label"] for s in m["panels"][""] if s["role"] == "kernel"] == ["naive", "tiled16"],
+          "cubic sizes: one axis m = n = k", m["xlabel"])
+    s = plot.sweep_plan("memory.stride", sweep)
+    series = s["panels"][""]
+    pred = next(x for x in series if x["role"] == "predicted")
+    read = next(x for x in series if x["label"] == "read")
+    ceil = next(x for x in series if x["role"] == "ceiling")
+    check(pred["xs"] == [1, 2, 4, 8, 16, 32] and abs(pred["ys"][-1] - 0.0625 * ceil["ys"][-1]) < 1e-9 * ceil["ys"][-1],
+          "prediction curve: predicted share x ceiling", pred, ceil)
+    check(all(r < p for r, p in zip(read["ys"], pred["ys"])), "fixture: measured below prediction")
+    h100 = plot.sources_of([vkbjson.load(fx("v2-h100.json"))])
+    roof = plot.roofline_plan(h100, "vulkan")
+    check(set(roof["roofs"]) == {"memory", "fp32", "fp16"} and "cublas_hgemm" in roof["roofs"]["fp16"][1]
+          and "cublas_sgemm" in roof["roofs"]["fp32"][1] and "api_copy" in roof["roofs"]["memory"][1],
+          "one roof per precision, the memory roof from the copy", roof["roofs"])
+    check({p["label"] for p in roof["points"] if p["precision"] == "fp16"} == {"coopmat_f16"},
+          "only fp16 kernels under the fp16 roof", roof["points"])
+    mm = [(h100[0], r) for r in h100[0].rows if r["family"] == "matmul"]
+    panels = plot.bar_panels([x for x in mm if not x[1]["ceiling_row"]], [x for x in mm if x[1]["ceiling_row"]])
+    check([(t, sorted({r["variant"] for _, r in k}), [r["variant"] for _, r in c]) for t, k, c in panels] ==
+          [("fp32", ["dbuf", "naive", "vec4"], ["cublas_sgemm"]), ("fp16", ["coopmat_f16"], ["cublas_hgemm"])],
+          "bars: fp32 and fp16 kernels apart, each under its own ceiling", panels)
+    lava = plot.roofline_plan(sweep, "vulkan")
+    check(set(lava["roofs"]) == {"memory"}, "no compute ceiling measured: no compute roof", lava["roofs"])
+    two = plot.sources_of([vkbjson.load(fx("v1-lavapipe.json")), vkbjson.load(fx("v2-h100.json"))])
+    check([x.name for x in two] == ["llvmpipe (LLVM 15.0.6, 256 bits)", "NVIDIA H100 80GB HBM3"],
+          "two devices: series named by device", [x.name for x in two])
+    runs = plot.sources_of([vkbjson.load(fx("v1-lavapipe.json")), vkbjson.load(fx("v2-lavapipe.json"))])
+    check([x.name for x in runs] == ["v1-lavapipe", "v2-lavapipe"], "two runs: series named by file")
+
+
+def case_plot_files():
+    """plot.py writes every chart of several files at once: two devices, two runs, a sweep, a tune file."""
+    out_dir = tempfile.mkdtemp()
+    code, out, err = tool("plot", fx("v1-lavapipe.json"), fx("v2-lavapipe.json"), fx("v2-h100.json"),
+                          fx("v2-sweep.json"), "--out", out_dir, "--format", "png")
+    check(code == 0, "plot exit 0", out, err)
+    written = out.split()
+    code, out, err = tool("plot", fx("v2-h100.json"), "--out", out_dir, "--format", "svg")
+    check(code == 0, "plot --format svg exit 0", out, err)
+    written += out.split()
+    # copy and matmul: sizes of two devices together make sweeps (bars at the largest size)
+    for name in ("transpose_sweep", "matmul_sweep", "memory.stride_sweep", "copy_sweep", "copy_n268435456",
+                 "matmul_4096x4096x4096", "transpose_1024x2048", "roofline_vulkan", "roofline_cuda"):
+        for ext in ("png", "svg") if name.startswith("roofline") else ("png",):
+            path = os.path.join(out_dir, f"{name}.{ext}")
+            check(path in written and os.path.getsize(path) > 5000, f"chart {name}.{ext}", out)
+    one_line_error(*tool("plot", fx("v2-h100.json"), "--out", "/proc/no/such/dir"), 6, "cannot create /proc/no")
+    one_line_error(*tool("plot", fx("v2-h100.json"), "--format", "gif"), 2, "--format gif: png, svg or pdf")
+    code, out, err = tool("plot", fx("tune-bare-list.json"), "--out", out_dir, "--format", "png")
+    check(code == 0 and "matmul_4096x4096x4096.png" in out, "plot of a bare list", out, err)
+
+
+def case_report_markdown():
+    code, out, err = tool("report", fx("v2-h100.json"))
+    check(code == 0, "report exit 0", err)
+    for want in ("## matmul", "| dbuf | 4096x4096x4096 | 37145.7 | 72.2% of cublas_sgemm (cuda) | 20 | 2.0% |",
+                 "| 1.041 |", "## Vulkan / CUDA", "settings: seed 1, mode hot"):
+        check(want in out, f"report has {want!r}", out)
+    one_line_error(*tool("report", fx("v2-h100.json"), "--html", "/proc/no/such.html"), 6, "cannot write /proc/no")
+    code, out, err = tool("report", fx("v1-lavapipe.json"))
+    check("## Not measured" in out and "coopmat_f16 vulkan 64x64x64: skip needs VK_KHR_cooperative_matrix" in out
+          and "2.0%~" in out, "skips with reasons; schema-1 spread marked ~", out)
+
+
+def browser():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def headless(page, *mode):
+    """(stderr's console lines, stdout) of a headless browser on PAGE."""
+    p = subprocess.run([browser(), "--headless", "--disable-gpu", "--no-sandbox", "--enable-logging=stderr",
+                        "--v=0", "--user-data-dir=" + tempfile.mkdtemp(), *mode, "file://" + page],
+                       capture_output=True, text=True, timeout=120)
+    console = [ln for ln in p.stderr.splitlines() if ":CONSOLE" in ln]
+    return console, p.stdout
+
+
+def case_report_html():
+    """report.py --html in a real browser: no console message, the tables and charts in the DOM, a
+    screenshot of substance. The console check is first proven on a page with a planted error."""
+    if not browser() and os.geteuid() == 0 and shutil.which("apt-get"):
+        # CI runs as root on Debian: install the browser the first time this test needs it
+        subprocess.run([os.path.join(TOOLS, "setup.sh"), "--browser"], stdout=sys.stderr, timeout=900)
+    if not browser():
+        print("no chromium: run tools/setup.sh --browser (as root)")
+        sys.exit(SKIP)
+    out_dir = tempfile.mkdtemp()
+    page = os.path.join(out_dir, "h100.html")
+    code, out, err = tool("report", fx("v2-h100.json"), "--html", page)
+    check(code == 0 and os.path.getsize(page) > 20000, "report --html", out, err)
+    text = open(page, encoding="utf-8").read()
+    check(not re.search(r"""(src|href)=["'](?!data:|#)""", text), "self-contained: no external src or href")
+    planted = os.path.join(out_dir, "planted.html")
+    with open(planted, "w") as f:
+        f.write(text.replace("</body>", "<script>console.error('planted'); missing_function();</script></body>"))
+    console, _ = headless(planted, "--dump-dom")
+    check(len(console) >= 2, "the console check sees a planted error", console)
+    console, dom = headless(page, "--dump-dom")
+    check(not console, "no console message", *console)
+    families = len(re.findall(r'<section class="family"', dom))
+    tables = len(re.findall(r"<table", dom))
+    svgs = len(re.findall(r"<svg", dom))
+    check(families == 3 and tables == families + 1, f"a table per family and the ratios: {families}, {tables}")
+    check(svgs >= 5 and len(re.findall(r'<figure class="chart"', dom)) == svgs,
+          f"charts rendered as inline SVG: {svgs}")
+    check(dom.count("<tr>") == 17 and "NVIDIA H100 80GB HBM3" in dom and "budget_ms 500" in dom,
+          "rows, device and settings in the DOM")
+    shot = os.path.join(out_dir, "shot.png")
+    headless(page, "--screenshot=" + shot, "--window-size=1280,3000")
+    check(os.path.exists(shot) and os.path.getsize(shot) > 50000, "a screenshot of substance",
+          os.path.getsize(shot) if os.path.exists(shot) else "none")
+    # the skips with their reasons
+    lava = os.path.join(out_dir, "lavapipe.html")
+    tool("report", fx("v1-lavapipe.json"), "--html", lava)
+    console, dom = headless(lava, "--dump-dom")
+    check(not console and "needs VK_KHR_cooperative_matrix" in dom and "Not measured (1)" in dom,
+          "skips listed with reasons", *console)
+
+
+def case_tune_merge():
+    """tune.py's document: the runs' results together, ceilings once, "tune" kept; every tool reads it."""
+    import tune
+    base = json.load(open(fx("v2-lavapipe.json")))
+    runs = []
+    for c in ("TILE=16", "TILE=32"):
+        d = json.loads(json.dumps(base))
+        d["results"] = [r for r in d["results"] if r["family"] == "transpose"]
+        for r in d["results"]:
+            if not r["ceiling_row"]:
+                r["constants"] = c
+        runs.append(d)
+    info = {"command": "tune.py transpose naive TILE=16 TILE=32", "family": "transpose", "variant": "naive",
+            "vkbench_options": [], "configs": [{"constants": "TILE=16", "exit_code": 0, "message": None},
+                                               {"constants": "TILE=32", "exit_code": 0, "message": None}]}
+    doc = tune.merge(runs, info)
+    kernels = [r for r in doc["results"] if not r["ceiling_row"]]
+    ceilings = [r for r in doc["results"] if r["ceiling_row"]]
+    check(len(kernels) == 4 and len(ceilings) == 1, "kernels of both runs, the ceiling once", doc["results"])
+    check(doc["tune"] == info and doc["settings"] == base["settings"] and doc["devices"] == base["devices"],
+          "header from the runs, tune kept")
+    path = os.path.join(tempfile.mkdtemp(), "tune.json")
+    json.dump(doc, open(path, "w"))
+    code, out, err = tool("compare", path, path)
+    check(code == 0 and "TILE=16" in out and "TILE=32" in out, "compare keeps configurations apart", out, err)
+    code, out, err = tool("report", path)
+    check(code == 0 and "naive (TILE=32)" in out, "report names the configuration", out, err)
+
+
+# --- issue 23: no traceback on any input; one output-path rule; nothing outside --out ---
+
+def write_doc(doc, name, folder=None):
+    path = os.path.join(folder or tempfile.mkdtemp(), name)
+    with open(path, "w") as f:
+        f.write(doc if isinstance(doc, str) else json.dumps(doc))
+    return path
+
+
+def fixture(name="v2-lavapipe.json"):
+    with open(fx(name)) as f:
+        return json.load(f)
+
+
+def hostile_files():
+    """(name, path, the one line every tool must say) for files of the wrong shape."""
+    def mutated(change):
+        d = fixture()
+        change(d)
+        return d
+    out = []
+    cases = [
+        ("missing-key", mutated(lambda d: d["results"][0].pop("variant")), r'results\[0\]: no "variant"'),
+        ("string-number", mutated(lambda d: d["results"][0]["time_ms"].update(median="fast")),
+         r"time_ms\.median: not a finite number"),
+        ("empty-device", mutated(lambda d: d.update(devices=[{}])), r'devices\[0\]: no "backend"'),
+        ("device-name-number", mutated(lambda d: d["devices"][0].update(name=5)), r"devices\[0\]\.name: not a string"),
+        ("huge-integer", mutated(lambda d: d["results"][0].update(reps=10 ** 400)), r"\.reps: not an integer"),
+        ("negative-median", mutated(lambda d: d["results"][0]["time_ms"].update(median=-1.0)),
+         r"time_ms\.median: negative"),
+        ("negative-metric", mutated(lambda d: d["results"][0]["metric"].update(value=-3.0)),
+         r"metric\.value: negative"),
+        ("superscript-version", mutated(lambda d: d.update(schema_version="².0.0")), r"schema_version '².0.0'"),
+        ("results-object", mutated(lambda d: d.update(results={})), "not a vkbench results file"),
+        ("result-number", mutated(lambda d: d.update(results=[1])), r"results\[0\]: not an object"),
+        ("bad-status", mutated(lambda d: d["results"][0].update(status="done")), "'done' is not ok, fail or skip"),
+        ("shape-text", mutated(lambda d: d["results"][0]["shape"].update(n="big")), r"shape\.n: not a finite number"),
+        ("no-metric-name", mutated(lambda d: d["results"][0]["metric"].pop("name")), r'metric: no "name"'),
+        ("metric-null", mutated(lambda d: d["results"][0].update(metric=None)), "timed, but no metric value"),
+        ("statistics", mutated(lambda d: d["results"][0].update(pipelines=[{"statistics": {"regs": "many"}}])),
+         r"pipelines\[0\]: not an object whose"),
+        ("devices-string", mutated(lambda d: d.update(devices="gpu")), r"document\.devices: not a list"),
+        ("settings-list", mutated(lambda d: d.update(settings=[])), r"document\.settings: not an object"),
+        ("top-string", '"hello"', "not a vkbench results file"),
+    ]
+    nan = json.dumps(fixture()).replace('"median": 0.01,', '"median": NaN,', 1)
+    cases.append(("nan", nan if "NaN" in nan else json.dumps(fixture()).replace('"iqr_over_median": 0.02', '"iqr_over_median": NaN', 1),
+                  "is not JSON .*NaN is not a JSON number"))
+    cases.append(("infinity", json.dumps(fixture()).replace('"fraction": null', '"fraction": Infinity', 1),
+                  "is not JSON .*Infinity is not a JSON number"))
+    cases.append(("deep", "[" * 100000 + "]" * 100000, "nested too deeply"))
+    cases.append(("long-integer", '{"tool": "vkbench", "results": [], "schema_version": ' + "9" * 5000 + "}",
+                  "is not JSON"))
+    folder = tempfile.mkdtemp()
+    for name, doc, pattern in cases:
+        out.append((name, write_doc(doc, name + ".json", folder), pattern))
+    with open(os.path.join(folder, "latin1.json"), "wb") as f:
+        f.write(b'{"tool": "vkbench", "results": [], "name": "\xe9"}')
+    out.append(("latin1", os.path.join(folder, "latin1.json"), "is not JSON"))
+    return out
+
+
+def case_hostile():
+    """Every wrong-shaped file is one line and exit 2 in every tool that reads it, wherever it is read
+    (the baseline, a candidate, a chart, a report), never a traceback; check_json.py says one line too."""
+    files = hostile_files()
+    check(len(files) >= 20, "the battery", len(files))
+    out_dir = tempfile.mkdtemp()
+    for name, path, pattern in files:
+        pattern = re.escape(os.path.basename(path)) + ".*" + pattern if name not in ("deep",) else pattern
+        one_line_error(*tool("compare", fx("v2-lavapipe.json"), path), 2, pattern)
+        one_line_error(*tool("compare", "--baseline", path, "--candidate", fx("v2-lavapipe.json")), 2, pattern)
+        one_line_error(*tool("report", path), 2, pattern)
+        one_line_error(*tool("plot", path, "--out", out_dir), 2, pattern)
+        p = subprocess.run([PY, CHECK_JSON, path], capture_output=True, text=True)
+        check(p.returncode in (1, 2) and "Traceback" not in p.stderr + p.stdout
+              and len((p.stdout + p.stderr).strip().splitlines()) == 1, f"check_json on {name}: one line",
+              p.stdout, p.stderr)
+    check(not os.listdir(out_dir), "nothing written for a refused file", os.listdir(out_dir))
+    for t in ("compare", "plot", "report", "tune"):     # usage errors too: one line, exit 2
+        args = ["matmul", "dbuf", "BK=16"] if t == "tune" else [fx("v2-lavapipe.json")]
+        one_line_error(*tool(t, "--bogus", *args), 2, rf"^{t}\.py: error: .*--bogus.*--help\)$")
+    # check_json: a file of skips only checked nothing; a metric of Infinity is no JSON
+    skips = fixture()
+    skips["results"] = [r for r in skips["results"] if r["status"] == "skip"]
+    skips["settings"].update(subcommand="run", timed=True, tool_version="0.1.0")
+    skips.update(interrupted=False, plan={"cases": 1})
+    for r in skips["results"]:
+        r["device"] = skips["devices"][0]["name"]
+    p = subprocess.run([PY, CHECK_JSON, "--schema-only", write_doc(skips, "skips.json")],
+                       capture_output=True, text=True)
+    check(p.returncode == 1 and "every one of the 1 results is a skip" in p.stdout, "check_json: only skips fail",
+          p.stdout)
+    for name in ("infinity", "nan"):
+        path = next(f for n, f, _ in files if n == name)
+        p = subprocess.run([PY, CHECK_JSON, "--schema-only", path], capture_output=True,
+                           text=True)
+        check(p.returncode == 1 and re.search(r"check_json: FAIL: .*(Infinity|NaN) is not a JSON number", p.stdout),
+              f"check_json: a metric of {name} fails", p.stdout)
+
+
+def run_shell(command):
+    p = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def case_stdout():
+    """A full stdout (/dev/full) and a closed one (>&-) are one line and exit 6 in each tool; no traceback."""
+    for name, args in (("compare", [fx("v1-lavapipe.json"), fx("v2-lavapipe.json")]),
+                       ("report", [fx("v2-h100.json")])):
+        cmd = f"'{PY}' '{TOOLS}/{name}.py' " + " ".join(f"'{a}'" for a in args)
+        one_line_error(*run_shell(cmd + " > /dev/full"), 6, "cannot write stdout: No space left on device")
+        one_line_error(*run_shell(cmd + " >&-"), 6, "cannot write stdout: it is closed")
+    # a report to a file needs no stdout at all
+    out = os.path.join(tempfile.mkdtemp(), "r.md")
+    code, _, err = run_shell(f"'{PY}' '{TOOLS}/report.py' '{fx('v2-h100.json')}' --out '{out}' >&-")
+    check(code == 0 and open(out).read().startswith("# vkbench report"), "--out with stdout closed", err)
+
+
+def case_output_paths():
+    """The output-path rule: regular files through a temporary beside them that keeps the mode; links,
+    FIFOs and devices written in place; two outputs on one file, or an output that is an input, refused."""
+    d = tempfile.mkdtemp()
+    src = os.path.join(d, "in.json")
+    shutil.copy(fx("v2-h100.json"), src)
+    before = open(src).read()
+    one_line_error(*tool("report", src, "--out", src), 2, r"--out .*in\.json is the input .*in\.json")
+    one_line_error(*tool("report", src, "--html", os.path.join(d, "..", os.path.basename(d), "in.json")), 2,
+                   "is the input")
+    check(open(src).read() == before, "the input untouched")
+    md = os.path.join(d, "r.md")
+    one_line_error(*tool("report", src, "--out", md, "--html", md), 2, r"--html .*r\.md and --out .*r\.md are one file")
+    check(not os.path.exists(md), "nothing written when refused")
+    link = os.path.join(d, "link.md")
+    os.symlink("r.md", link)
+    one_line_error(*tool("report", src, "--out", md, "--html", link), 2, "are one file")
+    one_line_error(*tool("report", src, "--out", "/dev/stdout", "--html", "-"), 2, "are one file")
+    # a regular file: replaced whole, its mode kept, no temporary left
+    with open(md, "w") as f:
+        f.write("old")
+    os.chmod(md, 0o640)
+    code, out, err = tool("report", src, "--out", md)
+    check(code == 0 and open(md).read().startswith("# vkbench report") and (os.stat(md).st_mode & 0o777) == 0o640,
+          "a regular file replaced, mode 640 kept", oct(os.stat(md).st_mode), err)
+    check(sorted(os.listdir(d)) == ["in.json", "link.md", "r.md"], "no temporary left", os.listdir(d))
+    # a link: written through, still a link
+    os.unlink(md)
+    with open(os.path.join(d, "target.md"), "w") as f:
+        f.write("old")
+    os.unlink(link)
+    os.symlink("target.md", link)
+    code, out, err = tool("report", src, "--out", link)
+    check(code == 0 and os.path.islink(link) and open(os.path.join(d, "target.md")).read().startswith("# vkbench"),
+          "a link written through, kept a link", err)
+    # devices: /dev/stdout in place (a pipe here), /dev/full in place with one line and exit 6
+    code, out, err = tool("report", src, "--out", "/dev/stdout")
+    check(code == 0 and out.startswith("# vkbench report"), "--out /dev/stdout", err)
+    one_line_error(*tool("report", src, "--out", "/dev/full"), 6, r"cannot write /dev/full \(--out\): No space left")
+    check(stat_kind("/dev/full") == "char", "/dev/full is still a device")
+    # a FIFO: written in place when it has a reader; one line and exit 6 at once when it has none
+    fifo = os.path.join(d, "fifo")
+    os.mkfifo(fifo)
+    one_line_error(*tool("report", src, "--out", fifo), 6, r"cannot write .*fifo \(--out\): no reader on the FIFO")
+    reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE, text=True)
+    code, out, err = tool("report", src, "--out", fifo)
+    got = reader.communicate(timeout=60)[0]
+    check(code == 0 and got.startswith("# vkbench report") and stat_kind(fifo) == "fifo", "a FIFO with a reader", err)
+    # an unwritable folder: exit 6 before any work, nothing left behind
+    one_line_error(*tool("report", src, "--html", "/proc/no/such.html"), 6, "cannot write /proc/no/such.html")
+
+
+def stat_kind(path):
+    import stat
+    m = os.lstat(path).st_mode
+    return "char" if stat.S_ISCHR(m) else "fifo" if stat.S_ISFIFO(m) else "link" if stat.S_ISLNK(m) else "file"
+
+
+def case_plot_confined():
+    """plot.py writes only inside --out, whatever the file's fields say: a family that is an absolute path,
+    holds ../ or a newline makes a safe name in --out; two names that become one are kept apart."""
+    top = tempfile.mkdtemp()
+    out_dir = os.path.join(top, "charts")
+    d = fixture()
+    evil = {"copy": os.path.join(top, "abs"), "transpose": "../../up", "matmul": "a\nb\x1b[31m"}
+    for r in d["results"]:
+        r["family"] = evil.get(r["family"], r["family"])
+    d["devices"][0]["name"] = "gpu\x1b]0;owned\x07"
+    path = write_doc(d, "evil.json", top)
+    code, out, err = tool("plot", path, "--out", out_dir, "--format", "svg")
+    check(code == 0, "plot exit 0", out, err)
+    written = out.split()
+    check(written and all(os.path.dirname(os.path.abspath(w)) == out_dir for w in written),
+          "every chart inside --out", written)
+    check(sorted(os.listdir(top)) == ["charts", "evil.json"], "nothing beside --out", os.listdir(top))
+    check(all(re.fullmatch(r"[A-Za-z0-9._=-]+\.svg", os.path.basename(w)) for w in written), "safe names", written)
+    check("\x1b" not in out + err, "no raw escape printed")
+    svg = open(written[0]).read()
+    check("\x1b" not in svg and "\\x1b" in svg, "the device's escape written as text in the chart")
+    import plot
+    check(plot.chart_name("/etc/passwd") == "_etc_passwd" and plot.chart_name("../x") == "_x"
+          and plot.chart_name("..") == "chart", "chart_name", plot.chart_name("../x"))
+
+
+def case_escapes():
+    """compare and report print a file's text with its control characters escaped."""
+    d = fixture()
+    d["devices"][0]["name"] = "llvmpipe\x1b[2J\x1b]0;pwned\x07"
+    d["results"][0]["variant"] = "vec4\x1b[31m"
+    path = write_doc(d, "escape.json")
+    code, out, err = tool("compare", "--allow-different-devices", path, fx("v2-lavapipe.json"))
+    check("\x1b" not in out + err and "\x07" not in out + err, "compare: no raw control character", repr(out))
+    check("vec4\\x1b[31m" in out, "compare: the variant's escape shown escaped", out)
+    code, out, err = tool("compare", path, path)
+    check(code == 0 and "device: vulkan: llvmpipe\\x1b[2J\\x1b]0;pwned\\x07 (" in out, "the device escaped", out)
+    code, out, err = tool("report", path)
+    check(code == 0 and "\x1b" not in out and "llvmpipe\\x1b[2J" in out, "report: escaped", out)
+
+
+def case_tune_inputs():
+    """tune.py refuses a missing --vkbench and an unwritable --json before any configuration runs."""
+    d = tempfile.mkdtemp()
+    marker = os.path.join(d, "ran")
+    stub = os.path.join(d, "vkbench")
+    with open(stub, "w") as f:
+        f.write(f"#!/bin/sh\ntouch '{marker}'\nexit 2\n")
+    os.chmod(stub, 0o755)
+    one_line_error(*tool("tune", "--vkbench", os.path.join(d, "none"), "matmul", "dbuf", "BK=16"), 2,
+                   r"--vkbench .*none: no executable there")
+    one_line_error(*tool("tune", "--vkbench", stub, "--json", "/proc/no/t.json", "matmul", "dbuf", "BK=16"), 6,
+                   r"cannot write /proc/no/t.json \(--json\)")
+    one_line_error(*tool("tune", "--vkbench", stub, "--json", stub, "matmul", "dbuf", "BK=16"), 2,
+                   "is the input")
+    check(not os.path.exists(marker), "no configuration ran")
+    code, out, err = tool("tune", "--vkbench", stub, "matmul", "dbuf", "BK=16")
+    check(code == 1 and os.path.exists(marker) and "Traceback" not in err and "nan" not in out
+          and re.search(r"^\(defaults\) +- +- .* exit 2", out, re.M), "a run that fails: its rows say so", out, err)
+
+
+
+# --- issue 25: comparisons a CI can trust ---
+
+def scaled(doc, factor, rows=None, repeat=None):
+    """A copy of DOC whose timed rows (those named in ROWS: "family/variant shape"; all when None) ran
+    FACTOR times faster: metric x FACTOR, times / FACTOR; REPEAT: the "repeat" field vkbench run --repeat writes."""
+    d = json.loads(json.dumps(doc))
+    for r in d["results"]:
+        if repeat is not None:
+            r["repeat"] = repeat
+        if r.get("metric") and (rows is None or f"{r['family']}/{r['variant']} {r['shape_text']}" in rows):
+            r["metric"]["value"] *= factor
+            for k, v in r["time_ms"].items():
+                if k != "iqr_over_median" and v is not None:
+                    r["time_ms"][k] = v / factor
+    return d
+
+
+def compare_json(*args):
+    code, out, err = tool("compare", "--format", "json", *args)
+    check("Traceback" not in err, "no traceback", err)
+    doc = json.loads(out)
+    return code, {r["row"]: r["candidates"][0] for r in doc["rows"]}, doc, err
+
+
+SLOW_ROW = "copy/vec4 n=65536"
+
+
+def case_compare_runs():
+    """Several runs a side (files, a folder, the repeats of one file) judged with the rank test; FAIL rows;
+    --strict for missing rows and no common rows; SUSPECT never same; an absurd spread warned about."""
+    base, d = fixture(), tempfile.mkdtemp()
+    drift = [1.0, 1.01, 0.99, 1.005, 0.995]
+    os.mkdir(os.path.join(d, "base"))
+    bfiles = [write_doc(scaled(base, f), f"b{i}.json", os.path.join(d, "base")) for i, f in enumerate(drift)]
+    cfiles = [write_doc(scaled(scaled(base, f), 0.85, {SLOW_ROW}), f"c{i}.json", d) for i, f in enumerate(drift)]
+    code, rows, doc, err = compare_json("--baseline", *bfiles, "--candidate", *cfiles)
+    slow = rows["copy vec4 n=65536 vulkan"]
+    check(code == 1 and slow["verdict"] == "SLOWER" and abs(slow["p"] - 2 / 252) < 1e-12 and slow["runs"] == [5, 5],
+          "5 runs a side: a 15% loss is SLOWER, exact p = 2/252", slow)
+    same = rows["copy vec4 n=1024 vulkan"]
+    check(same["verdict"] == "same" and abs(same["band"] - math.hypot(0.02, 0.02)) < 1e-9 and same["p"] == 1.0,
+          "an unchanged row: same; band: each side's run-to-run range (2%) combined", same)
+    check(doc["baseline"]["runs"] == 5 and doc["candidates"][0]["runs"] == 5, "runs counted")
+    # the same runs as one file of repeats, and the baseline as a folder: the same verdicts
+    reps = fixture()
+    reps["results"] = [r for i, f in enumerate(drift) for r in scaled(scaled(base, f), 0.85, {SLOW_ROW}, i)["results"]]
+    one = write_doc(reps, "repeats.json", d)
+    code2, rows2, doc2, _ = compare_json("--baseline", os.path.join(d, "base"), "--candidate", one)
+    check(code2 == 1 and rows2 == rows, "repeats in one file = one file per run; a folder = its files",
+          rows2, rows)
+    code3, out, err = tool("compare", "--baseline", os.path.join(d, "base"), "--candidate", one)
+    check(re.search(r"^copy vec4 n=65536 vulkan .*\|  0\.850  ±2\.8%  0\.008  SLOWER$", out, re.M)
+          and "candidate: repeats (5 runs)" in out, "text: ratio, noise, p, verdict", out)
+    # too few runs for the rank test to reach alpha: the band alone
+    code, rows, _, _ = compare_json("--baseline", *bfiles[:2], "--candidate", *cfiles[:2])
+    check(code == 1 and rows["copy vec4 n=65536 vulkan"]["verdict"] == "SLOWER", "2 runs a side: the band", rows)
+    # runs that scatter widely: their range is the band
+    mixed = [write_doc(scaled(base, f), f"m{i}.json", d) for i, f in enumerate([0.80, 1.25, 0.80, 1.25, 0.80])]
+    code, rows, _, _ = compare_json("--baseline", *bfiles, "--candidate", *mixed)
+    check(rows["copy vec4 n=1024 vulkan"]["verdict"] == "unclear", "wild runs: unclear (the noise band holds them)", rows)
+    # FAIL: a candidate row that failed validation or recorded an error fails the gate, even alone
+    broken = fixture()
+    for r in broken["results"]:
+        if r["status"] == "ok":
+            r.update(status="fail", time_ms=None, metric=None, validated=False)
+    code, rows, doc, _ = compare_json(fx("v2-lavapipe.json"), write_doc(broken, "broken.json", d))
+    check(code == 1 and all(v["verdict"] == "FAIL" for v in rows.values() if v) and
+          doc["candidates"][0]["counts"]["FAIL"] == 10, "every row failed validation: FAIL, exit 1", rows)
+    err_doc = fixture()
+    err_doc["results"][0]["error"] = "vkQueueSubmit: VK_ERROR_DEVICE_LOST"
+    code, out, _ = tool("compare", fx("v2-lavapipe.json"), write_doc(err_doc, "error.json", d))
+    check(code == 1 and re.search(r"copy vec4 n=1024 vulkan .* FAIL$", out, re.M) and "1 row(s) FAIL" in out,
+          "a row with an error: FAIL", out)
+    # missing rows and no common rows: exit 0 unless --strict
+    fewer = fixture()
+    fewer["results"] = [r for r in fewer["results"] if r["family"] != "matmul"]
+    fpath = write_doc(fewer, "fewer.json", d)
+    check(tool("compare", fx("v2-lavapipe.json"), fpath)[0] == 0, "missing rows: exit 0 without --strict")
+    code, out, _ = tool("compare", "--strict", fx("v2-lavapipe.json"), fpath)
+    check(code == 1 and "1 row(s) missing (--strict)" in out, "--strict: a missing row fails", out)
+    other = fixture()
+    other["results"] = [r for r in other["results"] if r["family"] == "matmul"]
+    for r in other["results"]:
+        r["family"] = "reduce"
+    opath = write_doc(other, "other.json", d)
+    code, out, err = tool("compare", fx("v2-lavapipe.json"), opath)
+    check(code == 0 and "no row in common with the baseline: other" in err, "no common rows: a warning", err)
+    code, out, err = tool("compare", "--strict", fx("v2-lavapipe.json"), opath)
+    check(code == 1 and "no row in common with the baseline: other (--strict)" in out, "--strict: no common rows", out)
+    # SUSPECT is never same; an absurd spread is warned about and unclear
+    sus = fixture()
+    sus["results"][0].update(suspect=True, suspect_reason="faster than the copy")
+    sus["results"][2]["time_ms"].update(q1=0.001, q3=0.2)
+    code, rows, _, err = compare_json(fx("v2-lavapipe.json"), write_doc(sus, "sus.json", d))
+    check(rows["copy vec4 n=1024 vulkan"]["verdict"] == "unclear", "SUSPECT: unclear, not same", rows)
+    check(rows["copy vec4 n=65536 vulkan"]["verdict"] == "unclear" and
+          re.search(r"copy vec4 n=65536 vulkan: spread 1[0-9]{2}%: the machine was busy or the clock unstable", err),
+          "absurd spread: warned, unclear", err)
+    # markdown names the device and bolds what fails the gate
+    code, out, err = tool("compare", "--format", "markdown", fx("v1-lavapipe.json"), fx("v2-lavapipe.json"))
+    check(code == 1 and out.startswith("# vkbench compare\n- device: vulkan: llvmpipe")
+          and "| copy vec4 n=65536 vulkan | 5.24 GB/s | 0.800 | ±2.8% | **SLOWER** |" in out
+          and "| row | baseline | ratio | noise | verdict |" in out, "markdown", out)
+    one_line_error(*tool("compare", "--baseline", fx("v2-lavapipe.json")), 2, "--baseline RUN... and --candidate")
+    one_line_error(*tool("compare", "--baseline", d + "/none", "--candidate", fx("v2-lavapipe.json")), 2,
+                   "cannot read")
+
+
+def noisy_runs(rng, truth, drift, runs, slower=1.0):
+    """RUNS copies of the document TRUTH, each row's metric drawn around its own with the row's
+    run-to-run drift DRIFT[key] (a log-normal sigma), every kernel row SLOWER times slower."""
+    out = []
+    for _ in range(runs):
+        d = json.loads(json.dumps(truth))
+        for r in d["results"]:
+            if r.get("metric") and r["metric"]["value"]:
+                f = math.exp(rng.gauss(0.0, drift[vkbjson.key(r)])) / (1.0 if r["ceiling_row"] else slower)
+                r["metric"]["value"] *= f
+                for k, v in r["time_ms"].items():
+                    if k != "iqr_over_median" and v is not None:
+                        r["time_ms"][k] = v / f
+        out.append(d)
+    return out
+
+
+def case_compare_noise():
+    """Realistic noise: the committed H100 suites s3 and s3b give each row its run-to-run drift (their
+    metrics' log ratio, at least a third of the row's IQR); seeded runs drawn with it, 5 a side. Unchanged
+    setups give no regression over 10 seeds; a planted 10% slowdown is SLOWER on every row whose noise
+    band is within the threshold, in every seed. Nothing is measured: the same verdicts under any load."""
+    import random
+    s3 = json.load(open(os.path.join(RESULTS, "h100-2026-11-23-s3-suite.json")))
+    s3b = {vkbjson.key(r): r for r in vkbjson.load(os.path.join(RESULTS, "h100-2026-11-23-s3b-suite.json"))["results"]}
+    drift = {}
+    for r in vkbjson.load(os.path.join(RESULTS, "h100-2026-11-23-s3-suite.json"))["results"]:
+        k = vkbjson.key(r)
+        other = s3b[k]["metric"]["value"]
+        drift[k] = max(abs(math.log(other / r["metric"]["value"])) / math.sqrt(2),
+                       (r["time_ms"]["iqr_over_median"] or 0) / 3)
+    ceilings = {" ".join(map(str, vkbjson.key(r))) for r in s3["results"] if r["ceiling_row"]}
+    d = tempfile.mkdtemp()
+    flagged_total = 0
+    for seed in range(10):
+        rng = random.Random(seed)
+        sides = {}
+        for name, slower in (("base", 1.0), ("same", 1.0), ("slow", 1.1)):
+            sides[name] = [write_doc(doc, f"{name}{seed}-{i}.json", d)
+                           for i, doc in enumerate(noisy_runs(rng, s3, drift, 5, slower))]
+        code, rows, doc, err = compare_json("--baseline", *sides["base"], "--candidate", *sides["same"])
+        counts = doc["candidates"][0]["counts"]
+        check(code == 0 and counts["SLOWER"] == 0 and counts["FAIL"] == 0 and counts["same"] >= 100,
+              f"seed {seed}: unchanged setups, no regression", counts)
+        code, slow_rows, doc, err = compare_json("--baseline", *sides["base"], "--candidate", *sides["slow"])
+        quiet = [k for k, v in slow_rows.items() if v["band"] is not None and v["band"] <= 0.05
+                 and k not in ceilings]
+        missed = [k for k in quiet if slow_rows[k]["verdict"] != "SLOWER"]
+        check(code == 1 and len(quiet) >= 80 and not missed, f"seed {seed}: a planted 10% slowdown is SLOWER on "
+              f"every quiet row ({len(quiet)})", missed)
+        flagged_total += doc["candidates"][0]["counts"]["SLOWER"]
+    print(f"10 seeds: 0 false regressions; planted slowdowns flagged {flagged_total} times")
+    # one run a side cannot see drift between runs: the header says so
+    code, out, err = tool("compare", os.path.join(RESULTS, "h100-2026-11-23-s3-suite.json"),
+                          os.path.join(RESULTS, "h100-2026-11-23-s3b-suite.json"))
+    check("one run a side: the band sees the noise within each run, not the drift between runs" in out,
+          "a single pair says what it cannot see", out)
+    # the committed suites of one build, several a side: no regression (one pair alone flags 3 transposes)
+    r = [os.path.join(RESULTS, f"h100-2026-11-23-{n}.json") for n in ("s3-suite", "s3a-suite", "s3-suite-cold",
+                                                                       "s3b-suite", "s3a-suite-cold")]
+    code, rows, doc, err = compare_json("--baseline", *r[:3], "--candidate", *r[3:])
+    check(code == 0 and doc["candidates"][0]["counts"]["SLOWER"] == 0, "committed suites, 3 against 2: no "
+          "regression", doc["candidates"][0]["counts"])
+
+
+# --- charts and reports that answer the question ---
+
+def big_results(n):
+    """A results document of N rows: three families swept over thousands of shapes (a 1-D sweep, a
+    product of two dims, a family on the roofline), each with its ceiling rows."""
+    res = []
+
+    def row(fam, var, shape, text, ms, work, ceiling=False):
+        res.append({"family": fam, "variant": var, "backend": "vulkan", "shape": shape, "shape_text": text,
+                    "status": "ok", "ceiling_row": ceiling, "reps": 5,
+                    "time_ms": {"min": ms * .9, "q1": ms * .95, "median": ms, "q3": ms * 1.05, "max": ms * 1.2},
+                    "metric": {"name": "GB/s", "value": work / ms / 1e6}})
+    i = 0
+    while len(res) < n:
+        i += 1
+        k = 1024 + i
+        for v in ("api_copy", "scalar", "vec2", "vec4", "vec8", "vec16"):
+            row("copy", v, {"n": k}, f"n={k}", 0.01 + k * 1e-6, 8 * k, v == "api_copy")
+        rows, cols = 16 + i % 200, 16 + i // 200
+        for v in ("api_copy", "naive", "padded"):
+            row("transpose", v, {"rows": rows, "cols": cols}, f"{rows}x{cols}", 0.01 + rows * cols * 1e-6,
+                8 * rows * cols, v == "api_copy")
+        for v in ("sequential", "subgroup"):
+            row("reduce", v, {"n": k}, f"n={k}", 0.01 + k * 1e-6, 4 * k)
+    return {"schema_version": "2.0.0", "tool": "vkbench", "devices": [{"backend": "vulkan", "name": "lavapipe"}],
+            "settings": {}, "results": res[:n]}
+
+
+def lines_run(path):
+    """Lines of tools/*.py executed to read PATH and make every chart of it (drawing included): a count
+    that does not depend on the machine or its load."""
+    import plot
+    plt = plot.pyplot()
+    count = [0]
+    ours = {plot.__file__, vkbjson.__file__}
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename not in ours:
+            return None
+
+        def local(frame, event, arg):
+            if event == "line":
+                count[0] += 1
+            return local
+        return local
+    sys.settrace(tracer)
+    try:
+        for _, _, fig in plot.figures(plt, plot.sources_of([vkbjson.load(path)])):
+            plt.close(fig)
+    finally:
+        sys.settrace(None)
+    return count[0]
+
+
+def case_plot_linear():
+    """plot.py is linear in rows: the lines of the tools run for 4x the rows are under 5x (quadratic: 16x;
+    a count, not a time, so no load changes it). The time of a 130,000-row file is printed, not judged."""
+    import resource
+    import time
+    d = tempfile.mkdtemp()
+    small, large = (write_doc(big_results(n), f"{n}.json", d) for n in (1000, 4000))
+    a, b = lines_run(small), lines_run(large)
+    check(b < 5 * a, f"4x the rows ran {b / a:.2f}x the lines ({a}, {b}): linear", a, b)
+    huge = write_doc(big_results(130000), "130000.json", d)
+    t, cpu = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    code, out, err = tool("plot", huge, "--out", os.path.join(d, "charts"), "--format", "png")
+    check(code == 0 and len(out.split()) == 7, "130,000 rows: every chart", out, err)
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(f"130,000 rows: {used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime:.1f} s of CPU, "
+          f"{time.monotonic() - t:.1f} s of wall time here (lines run: {a} for 1000 rows, {b} for 4000)")
+
+
+def case_plot_roofs():
+    """On the committed H100 suite: the fp32 roof from cuBLAS sgemm (never a tensor-core peak), the fp16
+    roof from fp16 ceilings, the fp32 matmul panel with fp32 ceilings only, variants in `list` order,
+    error bars from the quartiles, and a log axis where a ceiling dwarfs the bars."""
+    import plot
+    suite = plot.sources_of([vkbjson.load(os.path.join(RESULTS, "h100-2026-11-23-s3-suite.json"))])
+    for backend in ("vulkan", "cuda"):
+        roofs = plot.roofline_plan(suite, backend)["roofs"]
+        check(roofs["fp32"][1] == "cublas_sgemm (cuda)" and roofs["fp16"][1].startswith(("cublas_hgemm", "tc_peak")),
+              f"{backend}: roofs of their own precision", roofs)
+    mm = [(suite[0], r) for r in suite[0].rows if r["family"] == "matmul"]
+    panels = plot.bar_panels([x for x in mm if not x[1]["ceiling_row"]], [x for x in mm if x[1]["ceiling_row"]])
+    fp32 = {r["variant"] for _, r in panels[0][2]}
+    fp16 = {r["variant"] for _, r in panels[1][2]}
+    check(panels[0][0] == "fp32" and fp32 == {"cublas_sgemm"}, "the fp32 panel: fp32 ceilings only", fp32)
+    check({"tc_peak", "tc_peak_acc16", "cublas_hgemm"} <= fp16, "the fp16 panel: the fp16 ceilings", fp16)
+    plt = plot.pyplot()
+    fig = plot.bars(plt, "matmul", "4096x4096x4096", suite)
+    ax32 = fig.axes[0]
+    ticks = [t.get_text() for t in ax32.get_xticklabels()]
+    check(ticks == ["naive", "tiled16", "tiled32", "rows", "block2d", "vec4", "transposed_a", "dbuf", "subgroup"],
+          "variants in list order", ticks)
+    from matplotlib.container import BarContainer
+    bars = next(c for c in ax32.containers if isinstance(c, BarContainer))
+    check(bars.errorbar is not None, "error bars")
+    naive = next(r for r in suite[0].rows if r["variant"] == "naive" and r["backend"] == "vulkan"
+                 and r["family"] == "matmul")
+    seg = bars.errorbar.lines[2][0].get_segments()[0]
+    v, t = naive["metric"]["value"], naive["time_ms"]
+    check(abs(seg[0][1] - v * t["median"] / t["q3"]) < 1e-6 * v and abs(seg[1][1] - v * t["median"] / t["q1"]) < 1e-6 * v,
+          "the error bar spans the metric at the quartiles of the time", seg)
+    check(ax32.get_yscale() == "linear", "fp32: sgemm does not dwarf the bars: linear")
+    plt.close(fig)
+    # a ceiling 100x the bars: a log axis
+    h = fixture("v2-h100.json")
+    for r in h["results"]:
+        if r["variant"] == "cublas_sgemm":
+            r["metric"]["value"] *= 100
+    big = plot.sources_of([vkbjson.load(write_doc(h, "dwarf.json"))])
+    fig = plot.bars(plt, "matmul", "4096x4096x4096", big)
+    check(fig.axes[0].get_yscale() == "log" and "log scale" in fig.axes[0].get_title(), "a dwarfing ceiling: log")
+    plt.close(fig)
+
+
+def validate_doc():
+    """A validate file: rows checked, not timed; a failure, a skip, an exact check with its bound."""
+    d = fixture()
+    d["settings"] = {"command": "vkbench validate", "subcommand": "validate", "seed": 1, "timed": False}
+    for r in d["results"]:
+        if r["status"] == "ok":
+            r.update(time_ms=None, metric=None, reps=0, tolerance=0, max_error=0,
+                     check={"method": "exact: k/16 inputs (gamma(8)*sum|x| = 0.0005), 1-pass tree, checked whole",
+                            "reason": None})
+    bad = d["results"][1]
+    bad.update(status="fail", max_error=0.25, tolerance=0.000123456,
+               check={"method": "fp32 (rounding bound)", "reason": "element 7: expected 1, got 1.25"})
+    return d
+
+
+def case_report_validate():
+    """A validate file reports its pass/fail/skip counts, names the device, and its matrix shows the whole
+    check text and the tolerance as the check applied it."""
+    path = write_doc(validate_doc(), "validate.json")
+    code, out, err = tool("report", path)
+    check(code == 0, "report of a validate file", err)
+    check("- validation: 9 passed, 1 failed, 1 skipped" in out and
+          "- device: vulkan: llvmpipe (LLVM 15.0.6, 256 bits) (Mesa 22.3.6, API 1.3.230, a CPU implementation, "
+          "not a GPU)" in out, "headline: counts and the device", out)
+    check("| vec4 | vulkan | n=1024 | ok | 0 | 0 (exact) | exact: k/16 inputs (gamma(8)*sum\\|x\\| = 0.0005), "
+          "1-pass tree, checked whole |" in out, "the whole check text; 0 (exact) beside its bound", out)
+    check(re.search(r"\| FAIL \| 0\.250 \| 0\.000123 \| fp32 \(rounding bound\); element 7: expected 1, got 1\.25 \|",
+                    out), "a failure: error and tolerance to 3 digits, the reason", out)
+    check("## validate copy: 5 passed, 1 failed, 0 skipped" in out and
+          "| coopmat_f16 | vulkan | 64x64x64 | skip | - | - | needs VK_KHR_cooperative_matrix |" in out,
+          "per family counts; a skip with its reason", out)
+
+
+def case_report_headline():
+    """The report opens with the headline: device and driver, Vulkan/CUDA geometric means over kernel
+    rows only (copy's API-copy ceiling, 0.284, is not in copy's mean), each family's best row."""
+    code, out, err = tool("report", fx("v2-h100.json"))
+    head = out.split("## Run")[0]
+    for want in ("- device: vulkan: NVIDIA H100 80GB HBM3 (NVIDIA 580.159.04, API 1.4.312, discrete); cuda: NVIDIA "
+                 "H100 80GB HBM3 (CUDA driver 13.0, runtime 13.0, API cc 9.0, discrete)",
+                 "- Vulkan / CUDA, geometric mean over kernel rows: copy 1.003 (1 rows), reduce 1.003 (1 rows), "
+                 "matmul 0.855 (4 rows)",
+                 "- best matmul row: dbuf vulkan 4096x4096x4096, 37146 GFLOP/s = 72.2% of cublas_sgemm (cuda)"):
+        check(want in head, f"headline has {want!r}", head)
+    check(out.index("## Headline") < out.index("## copy"), "the headline first")
+    page = os.path.join(tempfile.mkdtemp(), "r.html")
+    code, out, err = tool("report", fx("v2-h100.json"), "--html", page)
+    text = open(page).read()
+    check(code == 0 and text.index('<section id="headline">') < text.index('<section id="run">') and
+          "<li>Vulkan / CUDA, geometric mean over kernel rows: copy 1.003 (1 rows)" in text, "the page opens with it")
+
+
+if __name__ == "__main__":
+    cases = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
+    if len(sys.argv) != 2 or sys.argv[1] not in cases:
+        sys.exit(f"usage: tools_test.py {'|'.join(cases)}")
+    cases[sys.argv[1]]()
+    print(f"{sys.argv[1]} ok")

@@ -1,0 +1,247 @@
+/* test_sink_values.c - the values the result files carry: one fabricated result with a distinct value in every
+ * field, written by the JSON and the CSV sinks, and every numeric field read back and compared with the
+ * result (and settings, plan, device) it came from. test_sinks.c checks the files' form. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sinks.h"
+#include "unit.h"
+#include "util.h"
+
+static double predicts(const vkb_variant *v, const vkb_case *c, const vkb_caps *caps)
+{
+    (void)v, (void)c, (void)caps;
+    return 0.625;
+}
+
+static const vkb_variant variants[] = {{.name = "api_copy", .flags = VKB_VAR_CEILING}, {.name = "tiled"}};
+static const vkb_family family = {.name = "matmul.fake", .dims = {"m", "n", "k"}, .ndims = 3,
+                                  .metric = "GFLOP/s", .variants = variants, .nvariants = 2, .predict = predicts};
+static vkb_backend vulkan_backend = {.name = "vulkan"}, cuda_backend = {.name = "cuda"};
+static vkb_result ceiling, result;
+
+static const vkb_run_settings settings = {.command = "run", .command_line = "vkbench run matmul.fake",
+    .seed = 1234567891011ull, .timed = 1, .warmup_ms = 21.5, .first_warmup_ms = 47.25, .budget_ms = 313.5,
+    .reps = 9, .spec = "BM=64", .robustness_off = 1};
+static const vkb_run_plan plan = {.cases = 11, .shapes = 3, .variants = 5, .backends = 2, .estimate_s = 42.75};
+
+/* Every field distinct from every other (and from its neighbours' likely mix-ups). */
+static void fabricate(void)
+{
+    vkb_caps *c = &vulkan_backend.caps;
+    snprintf(c->name, sizeof c->name, "Fake GPU");
+    c->subgroup_size = 32, c->subgroup_min = 16, c->subgroup_max = 64, c->max_shared_bytes = 49152;
+    c->max_uniform_bytes = 65536, c->device_memory_bytes = 80ull << 30, c->cache_bytes = 52428800;
+    c->compute_units = 132;
+    snprintf(cuda_backend.caps.name, sizeof cuda_backend.caps.name, "Other GPU");
+    memset(&ceiling, 0, sizeof ceiling);
+    ceiling.family = &family, ceiling.variant = &variants[0], ceiling.backend = "cuda";
+    ceiling.metric = 987.5;
+    memset(&result, 0, sizeof result);
+    result.family = &family, result.variant = &variants[1], result.backend = "vulkan";
+    result.shape.d[0] = 257, result.shape.d[1] = 1031, result.shape.d[2] = 65;
+    result.status = VKB_RES_FAIL;
+    result.robustness = VKB_ROBUSTNESS_DISABLED;
+    result.timed = 1;
+    result.time_ns = (vkb_stats){.n = 7, .min = 1.1e6, .q1 = 1.3e6, .median = 1.7e6, .q3 = 1.9e6, .max = 2.3e6,
+                                 .mean = 1.75e6, .stddev = 0.29e6, .settled = 1};
+    result.work = 34439110.0;
+    result.metric = 20.25;
+    result.ceiling = &ceiling;
+    result.fraction = 0.0205;
+    result.predicted = 0.0375;
+    result.cache_fits = 0;
+    result.working_set_bytes = 2222223;
+    result.check = (vkb_check){.bad = 3, .checked = 264967, .first_bad = 4130, .worst_ratio = 17.5,
+                               .max_error = 0.0078125, .tolerance = 0.000446, .bad_row = 4, .bad_col = 6,
+                               .bad_expected = 1.5625, .bad_actual = -2.75, .cols = 1031};
+    snprintf(result.check.method, sizeof result.check.method, "exact");
+    result.cross = 1, result.cross_differing = 12, result.cross_max_diff = 0.3125, result.cross_fail = 1;
+    result.cross_index = 99, result.cross_buffer = 2, result.cross_this = 6.5, result.cross_other = -7.25;
+    result.cross_backend = "cuda";
+    result.npipelines = 1;
+    result.pipelines[0].kernel = "matmul_tiled";
+    snprintf(result.pipelines[0].executable, sizeof result.pipelines[0].executable, "CS");
+    result.pipelines[0].nstat = 2;
+    snprintf(result.pipelines[0].stat[0].name, 48, "registers");
+    result.pipelines[0].stat[0].value = 72;
+    snprintf(result.pipelines[0].stat[1].name, 48, "shared_bytes");
+    result.pipelines[0].stat[1].value = 8704;
+    result.pipelines[0].mc.valid = 1;   /* --sass: each class its own count, 1000 + 7 k */
+    snprintf(result.pipelines[0].mc.source, sizeof result.pipelines[0].mc.source, "nvdisasm");
+    for (int k = 0; k < VKB_MC_NCLASS; k++)
+        result.pipelines[0].mc.count[k] = 1000u + 7u * (unsigned)k;
+}
+
+static char *write_with(vkb_sink *s, const char *path)
+{
+    vkb_backend *backends[] = {&vulkan_backend, &cuda_backend};
+    static char buf[65536];
+    FILE *f;
+    size_t n;
+    s->begin(s, &settings, backends, 2, &plan);
+    s->result(s, &result);
+    ASSERT(s->end(s, 0) == VKB_EXIT_OK);
+    vkb_sink_destroy(s);
+    f = fopen(path, "r");
+    n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    buf[n] = 0;
+    if (f)
+        fclose(f);
+    unlink(path);
+    return buf;
+}
+
+/* The number after the keys KEYS (a NULL-ended path, each searched after the one before) in TEXT; NAN when
+ * a key is missing or the value is not a number. */
+static double json_at(const char *text, const char *const *keys)
+{
+    const char *p = text;
+    char quoted[64], *end;
+    double v;
+    for (; *keys; keys++) {
+        snprintf(quoted, sizeof quoted, "\"%s\":", *keys);
+        p = strstr(p, quoted);
+        if (!p)
+            return NAN;
+        p += strlen(quoted);
+    }
+    v = strtod(p, &end);
+    return end == p ? NAN : v;
+}
+#define JSON(text, ...) json_at(text, (const char *const[]){__VA_ARGS__, NULL})
+
+/* Equal to within the printed precision: %.10g in JSON, %.6g in CSV. */
+static int near(double got, double want, double rel)
+{
+    return fabs(got - want) <= rel * fabs(want);
+}
+
+static void json_values(void)
+{
+    char *t;
+    const vkb_result *r = &result;
+    const double e = 1e-9;
+    fabricate();
+    t = write_with(vkb_sink_json_create("values.json"), "values.json");
+    /* the header: settings, plan, device */
+    ASSERT(JSON(t, "settings", "seed") == 1234567891011.0);
+    ASSERT(JSON(t, "settings", "warmup_ms") == 21.5 && JSON(t, "settings", "first_warmup_ms") == 47.25);
+    ASSERT(JSON(t, "settings", "budget_ms") == 313.5 && JSON(t, "settings", "reps") == 9);
+    ASSERT(JSON(t, "plan", "cases") == 11 && JSON(t, "plan", "shapes") == 3 && JSON(t, "plan", "variants") == 5);
+    ASSERT(JSON(t, "plan", "backends") == 2 && JSON(t, "plan", "estimate_s") == 42.75);
+    ASSERT(JSON(t, "devices", "subgroup_size") == 32 && JSON(t, "devices", "subgroup_size_min") == 16);
+    ASSERT(JSON(t, "devices", "subgroup_size_max") == 64 && JSON(t, "devices", "shared_memory_bytes") == 49152);
+    ASSERT(JSON(t, "devices", "uniform_buffer_bytes") == 65536);
+    ASSERT(JSON(t, "devices", "device_memory_bytes") == (double)(80ull << 30));
+    ASSERT(JSON(t, "devices", "cache_bytes") == 52428800 && JSON(t, "devices", "compute_units") == 132);
+    /* the result */
+    ASSERT(JSON(t, "results", "shape", "m") == 257 && JSON(t, "results", "shape", "n") == 1031);
+    ASSERT(JSON(t, "results", "shape", "k") == 65);
+    ASSERT(JSON(t, "results", "reps") == 7);
+    ASSERT(near(JSON(t, "results", "time_ms", "min"), r->time_ns.min / 1e6, e));
+    ASSERT(near(JSON(t, "results", "time_ms", "q1"), r->time_ns.q1 / 1e6, e));
+    ASSERT(near(JSON(t, "results", "time_ms", "median"), r->time_ns.median / 1e6, e));
+    ASSERT(near(JSON(t, "results", "time_ms", "q3"), r->time_ns.q3 / 1e6, e));
+    ASSERT(near(JSON(t, "results", "time_ms", "max"), r->time_ns.max / 1e6, e));
+    ASSERT(near(JSON(t, "results", "time_ms", "mean"), r->time_ns.mean / 1e6, e));
+    ASSERT(near(JSON(t, "results", "time_ms", "stddev"), r->time_ns.stddev / 1e6, e));
+    ASSERT(near(JSON(t, "results", "time_ms", "iqr_over_median"), (1.9 - 1.3) / 1.7, e));
+    ASSERT(JSON(t, "results", "metric", "value") == 20.25);
+    ASSERT(JSON(t, "results", "metric", "ceiling") == 987.5);
+    ASSERT(near(JSON(t, "results", "metric", "fraction"), 0.0205, e));
+    ASSERT(near(JSON(t, "results", "predicted"), 0.0375, e));
+    ASSERT(JSON(t, "results", "work") == 34439110.0);
+    ASSERT(JSON(t, "results", "working_set_bytes") == 2222223);
+    ASSERT(JSON(t, "results", "max_error") == 0.0078125);
+    ASSERT(near(JSON(t, "results", "tolerance"), 0.000446, e));
+    ASSERT(JSON(t, "results", "check", "checked") == 264967 && JSON(t, "results", "check", "wrong") == 3);
+    ASSERT(JSON(t, "results", "first_wrong", "index") == 4130);
+    ASSERT(JSON(t, "results", "first_wrong", "row") == 4 && JSON(t, "results", "first_wrong", "col") == 6);
+    ASSERT(JSON(t, "results", "first_wrong", "expected") == 1.5625);
+    ASSERT(JSON(t, "results", "first_wrong", "actual") == -2.75);
+    ASSERT(JSON(t, "results", "error_over_tolerance") == 17.5);
+    ASSERT(JSON(t, "results", "pipelines", "registers") == 72);
+    ASSERT(JSON(t, "results", "pipelines", "shared_bytes") == 8704);
+    for (int k = 0; k < VKB_MC_NCLASS; k++)
+        ASSERT(JSON(t, "results", "pipelines", "machine_code", vkb_mc_class_names[k]) == 1000 + 7 * k);
+    ASSERT(JSON(t, "results", "cross_backend", "differing_elements") == 12);
+    ASSERT(JSON(t, "results", "cross_backend", "max_abs_diff") == 0.3125);
+    ASSERT(JSON(t, "results", "first_beyond", "output") == 2 && JSON(t, "results", "first_beyond", "index") == 99);
+    ASSERT(JSON(t, "results", "first_beyond", "here") == 6.5);
+    ASSERT(JSON(t, "results", "first_beyond", "there") == -7.25);
+    ASSERT(strstr(t, "\"ceiling_variant\": \"api_copy\"") && strstr(t, "\"ceiling_backend\": \"cuda\""));
+    ASSERT(strstr(t, "\"settled\": true") && strstr(t, "\"fits_in_cache\": false"));
+    {   /* --robustness: in the settings and on the result, each after its own key */
+        const char *set = strstr(t, "\"settings\""), *res = strstr(t, "\"results\"");
+        const char *in_set = set ? strstr(set, "\"robustness\": \"disabled\"") : NULL;
+        ASSERT(set && res && in_set && in_set < res && strstr(res, "\"robustness\": \"disabled\""));
+    }
+    if (unit_failures)
+        fputs(t, stderr);
+}
+
+/* Field I (0-based) of the CSV line LINE, into OUT (no quoted fields in this fixture). */
+static const char *csv_field(const char *line, int i, char *out, size_t len)
+{
+    const char *p = line;
+    size_t n;
+    for (; i > 0 && p; i--)
+        p = strpbrk(p, ",\n") && *strpbrk(p, ",\n") == ',' ? strchr(p, ',') + 1 : NULL;
+    if (!p)
+        return "";
+    n = strcspn(p, ",\n");
+    snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), p);
+    return out;
+}
+
+/* The value in column NAME of the CSV's first row; NAN when empty or missing. */
+static double csv_at(const char *text, const char *name)
+{
+    char field[128];
+    const char *row = strchr(text, '\n');
+    for (int i = 0; row; i++) {
+        csv_field(text, i, field, sizeof field);
+        if (!field[0])
+            return NAN;
+        if (strcmp(field, name) == 0) {
+            char *end;
+            double v = strtod(csv_field(row + 1, i, field, sizeof field), &end);
+            return end == field ? NAN : v;
+        }
+    }
+    return NAN;
+}
+
+static void csv_values(void)
+{
+    char *t;
+    const vkb_result *r = &result;
+    const double e = 1e-5;
+    fabricate();
+    t = write_with(vkb_sink_csv_create("values.csv"), "values.csv");
+    ASSERT(csv_at(t, "reps") == 7);
+    ASSERT(near(csv_at(t, "min_ms"), r->time_ns.min / 1e6, e));
+    ASSERT(near(csv_at(t, "q1_ms"), r->time_ns.q1 / 1e6, e));
+    ASSERT(near(csv_at(t, "median_ms"), r->time_ns.median / 1e6, e));
+    ASSERT(near(csv_at(t, "q3_ms"), r->time_ns.q3 / 1e6, e));
+    ASSERT(near(csv_at(t, "max_ms"), r->time_ns.max / 1e6, e));
+    ASSERT(near(csv_at(t, "mean_ms"), r->time_ns.mean / 1e6, e));
+    ASSERT(near(csv_at(t, "stddev_ms"), r->time_ns.stddev / 1e6, e));
+    ASSERT(near(csv_at(t, "iqr_over_median"), (1.9 - 1.3) / 1.7, e));
+    ASSERT(csv_at(t, "metric") == 20.25);
+    ASSERT(csv_at(t, "ceiling") == 987.5);
+    ASSERT(near(csv_at(t, "fraction"), 0.0205, e));
+    ASSERT(near(csv_at(t, "predicted"), 0.0375, e));
+    ASSERT(csv_at(t, "max_error") == 0.0078125);
+    ASSERT(near(csv_at(t, "tolerance"), 0.000446, e));
+    ASSERT(strstr(t, ",257x1031x65,") || strstr(t, ",257 x 1031 x 65,"));
+    ASSERT(strstr(t, ",api_copy,cuda,"));
+    ASSERT(strstr(t, ",robustness\n") && strstr(t, ",disabled\n"));   /* the last column, header and row */
+    if (unit_failures)
+        fputs(t, stderr);
+}
+
+UNIT_TESTS({"json_values", json_values}, {"csv_values", csv_values})

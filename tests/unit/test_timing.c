@@ -1,0 +1,118 @@
+/* test_timing.c - the timer sanity rules of vkb_timing_measure on a fake backend whose timestamps lie:
+ * zero, negative (out of order), longer than the host's clock, and end stamps before the work (on a GPU,
+ * and on a CPU implementation with one repetition stretched as a loaded machine's scheduler does). */
+#include <math.h>
+#include <string.h>
+
+#include "timing.h"
+#include "unit.h"
+#include "util.h"
+
+enum { HONEST, ZERO, NEGATIVE, TOO_LONG, EARLY_END, EARLY_END_STRETCHED, HONEST_STRETCHED, DRIFT };
+static int mode;
+static int drawn;   /* repetitions reported so far (DRIFT: each 0.2% slower than the one before) */
+
+/* Each repetition "takes" 1 ms of host time; the device reports per MODE. */
+static void fake_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns)
+{
+    double t0 = vkb_now_ns(), sum = 0;
+    (void)b, (void)prepared, (void)bufs, (void)cold;
+    while (vkb_now_ns() - t0 < 1e6 * reps)
+        ;
+    for (int r = 0; ns && r < reps; r++) {
+        ns[r] = mode == ZERO ? 0 : mode == NEGATIVE ? -5e5 : mode == TOO_LONG ? 1e9 : mode == EARLY_END ? 1e2
+              : mode == DRIFT ? fmin(5e5 * pow(1.002, drawn++), 9.5e5) : 9e5;
+        /* a worker thread preempted between two timestamps: one repetition measures 4 ms instead */
+        if (mode == EARLY_END_STRETCHED || mode == HONEST_STRETCHED)
+            ns[r] = r == 0 ? 4e6 : mode == EARLY_END_STRETCHED ? 1e2 : 5e5;
+        sum += ns[r];
+    }
+    vkb_timing_span(sum, 1e6 * reps);   /* first start to last end: the repetitions and the barriers between */
+}
+
+/* REPS repetitions in MODE on a GPU, or on a CPU implementation when IS_CPU (no span rule there: the
+ * host-time rule judges early ends, over 10 ms of host time). */
+static const char *measure_on(int m, int is_cpu, int reps)
+{
+    static char why[200];
+    vkb_backend b;
+    vkb_timing t = {0};
+    vkb_stats st;
+    memset(&b, 0, sizeof b);
+    b.execute = fake_execute;
+    b.caps.is_cpu = is_cpu;
+    t.reps = reps;
+    mode = m;
+    vkb_timing_measure(&b, NULL, NULL, &t, &st);
+    return vkb_timing_error(why, sizeof why) ? why : NULL;
+}
+
+static const char *measure(int m)
+{
+    return measure_on(m, 0, 5);
+}
+
+static void honest(void)
+{
+    ASSERT(measure(HONEST) == NULL);
+}
+
+static void zero(void)
+{
+    const char *why = measure(ZERO);
+    ASSERT(why && strstr(why, "zero or negative"));
+}
+
+static void negative(void)
+{
+    const char *why = measure(NEGATIVE);
+    ASSERT(why && strstr(why, "zero or negative"));
+}
+
+static void too_long(void)
+{
+    const char *why = measure(TOO_LONG);
+    ASSERT(why && strstr(why, "passed on the host"));
+}
+
+static void early_end(void)
+{
+    const char *why = measure(EARLY_END);
+    ASSERT(why && strstr(why, "from the first start to the last end"));
+    ASSERT(measure(HONEST) == NULL);   /* the error does not outlive its measurement */
+}
+
+/* vkb.verify.timer_early's rule on lavapipe, where load stretches what the scheduler touches: an early end
+ * is caught even when one repetition of the batch was stretched past the rule's bound by itself (the
+ * batch's median repetition is judged, not its sum), and an honest batch with the same stretch passes */
+static void early_end_cpu(void)
+{
+    const char *why = measure_on(EARLY_END, 1, 12);
+    ASSERT(why && strstr(why, "of the host's time around the same"));
+    why = measure_on(EARLY_END_STRETCHED, 1, 12);
+    ASSERT(why && strstr(why, "of the host's time around the same"));
+    ASSERT(measure_on(HONEST_STRETCHED, 1, 12) == NULL);
+    ASSERT(measure_on(HONEST, 1, 12) == NULL);
+}
+
+/* Until the median settles (no --reps): steady times settle at the first judgement (11 samples: batches of
+ * 2, judged when the count has doubled since 5); times still drifting 0.2% a repetition never do (the
+ * median moves over 1% each time the count doubles, though less than 0.5% from one batch to the next), and
+ * the budget ends them unsettled. The verdicts rest on the times reported, not on the host's load. */
+static void settle_in_measure(void)
+{
+    vkb_backend b;
+    vkb_timing t = {0};
+    vkb_stats st;
+    memset(&b, 0, sizeof b);
+    b.execute = fake_execute;
+    t.budget_ms = 1e5;   /* never reached: the times settle */
+    mode = HONEST;
+    ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) == 11 && st.settled == 1);
+    t.budget_ms = 300;   /* the drift never settles (however few repetitions a loaded host lets run) */
+    mode = DRIFT, drawn = 0;
+    ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) > 0 && st.settled == 0);
+}
+
+UNIT_TESTS({"honest", honest}, {"zero", zero}, {"negative", negative}, {"too_long", too_long},
+           {"early_end", early_end}, {"early_end_cpu", early_end_cpu}, {"settle_in_measure", settle_in_measure})
