@@ -69,9 +69,10 @@ upper=$(printf '%s' "$name" | tr a-z A-Z)
 
 out=$dir/$name
 mkdir "$out"
-# emit FILE: the template on stdin with @NAME@, @UNAME@ and @ORDER@ filled in (in FILE too), written to the new folder
+# emit FILE: the template on stdin with @NAME@, @UNAME@ and @ORDER@ filled in (in FILE too), into the new folder
 emit() {
-    sed -e "s/@NAME@/$name/g" -e "s/@UNAME@/$upper/g" -e "s/@ORDER@/$order/g" > "$out/$(echo "$1" | sed "s/@NAME@/$name/g")"
+    file=$(echo "$1" | sed "s/@NAME@/$name/g")
+    sed -e "s/@NAME@/$name/g" -e "s/@UNAME@/$upper/g" -e "s/@ORDER@/$order/g" > "$out/$file"
 }
 
 emit family.cmake <<'EOF'
