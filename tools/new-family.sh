@@ -8,7 +8,7 @@
 #   --dir DIR     write DIR/NAME/ instead of host/families/NAME/ (CMake only builds host/families/*/)
 #
 # It writes host/families/NAME/ with a trivial but real kernel, out = a x + y over n floats, that builds,
-# lists, validates and times as it is (tests/new_family_test.sh proves it on a copy of the tree):
+# lists, validates and times as it is (tests/tools/new_family_test.sh proves it on a copy of the tree):
 #   family.cmake   vkb_family(ORDER n): n after every family there now, so `vkbench list` shows it last
 #   NAME.h         the push constants, written once for C, GLSL and CUDA
 #   rows.h         the X-macro rows (one: axpy); the second field names the shader that CMake compiles

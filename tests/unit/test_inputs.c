@@ -32,12 +32,29 @@ static const struct {
     {"peak", {{300, 2}}},   /* seeded per slot, not in chunks: the same on any thread count by construction */
 };
 
+/* F's shape above, or, for a family this table does not know (a new folder), the largest of its battery: the
+ * battery reaches past a chunk boundary where its inputs are made in chunks. */
 static const vkb_shape *shape_of(const vkb_family *f)
 {
+    static _Thread_local vkb_shape largest;
+    vkb_shape battery[64];
+    double most = -1;
+    int n;
     for (size_t i = 0; i < VKB_COUNT(shapes); i++)
         if (strcmp(shapes[i].family, f->name) == 0)
             return &shapes[i].shape;
-    return NULL;
+    n = f->battery ? f->battery(battery, (int)VKB_COUNT(battery)) : 0;
+    ASSERT(n > 0);
+    for (int i = 0; i < n; i++) {
+        double size = 1;
+        for (int d = 0; d < VKB_MAX_DIMS && battery[i].d[d]; d++)
+            size *= (double)battery[i].d[d];
+        if (size > most) {
+            most = size;
+            largest = battery[i];
+        }
+    }
+    return &largest;
 }
 
 static void set_threads(const char *n)
