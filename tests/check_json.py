@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check_json.py [--schema-only] FILE [FAMILY...]: the JSON a run wrote is valid UTF-8 JSON, follows the
-schema in README.md (2.x; files of schema 1 are still accepted), and every result of the named families
+schema docs/vkbench.schema.json (2.x; files of schema 1 are still accepted), and every result of the named families
 validated and was timed with its ceiling beside it. --schema-only checks the structure alone (results
 that failed or were cut short are allowed: the sinks' tests feed fabricated ones). A file whose every
 result is a skip fails (nothing was checked), and so does a number that is not finite (NaN and Infinity
@@ -13,7 +13,11 @@ branches were joined: every 2.0 field in full, each 2.1 addition checked where t
 --failed N: exactly N results failed validation (a recorded failure); every other result checked in full."""
 import json
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import vkbschema  # noqa: E402  the format's one description: docs/vkbench.schema.json
 
 
 def refuse_constant(name):
@@ -21,6 +25,9 @@ def refuse_constant(name):
 
 
 args = sys.argv[1:]
+if args and args[0] in ("-h", "--help"):
+    print(__doc__)
+    sys.exit(0)
 schema_only = "--schema-only" in args
 pre_release = "--pre-release-2.1" in args
 args = [a for a in args if a not in ("--schema-only", "--pre-release-2.1")]
@@ -68,11 +75,10 @@ def check():
     assert doc["tool"] == "vkbench", "header"
     assert doc["devices"] and all("name" in d and "backend" in d and "driver" in d for d in doc["devices"]), "devices"
     if major >= 2:
+        # the structure: every field, type and range the schema file names (2.1's additions where they apply)
+        defects = vkbschema.errors(doc, skip_since=("2.1",) if minor < 1 or pre_release else ())
+        assert not defects, f"schema: {defects[0]}" + (f" (and {len(defects) - 1} more)" if len(defects) > 1 else "")
         s = doc["settings"]
-        for key in ("command", "subcommand", "seed", "timed", "mode", "warmup_ms", "first_warmup_ms", "budget_ms",
-                    "reps", "spec", "tool_version"):
-            assert key in s, f"settings: no {key}"
-        assert isinstance(s["seed"], int) and s["seed"] >= 0, "settings: seed"
         if s["timed"]:
             assert s["mode"] in ("hot", "cold"), f"settings: mode {s['mode']!r}"
             assert s["budget_ms"] is not None and s["warmup_ms"] is not None, "settings: warm-up and budget"
@@ -115,12 +121,11 @@ def check():
 
     for r in results:
         name = f'{r["family"]}/{r["variant"]} {r["backend"]} {r["shape_text"]}'
-        for key in ("family", "variant", "backend", "shape", "reps", "time_ms", "metric", "validated",
-                    "max_error", "tolerance", "status"):
-            assert key in r, f"{name}: no {key}"
-        if major >= 2:
-            for key in ("device", "settled", "suspect", "suspect_reason", "predicted", "constants", "skip_reason"):
+        if major == 1:   # schema 1 is not in the schema file: its results' fields here
+            for key in ("family", "variant", "backend", "shape", "reps", "time_ms", "metric", "validated",
+                        "max_error", "tolerance", "status"):
                 assert key in r, f"{name}: no {key}"
+        if major >= 2:
             assert r["device"] in devices, f"{name}: device {r['device']!r} is not among the devices"
             assert isinstance(r["suspect"], bool), f"{name}: suspect"
             assert r["predicted"] is None or finite(r["predicted"]), f"{name}: predicted"

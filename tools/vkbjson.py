@@ -25,6 +25,9 @@ import stat
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vkbschema  # noqa: E402  the format's one description: docs/vkbench.schema.json
+
 READS = (1, 2)          # schema major versions this module understands
 STATUSES = ("ok", "fail", "skip")
 USAGE, WRITE = 2, 6     # exit codes: unreadable input or usage; an output that cannot be written
@@ -128,24 +131,45 @@ KINDS = {   # kind: (the types it takes, whether it is a number, what a wrong va
     "dict": ((dict,), False, "not an object"),
     "list": ((list,), False, "not a list"),
 }
-# per object: field -> kind, with "!" for required and not null, "+" for a number >= 0 (absent or null: fine)
-RESULT = {"family": "str!", "variant": "str!", "backend": "str!", "status": "str!", "shape_text": "str!",
-          "shape": "dict", "constants": "str", "skip_reason": "str", "suspect_reason": "str", "device": "str",
-          "error": "str", "ceiling_row": "bool", "settled": "bool", "suspect": "bool", "fits_in_cache": "bool",
-          "validated": "bool", "reps": "int+", "robustness": "str", "repeat": "int+", "device_index": "int+", "max_error": "num",
-          "tolerance": "num", "work": "num", "time_ms": "dict", "metric": "dict", "check": "dict",
-          "pipelines": "list"}
-TIME = {k: "num+" for k in ("min", "q1", "median", "q3", "max", "mean", "stddev", "iqr_over_median")}
-METRIC = {"name": "str!", "value": "num+", "ceiling": "num+", "fraction": "num+", "predicted_fraction": "num+",
-          "ceiling_variant": "str", "ceiling_backend": "str"}
-PREDICTED = {"fraction": "num+", "value": "num+"}
-CHECK = {"method": "str", "reason": "str"}
-DEVICE = {"backend": "str!", "name": "str!", "driver": "str", "type": "str", "api_version": "str", "vendor": "str",
-          "uuid": "str", "pci_bus": "str", "host": "str", "subgroup_size": "int+", "shared_memory_bytes": "int+",
-          "cache_bytes": "int+", "compute_units": "int+", "index": "int+", "vendor_id": "int+", "device_id": "int+",
-          "cpu_implementation": "bool"}
-DOCUMENT = {"command": "str", "date": "str", "version": "str", "settings": "dict", "interrupted": "bool",
-            "devices": "list", "results": "list!"}
+# The tables below come from the schema file (docs/vkbench.schema.json, through tools/vkbschema.py), the one
+# description of the format: per object, field -> kind, "!" for a field the tools require in every schema version
+# (x-tools-required: present and not null), "+" for a number >= 0 (absent or null: fine). The tools read schema 1
+# and 2 alike, so only types are taken, not 2.x's required fields; LEGACY adds schema 1's fields.
+TYPE_KINDS = {"string": "str", "number": "num", "integer": "int", "boolean": "bool", "object": "dict",
+              "array": "list"}
+
+
+def kinds_from_schema(name, legacy=()):
+    s = vkbschema.definition(name)
+    out = {}
+    for field, p in s.get("properties", {}).items():
+        if "anyOf" in p or "$ref" in p:   # an object of $defs (or null)
+            p = {"type": "object"}
+        types = p.get("type") or [type_of(v) for v in p.get("enum", []) + ([p["const"]] if "const" in p else [])]
+        types = [t for t in (types if isinstance(types, list) else [types]) if t not in ("null", None)]
+        if len(set(types)) != 1:
+            continue
+        out[field] = TYPE_KINDS[types[0]] + ("!" if field in s.get("x-tools-required", []) else "") + (
+            "+" if p.get("minimum", -1) >= 0 else "")
+    out.update(legacy)
+    return out
+
+
+def type_of(v):
+    return {str: "string", bool: "boolean", int: "integer", float: "number"}.get(type(v))
+
+
+RESULT = kinds_from_schema("result")
+del RESULT["predicted"]   # a number in 2.x, an object in schema 1: check_result looks at it
+TIME = kinds_from_schema("time_ms")
+METRIC = kinds_from_schema("metric", {"predicted_fraction": "num+"})   # schema 1's place for "predicted"
+PREDICTED = {"fraction": "num+", "value": "num+"}                      # schema 1's "predicted" object
+CHECK = kinds_from_schema("check")
+DEVICE = kinds_from_schema("device")
+DOCUMENT = kinds_from_schema("document")
+for name in ("schema_version", "tool", "plan", "error"):   # read by upgrade(), of any schema version
+    DOCUMENT.pop(name, None)
+DOCUMENT["results"] = "list!"
 SPECS = {id(d): ({k: KINDS[v.rstrip("!+")] + ("+" in v,) for k, v in d.items()}, [k for k, v in d.items() if "!" in v])
          for d in (RESULT, TIME, METRIC, PREDICTED, CHECK, DEVICE, DOCUMENT)}
 
