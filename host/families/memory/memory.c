@@ -497,7 +497,7 @@ typedef struct pattern {
     const mem_case *c;
 } pattern;
 
-/* Access J of thread I of the global kernels (loads, then stores): vkb_mm_access. */
+/* Access J of thread I of the global kernels (loads, then stores): vkb_memory_model_access. */
 static int global_access(const void *ctx, int j, uint64_t i, unsigned *word, uint64_t *addr, int *active)
 {
     const pattern *pt = ctx;
@@ -556,11 +556,11 @@ static double predict(const vkb_variant *v, const vkb_case *vc, const vkb_caps *
     }
     if (c->kind == SHARED || c->kind == BROADCAST) {
         shared_mode(v, c->knob, &mul, &mod);
-        return 1.0 / vkb_mm_shared_degree(mul, mod, lanes);
+        return 1.0 / vkb_memory_model_shared_degree(mul, mod, lanes);
     }
     {
         pattern pt = {v, c};
-        double e = vkb_mm_efficiency(global_access, &pt, 64);
+        double e = vkb_memory_model_efficiency(global_access, &pt, 64);
         if (c->kind == LAYOUT && v->nspec == 2 && v->spec[1] % 4 == 0)
             e *= (double)v->spec[0] / v->spec[1]; /* the padding is moved, not useful */
         return e;

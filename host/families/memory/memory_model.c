@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-uint64_t vkb_mm_transfer_bytes(const uint64_t *addr, const int *active, int count, unsigned word)
+uint64_t vkb_memory_model_transfer_bytes(const uint64_t *addr, const int *active, int count, unsigned word)
 {
     uint64_t seg = word == 1 ? 32 : word == 2 ? 64 : 128, total = 0;
     int served[VKB_MM_HALF_WARP] = {0};
@@ -39,7 +39,7 @@ uint64_t vkb_mm_transfer_bytes(const uint64_t *addr, const int *active, int coun
     }
 }
 
-double vkb_mm_efficiency(vkb_mm_access access, const void *ctx, int half_warps)
+double vkb_memory_model_efficiency(vkb_memory_model_access access, const void *ctx, int half_warps)
 {
     double useful = 0, moved = 0;
     for (int j = 0;; j++) {
@@ -51,7 +51,7 @@ double vkb_mm_efficiency(vkb_mm_access access, const void *ctx, int half_warps)
                 more = access(ctx, j, (uint64_t)h * VKB_MM_HALF_WARP + (uint64_t)t, &word, &addr[t], &active[t]);
             if (!more)
                 break;
-            moved += (double)vkb_mm_transfer_bytes(addr, active, VKB_MM_HALF_WARP, word);
+            moved += (double)vkb_memory_model_transfer_bytes(addr, active, VKB_MM_HALF_WARP, word);
             for (int t = 0; t < VKB_MM_HALF_WARP; t++)
                 useful += active[t] ? word : 0;
         }
@@ -61,7 +61,7 @@ double vkb_mm_efficiency(vkb_mm_access access, const void *ctx, int half_warps)
     return moved > 0 ? useful / moved : NAN;
 }
 
-unsigned vkb_mm_shared_degree(uint32_t mul, uint32_t mod, unsigned lanes)
+unsigned vkb_memory_model_shared_degree(uint32_t mul, uint32_t mod, unsigned lanes)
 {
     unsigned worst = 1;
     if (lanes > 32)

@@ -14,7 +14,7 @@ static uint64_t half_warp(uint64_t base, uint64_t step, unsigned word)
         addr[t] = base + (uint64_t)t * step;
         active[t] = 1;
     }
-    return vkb_mm_transfer_bytes(addr, active, 16, word);
+    return vkb_memory_model_transfer_bytes(addr, active, 16, word);
 }
 
 static void transfers(void)
@@ -29,10 +29,10 @@ static void transfers(void)
     ASSERT(half_warp(0, 8, 4) == 128);     /* every other float: all of a 128 B segment for 64 useful */
     ASSERT(half_warp(0, 128, 4) == 16 * 32); /* one float per segment: 32 B each, the smallest transfer */
     ASSERT(half_warp(0, 0, 4) == 32);      /* every thread the same word: one 32 B transfer */
-    ASSERT(vkb_mm_transfer_bytes(addr, active, 16, 4) == 0); /* nobody reads: nothing moves */
+    ASSERT(vkb_memory_model_transfer_bytes(addr, active, 16, 4) == 0); /* nobody reads: nothing moves */
     active[5] = 1;
     addr[5] = 200;
-    ASSERT(vkb_mm_transfer_bytes(addr, active, 16, 4) == 32);
+    ASSERT(vkb_memory_model_transfer_bytes(addr, active, 16, 4) == 32);
 }
 
 /* Thread i reads float i * STRIDE and writes float i: a strided copy. */
@@ -48,24 +48,24 @@ static int strided(const void *ctx, int j, uint64_t i, unsigned *word, uint64_t 
 static void efficiency(void)
 {
     uint64_t s1 = 1, s2 = 2, s32 = 32;
-    ASSERT(fabs(vkb_mm_efficiency(strided, &s1, 64) - 1.0) < 1e-12);
+    ASSERT(fabs(vkb_memory_model_efficiency(strided, &s1, 64) - 1.0) < 1e-12);
     /* the load moves twice the bytes it uses, the store none extra: 128 useful of 64 + 128 moved */
-    ASSERT(fabs(vkb_mm_efficiency(strided, &s2, 64) - 128.0 / 192.0) < 1e-12);
+    ASSERT(fabs(vkb_memory_model_efficiency(strided, &s2, 64) - 128.0 / 192.0) < 1e-12);
     /* stride 32 floats: a 32 B transfer per 4 useful bytes on the load side */
-    ASSERT(fabs(vkb_mm_efficiency(strided, &s32, 64) - 128.0 / (16 * 32 + 64)) < 1e-12);
+    ASSERT(fabs(vkb_memory_model_efficiency(strided, &s32, 64) - 128.0 / (16 * 32 + 64)) < 1e-12);
 }
 
 static void shared_degrees(void)
 {
-    ASSERT(vkb_mm_shared_degree(1, 0x7fffffff, 32) == 1);   /* consecutive words: conflict-free */
-    ASSERT(vkb_mm_shared_degree(2, 0x7fffffff, 32) == 2);   /* gcd(2, 32) */
-    ASSERT(vkb_mm_shared_degree(3, 0x7fffffff, 32) == 1);   /* odd strides are conflict-free */
-    ASSERT(vkb_mm_shared_degree(32, 0x7fffffff, 32) == 32); /* one bank for all */
-    ASSERT(vkb_mm_shared_degree(33, 0x7fffffff, 32) == 1);
-    ASSERT(vkb_mm_shared_degree(0, 1, 32) == 1);            /* one word broadcast */
-    ASSERT(vkb_mm_shared_degree(32, 4, 32) == 4);           /* 4 words in one bank */
-    ASSERT(vkb_mm_shared_degree(32, 0x7fffffff, 8) == 8);   /* an 8-wide subgroup meets 8 of them */
-    ASSERT(vkb_mm_shared_degree(16, 0x7fffffff, 64) == 16); /* lanes past 32 count as 32 */
+    ASSERT(vkb_memory_model_shared_degree(1, 0x7fffffff, 32) == 1);   /* consecutive words: conflict-free */
+    ASSERT(vkb_memory_model_shared_degree(2, 0x7fffffff, 32) == 2);   /* gcd(2, 32) */
+    ASSERT(vkb_memory_model_shared_degree(3, 0x7fffffff, 32) == 1);   /* odd strides are conflict-free */
+    ASSERT(vkb_memory_model_shared_degree(32, 0x7fffffff, 32) == 32); /* one bank for all */
+    ASSERT(vkb_memory_model_shared_degree(33, 0x7fffffff, 32) == 1);
+    ASSERT(vkb_memory_model_shared_degree(0, 1, 32) == 1);            /* one word broadcast */
+    ASSERT(vkb_memory_model_shared_degree(32, 4, 32) == 4);           /* 4 words in one bank */
+    ASSERT(vkb_memory_model_shared_degree(32, 0x7fffffff, 8) == 8);   /* an 8-wide subgroup meets 8 of them */
+    ASSERT(vkb_memory_model_shared_degree(16, 0x7fffffff, 64) == 16); /* lanes past 32 count as 32 */
 }
 
 UNIT_TESTS({"transfers", transfers}, {"efficiency", efficiency}, {"shared_degrees", shared_degrees})
