@@ -103,6 +103,10 @@ typedef struct vkb_plan {
     /* Each repetition timed on the host's clock instead of the device's: from submission to the fence (CUDA:
      * launch to synchronize), or around the host copies of a VKB_PASS_HOST_COPY plan */
     int host_timed;
+    /* How a host-timed plan waits for its fence: 0 blocks in the driver (vkWaitForFences, which may sleep until an
+     * interrupt wakes the thread), 1 spins on its status (vkGetFenceStatus, as CUDA's synchronize spins by default
+     * on a host with more cores than GPUs) and resets it after the clock stops. CUDA always synchronizes */
+    int host_spin;
     /* Bytes or flops one run does where the plan decides it (its geometry depends on the device): else 0, and
      * the family's work() says */
     double work;
