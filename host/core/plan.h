@@ -70,9 +70,10 @@ typedef struct vkb_pass {
     uint32_t shared_bytes;            /* shared memory per workgroup the kernel declares (its constants') */
     uint32_t repeat;                  /* run the pass this many times back to back (0: once) */
     int no_barrier;                   /* ... with no barrier between the repeats (they may overlap) */
-    int queue;                        /* 1: a copy on the second queue (Vulkan: a transfer-only family; CUDA: a
-                                         second stream), at the same time as the passes on queue 0; only in a
-                                         host-timed plan, whose buffers the copy binds are VKB_BUF_TWO_QUEUES */
+    int queue;                        /* 1, 2: a copy on the transfer-only family's first, second queue (Vulkan;
+                                         CUDA: a second stream), at the same time as the passes on the others;
+                                         only in a host-timed plan, whose buffers the copy binds are
+                                         VKB_BUF_TWO_QUEUES */
 } vkb_pass;
 
 /* A specialization constant set from the command line (--spec NAME=VALUE): by the name the shader gives
