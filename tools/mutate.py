@@ -124,6 +124,8 @@ MUTATIONS = [
       CLEAN("matmul"), "warptile matmul: the last, partial k tile skipped"),
     M("sh36", "shader", "host/families/matmul/matmul_warptile.comp", "            stash((t + 1u) & 1u);", "            stash(t & 1u);",
       CLEAN("matmul"), "warptile matmul: the next tile stored into the stage being read (wrong stage index)"),
+    M("sh41", "shader", "host/families/matmul/matmul_warptile_named.comp", "ROW_FMA(7, a1.wwww)", "ROW_FMA(7, a1.zzzz)",
+      CLEAN("matmul"), "warptile_named matmul: the last row of each strip multiplied by the row above's A element"),
     M("sg01", "shader", "host/families/reduce/subgroup_tail.glsl", "    for (uint j = rank; j < count; j += lanes)",
       "    for (uint j = gl_SubgroupInvocationID; j < count; j += gl_SubgroupSize)",
       r"vkb\.vk\.validate\.sg(32|64)$", "subgroup tail assumes a full subgroup (lavapipe runs 16 active of 32/64: issue 22)"),

@@ -68,6 +68,9 @@ struct vkb_backend {
     /* Which memory BUF lives in, in words ("heap 1 (251 GiB) type 2: host-visible coherent cached"), into
      * TEXT; NULL when the backend cannot say. May be NULL. */
     const char *(*describe)(vkb_backend *b, vkb_buffer *buf, char *text, size_t len);
+    /* Which queue (stream) each copy pass of PREPARED goes to, in words ("pass 0 copy: queue family 1 (transfer,
+     * 2 queues) queue 0; ..."), into TEXT; NULL when the backend cannot say. May be NULL. */
+    const char *(*describe_queues)(vkb_backend *b, void *prepared, char *text, size_t len);
     /* Free everything; B itself too. */
     void (*destroy)(vkb_backend *b);
 };

@@ -166,6 +166,17 @@ static void describe_memory(vkb_result *res, vkb_backend *b, const vkb_plan *pla
     }
 }
 
+/* Which queue each copy of a plan that copies went to, as B names it (the transfer family's two-queue rows: which
+ * queue families and so which engines ran the two directions), into RES. */
+static void describe_queues(vkb_result *res, vkb_backend *b, const vkb_plan *plan, void *prep)
+{
+    int copies = 0;
+    for (int i = 0; i < plan->npass; i++)
+        copies |= plan->pass[i].kind == VKB_PASS_COPY;
+    if (copies && b->describe_queues && !b->describe_queues(b, prep, res->queues, sizeof res->queues))
+        res->queues[0] = 0;
+}
+
 /* Whether PLAN runs a kernel of ours (a dispatch), whose subgroup size --subgroup-size sets. */
 static int plan_dispatches(const vkb_plan *plan)
 {
@@ -269,6 +280,7 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
         }
     }
     describe_memory(res, b, &plan, bufs);
+    describe_queues(res, b, &plan, prep);
     res->host_timed = plan.host_timed;
     for (int i = 0; i < plan.nbuf; i++)
         if (plan.buf[i].role == VKB_BUF_OUTPUT)

@@ -70,9 +70,10 @@ typedef struct vkb_pass {
     uint32_t shared_bytes;            /* shared memory per workgroup the kernel declares (its constants') */
     uint32_t repeat;                  /* run the pass this many times back to back (0: once) */
     int no_barrier;                   /* ... with no barrier between the repeats (they may overlap) */
-    int queue;                        /* 1: a copy on the second queue (Vulkan: a transfer-only family; CUDA: a
-                                         second stream), at the same time as the passes on queue 0; only in a
-                                         host-timed plan, whose buffers the copy binds are VKB_BUF_TWO_QUEUES */
+    int queue;                        /* 1, 2: a copy on the transfer-only family's first, second queue (Vulkan;
+                                         CUDA: a second stream), at the same time as the passes on the others;
+                                         only in a host-timed plan, whose buffers the copy binds are
+                                         VKB_BUF_TWO_QUEUES */
 } vkb_pass;
 
 /* A specialization constant set from the command line (--spec NAME=VALUE): by the name the shader gives
@@ -103,6 +104,10 @@ typedef struct vkb_plan {
     /* Each repetition timed on the host's clock instead of the device's: from submission to the fence (CUDA:
      * launch to synchronize), or around the host copies of a VKB_PASS_HOST_COPY plan */
     int host_timed;
+    /* How a host-timed plan waits for its fence: 0 blocks in the driver (vkWaitForFences, which may sleep until an
+     * interrupt wakes the thread), 1 spins on its status (vkGetFenceStatus, as CUDA's synchronize spins by default
+     * on a host with more cores than GPUs) and resets it after the clock stops. CUDA always synchronizes */
+    int host_spin;
     /* Bytes or flops one run does where the plan decides it (its geometry depends on the device): else 0, and
      * the family's work() says */
     double work;

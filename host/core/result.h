@@ -58,6 +58,8 @@ typedef struct vkb_result {
     char memory[240];         /* where a plan that places buffers (VKB_BUF_PLACEMENT) put each, as the backend
                                  names it ("src: heap 1 (...) type 2: host-visible coherent; dst: ..."); else "" */
     int host_timed;           /* timed on the host's clock (vkb_plan.host_timed), not the device's */
+    char queues[240];         /* which queue each copy of a plan that copies went to, as the backend names it
+                                 (vkb_backend.describe_queues); else "" */
 } vkb_result;
 
 /* "default", "disabled", or NULL for VKB_ROBUSTNESS_NONE: the JSON's and CSV's words. */

@@ -154,6 +154,7 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
         vkb_json_null(j, "subgroup_size");
     vkb_json_string(j, "robustness", vkb_robustness_name(r->robustness));   /* 2.1: null for CUDA */
     vkb_json_string(j, "memory", r->memory[0] ? r->memory : NULL);
+    vkb_json_string(j, "queues", r->queues[0] ? r->queues : NULL);
     vkb_json_string(j, "timer", r->status == VKB_RES_SKIP ? NULL : r->host_timed ? "host" : "device");
     vkb_json_bool(j, "ceiling_row", (r->variant->flags & VKB_VAR_CEILING) != 0);
     vkb_json_bool(j, "deterministic", !(r->variant->flags & VKB_VAR_NONDETERMINISTIC));

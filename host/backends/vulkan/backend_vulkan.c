@@ -21,8 +21,9 @@
 typedef struct vk_prepared {
     vkb_plan plan;
     vkb_vk_pipeline pipe[VKB_MAX_PASSES];
-    VkCommandBuffer host_timed;   /* a host-timed plan's one repetition, recorded once (submit to fence) */
-    VkCommandBuffer second;       /* ... its copies on the transfer queue (vkb_pass.queue 1), beside it */
+    VkCommandBuffer host_timed;   /* a host-timed plan's passes on the compute queue, recorded once (submit to
+                                     fence); none where all its device passes are on the transfer queues */
+    VkCommandBuffer side[2];      /* ... its copies on transfer queue 0 and 1 (vkb_pass.queue 1, 2), beside it */
 } vk_prepared;
 
 typedef struct vk_backend {
@@ -51,9 +52,16 @@ static void *vk_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t 
             b->unprepare(b, p);
             return NULL;
         }
-        if (pass->queue && (impl->vk->xfer_family == UINT32_MAX || pass->kind != VKB_PASS_COPY || !plan->host_timed)) {
-            snprintf(why, len, "%s", impl->vk->xfer_family == UINT32_MAX ? "no transfer-only queue family on this "
-                     "device" : "only a host-timed plan's copies go to the transfer queue");
+        if (pass->queue && (impl->vk->xfer_family == UINT32_MAX || pass->kind != VKB_PASS_COPY || !plan->host_timed ||
+                            (uint32_t)pass->queue > impl->vk->xfer_count)) {
+            if (impl->vk->xfer_family == UINT32_MAX)
+                snprintf(why, len, "no transfer-only queue family on this device");
+            else if (pass->kind != VKB_PASS_COPY || !plan->host_timed)
+                snprintf(why, len, "only a host-timed plan's copies go to the transfer queues");
+            else
+                snprintf(why, len, "the transfer-only queue family %u has %u queue%s: a copy on transfer queue %d "
+                         "needs %d", impl->vk->xfer_family, impl->vk->xfer_count, impl->vk->xfer_count == 1 ? "" : "s",
+                         pass->queue - 1, pass->queue);
             b->unprepare(b, p);
             return NULL;
         }
@@ -160,8 +168,9 @@ static void vk_unprepare(vkb_backend *b, void *prepared)
         vkb_vk_pipeline_destroy(impl->vk, &p->pipe[i]);
     if (p->host_timed)
         vkFreeCommandBuffers(impl->vk->device, impl->vk->pool, 1, &p->host_timed);
-    if (p->second)
-        vkFreeCommandBuffers(impl->vk->device, impl->vk->xfer_pool, 1, &p->second);
+    for (int q = 0; q < 2; q++)
+        if (p->side[q])
+            vkFreeCommandBuffers(impl->vk->device, impl->vk->xfer_pool, 1, &p->side[q]);
     free(p);
 }
 
@@ -231,7 +240,7 @@ static void record_passes(VkCommandBuffer cmd, vk_backend *impl, vk_prepared *p,
         const vkb_pass *pass = &p->plan.pass[i];
         uint32_t repeat = pass->repeat ? pass->repeat : 1;
         vkb_vk_pipeline *pipe = &p->pipe[i];
-        if (pass->queue)   /* the transfer queue's: record_second */
+        if (pass->queue)   /* a transfer queue's: record_side */
             continue;
         if (i > 0)
             vkb_vk_barrier(cmd);
@@ -306,8 +315,8 @@ static void record_reps(vkb_vk *vk, VkCommandBuffer cmd, void *user)
     barrier_to_host(cmd);
 }
 
-/* The copies of queue 1 into the transfer queue's command buffer: only transfer stages there. */
-static void record_second(VkCommandBuffer cmd, const vkb_plan *plan, vkb_buffer *const *bufs)
+/* The copies of QUEUE (1 or 2) into that transfer queue's command buffer: only transfer stages there. */
+static void record_side(VkCommandBuffer cmd, const vkb_plan *plan, vkb_buffer *const *bufs, int queue)
 {
     VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -317,7 +326,7 @@ static void record_second(VkCommandBuffer cmd, const vkb_plan *plan, vkb_buffer 
         struct vkb_buffer *src = bufs[pass->bind[0]], *dst = bufs[pass->bind[1]];
         VkBufferCopy region = {src->offset, dst->offset, pass->copy_bytes};
         uint32_t word = 0x5A5A5A5Au;
-        if (!pass->queue)
+        if (pass->queue != queue)
             continue;
         vkCmdCopyBuffer(cmd, src->buffer, dst->buffer, 1, &region);
         if (vkb_fault("transfer-byte") && pass->copy_bytes >= 4) {
@@ -329,12 +338,26 @@ static void record_second(VkCommandBuffer cmd, const vkb_plan *plan, vkb_buffer 
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
+/* Until FENCE is signalled, asking in a loop (no sleep, no interrupt to wake the thread: host_spin). */
+static void spin_fence(vkb_vk *vk, VkFence fence)
+{
+    VkResult r;
+    while ((r = vkGetFenceStatus(vk->device, fence)) == VK_NOT_READY)
+        ;
+    if (r != VK_SUCCESS)
+        vkb_vk_fail("vkGetFenceStatus", r, __FILE__, __LINE__);
+}
+
 /* One repetition of a host-timed plan: host copies, or its command buffers (recorded once) from submission to
- * their fences (the transfer queue's submitted first, so that it starts no later than the compute queue's). */
-static void host_timed_rep(vk_backend *impl, vk_prepared *p, vkb_buffer *const *bufs)
+ * their fences, one submission per queue and nothing between them (the transfer queues' submitted first, so that
+ * they start no later than the compute queue's).
+ * Returns the nanoseconds on the host's clock: a spinning plan's fence reset falls after the clock stops, as
+ * CUDA's synchronize has nothing to reset; a blocking one's inside (the row as it was first measured). */
+static double host_timed_rep(vk_backend *impl, vk_prepared *p, vkb_buffer *const *bufs)
 {
     vkb_vk *vk = impl->vk;
     VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    double t0 = vkb_now_ns(), ns;
     for (int i = 0; i < p->plan.npass; i++)
         if (p->plan.pass[i].kind == VKB_PASS_HOST_COPY) {
             const vkb_pass *pass = &p->plan.pass[i];
@@ -343,21 +366,42 @@ static void host_timed_rep(vk_backend *impl, vk_prepared *p, vkb_buffer *const *
             if (vkb_fault("transfer-byte") && pass->copy_bytes >= 4)
                 dst->map[dst->offset + pass->copy_bytes / 2] ^= 0x5A;
         }
-    if (!p->host_timed)
-        return;
+    if (!p->host_timed && !p->side[0] && !p->side[1])
+        return vkb_now_ns() - t0;
     si.commandBufferCount = 1;
-    if (p->second) {
-        si.pCommandBuffers = &p->second;
-        VKB_CHECK(vkQueueSubmit(vk->xfer_queue, 1, &si, vk->xfer_fence));
+    for (int q = 0; q < 2; q++)
+        if (p->side[q]) {
+            si.pCommandBuffers = &p->side[q];
+            VKB_CHECK(vkQueueSubmit(vk->xfer_queue[q], 1, &si, vk->xfer_fence[q]));
+        }
+    if (p->host_timed) {
+        si.pCommandBuffers = &p->host_timed;
+        VKB_CHECK(vkQueueSubmit(vk->queue, 1, &si, vk->fence));
     }
-    si.pCommandBuffers = &p->host_timed;
-    VKB_CHECK(vkQueueSubmit(vk->queue, 1, &si, vk->fence));
-    VKB_CHECK(vkWaitForFences(vk->device, 1, &vk->fence, VK_TRUE, UINT64_MAX));
-    VKB_CHECK(vkResetFences(vk->device, 1, &vk->fence));
-    if (p->second) {
-        VKB_CHECK(vkWaitForFences(vk->device, 1, &vk->xfer_fence, VK_TRUE, UINT64_MAX));
-        VKB_CHECK(vkResetFences(vk->device, 1, &vk->xfer_fence));
+    if (p->plan.host_spin) {
+        if (p->host_timed)
+            spin_fence(vk, vk->fence);
+        for (int q = 0; q < 2; q++)
+            if (p->side[q])
+                spin_fence(vk, vk->xfer_fence[q]);
+        ns = vkb_now_ns() - t0;
+        if (p->host_timed)
+            VKB_CHECK(vkResetFences(vk->device, 1, &vk->fence));
+        for (int q = 0; q < 2; q++)
+            if (p->side[q])
+                VKB_CHECK(vkResetFences(vk->device, 1, &vk->xfer_fence[q]));
+        return ns;
     }
+    if (p->host_timed) {
+        VKB_CHECK(vkWaitForFences(vk->device, 1, &vk->fence, VK_TRUE, UINT64_MAX));
+        VKB_CHECK(vkResetFences(vk->device, 1, &vk->fence));
+    }
+    for (int q = 0; q < 2; q++)
+        if (p->side[q]) {
+            VKB_CHECK(vkWaitForFences(vk->device, 1, &vk->xfer_fence[q], VK_TRUE, UINT64_MAX));
+            VKB_CHECK(vkResetFences(vk->device, 1, &vk->xfer_fence[q]));
+        }
+    return vkb_now_ns() - t0;
 }
 
 /* Record a host-timed plan's device passes once, into a command buffer of its own, to be submitted as it is. */
@@ -365,13 +409,26 @@ static void record_host_timed(vk_backend *impl, vk_prepared *p, vkb_buffer *cons
 {
     VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    int device_passes = 0;
+    int compute_passes = 0;   /* device passes on the compute queue */
     for (int i = 0; i < p->plan.npass; i++)
-        device_passes += p->plan.pass[i].kind != VKB_PASS_HOST_COPY;
-    if (!device_passes)
-        return;
+        compute_passes += p->plan.pass[i].kind != VKB_PASS_HOST_COPY && !p->plan.pass[i].queue;
     cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     cai.commandBufferCount = 1;
+    for (int q = 0; q < 2; q++)
+        for (int i = 0; i < p->plan.npass; i++)
+            if (p->plan.pass[i].queue == q + 1) {
+                if (!p->side[q]) {
+                    cai.commandPool = impl->vk->xfer_pool;
+                    VKB_CHECK(vkAllocateCommandBuffers(impl->vk->device, &cai, &p->side[q]));
+                }
+                VKB_CHECK(vkResetCommandBuffer(p->side[q], 0));
+                VKB_CHECK(vkBeginCommandBuffer(p->side[q], &bi));
+                record_side(p->side[q], &p->plan, bufs, q + 1);
+                VKB_CHECK(vkEndCommandBuffer(p->side[q]));
+                break;
+            }
+    if (!compute_passes)
+        return;
     if (!p->host_timed) {
         cai.commandPool = impl->vk->pool;
         VKB_CHECK(vkAllocateCommandBuffers(impl->vk->device, &cai, &p->host_timed));
@@ -384,18 +441,6 @@ static void record_host_timed(vk_backend *impl, vk_prepared *p, vkb_buffer *cons
     vkb_vk_barrier(p->host_timed);
     barrier_to_host(p->host_timed);
     VKB_CHECK(vkEndCommandBuffer(p->host_timed));
-    for (int i = 0; i < p->plan.npass; i++)
-        if (p->plan.pass[i].queue) {
-            if (!p->second) {
-                cai.commandPool = impl->vk->xfer_pool;
-                VKB_CHECK(vkAllocateCommandBuffers(impl->vk->device, &cai, &p->second));
-            }
-            VKB_CHECK(vkResetCommandBuffer(p->second, 0));
-            VKB_CHECK(vkBeginCommandBuffer(p->second, &bi));
-            record_second(p->second, &p->plan, bufs);
-            VKB_CHECK(vkEndCommandBuffer(p->second));
-            break;
-        }
 }
 
 static void bind_buffers(vkb_vk *vk, vk_prepared *p, vkb_buffer *const *bufs)
@@ -455,10 +500,9 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
         /* the host's clock around each repetition (--cold does not apply: the host's copies and one submission) */
         record_host_timed(impl, prepared, bufs);
         for (int r = 0; r < reps; r++) {
-            double t0 = vkb_now_ns();
-            host_timed_rep(impl, prepared, bufs);
+            double rep_ns = host_timed_rep(impl, prepared, bufs);
             if (ns)
-                ns[r] = vkb_now_ns() - t0;
+                ns[r] = rep_ns;
         }
         return;
     }
@@ -582,6 +626,31 @@ static const char *vk_describe(vkb_backend *b, vkb_buffer *buf, char *text, size
     return vkb_vk_buffer_describe(((vk_backend *)b->impl)->vk, buf, text, len);
 }
 
+/* Which queue each copy pass of PREPARED is submitted to: the queue family (its flags and queue count) and the
+ * queue's index in it. Vulkan names no engine: a transfer-only family is the one the driver maps to DMA engines. */
+static const char *vk_describe_queues(vkb_backend *b, void *prepared, char *text, size_t len)
+{
+    vkb_vk *vk = ((vk_backend *)b->impl)->vk;
+    const vk_prepared *p = prepared;
+    VkQueueFamilyProperties q[16];
+    uint32_t nq = 16;
+    size_t used = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(vk->phys, &nq, q);
+    text[0] = 0;
+    for (int i = 0; i < p->plan.npass && used < len; i++) {
+        const vkb_pass *pass = &p->plan.pass[i];
+        uint32_t family = pass->queue ? vk->xfer_family : vk->queue_family, index = pass->queue ? pass->queue - 1 : 0;
+        VkQueueFlags f = family < nq ? q[family].queueFlags : 0;
+        if (pass->kind != VKB_PASS_COPY)
+            continue;
+        used += (size_t)snprintf(text + used, len - used, "%spass %d copy: queue family %u (%s%s, %u queue%s) queue %u",
+                                 used ? "; " : "", i, family, f & VK_QUEUE_GRAPHICS_BIT ? "graphics compute " :
+                                 f & VK_QUEUE_COMPUTE_BIT ? "compute " : "", "transfer", family < nq ?
+                                 q[family].queueCount : 0, family < nq && q[family].queueCount == 1 ? "" : "s", index);
+    }
+    return text[0] ? text : NULL;
+}
+
 static void vk_destroy(vkb_backend *b)
 {
     vk_backend *impl = b->impl;
@@ -628,6 +697,7 @@ vkb_backend *vkb_vulkan_open(const char *select, int validation, int robustness_
     b->compare = vk_compare;
     b->execute = vk_execute;
     b->describe = vk_describe;
+    b->describe_queues = vk_describe_queues;
     b->destroy = vk_destroy;
     return b;
 }

@@ -182,8 +182,9 @@ static uint32_t pick_queue_family(VkPhysicalDevice phys, uint32_t *ts_bits)
     return best;
 }
 
-/* A queue family that transfers and does not compute (a DMA engine of its own), or UINT32_MAX. */
-static uint32_t pick_transfer_family(VkPhysicalDevice phys)
+/* A queue family that transfers and does not compute (a DMA engine of its own), or UINT32_MAX; its queue count
+ * into *COUNT. */
+static uint32_t pick_transfer_family(VkPhysicalDevice phys, uint32_t *count)
 {
     uint32_t n = 0, best = UINT32_MAX;
     VkQueueFamilyProperties *q;
@@ -193,6 +194,7 @@ static uint32_t pick_transfer_family(VkPhysicalDevice phys)
     for (uint32_t i = 0; i < n && best == UINT32_MAX; i++)
         if ((q[i].queueFlags & VK_QUEUE_TRANSFER_BIT) && !(q[i].queueFlags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT)))
             best = i;
+    *count = best == UINT32_MAX ? 0 : q[best].queueCount;
     free(q);
     return best;
 }
@@ -402,7 +404,7 @@ static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *se
 
 static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_t next)
 {
-    float priority = 1.0f;
+    float priority[2] = {1.0f, 1.0f};
     const char *enable[16];
     uint32_t nenable = 0;
     VkDeviceQueueCreateInfo qci[2] = {{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO},
@@ -423,8 +425,8 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     vkGetPhysicalDeviceProperties(vk->phys, &props);
     for (int i = 0; i < 2; i++) {
         qci[i].queueFamilyIndex = i ? vk->xfer_family : vk->queue_family;
-        qci[i].queueCount = 1;
-        qci[i].pQueuePriorities = &priority;
+        qci[i].queueCount = i ? vk->xfer_count : 1;
+        qci[i].pQueuePriorities = priority;
     }
     if (props.apiVersion >= VK_API_VERSION_1_2) {
         f12.shaderFloat16 = (c->features & VKB_NEED_FLOAT16) != 0;
@@ -499,8 +501,8 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     else
         volkLoadDevice(vk->device);       /* direct pointers into this one device's driver */
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
-    if (vk->xfer_family != UINT32_MAX)
-        vkGetDeviceQueue(vk->device, vk->xfer_family, 0, &vk->xfer_queue);
+    for (uint32_t i = 0; i < vk->xfer_count; i++)
+        vkGetDeviceQueue(vk->device, vk->xfer_family, i, &vk->xfer_queue[i]);
 }
 
 /* VKB_DEVICE_TIMEOUT_S: how long one submission may take before the device is taken for hung. */
@@ -557,7 +559,9 @@ vkb_vk *vkb_vk_create(const char *select, int validation, int robustness_off, vk
     vk->timestamp_period_ns = props.limits.timestampPeriod;
     vk->caps->timestamp_period_ns = props.limits.timestampPeriod;
     vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem);
-    vk->xfer_family = pick_transfer_family(vk->phys);
+    vk->xfer_family = pick_transfer_family(vk->phys, &vk->xfer_count);
+    if (vk->xfer_count > 2)
+        vk->xfer_count = 2;   /* two directions at most: a queue each */
     create_device(vk, exts, next);
     free(exts);
 
@@ -572,7 +576,8 @@ vkb_vk *vkb_vk_create(const char *select, int validation, int robustness_off, vk
     if (vk->xfer_family != UINT32_MAX) {
         pci.queueFamilyIndex = vk->xfer_family;
         VKB_CHECK(vkCreateCommandPool(vk->device, &pci, NULL, &vk->xfer_pool));
-        VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &vk->xfer_fence));
+        for (uint32_t i = 0; i < vk->xfer_count; i++)
+            VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &vk->xfer_fence[i]));
     }
     VKB_CHECK(vkCreatePipelineCache(vk->device, &cache_ci, NULL, &vk->cache));
     return vk;
@@ -585,7 +590,8 @@ void vkb_vk_destroy(vkb_vk *vk)
     vkDeviceWaitIdle(vk->device); /* no timeout to give, none needed: every submission was waited (vkb_vk_wait) */
     vkDestroyFence(vk->device, vk->fence, NULL);
     if (vk->xfer_pool) {
-        vkDestroyFence(vk->device, vk->xfer_fence, NULL);
+        for (uint32_t i = 0; i < vk->xfer_count; i++)
+            vkDestroyFence(vk->device, vk->xfer_fence[i], NULL);
         vkDestroyCommandPool(vk->device, vk->xfer_pool, NULL);
     }
     vkDestroyPipelineCache(vk->device, vk->cache, NULL);

@@ -17,12 +17,14 @@ typedef struct vkb_vk {
     VkCommandPool pool;
     VkCommandBuffer cmd;
     VkFence fence;
-    /* a second queue, of a transfer-only family (UINT32_MAX: the device has none), for transfers beside the
-     * compute queue's: its pool and fence */
+    /* up to two more queues, of a transfer-only family (UINT32_MAX: the device has none; a DMA engine each where
+     * the driver maps queues to engines), for transfers beside the compute queue's (vkb_pass.queue 1 and 2):
+     * how many the family gave, their pool and a fence each */
     uint32_t xfer_family;
-    VkQueue xfer_queue;
+    uint32_t xfer_count;
+    VkQueue xfer_queue[2];
     VkCommandPool xfer_pool;
-    VkFence xfer_fence;
+    VkFence xfer_fence[2];
     VkPhysicalDeviceMemoryProperties mem;
     double timestamp_period_ns;
     uint32_t timestamp_bits;

@@ -1,7 +1,8 @@
-/* latency.c - the latency family (µs): what one dispatch costs. From submission to fence on the host's clock
- * (CUDA: launch to synchronize); on the device, the time per dispatch of --n back to back in one command buffer
- * with and without barriers (CUDA: --n launches on one stream), between GPU timestamps; and one timestamp's own
- * cost. Each dispatch adds 1 to a counter that starts at the poison word: N dispatches must leave it N above. */
+/* latency.c - the latency family (µs): what one dispatch costs. From submission to fence on the host's clock,
+ * the fence waited on or spun on (CUDA: launch to synchronize); on the device, the time per dispatch of --n back
+ * to back in one command buffer with and without barriers (CUDA: --n launches on one stream), between GPU
+ * timestamps; and one timestamp's own cost. Each dispatch adds 1 to a counter that starts at the poison word:
+ * N dispatches must leave it N above. */
 #include <stdlib.h>
 
 #include "backend.h"
@@ -9,7 +10,7 @@
 #include "latency/rows.h"
 #include "util.h"
 
-enum { LAT_SUBMIT, LAT_BARRIER, LAT_NO_BARRIER, LAT_TIMESTAMP };
+enum { LAT_SUBMIT, LAT_SUBMIT_SPIN, LAT_BARRIER, LAT_NO_BARRIER, LAT_TIMESTAMP };
 
 #define ROW(name, shader, param, flags, note) \
     {#name, #shader, {1, 1, 1}, {0}, 0, param, 0, (flags) | VKB_VAR_NONDETERMINISTIC, note, NULL},
@@ -54,10 +55,16 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     return vkb_calloc(1, sizeof(latency_case));
 }
 
+/* Whether V is timed on the host from submission to fence (one dispatch, whatever --n). */
+static int is_submit(const vkb_variant *v)
+{
+    return v->param == LAT_SUBMIT || v->param == LAT_SUBMIT_SPIN;
+}
+
 /* Dispatches (or timestamps) one run of V does at C. */
 static uint64_t count_of(const vkb_variant *v, const vkb_case *c)
 {
-    return v->param == LAT_SUBMIT ? 1 : (uint64_t)c->shape.d[0];
+    return is_submit(v) ? 1 : (uint64_t)c->shape.d[0];
 }
 
 static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
@@ -81,7 +88,8 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     vkb_pass_bind(pass, 1, &b);
     pass->repeat = (uint32_t)n;
     pass->no_barrier = v->param == LAT_NO_BARRIER;
-    p->host_timed = v->param == LAT_SUBMIT;
+    p->host_timed = is_submit(v);
+    p->host_spin = v->param == LAT_SUBMIT_SPIN;
     return VKB_PLAN_OK;
 }
 

@@ -283,16 +283,20 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             shared = block_shared(spec);
             tile_m = spec[0];
             tile_n = spec[1];
-        } else if (strcmp(v->kernel, "matmul_warptile") == 0) {
+        } else if (strcmp(v->kernel, "matmul_warptile") == 0 || strcmp(v->kernel, "matmul_warptile_named") == 0) {
             /* the workgroup follows from the constants; a --spec 0= that says otherwise is refused */
             const vkb_variant *row = vkb_variant_find(&vkb_family_matmul, v->name);   /* as declared */
             uint32_t nt = 0;
             if ((code = warptile_check(spec, &nt, why, len)) != VKB_PLAN_OK)
                 return code;
+            if (strcmp(v->kernel, "matmul_warptile_named") == 0 && (spec[5] != 8 || spec[6] != 8))
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "TM=%u TN=%u: matmul_warptile_named names "
+                                     "8x8 accumulators per invocation (TM=8, TN=8)", spec[5], spec[6]);
             if (local[1] != 1 || local[2] != 1 || (row && local[0] != row->local[0] && local[0] != nt))
-                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: matmul_warptile's is "
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: %s's is "
                                      "%u x its %u warp tiles = %ux1x1, set by BM, BN, WM, WN (leave 0=, 1=, 2= "
-                                     "out)", local[0], local[1], local[2], MATMUL_WARP, nt / MATMUL_WARP, nt);
+                                     "out)", local[0], local[1], local[2], v->kernel, MATMUL_WARP, nt / MATMUL_WARP,
+                                     nt);
             local[0] = nt;
             /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
             while (warptile_shared(spec) > caps->max_shared_bytes && spec[2] % 8 == 0)

@@ -440,6 +440,9 @@ cudaError_t launch_cublas_hgemm(const vkb_pass *p, void *const *a, cudaStream_t 
 #define CUDA_matmul_block_unrolled CUDA_matmul_block
 #define CUDA_matmul_warptile(kernel, lx, bm, bn, bk, wm, wn, tm, tn) \
     {kernel, 7, {bm, bn, bk, wm, wn, tm, tn}, launch_warptile<bm, bn, bk, wm, wn, tm, tn>},
+/* the named registers are how the Vulkan shader is written for its driver; nvcc keeps warptile's arrays in
+ * registers by itself: the same template at the same constants */
+#define CUDA_matmul_warptile_named CUDA_matmul_warptile
 #define CUDA_matmul_coopmat(kernel, lx, bm, bn, bk, wm, wn) \
     {kernel, 5, {bm, bn, bk, wm, wn}, launch_coopmat<bm, bn, bk, wm, wn>},
 /* CUDA's shared tile is half already */

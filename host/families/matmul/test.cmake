@@ -37,3 +37,7 @@ set_tests_properties(vkb.vk.matmul.tensor_cores PROPERTIES LABELS vulkan SKIP_RE
 add_test(NAME vkb.vk.matmul.warptile_spec COMMAND sh -c
          "for s in BK=16,BM=64,BN=64,WM=32,WN=32,TM=4,TN=8 WM=32,WN=64 BM=128,BN=256,WM=64,WN=64,TM=8,TN=16 BK=4 BM=96,BN=32,WM=32,WN=32,TM=4,TN=8 BM=64,BN=32,BK=4,WM=32,WN=32,TM=4,TN=8; do ${vkbench} validate matmul --variant warptile --spec $s --m 1,129 --n 3,132 --k 9,36 --validation --quiet || exit 1; done")
 set_tests_properties(vkb.vk.matmul.warptile_spec PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
+# warptile_named (issue 38) at the awkward shapes: 1, 31, 33, 1000 x 17 and non-multiples of its 128x64x16 tile
+add_test(NAME vkb.vk.matmul.warptile_named_shapes COMMAND
+         ${vkbench} validate matmul --variant warptile_named --m 1,31,33,1000 --n 1,17,33,65 --k 1,31,33 --validation --quiet)
+set_tests_properties(vkb.vk.matmul.warptile_named_shapes PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
