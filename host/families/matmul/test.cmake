@@ -37,3 +37,8 @@ set_tests_properties(vkb.vk.matmul.tensor_cores PROPERTIES LABELS vulkan SKIP_RE
 add_test(NAME vkb.vk.matmul.warptile_spec COMMAND sh -c
          "for s in BK=16,BM=64,BN=64,WM=32,WN=32,TM=4,TN=8 WM=32,WN=64 BM=128,BN=256,WM=64,WN=64,TM=8,TN=16 BK=4 BM=96,BN=32,WM=32,WN=32,TM=4,TN=8 BM=64,BN=32,BK=4,WM=32,WN=32,TM=4,TN=8; do ${vkbench} validate matmul --variant warptile --spec $s --m 1,129 --n 3,132 --k 9,36 --validation --quiet || exit 1; done")
 set_tests_properties(vkb.vk.matmul.warptile_spec PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
+# a row's fallback ceiling in a family not asked for runs implicitly (first, alone, at its default shape): `run
+# matmul --variant dbuf` gives dbuf a ceil% against peak/fma_f32 (it printed `ceil% (none)`)
+add_test(NAME vkb.vk.matmul.implicit_fallback COMMAND sh -c
+         "${vkbench} run matmul --variant dbuf --size 64 --reps 2 --warmup-ms 0 --quiet --json implicit_fallback.json && ${VKB_PYTHON} -c \"import json; r = json.load(open('implicit_fallback.json'))['results']; assert [x['family'] + '/' + x['variant'] for x in r if x['family'] == 'peak'] == ['peak/fma_f32'], r; d = [x for x in r if x['variant'] == 'dbuf'][0]['metric']; assert (d['ceiling_family'], d['ceiling_variant']) == ('peak', 'fma_f32'), d; assert r[0]['family'] == 'peak'\"")
+set_tests_properties(vkb.vk.matmul.implicit_fallback PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 ENVIRONMENT VKB_CACHE_PROBE=0)
