@@ -14,13 +14,21 @@
  * to DRAM's (the largest footprint's), interpolated: about where half the chase's loads miss. 0 when there is
  * no such rise (fewer than 3 points, or no point a cache's distance below DRAM). */
 uint64_t vkb_cache_knee(const double *bytes, const double *ns, int n);
+/* The longest path of a cache file: a longer one is no file (never a shortened one) */
+#define VKB_CACHE_PATH_MAX 1024
 /* Where the measurement for CAPS's device is kept: $XDG_CACHE_HOME/vkbench/<uuid>.json (else
- * $HOME/.cache/vkbench/...). 0, or -1 when neither variable is set. */
+ * $HOME/.cache/vkbench/...). 0, or -1 when neither variable is an absolute path (a relative XDG_CACHE_HOME is
+ * ignored, as the XDG rule says) or the path is longer than VKB_CACHE_PATH_MAX. */
 int vkb_cache_path(const vkb_caps *caps, char *path, size_t len);
-/* The size kept for CAPS's device, or 0 when there is none (or it cannot be read). */
+/* What the file keeps for CAPS's device, read strictly: a regular file (never a FIFO or a link), written by this
+ * probe's version for this driver, "cache_bytes" a top-level plain integer from 1 KiB to 64 GiB, or null (the
+ * probe found no clear knee: *SIZE 0). 1 with *SIZE, or 0 (*SIZE 0) when there is no such file: measure again. */
+int vkb_cache_read(const vkb_caps *caps, uint64_t *size);
+/* The size kept for CAPS's device, or 0 when there is none, it is unknown or it cannot be read. */
 uint64_t vkb_cache_load(const vkb_caps *caps);
-/* Keep SIZE and the N points it came from for CAPS's device (written whole: a temporary renamed over the file).
- * 0, or -1 when the file cannot be written (the caller goes on without it). */
+/* Keep SIZE (0: no clear knee, kept as null) and the N points it came from for CAPS's device, with the probe's
+ * version and the driver (written whole: a temporary renamed over the file; a link or other non-file at the
+ * path is left as it is). 0, or -1 when the file cannot be written (the caller goes on without it). */
 int vkb_cache_save(const vkb_caps *caps, uint64_t size, const double *bytes, const double *ns, int n);
 
 /* The last-level cache of VK where neither the driver nor CUDA reported one (caps.cache_bytes 0): kept from an

@@ -416,7 +416,7 @@ int main(int argc, char **argv)
         vkb_caps caps[VKB_MAX_DEVICES];
         int n = vkb_vulkan_devices(caps, VKB_MAX_DEVICES);
         for (int i = 0; i < n && i < VKB_MAX_DEVICES; i++) {
-            char path[4096] = "";
+            char path[VKB_CACHE_PATH_MAX] = "";
             vkb_cache_path(&caps[i], path, sizeof path);
             vkb_devices_view(stdout, i, &caps[i], vkb_cache_load(&caps[i]), path);
         }

@@ -26,6 +26,30 @@ const char *vkb_shape_text(const vkb_family *f, const vkb_shape *s, char *buf, s
     return buf;
 }
 
+/* The stream copy: copy_io's bytes as floats through the copy family's kernel (host/families/copy/copy.c's plan) */
+static int plan_stream_copy(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
+                            vkb_plan *p, char *why, size_t len)
+{
+    const void *src = NULL;
+    void *dst = NULL;
+    uint64_t bytes = f->copy_io(c, &src, &dst), words = bytes / 4;
+    uint32_t groups[3] = {0, 1, 1};
+    int b[2];
+    vkb_pass *pass;
+    if (bytes % 4 || words > UINT32_MAX)
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "%llu bytes: the stream copy moves whole floats, at "
+                             "most 2^32 - 1 (the kernel indexes with 32 bits)", (unsigned long long)bytes);
+    b[0] = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, src);
+    b[1] = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, dst);
+    groups[0] = vkb_groups_for((words + 3) / 4, v->local[0], caps->max_group_count[0]);
+    pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
+    vkb_pass_bind(pass, 2, b);
+    pass->spec[0] = v->spec[0];
+    pass->nspec = v->nspec;
+    pass->push[0] = (uint32_t)words;
+    return VKB_PLAN_OK;
+}
+
 int vkb_family_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
                     vkb_plan *p, char *why, size_t len)
 {
@@ -44,6 +68,8 @@ int vkb_family_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c
         if (s >= 0 && d >= 0)
             vkb_plan_copy(p, s, d, bytes);
         code = VKB_PLAN_OK;
+    } else if (v->flags & VKB_VAR_STREAM_COPY) {
+        code = plan_stream_copy(f, v, c, caps, p, why, len);
     } else {
         code = f->plan(v, c, caps, p, why, len);
     }
@@ -57,7 +83,7 @@ int vkb_family_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c
 
 double vkb_family_work(const vkb_family *f, const vkb_variant *v, const vkb_case *c)
 {
-    if (v->flags & VKB_VAR_API_COPY)
+    if (v->flags & (VKB_VAR_API_COPY | VKB_VAR_STREAM_COPY))
         return 2.0 * (double)f->copy_io(c, NULL, NULL); /* read + write */
     return f->work(v, c);
 }
@@ -65,7 +91,7 @@ double vkb_family_work(const vkb_family *f, const vkb_variant *v, const vkb_case
 void vkb_family_check(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_plan *p,
                       vkb_check *res)
 {
-    if (v->flags & VKB_VAR_API_COPY) {
+    if (v->flags & (VKB_VAR_API_COPY | VKB_VAR_STREAM_COPY)) {
         vkb_check_init(res, "exact copy of the input");
         vkb_check_words(res, p->buf[1].host, p->buf[0].host, p->buf[0].bytes / 4);
         vkb_check_finish(res);

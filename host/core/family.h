@@ -26,12 +26,22 @@ enum {
     VKB_VAR_API_COPY = 1u << 4,        /* the API's own copy of the family's input, planned, counted and checked
                                           by vkb_family_plan/_work/_check from the family's copy_io */
     VKB_VAR_NOT_IN_SUITE = 1u << 5,    /* left out of the default suite (which keeps the rows others need) */
-    VKB_VAR_SHADER_COPY = 1u << 6      /* a kernel that moves its input unchanged: with the API's copies, a bound
-                                          the run's bandwidths are judged against (the runner's SUSPECT rule) */
+    VKB_VAR_SHADER_COPY = 1u << 6,     /* a kernel that moves its input unchanged: with the API's copies, a bound
+                                          the bandwidths of its shape are judged against (the SUSPECT rule) */
+    VKB_VAR_STREAM_COPY = 1u << 7      /* a shader stream copy of the family's input (copy_io's bytes, the copy
+                                          family's vec4 kernel), planned, counted and checked by vkb_family_* */
 };
 
 /* The API-copy ceiling row (vkCmdCopyBuffer / cudaMemcpy device-to-device): one line in a family's table. */
 #define VKB_API_COPY_ROW(note) {"api_copy", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_API_COPY, note}
+
+/* The shader stream-copy ceiling row: the copy family's vec4 kernel (memory.width's mem_width at WORDS=4) on the
+ * API copy's bytes. Beside VKB_API_COPY_ROW, the ceiling of a shape is the faster of the two: an API copy can be
+ * far below what the memory streams (vkCmdCopyBuffer on NVIDIA's driver 580: 28% of a shader copy). */
+#define VKB_STREAM_COPY_ROW                                                                                        \
+    {"stream_copy", "mem_width", {256, 1, 1}, {4}, 1, 0, 0,                                                        \
+     VKB_VAR_CEILING | VKB_VAR_STREAM_COPY | VKB_VAR_SHADER_COPY,                                                  \
+     "the copy family's vec4 kernel on the API copy's bytes: with api_copy, the ceiling (the faster of the two)"}
 
 /* One row of a family's table. A new variant is a shader (and CUDA twin) plus a row. */
 typedef struct vkb_variant {

@@ -16,7 +16,7 @@
 #include "util.h"
 #include "verify.h"
 
-#define SUSPECT_COPY_FACTOR 1.25  /* a bandwidth this far above the fastest copy of the run is not believed */
+#define SUSPECT_COPY_FACTOR 1.25  /* a bandwidth this far above the fastest copy of its shape is not believed */
 /* ... for rows that move at least this much: below it, fixed per-call costs (which differ between an API
  * copy and a dispatch) dominate, and a GB/s figure bounds nothing */
 #define SUSPECT_MIN_BYTES (64.0 * 1048576)
@@ -48,21 +48,39 @@ static double peak_flops(const vkb_caps *caps, const vkb_variant *v)
 }
 
 /* A copy: the API's copy row of any family, or a shader copy (VKB_VAR_SHADER_COPY: the copy family's vec4,
- * transpose's copy rows). The shader copies count because an API copy can be far below the memory's rate
- * (vkCmdCopyBuffer on NVIDIA's driver 580: 28% of a shader copy), and would make every honest kernel of a run
- * without CUDA look too fast. */
+ * transpose's copy rows). */
 static int is_copy(const vkb_result *res)
 {
     return strcmp(res->variant->name, "api_copy") == 0 || (res->variant->flags & VKB_VAR_SHADER_COPY);
 }
 
-/* Mark RES suspect when its metric is above a physical bound: bandwidth above 1.25x the fastest copy of the
- * run (rows measured against a copy ceiling, moving at least SUSPECT_MIN_BYTES, on a GPU: a CPU
- * implementation's caches and write-allocate make a copy no bound for a read-only kernel), a FLOP rate
- * above the device's known peak. */
-void vkb_judge_metric(vkb_runner *r, vkb_result *res, const vkb_caps *caps)
+/* The bandwidth bound of RES: the fastest copy measured at its own shape, in its own --repeat round, before it
+ * (the shape's ceilings run first), when one of those copies is a shader copy; else 0 (not judged). A copy at
+ * another size or another moment bounds nothing: on the H100 without CUDA the first family's copies ran at
+ * half clock and made every later healthy row "too fast". An API copy alone bounds nothing either: it can
+ * be far below the memory's rate (vkCmdCopyBuffer on NVIDIA's driver 580: 28% of a shader copy). */
+static double copy_bound(const vkb_runner *r, const shape_state *st, const vkb_result *res, int *shader)
 {
-    double peak;
+    double best = 0;
+    *shader = 0;
+    for (int j = st->first_result; j < r->results.n; j++) {
+        const vkb_result *c = &r->results.r[j];
+        if (c == res || !c->timed || c->status != VKB_RES_OK || c->repeat != res->repeat || !is_copy(c))
+            continue;
+        *shader |= (c->variant->flags & VKB_VAR_SHADER_COPY) != 0;
+        if (c->metric > best)
+            best = c->metric;
+    }
+    return *shader ? best : 0;
+}
+
+/* Mark RES suspect when its metric is above a physical bound: bandwidth above 1.25x the fastest copy of its
+ * own shape (copy_bound; rows moving at least SUSPECT_MIN_BYTES, on a GPU: a CPU implementation's caches and
+ * write-allocate make a copy no bound for a read-only kernel), a FLOP rate above the device's known peak. */
+void vkb_judge_metric(const vkb_runner *r, const shape_state *st, vkb_result *res, const vkb_caps *caps)
+{
+    double peak, bound;
+    int shader;
     if (!res->timed || res->status != VKB_RES_OK)
         return;
     if (res->family->theoretical) {   /* the row's own bound, at the highest clock: nothing runs faster */
@@ -75,15 +93,13 @@ void vkb_judge_metric(vkb_runner *r, vkb_result *res, const vkb_caps *caps)
         return;
     }
     if (strcmp(res->family->metric, "GB/s") == 0) {
-        if (caps->is_cpu || res->work < SUSPECT_MIN_BYTES)
-            return;
-        if (is_copy(res) && res->metric > r->fastest_copy)
-            r->fastest_copy = res->metric;
-        if (res->ceiling && is_copy(res->ceiling) && r->fastest_copy > 0 &&
-            res->metric > SUSPECT_COPY_FACTOR * r->fastest_copy) {
+        if (caps->is_cpu || res->work < SUSPECT_MIN_BYTES || !res->ceiling || !is_copy(res->ceiling))
+            return;   /* only rows measured against a copy: a cache or transfer row has other bounds */
+        bound = copy_bound(r, st, res, &shader);
+        if (bound > 0 && res->metric > SUSPECT_COPY_FACTOR * bound) {
             res->suspect = 1;
             snprintf(res->suspect_reason, sizeof res->suspect_reason, "%.1f GB/s is above %.2fx the fastest copy "
-                     "of this run (%.1f GB/s): a timing error?", res->metric, SUSPECT_COPY_FACTOR, r->fastest_copy);
+                     "of the same bytes (%.1f GB/s): a timing error?", res->metric, SUSPECT_COPY_FACTOR, bound);
         }
     } else if ((peak = peak_flops(caps, res->variant)) > 0 && res->metric > peak) {
         res->suspect = 1;

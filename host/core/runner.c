@@ -180,7 +180,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
             break;
         }
         vkb_judge_ceiling(r, &st, res);
-        vkb_judge_metric(r, res, &r->all[k->backend]->caps);
+        vkb_judge_metric(r, &st, res, &r->all[k->backend]->caps);
         r->done++;
         for (int i = 0; i < r->nsinks; i++)
             if (r->sinks[i]->result)

@@ -54,7 +54,6 @@ typedef struct vkb_runner {
     vkb_work *work;             /* the work list (vkb_runner_plan) */
     int nwork;
     int done;                   /* cases finished */
-    double fastest_copy;        /* GB/s of the fastest copy ceiling so far: bandwidths above 1.25x are suspect */
     vkb_runner_clock clock;
     double start_ns;            /* when the run began (vkb_now_ns) */
     int interrupted;            /* the signal that stopped the run (SIGINT, SIGTERM), else 0 */

@@ -50,7 +50,7 @@ void vkb_compare_forget(saved_outputs *saved);
 void vkb_compare_free(saved_outputs *saved);
 
 /* judge.c */
-void vkb_judge_metric(vkb_runner *r, vkb_result *res, const vkb_caps *caps);
+void vkb_judge_metric(const vkb_runner *r, const shape_state *st, vkb_result *res, const vkb_caps *caps);
 void vkb_judge_ceiling(vkb_runner *r, const shape_state *st, vkb_result *res);
 
 /* execute.c */

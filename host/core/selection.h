@@ -16,6 +16,7 @@ typedef struct vkb_selected_family {
     unsigned char *selected;  /* nvariants flags: chosen by --variant (ceilings run anyway when timing) */
     vkb_shape *shapes;
     int nshapes;
+    int implicit;             /* not asked for: it holds the fallback ceiling of a row that was (its default shape) */
 } vkb_selected_family;
 
 typedef struct vkb_selection {

@@ -1,6 +1,15 @@
-/* test_cache_probe.c - the last-level cache's knee from synthetic chase latencies (host/app/cache_probe.c). */
+/* test_cache_probe.c - the last-level cache's knee from synthetic chase latencies, and the file that keeps it read
+ * strictly (host/app/cache_probe.c). */
 #include "cache_probe.h"
 #include "unit.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MIB (1024.0 * 1024.0)
 
@@ -59,5 +68,198 @@ static void no_step(void)
     ASSERT(vkb_cache_knee(b, ns, 2) == 0);
 }
 
-UNIT_TESTS({"two_levels", two_levels}, {"noisy_rise", noisy_rise}, {"h100", h100}, {"h100_probe", h100_probe},
+/* a split L2 (the H100's two partitions): the near one at 150 ns to 24 MiB, the far one at 240 ns to 48 MiB, DRAM
+ * 350: the cache ends past 48 MiB (within 15% of 50 MiB), not at the near partition's edge (28 MiB) */
+static void split_knee(void)
+{
+    double b[] = {1 * MIB, 4 * MIB, 8 * MIB, 16 * MIB, 24 * MIB, 28 * MIB, 32 * MIB, 40 * MIB, 48 * MIB, 56 * MIB,
+                  64 * MIB, 128 * MIB, 256 * MIB};
+    double ns[] = {150, 150, 150, 151, 155, 238, 240, 241, 242, 300, 345, 350, 350};
+    uint64_t k = vkb_cache_knee(b, ns, 13);
+    ASSERT(k > 48 * MIB && k < 57.5 * MIB);
+}
+
+/* two levels (L2 40 ns to 32 MiB, DRAM 120 ns from 64 MiB) with +-4% noise on every point: the knee of the clean
+ * curve (between 32 and 64 MiB), within 15% */
+static void noisy_levels(void)
+{
+    double b[19], ns[19], clean[19];
+    static const double noise[] = {1.04, 0.97, 1.02, 0.96, 1.03, 0.98, 1.04, 0.96, 1.01, 1.04,
+                                   0.97, 1.03, 0.96, 1.02, 1.04, 0.97, 1.0, 1.03, 0.99};
+    uint64_t want, k;
+    for (int i = 0; i < 19; i++) {
+        b[i] = 1024.0 * (1 << i);
+        clean[i] = b[i] <= 65536 ? 10 : b[i] <= 32 * MIB ? 40 : 120;
+        ns[i] = clean[i] * noise[i];
+    }
+    want = vkb_cache_knee(b, clean, 19);
+    k = vkb_cache_knee(b, ns, 19);
+    ASSERT(want > 32 * MIB && want < 64 * MIB);
+    ASSERT(k > 0.85 * (double)want && k < 1.15 * (double)want);
+}
+
+/* a steady rise (10% per doubling, TLB reach, no cache edge): no clear knee, so no size (never a guess) */
+static void steady_rise(void)
+{
+    double b[19], ns[19];
+    for (int i = 0; i < 19; i++) {
+        b[i] = 1024.0 * (1 << i);
+        ns[i] = 100 * pow(1.1, i);
+    }
+    ASSERT(vkb_cache_knee(b, ns, 19) == 0);
+}
+
+/* ---- the file ---- */
+
+static char home[256];
+
+static void fake_caps(vkb_caps *caps)
+{
+    memset(caps, 0, sizeof *caps);
+    snprintf(caps->name, sizeof caps->name, "fake GPU");
+    snprintf(caps->driver, sizeof caps->driver, "driver \"1.0\"");
+    for (int i = 0; i < 16; i++)
+        caps->uuid[i] = (uint8_t)(i * 17);
+}
+
+/* a fresh XDG_CACHE_HOME with vkbench/ in it; PATH the device's file there */
+static void fresh_home(vkb_caps *caps, char *path, size_t len)
+{
+    char cmd[300];
+    snprintf(home, sizeof home, "/tmp/vkb_cache_test.%ld", (long)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s", home);
+    ASSERT(system(cmd) == 0);
+    ASSERT(mkdir(home, 0700) == 0);
+    setenv("XDG_CACHE_HOME", home, 1);
+    fake_caps(caps);
+    ASSERT(vkb_cache_path(caps, path, len) == 0);
+    ASSERT(strncmp(path, home, strlen(home)) == 0);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f;
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/vkbench", home);
+    mkdir(dir, 0700);
+    f = fopen(path, "w");
+    ASSERT(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static void clean_home(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", home);
+    ASSERT(system(cmd) == 0);
+    unsetenv("XDG_CACHE_HOME");
+}
+
+/* a save reads back; every file not exactly this probe's, for this driver, with a plain size, is no size */
+static void file_strict(void)
+{
+    static const struct {
+        const char *text;
+        int found;
+        uint64_t size;
+    } cases[] = {
+        {"{\"probe_version\": 2, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": 52428800}", 1, 52428800},
+        {"{\"probe_version\": 2, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": null}", 1, 0},
+        {"{\"probe_version\": 2, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": -1}", 0, 0},
+        {"{\"probe_version\": 2, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": 18446744073709551615}", 0, 0},
+        {"{\"probe_version\": 2, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": 4.9e6}", 0, 0},
+        {"{\"probe_version\": 2, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": 99999999999999}", 0, 0},
+        {"{\"probe_version\": 2, \"driver\": \"driver \\\"1.0\\\"\", \"x\": {\"cache_bytes\": 5000000}}", 0, 0},
+        {"{\"probe_version\": 2, \"driver\": \"driver \\\"1.0\\\"\", \"x\": [{\"cache_bytes\": 1}], "
+         "\"cache_bytes\": 5000000}", 1, 5000000},
+        {"{\"probe_version\": 1, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": 5000000}", 0, 0},
+        {"{\"device\": \"x\", \"driver\": \"x\", \"cache_bytes\": 5000000}", 0, 0},   /* an old file */
+        {"{\"probe_version\": 2, \"driver\": \"driver 2.0\", \"cache_bytes\": 5000000}", 0, 0},
+        {"{\"probe_version\": 2, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": \"5000000\"}", 0, 0},
+    };
+    vkb_caps caps;
+    char path[VKB_CACHE_PATH_MAX];
+    double b[] = {1024, 2048}, ns[] = {10, 20};
+    uint64_t size = 7;
+    fresh_home(&caps, path, sizeof path);
+    ASSERT(vkb_cache_read(&caps, &size) == 0 && size == 0);   /* no file */
+    ASSERT(vkb_cache_save(&caps, 50u << 20, b, ns, 2) == 0);
+    ASSERT(vkb_cache_read(&caps, &size) == 1 && size == 50u << 20);
+    ASSERT(vkb_cache_save(&caps, 0, b, ns, 2) == 0);          /* no clear knee: kept as unknown */
+    ASSERT(vkb_cache_read(&caps, &size) == 1 && size == 0);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        write_text(path, cases[i].text);
+        size = 7;
+        if (vkb_cache_read(&caps, &size) != cases[i].found || size != cases[i].size)
+            fprintf(stderr, "case %zu: %s\n", i, cases[i].text);
+        ASSERT(vkb_cache_read(&caps, &size) == cases[i].found && size == cases[i].size);
+    }
+    clean_home();
+}
+
+/* a FIFO at the path is not read (no hang), a link is neither read nor replaced */
+static void file_not_plain(void)
+{
+    vkb_caps caps;
+    char path[VKB_CACHE_PATH_MAX], target[1100], dir[1100];
+    double b[] = {1024}, ns[] = {10};
+    uint64_t size = 7;
+    struct stat st;
+    fresh_home(&caps, path, sizeof path);
+    snprintf(dir, sizeof dir, "%s/vkbench", home);
+    ASSERT(mkdir(dir, 0700) == 0);
+    ASSERT(mkfifo(path, 0600) == 0);
+    alarm(10);   /* a hang fails by SIGALRM */
+    ASSERT(vkb_cache_read(&caps, &size) == 0 && size == 0);
+    ASSERT(vkb_cache_save(&caps, 1u << 20, b, ns, 1) == -1);
+    alarm(0);
+    ASSERT(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+    unlink(path);
+    snprintf(target, sizeof target, "%s/target.json", home);
+    write_text(target, "{\"probe_version\": 2, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": 5000000}");
+    ASSERT(symlink(target, path) == 0);
+    ASSERT(vkb_cache_read(&caps, &size) == 0 && size == 0);
+    ASSERT(vkb_cache_save(&caps, 1u << 20, b, ns, 1) == -1);
+    ASSERT(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+    clean_home();
+}
+
+/* a relative XDG_CACHE_HOME is ignored ($HOME's .cache instead, or no file); an over-long one is no file and
+ * makes no folder */
+static void file_path_rules(void)
+{
+    vkb_caps caps;
+    char path[VKB_CACHE_PATH_MAX], *deep = malloc(4200), *old_home = getenv("HOME");
+    char saved_home[512] = "", probe[300];
+    double b[] = {1024}, ns[] = {10};
+    struct stat st;
+    if (old_home)
+        snprintf(saved_home, sizeof saved_home, "%s", old_home);
+    fresh_home(&caps, path, sizeof path);
+    setenv("XDG_CACHE_HOME", "relative/cache", 1);
+    setenv("HOME", home, 1);
+    ASSERT(vkb_cache_path(&caps, path, sizeof path) == 0 && path[0] == '/' && strstr(path, "/.cache/vkbench/"));
+    ASSERT(vkb_cache_save(&caps, 1u << 20, b, ns, 1) == 0);   /* $HOME/.cache made, no deeper */
+    unsetenv("HOME");
+    ASSERT(vkb_cache_path(&caps, path, sizeof path) == -1);
+    snprintf(deep, 4200, "%s", home);
+    for (size_t at = strlen(deep); at + 3 < 4100; at += 2)
+        memcpy(deep + at, "/a", 3);
+    setenv("XDG_CACHE_HOME", deep, 1);
+    ASSERT(vkb_cache_path(&caps, path, sizeof path) == -1);
+    ASSERT(vkb_cache_save(&caps, 1u << 20, b, ns, 1) == -1);
+    snprintf(probe, sizeof probe, "%s/a", home);
+    ASSERT(stat(probe, &st) != 0);   /* not one folder of the 2000 */
+    if (saved_home[0])
+        setenv("HOME", saved_home, 1);
+    free(deep);
+    clean_home();
+}
+
+UNIT_TESTS({"split_knee", split_knee}, {"noisy_levels", noisy_levels}, {"steady_rise", steady_rise},
+           {"file_strict", file_strict}, {"file_not_plain", file_not_plain}, {"file_path_rules", file_path_rules},
+           {"two_levels", two_levels}, {"noisy_rise", noisy_rise}, {"h100", h100}, {"h100_probe", h100_probe},
            {"no_step", no_step})

@@ -156,10 +156,50 @@ static const vkb_variant shader_copy_variants[] = {
     {"api_copy", "copy", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING, "the (slow) API copy", NULL},
     {"kernel_copy", "fast", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_SHADER_COPY, "a shader copy, 10x the API's", NULL},
     {"kernel", "fast", {1, 1, 1}, {0}, 0, 0, 0, 0, "as fast as the shader copy", NULL},
+    {"faster", "fastest", {1, 1, 1}, {0}, 0, 0, 0, 0, "10x the shader copy: a timing error", NULL},
 };
 static const vkb_family shader_copy_family = {
     .name = "shadercopy", .summary = "a shader copy faster than the API's", .dims = {"n"}, .ndims = 1,
     .metric = "GB/s", .variants = shader_copy_variants, .nvariants = (int)VKB_COUNT(shader_copy_variants),
+    .default_shapes = fake_defaults, .battery = fake_battery, .case_create = fake_create,
+    .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work, .check = fake_check,
+};
+
+/* The H100 without CUDA (issue 40): the copy family ran first, its shader copy at half clock; a reduce at the
+ * same size ran later at full speed, 10x its own (slow) API copy. Neither copy bounds the reduce: the shader
+ * copy ran at another clock, and an API copy is no measure of the memory's rate (test_suspect_other_clock). */
+static const vkb_variant halfclock_variants[] = {
+    {"vec4", "halfclock", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_SHADER_COPY, "a shader copy at half clock", NULL},
+    {"api_copy", "copy", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING, "the (slow) API copy", NULL},
+};
+static const vkb_variant reduce_like_variants[] = {
+    {"api_copy", "copy", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING, "the (slow) API copy", NULL},
+    {"sum", "fast", {1, 1, 1}, {0}, 0, 0, 0, 0, "at full speed: 2x the half-clock copy", NULL},
+};
+static const vkb_family halfclock_family = {
+    .name = "halfcopy", .summary = "copies at half clock", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
+    .variants = halfclock_variants, .nvariants = (int)VKB_COUNT(halfclock_variants),
+    .default_shapes = fake_defaults, .battery = fake_battery, .case_create = fake_create,
+    .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work, .check = fake_check,
+};
+static const vkb_family reduce_like_family = {
+    .name = "reducelike", .summary = "a reduce at full speed", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
+    .variants = reduce_like_variants, .nvariants = (int)VKB_COUNT(reduce_like_variants),
+    .default_shapes = fake_defaults, .battery = fake_battery, .case_create = fake_create,
+    .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work, .check = fake_check,
+};
+
+/* A family with both ceilings, its API copy 10x slower than its stream copy (NVIDIA's vkCmdCopyBuffer, or
+ * VKB_FAULT_INJECT=slow-api-copy): the rows' ceiling is the stream copy (test_stream_ceiling) */
+static const vkb_variant streamed_variants[] = {
+    {"api_copy", "copy", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING, "the (slow) API copy", NULL},
+    {"stream_copy", "fast", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_SHADER_COPY, "a shader copy", NULL},
+    {"stream", "fast", {1, 1, 1}, {0}, 0, 0, 0, 0, "as fast as the stream copy", NULL},
+    {"slow", "copy", {1, 1, 1}, {0}, 0, 0, 0, 0, "as slow as the API copy", NULL},
+};
+static const vkb_family streamed_family = {
+    .name = "streamed", .summary = "both ceilings", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
+    .variants = streamed_variants, .nvariants = (int)VKB_COUNT(streamed_variants),
     .default_shapes = fake_defaults, .battery = fake_battery, .case_create = fake_create,
     .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work, .check = fake_check,
 };
@@ -269,6 +309,10 @@ static double run_ns(const vkb_backend *b, const vkb_pass *pass)
 {
     if (strcmp(pass->kernel, "fast") == 0)
         return 1e4;
+    if (strcmp(pass->kernel, "fastest") == 0)
+        return 1e3;
+    if (strcmp(pass->kernel, "halfclock") == 0)
+        return 2e4;
     if (times_differ && pass->push[P_CEIL] == 1 && strcmp(b->name, "cuda") == 0)
         return 2.5e4;
     if (times_differ && pass->push[P_CEIL] == 2)
@@ -656,21 +700,61 @@ static void test_cross_backend_spans(void)
     unsetenv("VKB_THREADS");
 }
 
-/* A bandwidth above 1.25x the fastest copy of the run is suspect; the copy itself is not. */
+/* A bandwidth above 1.25x the fastest copy of its shape is suspect when a shader copy ran there; the copies
+ * themselves are not. An API copy alone bounds nothing (NVIDIA's runs at 28% of a shader copy): the fake
+ * family's "fast", 10x its API copy, is not judged. */
 static void test_suspect(void)
 {
-    static const vkb_family *fams[] = {&fake_family};
+    static const vkb_family *fams[] = {&fake_family, &shader_copy_family};
     static const int64_t n[] = {16};
     fixture fx;
-    const vkb_result *fast, *plain, *copy;
-    run_fixture(&fx, fams, 1, n, 1, 0, 0, 0, 1);
+    const vkb_result *fast, *plain, *copy, *faster;
+    run_fixture(&fx, fams, 2, n, 1, 0, 0, 0, 1);
     fast = find(&fx, "fast", "vulkan", 16);
     plain = find(&fx, "plain", "vulkan", 16);
     copy = find(&fx, "api_copy", "vulkan", 16);
-    ASSERT(fast && plain && copy);
-    ASSERT(fast && fast->suspect && strstr(fast->suspect_reason, "fastest copy"));
+    faster = find(&fx, "faster", "vulkan", 16);
+    ASSERT(fast && plain && copy && faster);
+    ASSERT(faster && faster->suspect && strstr(faster->suspect_reason, "fastest copy of the same bytes"));
+    ASSERT(fast && !fast->suspect);
     ASSERT(plain && !plain->suspect);
     ASSERT(copy && !copy->suspect);
+    free_fixture(&fx);
+}
+
+/* Issue 40's H100 without CUDA: a reduce at full speed after a copy family at half clock is not suspect (the
+ * old rule, 1.25x the fastest copy of the run, called it a timing error and the suite exited 1). */
+static void test_suspect_other_clock(void)
+{
+    static const vkb_family *fams[] = {&halfclock_family, &reduce_like_family};
+    static const int64_t n[] = {16};
+    fixture fx;
+    const vkb_result *slow_copy, *sum;
+    run_fixture(&fx, fams, 2, n, 1, 0, 0, 0, 1);
+    slow_copy = find(&fx, "vec4", "vulkan", 16);
+    sum = find(&fx, "sum", "vulkan", 16);
+    ASSERT(slow_copy && sum);
+    ASSERT(slow_copy && sum && sum->metric > 1.5 * slow_copy->metric);   /* the old rule's SUSPECT */
+    ASSERT(sum && !sum->suspect);
+    ASSERT(slow_copy && !slow_copy->suspect);
+    free_fixture(&fx);
+}
+
+/* The ceiling of a shape is the faster of its API copy and its stream copy: with the API copy 10x slow, a row
+ * as fast as the stream copy reads 100% of it (not 1000% of the API copy), and is not suspect. */
+static void test_stream_ceiling(void)
+{
+    static const vkb_family *fams[] = {&streamed_family};
+    static const int64_t n[] = {16};
+    fixture fx;
+    const vkb_result *stream, *slow;
+    run_fixture(&fx, fams, 1, n, 1, 0, 0, 0, 1);
+    stream = find(&fx, "stream", "vulkan", 16);
+    slow = find(&fx, "slow", "vulkan", 16);
+    ASSERT(stream && slow);
+    ASSERT(stream && stream->ceiling && strcmp(stream->ceiling->variant->name, "stream_copy") == 0);
+    ASSERT(stream && stream->fraction > 0.95 && stream->fraction <= 1.05 && !stream->suspect);
+    ASSERT(slow && slow->ceiling == (stream ? stream->ceiling : NULL) && slow->fraction < 0.2);
     free_fixture(&fx);
 }
 
@@ -1150,6 +1234,8 @@ static int quiet(void)
 UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"ceilings_first", test_ceilings_first}, {"events", test_events},
            {"input_cache", test_input_cache}, {"cross_backend", test_cross_backend},
            {"cross_backend_spans", test_cross_backend_spans}, {"suspect", test_suspect},
+           {"suspect_other_clock", test_suspect_other_clock},
+           {"stream_ceiling", test_stream_ceiling},
            {"suspect_shader_copy", test_suspect_shader_copy}, {"fallback_theory", test_fallback_theory},
            {"interrupt", test_interrupt}, {"fatal_ends_sinks", test_fatal_ends_sinks},
            {"size_cubic", test_size_cubic}, {"flags_per_family", test_flags_per_family},

@@ -32,12 +32,14 @@ static const vkb_variant chase_variants[] = {CACHE_CHASE_ROWS(ROW)};
 static const vkb_variant read_variants[] = {CACHE_READ_ROWS(ROW)};
 
 /* The footprints: one past the last-level cache first (the default suite's one: DRAM), then the sweep from
- * 1 KiB up to 4x the last-level cache where known (rounded up to a power of two), else to SWEEP_LAST_*. */
+ * 1 KiB up to 4x the last-level cache where the driver or CUDA reports it (rounded up to a power of two), else to
+ * SWEEP_LAST_*. Never from vkbench's own probe (cache_measured): a probe that read a wrong size would change the
+ * rows, and two nodes of one model would run different ones. */
 static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
 {
     int64_t last = caps->is_cpu ? SWEEP_LAST_CPU : SWEEP_LAST_GPU;
     int count = 0;
-    if (caps->cache_bytes) {
+    if (caps->cache_bytes && !caps->cache_measured) {
         last = SWEEP_FIRST;
         while ((uint64_t)last < 4 * caps->cache_bytes)
             last *= 2;

@@ -16,7 +16,8 @@ static const vkb_variant variants[] = {
     {"vec4", "mem_width", {256, 1, 1}, {4}, 1, 0, 0, VKB_VAR_SHADER_COPY,
      "16-byte loads and stores, one vec4 per thread, grid-stride past the workgroup-count limit (memory.width's "
      "kernel at WORDS=4)"},
-    VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device: the ceiling"),
+    VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device: with stream_copy, the ceiling"),
+    VKB_STREAM_COPY_ROW,
 };
 
 static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)

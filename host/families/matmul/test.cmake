@@ -41,3 +41,8 @@ set_tests_properties(vkb.vk.matmul.warptile_spec PROPERTIES LABELS vulkan SKIP_R
 add_test(NAME vkb.vk.matmul.warptile_named_shapes COMMAND
          ${vkbench} validate matmul --variant warptile_named --m 1,31,33,1000 --n 1,17,33,65 --k 1,31,33 --validation --quiet)
 set_tests_properties(vkb.vk.matmul.warptile_named_shapes PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
+# a row's fallback ceiling in a family not asked for runs implicitly (first, alone, at its default shape): `run
+# matmul --variant dbuf` gives dbuf a ceil% against peak/fma_f32 (it printed `ceil% (none)`)
+add_test(NAME vkb.vk.matmul.implicit_fallback COMMAND sh -c
+         "${vkbench} run matmul --variant dbuf --size 64 --reps 2 --warmup-ms 0 --quiet --json implicit_fallback.json && ${VKB_PYTHON} -c \"import json; r = json.load(open('implicit_fallback.json'))['results']; assert [x['family'] + '/' + x['variant'] for x in r if x['family'] == 'peak'] == ['peak/fma_f32'], r; d = [x for x in r if x['variant'] == 'dbuf'][0]['metric']; assert (d['ceiling_family'], d['ceiling_variant']) == ('peak', 'fma_f32'), d; assert r[0]['family'] == 'peak'\"")
+set_tests_properties(vkb.vk.matmul.implicit_fallback PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 ENVIRONMENT VKB_CACHE_PROBE=0)

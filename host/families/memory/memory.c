@@ -40,7 +40,8 @@ typedef struct mem_case {
 
 /* ---- variant tables: the rows of host/families/memory/rows.h ---- */
 
-#define API_COPY VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device: the ceiling")
+#define API_COPY VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device: with stream_copy, the ceiling"), \
+    VKB_STREAM_COPY_ROW
 
 /* the shared kernels' access modes: thread t reads shared[((t % MOD) * MUL) & 1023 + offsets] (shared_mode) */
 enum { SH_STRIDE, SH_ONE, SH_DISTINCT, SH_SAME, SH_FEW, SH_FEW_BANK };

@@ -73,6 +73,7 @@ static const vkb_variant variants[] = {
      "cub::DeviceReduce::Sum of the float input, temp storage allocated once and kept: the CUDA ceiling"},
     VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy of the n*4 input bytes; work = read + write (2*n*4), so it "
                      "is the device's copy bandwidth, not a read-only ceiling"),
+    VKB_STREAM_COPY_ROW,
     REDUCE_ROWS(ROW)
 };
 

@@ -26,7 +26,8 @@ typedef struct transpose_case {
      TRANSPOSE_NSPEC, mode, 0, (mode) == TRANSPOSE_COPY ? VKB_VAR_SHADER_COPY : 0, note},
 static const vkb_variant variants[] = {
     TRANSPOSE_ROWS(HOST_ROW)
-    VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device of the matrix: the ceiling"),
+    VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device of the matrix: with stream_copy, the ceiling"),
+    VKB_STREAM_COPY_ROW,
 };
 
 static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
