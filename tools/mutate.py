@@ -21,6 +21,7 @@ ACC16, ACC16_T = r"vkb\.unit\.acc16_check\.|vkb\.unit\.matmul_tc\.", "test_acc16
 SINKS, SINKS_T = r"vkb\.unit\.sink_values\.|vkb\.unit\.sinks\.", "test_sink_values test_sinks"
 RUNNER, STATS, TIMING = r"vkb\.unit\.runner\.", r"vkb\.unit\.stats\.", r"vkb\.unit\.timing\."
 TOOLS_V, TC_PLANS = r"vkb\.tools\.values\.", r"vkb\.unit\.tc_plans\."
+LVP26_TC = r"vkb\.lvp26\.matmul\.tensor_cores$"   # skips (a survivor) where tools/setup-lavapipe26.sh is not run
 
 
 def M(id, kind, path, old, new, tests, what, equivalent=None, gpu=None, targets="vkbench test_check"):
@@ -304,8 +305,19 @@ MUTATIONS = [
     M("tp05", "plan", "host/families/matmul/matmul_tc.c", "    *tile_n = local[0] / caps->subgroup_size * 4u * spec[6];",
       "    *tile_n = local[0] / caps->subgroup_size * spec[6];", TC_PLANS, "peak tile: one fragment a subgroup, not four",
       targets="test_tc_plans"),
-    M("tp06", "plan", "host/families/matmul/matmul_tc.c", "    if (m % *tile_m || n % *tile_n || k % spec[7]) {", "    if (m % *tile_m || n % *tile_n) {",
-      TC_PLANS, "peak: K not a multiple of the fragment's accepted", targets="test_tc_plans"),
+    M("tp06", "plan", "host/families/matmul/matmul_tc.c", "frags > KHR_MAX_FRAGS ? KHR_MAX_FRAGS : frags",
+      "frags > 2u * KHR_MAX_FRAGS ? 2u * KHR_MAX_FRAGS : frags", TC_PLANS,
+      "coopmat_khr: a device-chosen subgroup tile of more fragments than the shader names", targets="test_tc_plans"),
+    # --- tensor-core shaders at another implementation's fragments (Mesa 26 lavapipe: 8x8x8, subgroup 8) ---
+    M("tc01", "shader", "host/families/matmul/matmul_coopmat_khr.comp", "#define MMA(i, j) if (i < FM && j < FN) acc##i##j = coopMatMulAdd(fa##i, fb##j, acc##i##j);",
+      "#define MMA(i, j) if (i < FM && j < FN) acc##i##j = coopMatMulAdd(fa##j, fb##i, acc##i##j);", LVP26_TC,
+      "coopmat_khr: wrong fragment walk (accumulator (i, j) fed A's fragment j and B's fragment i)"),
+    M("tc02", "shader", "host/families/matmul/matmul_coopmat_khr.comp", "for (uint kk = 0; kk < BK; kk += FRAG_K)",
+      "for (uint kk = 0; kk + FRAG_K < BK; kk += FRAG_K)", LVP26_TC,
+      "coopmat_khr: wrong K step (the last fragment of each k-tile skipped)"),
+    M("tc03", "shader", "host/families/matmul/matmul_coopmat_khr.comp", "            c[gm * pc.n + gn] = cs[sub * FRAG_C + e];",
+      "            c[gm * pc.k + gn] = cs[sub * FRAG_C + e];", LVP26_TC,
+      "coopmat_khr: wrong store stride (C's rows K apart)"),
     # --- timing ---
     M("tm01", "timing", "host/core/timing.c", "        if (!(ns[r] > 0) && !timer_error[0])", "        if (!(ns[r] >= 0) && !timer_error[0])",
       r"vkb\.verify\.timer_zero", "zero time accepted"),

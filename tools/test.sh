@@ -10,6 +10,9 @@ tools/setup.sh
 # and checks them with its spirv-val; where Debian's archive is out of reach the build goes on without them
 # (CMake says which; their rows skip naming tools/setup-glslang.sh)
 tools/setup-glslang.sh >/dev/null || echo "test.sh: tools/setup-glslang.sh failed: cooperative-matrix shaders not built" >&2
+# a second Vulkan implementation, Mesa 26's lavapipe with cooperative matrices (in .lvp/): the lvp26 tests validate
+# every family and the tensor-core rows on it; offline they skip (its one line says why)
+tools/setup-lavapipe26.sh >/dev/null || echo "test.sh: tools/setup-lavapipe26.sh failed: the lvp26 tests skip" >&2
 start=$(date +%s)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc)"

@@ -31,6 +31,7 @@ typedef struct mm_case {
     float *a, *b, *c;          /* fp32 inputs; the output of whichever variant ran last */
     uint16_t *a16, *b16;       /* fp16 bits of the same inputs, rounded to nearest even */
     uint16_t *c16;             /* the fp16 C of the fp16-accumulate rows (matmul_tc.h) */
+    int acc16_group;           /* products the last planned device sums per fp16 rounding (its plan sets it) */
     /* made by the first check that needs them, shared by every variant and backend of the case: the fp16
      * inputs as floats, and what the large-product check needs from A and B (fp32 and fp16 inputs) */
     float *a16f, *b16f;
@@ -308,6 +309,10 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             code = vkb_mm_tc_plan(v->kernel, m, n, k, caps, local, spec, &tile_m, &tile_n, &shared, why, len);
             if (code != VKB_PLAN_OK)
                 return code;
+            /* NVIDIA's tensor cores round an fp16 accumulator once per 16-product instruction; how another
+             * device groups them is unknown (lavapipe 26 rounds every product): the check's model follows */
+            if (vc->data)
+                ((mm_case *)vc->data)->acc16_group = caps->vendor_id == 0x10DE ? 16 : 1;
         } else { /* matmul_coopmat(_h): one subgroup per WM x WN sub-block */
             uint32_t nsub;
             if (!spec[0] || !spec[1] || !spec[2] || !spec[3] || !spec[4] || spec[0] % spec[3] ||
@@ -412,8 +417,8 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
         return;
     }
     if (v->param & MM_TC_ACC16) {
-        /* our kernels round once per tensor-core instruction (16 products); cuBLAS's grouping is unknown */
-        vkb_mm_tc_check_acc16(c->m, c->n, c->k, v->kernel ? 16 : 1, c->a16, c->b16, c->c16,
+        /* our kernels: the grouping of the device they were planned for; cuBLAS's grouping is unknown */
+        vkb_mm_tc_check_acc16(c->m, c->n, c->k, v->kernel && c->acc16_group ? c->acc16_group : 1, c->a16, c->b16, c->c16,
                               is_large(c) ? product_ref(c, 1) : NULL, res);
         return;
     }

@@ -4,7 +4,8 @@
 // A and one B fragment (the device's FRAG_M x FRAG_N x FRAG_K, from caps) and a 4 x 4 block of named
 // accumulators (16 independent chains) covering a (4 FRAG_M) x (4 FRAG_N) tile of C, and runs
 // ceil(K / FRAG_K) steps: exactly the 2 M N K flops of a product of the launch's shape when M, N, K are
-// multiples of the tile, so the runner's GFLOP/s is the instruction's rate. The accumulators are stored
+// multiples of the tile, so the runner's GFLOP/s is the instruction's rate (other shapes run in whole tiles
+// and whole fragments, more work than counted: the rate reads low there). The accumulators are stored
 // to C (guarded) so nothing is optimised away; C is not a product (the row is a ceiling, not checked).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -37,7 +38,7 @@ layout(push_constant) uniform Push { uint m, n, k; } pc;
                   X(2, 0) X(2, 1) X(2, 2) X(2, 3) X(3, 0) X(3, 1) X(3, 2) X(3, 3)
 #define DECLARE(i, j) ACC acc##i##j = ACC(0.0);
 #define MMA(i, j) acc##i##j = coopMatMulAdd(fa, fb, acc##i##j);
-// stored only where the tile lies wholly inside C: the peak shapes are multiples of it
+// stored only where the tile lies wholly inside C (C is not checked: a tile at an edge need not be stored)
 #define STORE(i, j) coopMatStore(acc##i##j, c, (m0 + i * FRAG_M) * pc.n + n0 + j * FRAG_N, pc.n, ROW_MAJOR);
 
 void main()

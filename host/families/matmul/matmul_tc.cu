@@ -137,10 +137,12 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
 #define TC_CALL(macro, args) macro args
 #define TC_CUDA_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling) \
     TC_CALL(TC_CUDA_##shader, (#shader, TC_SPEC_LIST spec))
-#define TC_CUDA_matmul_coopmat_khr(k, bm, bn, bk, wm, wn, fm, fn, fk) \
-    {k, 8, {bm, bn, bk, wm, wn, 16, 16, 16}, launch_wmma<float, bm, bn, bk, wm, wn>},
-#define TC_CUDA_matmul_coopmat_khr_acc16(k, bm, bn, bk, wm, wn, fm, fn, fk) \
-    {k, 8, {bm, bn, bk, wm, wn, 16, 16, 16}, launch_wmma<half, bm, bn, bk, wm, wn>},
+/* the row's WM WN 0: the tile the host plans for WMMA's 16x16 fragments (matmul_tc.c) */
+#define TC_KHR_TWIN(acc, k, bm, bn, bk) \
+    {k, 8, {bm, bn, bk, MATMUL_KHR_WM, MATMUL_KHR_WN, 16, 16, 16}, \
+     launch_wmma<acc, bm, bn, bk, MATMUL_KHR_WM, MATMUL_KHR_WN>},
+#define TC_CUDA_matmul_coopmat_khr(k, bm, bn, bk, wm, wn, fm, fn, fk) TC_KHR_TWIN(float, k, bm, bn, bk)
+#define TC_CUDA_matmul_coopmat_khr_acc16(k, bm, bn, bk, wm, wn, fm, fn, fk) TC_KHR_TWIN(half, k, bm, bn, bk)
 #define TC_CUDA_matmul_coopmat2(k, ...)
 #define TC_CUDA_matmul_coopmat2_acc16(k, ...)
 #define TC_CUDA_matmul_coopmat2_staged(k, ...)

@@ -25,7 +25,8 @@ enum {
 int vkb_mm_tc_owns(const char *kernel);
 
 /* Plan KERNEL for an M x N x K product on CAPS: fills the device's fragment sizes into SPEC where the row
- * left them 0, checks the constants, and sets LOCAL, the C tile one workgroup covers (TILE_M x TILE_N) and
+ * left them 0 (matmul_coopmat_khr: the subgroup tile WM x WN too, from the fragment: 64x32 of 16x16 fragments
+ * as tuned on the H100, at most 4 x 4 fragments of other shapes), checks the constants, and sets LOCAL, the C tile one workgroup covers (TILE_M x TILE_N) and
  * the shared memory it declares (SHARED, 0 where the driver allocates it). A VKB_PLAN_* outcome, WHY unless OK:
  * inconsistent constants are a bad request, what depends on the device's sizes a skip. */
 int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const vkb_caps *caps, uint32_t *local,

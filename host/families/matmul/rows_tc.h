@@ -13,9 +13,15 @@
 
 /* the block of matmul_coopmat.comp's row: 8 subgroups of 64x32 in 128x128x32 */
 #define MATMUL_TC_TILE 128, 128, 32, 64, 32
+/* coopmat_khr's: the same 128x128x32 block, the subgroup tile WM x WN and the fragment 0, chosen by the plan
+ * from the fragment the device lists (64x32 of NVIDIA's 16x16, 32x32 of lavapipe 26's 8x8: matmul_tc.c) */
+#define MATMUL_KHR_TILE 128, 128, 32, 0, 0, 0, 0, 0
+/* the subgroup tile it aims at (the H100's, and the CUDA twin's with WMMA's 16x16x16) */
+#define MATMUL_KHR_WM 64
+#define MATMUL_KHR_WN 32
 
 #define MATMUL_TC_ROWS(X)                                                                                        \
-    X(coopmat_khr, matmul_coopmat_khr, 0, 8, (MATMUL_TC_TILE, 0, 0, 0), MM_F16,                                  \
+    X(coopmat_khr, matmul_coopmat_khr, 0, 8, (MATMUL_KHR_TILE), MM_F16,                                  \
       VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, 0,                                                         \
       "VK_KHR_cooperative_matrix (AMD, Intel, NVIDIA): coopmat_f16's pipeline with the fragment the device "      \
       "reports; fp16 in, fp32 accumulate; twin: WMMA", "cublas_hgemm")                                           \
@@ -26,7 +32,7 @@
       VKB_VAR_VULKAN_ONLY, "coopmat2 whose blocks inside M x N load through unclamped tensor layouts (16-byte "  \
       "rows: K and N multiples of 8), 16 k steps unrolled per trip, 128x256x32 blocks; the edges and other "     \
       "shapes clamped as coopmat2; measured 2.7x coopmat2 at 8192^3 on the H100", "cublas_hgemm")              \
-    X(coopmat_khr_acc16, matmul_coopmat_khr_acc16, 0, 8, (MATMUL_TC_TILE, 0, 0, 0), MM_F16 | MM_TC_ACC16,       \
+    X(coopmat_khr_acc16, matmul_coopmat_khr_acc16, 0, 8, (MATMUL_KHR_TILE), MM_F16 | MM_TC_ACC16,       \
       VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, 0,                                                         \
       "FP16 ACCUMULATE: coopmat_khr with fp16 accumulators and C; like with like against cuBLAS fp16 compute",  \
       "cublas_hgemm_acc16")                                                                                      \

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "matmul/matmul_tc.h"
+#include "matmul/rows_tc.h"
 #include "plan.h"
 #include "test_caps.h"
 #include "unit.h"
@@ -54,6 +55,42 @@ static void khr_shared(void)
     ASSERT(p.code == VKB_PLAN_OK && p.local[0] == 8 * 64);
 }
 
+/* coopmat_khr's row as declared leaves the subgroup tile and the fragment to the device: on the H100's 16x16x16 at
+ * subgroup 32 the plan is the one the rows were tuned with (the WMMA twin's 64x32 of 128x128x32, 8 subgroups,
+ * 37888 + 8192 bytes): every constant, the workgroup, the tile and shared memory exactly as before. */
+static void khr_h100_unchanged(void)
+{
+    static const uint32_t row[] = {MATMUL_KHR_TILE}, tuned[] = {128, 128, 32, 64, 32, 16, 16, 16};
+    vkb_caps caps = h100(48 * 1024, 32);
+    planned p = plan("matmul_coopmat_khr", row, 8, 1, &caps, 8192, 8192, 8192);
+    ASSERT(p.code == VKB_PLAN_OK && memcmp(p.spec, tuned, sizeof tuned) == 0);
+    ASSERT(p.local[0] == 8 * 32 && p.local[1] == 1 && p.local[2] == 1);
+    ASSERT(p.tile_m == 128 && p.tile_n == 128 && p.shared == 37888 + 8192);
+    p = plan("matmul_coopmat_khr_acc16", row, 8, 1, &caps, 8192, 8192, 8192);
+    ASSERT(p.code == VKB_PLAN_OK && memcmp(p.spec, tuned, sizeof tuned) == 0 && p.shared == 37888 + 4096);
+}
+
+/* Mesa 26's lavapipe: 8x8x8 fragments, subgroup 8, 32 KiB of shared memory. 64x32 would take 8 x 4 fragments
+ * (the shader names 4 x 4), so the subgroup tile is 4 x 4 of them, 32x32: 16 subgroups of 8 in the 128x128
+ * block; BK 32 needs 2 (128 5 + 32 17) 16 + 16 8 8 4 = 41984 bytes, so it halves to 16: 2 (128 3 + 16 17) 16
+ * + 4096 = 25088. */
+static void khr_lavapipe26(void)
+{
+    static const uint32_t row[] = {MATMUL_KHR_TILE};
+    vkb_caps caps = h100(32 * 1024, 8);
+    for (int i = 0; i < 3; i++)
+        caps.coopmat_khr[i] = caps.coopmat_khr16[i] = 8;
+    planned p = plan("matmul_coopmat_khr", row, 8, 1, &caps, 100, 75, 33);
+    ASSERT(p.code == VKB_PLAN_OK && p.spec[3] == 32 && p.spec[4] == 32 && p.spec[2] == 16);
+    ASSERT(p.spec[5] == 8 && p.spec[6] == 8 && p.spec[7] == 8);
+    ASSERT(p.local[0] == 16 * 8 && p.tile_m == 128 && p.tile_n == 128 && p.shared == 25088);
+    /* a tile the user gives is kept, and one of more than 4 x 4 fragments still skips */
+    {
+        uint32_t wide[] = {128, 128, 32, 64, 32, 0, 0, 0};
+        ASSERT(plan("matmul_coopmat_khr", wide, 8, 1, &caps, 100, 75, 33).code == VKB_PLAN_SKIP);
+    }
+}
+
 /* Short of shared memory the k-step halves while it stays a multiple of twice the fragment's K: at 40 KiB
  * BK 32 -> 16, 2 (128 3 + 16 17) 16 + 8192 = 29184 bytes; at 24 KiB it stops at 16 (the limits check
  * refuses what still does not fit). */
@@ -90,7 +127,7 @@ static void coopmat2_shared(void)
 }
 
 /* The instruction peak: each subgroup a 4 x 4 block of 16x16 fragments, a 256-wide workgroup 8 of them in a
- * row: a 64 x 512 tile; shapes not multiples of it (or K of 16) are skipped; no shared memory. */
+ * row: a 64 x 512 tile; no shared memory. */
 static void peak_tile(void)
 {
     static const uint32_t zeros[8] = {0};
@@ -98,13 +135,13 @@ static void peak_tile(void)
     planned p = plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 4096, 4096, 4096);
     ASSERT(p.code == VKB_PLAN_OK && p.tile_m == 64 && p.tile_n == 512 && p.shared == 0);
     ASSERT(plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 64, 512, 16).code == VKB_PLAN_OK);
-    ASSERT(plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 64 + 32, 512, 16).code == VKB_PLAN_SKIP);
-    ASSERT(plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 64, 512 + 256, 16).code == VKB_PLAN_SKIP);
-    ASSERT(plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 64, 512, 24).code == VKB_PLAN_SKIP);
+    /* shapes not multiples of the tile run too (C is not checked; the grid covers them in whole tiles) */
+    ASSERT(plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 64 + 32, 512, 16).code == VKB_PLAN_OK);
+    ASSERT(plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 64, 512 + 256, 24).code == VKB_PLAN_OK);
     caps = h100(48 * 1024, 64);   /* 64 lanes: 4 subgroups a row, 256 wide */
     p = plan("matmul_coopmat_peak_acc16", zeros, 8, 256, &caps, 4096, 4096, 4096);
     ASSERT(p.code == VKB_PLAN_OK && p.tile_m == 64 && p.tile_n == 256);
 }
 
-UNIT_TESTS({"khr_shared", khr_shared}, {"khr_halved", khr_halved}, {"coopmat2_shared", coopmat2_shared},
+UNIT_TESTS({"khr_shared", khr_shared}, {"khr_h100_unchanged", khr_h100_unchanged}, {"khr_lavapipe26", khr_lavapipe26}, {"khr_halved", khr_halved}, {"coopmat2_shared", coopmat2_shared},
            {"peak_tile", peak_tile})
