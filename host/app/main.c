@@ -11,6 +11,7 @@
 #include "check.h"
 #include "cuda.h"
 #include "fault.h"
+#include "health.h"
 #include "devices.h"
 #include "devices_view.h"
 #include "family.h"
@@ -43,6 +44,8 @@ typedef struct app {
     vkb_args args;
     char *command_line;   /* argv joined, whole */
     vkb_runner runner;
+    vkb_health *health;   /* `vkbench health`: the node's GPUs, judged after the battery ran on them */
+    const char *health_json;   /* ... and its verdict's --json path */
 } app;
 
 static void open_backends(app *ap, int timed)
@@ -87,8 +90,8 @@ static void open_backends(app *ap, int timed)
         vk->caps.clock_mhz = cu->caps.clock_mhz;   /* the theoretical rates (host/families/peak/peak_rates.c) */
         vk->caps.sm_arch = cu->caps.sm_arch;
     }
-    if (vk && timed && !ap->args.dry_run)
-        vkb_cache_measure(vk);
+    if (vk && timed && !ap->args.dry_run && !ap->health)
+        vkb_cache_measure(vk);   /* health: a probe of seconds on a GPU never seen; the battery needs no cache size */
     if (vk) {
         r->backends[r->nbackends++] = vk;
         r->all[r->nall++] = vk;
@@ -253,6 +256,8 @@ static int run_several(app *ap, int timed, FILE *table, vkb_sink **shared, int n
     for (int i = 0; i < n; i++)
         runs[i].index = indices[i];
     rc = vkb_devices_run(runs, n, &hooks);
+    if (ap->health)   /* judged before the runners go */
+        rc = vkb_health_judge(ap->health, runs, n, rc, ap->health_json);
     messages = vkb_vulkan_validation_messages();
     for (int i = 0; i < nshared; i++)
         vkb_sink_destroy(shared[i]);
@@ -265,6 +270,8 @@ static int run_several(app *ap, int timed, FILE *table, vkb_sink **shared, int n
         vkb_runner_free(r);
         vkb_selection_free(&runs[i].sel);
     }
+    if (ap->health)
+        return rc;   /* the verdict's own exit code */
     return ap->args.dry_run ? VKB_EXIT_OK : final_code(rc, verdict, messages);
 }
 
@@ -330,6 +337,26 @@ static int run_command(app *ap)
     vkb_runner_free(r);
     vkb_selection_free(&sel);
     return final_code(rc, verdict, messages);
+}
+
+/* `vkbench health`: the battery on every GPU at once (host/app/health.c), judged per GPU; the tables only with -v. */
+static int health_command(app *ap)
+{
+    static vkb_health h;
+    FILE *tables;
+    int rc;
+    ap->health_json = ap->args.json_path;
+    if (vkb_health_prepare(&h, &ap->args))
+        return vkb_health_judge(&h, NULL, 0, 0, ap->health_json);   /* no GPU to run on: the node's verdict */
+    ap->health = &h;
+    vkb_quiet = 1;   /* no progress: a health check's output is its verdict */
+    tables = ap->args.verbose ? stderr : fopen("/dev/null", "w");
+    if (!tables)
+        vkb_die(VKB_EXIT_OUTPUT, "cannot open /dev/null for the battery's tables");
+    rc = run_several(ap, 1, tables, NULL, 0);
+    if (tables != stderr)
+        fclose(tables);
+    return rc;
 }
 
 /* argv joined by spaces, whole (the JSON records it). */
@@ -430,5 +457,7 @@ int main(int argc, char **argv)
         }
         return finish(VKB_EXIT_OK);
     }
+    if (strcmp(ap.args.command, "health") == 0)
+        return finish(health_command(&ap));
     return finish(run_command(&ap));
 }
