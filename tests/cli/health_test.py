@@ -133,6 +133,21 @@ def case_baseline():
     check(rc == 0, "inside the noise bound: kept", rc, err)
 
 
+def case_baseline_roundtrip():
+    """health --json, fleet.py --write-baseline, health --baseline: the tools agree on the format (the verdict's
+    speed is this machine's load's, so only that it was judged is checked)."""
+    tmp = tempfile.mkdtemp()
+    rc, out, err, doc = health(["--allow-cpu"])
+    verdict, base = os.path.join(tmp, "v.json"), os.path.join(tmp, "base.tsv")
+    json.dump(doc, open(verdict, "w"))
+    fleet = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tools",
+                         "fleet.py")
+    p = subprocess.run([sys.executable, fleet, verdict, "--write-baseline", base], capture_output=True, text=True)
+    check(p.returncode == 0, "fleet.py --write-baseline", p.stderr)
+    rc, out, err, doc = health(["--allow-cpu", "--baseline", base])
+    check(rc in (0, 1) and doc["gpus"][0]["speed_judged"] is True, "the baseline read and used", rc, err)
+
+
 def case_bad_input():
     tmp = tempfile.mkdtemp()
     bad = os.path.join(tmp, "bad.tsv")
