@@ -67,6 +67,8 @@ void vkb_cli_usage(FILE *out)
           "  --baseline FILE      health: judge speed against FILE's medians (tools/fleet.py\n"
           "                       --write-baseline); without it speed is reported, not judged\n"
           "  --allow-cpu          health: count CPU implementations (lavapipe) as GPUs\n"
+          "  --prom PATH          health: the verdict as Prometheus metrics (node_exporter's textfile\n"
+          "                       collector), written whole\n"
           "  -v, --verbose        pipeline statistics and detail on stderr\n"
           "  -q, --quiet          no progress on stderr\n"
           "  -h, --help           this text (`vkbench run --help`: the families and their size flags)\n"
@@ -293,7 +295,7 @@ enum {
     OPT_DIM /* + VKB_DIM_* */
 };
 
-enum { OPT_REPEAT = 512, OPT_ROBUSTNESS, OPT_EXPECT, OPT_BASELINE, OPT_ALLOW_CPU };   /* apart from the list above, whose last entry opens the size flags' range */
+enum { OPT_REPEAT = 512, OPT_ROBUSTNESS, OPT_EXPECT, OPT_BASELINE, OPT_ALLOW_CPU, OPT_PROM };   /* apart from the list above, whose last entry opens the size flags' range */
 
 /* A number (milliseconds) from LO to HI: digits, one '.', an exponent; no inf or nan. */
 static int parse_number(const char *flag, const char *s, double lo, double hi, double *out, char *err, size_t len)
@@ -414,7 +416,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         {"subgroup-size", required_argument, 0, OPT_SUBGROUP_SIZE},
         {"robustness", required_argument, 0, OPT_ROBUSTNESS},
         {"expect", required_argument, 0, OPT_EXPECT},   {"baseline", required_argument, 0, OPT_BASELINE},
-        {"allow-cpu", no_argument, 0, OPT_ALLOW_CPU},
+        {"allow-cpu", no_argument, 0, OPT_ALLOW_CPU},   {"prom", required_argument, 0, OPT_PROM},
         {"verbose", no_argument, 0, 'v'},               {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {"n", required_argument, 0, OPT_DIM + VKB_DIM_N},       {"m", required_argument, 0, OPT_DIM + VKB_DIM_M},
@@ -558,6 +560,13 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             break;
         case OPT_BASELINE: a->baseline_path = optarg; break;
         case OPT_ALLOW_CPU: a->allow_cpu = 1; break;
+        case OPT_PROM:
+            if (*optarg == 0) {
+                snprintf(err, len, "--prom wants a path, not an empty string");
+                return -1;
+            }
+            a->prom_path = optarg;
+            break;
         case ':':
             snprintf(err, len, "%s needs a value", argv[optind - 1]);
             return -1;
@@ -585,9 +594,9 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         snprintf(err, len, "--repeat times runs again: it goes with run or the default suite, not %s", a->command);
         return -1;
     }
-    if ((a->expect || a->baseline_path || a->allow_cpu) && strcmp(a->command, "health") != 0) {
+    if ((a->expect || a->baseline_path || a->allow_cpu || a->prom_path) && strcmp(a->command, "health") != 0) {
         snprintf(err, len, "--%s goes with `vkbench health`", a->expect ? "expect" : a->baseline_path ? "baseline"
-                 : "allow-cpu");
+                 : a->prom_path ? "prom" : "allow-cpu");
         return -1;
     }
     if (strcmp(a->command, "run") == 0 && a->nfamilies == 0) {

@@ -52,6 +52,7 @@ typedef struct vkb_args {
     int robustness_off;             /* --robustness disabled: Vulkan pipelines without the driver's bounds checks */
     const char *expect;             /* health --expect: "8" or "H100:4,A100:4"; NULL: any number of GPUs */
     const char *baseline_path;      /* health --baseline FILE: speed judged against it; NULL: reported only */
+    const char *prom_path;          /* health --prom PATH: the verdict as Prometheus text */
     int allow_cpu;                  /* health --allow-cpu: CPU implementations count as GPUs */
     char beyond[80];                /* the first size list holding a size above 2^50, as typed ("--n 2^60") */
 } vkb_args;

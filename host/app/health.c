@@ -155,11 +155,14 @@ int vkb_health_read_baseline(vkb_health *h, const char *path, char *why, size_t 
     return 0;
 }
 
-int vkb_health_prepare(vkb_health *h, vkb_args *a)
+int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version)
 {
     char why[900];
     size_t used = 0;
     memset(h, 0, sizeof *h);
+    h->json_path = a->json_path;
+    h->prom_path = a->prom_path;
+    h->version = version;
     if (a->baseline_path && vkb_health_read_baseline(h, a->baseline_path, why, sizeof why))
         vkb_die(VKB_EXIT_USAGE, "%s", why);
     if (a->expect && vkb_health_expect(h, a->expect, why, sizeof why) < 0)
@@ -191,7 +194,7 @@ int vkb_health_prepare(vkb_health *h, vkb_args *a)
         a->budget_ms = BATTERY_BUDGET_MS;
     if (a->warmup_ms < 0)
         a->warmup_ms = BATTERY_WARMUP_MS;
-    a->json_path = a->csv_path = NULL;   /* --json is the verdict's, written by vkb_health_judge */
+    a->json_path = a->csv_path = a->prom_path = NULL;   /* the verdict's, written by vkb_health_judge */
     return h->ngpus ? 0 : -1;
 }
 
@@ -264,18 +267,39 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
         add_check(v, V_WARN, ACT_NONE, "battery", "no battery row ran (all skipped): nothing was validated");
 }
 
+static const char *host_name(char *host, size_t len)
+{
+    memset(host, 0, len);
+    if (getenv("VKB_HOST") && *getenv("VKB_HOST"))
+        snprintf(host, len, "%s", getenv("VKB_HOST"));   /* Slurm tasks standing for nodes on one host */
+    else
+        gethostname(host, len - 1);
+    return host;
+}
+
+static vkb_outfile *open_output(const char *path, const char *option)
+{
+    vkb_outfile *f = vkb_outfile_open(path, option);
+    if (!f)
+        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (%s): %s", path, option, vkb_outfile_reason());
+    return f;
+}
+
+static void close_output(vkb_outfile *f)
+{
+    if (vkb_outfile_close(f)) {
+        vkb_outfile_report();
+        exit(VKB_EXIT_OUTPUT);
+    }
+}
+
 static void write_json(const vkb_health *h, const vkb_device_run *runs, const gpu_verdict *v, int n, int code,
                        const char *path)
 {
-    vkb_outfile *f = vkb_outfile_open(path, "--json");
+    vkb_outfile *f = open_output(path, "--json");
     vkb_json j;
-    char host[256] = "", uuid[40];
-    if (!f)
-        vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (--json): %s", path, vkb_outfile_reason());
-    if (getenv("VKB_HOST") && *getenv("VKB_HOST"))
-        snprintf(host, sizeof host, "%s", getenv("VKB_HOST"));   /* Slurm tasks standing for nodes on one host */
-    else
-        gethostname(host, sizeof host - 1);
+    char host[256], uuid[40];
+    host_name(host, sizeof host);
     vkb_json_init(&j, vkb_outfile_stream(f));
     vkb_json_object_begin(&j, NULL);
     vkb_json_string(&j, "schema", "vkbench-health/1");
@@ -327,13 +351,103 @@ static void write_json(const vkb_health *h, const vkb_device_run *runs, const gp
     vkb_json_array_end(&j);
     vkb_json_object_end(&j);
     fputc('\n', vkb_outfile_stream(f));
-    if (vkb_outfile_close(f)) {
-        vkb_outfile_report();
-        exit(VKB_EXIT_OUTPUT);
-    }
+    close_output(f);
 }
 
-int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc, const char *json_path)
+/* TEXT as a Prometheus label value: backslash, double quote and newline escaped (the exposition format). */
+static void prom_label(FILE *out, const char *name, const char *text, const char *sep)
+{
+    fprintf(out, "%s=\"", name);
+    for (const char *p = text; *p; p++) {
+        if (*p == '\\' || *p == '"')
+            fputc('\\', out);
+        if (*p == '\n')
+            fputs("\\n", out);
+        else
+            fputc(*p, out);
+    }
+    fprintf(out, "\"%s", sep);
+}
+
+/* The labels of one GPU, dcgm-exporter's names, so that dashboards join the two on them. */
+static void prom_gpu_labels(FILE *out, const vkb_caps *c, int index, const char *host)
+{
+    char num[16], uuid[40];
+    snprintf(num, sizeof num, "%d", index);
+    prom_label(out, "gpu", num, ",");
+    prom_label(out, "UUID", uuid_text(c, uuid), ",");
+    prom_label(out, "pci_bus_id", c->pci_bus, ",");
+    prom_label(out, "modelName", c->name, ",");
+    prom_label(out, "Hostname", host, "");
+}
+
+static void prom_family(FILE *out, const char *name, const char *help)
+{
+    fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+}
+
+/* The verdict as Prometheus text exposition for node_exporter's textfile collector: written whole (a temporary
+ * renamed over the file), no timestamps, base units (bytes per second, FLOP per second, seconds). */
+static void write_prom(const vkb_health *h, const vkb_device_run *runs, const gpu_verdict *v, int n, int code,
+                       const char *path)
+{
+    static const char *const units[][2] = {{"GB/s", "bytes_per_second"}, {"GFLOP/s", "flops_per_second"}};
+    vkb_outfile *f = open_output(path, "--prom");
+    FILE *out = vkb_outfile_stream(f);
+    char host[256];
+    host_name(host, sizeof host);
+    prom_family(out, "vkbench_build_info", "vkbench's version; always 1");
+    fputs("vkbench_build_info{", out);
+    prom_label(out, "version", h->version, "");
+    fputs("} 1\n", out);
+    prom_family(out, "vkbench_health_last_run_timestamp_seconds", "When the health check ran, Unix time");
+    fputs("vkbench_health_last_run_timestamp_seconds{", out);
+    prom_label(out, "Hostname", host, "");
+    fprintf(out, "} %lld\n", (long long)time(NULL));
+    prom_family(out, "vkbench_health_exit_code", "The health check's exit code: 0 keep, 1 take out of service, 7 "
+                "could not judge");
+    fputs("vkbench_health_exit_code{", out);
+    prom_label(out, "Hostname", host, "");
+    fprintf(out, "} %d\n", code);
+    prom_family(out, "vkbench_health_gpus", "GPUs found on the node");
+    fputs("vkbench_health_gpus{", out);
+    prom_label(out, "Hostname", host, "");
+    fprintf(out, "} %d\n", h->ngpus);
+    prom_family(out, "vkbench_health_gpu_verdict", "A GPU's verdict: 0 pass, 1 warn, 2 fail");
+    for (int i = 0; i < n; i++) {
+        fputs("vkbench_health_gpu_verdict{", out);
+        prom_gpu_labels(out, &h->caps[runs[i].index], runs[i].index, host);
+        fprintf(out, "} %d\n", v[i].verdict);
+    }
+    prom_family(out, "vkbench_health_gpu_failing_checks", "Checks a GPU failed or warned on");
+    for (int i = 0; i < n; i++) {
+        fputs("vkbench_health_gpu_failing_checks{", out);
+        prom_gpu_labels(out, &h->caps[runs[i].index], runs[i].index, host);
+        fprintf(out, "} %d\n", v[i].nchecks);
+    }
+    for (size_t u = 0; u < sizeof units / sizeof *units; u++) {
+        char name[96];
+        snprintf(name, sizeof name, "vkbench_health_row_%s", units[u][1]);
+        prom_family(out, name, u == 0 ? "A battery row's rate, bytes per second (1e9 x GB/s)"
+                                      : "A battery row's rate, floating-point operations per second");
+        for (int i = 0; i < n; i++)
+            for (int r = 0; r < runs[i].runner.results.n; r++) {
+                const vkb_result *res = &runs[i].runner.results.r[r];
+                char row[96];
+                if (res->status != VKB_RES_OK || !res->timed || strcmp(res->family->metric, units[u][0]) != 0)
+                    continue;
+                snprintf(row, sizeof row, "%s/%s", res->family->name, res->variant->name);
+                fprintf(out, "%s{", name);
+                prom_gpu_labels(out, &h->caps[runs[i].index], runs[i].index, host);
+                fputc(',', out);
+                prom_label(out, "row", row, "");
+                fprintf(out, "} %.9g\n", res->metric * 1e9);
+            }
+    }
+    close_output(f);
+}
+
+int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc)
 {
     static gpu_verdict v[VKB_MAX_DEVICES];
     int code = VKB_EXIT_OK, unjudged = 0;
@@ -364,7 +478,9 @@ int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc, c
         code = VKB_EXIT_UNJUDGED;   /* the run itself failed in a way no GPU's verdict explains */
     printf("health: %s (exit %d)\n", code == VKB_EXIT_OK ? "keep" : code == VKB_EXIT_MISMATCH
                                                                       ? "take out of service" : "could not judge", code);
-    if (json_path)
-        write_json(h, runs, v, n, code, json_path);
+    if (h->json_path)
+        write_json(h, runs, v, n, code, h->json_path);
+    if (h->prom_path)
+        write_prom(h, runs, v, n, code, h->prom_path);
     return code;
 }

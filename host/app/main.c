@@ -45,7 +45,6 @@ typedef struct app {
     char *command_line;   /* argv joined, whole */
     vkb_runner runner;
     vkb_health *health;   /* `vkbench health`: the node's GPUs, judged after the battery ran on them */
-    const char *health_json;   /* ... and its verdict's --json path */
 } app;
 
 static void open_backends(app *ap, int timed)
@@ -257,7 +256,7 @@ static int run_several(app *ap, int timed, FILE *table, vkb_sink **shared, int n
         runs[i].index = indices[i];
     rc = vkb_devices_run(runs, n, &hooks);
     if (ap->health)   /* judged before the runners go */
-        rc = vkb_health_judge(ap->health, runs, n, rc, ap->health_json);
+        rc = vkb_health_judge(ap->health, runs, n, rc);
     messages = vkb_vulkan_validation_messages();
     for (int i = 0; i < nshared; i++)
         vkb_sink_destroy(shared[i]);
@@ -345,9 +344,8 @@ static int health_command(app *ap)
     static vkb_health h;
     FILE *tables;
     int rc;
-    ap->health_json = ap->args.json_path;
-    if (vkb_health_prepare(&h, &ap->args))
-        return vkb_health_judge(&h, NULL, 0, 0, ap->health_json);   /* no GPU to run on: the node's verdict */
+    if (vkb_health_prepare(&h, &ap->args, VKB_VERSION))
+        return vkb_health_judge(&h, NULL, 0, 0);   /* no GPU to run on: the node's verdict */
     ap->health = &h;
     vkb_quiet = 1;   /* no progress: a health check's output is its verdict */
     tables = ap->args.verbose ? stderr : fopen("/dev/null", "w");
@@ -391,6 +389,10 @@ static void check_outputs(const vkb_args *a)
         if (a->dry_run && vkb_outfile_check(paths[i]))
             vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (%s): %s", paths[i], opts[i], vkb_outfile_reason());
     }
+    if (a->prom_path && paths[0] && vkb_outfile_same(a->prom_path, paths[0]))
+        vkb_die(VKB_EXIT_USAGE, "--json %s and --prom %s are one file: give each its own", paths[0], a->prom_path);
+    if (a->prom_path && vkb_outfile_same(a->prom_path, "/proc/self/exe"))
+        vkb_die(VKB_EXIT_USAGE, "--prom %s is the vkbench executable itself", a->prom_path);
     if (paths[0] && paths[1] && vkb_outfile_same(paths[0], paths[1]))
         vkb_die(VKB_EXIT_USAGE, "--json %s and --csv %s are one file: give each its own", paths[0], paths[1]);
     if (a->sass_dir && a->dry_run && vkb_mc_check(a->sass_dir, why, sizeof why))

@@ -148,6 +148,66 @@ def case_baseline_roundtrip():
     check(rc in (0, 1) and doc["gpus"][0]["speed_judged"] is True, "the baseline read and used", rc, err)
 
 
+def case_prom():
+    """--prom: linted by Prometheus' own promtool, read back with prometheus_client's parser, every value the JSON
+    verdict's; written whole beside an old file (no temporary left); a failing GPU's verdict 2."""
+    import shutil
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    try:
+        import prometheus_client  # noqa: F401
+    except ImportError:
+        if os.geteuid() == 0:
+            subprocess.run([os.path.join(root, "tools", "setup.sh"), "--prom"], stdout=sys.stderr, timeout=900)
+    try:
+        from prometheus_client.parser import text_string_to_metric_families
+    except ImportError:
+        text_string_to_metric_families = None
+    if not shutil.which("promtool") or not text_string_to_metric_families:
+        print("no promtool or prometheus_client: run tools/setup.sh --prom (as root)")
+        sys.exit(77)
+    folder = tempfile.mkdtemp()
+    prom = os.path.join(folder, "vkbench.prom")
+    open(prom, "w").write("old\n")
+    rc, out, err, doc = health(["--allow-cpu", "--prom", prom], env={"VKB_FAULT_INJECT": "wrong-device:1",
+                                                                     "VKB_HOST": 'node "7"\\x'}, two=True)
+    check(rc == 1 and os.listdir(folder) == ["vkbench.prom"], "exit 1, the file replaced, no temporary", rc,
+          os.listdir(folder), err)
+    text = open(prom).read()
+    lint = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True, text=True)
+    # dcgm-exporter's label names (UUID, modelName, Hostname) are camelCase by design, so that dashboards join the
+    # two exporters' series: that one style remark is expected, any other (a parse error included) fails
+    remarks = [l for l in (lint.stdout + lint.stderr).splitlines() if l.strip()]
+    camel = re.compile(r"^vkbench_\w+ label names should be written in 'snake_case' not 'camelCase'$")
+    check(lint.returncode in (0, 3) and all(camel.match(l) for l in remarks) or lint.returncode == 0,
+          "promtool check metrics: nothing but dcgm-exporter's camelCase labels", lint.returncode, lint.stdout,
+          lint.stderr, text)
+    samples = {}
+    for fam in text_string_to_metric_families(text):
+        for smp in fam.samples:
+            check(smp.timestamp is None, "no timestamps", smp)
+            samples.setdefault(smp.name, []).append(smp)
+    check(samples["vkbench_build_info"][0].value == 1 and samples["vkbench_build_info"][0].labels["version"],
+          "build info", samples.get("vkbench_build_info"))
+    check(samples["vkbench_health_exit_code"][0].value == doc["exit"] == 1, "the exit code", samples)
+    check(samples["vkbench_health_exit_code"][0].labels["Hostname"] == doc["hostname"] == 'node "7"\\x',
+          "Hostname, escaped and read back whole", samples["vkbench_health_exit_code"])
+    check(abs(samples["vkbench_health_last_run_timestamp_seconds"][0].value - doc["time"]) <= 1, "last run time")
+    verdicts = {"pass": 0, "warn": 1, "fail": 2}
+    for g in doc["gpus"]:
+        want = {"gpu": str(g["gpu"]), "UUID": g["uuid"], "pci_bus_id": g["pci_bus_id"] or "",
+                "modelName": g["model"], "Hostname": doc["hostname"]}
+        mine = [smp for smp in samples["vkbench_health_gpu_verdict"] if smp.labels == want]
+        check(len(mine) == 1 and mine[0].value == verdicts[g["verdict"]], f"GPU {g['gpu']}'s verdict", mine, g)
+        for r in g["rows"]:
+            if "metric" not in r:
+                continue
+            name = "vkbench_health_row_" + {"GB/s": "bytes_per_second", "GFLOP/s": "flops_per_second"}[r["unit"]]
+            got = [smp.value for smp in samples[name] if smp.labels == dict(want, row=r["row"])]
+            check(len(got) == 1 and abs(got[0] - r["metric"] * 1e9) <= 1e-6 * got[0], f"{r['row']} in base units",
+                  got, r)
+    check(samples["vkbench_health_gpu_verdict"][1].value == 2, "GPU 1 failed", samples["vkbench_health_gpu_verdict"])
+
+
 def case_bad_input():
     tmp = tempfile.mkdtemp()
     bad = os.path.join(tmp, "bad.tsv")
@@ -162,6 +222,11 @@ def case_bad_input():
         rc, out, err, doc = health(["--expect", expect])
         check(rc == 2 and len(err.strip().splitlines()) == 1 and "--expect" in err, f"--expect {expect}: exit 2",
               rc, err)
+    same = os.path.join(tmp, "same")
+    for args in (["--prom", ""], ["--json", same, "--prom", same]):
+        p = subprocess.run([VKBENCH, "health", *args], capture_output=True, text=True)
+        check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "--prom" in p.stderr,
+              f"{args}: exit 2", p.returncode, p.stderr)
     p = subprocess.run([VKBENCH, "run", "copy", "--expect", "1"], capture_output=True, text=True)
     check(p.returncode == 2 and "goes with `vkbench health`" in p.stderr, "--expect outside health", p.stderr)
 
