@@ -27,3 +27,7 @@ foreach(case no_gpu healthy wrong_result hang expect baseline baseline_roundtrip
              ${vkbench} ${case})
     set_tests_properties(vkb.vk.health.${case} PROPERTIES LABELS vulkan SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
+# tools/slurm/'s scripts without a Slurm (slurm_scripts_test.sh): a fake sbatch records submit.sh's arguments, a
+# fake vkbench stands behind a task: % escaped, options and --time on both jobs, no glob, unique names, exit codes
+add_test(NAME vkb.tools.slurm_scripts COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_scripts_test.sh ${CMAKE_SOURCE_DIR})
+set_tests_properties(vkb.tools.slurm_scripts PROPERTIES LABELS tools TIMEOUT 60)
