@@ -79,7 +79,7 @@ exec "$vkbench" "\$@"
 WRAP
 chmod +x "$dir/vkbench"
 # tasks one at a time (each takes the node's CPUs): their timings do not disturb each other
-ids=$(VKBENCH="$dir/vkbench" FLEET_TASK_NAMES=1 FLEET_VALIDATE="copy --n 1000,4097" \
+ids=$(VKBENCH="$dir/vkbench" FLEET_TASK_NAMES=1 FLEET_TIME=5 FLEET_VALIDATE="copy --n 1000,4097" \
       FLEET_RUN="run copy transpose --n 262144 --size 128 --variant api_copy,vec4,naive,padded --reps 15 --warmup-ms 20" \
       FLEET_ARGS="--threshold 0.25 --sigmas 3" \
       "$src/tools/slurm/submit.sh" "$dir/results" $tasks --cpus-per-task="$(nproc)") || fail "submit.sh: $ids"
