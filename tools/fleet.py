@@ -5,11 +5,15 @@ backend, hot/cold) and by device model and driver, and for each group takes the 
 robust spread (median absolute deviation). A device is flagged when a row of it is slower than its group's
 median by more than both the threshold (default 10%) and the noise bound (SIGMAS x the larger of the
 group's spread and the row's own repetition spread), or when a row failed, or is missing or skipped where
-its siblings ran it. Flagged devices first (host, device, UUID, rows, how far off), then a summary per model.
+most devices of its model ran it, or when it is a CPU implementation (lavapipe) in a fleet of GPUs. A device
+whose model has fewer than 3 devices is reported as not compared, never as healthy; SUSPECT timings are
+listed. Flagged devices first (host, device, UUID, rows, how far off), then a summary per model.
 --html PATH: one self-contained page with a heat map (devices x rows, colour = speed / group median).
-Exit 0: nothing flagged; 1: a device flagged; 2: unreadable input (not vkbench's, no device identity);
-6: the page could not be written."""
-import argparse
+--write-baseline PATH VERDICTS...: from the `vkbench health --json` verdicts of a healthy fleet, the baseline
+`vkbench health --baseline` judges speed against (per model, driver and row: the median metric and its noise).
+Outputs are written whole (a temporary renamed over the file), never over an input; `-` is refused (the
+report is on stdout). Exit 0: nothing flagged; 1: a device flagged; 2: unreadable input or a usage error
+(one line); 6: an output could not be written."""
 import html
 import math
 import os
@@ -35,12 +39,15 @@ class Device:
         self.slow = []         # (row key, speed ratio, noise bound)
         self.failed = []       # (row key, reason)
         self.missing = []      # (row key, what)
+        self.suspect = []      # (row key, why the timing is not believed)
+        self.cpu = False       # a CPU implementation (lavapipe)
+        self.unpeered = False  # its model has fewer than MIN_GROUP devices: its speed was compared with nothing
 
     def label(self):
         return f"{self.host} #{self.index} {self.name}"
 
     def flagged(self):
-        return bool(self.slow or self.failed or self.missing)
+        return bool(self.slow or self.failed or self.missing or self.cpu)
 
 
 def device_entries(doc):
@@ -75,8 +82,11 @@ def read(path, devices, order):
             dev = devices[ident] = Device(host, idx, vk["name"], uuid, vk.get("pci_bus") or e.get("pci_bus"),
                                           vk.get("driver"))
             order.append(ident)
+            dev.cpu = vk.get("type") == "cpu" or vk.get("cpu_implementation") is True
         key = (r["family"], r["variant"], r["shape_text"], r.get("constants") or "", r["backend"], mode)
         t = r.get("time_ms")
+        if r.get("suspect") is True:
+            dev.suspect.append((key, r.get("suspect_reason") or "above a physical bound"))
         if r["status"] == "ok" and t and t.get("median"):
             dev.times.setdefault(key, []).append(t["median"])
             dev.spread[key] = vkbjson.spread(r)[0]
@@ -98,6 +108,10 @@ def judge(devices, threshold, sigmas):
     """Flag devices; returns {model: [groups judged, rows]}, and per device and row its speed ratio
     (ratio[id(dev)][key]) for the heat map."""
     models = {}
+    gpus = any(not d.cpu for d in devices)
+    for dev in devices:
+        dev.cpu = dev.cpu and gpus       # a CPU implementation is flagged only among GPUs
+        dev.unpeered = not dev.cpu and sum(d.name == dev.name and d.driver == dev.driver for d in devices) < MIN_GROUP
     for dev in devices:
         models.setdefault((dev.name, dev.driver), []).append(dev)
     ratios = {id(d): {} for d in devices}
@@ -114,10 +128,14 @@ def judge(devices, threshold, sigmas):
             if not ran:
                 continue                    # skipped (or failed) everywhere: nothing to compare with
             rows += 1
+            # a row most of the model's devices have is expected of all; one only a minority has (a shape that
+            # device's cache probe chose) is missing on none
+            expected = 2 * sum(k in d.status for d in devs) > len(devs)
             for d in devs:
                 st = d.status.get(k)
                 if st is None:
-                    d.missing.append((k, "missing"))
+                    if expected:
+                        d.missing.append((k, "missing (most devices of the model ran it)"))
                 elif st.startswith("skip"):
                     d.missing.append((k, st))
                 elif st.startswith("fail"):
@@ -164,6 +182,8 @@ def report(order, devices, summary, args, nfiles, out):
         w(f"\nFLAGGED: {len(flagged)} device{'s' * (len(flagged) != 1)}\n")
     for d in flagged:
         w(f"{d.host}  device {d.index}: {d.name}  uuid {d.uuid or '-'}  pci {d.pci or '-'}  driver {d.driver or '-'}\n")
+        if d.cpu:
+            w("  a CPU implementation in a fleet of GPUs: the node's GPU is missing or its driver is not loaded\n")
         if d.slow:
             worst = sorted(d.slow, key=lambda s: s[1])
             med = statistics.median(s[1] for s in d.slow)
@@ -180,6 +200,20 @@ def report(order, devices, summary, args, nfiles, out):
                     w(f"    {row_text(k):<56} {why}\n")
                 if len(items) > args.rows:
                     w(f"    ... and {len(items) - args.rows} more\n")
+    unpeered = [d for d in devs if d.unpeered]
+    if unpeered:
+        w(f"\nNOT COMPARED: {len(unpeered)} device{'s' * (len(unpeered) != 1)} whose model has fewer than "
+          f"{MIN_GROUP} devices: speed not judged\n")
+        for d in unpeered:
+            w(f"{d.host}  device {d.index}: {d.name}  uuid {d.uuid or '-'}  driver {d.driver or '-'}\n")
+    suspect = [d for d in devs if d.suspect]
+    if suspect:
+        w("\nSUSPECT timings (a metric above a physical bound: not believed, not compared):\n")
+        for d in suspect:
+            for k, why in d.suspect[:args.rows]:
+                w(f"{d.host}  device {d.index}: {row_text(k):<56} {why}\n")
+            if len(d.suspect) > args.rows:
+                w(f"{d.host}  device {d.index}: ... and {len(d.suspect) - args.rows} more\n")
     w("\nper model:\n")
     for (name, driver), (mdevs, rows, judged, spread) in summary.items():
         bad = sum(d.flagged() for d in mdevs)
@@ -187,7 +221,8 @@ def report(order, devices, summary, args, nfiles, out):
           f"{rows} rows, {judged} compared")
         w(f"; typical spread between devices {pct(spread)}\n" if spread is not None else
           f" (fewer than {MIN_GROUP} devices ran each row: speed not compared)\n")
-    w(f"verdict: {len(flagged)} of {len(devs)} devices flagged\n")
+    w(f"verdict: {len(flagged)} of {len(devs)} devices flagged" +
+      (f"; {len(unpeered)} not compared (no peers of their model)" if unpeered else "") + "\n")
     return 1 if flagged else 0
 
 
@@ -246,28 +281,71 @@ def inputs(paths):
     return files
 
 
+def write_baseline(paths, out):
+    """The baseline of the `vkbench health --json` verdicts at PATHS into the Output OUT: per model, driver and
+    row the median metric over the GPUs that passed, and its noise (the MAD as a standard deviation, at least
+    MIN_SIGMA of the median)."""
+    import json
+    values = {}
+    for p in paths:
+        try:
+            with open(p, encoding="utf-8") as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            vkbjson.die(f"{vkbjson.clean(p)}: {getattr(e, 'strerror', None) or e}")
+        if not isinstance(doc, dict) or doc.get("schema") != "vkbench-health/1" or not isinstance(doc.get("gpus"), list):
+            vkbjson.die(f"{vkbjson.clean(p)}: not a `vkbench health --json` verdict")
+        for g in doc["gpus"]:
+            if not isinstance(g, dict) or g.get("verdict") == "fail":
+                continue                  # an unhealthy GPU sets no baseline
+            for r in g.get("rows") or []:
+                m = r.get("metric") if isinstance(r, dict) else None
+                if r.get("status") == "ok" and type(m) in (int, float) and math.isfinite(m) and m > 0:
+                    key = (g.get("model"), g.get("driver"), r.get("row"))
+                    if all(isinstance(x, str) and x and "\t" not in x and "\n" not in x for x in key):
+                        values.setdefault(key, []).append(float(m))
+    if not values:
+        vkbjson.die("no passing GPU with a timed row in the verdicts: no baseline to write")
+    lines = ["# vkbench baseline 1\n", "# model\tdriver\trow\tmedian\tnoise (from fleet.py --write-baseline; "
+             "per row: n GPUs in the comment after it)\n"]
+    for (model, driver, row), xs in sorted(values.items()):
+        mid = statistics.median(xs)
+        noise = max(SIGMA_PER_MAD * median_abs_dev(xs, mid), MIN_SIGMA * mid)
+        lines.append(f"{model}\t{driver}\t{row}\t{mid:.6g}\t{noise:.6g}\n")
+    out.finish("".join(lines))
+    return 0
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = vkbjson.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("paths", nargs="+", metavar="FILES | DIR")
     ap.add_argument("--threshold", type=float, default=0.10, help="slowdown that matters (0.10: 10%%)")
     ap.add_argument("--sigmas", type=float, default=5.0, help="noise bound in standard deviations (default 5)")
     ap.add_argument("--rows", type=int, default=5, help="rows listed per flagged device (default 5)")
     ap.add_argument("--html", metavar="PATH", help="write the heat map page")
+    ap.add_argument("--write-baseline", metavar="PATH", help="write a baseline for `vkbench health --baseline` "
+                    "from health verdicts (--json) of a healthy fleet")
     args = ap.parse_args()
-    if not 0 < args.threshold < 1 or args.sigmas <= 0 or args.rows < 0:
-        vkbjson.die("--threshold must be between 0 and 1, --sigmas above 0, --rows at least 0")
+    if not 0 < args.threshold < 1 or not 0 < args.sigmas < math.inf or args.rows < 0:
+        vkbjson.die("--threshold must be between 0 and 1, --sigmas a finite number above 0, --rows at least 0")
+    outputs = [(o, p) for o, p in (("--html", args.html), ("--write-baseline", args.write_baseline)) if p]
+    for option, path in outputs:
+        if path == "-":
+            vkbjson.die(f"{option} -: the report is on stdout; give {option} a file")
     files = inputs(args.paths)
+    vkbjson.claim(outputs, files)
+    opened = {o: vkbjson.Output(p, o) for o, p in outputs}   # a path that cannot be written costs no work
+    if args.write_baseline:
+        if args.html:
+            vkbjson.die("--write-baseline reads health verdicts, --html result files: one at a time")
+        return write_baseline(files, opened["--write-baseline"])
     devices, order = {}, []
     for p in files:
         read(p, devices, order)
     summary, ratios = judge([devices[i] for i in order], args.threshold, args.sigmas)
     code = report(order, devices, summary, args, len(files), sys.stdout)
     if args.html:
-        try:
-            with open(args.html, "w", encoding="utf-8") as f:
-                f.write(heat_map(order, devices, ratios, args))
-        except OSError as e:
-            vkbjson.die(f"cannot write {args.html}: {e.strerror}", 6)
+        opened["--html"].finish(heat_map(order, devices, ratios, args))
     return code
 
 

@@ -24,8 +24,11 @@ void vkb_cli_usage(FILE *out)
           "  list                 list families and their variants\n"
           "  run FAMILY...        run, validate and time variants of the families\n"
           "  validate [FAMILY...] conformance: every variant at awkward shapes, no timing\n"
-          "\n"
-          "Options:\n"
+          "  health               a node's GPU health check: every GPU at once, a fixed validated battery,\n"
+          "                       a verdict per GPU (exit codes below)\n"
+          "\n",
+          out);
+    fputs("Options:\n"
           "  --variant LIST       variants to run: NAME,... or FAMILY/NAME,... or all (default)\n"
           "  --device D           Vulkan device index or name substring (default: first GPU, else CPU)\n"
           "                       all, or a list 0,2,5: every chosen device at the same time\n"
@@ -60,6 +63,12 @@ void vkb_cli_usage(FILE *out)
           "  --sass DIR           write the GPU machine code of each pipeline into DIR (NVIDIA: the driver's\n"
           "                       code, disassembled with nvdisasm; CUDA twins from cuobjdump) and count\n"
           "                       its instruction classes (-v, JSON); other drivers say it is not available\n"
+          "  --expect N|MODEL:N,...  health: the GPUs the node must have, in all or by model name substring\n"
+          "  --baseline FILE      health: judge speed against FILE's medians (tools/fleet.py\n"
+          "                       --write-baseline); without it speed is reported, not judged\n"
+          "  --allow-cpu          health: count CPU implementations (lavapipe) as GPUs\n"
+          "  --prom PATH          health: the verdict as Prometheus metrics (node_exporter's textfile\n"
+          "                       collector), written whole\n"
           "  -v, --verbose        pipeline statistics and detail on stderr\n"
           "  -q, --quiet          no progress on stderr\n"
           "  -h, --help           this text (`vkbench run --help`: the families and their size flags)\n"
@@ -69,6 +78,8 @@ void vkb_cli_usage(FILE *out)
           "device; 4 out of memory or a size beyond the device's or the kernel's limits; 5 another API\n"
           "error; 6 a result file or stdout could not be written; 128 + the signal that stopped the run\n"
           "(129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM).\n",
+          out);
+    fputs("health: 0 keep the node; 1 take it out of service; 7 could not judge; 2 usage error.\n",
           out);
 }
 
@@ -284,7 +295,7 @@ enum {
     OPT_DIM /* + VKB_DIM_* */
 };
 
-enum { OPT_REPEAT = 512, OPT_ROBUSTNESS };   /* apart from the list above, whose last entry opens the size flags' range */
+enum { OPT_REPEAT = 512, OPT_ROBUSTNESS, OPT_EXPECT, OPT_BASELINE, OPT_ALLOW_CPU, OPT_PROM };   /* apart from the list above, whose last entry opens the size flags' range */
 
 /* A number (milliseconds) from LO to HI: digits, one '.', an exponent; no inf or nan. */
 static int parse_number(const char *flag, const char *s, double lo, double hi, double *out, char *err, size_t len)
@@ -391,7 +402,7 @@ static int parse_spec(const char *text, vkb_args *a, char *err, size_t len)
 
 int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
 {
-    static const char *commands[] = {"run", "validate", "devices", "list"};
+    static const char *commands[] = {"run", "validate", "devices", "list", "health"};
     struct option opts[] = {
         {"variant", required_argument, 0, OPT_VARIANT}, {"device", required_argument, 0, OPT_DEVICE},
         {"backend", required_argument, 0, OPT_BACKEND}, {"json", required_argument, 0, OPT_JSON},
@@ -404,6 +415,8 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         {"repeat", required_argument, 0, OPT_REPEAT},
         {"subgroup-size", required_argument, 0, OPT_SUBGROUP_SIZE},
         {"robustness", required_argument, 0, OPT_ROBUSTNESS},
+        {"expect", required_argument, 0, OPT_EXPECT},   {"baseline", required_argument, 0, OPT_BASELINE},
+        {"allow-cpu", no_argument, 0, OPT_ALLOW_CPU},   {"prom", required_argument, 0, OPT_PROM},
         {"verbose", no_argument, 0, 'v'},               {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {"n", required_argument, 0, OPT_DIM + VKB_DIM_N},       {"m", required_argument, 0, OPT_DIM + VKB_DIM_M},
@@ -440,7 +453,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                 a->families[a->nfamilies++] = word;
             } else {
                 snprintf(err, len, "unexpected argument '%s'%s", word,
-                         strcmp(a->command, "suite") == 0 ? " (commands: run, validate, devices, list)" : "");
+                         strcmp(a->command, "suite") == 0 ? " (commands: run, validate, devices, list, health)" : "");
                 return -1;
             }
             continue;
@@ -538,6 +551,22 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             }
             a->robustness_off = strcmp(optarg, "disabled") == 0;
             break;
+        case OPT_EXPECT:
+            if (*optarg == 0) {
+                snprintf(err, len, "--expect wants N or MODEL:N,..., not an empty string");
+                return -1;
+            }
+            a->expect = optarg;
+            break;
+        case OPT_BASELINE: a->baseline_path = optarg; break;
+        case OPT_ALLOW_CPU: a->allow_cpu = 1; break;
+        case OPT_PROM:
+            if (*optarg == 0) {
+                snprintf(err, len, "--prom wants a path, not an empty string");
+                return -1;
+            }
+            a->prom_path = optarg;
+            break;
         case ':':
             snprintf(err, len, "%s needs a value", argv[optind - 1]);
             return -1;
@@ -563,6 +592,11 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
     }
     if (a->repeat && strcmp(a->command, "run") != 0 && strcmp(a->command, "suite") != 0) {
         snprintf(err, len, "--repeat times runs again: it goes with run or the default suite, not %s", a->command);
+        return -1;
+    }
+    if ((a->expect || a->baseline_path || a->allow_cpu || a->prom_path) && strcmp(a->command, "health") != 0) {
+        snprintf(err, len, "--%s goes with `vkbench health`", a->expect ? "expect" : a->baseline_path ? "baseline"
+                 : a->prom_path ? "prom" : "allow-cpu");
         return -1;
     }
     if (strcmp(a->command, "run") == 0 && a->nfamilies == 0) {

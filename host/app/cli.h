@@ -27,7 +27,7 @@ enum {
 extern const char *const vkb_dim_flags[VKB_DIM_COUNT]; /* "n", "m", "k", "rows", ..., "size" */
 
 typedef struct vkb_args {
-    const char *command;            /* "suite" (none given), "run", "validate", "devices", "list" */
+    const char *command;            /* "suite" (none given), "run", "validate", "devices", "list", "health" */
     const char *families[16];       /* positional FAMILY arguments */
     int nfamilies;
     const char *variants;           /* --variant: "a,b" or "family/a,..." or "all"; NULL = all */
@@ -50,6 +50,10 @@ typedef struct vkb_args {
     const char *sass_dir;           /* --sass DIR: machine code of every pipeline and CUDA twin; NULL = off */
     uint32_t subgroup_size;         /* --subgroup-size N: every kernel's required subgroup size; 0 = the device's */
     int robustness_off;             /* --robustness disabled: Vulkan pipelines without the driver's bounds checks */
+    const char *expect;             /* health --expect: "8" or "H100:4,A100:4"; NULL: any number of GPUs */
+    const char *baseline_path;      /* health --baseline FILE: speed judged against it; NULL: reported only */
+    const char *prom_path;          /* health --prom PATH: the verdict as Prometheus text */
+    int allow_cpu;                  /* health --allow-cpu: CPU implementations count as GPUs */
     char beyond[80];                /* the first size list holding a size above 2^50, as typed ("--n 2^60") */
 } vkb_args;
 

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "cuda.h"
 #include "fault.h"
+#include "health.h"
 #include "devices.h"
 #include "devices_view.h"
 #include "family.h"
@@ -43,6 +44,7 @@ typedef struct app {
     vkb_args args;
     char *command_line;   /* argv joined, whole */
     vkb_runner runner;
+    vkb_health *health;   /* `vkbench health`: the node's GPUs, judged after the battery ran on them */
 } app;
 
 static void open_backends(app *ap, int timed)
@@ -87,8 +89,8 @@ static void open_backends(app *ap, int timed)
         vk->caps.clock_mhz = cu->caps.clock_mhz;   /* the theoretical rates (host/families/peak/peak_rates.c) */
         vk->caps.sm_arch = cu->caps.sm_arch;
     }
-    if (vk && timed && !ap->args.dry_run)
-        vkb_cache_measure(vk);
+    if (vk && timed && !ap->args.dry_run && !ap->health)
+        vkb_cache_measure(vk);   /* health: a probe of seconds on a GPU never seen; the battery needs no cache size */
     if (vk) {
         r->backends[r->nbackends++] = vk;
         r->all[r->nall++] = vk;
@@ -253,6 +255,8 @@ static int run_several(app *ap, int timed, FILE *table, vkb_sink **shared, int n
     for (int i = 0; i < n; i++)
         runs[i].index = indices[i];
     rc = vkb_devices_run(runs, n, &hooks);
+    if (ap->health)   /* judged before the runners go */
+        rc = vkb_health_judge(ap->health, runs, n, rc);
     messages = vkb_vulkan_validation_messages();
     for (int i = 0; i < nshared; i++)
         vkb_sink_destroy(shared[i]);
@@ -265,6 +269,8 @@ static int run_several(app *ap, int timed, FILE *table, vkb_sink **shared, int n
         vkb_runner_free(r);
         vkb_selection_free(&runs[i].sel);
     }
+    if (ap->health)
+        return rc;   /* the verdict's own exit code */
     return ap->args.dry_run ? VKB_EXIT_OK : final_code(rc, verdict, messages);
 }
 
@@ -332,6 +338,25 @@ static int run_command(app *ap)
     return final_code(rc, verdict, messages);
 }
 
+/* `vkbench health`: the battery on every GPU at once (host/app/health.c), judged per GPU; the tables only with -v. */
+static int health_command(app *ap)
+{
+    static vkb_health h;
+    FILE *tables;
+    int rc;
+    if (vkb_health_prepare(&h, &ap->args, VKB_VERSION))
+        return vkb_health_judge(&h, NULL, 0, 0);   /* no GPU to run on: the node's verdict */
+    ap->health = &h;
+    vkb_quiet = 1;   /* no progress: a health check's output is its verdict */
+    tables = ap->args.verbose ? stderr : fopen("/dev/null", "w");
+    if (!tables)
+        vkb_die(VKB_EXIT_OUTPUT, "cannot open /dev/null for the battery's tables");
+    rc = run_several(ap, 1, tables, NULL, 0);
+    if (tables != stderr)
+        fclose(tables);
+    return rc;
+}
+
 /* argv joined by spaces, whole (the JSON records it). */
 static char *join_args(int argc, char **argv)
 {
@@ -364,6 +389,10 @@ static void check_outputs(const vkb_args *a)
         if (a->dry_run && vkb_outfile_check(paths[i]))
             vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (%s): %s", paths[i], opts[i], vkb_outfile_reason());
     }
+    if (a->prom_path && paths[0] && vkb_outfile_same(a->prom_path, paths[0]))
+        vkb_die(VKB_EXIT_USAGE, "--json %s and --prom %s are one file: give each its own", paths[0], a->prom_path);
+    if (a->prom_path && vkb_outfile_same(a->prom_path, "/proc/self/exe"))
+        vkb_die(VKB_EXIT_USAGE, "--prom %s is the vkbench executable itself", a->prom_path);
     if (paths[0] && paths[1] && vkb_outfile_same(paths[0], paths[1]))
         vkb_die(VKB_EXIT_USAGE, "--json %s and --csv %s are one file: give each its own", paths[0], paths[1]);
     if (a->sass_dir && a->dry_run && vkb_mc_check(a->sass_dir, why, sizeof why))
@@ -430,5 +459,7 @@ int main(int argc, char **argv)
         }
         return finish(VKB_EXIT_OK);
     }
+    if (strcmp(ap.args.command, "health") == 0)
+        return finish(health_command(&ap));
     return finish(run_command(&ap));
 }

@@ -22,7 +22,8 @@ static const char *const faults[] = {"no-dispatch", "skip-pass:", "no-poison", "
                                      "product-element", "product-tile", "product-nan", "stuck-fence",
                                      "signal-early:", "signal-late:", "signal-twice:", "peak-fold", "peak-trips",
                                      "peak-count", "slow-device:", "wrong-device:", "device-lost:", "transfer-byte",
-                                     "drop-dispatch", "chase-skip", "slow-api-copy"};
+                                     "drop-dispatch", "chase-skip", "slow-api-copy",
+                                     "hang:"};
 
 int vkb_fault_check(char *why, size_t len)
 {

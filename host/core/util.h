@@ -14,7 +14,8 @@ typedef enum vkb_exit {
     VKB_EXIT_NO_DEVICE = 3,  /* no Vulkan loader, driver or device (or no CUDA when asked for) */
     VKB_EXIT_RESOURCE = 4,   /* out of memory, size beyond the device's limits */
     VKB_EXIT_API = 5,        /* another API error */
-    VKB_EXIT_OUTPUT = 6      /* a result file (JSON, CSV, ...) could not be written; the last good one is kept */
+    VKB_EXIT_OUTPUT = 6,     /* a result file (JSON, CSV, ...) could not be written; the last good one is kept */
+    VKB_EXIT_UNJUDGED = 7    /* health: the node could not be judged (2 stays the usage error) */
 } vkb_exit;
 
 #if defined(__GNUC__)

@@ -1,7 +1,7 @@
 # the fleet report (tools/fleet.py) on generated fleets of fixed files (fleet_test.py): a planted slow GPU
 # found 10 of 10 times, healthy fleets with the H100 suite's noise flag nothing, failed and missing rows,
 # bad input, the heat map in headless chromium (77: no browser and not root)
-foreach(case planted healthy failed_missing bad_input html lavapipe_sick)
+foreach(case planted healthy failed_missing bad_input html lavapipe_sick rules outputs)
     add_test(NAME vkb.tools.fleet_${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/fleet_test.py ${case})
     set_tests_properties(vkb.tools.fleet_${case} PROPERTIES LABELS tools SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()
@@ -20,3 +20,14 @@ set_tests_properties(vkb.vk.devices.two_devices PROPERTIES LABELS "vulkan;valida
 add_test(NAME vkb.slurm.fleet COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_test.sh $<TARGET_FILE:vkbench>
          ${CMAKE_SOURCE_DIR})
 set_tests_properties(vkb.slurm.fleet PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL TRUE)
+# vkbench health (tests/cli/health_test.py): planted faults (wrong result, hang, missing GPU, no GPU, slower than a
+# baseline) each give their verdict, action and exit code; a healthy node keeps
+foreach(case no_gpu healthy wrong_result hang expect baseline baseline_roundtrip prom bad_input)
+    add_test(NAME vkb.vk.health.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/../cli/health_test.py
+             ${vkbench} ${case})
+    set_tests_properties(vkb.vk.health.${case} PROPERTIES LABELS vulkan SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()
+# tools/slurm/'s scripts without a Slurm (slurm_scripts_test.sh): a fake sbatch records submit.sh's arguments, a
+# fake vkbench stands behind a task: % escaped, options and --time on both jobs, no glob, unique names, exit codes
+add_test(NAME vkb.tools.slurm_scripts COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_scripts_test.sh ${CMAKE_SOURCE_DIR})
+set_tests_properties(vkb.tools.slurm_scripts PROPERTIES LABELS tools TIMEOUT 60)

@@ -166,6 +166,108 @@ def case_lavapipe_sick():
     check(code == 1 and re.findall(r"^(node\d+)  device", out, re.M) == ["node2"], "only node2 flagged", out, err)
 
 
+def tiny_fleet(speeds, names=None, tamper=None):
+    """A folder of one file per device, one timed row each (the suite's first timed row, its own spread 0), device
+    g SPEEDS[g] times as fast as 1.0; NAMES[g] its model. Exact ratios: the rule's constants decide, not noise."""
+    base = suite()
+    row = next(r for r in base["results"] if r["status"] == "ok" and (r.get("time_ms") or {}).get("median"))
+    out = tempfile.mkdtemp(prefix="tiny-")
+    for g, speed in enumerate(speeds):
+        doc = copy.deepcopy(base)
+        r = copy.deepcopy(row)
+        r["time_ms"] = {q: 1.0 / speed for q in ("min", "q1", "median", "q3", "max", "mean")}
+        r["time_ms"]["iqr_over_median"] = 0.0
+        doc["results"] = [r]
+        for d in doc["devices"]:
+            d.update(index=0, uuid=f"GPU-tiny-{g:04d}", host=f"node{g}")
+            if names:
+                d["name"] = names[g]
+        if tamper:
+            tamper(g, doc)
+        with open(os.path.join(out, f"node{g}.json"), "w") as f:
+            json.dump(doc, f)
+    return out
+
+
+def case_rules():
+    """The outlier rule far from its edges: the spread's scale (1.4826, a MAD as a standard deviation) and a group
+    of exactly MIN_GROUP (3) devices; a model without peers; a CPU implementation among GPUs; a row only a
+    minority ran; SUSPECT rows."""
+    noisy = [1.0, 1.02, 0.98, 1.02, 0.98, 1.0]   # MAD 0.02: sigma 0.0297, 5 sigma 0.148
+    # 13% slower: inside 5 x 1.4826 x MAD (a scale of 1.0 would flag it), 16% slower: beyond it (2.0 would not)
+    code, out, err = fleet(tiny_fleet(noisy + [0.87]), "--threshold", "0.01")
+    check(code == 0 and not re.findall(r"^node\d+  device", out, re.M), "13% slower, inside the noise bound", out)
+    code, out, err = fleet(tiny_fleet(noisy + [0.84]), "--threshold", "0.01")
+    check(code == 1 and re.findall(r"^(node\d+)  device", out, re.M) == ["node6"], "16% slower: flagged", out)
+    code, out, err = fleet(tiny_fleet([1.0, 1.0, 0.5]))
+    check(code == 1 and re.findall(r"^(node\d+)  device", out, re.M) == ["node2"] and "1 rows, 1 compared" in out,
+          "a group of exactly 3 is judged", out)
+    code, out, err = fleet(tiny_fleet([1.0, 1.0, 1.0, 0.5], names=["H100", "H100", "H100", "A100"]))
+    check(code == 0 and "NOT COMPARED: 1 device" in out and "1 not compared (no peers" in out and
+          re.search(r"^node3  device 0: A100", out, re.M), "a model without peers: said, not healthy", out)
+
+    def cpu(g, doc):
+        if g == 3:
+            doc["devices"][0].update(type="cpu", cpu_implementation=True, name="llvmpipe")
+    code, out, err = fleet(tiny_fleet([1.0, 1.0, 1.0, 1.0], tamper=cpu))
+    check(code == 1 and re.findall(r"^(node\d+)  device", out, re.M)[:1] == ["node3"] and
+          "a CPU implementation in a fleet of GPUs" in out, "lavapipe among GPUs flagged", out)
+
+    def extra(g, doc):
+        if g == 1:   # this device's cache probe chose one more footprint
+            r = copy.deepcopy(doc["results"][0])
+            r["shape_text"] += "+"
+            doc["results"].append(r)
+        if g == 2:
+            doc["results"][0]["suspect"] = True
+            doc["results"][0]["suspect_reason"] = "above 1.25x the fastest copy"
+    code, out, err = fleet(tiny_fleet([1.0, 1.0, 1.0, 1.0], tamper=extra))
+    check(code == 0 and "missing or skipped on" not in out, "a row only one of four ran is missing on none", out)
+    check("SUSPECT timings" in out and re.search(r"^node2  device 0: .*above 1.25x the fastest copy", out, re.M),
+          "SUSPECT rows shown", out)
+
+
+def case_outputs():
+    """fleet.py's outputs follow the tools' rules: never over an input, no hang on a FIFO, `-` refused, a usage
+    error in one line, --sigmas nan refused; --write-baseline from health verdicts."""
+    folder = tiny_fleet([1.0, 1.0, 1.0])
+    first = os.path.join(folder, "node0.json")
+    before = open(first).read()
+    one_line_error(*fleet(first, os.path.join(folder, "node1.json"), "--html", first), 2, "is the input")
+    check(open(first).read() == before, "the input untouched")
+    one_line_error(*fleet(folder, "--html", "-"), 2, "--html -: the report is on stdout")
+    one_line_error(*fleet(folder, "--bogus"), 2, "unrecognized arguments")
+    for bad in ("nan", "inf", "-1", "0"):
+        one_line_error(*fleet(folder, "--sigmas", bad), 2, "--sigmas a finite number")
+    fifo = os.path.join(tempfile.mkdtemp(), "page.html")
+    os.mkfifo(fifo)
+    one_line_error(*fleet(folder, "--html", fifo), 6, "no reader on the FIFO")
+    page = os.path.join(tempfile.mkdtemp(), "page.html")
+    open(page, "w").write("old page")
+    code, out, err = fleet(folder, "--html", page)
+    check(code == 0 and open(page).read().startswith("<!DOCTYPE html>"), "the page replaced", err)
+    check(os.listdir(os.path.dirname(page)) == ["page.html"], "no temporary left", os.listdir(os.path.dirname(page)))
+    # --write-baseline: per model, driver and row the median of the passing GPUs, a failing one left out
+    tmp = tempfile.mkdtemp()
+    def verdict(name, gpus):
+        path = os.path.join(tmp, name)
+        json.dump({"schema": "vkbench-health/1", "gpus": gpus}, open(path, "w"))
+        return path
+    def gpu(v, metric, model="H100"):
+        return {"model": model, "driver": "580", "verdict": v,
+                "rows": [{"row": "copy/vec4", "status": "ok", "metric": metric}]}
+    a = verdict("a.json", [gpu("pass", 100.0), gpu("pass", 104.0)])
+    b = verdict("b.json", [gpu("warn", 96.0), gpu("fail", 1.0), gpu("pass", 50.0, "A100")])
+    base = os.path.join(tmp, "base.tsv")
+    code, out, err = fleet(a, b, "--write-baseline", base)
+    lines = open(base).read().splitlines()
+    check(code == 0 and lines[0] == "# vkbench baseline 1", "a baseline written", err)
+    rows = [l.split("\t") for l in lines if not l.startswith("#")]
+    check(rows == [["A100", "580", "copy/vec4", "50", "0.25"], ["H100", "580", "copy/vec4", "100", "5.9304"]],
+          "median 100 of 96, 100, 104 (the failing GPU left out), noise 1.4826 x MAD 4; A100's at least 0.5%", rows)
+    one_line_error(*fleet(first, "--write-baseline", os.path.join(tmp, "x.tsv")), 2, "not a `vkbench health")
+
+
 def case_bench():
     """Not a ctest: 1000 files of 200 rows (the suite's 166 and 34 at a second shape), 125 hosts of 8 GPUs,
     timed on one core (taskset); the time goes to docs/performance.md."""

@@ -79,7 +79,7 @@ exec "$vkbench" "\$@"
 WRAP
 chmod +x "$dir/vkbench"
 # tasks one at a time (each takes the node's CPUs): their timings do not disturb each other
-ids=$(VKBENCH="$dir/vkbench" FLEET_TASK_NAMES=1 FLEET_VALIDATE="copy --n 1000,4097" \
+ids=$(VKBENCH="$dir/vkbench" FLEET_TASK_NAMES=1 FLEET_TIME=5 FLEET_VALIDATE="copy --n 1000,4097" \
       FLEET_RUN="run copy transpose --n 262144 --size 128 --variant api_copy,vec4,naive,padded --reps 15 --warmup-ms 20" \
       FLEET_ARGS="--threshold 0.25 --sigmas 3" \
       "$src/tools/slurm/submit.sh" "$dir/results" $tasks --cpus-per-task="$(nproc)") || fail "submit.sh: $ids"
@@ -102,3 +102,51 @@ flagged=$(grep -E '^[^ ]+  device [0-9]+:' "$r/fleet.txt" | cut -d' ' -f1 | tr '
 grep -q "verdict: 1 of $tasks devices flagged" "$r/fleet.txt" || fail "verdict line"
 [ -s "$r/fleet.html" ] || fail "no heat map"
 echo "slurm: $tasks tasks, report flagged $flagged(the planted slow GPU) and no other"
+
+# the health check (tools/slurm/vkbench-healthcheck.sh) as slurmd's HealthCheckProgram every 2 s; the fault of the
+# moment is read from $dir/fault (a VKB_FAULT_INJECT value, or "expect:N": a node that should have N GPUs)
+: > "$dir/fault"
+cat > "$dir/health.env" <<ENV
+export SLURM_CONF="$SLURM_CONF" PATH="$PATH" VKBENCH="$vkbench" VKB_HEALTH_TIMEOUT_S=40
+VKB_HEALTH_ARGS="--allow-cpu"
+f=\$(cat "$dir/fault")
+case \$f in
+    expect:*) VKB_HEALTH_ARGS="--allow-cpu --expect \${f#expect:}" ;;
+    ?*) export VKB_FAULT_INJECT="\$f" ;;
+esac
+export VKB_HEALTH_ARGS
+ENV
+cat > "$dir/health.sh" <<WRAP
+#!/bin/sh
+echo run >> "$dir/health.runs"
+VKB_HEALTH_ENV="$dir/health.env" exec "$src/tools/slurm/vkbench-healthcheck.sh" >>"$dir/health.log" 2>&1
+WRAP
+chmod +x "$dir/health.sh"
+printf 'HealthCheckProgram=%s\nHealthCheckInterval=2\nHealthCheckNodeState=ANY\n' "$dir/health.sh" >> "$SLURM_CONF"
+scontrol reconfigure || fail "scontrol reconfigure"
+reason() { sinfo -h -N -n "$host" -o %E | head -1; }
+state() { sinfo -h -N -n "$host" -o %T | head -1; }
+# wait_for WHAT TEST: up to 90 s (a few health checks of a few seconds on lavapipe)
+wait_for() {
+    n=0
+    until eval "$2"; do
+        n=$((n + 1)); [ $n -le 180 ] || fail "$1: state $(state), reason '$(reason)'"; sleep 0.5
+    done
+}
+echo wrong-device:0 > "$dir/fault"
+wait_for "a wrong result drains the node" 'reason | grep -q "^vkbench: GPU 0 [0-9a-f-]* -: validate: "'
+case $(state) in drain*) ;; *) fail "drained: state $(state)" ;; esac
+: > "$dir/fault"
+wait_for "healthy again: back in service" '[ "$(state)" = idle ]'
+echo expect:2 > "$dir/fault"
+wait_for "a missing GPU drains the node" '[ "$(reason)" = "vkbench: node: count: expected 2 GPUs, found 1" ]'
+: > "$dir/fault"
+wait_for "back in service" '[ "$(state)" = idle ]'
+# an operator's drain is not ours to undo
+scontrol update NodeName="$host" State=DRAIN Reason="maintenance: new cables"
+runs=$(wc -l < "$dir/health.runs")
+wait_for "two more health checks" '[ "$(wc -l < "$dir/health.runs")" -ge $((runs + 2)) ]'
+[ "$(reason)" = "maintenance: new cables" ] || fail "an operator's drain undone: '$(reason)'"
+scontrol update NodeName="$host" State=RESUME
+echo "slurm: the health check drained the node for a wrong result and a missing GPU with vkbench's reason," \
+     "returned it when healthy, and left an operator's drain alone"

@@ -620,9 +620,11 @@ void vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
 
 void vkb_vk_wait(vkb_vk *vk, VkFence fence)
 {
-    static VkFence never;   /* VKB_FAULT_INJECT=stuck-fence: a fence no submission signals (tests) */
+    /* VKB_FAULT_INJECT=stuck-fence (every device) or hang:I (device I alone): a fence no submission signals */
+    static VkFence never;
     double start = vkb_now_ns(), stopped_at = 0;
-    if (vkb_fault("stuck-fence")) {
+    long hung = -1;
+    if (vkb_fault("stuck-fence") || (vkb_fault_arg("hang", &hung) && hung == vk->caps->index)) {
         VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
         if (!never)
             VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &never));
