@@ -272,7 +272,7 @@ def case_plot_files():
 def case_report_markdown():
     code, out, err = tool("report", fx("v2-h100.json"))
     check(code == 0, "report exit 0", err)
-    for want in ("## matmul", "| dbuf | 4096x4096x4096 | 37145.7 | 72.2% of cublas_sgemm (cuda) | 20 | 2.0% |",
+    for want in ("## matmul", "| dbuf | 4096x4096x4096 | 37146 | 72.2% of cublas_sgemm (cuda) | 20 | 2.0% |",
                  "| 1.041 |", "## Vulkan / CUDA", "settings: seed 1, mode hot"):
         check(want in out, f"report has {want!r}", out)
     one_line_error(*tool("report", fx("v2-h100.json"), "--html", "/proc/no/such.html"), 6, "cannot write /proc/no")
@@ -1006,6 +1006,44 @@ def case_compare_old_files():
     code, rows, doc, err = compare_json(os.path.join(RESULTS, "h100-2026-11-23-s3-suite.json"), SUITE_NOW)
     check(doc["candidates"][0]["compared"] >= 100, "the reference run against s4: its rows meet",
           doc["candidates"][0])
+
+
+def case_report_suspect():
+    """The report leads with what failed and what is SUSPECT (issue 36: a run that exited 1 with 16 SUSPECT
+    rows never said "suspect", and called a SUSPECT row "best reduce row ... 359.9% of api_copy"), its title
+    names the device, a latency keeps its significant figures (0.165 µs, not 0.2) and the Vulkan / CUDA
+    ratio of a latency is of speeds."""
+    doc, d = fixture("v2-h100.json"), tempfile.mkdtemp()
+    sus = next(r for r in doc["results"] if r["family"] == "reduce" and r["backend"] == "vulkan"
+               and not r["ceiling_row"] and r["status"] == "ok")
+    sus.update(suspect=True, suspect_reason="faster than the device's copy ceiling")
+    sus["metric"]["fraction"] = 3.599
+    template = next(r for r in doc["results"] if r["status"] == "ok" and not r["ceiling_row"])
+    for backend, value in (("vulkan", 0.165), ("cuda", 0.33)):
+        lat = json.loads(json.dumps(template))
+        lat.update(family="latency", variant="dispatch", backend=backend, shape={"n": 1024}, shape_text="n=1024",
+                   ceiling_row=False, suspect=False)
+        lat["metric"].update(name="us", better="lower", value=value, fraction=None, ceiling=None)
+        doc["results"].append(lat)
+    code, out, err = tool("report", write_doc(doc, "suspect.json", d))
+    lines = out.splitlines()
+    check(code == 0 and lines[0] == "# vkbench report: NVIDIA H100 80GB HBM3 (suspect)", "the title names the device",
+          lines[:1], err)
+    head = out.split("## Run")[0]
+    bullets = [ln for ln in head.splitlines() if ln.startswith("- ")]
+    check(bullets[0].startswith("- SUSPECT: 1 row measured a number not to be trusted"), "SUSPECT leads", head)
+    check(f"best reduce row: {sus['variant']} vulkan" not in head and "359.9%" not in head, "a SUSPECT row is never best",
+          head)
+    check(f"- SUSPECT: reduce/{sus['variant']} vulkan {sus['shape_text']}: faster than the device's copy ceiling"
+          in head, "the SUSPECT row listed with its reason before the run's details", head)
+    check("| dispatch | n=1024 | 0.165 |" in out, "0.165 µs keeps its figures", out)
+    check(re.search(r"^\| dispatch \| n=1024 \| .* \| 2\.000 \|$", out, re.M) and "latency 2.000 (1 rows)" in head,
+          "Vulkan's 0.165 µs against CUDA's 0.33: Vulkan 2x faster", out)
+    failed = fixture("v2-h100.json")
+    failed["results"][0]["error"] = "vkQueueSubmit: VK_ERROR_DEVICE_LOST"
+    code, out, err = tool("report", write_doc(failed, "failed.json", d))
+    check(out.split("## Headline")[1].lstrip().startswith("- FAILED: 1 row failed validation or recorded an error")
+          and "- FAIL: copy/" in out.split("## Run")[0], "FAILED leads, the row listed", out)
 
 
 def case_report_headline():

@@ -74,15 +74,15 @@ def case_report_aggregates():
     for want in (f"- Vulkan / CUDA, geometric mean over kernel rows: fam {gm:.3f} (3 rows), fam2 3.000 (1 rows)",
                  f"| fam | 3 | {gm:.3f} |", "| fam2 | 1 | 3.000 |"):
         check(want in lines, f"report has the line {want!r}", out)
-    for want in ("| a | n=1024 | 200.0 | 40.0% of api_copy (cuda), rule 60% | 20 | 30.0% | 100.0 | 20.0% of "
+    for want in ("| a | n=1024 | 200 | 40.0% of api_copy (cuda), rule 60% | 20 | 30.0% | 100 | 20.0% of "
                  "api_copy (cuda) | 20 | 30.0% | 2.000 |",
-                 "| b | n=1024 | 50.0 | 10.0% of api_copy (cuda) | 17 (not settled) | 40.0% | 100.0 |",
-                 "| 0.500 |", "| c | n=1024 | 400.0 | 80.0% of api_copy (cuda) |", "| 4.000 |",
-                 "| api_copy | n=1024 | 400.0 | ceiling |", "| d | n=1024 | 300.0 | 60.0% of api_copy (cuda) | 20 "
+                 "| b | n=1024 | 50.0 | 10.0% of api_copy (cuda) | 17 (not settled) | 40.0% | 100 |",
+                 "| 0.500 |", "| c | n=1024 | 400 | 80.0% of api_copy (cuda) |", "| 4.000 |",
+                 "| api_copy | n=1024 | 400 | ceiling |", "| d | n=1024 | 300 | 60.0% of api_copy (cuda) | 20 "
                  "| 30.0% |  |  |  |  |  |", "- fam/e vulkan n=1024: fail", "- fam/s cuda n=1024: skip needs "
                  "subgroup arithmetic"):
         check(want in out, f"report has {want!r}", out)
-    check("| e | n=1024 |  |  |  |  | 1.0 |" in out, "the failed row leaves its cells empty, the pair no ratio", out)
+    check("| e | n=1024 |  |  |  |  | 1.00 |" in out, "the failed row leaves its cells empty, the pair no ratio", out)
     table = lines[lines.index("## Vulkan / CUDA") + 4:]
     check(table[:2] == [f"| fam | 3 | {gm:.3f} |", "| fam2 | 1 | 3.000 |"] and not table[2].startswith("|"),
           "one mean per family with pairs", out)
