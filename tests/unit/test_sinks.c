@@ -212,6 +212,81 @@ static void table_legend(void)
     }
 }
 
+/* Issue 36: legends repeated under every table (120 of 287 lines of a suite), no line answered "which is
+ * fastest", heap detail under transfer by default. Two tables of one run: each legend line once, after the
+ * last table; a "fastest in this family" line under each (never the SUSPECT row); memory notes only with -v. */
+static const char *two_tables(void)
+{
+    FILE *f = tmpfile();
+    vkb_backend *backends[] = {&vulkan_backend, &cuda_backend};
+    vkb_sink *s = vkb_sink_table_create(f, 0);
+    setup(0);
+    snprintf(results[1].memory, sizeof results[1].memory, "heap 0 device-local 80 GiB");
+    s->begin(s, &run_settings, backends, 2, &run_plan);
+    for (int table = 0; table < 2; table++) {
+        s->family_begin(s, &family);
+        for (int i = 0; i < nresults; i++)
+            s->result(s, &results[i]);
+        s->family_end(s, &family);
+    }
+    s->end(s, 0);
+    vkb_sink_destroy(s);
+    return slurp(f);
+}
+
+static void legend_once(void)
+{
+    const char *out = two_tables(), *legend, *p;
+    int count = 0;
+    fputs(out, stdout);
+    for (p = out; (p = strstr(p, "IQR%: spread")) != NULL; p++)
+        count++;
+    ASSERT(count == 1);
+    legend = strstr(out, "\nlegend:\n");
+    ASSERT(legend != NULL && strstr(legend, "~: the median had not settled") != NULL);
+    ASSERT(strstr(legend, "== memory.fake") == NULL);   /* after the last table */
+    count = 0;
+    for (p = out; (p = strstr(p, "fastest in this family: ")) != NULL; p++)
+        count++;
+    ASSERT(count == 2);
+    ASSERT(strstr(out, "fastest in this family: a_variant_whose_name_is_far_longer_than_any_column_should_be "
+                       "(vulkan) 16777216, 50 GB/s, 50.0% of ceiling a") != NULL);
+    ASSERT(strstr(out, "fastest in this family: vec4") == NULL);   /* SUSPECT: never the answer */
+    ASSERT(strstr(out, "ceilings: a = api_copy (vulkan)") != NULL);
+    ASSERT(strstr(out, "heap 0 device-local") == NULL);            /* heap detail: -v only */
+    vkb_verbose = 1;
+    out = two_tables();
+    vkb_verbose = 0;
+    ASSERT(strstr(out, "heap 0 device-local 80 GiB") != NULL);
+}
+
+/* "fits L2" only where a footprint means something: a GB/s row says it, a GFLOP/s or µs row does not. */
+static void fits_where_it_matters(void)
+{
+    vkb_family timed_family = family;
+    const char *out = table_text(0, 0);
+    ASSERT(strstr(out, " L2   ok") != NULL);
+    timed_family.metric = "us";
+    timed_family.time_unit_ns = 1e3;
+    for (int i = 0; i < nresults; i++)
+        results[i].family = &timed_family;
+    {
+        FILE *f = tmpfile();
+        vkb_backend *backends[] = {&vulkan_backend, &cuda_backend};
+        vkb_sink *s = vkb_sink_table_create(f, 0);
+        s->begin(s, &run_settings, backends, 2, &run_plan);
+        s->family_begin(s, &timed_family);
+        for (int i = 0; i < nresults; i++)
+            s->result(s, &results[i]);
+        s->family_end(s, &timed_family);
+        s->end(s, 0);
+        vkb_sink_destroy(s);
+        out = slurp(f);
+    }
+    fputs(out, stdout);
+    ASSERT(strstr(out, " L2 ") == NULL && strstr(out, "fits ?:") == NULL);
+}
+
 static void paired_fits(void)
 {
     char *out = table_text(1, 100);
@@ -758,7 +833,9 @@ static int out_arg(void)
     return 0;
 }
 
-UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_legend}, {"paired_fits", paired_fits},
+UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_legend}, {"legend_once", legend_once},
+           {"fits_where_it_matters", fits_where_it_matters},
+           {"paired_fits", paired_fits},
            {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure}, {"json_stream", json_stream},
            {"json_interrupted", json_interrupted}, {"csv_rows", csv_rows}, {"file_safety", file_safety},
            {"concurrent_runs", concurrent_runs}, {"progress_lines", progress_lines},
