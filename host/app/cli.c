@@ -65,10 +65,10 @@ void vkb_cli_usage(FILE *out)
           "  -h, --help           this text (`vkbench run --help`: the families and their size flags)\n"
           "  --version            the version\n"
           "\n"
-          "Exit codes: 0 all validated; 1 a validation failed; 2 usage error; 3 no Vulkan loader, driver or\n"
-          "device; 4 out of memory or a size beyond the device's or the kernel's limits; 5 another API\n"
-          "error; 6 a result file or stdout could not be written; 128 + the signal that stopped the run\n"
-          "(129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM).\n",
+          "Exit codes: 0 all validated; 1 a validation failed or a timed row is SUSPECT; 2 usage error; 3 no\n"
+          "Vulkan loader, driver or device; 4 out of memory or a size beyond the device's or the kernel's\n"
+          "limits; 5 another API error; 6 a result file or stdout could not be written; 128 + the signal that\n"
+          "stopped the run (129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM).\n",
           out);
 }
 
