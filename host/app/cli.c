@@ -565,6 +565,12 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         snprintf(err, len, "--repeat times runs again: it goes with run or the default suite, not %s", a->command);
         return -1;
     }
+    if (strcmp(a->command, "validate") == 0 && (a->budget_ms >= 0 || a->warmup_ms >= 0 || a->reps)) {
+        /* validate times nothing: a timing flag would be silently ignored (issue 36: --budget-ms 100 was) */
+        snprintf(err, len, "%s sets the timing, and validate times nothing: it goes with run or the default suite",
+                 a->budget_ms >= 0 ? "--budget-ms" : a->warmup_ms >= 0 ? "--warmup-ms" : "--reps");
+        return -1;
+    }
     if (strcmp(a->command, "run") == 0 && a->nfamilies == 0) {
         snprintf(err, len, "run needs a FAMILY (see `vkbench list`)");
         return -1;
