@@ -90,7 +90,7 @@ static void fabricate(const char *backend)
 static const vkb_run_settings run_settings = {.command = "run", .command_line = "vkbench run memory.fake \xff",
     .seed = 18446744073709551615ull, .timed = 1, .warmup_ms = 20, .first_warmup_ms = 20, .budget_ms = 300,
     .spec = "BM=64"};
-static const vkb_run_plan run_plan = {.cases = 10, .shapes = 1, .variants = 5, .backends = 2};
+static const vkb_run_plan run_plan = {.cases = 10, .families = 1, .shapes = 1, .variants = 5, .backends = 2};
 
 /* Feed every fabricated result to S as the runner would; returns end()'s exit code. */
 static int feed(vkb_sink *s, const vkb_run_settings *set, int interrupt_after)
@@ -285,6 +285,19 @@ static void fits_where_it_matters(void)
     }
     fputs(out, stdout);
     ASSERT(strstr(out, " L2 ") == NULL && strstr(out, "fits ?:") == NULL);
+}
+
+/* The plan line's counts do not pretend to multiply (issue 36: "16 shapes x 106 variants x 1 backend = 106 cases") */
+static void plan_line(void)
+{
+    char text[200];
+    vkb_run_plan plan = {.cases = 106, .families = 16, .shapes = 16, .variants = 106, .backends = 1, .estimate_s = 40};
+    ASSERT(strcmp(vkb_plan_text(&plan, text, sizeof text),
+                  "106 cases (16 families: 16 shapes and 106 variants in all; 1 backend), about 40 s") == 0);
+    plan = (vkb_run_plan){.cases = 1, .families = 1, .shapes = 1, .variants = 1, .backends = 2, .estimate_s = 0.5};
+    ASSERT(strcmp(vkb_plan_text(&plan, text, sizeof text),
+                  "1 case (1 family: 1 shape and 1 variant in all; 2 backends), under a second") == 0);
+    ASSERT(strstr(text, " x ") == NULL);
 }
 
 static void paired_fits(void)
@@ -819,7 +832,7 @@ static void progress_lines(void)
     dup2(saved, 2);
     close(saved);
     out = slurp(f);
-    ASSERT(strstr(out, "1 shape x 5 variants x 2 backends = 10 cases") != NULL);
+    ASSERT(strstr(out, "10 cases (1 family: 1 shape and 5 variants in all; 2 backends)") != NULL);
     /* no table on this file: the progress names the devices first */
     ASSERT(strncmp(out, "vkbench: device: vulkan: llvmpipe", 33) == 0 && strstr(out, "\nvkbench: device: cuda: NVIDIA"));
     ASSERT(strstr(out, "[10/10] memory.fake/broken cuda 16777216 FAIL") != NULL);
@@ -834,7 +847,7 @@ static int out_arg(void)
 }
 
 UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_legend}, {"legend_once", legend_once},
-           {"fits_where_it_matters", fits_where_it_matters},
+           {"fits_where_it_matters", fits_where_it_matters}, {"plan_line", plan_line},
            {"paired_fits", paired_fits},
            {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure}, {"json_stream", json_stream},
            {"json_interrupted", json_interrupted}, {"csv_rows", csv_rows}, {"file_safety", file_safety},
