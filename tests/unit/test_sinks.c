@@ -355,6 +355,19 @@ static void matrix_skips(void)
     ASSERT(widest_line(out) <= 100);
     ASSERT(strstr(out, "validate: 6 passed, 2 failed, 2 skipped") != NULL);
     ASSERT(strstr(out, "skips by reason:\n    2  needs subgroup arithmetic") != NULL);
+    /* by default the failures alone, then the counts (issue 36: 2306 lines of ok on the H100); -v every case */
+    ASSERT(strstr(out, "FAIL: 3 of 100 wrong") != NULL && strstr(out, "  ok  ") == NULL);
+    ASSERT(strstr(out, "  skip  ") == NULL && strstr(out, "== validate memory.fake on ") != NULL);
+    vkb_verbose = 1;
+    setup(1);
+    for (int i = 0; i < nresults; i++)
+        results[i].timed = 0;
+    f = tmpfile();
+    ASSERT(feed(vkb_sink_matrix_create(f, 100), &set, -1) == VKB_EXIT_OK);
+    vkb_verbose = 0;
+    out = slurp(f);
+    ASSERT(strstr(out, "  ok  ") != NULL && strstr(out, "  skip  ") != NULL);
+    ASSERT(strstr(out, "validate: 6 passed, 2 failed, 2 skipped") != NULL);
 }
 
 static char tmpdir[64];
