@@ -17,6 +17,7 @@
 #define MAX_PENDING 256
 #define MAX_NOTES 32
 #define MAX_LEGEND 48
+#define MAX_SKIP_REASONS 16
 
 /* What the table showed: each marker used gets its legend line. */
 typedef struct markers {
@@ -53,7 +54,46 @@ typedef struct table_sink {
     char *legend[MAX_LEGEND];   /* the run's distinct legend lines, printed once at its end */
     int nlegend;
     const vkb_result *fastest;  /* the family's fastest trusted kernel row (largest share of its ceiling) */
+    struct { const char *reason; int rows; char names[300]; } skips[MAX_SKIP_REASONS]; /* this family's, by reason */
+    int nskips;
 } table_sink;
+
+/* A skipped row, folded into one line per reason under the table (issue 36: 22 lines of unsupported tensor-core
+ * rows on any non-NVIDIA GPU); 0 when the reasons are too many to fold (the row is then printed as before). */
+static int fold_skip(table_sink *t, const vkb_result *r)
+{
+    int i;
+    for (i = 0; i < t->nskips && strcmp(t->skips[i].reason, r->skip_reason) != 0; i++)
+        ;
+    if (i == MAX_SKIP_REASONS)
+        return 0;
+    if (i == t->nskips) {
+        t->skips[i].reason = r->skip_reason;
+        t->skips[i].rows = 0;
+        t->skips[i].names[0] = 0;
+        t->nskips++;
+    }
+    t->skips[i].rows++;
+    if (!strstr(t->skips[i].names, r->variant->name)) {   /* each variant once, whatever its shapes */
+        size_t used = strlen(t->skips[i].names);
+        snprintf(t->skips[i].names + used, sizeof t->skips[i].names - used, "%s%s", used ? ", " : "",
+                 r->variant->name);
+    }
+    return 1;
+}
+
+/* "skipped (22 rows: coopmat_khr, coopmat2, ...): needs VK_KHR_cooperative_matrix": one line per reason. */
+static void skip_lines(table_sink *t)
+{
+    char line[800];
+    for (int i = 0; i < t->nskips; i++) {
+        snprintf(line, sizeof line, "skipped (%d row%s: %s): %s", t->skips[i].rows, t->skips[i].rows == 1 ? "" : "s",
+                 t->skips[i].names, t->skips[i].reason);
+        fputs("  ", t->out);
+        vkb_fmt_wrap(t->out, 2, 4, line, t->width);
+    }
+    t->nskips = 0;
+}
 
 static int ceiling_letter(table_sink *t, const vkb_result *c)
 {
@@ -265,7 +305,8 @@ static void single_row(table_sink *t, const vkb_result *r)
     vkb_fmt_shape(r, shape, sizeof shape);
     memory_note(t, r);
     if (!r->timed) {
-        untimed_row(t, name, shape, r);
+        if (!(r->status == VKB_RES_SKIP && fold_skip(t, r)))
+            untimed_row(t, name, shape, r);
         return;
     }
     vkb_fmt_cell(t->out, name, t->name_w, 1);
@@ -302,7 +343,7 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
         if (vk && cu && vk->status == VKB_RES_SKIP && strcmp(vk->skip_reason, cu->skip_reason) != 0) {
             untimed_row(t, name, shape, vk);
             details(t, cu, "cuda ");
-        } else {
+        } else if (!(any->status == VKB_RES_SKIP && fold_skip(t, any))) {
             untimed_row(t, name, shape, any);
         }
         return;
@@ -457,6 +498,7 @@ static void legend(table_sink *t)
     const vkb_family *f = t->family;
     char line[800];
     size_t used = 0;
+    skip_lines(t);
     fastest_line(t);
     if (t->paired)
         snprintf(line, sizeof line, "vulkan, cuda: %s through each API; vk/cu: their ratio; reps, IQR%%: the fewer "
@@ -610,6 +652,7 @@ static void table_family_begin(vkb_sink *s, const vkb_family *f)
     t->none_why[0] = 0;
     t->npending = 0;
     t->fastest = NULL;
+    t->nskips = 0;
     layout(t, f);
     /* a ceiling only CUDA can run (cuBLAS, CUB) leaves Vulkan's rows without one where there is no CUDA */
     if (!t->have_cuda) {
