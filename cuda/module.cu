@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kernels.h"
+#include "no_device.h"
 #include "verify.h"
 
 namespace {
@@ -51,7 +52,9 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
     cudaDeviceProp p;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
-        snprintf(why, len, "no CUDA device (%s)", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        cudaDriverGetVersion(&driver);   /* 0 where no driver library is installed at all */
+        cudaRuntimeGetVersion(&runtime);
+        vkb_cuda_no_device_text((int)e, n, driver, runtime, cudaGetErrorString(e), why, len);
         return 1;
     }
     device = 0;

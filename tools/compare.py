@@ -7,8 +7,12 @@ and a verdict, then a summary per candidate, as text, markdown or JSON (--format
 Exit 0; 1 when the gate fails: a row slower than the baseline beyond the noise and by more than
 --threshold percent (SLOWER, a regression; never with --backends), a row that failed validation or
 recorded an error in a candidate (FAIL), and with --strict also a baseline row a candidate lacks
-(missing) or no row in common; 2 for an unreadable input, a usage error, or files from different
-devices (--allow-different-devices compares them anyway).
+(missing); 2 for an unreadable input (a metric whose direction is unknown included), a usage error,
+files from different devices (--allow-different-devices compares them anyway), or a candidate with no
+row in common with the baseline (nothing was compared).
+
+Every ratio is of speeds: the metric where higher is better, its inverse where lower is better (the
+results file's metric.better: latencies in µs, ns per load), so that above 1 is faster for every row.
 
 The noise of a row: with one run per side, the spread within each run (the IQR over the median; twice
 the distance from the fastest repetition to the median for schema 1 files, never the standard
@@ -82,8 +86,9 @@ def smallest_p(n, m):
 # --- the sides of a comparison ---
 
 def row_key(r, with_backend=True):
-    """The row of R: vkbjson.key, and the device's index in a file of several devices (--device all)."""
-    return vkbjson.key(r, with_backend) + ((r["device_index"],) if "device_index" in r else ())
+    """The row of R: vkbjson.key, and which of its file's devices it ran on (vkbjson.device_key): a file of
+    one device per backend meets any other, old (no device_index) or new, whatever the index."""
+    return vkbjson.device_key(r, with_backend)
 
 
 class Side:
@@ -169,7 +174,7 @@ def run_noise(results):
     with one run, its spread within; None when unknown."""
     within = [s for s in (vkbjson.spread(r)[0] for r in results) if s is not None]
     if len(results) >= 2:
-        values = [r["metric"]["value"] for r in results]
+        values = [vkbjson.speed(r) for r in results]
         drift = (max(values) - min(values)) / vkbjson.median(values)
         return max(drift, vkbjson.median(within)) if within else drift
     return within[0] if within else None
@@ -177,8 +182,9 @@ def run_noise(results):
 
 def judge(base, cand, opts):
     """The comparison of one row: BASE and CAND its timed results, one per run of each side. Returns
-    {ratio, band, p, verdict, absurd}: ratio of the median metrics (above 1: the candidate is faster)."""
-    bv, cv = [r["metric"]["value"] for r in base], [r["metric"]["value"] for r in cand]
+    {ratio, band, p, verdict, absurd}: ratio of the median speeds (vkbjson.speed: the metric, inverted where
+    lower is better), so that above 1 the candidate is faster for every metric, latencies included."""
+    bv, cv = [vkbjson.speed(r) for r in base], [vkbjson.speed(r) for r in cand]
     ratio = vkbjson.median(cv) / vkbjson.median(bv)
     out = {"ratio": ratio, "band": None, "p": None, "verdict": "unclear", "absurd": None, "runs": [len(bv), len(cv)]}
     noises = [run_noise(base), run_noise(cand)]
@@ -309,7 +315,7 @@ def main():
                     help="compare the vulkan rows of one file with its cuda rows (baseline: cuda)")
     ap.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     ap.add_argument("--strict", action="store_true",
-                    help="fail (exit 1) also on a missing row and when no row is in common (for CI)")
+                    help="fail (exit 1) also on a missing row (for CI)")
     ap.add_argument("--allow-different-devices", action="store_true",
                     help="compare files measured on different devices (a warning, not exit 2)")
     ap.add_argument("--threshold", type=float, default=THRESHOLD,
@@ -346,8 +352,8 @@ def main():
                     with_backend=False)
         sides, docs = [cuda, vulkan], [doc]
         opts.threshold = math.inf       # Vulkan slower than CUDA is a finding, not a regression
-        intro = (f"baseline: the cuda rows of {vkbjson.label(doc)}; ratio = vulkan / cuda (above 1: Vulkan "
-                 "faster)")
+        intro = (f"baseline: the cuda rows of {vkbjson.label(doc)}; ratio = vulkan / cuda speed (the metric, "
+                 "inverted where lower is better; above 1: Vulkan faster)")
     else:
         groups = [args.baseline, args.candidate] if sided else [[f] for f in args.files]
         if len(groups) < 2:
@@ -360,7 +366,8 @@ def main():
                 vkbjson.warn(line)
         sides = [Side(side_name(g, ds), ds) for g, ds in zip(groups, loaded)]
         intro = (f"baseline: {sides[0].name}" + (f" ({sides[0].runs} runs)" if sides[0].runs > 1 else "")
-                 + "; ratio = metric / baseline metric (above 1: faster)")
+                 + "; ratio = speed / baseline speed (the metric, inverted where lower is better: "
+                 "above 1: faster)")
 
     base, cands = sides[0], sides[1:]
     every = [r for d in docs for r in d["results"]]
@@ -397,7 +404,7 @@ def main():
     regressions = sum(s["counts"]["SLOWER"] for s in summaries) if not args.backends else 0
     failures = sum(s["counts"]["FAIL"] for s in summaries)
     missing = sum(s["counts"]["missing"] for s in summaries)
-    empty = [s["candidate"] for s in summaries if not s["compared"]]
+    empty = [s["candidate"] for s in summaries if not s["compared"] and not s["counts"]["FAIL"]]
     gate = []
     if regressions:
         gate.append(f"{regressions} regression(s): slower than the baseline beyond the noise and by more than "
@@ -406,9 +413,9 @@ def main():
         gate.append(f"{failures} row(s) FAIL: failed validation or recorded an error")
     if args.strict and missing:
         gate.append(f"{missing} row(s) missing (--strict)")
-    if empty:
-        (gate.append if args.strict else vkbjson.warn)(
-            f"no row in common with the baseline: {', '.join(empty)}" + (" (--strict)" if args.strict else ""))
+    if empty:   # nothing was compared: no verdict at all, not a pass
+        vkbjson.die(f"no row in common with the baseline ({base.name}): {', '.join(empty)}; the files ran "
+                    "different families, shapes or backends")
     notes += gate
     code = 1 if gate else 0
 

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""report.py FILE [--out PATH] [--html PATH]: a summary of a vkbench results file. It opens with a
-headline (the device and driver, each family's Vulkan/CUDA geometric mean over kernel rows, each family's
-best row against its ceiling; a validate file's pass/fail/skip counts), then how it was measured, each
+"""report.py FILE [--out PATH] [--html PATH]: a summary of a vkbench results file, titled with its device.
+It opens with a headline that leads with what failed and what is SUSPECT (then listed row by row with the
+reason), then the device and driver, each family's Vulkan/CUDA geometric mean over kernel rows (of speeds:
+a latency's inverse), each family's best row against its ceiling (never a SUSPECT one); a validate file's
+pass/fail/skip counts), then how it was measured, each
 family's table (metric, share of the ceiling, repetitions, spread, Vulkan/CUDA ratio) with variants in
 `vkbench list` order, the validation matrix of a validate file (every row, its tolerance and how it was
 checked, whole), and what was not measured, with the reason. Markdown on stdout (or --out); --html
@@ -57,22 +59,23 @@ def family_table(rows, order=None):
                 cells += ["", "", "", ""]
                 continue
             reps = str(r["reps"]) + ("" if r.get("settled") is not False else " (not settled)")
-            cells += [vkbjson.fmt(r["metric"]["value"]), share_text(r), reps, spread_text(r)]
+            cells += [vkbjson.sig(r["metric"]["value"]) + (" SUSPECT" if r.get("suspect") else ""), share_text(r),
+                      reps, spread_text(r)]
         if both:
             v, c = per.get("vulkan"), per.get("cuda")
-            cells.append(f"{v['metric']['value'] / c['metric']['value']:.3f}" if v and c else "")
+            cells.append(f"{vkbjson.speed(v) / vkbjson.speed(c):.3f}" if v and c else "")
         body.append(cells)
     return head, body
 
 
 def ratios(rows):
-    """Per family: (rows with both backends, geometric mean of vulkan / cuda) over kernel rows only."""
+    """Per family: (rows with both backends, geometric mean of vulkan / cuda speed) over kernel rows only."""
     out = {}
     for fam in dict.fromkeys(r["family"] for r in rows):
         pairs = {}
         for r in rows:
             if r["family"] == fam and not r["ceiling_row"]:
-                pairs.setdefault(vkbjson.key(r, False), {})[r["backend"]] = r["metric"]["value"]
+                pairs.setdefault(vkbjson.key(r, False), {})[r["backend"]] = vkbjson.speed(r)
         logs = [math.log(p["vulkan"] / p["cuda"]) for p in pairs.values() if {"vulkan", "cuda"} <= p.keys()]
         if logs:
             out[fam] = (len(logs), math.exp(sum(logs) / len(logs)))
@@ -80,11 +83,12 @@ def ratios(rows):
 
 
 def best_rows(rows):
-    """Per family: the kernel row with the largest share of its ceiling (None where no row has one)."""
+    """Per family: the kernel row with the largest share of its ceiling (None where no row has one); a
+    SUSPECT row (its number is not to be trusted) is never the best."""
     out = {}
     for r in rows:
         f = (r["metric"] or {}).get("fraction")
-        if not r["ceiling_row"] and f is not None and f > (out.get(r["family"], {"metric": {"fraction": -1}})
+        if not r["ceiling_row"] and not r.get("suspect") and f is not None and f > (out.get(r["family"], {"metric": {"fraction": -1}})
                                                           ["metric"]["fraction"]):
             out[r["family"]] = r
     return out
@@ -148,7 +152,16 @@ def sections(doc):
     ("charts", family): what both renderings show, in order."""
     rows = vkbjson.timed(doc)
     order = vkbjson.variant_order(doc["results"])
-    head = [f"device: {vkbjson.devices_text(doc)}"]
+    failed = [r for r in doc["results"] if vkbjson.failed(r)]
+    suspect = [r for r in rows if r.get("suspect")]
+    head = []
+    if failed:
+        head.append(f"FAILED: {len(failed)} row{'s' * (len(failed) != 1)} failed validation or recorded an error "
+                    "(listed below)")
+    if suspect:
+        head.append(f"SUSPECT: {len(suspect)} row{'s' * (len(suspect) != 1)} measured a number not to be trusted "
+                    "(listed below, with the reason); vkbench exited 1")
+    head.append(f"device: {vkbjson.devices_text(doc)}")
     if is_validate(doc):
         head.append(f"validation: {counts_text(doc['results'])}")
     rat = ratios(rows)
@@ -159,6 +172,11 @@ def sections(doc):
         head.append(f"best {fam} row: {r['variant']} {r['backend']} {r['shape_text']}, "
                     f"{vkbjson.sig(r['metric']['value'])} {r['metric']['name']} = {share_text(r)}")
     out = [("headline", "Headline", [("list", head)])]
+    if failed or suspect:
+        out.append(("attention", "Failed and SUSPECT rows", [("list", [
+            f"{'FAIL' if vkbjson.failed(r) else 'SUSPECT'}: {row_text(r)}: "
+            + (check_text(r) if vkbjson.failed(r) else r.get("suspect_reason") or "no reason recorded")
+            for r in sorted(failed + suspect, key=lambda r: vkbjson.sort_key(r, order))])]))
     run = [f"date: {doc.get('date')}", f"command: {doc.get('command')}", f"settings: {settings_line(doc)}",
            f"schema: {doc.get('schema_version')}, vkbench {doc.get('version')}"]
     run += [f"{d['backend']}: {device_detail(d)}" for d in doc["devices"]]
@@ -192,12 +210,22 @@ def sections(doc):
     return out
 
 
+def row_text(r):
+    return f"{r['family']}/{r['variant']} {r['backend']} {r['shape_text']}" + (
+        f" ({r['constants']})" if r.get("constants") else "")
+
+
+def report_title(doc):
+    """The report's title: the device measured (the first listed: the one a Vulkan run ran on), then the file."""
+    return f"vkbench report: {vkbjson.device_name(doc)} ({vkbjson.label(doc)})"
+
+
 def md_cell(text):
     return str(text).replace("|", "\\|")
 
 
 def markdown(doc):
-    lines = [f"# vkbench report: {vkbjson.label(doc)}"]
+    lines = [f"# {report_title(doc)}"]
     for _, title, items in sections(doc):
         items = [i for i in items if i[0] != "charts" and not (i[0] == "list" and not i[1])]
         if not items:
@@ -243,8 +271,8 @@ def html_page(doc):
         charts.setdefault(fam, []).append((name, svg_of(plt, fig)))
     e = html.escape
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           '<link rel="icon" href="data:,">', f"<title>vkbench report: {e(vkbjson.label(doc))}</title>",
-           f"<style>{CSS}</style></head><body>", f"<h1>vkbench report: {e(vkbjson.label(doc))}</h1>"]
+           '<link rel="icon" href="data:,">', f"<title>{e(report_title(doc))}</title>",
+           f"<style>{CSS}</style></head><body>", f"<h1>{e(report_title(doc))}</h1>"]
     for ident, title, items in sections(doc):
         if all(i[0] == "charts" and not charts.get(i[1]) for i in items):
             continue

@@ -5,7 +5,7 @@ Run one variant with its own constants (the "(defaults)" row, the baseline), the
 specialization constants (each CONFIG is a --spec value such as BM=64,BN=64,WM=64,WN=64), and print the
 configurations from fastest to slowest: the metric with its unit to three significant digits, its share
 of the ceiling, the spread of its repetitions (IQR over median: a difference smaller than the spreads is
-noise), its ratio to the defaults, and the driver's register and local-memory (spill) statistics where
+noise), its ratio to the defaults (of speeds: above 1 is faster, for a latency too), and the driver's register and local-memory (spill) statistics where
 it reports them. Options after -- go to every vkbench run (sizes, --budget-ms, --device...). Each
 configuration is validated like any run; one the family refuses is listed with vkbench's reason.
 --vkbench and the --json path are checked before anything runs (exit 2, or 6 for a path that cannot be
@@ -89,8 +89,8 @@ def table(rows):
     """The lines of tune's table: fastest first, each with its unit, share of the ceiling, spread, ratio to
     the defaults row of its backend, registers and spills; three significant digits."""
     unit = next((r["metric"]["name"] for _, _, r, _ in rows if r), "metric")
-    base = {b: r["metric"]["value"] for c, b, r, _ in rows if r and c == DEFAULTS}
-    rows = sorted(rows, key=lambda x: -(x[2]["metric"]["value"] if x[2] else -1))
+    base = {b: vkbjson.speed(r) for c, b, r, _ in rows if r and c == DEFAULTS}
+    rows = sorted(rows, key=lambda x: -(vkbjson.speed(x[2]) if x[2] else -1))   # fastest first, whichever the direction
     width = max([len(c) for c, _, _, _ in rows] + [len("constants")])
     lines = [f"{'constants':{width}} {'backend':7} {unit:>9} {'of ceil':>7} {'spread':>6} {'vs dflt':>7} "
              f"{'regs':>5} {'spill B':>7}  shape / note"]
@@ -106,7 +106,7 @@ def table(rows):
         # NVIDIA reports local memory with a constant 2^36 added
         if local is not None and local >= 2 ** 36:
             local -= 2 ** 36
-        ratio = m["value"] / base[backend] if base.get(backend) else None
+        ratio = vkbjson.speed(r) / base[backend] if base.get(backend) else None
         lines.append(f"{config:{width}} {backend:7} {vkbjson.sig(m['value']):>9} "
                      f"{vkbjson.sig(100 * m['fraction']) + '%' if m.get('fraction') is not None else '-':>7} "
                      f"{vkbjson.sig(100 * spread, 2) + '%' if spread is not None else '-':>6} "

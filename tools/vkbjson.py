@@ -270,6 +270,42 @@ def upgrade_result(r):
     return r
 
 
+# The direction of a metric (metric.better) in files written before the field (schema 1, 2.0 and the
+# development builds' early 2.1): every unit those files could hold, and which way is better. A metric with
+# neither a recorded direction nor one of these units is refused: no tool may guess which way is faster.
+LEGACY_BETTER = {"GB/s": "higher", "GFLOP/s": "higher", "GOP/s": "higher", "us": "lower", "ns/load": "lower"}
+
+
+def direct(r, i):
+    """Give R's metric its direction (metric.better): the recorded one, else the unit's from LEGACY_BETTER;
+    raise BadShape for a measured metric whose direction cannot be known."""
+    m = r.get("metric")
+    if not m:
+        return
+    if m.get("better") is None:
+        m["better"] = LEGACY_BETTER.get(m["name"])
+    elif m["better"] not in ("higher", "lower"):
+        raise BadShape(f"results[{i}] ({r['family']}/{r['variant']} {r['backend']}).metric.better: "
+                       f"{m['better']!r} is not higher or lower")
+    if m["better"] is None and m.get("value") is not None:
+        raise BadShape(f"results[{i}] ({r['family']}/{r['variant']} {r['backend']}).metric: no \"better\" "
+                       f"(higher or lower) and the unit {m['name']!r} does not say which way is better")
+
+
+def device_ranks(results):
+    """Give each result its "device_rank": the position of its device_index among the distinct device
+    indices of its backend in the file (0 in a file of one device per backend, and where device_index is
+    absent: files before 2.1). Rows are matched across files by rank, so an old file's rows meet a new
+    file's whatever index the device had on each machine."""
+    seen = {}
+    for r in results:
+        if r.get("device_index") is not None:
+            seen.setdefault(r["backend"], set()).add(r["device_index"])
+    ranks = {b: {x: n for n, x in enumerate(sorted(xs))} for b, xs in seen.items()}
+    for r in results:
+        r["device_rank"] = ranks.get(r["backend"], {}).get(r.get("device_index"), 0)
+
+
 def upgrade(doc, path, control=True):
     """DOC (parsed JSON of any known form) checked and in the schema-2 form, or die with the reason."""
     if isinstance(doc, list):
@@ -285,6 +321,8 @@ def upgrade(doc, path, control=True):
             "and 2.x; update the tools")
     try:
         check_document(doc)
+        for i, r in enumerate(doc["results"]):
+            direct(r, i)
     except BadShape as e:
         die(f"{path}: {clean(str(e))[:300]}")
     if control:         # only where the text may hold a control character: a large file costs nothing
@@ -296,6 +334,7 @@ def upgrade(doc, path, control=True):
     doc.setdefault("devices", [])
     for r in doc["results"]:
         upgrade_result(r)
+    device_ranks(doc["results"])
     return doc
 
 
@@ -351,6 +390,13 @@ def timed(doc):
             and (r.get("metric") or {}).get("value")]
 
 
+def speed(r):
+    """R's metric turned so that more is better: the value, or its inverse where lower is better (a latency
+    in µs): ratios and rankings of speeds read the same way for every metric."""
+    v = r["metric"]["value"]
+    return 1 / v if r["metric"]["better"] == "lower" else v
+
+
 def failed(r):
     """A row that failed validation or recorded an error: never a result to compare, always a finding."""
     return r["status"] == "fail" or bool(r.get("error"))
@@ -360,6 +406,12 @@ def key(r, with_backend=True):
     """What makes a row the same row in two runs: family, variant, shape, --spec constants (and backend)."""
     k = (r["family"], r["variant"], r["shape_text"]) + ((r["constants"],) if r.get("constants") else ())
     return k + (r["backend"],) if with_backend else k
+
+
+def device_key(r, with_backend=True):
+    """key(), and the row's device among the file's devices of its backend (device_ranks): what tells the
+    rows of two devices of one file (--device all) apart."""
+    return key(r, with_backend) + ((r["device_rank"],) if r.get("device_rank") else ())
 
 
 def shape_numbers(r):

@@ -74,10 +74,10 @@ void vkb_cli_usage(FILE *out)
           "  -h, --help           this text (`vkbench run --help`: the families and their size flags)\n"
           "  --version            the version\n"
           "\n"
-          "Exit codes: 0 all validated; 1 a validation failed; 2 usage error; 3 no Vulkan loader, driver or\n"
-          "device; 4 out of memory or a size beyond the device's or the kernel's limits; 5 another API\n"
-          "error; 6 a result file or stdout could not be written; 128 + the signal that stopped the run\n"
-          "(129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM).\n",
+          "Exit codes: 0 all validated; 1 a validation failed or a timed row is SUSPECT; 2 usage error; 3 no\n"
+          "Vulkan loader, driver or device; 4 out of memory or a size beyond the device's or the kernel's\n"
+          "limits; 5 another API error; 6 a result file or stdout could not be written; 128 + the signal that\n"
+          "stopped the run (129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM).\n",
           out);
     fputs("health: 0 keep the node; 1 take it out of service; 7 could not judge; 2 usage error.\n",
           out);
@@ -597,6 +597,12 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
     if ((a->expect || a->baseline_path || a->allow_cpu || a->prom_path) && strcmp(a->command, "health") != 0) {
         snprintf(err, len, "--%s goes with `vkbench health`", a->expect ? "expect" : a->baseline_path ? "baseline"
                  : a->prom_path ? "prom" : "allow-cpu");
+        return -1;
+    }
+    if (strcmp(a->command, "validate") == 0 && (a->budget_ms >= 0 || a->warmup_ms >= 0 || a->reps)) {
+        /* validate times nothing: a timing flag would be silently ignored (--budget-ms 100 was) */
+        snprintf(err, len, "%s sets the timing, and validate times nothing: it goes with run or the default suite",
+                 a->budget_ms >= 0 ? "--budget-ms" : a->warmup_ms >= 0 ? "--warmup-ms" : "--reps");
         return -1;
     }
     if (strcmp(a->command, "run") == 0 && a->nfamilies == 0) {

@@ -305,6 +305,7 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
         for (int b = 0; b < r->nall; b++)
             all[nall++] = r->all[b];
         total.cases += runs[i].plan.cases;
+        total.families = runs[i].plan.families;   /* one selection, run on each device */
         total.shapes += runs[i].plan.shapes;
         total.variants += runs[i].plan.variants;
         total.backends += runs[i].plan.backends;

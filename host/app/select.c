@@ -2,6 +2,7 @@
 #include "select.h"
 #include "families.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,38 @@ static void add_family(vkb_selection *s, const vkb_family *f)
     s->fam[s->nfams++].family = f;
 }
 
+/* The edit distance (insertions, deletions, substitutions; case ignored) between A and B, capped at 99. */
+static int edit_distance(const char *a, const char *b)
+{
+    int row[64], n = (int)strlen(b);
+    if (n >= 64 || strlen(a) >= 64)
+        return 99;
+    for (int j = 0; j <= n; j++)
+        row[j] = j;
+    for (int i = 1; a[i - 1]; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= n; j++) {
+            int up = row[j], cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            int best = diag + cost;
+            best = up + 1 < best ? up + 1 : best;
+            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[n] < 99 ? row[n] : 99;
+}
+
+/* A mistyped NAME's likely meaning: CANDIDATE kept in *BEST when it is nearer than any before, and near enough
+ * to be a typo (at most 2 edits, and fewer than a third of the name's length rounded up). */
+static void nearest(const char *name, const char *candidate, const char **best, int *best_d)
+{
+    int d = edit_distance(name, candidate), limit = ((int)strlen(name) + 2) / 3;
+    if (d <= 2 && d <= limit && d < *best_d)
+        *best = candidate, *best_d = d;
+}
+
 static const char *family_names(char *buf, size_t len)
 {
     size_t used = 0;
@@ -92,20 +125,24 @@ static int check_variant_names(const char *sel, const vkb_selection *s, char *er
     buf = vkb_alloc(n + 1);
     memcpy(buf, sel, n + 1);
     for (item = strtok_r(buf, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
-        int found = 0;
-        char valid[800] = "";
+        int found = 0, best_d = 99;
+        char valid[800] = "", hint[120] = "";
+        const char *slash = strrchr(item, '/'), *best = NULL;
         size_t used = 0;
         for (int i = 0; i < s->nfams; i++) {
             const vkb_family *f = s->fam[i].family;
             for (int v = 0; v < f->nvariants; v++) {
                 found |= vkb_cli_variant_selected(item, f->name, f->variants[v].name);
+                nearest(slash ? slash + 1 : item, f->variants[v].name, &best, &best_d);
                 if (used < sizeof valid)
                     used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s", used ? ", " : "",
                                              f->variants[v].name);
             }
         }
+        if (best)
+            snprintf(hint, sizeof hint, " (did you mean %.*s%s?)", slash ? (int)(slash - item + 1) : 0, item, best);
         if (!found)
-            rc = fail(err, len, "unknown variant '%.60s'; variants: %s", item, valid);
+            rc = fail(err, len, "unknown variant '%.60s'%s; variants: %s", item, hint, valid);
     }
     free(buf);
     return rc;
@@ -251,9 +288,17 @@ int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_
                 add_family(s, vkb_families[k]);
                 found = 1;
             }
-        if (!found)
-            return fail(err, len, "unknown family '%.60s'; families: %s", a->families[i],
+        if (!found) {
+            const char *best = NULL;
+            int best_d = 99;
+            char hint[120] = "";
+            for (int k = 0; k < vkb_family_count; k++)
+                nearest(a->families[i], vkb_families[k]->name, &best, &best_d);
+            if (best)
+                snprintf(hint, sizeof hint, " (did you mean %s?)", best);
+            return fail(err, len, "unknown family '%.60s'%s; families: %s", a->families[i], hint,
                         family_names(names, sizeof names));
+        }
     }
     if (check_variant_names(a->variants, s, err, len) || check_flags(a, s, err, len))
         return -1;

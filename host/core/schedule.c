@@ -65,6 +65,7 @@ void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan
         const vkb_selected_family *sf = &sel->fam[fi];
         const vkb_family *f = sf->family;
         int rows = 0;
+        plan->families++;
         plan->shapes += sf->nshapes;
         for (int s = 0; s < sf->nshapes; s++) {
             int start = r->nwork;

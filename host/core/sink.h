@@ -30,8 +30,9 @@ typedef struct vkb_run_settings {
 /* The work list, known before the first case runs. */
 typedef struct vkb_run_plan {
     int cases;                  /* (family, shape, row, backend) tuples, ceilings included */
-    int shapes;
-    int variants;
+    int families;
+    int shapes;                 /* summed over the families: each runs its own shapes */
+    int variants;               /* summed over the families */
     int backends;
     double estimate_s;          /* rough wall-time estimate; <= 0 when unknown */
 } vkb_run_plan;

@@ -3,6 +3,60 @@
 
 #include "util.h"
 
+/* VkComponentTypeKHR in words: the core codes 0..10, bfloat16 (VK_KHR_shader_bfloat16) and the 8-bit float and
+ * packed types (VK_EXT_shader_float8, VK_NV_cooperative_matrix2); NULL for a code this build does not know. */
+const char *vkb_component_type_name(uint32_t type)
+{
+    static const char *const core[] = {"fp16", "fp32", "fp64", "int8", "int16", "int32", "int64",
+                                       "uint8", "uint16", "uint32", "uint64"};
+    if (type < sizeof core / sizeof core[0])
+        return core[type];
+    switch (type) {
+    case 1000141000: return "bf16";            /* VK_COMPONENT_TYPE_BFLOAT16_KHR */
+    case 1000491000: return "int8 packed";     /* VK_COMPONENT_TYPE_SINT8_PACKED_NV */
+    case 1000491001: return "uint8 packed";    /* VK_COMPONENT_TYPE_UINT8_PACKED_NV */
+    case 1000491002: return "fp8 e4m3";        /* VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT (FLOAT_E4M3_NV) */
+    case 1000491003: return "fp8 e5m2";        /* VK_COMPONENT_TYPE_FLOAT8_E5M2_EXT (FLOAT_E5M2_NV) */
+    default: return NULL;
+    }
+}
+
+/* VkScopeKHR in words: which invocations share one matrix; NULL for a code this build does not know. */
+const char *vkb_scope_name(uint32_t scope)
+{
+    switch (scope) {
+    case 1: return "device";
+    case 2: return "workgroup";
+    case 3: return "subgroup";
+    case 5: return "queue family";
+    default: return NULL;
+    }
+}
+
+/* One component type in words, or "type N" for a code this build does not know (BUF holds the latter). */
+static const char *type_text(uint32_t type, char *buf, size_t size)
+{
+    const char *name = vkb_component_type_name(type);
+    if (name)
+        return name;
+    snprintf(buf, size, "type %u", type);
+    return buf;
+}
+
+void vkb_coopmat_type_text(const vkb_coopmat_type *t, char *out, size_t size)
+{
+    char a[24], b[24], c[24], r[24], scope[24];
+    const char *sname = vkb_scope_name(t->scope);
+    if (!sname)
+        snprintf(scope, sizeof scope, "scope %u", t->scope), sname = scope;
+    /* A x B + C -> R; the accumulator C named only where it differs from the result */
+    char acc[40] = "";
+    if (t->c != t->result)
+        snprintf(acc, sizeof acc, " + %s", type_text(t->c, c, sizeof c));
+    snprintf(out, size, "%s x %s%s -> %s, %ux%ux%u, %s%s", type_text(t->a, a, sizeof a), type_text(t->b, b, sizeof b),
+             acc, type_text(t->result, r, sizeof r), t->m, t->n, t->k, sname, t->saturating ? ", saturating" : "");
+}
+
 void vkb_devices_view(FILE *f, int i, const vkb_caps *c, uint64_t llc, const char *cache_path)
 {
     char mem[32], buf[32], uuid[40];
@@ -34,15 +88,14 @@ void vkb_devices_view(FILE *f, int i, const vkb_caps *c, uint64_t llc, const cha
                "%u invocations (0: none)\n", c->coopmat_khr[0], c->coopmat_khr[1], c->coopmat_khr[2], c->coopmat_khr16[0],
                c->coopmat_khr16[1], c->coopmat_khr16[2], c->coopmat2_granularity[0], c->coopmat2_granularity[1],
                c->coopmat2_granularity[2], c->coopmat2_max_invocations);
-    /* the peak family's number types, and every cooperative-matrix combination the device lists
-     * (VkComponentTypeKHR codes A,B,C,result; scope 3 subgroup, 2 workgroup) */
+    /* the peak family's number types, and every cooperative-matrix combination the device lists, in words */
     fprintf(f, "   number types    fp64 %s, int16 %s, int8 %s, int dot product %s, bf16 %s\n",
                c->features & VKB_NEED_FLOAT64 ? "yes" : "no", c->features & VKB_NEED_INT16 ? "yes" : "no",
                c->features & VKB_NEED_INT8 ? "yes" : "no", c->features & VKB_NEED_INT_DOT ? "yes" : "no",
                c->features & VKB_NEED_BFLOAT16 ? "yes" : "no");
-    for (uint32_t t = 0; t < c->ncoopmat_types; t++)
-        fprintf(f, "   coopmat type    %ux%ux%u A,B,C,R %u,%u,%u,%u scope %u%s\n", c->coopmat_types[t].m,
-               c->coopmat_types[t].n, c->coopmat_types[t].k, c->coopmat_types[t].a, c->coopmat_types[t].b,
-               c->coopmat_types[t].c, c->coopmat_types[t].result, c->coopmat_types[t].scope,
-               c->coopmat_types[t].saturating ? " saturating" : "");
+    for (uint32_t t = 0; t < c->ncoopmat_types; t++) {
+        char text[160];
+        vkb_coopmat_type_text(&c->coopmat_types[t], text, sizeof text);
+        fprintf(f, "   coopmat type    %s\n", text);
+    }
 }

@@ -1,5 +1,6 @@
-/* matrix.c - `validate` results: one pass/fail/skip line per case, a count per family, and at the end a
- * summary of the skips by reason (a capability misread shows up as a pile of one reason). */
+/* matrix.c - `validate` results: the failed cases (every case, passed and skipped too, with -v), a count per
+ * family, and at the end a summary and the skips by reason, one line per reason (a capability misread shows
+ * up as a pile of one reason). A passing run of 2306 cases is a few dozen lines, its failures never buried. */
 #include "sinks.h"
 
 #include <stdlib.h>
@@ -18,7 +19,7 @@ typedef struct matrix_sink {
     vkb_sink base;
     FILE *out;
     int width;
-    int name_w, shape_w, started;
+    int name_w, shape_w, started, header;   /* started: the family's title printed; header: its columns */
     int sg_w;                           /* "@sgN" (--subgroup-size), "@nobc" (--robustness disabled), else 0 */
     int oks, fails, skips;              /* this family */
     int total_oks, total_fails, total_skips;
@@ -87,7 +88,7 @@ static void matrix_family_begin(vkb_sink *s, const vkb_family *f)
     if (m->name_w < 12)
         m->name_w = 12;
     m->oks = m->fails = m->skips = 0;
-    m->started = 0;
+    m->started = m->header = 0;
 }
 
 static void matrix_result(vkb_sink *s, const vkb_result *r)
@@ -95,20 +96,33 @@ static void matrix_result(vkb_sink *s, const vkb_result *r)
     matrix_sink *m = s->impl;
     char name[200], fitted[200], shape[64], text[600];
     int col = m->name_w + 1 + 8 + m->shape_w + 1 + 7;
+    if (!m->name_w)
+        matrix_family_begin(s, r->family);
     vkb_progress_pause(m->out);
-    if (!m->started) {
-        if (!m->name_w)
-            matrix_family_begin(s, r->family);
+    if (!m->started) {   /* the family's title, always: a saved log says what ran where */
         char names[600], title[800];
         snprintf(title, sizeof title, "== validate %s on %s", r->family->name, device_names(m, names, sizeof names));
         fputc('\n', m->out);
         vkb_fmt_wrap(m->out, 0, 3, title, m->width);
+        m->started = 1;
+    }
+    if (!vkb_verbose && r->status != VKB_RES_FAIL) {   /* counted; shown with -v */
+        if (r->status == VKB_RES_SKIP) {
+            m->skips++;
+            count_reason(m, r->skip_reason);
+        } else {
+            m->oks++;
+        }
+        vkb_progress_resume();
+        return;
+    }
+    if (!m->header) {    /* the columns, over the first row shown */
         vkb_fmt_cell(m->out, "variant", m->name_w, 1);
         vkb_fmt_cell(m->out, "backend", 7, 1);
         vkb_fmt_cell(m->out, "shape", m->shape_w, 1);
         vkb_fmt_cell(m->out, "result", 6, 1);
         fprintf(m->out, "%9s %9s  %s\n", "max error", "tolerance", "check");
-        m->started = 1;
+        m->header = 1;
     }
     vkb_fmt_fit(vkb_fmt_name(r, NULL, name, sizeof name), m->name_w, fitted, sizeof fitted);
     vkb_fmt_cell(m->out, fitted, m->name_w, 1);
@@ -139,14 +153,14 @@ static void matrix_result(vkb_sink *s, const vkb_result *r)
 static void matrix_family_end(vkb_sink *s, const vkb_family *f)
 {
     matrix_sink *m = s->impl;
-    if (!m->started)
+    if (!m->oks && !m->fails && !m->skips)
         return;
     vkb_progress_pause(m->out);
     fprintf(m->out, "%s: %d passed, %d failed, %d skipped\n", f->name, m->oks, m->fails, m->skips);
     m->total_oks += m->oks;
     m->total_fails += m->fails;
     m->total_skips += m->skips;
-    m->started = 0;
+    m->started = m->header = 0;
     fflush(m->out);
     vkb_progress_resume();
 }

@@ -25,8 +25,8 @@ vkb_sink *vkb_sink_json_create(const char *path);
 vkb_sink *vkb_sink_csv_create(const char *path);
 /* Progress on stderr: a bar on a terminal, one plain line per result otherwise; the total from the plan. */
 vkb_sink *vkb_sink_progress_create(void);
-/* "11 shapes x 87 variants x 2 backends = 166 cases, about 15 s": PLAN in one line (the progress sink's
- * first line, and --dry-run's). */
+/* "166 cases (3 families: 11 shapes and 87 variants in all; 2 backends), about 15 s": PLAN in one line (the
+ * progress sink's first line, and --dry-run's). */
 const char *vkb_plan_text(const vkb_run_plan *plan, char *buf, size_t len);
 /* A table about to print to OUT takes the progress bar down when both share the terminal (pause), and puts it
  * back after its lines (resume); no-ops without a bar. */

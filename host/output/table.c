@@ -1,6 +1,7 @@
 /* table.c - `run` results as one aligned table per family, printed row by row as results finish, fitted
- * to the terminal's width (100 columns unless COLUMNS or --wide say otherwise), with a legend under each
- * table that explains, in words, every marker the table used. */
+ * to the terminal's width (100 columns unless COLUMNS or --wide say otherwise). Under each table what is
+ * the family's own: its fastest row, its ceiling rows' letters, SUSPECT reasons (and with -v the memory each
+ * row used); at the end of the run one legend that explains, in words and once each, every marker used. */
 #include "sinks.h"
 
 #include <math.h>
@@ -15,6 +16,8 @@
 #define MAX_CEILINGS 8
 #define MAX_PENDING 256
 #define MAX_NOTES 32
+#define MAX_LEGEND 48
+#define MAX_SKIP_REASONS 16
 
 /* What the table showed: each marker used gets its legend line. */
 typedef struct markers {
@@ -48,7 +51,49 @@ typedef struct table_sink {
     vkb_repeats runs;           /* ... collected until each case's last run is in */
     struct { const char *variant, *backend; } placed[MAX_NOTES]; /* rows whose memory a note already names */
     int nplaced;
+    char *legend[MAX_LEGEND];   /* the run's distinct legend lines, printed once at its end */
+    int nlegend;
+    const vkb_result *fastest;  /* the family's fastest trusted kernel row (largest share of its ceiling) */
+    struct { const char *reason; int rows; char names[300]; } skips[MAX_SKIP_REASONS]; /* this family's, by reason */
+    int nskips;
 } table_sink;
+
+/* A skipped row, folded into one line per reason under the table (issue 36: 22 lines of unsupported tensor-core
+ * rows on any non-NVIDIA GPU); 0 when the reasons are too many to fold (the row is then printed as before). */
+static int fold_skip(table_sink *t, const vkb_result *r)
+{
+    int i;
+    for (i = 0; i < t->nskips && strcmp(t->skips[i].reason, r->skip_reason) != 0; i++)
+        ;
+    if (i == MAX_SKIP_REASONS)
+        return 0;
+    if (i == t->nskips) {
+        t->skips[i].reason = r->skip_reason;
+        t->skips[i].rows = 0;
+        t->skips[i].names[0] = 0;
+        t->nskips++;
+    }
+    t->skips[i].rows++;
+    if (!strstr(t->skips[i].names, r->variant->name)) {   /* each variant once, whatever its shapes */
+        size_t used = strlen(t->skips[i].names);
+        snprintf(t->skips[i].names + used, sizeof t->skips[i].names - used, "%s%s", used ? ", " : "",
+                 r->variant->name);
+    }
+    return 1;
+}
+
+/* "skipped (22 rows: coopmat_khr, coopmat2, ...): needs VK_KHR_cooperative_matrix": one line per reason. */
+static void skip_lines(table_sink *t)
+{
+    char line[800];
+    for (int i = 0; i < t->nskips; i++) {
+        snprintf(line, sizeof line, "skipped (%d row%s: %s): %s", t->skips[i].rows, t->skips[i].rows == 1 ? "" : "s",
+                 t->skips[i].names, t->skips[i].reason);
+        fputs("  ", t->out);
+        vkb_fmt_wrap(t->out, 2, 4, line, t->width);
+    }
+    t->nskips = 0;
+}
 
 static int ceiling_letter(table_sink *t, const vkb_result *c)
 {
@@ -151,8 +196,17 @@ static const char *rule_text(table_sink *t, const vkb_result *r, char *buf, size
     return buf;
 }
 
+/* Whether a row's footprint says something about its number: a byte rate or a time per load depends on
+ * where the bytes live; a GFLOP/s peak or a dispatch's µs does not (issue 36: "fits L2" on latency and peak). */
+static int footprint_matters(const vkb_family *f)
+{
+    return strcmp(f->metric, "GB/s") == 0 || strcmp(f->metric, "ns/load") == 0;
+}
+
 static const char *fits_text(table_sink *t, const vkb_result *r)
 {
+    if (!footprint_matters(r->family))
+        return "-";
     t->used.unknown_fit |= r->cache_fits < 0;
     t->used.measured_fit |= r->cache_fits >= 0 && r->cache_measured;
     return r->cache_fits < 0 ? "?" : r->cache_fits ? "L2" : "DRAM";
@@ -231,7 +285,7 @@ static void add_note(table_sink *t, const char *prefix, const vkb_result *r, con
 /* The memory a placing row used, once per variant and backend in the legend. */
 static void memory_note(table_sink *t, const vkb_result *r)
 {
-    if (!r || !r->memory[0] || r->status == VKB_RES_SKIP)
+    if (!vkb_verbose || !r || !r->memory[0] || r->status == VKB_RES_SKIP)   /* heap detail: -v only */
         return;
     for (int i = 0; i < t->nplaced; i++)
         if (strcmp(t->placed[i].variant, r->variant->name) == 0 && strcmp(t->placed[i].backend, r->backend) == 0)
@@ -251,7 +305,8 @@ static void single_row(table_sink *t, const vkb_result *r)
     vkb_fmt_shape(r, shape, sizeof shape);
     memory_note(t, r);
     if (!r->timed) {
-        untimed_row(t, name, shape, r);
+        if (!(r->status == VKB_RES_SKIP && fold_skip(t, r)))
+            untimed_row(t, name, shape, r);
         return;
     }
     vkb_fmt_cell(t->out, name, t->name_w, 1);
@@ -288,7 +343,7 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
         if (vk && cu && vk->status == VKB_RES_SKIP && strcmp(vk->skip_reason, cu->skip_reason) != 0) {
             untimed_row(t, name, shape, vk);
             details(t, cu, "cuda ");
-        } else {
+        } else if (!(any->status == VKB_RES_SKIP && fold_skip(t, any))) {
             untimed_row(t, name, shape, any);
         }
         return;
@@ -389,17 +444,62 @@ static const char *rule_name(const vkb_family *f)
     return "the family's rule";
 }
 
+/* A line of the run's legend: kept once (a line every table would repeat is said once, at the end). */
 static void legend_line(table_sink *t, const char *text)
 {
-    fputs("  ", t->out);
-    vkb_fmt_wrap(t->out, 2, 4, text, t->width);
+    for (int i = 0; i < t->nlegend; i++)
+        if (strcmp(t->legend[i], text) == 0)
+            return;
+    if (t->nlegend < MAX_LEGEND) {
+        size_t len = strlen(text) + 1;
+        t->legend[t->nlegend] = vkb_alloc(len);
+        memcpy(t->legend[t->nlegend++], text, len);
+    }
 }
 
+/* A row of the family, weighed for "fastest in this family": a timed kernel row (not a ceiling, not SUSPECT,
+ * not failed) with the largest share of its ceiling; without ceilings, the best metric in its direction. */
+static void weigh_fastest(table_sink *t, const vkb_result *r)
+{
+    const vkb_result *b = t->fastest;
+    int lower = r->family->time_unit_ns > 0;   /* a time per operation (latency, cache.chase): fewer is faster */
+    if (!r->timed || r->status != VKB_RES_OK || r->suspect || (r->variant->flags & VKB_VAR_CEILING) ||
+        !(r->metric > 0))
+        return;
+    if (!b || (r->ceiling && (!b->ceiling || r->fraction > b->fraction)) ||
+        (!r->ceiling && !b->ceiling && (lower ? r->metric < b->metric : r->metric > b->metric)))
+        t->fastest = r;
+}
+
+/* "fastest in this family: vec4 (vulkan) n=16777216, 2950 GB/s, 97.1% of ceiling a": the table's answer. */
+static void fastest_line(table_sink *t)
+{
+    const vkb_result *r = t->fastest;
+    char name[200], shape[64], value[64], line[600];
+    if (!r)
+        return;
+    vkb_fmt_name(r, NULL, name, sizeof name);
+    vkb_fmt_shape(r, shape, sizeof shape);
+    snprintf(value, sizeof value, "%.4g %s", r->metric, r->family->metric);
+    if (r->ceiling)
+        snprintf(line, sizeof line, "fastest in this family: %s (%s) %s, %s, %.1f%% of ceiling %c", name, r->backend,
+                 shape, value, 100 * r->fraction, ceiling_letter(t, r->ceiling));
+    else
+        snprintf(line, sizeof line, "fastest in this family: %s (%s) %s, %s (no ceiling ran)", name, r->backend, shape,
+                 value);
+    fputs("  ", t->out);
+    vkb_fmt_wrap(t->out, 2, 4, line, t->width);
+}
+
+/* Under a family's table: its fastest row, its ceilings' letters, and the per-row notes; the markers' meanings
+ * go to the run's legend (legend_line), said once at the end. */
 static void legend(table_sink *t)
 {
     const vkb_family *f = t->family;
     char line[800];
     size_t used = 0;
+    skip_lines(t);
+    fastest_line(t);
     if (t->paired)
         snprintf(line, sizeof line, "vulkan, cuda: %s through each API; vk/cu: their ratio; reps, IQR%%: the fewer "
                  "runs and the larger spread (interquartile range / median); check: one word when both agree, else "
@@ -415,9 +515,11 @@ static void legend(table_sink *t)
                                  t->ceiling[i].backend);
     if (t->nceilings) {
         char text[1000];
-        snprintf(text, sizeof text, "ceil%%: %% of the ceiling row's %s (the API's or a library's own way): %s",
-                 f->metric, line);
-        legend_line(t, text);
+        snprintf(text, sizeof text, "ceilings: %s", line);
+        fputs("  ", t->out);
+        vkb_fmt_wrap(t->out, 2, 4, text, t->width);
+        legend_line(t, "ceil%: % of the ceiling row's metric (the API's or a library's own way of doing the same "
+                       "work); its letter names the row in the \"ceilings:\" line under the table");
     }
     if (t->used.theory)
         legend_line(t, "t: % of the theoretical rate (SMs x highest clock x the architecture's per-SM rate, CUDA C "
@@ -472,7 +574,8 @@ static void legend(table_sink *t)
     if (t->used.fail)
         legend_line(t, "FAIL: the output is wrong (what is wrong: under the row); the run exits with status 1");
     if (t->used.suspect)
-        legend_line(t, "SUSPECT: implausible timing (beyond a physical bound, or timestamps out of order):");
+        legend_line(t, "SUSPECT: implausible timing (beyond a physical bound, or timestamps out of order): the "
+                       "reason is under the table; the run exits with status 1");
     for (int i = 0; i < t->nnotes; i++) {
         fputs("    ", t->out);
         vkb_fmt_wrap(t->out, 4, 6, t->notes[i], t->width);
@@ -481,6 +584,20 @@ static void legend(table_sink *t)
     if (t->dropped_notes)
         fprintf(t->out, "    and %d more (the JSON has each one's suspect_reason)\n", t->dropped_notes);
     t->nnotes = t->dropped_notes = 0;
+}
+
+/* The run's legend, once, at its end: every marker any table used, each distinct line once. */
+static void run_legend(table_sink *t)
+{
+    if (!t->nlegend)
+        return;
+    fputs("\nlegend:\n", t->out);
+    for (int i = 0; i < t->nlegend; i++) {
+        fputs("  ", t->out);
+        vkb_fmt_wrap(t->out, 2, 4, t->legend[i], t->width);
+        free(t->legend[i]);
+    }
+    t->nlegend = 0;
 }
 
 static void table_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
@@ -534,6 +651,8 @@ static void table_family_begin(vkb_sink *s, const vkb_family *f)
     t->nceilings = 0;
     t->none_why[0] = 0;
     t->npending = 0;
+    t->fastest = NULL;
+    t->nskips = 0;
     layout(t, f);
     /* a ceiling only CUDA can run (cuBLAS, CUB) leaves Vulkan's rows without one where there is no CUDA */
     if (!t->have_cuda) {
@@ -579,6 +698,7 @@ static void table_result(vkb_sink *s, const vkb_result *r)
     }
     if ((r->variant->flags & VKB_VAR_CEILING) && r->status == VKB_RES_SKIP && !t->none_why[0])
         snprintf(t->none_why, sizeof t->none_why, "%s: %s", r->variant->name, r->skip_reason);
+    weigh_fastest(t, r);
     if (!t->paired) {
         single_row(t, r);
     } else if (r->variant->flags & (VKB_VAR_VULKAN_ONLY | VKB_VAR_CUDA_ONLY)) {
@@ -642,6 +762,7 @@ static int table_end(vkb_sink *s, int interrupted)
              vkb_identity_short(t->backends, t->nbackends, device, sizeof device),
              interrupted ? " (stopped early)" : "");
     vkb_progress_pause(t->out);
+    run_legend(t);
     fputc('\n', t->out);
     vkb_fmt_wrap(t->out, 0, 4, line, t->width);
     fflush(t->out);
@@ -655,6 +776,8 @@ static void table_destroy(vkb_sink *s)
     vkb_repeats_free(&t->runs);
     for (int i = 0; i < t->nnotes; i++)
         free(t->notes[i]);
+    for (int i = 0; i < t->nlegend; i++)
+        free(t->legend[i]);
 }
 
 vkb_sink *vkb_sink_table_create(FILE *out, int width)

@@ -156,8 +156,12 @@ def case_compare_warnings():
     one_line_error(*tool("compare", fx("v1-lavapipe.json"), fx("v2-h100.json")), 2,
                    r"devices differ \(vulkan\): v1-lavapipe ran on llvmpipe .*, v2-h100 on NVIDIA H100 80GB HBM3; "
                    "--allow-different-devices")
-    code, out, err = tool("compare", "--allow-different-devices", fx("v1-lavapipe.json"), fx("v2-h100.json"))
-    check(code == 0 and "warning: devices differ (vulkan): v1-lavapipe ran on llvmpipe" in err
+    moved = json.load(open(fx("v2-lavapipe.json")))    # lavapipe's rows, said to be an H100's: rows in common
+    moved["devices"][0]["name"] = "NVIDIA H100 80GB HBM3"
+    h100 = os.path.join(tempfile.mkdtemp(), "v2-h100.json")
+    json.dump(moved, open(h100, "w"))
+    code, out, err = tool("compare", "--allow-different-devices", fx("v1-lavapipe.json"), h100)
+    check(code == 1 and "warning: devices differ (vulkan): v1-lavapipe ran on llvmpipe" in err
           and out.startswith("device: vulkan: llvmpipe (LLVM 15.0.6, 256 bits) (Mesa 22.3.6, API 1.3.230, a CPU "
                              "implementation, not a GPU)"), "--allow-different-devices: a warning; the header "
           "names the baseline's device", out, err)
@@ -268,7 +272,7 @@ def case_plot_files():
 def case_report_markdown():
     code, out, err = tool("report", fx("v2-h100.json"))
     check(code == 0, "report exit 0", err)
-    for want in ("## matmul", "| dbuf | 4096x4096x4096 | 37145.7 | 72.2% of cublas_sgemm (cuda) | 20 | 2.0% |",
+    for want in ("## matmul", "| dbuf | 4096x4096x4096 | 37146 | 72.2% of cublas_sgemm (cuda) | 20 | 2.0% |",
                  "| 1.041 |", "## Vulkan / CUDA", "settings: seed 1, mode hot"):
         check(want in out, f"report has {want!r}", out)
     one_line_error(*tool("report", fx("v2-h100.json"), "--html", "/proc/no/such.html"), 6, "cannot write /proc/no")
@@ -688,10 +692,9 @@ def case_compare_runs():
     for r in other["results"]:
         r["family"] = "reduce"
     opath = write_doc(other, "other.json", d)
-    code, out, err = tool("compare", fx("v2-lavapipe.json"), opath)
-    check(code == 0 and "no row in common with the baseline: other" in err, "no common rows: a warning", err)
-    code, out, err = tool("compare", "--strict", fx("v2-lavapipe.json"), opath)
-    check(code == 1 and "no row in common with the baseline: other (--strict)" in out, "--strict: no common rows", out)
+    for strict in ([], ["--strict"]):   # nothing compared is no verdict: an error, never a pass
+        code, out, err = tool("compare", *strict, fx("v2-lavapipe.json"), opath)
+        one_line_error(code, out, err, 2, re.escape("no row in common with the baseline (v2-lavapipe): other"))
     # SUSPECT is never same; an absurd spread is warned about and unclear
     sus = fixture()
     sus["results"][0].update(suspect=True, suspect_reason="faster than the copy")
@@ -923,6 +926,124 @@ def case_report_validate():
     check("## validate copy: 5 passed, 1 failed, 0 skipped" in out and
           "| coopmat_f16 | vulkan | 64x64x64 | skip | - | - | needs VK_KHR_cooperative_matrix |" in out,
           "per family counts; a skip with its reason", out)
+
+
+SUITE_NOW = os.path.join(RESULTS, "h100-2026-11-24-s4-suite.json")   # today's format: device_index, better
+
+
+def latencies_scaled(doc, factor):
+    """A copy of DOC whose lower-is-better rows (latency µs, ns per load) took FACTOR times as long:
+    metric and times x FACTOR; every other row as it was."""
+    d = json.loads(json.dumps(doc))
+    for r in d["results"]:
+        if (r.get("metric") or {}).get("better") == "lower" and r["metric"].get("value"):
+            r["metric"]["value"] *= factor
+            for k, v in r["time_ms"].items():
+                if k != "iqr_over_median" and v is not None:
+                    r["time_ms"][k] = v * factor
+    return d
+
+
+def case_compare_direction():
+    """Lower-is-better rows read the right way round (issue 36): a suite with every latency doubled is a
+    regression (exit 1), with them halved faster (exit 0); --backends calls Vulkan's submit_fence (60.6 µs
+    against CUDA's 11.7) slower; tune ranks by speed; a metric whose direction is unknown is refused."""
+    with open(SUITE_NOW) as f:
+        suite = json.load(f)
+    d = tempfile.mkdtemp()
+    lower = {vkbjson.device_key(r) for r in vkbjson.timed(vkbjson.load(SUITE_NOW)) if r["metric"]["better"] == "lower"}
+    check(len(lower) == 9, "the suite's lower-is-better rows: 7 latency, 2 cache.chase", lower)
+    code, rows, doc, err = compare_json(SUITE_NOW, write_doc(latencies_scaled(suite, 2.0), "slow.json", d))
+    slow = {k: v for k, v in rows.items() if v and v.get("ratio") is not None and abs(v["ratio"] - 0.5) < 1e-9}
+    check(code == 1 and len(slow) == 9 and all(v["verdict"] == "SLOWER" for v in slow.values()),
+          "every latency doubled: 9 rows at ratio 0.5, SLOWER, exit 1", rows, err)
+    check(all(abs(v["ratio"] - 1) < 1e-9 for k, v in rows.items() if v and k not in slow and v.get("ratio")),
+          "the other rows: ratio 1", rows)
+    code, rows, doc, err = compare_json(SUITE_NOW, write_doc(latencies_scaled(suite, 0.5), "fast.json", d))
+    fast = [v for v in rows.values() if v and v.get("ratio") is not None and abs(v["ratio"] - 2) < 1e-9]
+    check(code == 0 and len(fast) == 9 and all(v["verdict"] == "faster" for v in fast) and
+          doc["candidates"][0]["counts"]["SLOWER"] == 0, "every latency halved: 9 rows faster, exit 0", rows)
+    # --backends: ratio = vulkan speed / cuda speed
+    code, rows, doc, err = compare_json("--backends", SUITE_NOW)
+    fence = rows["latency submit_fence n=1024"]
+    check(code == 0 and abs(fence["ratio"] - 11.667 / 60.619) < 1e-6 and fence["verdict"] == "slower",
+          "--backends: Vulkan's 60.6 µs submit_fence is slower than CUDA's 11.7 µs", fence)
+    ts = rows["latency timestamp n=1024"]
+    check(abs(ts["ratio"] - 1.572781242 / 0.66103125) < 1e-6 and ts["verdict"] == "faster",
+          "--backends: Vulkan's 0.66 µs timestamp is faster than CUDA's 1.57 µs", ts)
+    # a metric with no direction, recorded or known from its unit: refused
+    blind = json.loads(json.dumps(suite))
+    m = next(r["metric"] for r in blind["results"] if (r.get("metric") or {}).get("value"))
+    m.pop("better")
+    m["name"] = "widgets/s"
+    code, out, err = tool("compare", SUITE_NOW, write_doc(blind, "blind.json", d))
+    one_line_error(code, out, err, 2, "metric: no \"better\" .* 'widgets/s' does not say which way is better")
+    m["better"] = "sideways"
+    code, out, err = tool("report", write_doc(blind, "sideways.json", d))
+    one_line_error(code, out, err, 2, "metric.better: 'sideways' is not higher or lower")
+
+
+def case_compare_old_files():
+    """Every committed suite file compares with today's format (s4: device_index on every row, metric.better):
+    rows in common, no exit 2, whatever device index today's run had (issue 36: the s3 reference run had
+    "no common rows; 166 missing, 208 not in the baseline")."""
+    with open(SUITE_NOW) as f:
+        now = json.load(f)
+    d = tempfile.mkdtemp()
+    for r in now["results"]:          # today's run made with --device 1
+        r["device_index"] = 1
+    for dev in now["devices"]:
+        dev["index"] = 1
+    moved = write_doc(now, "device1.json", d)
+    suites = sorted(f for f in os.listdir(RESULTS) if "suite" in f and f.endswith(".json"))
+    check(len(suites) >= 10, "the committed suite files", suites)
+    for f in suites:
+        for today in (SUITE_NOW, moved):
+            code, rows, doc, err = compare_json("--allow-different-devices", os.path.join(RESULTS, f), today)
+            compared = doc["candidates"][0]["compared"]
+            check(code in (0, 1) and compared >= 10, f"{f} against {os.path.basename(today)}: {compared} rows "
+                  "compared", err)
+    code, rows, doc, err = compare_json(os.path.join(RESULTS, "h100-2026-11-23-s3-suite.json"), SUITE_NOW)
+    check(doc["candidates"][0]["compared"] >= 100, "the reference run against s4: its rows meet",
+          doc["candidates"][0])
+
+
+def case_report_suspect():
+    """The report leads with what failed and what is SUSPECT (issue 36: a run that exited 1 with 16 SUSPECT
+    rows never said "suspect", and called a SUSPECT row "best reduce row ... 359.9% of api_copy"), its title
+    names the device, a latency keeps its significant figures (0.165 µs, not 0.2) and the Vulkan / CUDA
+    ratio of a latency is of speeds."""
+    doc, d = fixture("v2-h100.json"), tempfile.mkdtemp()
+    sus = next(r for r in doc["results"] if r["family"] == "reduce" and r["backend"] == "vulkan"
+               and not r["ceiling_row"] and r["status"] == "ok")
+    sus.update(suspect=True, suspect_reason="faster than the device's copy ceiling")
+    sus["metric"]["fraction"] = 3.599
+    template = next(r for r in doc["results"] if r["status"] == "ok" and not r["ceiling_row"])
+    for backend, value in (("vulkan", 0.165), ("cuda", 0.33)):
+        lat = json.loads(json.dumps(template))
+        lat.update(family="latency", variant="dispatch", backend=backend, shape={"n": 1024}, shape_text="n=1024",
+                   ceiling_row=False, suspect=False)
+        lat["metric"].update(name="us", better="lower", value=value, fraction=None, ceiling=None)
+        doc["results"].append(lat)
+    code, out, err = tool("report", write_doc(doc, "suspect.json", d))
+    lines = out.splitlines()
+    check(code == 0 and lines[0] == "# vkbench report: NVIDIA H100 80GB HBM3 (suspect)", "the title names the device",
+          lines[:1], err)
+    head = out.split("## Run")[0]
+    bullets = [ln for ln in head.splitlines() if ln.startswith("- ")]
+    check(bullets[0].startswith("- SUSPECT: 1 row measured a number not to be trusted"), "SUSPECT leads", head)
+    check(f"best reduce row: {sus['variant']} vulkan" not in head and "359.9%" not in head, "a SUSPECT row is never best",
+          head)
+    check(f"- SUSPECT: reduce/{sus['variant']} vulkan {sus['shape_text']}: faster than the device's copy ceiling"
+          in head, "the SUSPECT row listed with its reason before the run's details", head)
+    check("| dispatch | n=1024 | 0.165 |" in out, "0.165 µs keeps its figures", out)
+    check(re.search(r"^\| dispatch \| n=1024 \| .* \| 2\.000 \|$", out, re.M) and "latency 2.000 (1 rows)" in head,
+          "Vulkan's 0.165 µs against CUDA's 0.33: Vulkan 2x faster", out)
+    failed = fixture("v2-h100.json")
+    failed["results"][0]["error"] = "vkQueueSubmit: VK_ERROR_DEVICE_LOST"
+    code, out, err = tool("report", write_doc(failed, "failed.json", d))
+    check(out.split("## Headline")[1].lstrip().startswith("- FAILED: 1 row failed validation or recorded an error")
+          and "- FAIL: copy/" in out.split("## Run")[0], "FAILED leads, the row listed", out)
 
 
 def case_report_headline():

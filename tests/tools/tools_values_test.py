@@ -74,23 +74,24 @@ def case_report_aggregates():
     for want in (f"- Vulkan / CUDA, geometric mean over kernel rows: fam {gm:.3f} (3 rows), fam2 3.000 (1 rows)",
                  f"| fam | 3 | {gm:.3f} |", "| fam2 | 1 | 3.000 |"):
         check(want in lines, f"report has the line {want!r}", out)
-    for want in ("| a | n=1024 | 200.0 | 40.0% of api_copy (cuda), rule 60% | 20 | 30.0% | 100.0 | 20.0% of "
+    for want in ("| a | n=1024 | 200 | 40.0% of api_copy (cuda), rule 60% | 20 | 30.0% | 100 | 20.0% of "
                  "api_copy (cuda) | 20 | 30.0% | 2.000 |",
-                 "| b | n=1024 | 50.0 | 10.0% of api_copy (cuda) | 17 (not settled) | 40.0% | 100.0 |",
-                 "| 0.500 |", "| c | n=1024 | 400.0 | 80.0% of api_copy (cuda) |", "| 4.000 |",
-                 "| api_copy | n=1024 | 400.0 | ceiling |", "| d | n=1024 | 300.0 | 60.0% of api_copy (cuda) | 20 "
+                 "| b | n=1024 | 50.0 | 10.0% of api_copy (cuda) | 17 (not settled) | 40.0% | 100 |",
+                 "| 0.500 |", "| c | n=1024 | 400 | 80.0% of api_copy (cuda) |", "| 4.000 |",
+                 "| api_copy | n=1024 | 400 | ceiling |", "| d | n=1024 | 300 | 60.0% of api_copy (cuda) | 20 "
                  "| 30.0% |  |  |  |  |  |", "- fam/e vulkan n=1024: fail", "- fam/s cuda n=1024: skip needs "
                  "subgroup arithmetic"):
         check(want in out, f"report has {want!r}", out)
-    check("| e | n=1024 |  |  |  |  | 1.0 |" in out, "the failed row leaves its cells empty, the pair no ratio", out)
+    check("| e | n=1024 |  |  |  |  | 1.00 |" in out, "the failed row leaves its cells empty, the pair no ratio", out)
     table = lines[lines.index("## Vulkan / CUDA") + 4:]
     check(table[:2] == [f"| fam | 3 | {gm:.3f} |", "| fam2 | 1 | 3.000 |"] and not table[2].startswith("|"),
           "one mean per family with pairs", out)
 
 
 FAKE_VKBENCH = r'''
-import json, sys
+import json, os, sys
 argv = sys.argv[1:]
+LOWER = os.environ.get("FAKE_LOWER") == "1"   # the metric a time (µs per call): lower is better
 out = argv[argv.index("--json") + 1]
 config = argv[argv.index("--spec") + 1] if "--spec" in argv else None   # None: tune's defaults baseline
 # CONFIG -> (metric, fraction, status, registers, local memory); T=3 is refused
@@ -105,6 +106,8 @@ r = doc["results"][0]
 r.update(family="fam", variant="v", backend="vulkan", status=status, constants=config, shape_text="n=1024")
 r["skip_reason"] = None
 r["metric"].update(value=value, fraction=fraction)
+if LOWER:
+    r["metric"].update(name="us", better="lower", fraction=None)
 stats = {}
 if regs is not None:
     stats["Register Count"] = regs
@@ -147,6 +150,14 @@ def case_tune_ranking():
           "the merged document: the ceiling once, every configuration's row", kinds)
     check([c["exit_code"] for c in doc["tune"]["configs"]] == [0, 0, 0, 2, 0, 0], "each configuration's exit code",
           doc["tune"])
+    # the same values as µs per call (lower is better): the order turns round, ratios are of speeds
+    os.environ["FAKE_LOWER"] = "1"
+    code, out, err = tool("tune", "--vkbench", fake, "--json", merged, "fam", "v", "T=1", "T=2", "T=5")
+    del os.environ["FAKE_LOWER"]
+    lines = [ln.split() for ln in out.splitlines() if ln.startswith(("T=", "(defaults)"))]
+    check(code == 0 and [ln[0] for ln in lines] == ["T=1", "(defaults)", "T=5", "T=2"],
+          "lower is better: the fewest µs first", out, err)
+    check([ln[5] for ln in lines] == ["x2.00", "x1.00", "x0.667", "x0.333"], "ratio to the defaults: of speeds", out)
 
 
 if __name__ == "__main__":

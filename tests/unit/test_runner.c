@@ -1187,6 +1187,25 @@ static void test_family_groups(void)
     ASSERT(parse(&a, "vkbench run copy --variant nosuch") == 0);
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "unknown variant 'nosuch'"));
     vkb_selection_free(&s);
+    /* a typo gets "did you mean" (issue 36); a name far from every one gets none */
+    ASSERT(parse(&a, "vkbench run trasnpose") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 &&
+           strstr(err, "unknown family 'trasnpose' (did you mean transpose?); families: "));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run Reduce") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "(did you mean reduce?)"));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run nosuch") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && !strstr(err, "did you mean"));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run copy --variant vec5") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 &&
+           strstr(err, "unknown variant 'vec5' (did you mean vec4?)"));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run transpose --variant transpose/padde") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 &&
+           strstr(err, "(did you mean transpose/padded?)"));
+    vkb_selection_free(&s);
     /* --variant that leaves a named family with nothing to run: an error naming it (was: dropped unsaid) */
     ASSERT(parse(&a, "vkbench run copy reduce --variant vec4_i32") == 0);
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "leaves copy with nothing to run"));

@@ -90,7 +90,7 @@ static void fabricate(const char *backend)
 static const vkb_run_settings run_settings = {.command = "run", .command_line = "vkbench run memory.fake \xff",
     .seed = 18446744073709551615ull, .timed = 1, .warmup_ms = 20, .first_warmup_ms = 20, .budget_ms = 300,
     .spec = "BM=64"};
-static const vkb_run_plan run_plan = {.cases = 10, .shapes = 1, .variants = 5, .backends = 2};
+static const vkb_run_plan run_plan = {.cases = 10, .families = 1, .shapes = 1, .variants = 5, .backends = 2};
 
 /* Feed every fabricated result to S as the runner would; returns end()'s exit code. */
 static int feed(vkb_sink *s, const vkb_run_settings *set, int interrupt_after)
@@ -188,7 +188,9 @@ static void table_legend(void)
     ASSERT(strstr(out, "ceil% over 100: the kernel beat the ceiling row") != NULL);
     ASSERT(strstr(out, "SUSPECT") != NULL && strstr(out, "above 1.25x the fastest copy") != NULL);
     ASSERT(strstr(out, "FAIL: 3 of 100 wrong, first at row 3, column 2") != NULL && strstr(out, "1.5, got -2"));
-    ASSERT(strstr(out, "skip: needs subgroup arithmetic") != NULL);
+    /* a skip is folded: one line per reason under the table, naming its rows' variants (issue 36) */
+    ASSERT(strstr(out, "skipped (1 row: subgroup): needs subgroup arithmetic") != NULL);
+    ASSERT(strstr(out, "\nsubgroup ") == NULL);
     ASSERT(strstr(out, "a = api_copy (vulkan)") != NULL);
     ASSERT(strstr(out, "seed 00") == NULL);
     /* markers that did not appear are not explained */
@@ -210,6 +212,94 @@ static void table_legend(void)
         out = slurp(f);
         ASSERT(strstr(out, "(none): no ceiling ran: cublas needs CUDA") != NULL);
     }
+}
+
+/* Issue 36: legends repeated under every table (120 of 287 lines of a suite), no line answered "which is
+ * fastest", heap detail under transfer by default. Two tables of one run: each legend line once, after the
+ * last table; a "fastest in this family" line under each (never the SUSPECT row); memory notes only with -v. */
+static const char *two_tables(void)
+{
+    FILE *f = tmpfile();
+    vkb_backend *backends[] = {&vulkan_backend, &cuda_backend};
+    vkb_sink *s = vkb_sink_table_create(f, 0);
+    setup(0);
+    snprintf(results[1].memory, sizeof results[1].memory, "heap 0 device-local 80 GiB");
+    s->begin(s, &run_settings, backends, 2, &run_plan);
+    for (int table = 0; table < 2; table++) {
+        s->family_begin(s, &family);
+        for (int i = 0; i < nresults; i++)
+            s->result(s, &results[i]);
+        s->family_end(s, &family);
+    }
+    s->end(s, 0);
+    vkb_sink_destroy(s);
+    return slurp(f);
+}
+
+static void legend_once(void)
+{
+    const char *out = two_tables(), *legend, *p;
+    int count = 0;
+    fputs(out, stdout);
+    for (p = out; (p = strstr(p, "IQR%: spread")) != NULL; p++)
+        count++;
+    ASSERT(count == 1);
+    legend = strstr(out, "\nlegend:\n");
+    ASSERT(legend != NULL && strstr(legend, "~: the median had not settled") != NULL);
+    ASSERT(strstr(legend, "== memory.fake") == NULL);   /* after the last table */
+    count = 0;
+    for (p = out; (p = strstr(p, "fastest in this family: ")) != NULL; p++)
+        count++;
+    ASSERT(count == 2);
+    ASSERT(strstr(out, "fastest in this family: a_variant_whose_name_is_far_longer_than_any_column_should_be "
+                       "(vulkan) 16777216, 50 GB/s, 50.0% of ceiling a") != NULL);
+    ASSERT(strstr(out, "fastest in this family: vec4") == NULL);   /* SUSPECT: never the answer */
+    ASSERT(strstr(out, "ceilings: a = api_copy (vulkan)") != NULL);
+    ASSERT(strstr(out, "heap 0 device-local") == NULL);            /* heap detail: -v only */
+    vkb_verbose = 1;
+    out = two_tables();
+    vkb_verbose = 0;
+    ASSERT(strstr(out, "heap 0 device-local 80 GiB") != NULL);
+}
+
+/* "fits L2" only where a footprint means something: a GB/s row says it, a GFLOP/s or µs row does not. */
+static void fits_where_it_matters(void)
+{
+    vkb_family timed_family = family;
+    const char *out = table_text(0, 0);
+    ASSERT(strstr(out, " L2   ok") != NULL);
+    timed_family.metric = "us";
+    timed_family.time_unit_ns = 1e3;
+    for (int i = 0; i < nresults; i++)
+        results[i].family = &timed_family;
+    {
+        FILE *f = tmpfile();
+        vkb_backend *backends[] = {&vulkan_backend, &cuda_backend};
+        vkb_sink *s = vkb_sink_table_create(f, 0);
+        s->begin(s, &run_settings, backends, 2, &run_plan);
+        s->family_begin(s, &timed_family);
+        for (int i = 0; i < nresults; i++)
+            s->result(s, &results[i]);
+        s->family_end(s, &timed_family);
+        s->end(s, 0);
+        vkb_sink_destroy(s);
+        out = slurp(f);
+    }
+    fputs(out, stdout);
+    ASSERT(strstr(out, " L2 ") == NULL && strstr(out, "fits ?:") == NULL);
+}
+
+/* The plan line's counts do not pretend to multiply (issue 36: "16 shapes x 106 variants x 1 backend = 106 cases") */
+static void plan_line(void)
+{
+    char text[200];
+    vkb_run_plan plan = {.cases = 106, .families = 16, .shapes = 16, .variants = 106, .backends = 1, .estimate_s = 40};
+    ASSERT(strcmp(vkb_plan_text(&plan, text, sizeof text),
+                  "106 cases (16 families: 16 shapes and 106 variants in all; 1 backend), about 40 s") == 0);
+    plan = (vkb_run_plan){.cases = 1, .families = 1, .shapes = 1, .variants = 1, .backends = 2, .estimate_s = 0.5};
+    ASSERT(strcmp(vkb_plan_text(&plan, text, sizeof text),
+                  "1 case (1 family: 1 shape and 1 variant in all; 2 backends), under a second") == 0);
+    ASSERT(strstr(text, " x ") == NULL);
 }
 
 static void paired_fits(void)
@@ -267,6 +357,19 @@ static void matrix_skips(void)
     ASSERT(widest_line(out) <= 100);
     ASSERT(strstr(out, "validate: 6 passed, 2 failed, 2 skipped") != NULL);
     ASSERT(strstr(out, "skips by reason:\n    2  needs subgroup arithmetic") != NULL);
+    /* by default the failures alone, then the counts (issue 36: 2306 lines of ok on the H100); -v every case */
+    ASSERT(strstr(out, "FAIL: 3 of 100 wrong") != NULL && strstr(out, "  ok  ") == NULL);
+    ASSERT(strstr(out, "  skip  ") == NULL && strstr(out, "== validate memory.fake on ") != NULL);
+    vkb_verbose = 1;
+    setup(1);
+    for (int i = 0; i < nresults; i++)
+        results[i].timed = 0;
+    f = tmpfile();
+    ASSERT(feed(vkb_sink_matrix_create(f, 100), &set, -1) == VKB_EXIT_OK);
+    vkb_verbose = 0;
+    out = slurp(f);
+    ASSERT(strstr(out, "  ok  ") != NULL && strstr(out, "  skip  ") != NULL);
+    ASSERT(strstr(out, "validate: 6 passed, 2 failed, 2 skipped") != NULL);
 }
 
 static char tmpdir[64];
@@ -744,7 +847,7 @@ static void progress_lines(void)
     dup2(saved, 2);
     close(saved);
     out = slurp(f);
-    ASSERT(strstr(out, "1 shape x 5 variants x 2 backends = 10 cases") != NULL);
+    ASSERT(strstr(out, "10 cases (1 family: 1 shape and 5 variants in all; 2 backends)") != NULL);
     /* no table on this file: the progress names the devices first */
     ASSERT(strncmp(out, "vkbench: device: vulkan: llvmpipe", 33) == 0 && strstr(out, "\nvkbench: device: cuda: NVIDIA"));
     ASSERT(strstr(out, "[10/10] memory.fake/broken cuda 16777216 FAIL") != NULL);
@@ -758,7 +861,9 @@ static int out_arg(void)
     return 0;
 }
 
-UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_legend}, {"paired_fits", paired_fits},
+UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_legend}, {"legend_once", legend_once},
+           {"fits_where_it_matters", fits_where_it_matters}, {"plan_line", plan_line},
+           {"paired_fits", paired_fits},
            {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure}, {"json_stream", json_stream},
            {"json_interrupted", json_interrupted}, {"csv_rows", csv_rows}, {"file_safety", file_safety},
            {"concurrent_runs", concurrent_runs}, {"progress_lines", progress_lines},
