@@ -1,4 +1,4 @@
-# cuda_architectures.cmake - vkb_cuda_default_architectures(OUT): the CUDA module as a fat binary for the GPUs
+# architectures.cmake - vkb_cuda_default_architectures(OUT): the CUDA module as a fat binary for the GPUs
 # people have: machine code for every architecture the installed nvcc supports from VKB_CUDA_MIN_ARCH (80,
 # Ampere) up, plus PTX of the newest, which the driver compiles for a GPU newer than this nvcc knows. Read from
 # `nvcc --list-gpu-arch` (compute_75 compute_80 ... : nvcc 13 lists no compute_70, Volta is gone), so a newer
