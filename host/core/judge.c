@@ -10,6 +10,7 @@
 
 #include "device_limits.h"
 #include "fault.h"
+#include "gpu_facts.h"
 #include "parallel.h"
 #include "signals.h"
 #include "spirv.h"
@@ -23,28 +24,14 @@
 /* a rate this far above the row's theoretical one (the highest clock the driver reports) is not believed */
 #define SUSPECT_THEORY_FACTOR 1.02
 
-/* Known peak rates (GFLOP/s) of devices by name: fp32 FMA, fp16 FMA, fp16 tensor cores (dense). A rate above
- * the peak its kind of kernel can reach is not believed. NVIDIA's data sheets; SXM figures for the H100 name
- * (the PCIe card is slower, so the bound stays a bound). */
-static const struct {
-    const char *name;
-    double fp32, fp16, tensor16;
-} peaks[] = {
-    {"H100", 66.9e3, 133.8e3, 989.4e3},
-    {"H200", 66.9e3, 133.8e3, 989.4e3},
-    {"A100", 19.5e3, 78e3, 312e3},
-};
-
+/* The peak rate a row's kind of kernel can reach on CAPS (GFLOP/s; the GPU facts table), 0 where unknown: a
+ * rate above it is not believed. Tensor-core rows and the vendor libraries' ceilings (which may use tensor
+ * cores) against the tensor cores' dense rate. */
 static double peak_flops(const vkb_caps *caps, const vkb_variant *v)
 {
-    for (size_t i = 0; i < VKB_COUNT(peaks); i++)
-        if (strstr(caps->name, peaks[i].name)) {
-            if ((v->needs & (VKB_NEED_COOPMAT | VKB_NEED_COOPMAT_KHR | VKB_NEED_COOPMAT2)) ||
-                (v->flags & VKB_VAR_CEILING))
-                return peaks[i].tensor16; /* vendor libraries may use tensor cores */
-            return v->needs & VKB_NEED_FLOAT16 ? peaks[i].fp16 : peaks[i].fp32;
-        }
-    return 0;
+    if ((v->needs & (VKB_NEED_COOPMAT | VKB_NEED_COOPMAT_KHR | VKB_NEED_COOPMAT2)) || (v->flags & VKB_VAR_CEILING))
+        return vkb_gpu_rate(caps, VKB_RATE_TENSOR16);
+    return vkb_gpu_rate(caps, v->needs & VKB_NEED_FLOAT16 ? VKB_RATE_F16 : VKB_RATE_F32);
 }
 
 /* A copy: the API's copy row of any family, or a shader copy (VKB_VAR_SHADER_COPY: the copy family's vec4,

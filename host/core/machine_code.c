@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gpu_facts.h"
 #include "util.h"
 
 const char *const vkb_mc_class_names[VKB_MC_NCLASS] = {
@@ -428,19 +429,11 @@ static int run_to_file(char *const argv[], const char *out_path)
  * VKB_SASS_ARCH=SM90 overrides. NULL when unknown. */
 static const char *nv_arch(const char *device)
 {
-    static const struct { const char *name, *sm; } table[] = {
-        {"GH200", "SM90"},  {"H100", "SM90"},   {"H200", "SM90"},   {"H800", "SM90"},   {"H20", "SM90"},
-        {"GB200", "SM100"}, {"B200", "SM100"},  {"B100", "SM100"},  {"RTX 50", "SM120"}, {"L40", "SM89"},
-        {"L4", "SM89"},     {"RTX 40", "SM89"}, {"Ada", "SM89"},    {"A100", "SM80"},   {"A800", "SM80"},
-        {"A30", "SM80"},    {"RTX 30", "SM86"}, {"RTX A", "SM86"},  {"A40", "SM86"},    {"A10", "SM86"},
-        {"A16", "SM86"},    {"A2", "SM86"},     {"RTX 20", "SM75"}, {"T4", "SM75"},     {"V100", "SM70"}};
+    const vkb_gpu_model *m = vkb_gpu_model_find(device);
     const char *env = getenv("VKB_SASS_ARCH");
     if (env && *env)
         return env;
-    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-        if (strstr(device, table[i].name))
-            return table[i].sm;
-    return NULL;
+    return m ? m->sass : NULL;
 }
 
 static void print_summary(const char *base, const char *what, const vkb_mc_summary *s)

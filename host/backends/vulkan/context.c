@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "check.h"
 #include "fault.h"
+#include "gpu_facts.h"
 #include "coopmat.h"
 #include "peak_features.h"
 #include "signals.h"
@@ -552,6 +553,7 @@ vkb_vk *vkb_vk_create(const char *select, int validation, int robustness_off, vk
     vk->robustness_off = robustness_off;
     read_caps(vk->phys, exts, next, vk->caps);
     vk->caps->index = (int)index;
+    vkb_gpu_facts_fill(vk->caps);   /* what Vulkan does not report: SMs, clock, architecture (theoretical rates) */
     vk->queue_family = pick_queue_family(vk->phys, &vk->timestamp_bits);
     if (vk->queue_family == UINT32_MAX)
         vkb_die(VKB_EXIT_NO_DEVICE, "%s has no compute queue", props.deviceName);
