@@ -328,6 +328,9 @@ MUTATIONS = [
       "timestampPeriod ignored"),
     # --- CUDA twins: built here (--cuda-mutants), run on the GPU (tools/gpu-mutants.sh): gpu= is the command
     # that must fail (a guard off by one writes into the guard band at 33 x 17; a timer fault needs `run`) ---
+    # --- faults: signals while several devices are busy (tests/cli/faults.py) ---
+    M("fs01", "faults", "host/app/devices.c", "    } else if (d->fatal.stopped) {", "    } else if (0) {",
+      r"vkb\.bad\.fault\.devices_", "stop: a device past the stop grace taken for a failed one (exit 5, not 128+sig)"),
     M("cu01", "cuda", "host/families/transpose/transpose.cu", "        if (c >= cols)", "        if (c > cols)", None, "CUDA naive transpose: column guard off by one",
       gpu="validate transpose --backend cuda --variant naive --rows 33 --cols 17"),
     M("cu02", "cuda", "host/families/transpose/transpose.cu", "            if (r < cols && c < rows)", "            if (r <= cols && c < rows)", None, "CUDA tiled transpose: output guard off by one",

@@ -213,14 +213,14 @@ static void *device_thread(void *arg)
         run_device(d);
     /* the backends end on the thread that used them (what a backend keeps per thread, staging memory, with
      * them), once every device has finished: the shared sinks look up a result's device among all backends
-     * until the last result is in. A failed device's state is not to be trusted: left as it is */
+     * until the last result is in. A failed or still busy device's state is not to be trusted: left as it is */
     pthread_mutex_lock(&g.lock);
     g.finished++;
     pthread_cond_broadcast(&g.changed);
     while (g.finished < g.ndevices)
         pthread_cond_wait(&g.changed, &g.lock);
     pthread_mutex_unlock(&g.lock);
-    for (int b = 0; b < d->runner.nall && !d->failed; b++)
+    for (int b = 0; b < d->runner.nall && !d->failed && !d->fatal.stopped; b++)
         d->runner.all[b]->destroy(d->runner.all[b]);
     vkb_runner_thread_done();
     return NULL;
@@ -239,6 +239,10 @@ static void run_device(vkb_device_run *d)
         vkb_die_catch(&d->fatal);
         d->rc = vkb_runner_run(&d->runner, &d->sel, &d->set, &d->plan);
         vkb_die_catch(NULL);
+    } else if (d->fatal.stopped) {
+        /* a stop signal the device did not answer within the grace: its files end as interrupted, and the
+         * process ends once, when every device is done (its resources left: it may still be busy) */
+        d->rc = vkb_runner_stopped(&d->runner, &d->sel);
     } else {
         /* the device failed (lost, out of memory, a hang caught by a timeout): its other cases fail with the
          * reason; its resources are left as they are (a lost device cannot be trusted to free them) */

@@ -240,6 +240,18 @@ int vkb_runner_fail_rest(vkb_runner *r, const vkb_selection *sel, const char *re
     return rc ? rc : r->interrupted ? 128 + r->interrupted : 0;
 }
 
+int vkb_runner_stopped(vkb_runner *r, const vkb_selection *sel)
+{
+    int rc;
+    vkb_execute_in_progress = NULL;
+    if (r->family >= 0)
+        family_event(r, sel->fam[r->family].family, 0);
+    r->family = -1;
+    r->interrupted = vkb_stop_signal();
+    rc = end_sinks(r, 1);
+    return rc ? rc : 128 + r->interrupted;
+}
+
 void vkb_runner_thread_done(void)
 {
     vkb_execute_thread_done();

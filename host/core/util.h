@@ -84,6 +84,7 @@ typedef struct vkb_catch {
     const char *prefix;
     vkb_exit code;
     char message[400];
+    int stopped;   /* a stop signal, not an error, ended the device's work (code: 128 + the signal) */
 } vkb_catch;
 /* Set (C) or clear (NULL) the calling thread's catch point; returns the one it replaces. */
 vkb_catch *vkb_die_catch(vkb_catch *c);

@@ -584,6 +584,8 @@ void vkb_vk_destroy(vkb_vk *vk)
         return;
     vkDeviceWaitIdle(vk->device); /* no timeout to give, none needed: every submission was waited (vkb_vk_wait) */
     vkDestroyFence(vk->device, vk->fence, NULL);
+    if (vk->never_fence)
+        vkDestroyFence(vk->device, vk->never_fence, NULL);
     if (vk->xfer_pool) {
         vkDestroyFence(vk->device, vk->xfer_fence, NULL);
         vkDestroyCommandPool(vk->device, vk->xfer_pool, NULL);
@@ -614,13 +616,12 @@ void vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
 
 void vkb_vk_wait(vkb_vk *vk, VkFence fence)
 {
-    static VkFence never;   /* VKB_FAULT_INJECT=stuck-fence: a fence no submission signals (tests) */
     double start = vkb_now_ns(), stopped_at = 0;
-    if (vkb_fault("stuck-fence")) {
+    if (vkb_fault("stuck-fence")) {   /* a fence no submission signals (tests): one per device */
         VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        if (!never)
-            VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &never));
-        fence = never;
+        if (!vk->never_fence)
+            VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &vk->never_fence));
+        fence = vk->never_fence;
     }
     /* in slices: a signal is seen between them, and a device that never answers is named */
     for (;;) {

@@ -17,6 +17,7 @@ typedef struct vkb_vk {
     VkCommandPool pool;
     VkCommandBuffer cmd;
     VkFence fence;
+    VkFence never_fence;  /* VKB_FAULT_INJECT=stuck-fence: a fence never submitted (tests) */
     /* a second queue, of a transfer-only family (UINT32_MAX: the device has none), for transfers beside the
      * compute queue's: its pool and fence */
     uint32_t xfer_family;
