@@ -331,6 +331,13 @@ MUTATIONS = [
     # --- faults: signals while several devices are busy (tests/cli/faults.py) ---
     M("fs01", "faults", "host/app/devices.c", "    } else if (d->fatal.stopped) {", "    } else if (0) {",
       r"vkb\.bad\.fault\.devices_", "stop: a device past the stop grace taken for a failed one (exit 5, not 128+sig)"),
+    M("fs02", "faults", "host/app/devices.c", "    vkb_outfile_report();   /* a result file", "    (void)0;   /* a result file",
+      r"vkb\.bad\.fault\.devices_output", "--device all: a result file that cannot be written gives exit 6 and no line"),
+    M("fs03", "faults", "host/app/devices.c", "interrupted |= runs[i].runner.interrupted || runs[i].failed;",
+      "interrupted |= runs[i].runner.interrupted;", r"vkb\.bad\.fault\.devices_lost",
+      "--device all: a device lost mid-run leaves the files marked not interrupted"),
+    M("fs04", "faults", "host/core/runner.c", "        res->error = reason;   /* the files record why", "        res->error = NULL;   /* the files record why",
+      r"vkb\.bad\.fault\.devices_lost", "--device all: the cases a lost device failed carry no error"),
     M("cu01", "cuda", "host/families/transpose/transpose.cu", "        if (c >= cols)", "        if (c > cols)", None, "CUDA naive transpose: column guard off by one",
       gpu="validate transpose --backend cuda --variant naive --rows 33 --cols 17"),
     M("cu02", "cuda", "host/families/transpose/transpose.cu", "            if (r < cols && c < rows)", "            if (r <= cols && c < rows)", None, "CUDA tiled transpose: output guard off by one",

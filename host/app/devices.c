@@ -330,14 +330,21 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
         pthread_join(th[i], NULL);
     pthread_mutex_lock(&g.lock);
     g.running = 0;
-    for (int i = 0; i < n; i++)
-        interrupted |= runs[i].runner.interrupted;
+    for (int i = 0; i < n; i++) {
+        interrupted |= runs[i].runner.interrupted || runs[i].failed;
+        if (runs[i].failed) {   /* the files name the first failed device's error, as a one-device run's */
+            char msg[sizeof runs[i].prefix + sizeof runs[i].fatal.message];
+            snprintf(msg, sizeof msg, "%s%s", runs[i].prefix, runs[i].fatal.message);
+            vkb_fatal_message_keep(msg);
+        }
+    }
     for (int s = 0; s < hooks->nshared; s++) {
         int code = hooks->shared[s]->end ? hooks->shared[s]->end(hooks->shared[s], interrupted != 0) : 0;
         if (code && !rc)
             rc = code;
     }
     pthread_mutex_unlock(&g.lock);
+    vkb_outfile_report();   /* a result file that could not be written: its line (exit 6 alone says nothing) */
     for (int i = 0; i < n && !rc; i++)
         if (runs[i].rc)
             rc = runs[i].rc;   /* a per-device sink's failure, or the signal */

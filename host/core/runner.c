@@ -224,6 +224,7 @@ int vkb_runner_fail_rest(vkb_runner *r, const vkb_selection *sel, const char *re
         res->device_index = r->all[k->backend]->caps.index;
         res->shape = sel->fam[k->fam].shapes[k->shape];
         res->status = VKB_RES_FAIL;
+        res->error = reason;   /* the files record why, as for the case a fatal error ends in a one-device run */
         res->cache_fits = -1;
         res->predicted = NAN;
         snprintf(res->check.reason, sizeof res->check.reason, "device failed: %s", reason);

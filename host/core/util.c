@@ -58,6 +58,12 @@ const char *vkb_fatal_message(void)
     return fatal_text[0] ? fatal_text : NULL;
 }
 
+void vkb_fatal_message_keep(const char *msg)
+{
+    if (!fatal_text[0])
+        snprintf(fatal_text, sizeof fatal_text, "%s", msg);
+}
+
 /* exit() from two threads at once runs the atexit handlers twice (the result files ended twice: "double free
  * or corruption"): the first thread's exit ends the process, any other that tries waits for it for ever; an
  * exit from inside an atexit handler (its own thread) ends at once. */

@@ -363,7 +363,8 @@ static void note_error(vkb_outfile *f)
 int vkb_outfile_close(vkb_outfile *f)
 {
     int is_stdout = f->out == stdout;
-    vkb_outfile_failed(f);
+    /* errno cleared first: a write that failed on another thread (a device's, --device all) left this thread's
+     * errno stale; the flush repeats the failed write and names its error */
     errno = 0;
     if (fflush(f->out) != 0 || ferror(f->out))
         note_error(f);

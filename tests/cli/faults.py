@@ -378,6 +378,30 @@ def case_devices_sigpipe_ignored():
         os.close(w)
 
 
+def case_devices_output_unwritable():
+    """--device all (2 devices) with --json on a full disk: exit 6 and one line that names the file and why."""
+    code, _, err = vk(["run", "copy", "--n", "1000", "--device", "all", "--json", "/dev/full"] + RUN,
+                      env=lavapipe_times(2))
+    line = one_error_line(err, code)
+    check(code == 6 and "/dev/full" in line and "No space left" in line, f"exit {code}: {err}")
+
+
+def case_devices_lost():
+    """--device all (2 devices), each stuck (VKB_DEVICE_TIMEOUT_S=1): exit 5; the JSON names the error and is
+    marked interrupted, every failed case carries it, the CSV ends with its `# error` line."""
+    jpath, cpath = fresh("lost.json"), fresh("lost.csv")
+    code, _, err = vk(["run", "copy", "--n", "1000", "--device", "all", "--json", jpath, "--csv", cpath] + RUN,
+                      env=dict(lavapipe_times(2), VKB_FAULT_INJECT="stuck-fence", VKB_DEVICE_TIMEOUT_S="1"),
+                      timeout=120)
+    check(code == 5, f"exit {code}, not 5: {err}")
+    doc = load(jpath)
+    check(doc["interrupted"] is True and "did not finish" in (doc["error"] or ""), "the JSON does not carry the "
+          f"error: error {doc['error']!r}, interrupted {doc['interrupted']!r}")
+    failed = [r for r in doc["results"] if r["status"] == "fail"]
+    check(failed and all("did not finish" in (r["error"] or "") for r in failed), "a failed case has no error")
+    check(open(cpath).read().splitlines()[-1].startswith("# error: "), "the CSV has no error line")
+
+
 def case_nohup():
     """SIGHUP ignored by whoever started vkbench (nohup): it stays ignored, the run ends normally (exit 0)."""
     path = fresh("nohup.json")
