@@ -29,34 +29,43 @@ int vkb_devices_parse(const char *text, int *out)
     if (have > VKB_MAX_DEVICES)
         have = VKB_MAX_DEVICES;
     for (;;) {
-        size_t len = strcspn(p, ",");
-        int from = n;
-        char *end;
-        long idx = strtol(p, &end, 10);
+        size_t next = strcspn(p, ","), len = next;
+        const char *item = p;
+        int from = n, digits;
+        while (len && isspace((unsigned char)*item))   /* "0, 1": the spaces around an item are no part of it */
+            item++, len--;
+        while (len && isspace((unsigned char)item[len - 1]))
+            len--;
+        digits = len && strspn(item, "0123456789") >= len;
         if (len == 0)
             vkb_die(VKB_EXIT_USAGE, "--device '%s': an empty item (see vkbench --help)", text);
-        if (len == 3 && strncmp(p, "all", 3) == 0) {
+        if (len == 3 && strncmp(item, "all", 3) == 0) {
             for (int i = 0; i < have; i++)
                 out[n++] = i;
-        } else if (end == p + len && isdigit((unsigned char)*p)) {
+        } else if (digits) {
+            /* read whole, by digits: an index too large for any integer is named as typed, never wrapped */
+            int idx = 0;
+            for (size_t i = 0; i < len && idx <= have; i++)
+                idx = idx * 10 + (item[i] - '0');
             if (idx >= have)
-                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device %ld: there %s %d (0..%d); see `vkbench devices`", idx,
-                        have == 1 ? "is" : "are", have, have - 1);
-            out[n++] = (int)idx;
+                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device %.*s: there %s %d (0..%d); see `vkbench devices`",
+                        (int)len, item, have == 1 ? "is" : "are", have, have - 1);
+            out[n++] = idx;
         } else {
             for (int i = 0; i < have; i++)
-                if (vkb_holds_nocase(names[i], p, len))
+                if (vkb_holds_nocase(names[i], item, len))
                     out[n++] = i;
             if (n == from)
-                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%.*s'; see `vkbench devices`", (int)len, p);
+                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%.*s'; see `vkbench devices`", (int)len,
+                        item);
         }
         for (int i = from; i < n; i++)
             for (int j = 0; j < i; j++)
                 if (out[j] == out[i])
                     vkb_die(VKB_EXIT_USAGE, "--device '%s' names device %d (%s) twice", text, out[i], names[out[i]]);
-        if (!p[len])
+        if (!p[next])
             return n;
-        p += len + 1;
+        p += next + 1;
     }
 }
 

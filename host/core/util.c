@@ -235,9 +235,12 @@ static char host_name[256];
 static void read_host_name(void)
 {
     const char *env = getenv("VKB_HOST");   /* several tasks of one machine that stand for hosts (tests) */
-    if (env && *env)
+    if (env && *env) {
         snprintf(host_name, sizeof host_name, "%s", env);
-    else if (gethostname(host_name, sizeof host_name - 1) != 0 || !host_name[0])
+        for (char *p = host_name; *p; p++)   /* control characters would reach the terminal and the CSV raw */
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
+    } else if (gethostname(host_name, sizeof host_name - 1) != 0 || !host_name[0])
         snprintf(host_name, sizeof host_name, "unknown");
 }
 

@@ -402,6 +402,18 @@ def case_devices_lost():
     check(open(cpath).read().splitlines()[-1].startswith("# error: "), "the CSV has no error line")
 
 
+def case_host_control():
+    """VKB_HOST with an escape sequence and a newline: the table and the CSV show '?' for each control character,
+    never the raw bytes (they would reach the terminal, or split a CSV row)."""
+    cpath = fresh("host.csv")
+    code, out, err = vk(["run", "copy", "--n", "1000", "--device", "all", "--csv", cpath] + RUN[:4],
+                        stdout=subprocess.PIPE, env={"VKB_HOST": "node\x1b[31m1\nx"})
+    check(code == 0, f"exit {code}: {err}")
+    check("node?[31m1?x" in out and "\x1b" not in out, f"the table: {out!r}")
+    csv = open(cpath).read()
+    check("node?[31m1?x" in csv and "\x1b" not in csv, f"the CSV: {csv!r}")
+
+
 def case_nohup():
     """SIGHUP ignored by whoever started vkbench (nohup): it stays ignored, the run ends normally (exit 0)."""
     path = fresh("nohup.json")

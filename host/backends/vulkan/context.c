@@ -514,7 +514,7 @@ static double device_timeout_s(void)
         if (env) {
             double v = strtod(env, &end);
             if (end == env || *end || !isdigit((unsigned char)env[0]) || !(v > 0 && v <= 1e6))
-                vkb_die(VKB_EXIT_USAGE, "VKB_DEVICE_TIMEOUT_S wants seconds from 0 to 1e6, not '%.40s'", env);
+                vkb_die(VKB_EXIT_USAGE, "VKB_DEVICE_TIMEOUT_S wants seconds above 0, at most 1e6, not '%.40s'", env);
             seconds = v;
         }
     }
