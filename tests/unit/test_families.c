@@ -136,6 +136,14 @@ static void too_large(void)
     ASSERT(plan_of("memory.stride", "read", &stride, NULL, &p) == VKB_PLAN_TOO_LARGE);
     ASSERT(plan_of("memory.shared_stride", "read", &shared, NULL, &p) == VKB_PLAN_TOO_LARGE);
     ASSERT(plan_of("copy", "vec4", &c, NULL, &p) == VKB_PLAN_TOO_LARGE);
+    {   /* cache.*: a footprint past the kernels' 32-bit word index is too large (exit 4, as the README says), a
+         * footprint of no whole element a bad request */
+        vkb_shape past = {{1ll << 34}}, last = {{(1ll << 34) - 64}}, odd = {{1000}};
+        ASSERT(plan_of("cache.chase", "chase", &past, NULL, &p) == VKB_PLAN_TOO_LARGE);
+        ASSERT(plan_of("cache.read", "read", &past, NULL, &p) == VKB_PLAN_TOO_LARGE);
+        ASSERT(plan_of("cache.read", "read", &last, NULL, &p) == VKB_PLAN_OK);
+        ASSERT(plan_of("cache.chase", "chase", &odd, NULL, &p) == VKB_PLAN_BAD_REQUEST);
+    }
 }
 
 static void device_limits(void)
@@ -158,6 +166,11 @@ static void device_limits(void)
     ASSERT(plan_of("transpose", "padded", &big, NULL, &p) == VKB_PLAN_OK);
     caps.max_buffer_bytes = 8192ull * 8192 * 4 - 1;  /* one byte short */
     ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
+    /* one byte short reads "256 MiB" both ways when rounded: the message gives the exact counts */
+    ASSERT(strstr(why, "needs a 268435456-byte buffer") && strstr(why, "allows is 268435455 bytes"));
+    caps.max_buffer_bytes = 8192ull * 8192 * 2;      /* half: the rounded sizes differ, and say so */
+    ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
+    ASSERT(strstr(why, "needs a 256 MiB buffer") && strstr(why, "allows is 128 MiB"));
     caps = roomy();
     caps.device_memory_bytes = 2 * 8192ull * 8192 * 4; /* more than 90% of it */
     ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
