@@ -534,6 +534,17 @@ def case_dry_run_creates_nothing():
     check(not os.path.exists(sass) and not os.path.exists(os.path.join(TMP, "dry.json")), "the dry run created files")
 
 
+def case_refused_creates_no_sass():
+    """A request the device refuses (a copy of 10^15 floats: exit 4) with --sass DIR/SUB: the folders are not
+    created; a request that runs creates them."""
+    sass = os.path.join(fresh("sass_refused"), "sub")
+    code, _, err = vk(["run", "copy", "--n", "1e15", "--sass", sass] + RUN)
+    check(code == 4, f"exit {code}, not 4: {err}")
+    check(not os.path.exists(os.path.dirname(sass)), "a refused request created the --sass folder")
+    code, _, err = vk(["run", "copy", "--n", "1000", "--sass", sass] + RUN)
+    check(code == 0 and os.path.isdir(sass), f"a run did not create the --sass folder: exit {code}: {err}")
+
+
 def case_columns_minimum():
     """COLUMNS below the documented minimum (80) is taken as 80: the table is laid out as at 80."""
     heads = []
