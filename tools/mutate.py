@@ -328,6 +328,11 @@ MUTATIONS = [
       "timestampPeriod ignored"),
     # --- CUDA twins: built here (--cuda-mutants), run on the GPU (tools/gpu-mutants.sh): gpu= is the command
     # that must fail (a guard off by one writes into the guard band at 33 x 17; a timer fault needs `run`) ---
+    M("tl20", "tools", "tools/vkbjson.py", "        if type(v) not in types or (numeric and not -LIMIT < v < LIMIT):",
+      "        if not isinstance(v, types) or (numeric and not -LIMIT < v < LIMIT):", r"vkb\.tools\.hostile$",
+      "vkbjson: a JSON boolean taken as a number (Python's True is an int)", targets="vkbench"),
+    M("tl21", "tools", "tools/vkbjson.py", "    if \"devices\" in doc and doc[\"devices\"] is None:", "    if False:",
+      r"vkb\.tools\.hostile$", "vkbjson: \"devices\": null passed on (a traceback in every tool)", targets="vkbench"),
     # --- faults: signals while several devices are busy (tests/cli/faults.py) ---
     M("fs01", "faults", "host/app/devices.c", "    } else if (d->fatal.stopped) {", "    } else if (0) {",
       r"vkb\.bad\.fault\.devices_", "stop: a device past the stop grace taken for a failed one (exit 5, not 128+sig)"),

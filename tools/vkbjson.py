@@ -227,6 +227,8 @@ def check_result(r, i):
 def check_document(doc):
     """Raise BadShape naming the first field the tools use that is missing or of the wrong type."""
     check_fields(doc, DOCUMENT, lambda: "document")
+    if "devices" in doc and doc["devices"] is None:   # check_fields passes a null; every tool iterates the list
+        raise BadShape("document.devices: null, not a list")
     for i, d in enumerate(doc.get("devices") or []):
         check_fields(d, DEVICE, lambda: f"devices[{i}]")
     for i, r in enumerate(doc["results"]):

@@ -408,6 +408,13 @@ def hostile_files():
         ("devices-string", mutated(lambda d: d.update(devices="gpu")), r"document\.devices: not a list"),
         ("settings-list", mutated(lambda d: d.update(settings=[])), r"document\.settings: not an object"),
         ("top-string", '"hello"', "not a vkbench results file"),
+        # issue 37: a JSON boolean is no number (Python's True == 1), null devices no empty list
+        ("bool-median", mutated(lambda d: d["results"][0]["time_ms"].update(median=True)),
+         r"time_ms\.median: not a finite number"),
+        ("bool-reps", mutated(lambda d: d["results"][0].update(reps=False)), r"\.reps: not an integer"),
+        ("bool-shape", mutated(lambda d: d["results"][0]["shape"].update(n=True)), r"shape\.n: not a finite number"),
+        ("devices-null", mutated(lambda d: d.update(devices=None)), r"document\.devices: null, not a list"),
+        ("results-null", mutated(lambda d: d.update(results=None)), "not a vkbench results file"),
     ]
     nan = json.dumps(fixture()).replace('"median": 0.01,', '"median": NaN,', 1)
     cases.append(("nan", nan if "NaN" in nan else json.dumps(fixture()).replace('"iqr_over_median": 0.02', '"iqr_over_median": NaN', 1),
