@@ -333,6 +333,10 @@ MUTATIONS = [
       "vkbjson: a JSON boolean taken as a number (Python's True is an int)", targets="vkbench"),
     M("tl21", "tools", "tools/vkbjson.py", "    if \"devices\" in doc and doc[\"devices\"] is None:", "    if False:",
       r"vkb\.tools\.hostile$", "vkbjson: \"devices\": null passed on (a traceback in every tool)", targets="vkbench"),
+    M("tl22", "tools", "tools/vkbjson.py", "            path = self.path = os.path.realpath(path)", "            pass",
+      r"vkb\.tools\.output_paths$", "tools' outputs: a link's file written in place (the old file's tail kept)", targets="vkbench"),
+    M("tl23", "tools", "tools/vkbjson.py", "                _remove_temporaries_on_signals()\n", "",
+      r"vkb\.tools\.temporaries_on_signals$", "tools' outputs: SIGTERM/SIGHUP leave the temporary behind", targets="vkbench"),
     # --- faults: signals while several devices are busy (tests/cli/faults.py) ---
     M("fs01", "faults", "host/app/devices.c", "    } else if (d->fatal.stopped) {", "    } else if (0) {",
       r"vkb\.bad\.fault\.devices_", "stop: a device past the stop grace taken for a failed one (exit 5, not 128+sig)"),
