@@ -337,6 +337,9 @@ MUTATIONS = [
       r"vkb\.tools\.output_paths$", "tools' outputs: a link's file written in place (the old file's tail kept)", targets="vkbench"),
     M("tl23", "tools", "tools/vkbjson.py", "                _remove_temporaries_on_signals()\n", "",
       r"vkb\.tools\.temporaries_on_signals$", "tools' outputs: SIGTERM/SIGHUP leave the temporary behind", targets="vkbench"),
+    M("tl24", "tools", "tools/vkbschema.py", "(math.isfinite(x) if type(x) is float else abs(x) <= sys.float_info.max)",
+      "(type(x) is int or math.isfinite(x))", r"vkb\.tools\.schema_numbers$",
+      "check_json/schema: a 400-digit integer taken as a number", targets="vkbench"),
     # --- faults: signals while several devices are busy (tests/cli/faults.py) ---
     M("fs01", "faults", "host/app/devices.c", "    } else if (d->fatal.stopped) {", "    } else if (0) {",
       r"vkb\.bad\.fault\.devices_", "stop: a device past the stop grace taken for a failed one (exit 5, not 128+sig)"),

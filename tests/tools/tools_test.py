@@ -545,6 +545,17 @@ def case_output_paths():
     one_line_error(*tool("report", src, "--html", "/proc/no/such.html"), 6, "cannot write /proc/no/such.html")
 
 
+def case_schema_numbers():
+    """The schema reader (check_json.py's and the tools'): a number is what a double holds. A 400-digit integer, a
+    boolean, an infinity are no numbers; the largest finite double is one."""
+    import vkbschema
+    for x in (10 ** 400, -10 ** 400, True, False, float("inf"), float("nan")):
+        check(not vkbschema._is("number", x) and not vkbschema._is("integer", x), f"{str(x)[:20]} taken as a number")
+    for x in (0, 5, 1.7976931348623157e308, -2 ** 1000):
+        check(vkbschema._is("number", x), f"{x!r} refused as a number")
+    check(vkbschema._is("integer", 2 ** 63) and not vkbschema._is("integer", 0.5), "integers")
+
+
 def case_temporaries_on_signals():
     """SIGTERM and SIGHUP while an output's temporary is open: exit 128 + the signal and no temporary left
     (the process signals itself once the temporary exists: no timing); an inherited SIG_IGN stays ignored."""
