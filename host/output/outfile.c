@@ -349,8 +349,13 @@ FILE *vkb_outfile_stream(vkb_outfile *f)
 
 int vkb_outfile_failed(vkb_outfile *f)
 {
-    if (!f->error && ferror(f->out))
-        f->error = errno ? errno : EIO;
+    if (!f->error && ferror(f->out)) {
+        /* the failed write may have been another thread's (a device's, --device all): this thread's errno says
+         * nothing of it; a second flush repeats the write and names its error */
+        clearerr(f->out);
+        errno = 0;
+        f->error = fflush(f->out) != 0 && errno ? errno : EIO;
+    }
     return f->error != 0;
 }
 
