@@ -21,6 +21,7 @@ import math
 import os
 import re
 import shlex
+import signal
 import stat
 import sys
 import tempfile
@@ -227,6 +228,8 @@ def check_result(r, i):
 def check_document(doc):
     """Raise BadShape naming the first field the tools use that is missing or of the wrong type."""
     check_fields(doc, DOCUMENT, lambda: "document")
+    if "devices" in doc and doc["devices"] is None:   # check_fields passes a null; every tool iterates the list
+        raise BadShape("document.devices: null, not a list")
     for i, d in enumerate(doc.get("devices") or []):
         check_fields(d, DEVICE, lambda: f"devices[{i}]")
     for i, r in enumerate(doc["results"]):
@@ -551,6 +554,18 @@ def in_place(path):
         return os.path.lexists(path)
 
 
+def _end_on_signal(sig, _frame):
+    """SIGTERM or SIGHUP: exit 128 + SIG through SystemExit, so that the atexit handlers remove the temporaries
+    (the default action would end the process with them left beside the outputs)."""
+    sys.exit(128 + sig)
+
+
+def _remove_temporaries_on_signals():
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) == signal.SIG_DFL:   # an inherited SIG_IGN (nohup) stays ignored
+            signal.signal(sig, _end_on_signal)
+
+
 class Output:
     """One output opened before any work (a bad path costs nothing) and written whole or not at all:
     "-" is stdout; see in_place() for what is written in place; a regular file through a unique temporary
@@ -559,6 +574,10 @@ class Output:
     def __init__(self, path, what, binary=False):
         self.path, self.what, self.tmp = path, what, None
         mode = "wb" if binary else "w"
+        if path != "-" and os.path.islink(path) and os.path.isfile(path):
+            # a link to a regular file: the file is replaced whole (written in place it kept the old file's
+            # tail past the new end), the link stays a link, as vkbench's own result files do
+            path = self.path = os.path.realpath(path)
         try:
             if path == "-":
                 if isinstance(sys.stdout, ClosedStdout) or sys.stdout is None:
@@ -577,6 +596,7 @@ class Output:
                     umask = os.umask(0)
                     os.umask(umask)
                     perm = 0o666 & ~umask
+                _remove_temporaries_on_signals()
                 fd, self.tmp = tempfile.mkstemp(dir=folder, prefix=".vkb-", suffix=".tmp")
                 atexit.register(self.discard)
                 os.fchmod(fd, perm)

@@ -6,6 +6,7 @@ import json
 import math
 import os
 import re
+import sys
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "vkbench.schema.json")
 with open(PATH, encoding="utf-8") as _f:
@@ -18,7 +19,8 @@ def definition(name):
 
 
 def _is(kind, x):
-    number = type(x) in (int, float) and (type(x) is int or math.isfinite(x))
+    # a number is what a double holds: no infinity or NaN, no 400-digit integer (Python's int has no bound)
+    number = type(x) in (int, float) and (math.isfinite(x) if type(x) is float else abs(x) <= sys.float_info.max)
     return {"null": x is None, "boolean": type(x) is bool, "string": isinstance(x, str),
             "object": isinstance(x, dict), "array": isinstance(x, list), "number": number,
             "integer": number and (type(x) is int or x.is_integer())}[kind]

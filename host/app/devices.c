@@ -29,34 +29,43 @@ int vkb_devices_parse(const char *text, int *out)
     if (have > VKB_MAX_DEVICES)
         have = VKB_MAX_DEVICES;
     for (;;) {
-        size_t len = strcspn(p, ",");
-        int from = n;
-        char *end;
-        long idx = strtol(p, &end, 10);
+        size_t next = strcspn(p, ","), len = next;
+        const char *item = p;
+        int from = n, digits;
+        while (len && isspace((unsigned char)*item))   /* "0, 1": the spaces around an item are no part of it */
+            item++, len--;
+        while (len && isspace((unsigned char)item[len - 1]))
+            len--;
+        digits = len && strspn(item, "0123456789") >= len;
         if (len == 0)
             vkb_die(VKB_EXIT_USAGE, "--device '%s': an empty item (see vkbench --help)", text);
-        if (len == 3 && strncmp(p, "all", 3) == 0) {
+        if (len == 3 && strncmp(item, "all", 3) == 0) {
             for (int i = 0; i < have; i++)
                 out[n++] = i;
-        } else if (end == p + len && isdigit((unsigned char)*p)) {
+        } else if (digits) {
+            /* read whole, by digits: an index too large for any integer is named as typed, never wrapped */
+            int idx = 0;
+            for (size_t i = 0; i < len && idx <= have; i++)
+                idx = idx * 10 + (item[i] - '0');
             if (idx >= have)
-                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device %ld: there %s %d (0..%d); see `vkbench devices`", idx,
-                        have == 1 ? "is" : "are", have, have - 1);
-            out[n++] = (int)idx;
+                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device %.*s: there %s %d (0..%d); see `vkbench devices`",
+                        (int)len, item, have == 1 ? "is" : "are", have, have - 1);
+            out[n++] = idx;
         } else {
             for (int i = 0; i < have; i++)
-                if (vkb_holds_nocase(names[i], p, len))
+                if (vkb_holds_nocase(names[i], item, len))
                     out[n++] = i;
             if (n == from)
-                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%.*s'; see `vkbench devices`", (int)len, p);
+                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%.*s'; see `vkbench devices`", (int)len,
+                        item);
         }
         for (int i = from; i < n; i++)
             for (int j = 0; j < i; j++)
                 if (out[j] == out[i])
                     vkb_die(VKB_EXIT_USAGE, "--device '%s' names device %d (%s) twice", text, out[i], names[out[i]]);
-        if (!p[len])
+        if (!p[next])
             return n;
-        p += len + 1;
+        p += next + 1;
     }
 }
 
@@ -213,14 +222,14 @@ static void *device_thread(void *arg)
         run_device(d);
     /* the backends end on the thread that used them (what a backend keeps per thread, staging memory, with
      * them), once every device has finished: the shared sinks look up a result's device among all backends
-     * until the last result is in. A failed device's state is not to be trusted: left as it is */
+     * until the last result is in. A failed or still busy device's state is not to be trusted: left as it is */
     pthread_mutex_lock(&g.lock);
     g.finished++;
     pthread_cond_broadcast(&g.changed);
     while (g.finished < g.ndevices)
         pthread_cond_wait(&g.changed, &g.lock);
     pthread_mutex_unlock(&g.lock);
-    for (int b = 0; b < d->runner.nall && !d->failed; b++)
+    for (int b = 0; b < d->runner.nall && !d->failed && !d->fatal.stopped; b++)
         d->runner.all[b]->destroy(d->runner.all[b]);
     vkb_runner_thread_done();
     return NULL;
@@ -239,6 +248,10 @@ static void run_device(vkb_device_run *d)
         vkb_die_catch(&d->fatal);
         d->rc = vkb_runner_run(&d->runner, &d->sel, &d->set, &d->plan);
         vkb_die_catch(NULL);
+    } else if (d->fatal.stopped) {
+        /* a stop signal the device did not answer within the grace: its files end as interrupted, and the
+         * process ends once, when every device is done (its resources left: it may still be busy) */
+        d->rc = vkb_runner_stopped(&d->runner, &d->sel);
     } else {
         /* the device failed (lost, out of memory, a hang caught by a timeout): its other cases fail with the
          * reason; its resources are left as they are (a lost device cannot be trusted to free them) */
@@ -327,14 +340,21 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
         pthread_join(th[i], NULL);
     pthread_mutex_lock(&g.lock);
     g.running = 0;
-    for (int i = 0; i < n; i++)
-        interrupted |= runs[i].runner.interrupted;
+    for (int i = 0; i < n; i++) {
+        interrupted |= runs[i].runner.interrupted || runs[i].failed;
+        if (runs[i].failed) {   /* the files name the first failed device's error, as a one-device run's */
+            char msg[sizeof runs[i].prefix + sizeof runs[i].fatal.message];
+            snprintf(msg, sizeof msg, "%s%s", runs[i].prefix, runs[i].fatal.message);
+            vkb_fatal_message_keep(msg);
+        }
+    }
     for (int s = 0; s < hooks->nshared; s++) {
         int code = hooks->shared[s]->end ? hooks->shared[s]->end(hooks->shared[s], interrupted != 0) : 0;
         if (code && !rc)
             rc = code;
     }
     pthread_mutex_unlock(&g.lock);
+    vkb_outfile_report();   /* a result file that could not be written: its line (exit 6 alone says nothing) */
     for (int i = 0; i < n && !rc; i++)
         if (runs[i].rc)
             rc = runs[i].rc;   /* a per-device sink's failure, or the signal */

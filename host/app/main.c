@@ -313,6 +313,8 @@ static int run_command(app *ap)
     }
     prepare(ap, timed, &sel, &plan, &set);
     vkb_stop_if_signalled("before any case ran");
+    if (!ap->args.dry_run)
+        vkb_mc_make_folder();   /* the request passed its checks: only now --sass's folder */
     if (ap->args.dry_run) {
         print_plan(&sel, &plan, r);
         for (int i = 0; i < r->nall; i++)

@@ -2,7 +2,22 @@
  * uniform buffer size, device memory. The families state what their kernels need; only this checks it. */
 #include "device_limits.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include "util.h"
+
+/* NEED and HAVE as text into N and H; exact byte counts where the rounded ones read alike ("needs a 128 MiB
+ * buffer; the largest allows is 128 MiB" for a buffer 4 bytes too large). */
+static void need_have_text(uint64_t need, uint64_t have, char *n, char *h, size_t len)
+{
+    vkb_fmt_bytes(need, n, len);
+    vkb_fmt_bytes(have, h, len);
+    if (strcmp(n, h) == 0) {
+        snprintf(n, len, "%llu-byte", (unsigned long long)need);
+        snprintf(h, len, "%llu bytes", (unsigned long long)have);
+    }
+}
 
 int vkb_plan_check_limits(const vkb_plan *p, const vkb_caps *caps, char *why, size_t len)
 {
@@ -11,14 +26,16 @@ int vkb_plan_check_limits(const vkb_plan *p, const vkb_caps *caps, char *why, si
     for (int i = 0; i < p->nbuf; i++) {
         uint64_t bytes = p->buf[i].bytes;
         total += bytes;
-        if (bytes > caps->max_buffer_bytes)
+        if (bytes > caps->max_buffer_bytes) {
+            need_have_text(bytes, caps->max_buffer_bytes, need, have, sizeof need);
             return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "needs a %s buffer; the largest %s allows is %s; "
-                                 "try a smaller size", vkb_fmt_bytes(bytes, need, sizeof need), caps->name,
-                                 vkb_fmt_bytes(caps->max_buffer_bytes, have, sizeof have));
-        if ((p->buf[i].flags & VKB_BUF_UNIFORM) && bytes > caps->max_uniform_bytes)
-            return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "needs a %s uniform buffer; %s allows %s",
-                                 vkb_fmt_bytes(bytes, need, sizeof need), caps->name,
-                                 vkb_fmt_bytes(caps->max_uniform_bytes, have, sizeof have));
+                                 "try a smaller size", need, caps->name, have);
+        }
+        if ((p->buf[i].flags & VKB_BUF_UNIFORM) && bytes > caps->max_uniform_bytes) {
+            need_have_text(bytes, caps->max_uniform_bytes, need, have, sizeof need);
+            return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "needs a %s uniform buffer; %s allows %s", need, caps->name,
+                                 have);
+        }
     }
     if (caps->device_memory_bytes && total > caps->device_memory_bytes / 10 * 9)
         return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "needs %s of device memory; %s has %s; try a smaller "

@@ -16,14 +16,44 @@ int vkb_fault_arg(const char *name, long *value)
     return 1;
 }
 
-/* Every fault the tests can plant; ":K" after those that take a number (slow-device:I:K two). */
-static const char *const faults[] = {"no-dispatch", "skip-pass:", "no-poison", "oob-write", "drop-element",
-                                     "second-run-differs", "timer-zero", "timer-reversed", "timer-early",
-                                     "product-element", "product-tile", "product-nan", "stuck-fence",
-                                     "signal-early:", "signal-late:", "signal-twice:", "peak-fold", "peak-trips",
-                                     "peak-count", "slow-device:", "wrong-device:", "device-lost:", "transfer-byte",
-                                     "drop-dispatch", "chase-skip", "slow-api-copy",
-                                     "hang:"};
+/* Every fault the tests can plant, with the numbers it takes after ':' (none: nfields 0) and their ranges: a
+ * number past its range (signal 0, a repetition factor of 1) or an extra field plants nothing, so it is refused
+ * rather than ignored. */
+static const struct fault_spec {
+    const char *name;
+    int nfields, optional;   /* how many numbers; the last one may be left out */
+    long lo[2], hi[2];
+} faults[] = {
+    {"no-dispatch"}, {"no-poison"}, {"oob-write"}, {"drop-element"}, {"second-run-differs"}, {"timer-zero"},
+    {"timer-reversed"}, {"timer-early"}, {"product-element"}, {"product-tile"}, {"product-nan"}, {"stuck-fence"},
+    {"peak-fold"}, {"peak-trips"}, {"peak-count"}, {"transfer-byte"}, {"drop-dispatch"}, {"chase-skip"},
+    {"skip-pass", 1, 0, {0}, {63}},
+    {"signal-early", 1, 0, {1}, {31}}, {"signal-late", 1, 0, {1}, {31}}, {"signal-twice", 1, 0, {1}, {31}},
+    {"slow-device", 2, 1, {0, 2}, {63, 16}},   /* device I, K times the work (default 2) */
+    {"wrong-device", 1, 0, {0}, {63}}, {"device-lost", 1, 0, {0}, {63}}, {"hang", 1, 0, {0}, {63}},
+    {"slow-api-copy"},
+};
+
+/* Whether the numbers after NAME (ARGS: "", or ":3", ":0:4") are what SPEC takes. */
+static int fault_args_ok(const struct fault_spec *spec, const char *args)
+{
+    int n = 0;
+    while (*args) {
+        size_t digits;
+        long v;
+        if (*args != ':' || n == spec->nfields)
+            return 0;
+        digits = strspn(++args, "0123456789");
+        if (digits == 0 || digits > 9)
+            return 0;
+        v = strtol(args, NULL, 10);
+        if (v < spec->lo[n] || v > spec->hi[n])
+            return 0;
+        args += digits;
+        n++;
+    }
+    return n == spec->nfields || (spec->optional && n == spec->nfields - 1);
+}
 
 int vkb_fault_check(char *why, size_t len)
 {
@@ -31,11 +61,16 @@ int vkb_fault_check(char *why, size_t len)
     if (!f || !*f)
         return 0;
     for (size_t i = 0; i < sizeof faults / sizeof *faults; i++) {
-        size_t n = strlen(faults[i]);
-        if (faults[i][n - 1] == ':' ? strncmp(f, faults[i], n) == 0 && f[n] && strspn(f + n, "0123456789:") ==
-                                          strlen(f + n) && strlen(f + n) < 10
-                                    : strcmp(f, faults[i]) == 0)
-            return 0;
+        size_t n = strlen(faults[i].name);
+        if (strncmp(f, faults[i].name, n) == 0 && (!f[n] || f[n] == ':')) {
+            if (fault_args_ok(&faults[i], f + n))
+                return 0;
+            snprintf(why, len, "'%.60s': %s takes %s", f, faults[i].name,
+                     faults[i].nfields == 0 ? "no number"
+                     : faults[i].nfields == 2 ? "':I' or ':I:K' (a device index, K 2 to 16)"
+                     : faults[i].lo[0] == 1 ? "':SIG', a signal number 1 to 31" : "':K', a number 0 to 63");
+            return -1;
+        }
     }
     snprintf(why, len, "'%.60s' is not a fault the tests plant (docs/verification.md lists them: no-dispatch, "
              "skip-pass:K, oob-write, timer-zero, stuck-fence, ...)", f);

@@ -282,10 +282,21 @@ int vkb_mc_check(const char *dir, char *why, size_t len)
 
 void vkb_mc_open(const char *dir)
 {
-    char path[MC_PATH], why[200];
+    char why[200];
     if (vkb_mc_check(dir, why, sizeof why))
         vkb_die(VKB_EXIT_OUTPUT, "--sass: %s", why);
-    snprintf(path, sizeof path, "%s", dir);
+    snprintf(mc.dir, sizeof mc.dir, "%s", dir);
+    mc.on = 1;
+    mc.seen = vkb_calloc(MAX_SEEN, sizeof *mc.seen);
+    atexit(say_written);
+}
+
+void vkb_mc_make_folder(void)
+{
+    char path[MC_PATH];
+    if (!mc.on)
+        return;
+    snprintf(path, sizeof path, "%s", mc.dir);
     for (char *p = path + 1; *p; p++)
         if (*p == '/') {
             *p = 0;
@@ -293,11 +304,7 @@ void vkb_mc_open(const char *dir)
             *p = '/';
         }
     if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        vkb_die(VKB_EXIT_OUTPUT, "--sass: cannot create %s: %s", dir, strerror(errno));
-    snprintf(mc.dir, sizeof mc.dir, "%s", dir);
-    mc.on = 1;
-    mc.seen = vkb_calloc(MAX_SEEN, sizeof *mc.seen);
-    atexit(say_written);
+        vkb_die(VKB_EXIT_OUTPUT, "--sass: cannot create %s: %s", mc.dir, strerror(errno));
 }
 
 int vkb_mc_enabled(void)

@@ -51,8 +51,11 @@ void vkb_mc_summarize(const char *text, vkb_mc_summary *out);
 int vkb_mc_nv_records(const void *data, size_t size, void (*fn)(const uint8_t *code, size_t bytes, void *user),
                       void *user, char *why, size_t len);
 
-/* --sass DIR: start writing machine code into DIR (created). Exits with usage error when it cannot be. */
+/* --sass DIR: machine code is to be written into DIR (checked, not created yet). Exits 6 when it cannot be. */
 void vkb_mc_open(const char *dir);
+/* Create --sass's folder (and the folders above it): once the request has passed its checks against the device,
+ * so that a refused request creates nothing. Exits 6 when it cannot. */
+void vkb_mc_make_folder(void);
 /* Whether DIR can be --sass's folder (not a file, not too long for the names written under it), creating
  * nothing: 0, or -1 with WHY. */
 int vkb_mc_check(const char *dir, char *why, size_t len);

@@ -224,6 +224,7 @@ int vkb_runner_fail_rest(vkb_runner *r, const vkb_selection *sel, const char *re
         res->device_index = r->all[k->backend]->caps.index;
         res->shape = sel->fam[k->fam].shapes[k->shape];
         res->status = VKB_RES_FAIL;
+        res->error = reason;   /* the files record why, as for the case a fatal error ends in a one-device run */
         res->cache_fits = -1;
         res->predicted = NAN;
         snprintf(res->check.reason, sizeof res->check.reason, "device failed: %s", reason);
@@ -238,6 +239,18 @@ int vkb_runner_fail_rest(vkb_runner *r, const vkb_selection *sel, const char *re
     r->family = -1;
     rc = end_sinks(r, 0);
     return rc ? rc : r->interrupted ? 128 + r->interrupted : 0;
+}
+
+int vkb_runner_stopped(vkb_runner *r, const vkb_selection *sel)
+{
+    int rc;
+    vkb_execute_in_progress = NULL;
+    if (r->family >= 0)
+        family_event(r, sel->fam[r->family].family, 0);
+    r->family = -1;
+    r->interrupted = vkb_stop_signal();
+    rc = end_sinks(r, 1);
+    return rc ? rc : 128 + r->interrupted;
 }
 
 void vkb_runner_thread_done(void)

@@ -80,6 +80,10 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
  * emitted goes to the sinks as a failed result with REASON, the families closed, the sinks ended. Returns
  * what vkb_runner_run would. */
 int vkb_runner_fail_rest(vkb_runner *r, const vkb_selection *sel, const char *reason);
+/* After a stop signal that R's device did not answer in time (vkb_stop_now, caught on its thread): the family
+ * closed and the sinks ended as interrupted, without the case in progress. Returns 128 + the signal, or the
+ * sinks' failure code. */
+int vkb_runner_stopped(vkb_runner *r, const vkb_selection *sel);
 /* Free what the calling thread's runs kept for reuse (a device thread's, before it ends; vkb_runner_free does it
  * for the thread that calls it). */
 void vkb_runner_thread_done(void);

@@ -58,10 +58,32 @@ const char *vkb_fatal_message(void)
     return fatal_text[0] ? fatal_text : NULL;
 }
 
+void vkb_fatal_message_keep(const char *msg)
+{
+    if (!fatal_text[0])
+        snprintf(fatal_text, sizeof fatal_text, "%s", msg);
+}
+
+/* exit() from two threads at once runs the atexit handlers twice (the result files ended twice: "double free
+ * or corruption"): the first thread's exit ends the process, any other that tries waits for it for ever; an
+ * exit from inside an atexit handler (its own thread) ends at once. */
+static VKB_NORETURN void exit_once(int code)
+{
+    static pthread_mutex_t exiting = PTHREAD_MUTEX_INITIALIZER;
+    static pthread_t owner;
+    static _Atomic int owned;
+    if (owned && pthread_equal(owner, pthread_self()))
+        _exit(code);
+    pthread_mutex_lock(&exiting);
+    owner = pthread_self();
+    owned = 1;
+    exit(code);
+}
+
 void vkb_exit_early(int code)
 {
     DYING();
-    exit(code);
+    exit_once(code);
 }
 
 static _Thread_local vkb_catch *catcher;
@@ -105,7 +127,7 @@ void vkb_die(vkb_exit code, const char *fmt, ...)
     if (hook)
         hook(fatal_text);
     put_text("error", fatal_text);
-    exit((int)code);
+    exit_once((int)code);
 }
 
 void vkb_warn(const char *fmt, ...)
@@ -119,13 +141,13 @@ void vkb_warn(const char *fmt, ...)
 void vkb_note(const char *fmt, ...)
 {
     va_list ap;
+    char msg[2048];
     if (vkb_quiet)
         return;
-    fputs("vkbench: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "vkbench: %s\n", msg);   /* one call: several devices' notes never share a line */
 }
 
 void *vkb_alloc(size_t bytes)
@@ -213,9 +235,12 @@ static char host_name[256];
 static void read_host_name(void)
 {
     const char *env = getenv("VKB_HOST");   /* several tasks of one machine that stand for hosts (tests) */
-    if (env && *env)
+    if (env && *env) {
         snprintf(host_name, sizeof host_name, "%s", env);
-    else if (gethostname(host_name, sizeof host_name - 1) != 0 || !host_name[0])
+        for (char *p = host_name; *p; p++)   /* control characters would reach the terminal and the CSV raw */
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
+    } else if (gethostname(host_name, sizeof host_name - 1) != 0 || !host_name[0])
         snprintf(host_name, sizeof host_name, "unknown");
 }
 

@@ -38,6 +38,9 @@ VKB_NORETURN void vkb_exit_early(int code);
 void vkb_set_fatal_hook(void (*hook)(const char *msg));
 /* The message of the vkb_die under way, or NULL. */
 const char *vkb_fatal_message(void);
+/* Record MSG as what ended the run early where no vkb_die ends the process (a device of several failed: the
+ * result files name it); the first message recorded is kept. */
+void vkb_fatal_message_keep(const char *msg);
 /* Print "vkbench: warning: MSG" on one line. */
 void vkb_warn(const char *fmt, ...) VKB_PRINTF(1, 2);
 /* Print "vkbench: MSG" on stderr unless quiet. */
@@ -85,6 +88,7 @@ typedef struct vkb_catch {
     const char *prefix;
     vkb_exit code;
     char message[400];
+    int stopped;   /* a stop signal, not an error, ended the device's work (code: 128 + the signal) */
 } vkb_catch;
 /* Set (C) or clear (NULL) the calling thread's catch point; returns the one it replaces. */
 vkb_catch *vkb_die_catch(vkb_catch *c);

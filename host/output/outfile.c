@@ -349,8 +349,13 @@ FILE *vkb_outfile_stream(vkb_outfile *f)
 
 int vkb_outfile_failed(vkb_outfile *f)
 {
-    if (!f->error && ferror(f->out))
-        f->error = errno ? errno : EIO;
+    if (!f->error && ferror(f->out)) {
+        /* the failed write may have been another thread's (a device's, --device all): this thread's errno says
+         * nothing of it; a second flush repeats the write and names its error */
+        clearerr(f->out);
+        errno = 0;
+        f->error = fflush(f->out) != 0 && errno ? errno : EIO;
+    }
     return f->error != 0;
 }
 
@@ -363,7 +368,8 @@ static void note_error(vkb_outfile *f)
 int vkb_outfile_close(vkb_outfile *f)
 {
     int is_stdout = f->out == stdout;
-    vkb_outfile_failed(f);
+    /* errno cleared first: a write that failed on another thread (a device's, --device all) left this thread's
+     * errno stale; the flush repeats the failed write and names its error */
     errno = 0;
     if (fflush(f->out) != 0 || ferror(f->out))
         note_error(f);

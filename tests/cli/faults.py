@@ -290,6 +290,130 @@ def case_sighup():
     signal_run(["--warmup-ms", "600000", "--reps", "1"], [signal.SIGHUP], 129)
 
 
+LVP = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+
+
+def lavapipe_times(n):
+    """The environment that lists lavapipe N times (N driver manifests naming the one library: the loader gives
+    N devices, each run on its own thread with its own context)."""
+    if not os.path.exists(LVP):
+        raise Skip("no lavapipe manifest")
+    files = []
+    for i in range(n):
+        files.append(os.path.join(TMP, f"lvp{i}.json"))
+        shutil.copyfile(LVP, files[-1])
+    return {"VK_DRIVER_FILES": ":".join(files), "VK_ICD_FILENAMES": ""}
+
+
+def several_signal_run(ndev, sigs, want, fault="stuck-fence", preexec=default_signals, stdout=subprocess.DEVNULL,
+                       timing=("--warmup-ms", "600000", "--reps", "1")):
+    """--device all on NDEV lavapipes, SIGS sent once every device has begun its first case. With the planted
+    stuck fence every device waits on a fence that never signals (the case of a kernel running for minutes):
+    each one is past the stop grace at the same moment, and one coordinated stop must end the process with
+    an exit code in WANT, never a crash (SIGSEGV, SIGABRT "double free"). Deterministic: the run alone would wait 600 s.
+    The JSON and CSV are either the last good files (a second signal) or whole documents marked interrupted."""
+    jpath, cpath = fresh("several.json", "GOOD"), fresh("several.csv", "GOOD")
+    env = dict(os.environ, **lavapipe_times(ndev), VKB_DEVICE_TIMEOUT_S="600")
+    if fault:
+        env["VKB_FAULT_INJECT"] = fault
+    p = subprocess.Popen(VKBENCH + ["run", "copy", "--n", "1000", "--device", "all", "--json", jpath, "--csv", cpath,
+                                    "-v", *timing],
+                         stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.PIPE, env=env, preexec_fn=preexec)
+    seen = []
+    for line in p.stderr if sigs else ():   # no signal to send: the run stops by itself
+        seen.append(line.decode(errors="replace"))
+        if "".join(seen).count("pipeline") >= ndev:   # -v: each device names its first case's pipelines
+            break
+    else:
+        if sigs:
+            p.wait()
+            if p.returncode == 3 and any(s in "".join(seen) for s in NO_DEVICE):
+                raise Skip("".join(seen))
+            fail(f"the run ended (exit {p.returncode}) before every device began: {''.join(seen)[-3000:]}")
+    for s in sigs:
+        p.send_signal(s)
+    try:
+        err = p.communicate(timeout=120)[1].decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        p.kill()
+        fail(f"{[signal.Signals(s).name for s in sigs]} did not end {ndev} devices' run within 120 s")
+    check(p.returncode in want, f"{ndev} devices, {[signal.Signals(s).name for s in sigs]}: exit {p.returncode}, "
+          f"not {want}: {err[-3000:]}")
+    check(not any(s in err for s in SANITIZER), f"a sanitizer report: {err}")
+    check(not leftovers(), f"temporary files left: {leftovers()}")
+    text = open(jpath).read()
+    check(text == "GOOD" or json.loads(text)["interrupted"] is True, "the JSON is neither the last good file nor "
+          "an interrupted document")
+    csv = open(cpath).read()
+    check(csv == "GOOD" or (csv.startswith("family,") and csv.endswith("\n")), "the CSV is not whole")
+    return text, csv
+
+
+def case_devices_sigterm():
+    """SIGTERM while 2, 3 and 8 devices are each stuck in a submission: exit 143, the files whole."""
+    for ndev in (2, 3, 8):
+        text, _ = several_signal_run(ndev, [signal.SIGTERM], {143})
+        check(text != "GOOD", f"{ndev} devices: one signal, yet the files were not written")
+
+
+def case_devices_mixed_signals():
+    """Mixed sequences while 3 devices are busy: SIGINT and SIGTERM end at once with the second one handled (130
+    or 143: two signals sent together are handled in either order); SIGPIPE and SIGINT stop with SIGINT (130,
+    SIGPIPE only asks); SIGTERM and SIGPIPE with SIGTERM (143)."""
+    for sigs, want in (([signal.SIGINT, signal.SIGTERM], {130, 143}), ([signal.SIGPIPE, signal.SIGINT], {130}),
+                       ([signal.SIGTERM, signal.SIGPIPE], {143})):
+        several_signal_run(3, sigs, want)
+
+
+def case_devices_sigpipe_ignored():
+    """SIGPIPE inherited as ignored, stdout a pipe nobody reads, 2 devices: vkbench still stops (141), no crash."""
+    def ignore_sigpipe():
+        default_signals()
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        several_signal_run(2, [], {141}, fault=None, preexec=ignore_sigpipe, stdout=w, timing=RUN[:4])
+    finally:
+        os.close(w)
+
+
+def case_devices_output_unwritable():
+    """--device all (2 devices) with --json on a full disk: exit 6 and one line that names the file and why."""
+    code, _, err = vk(["run", "copy", "--n", "1000", "--device", "all", "--json", "/dev/full"] + RUN,
+                      env=lavapipe_times(2))
+    line = one_error_line(err, code)
+    check(code == 6 and "/dev/full" in line and "No space left" in line, f"exit {code}: {err}")
+
+
+def case_devices_lost():
+    """--device all (2 devices), each stuck (VKB_DEVICE_TIMEOUT_S=1): exit 5; the JSON names the error and is
+    marked interrupted, every failed case carries it, the CSV ends with its `# error` line."""
+    jpath, cpath = fresh("lost.json"), fresh("lost.csv")
+    code, _, err = vk(["run", "copy", "--n", "1000", "--device", "all", "--json", jpath, "--csv", cpath] + RUN,
+                      env=dict(lavapipe_times(2), VKB_FAULT_INJECT="stuck-fence", VKB_DEVICE_TIMEOUT_S="1"),
+                      timeout=120)
+    check(code == 5, f"exit {code}, not 5: {err}")
+    doc = load(jpath)
+    check(doc["interrupted"] is True and "did not finish" in (doc["error"] or ""), "the JSON does not carry the "
+          f"error: error {doc['error']!r}, interrupted {doc['interrupted']!r}")
+    failed = [r for r in doc["results"] if r["status"] == "fail"]
+    check(failed and all("did not finish" in (r["error"] or "") for r in failed), "a failed case has no error")
+    check(open(cpath).read().splitlines()[-1].startswith("# error: "), "the CSV has no error line")
+
+
+def case_host_control():
+    """VKB_HOST with an escape sequence and a newline: the table and the CSV show '?' for each control character,
+    never the raw bytes (they would reach the terminal, or split a CSV row)."""
+    cpath = fresh("host.csv")
+    code, out, err = vk(["run", "copy", "--n", "1000", "--device", "all", "--csv", cpath] + RUN[:4],
+                        stdout=subprocess.PIPE, env={"VKB_HOST": "node\x1b[31m1\nx"})
+    check(code == 0, f"exit {code}: {err}")
+    check("node?[31m1?x" in out and "\x1b" not in out, f"the table: {out!r}")
+    csv = open(cpath).read()
+    check("node?[31m1?x" in csv and "\x1b" not in csv, f"the CSV: {csv!r}")
+
+
 def case_nohup():
     """SIGHUP ignored by whoever started vkbench (nohup): it stays ignored, the run ends normally (exit 0)."""
     path = fresh("nohup.json")
@@ -408,6 +532,17 @@ def case_dry_run_creates_nothing():
                        fresh("dry.csv"), "--sass", sass], stdout=subprocess.PIPE)
     check(code == 0, f"exit {code}: {err}")
     check(not os.path.exists(sass) and not os.path.exists(os.path.join(TMP, "dry.json")), "the dry run created files")
+
+
+def case_refused_creates_no_sass():
+    """A request the device refuses (a copy of 10^15 floats: exit 4) with --sass DIR/SUB: the folders are not
+    created; a request that runs creates them."""
+    sass = os.path.join(fresh("sass_refused"), "sub")
+    code, _, err = vk(["run", "copy", "--n", "1e15", "--sass", sass] + RUN)
+    check(code == 4, f"exit {code}, not 4: {err}")
+    check(not os.path.exists(os.path.dirname(sass)), "a refused request created the --sass folder")
+    code, _, err = vk(["run", "copy", "--n", "1000", "--sass", sass] + RUN)
+    check(code == 0 and os.path.isdir(sass), f"a run did not create the --sass folder: exit {code}: {err}")
 
 
 def case_columns_minimum():

@@ -7,6 +7,7 @@ import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -412,6 +413,13 @@ def hostile_files():
         ("devices-string", mutated(lambda d: d.update(devices="gpu")), r"document\.devices: not a list"),
         ("settings-list", mutated(lambda d: d.update(settings=[])), r"document\.settings: not an object"),
         ("top-string", '"hello"', "not a vkbench results file"),
+        # issue 37: a JSON boolean is no number (Python's True == 1), null devices no empty list
+        ("bool-median", mutated(lambda d: d["results"][0]["time_ms"].update(median=True)),
+         r"time_ms\.median: not a finite number"),
+        ("bool-reps", mutated(lambda d: d["results"][0].update(reps=False)), r"\.reps: not an integer"),
+        ("bool-shape", mutated(lambda d: d["results"][0]["shape"].update(n=True)), r"shape\.n: not a finite number"),
+        ("devices-null", mutated(lambda d: d.update(devices=None)), r"document\.devices: null, not a list"),
+        ("results-null", mutated(lambda d: d.update(results=None)), "not a vkbench results file"),
     ]
     nan = json.dumps(fixture()).replace('"median": 0.01,', '"median": NaN,', 1)
     cases.append(("nan", nan if "NaN" in nan else json.dumps(fixture()).replace('"iqr_over_median": 0.02', '"iqr_over_median": NaN', 1),
@@ -513,15 +521,17 @@ def case_output_paths():
     check(code == 0 and open(md).read().startswith("# vkbench report") and (os.stat(md).st_mode & 0o777) == 0o640,
           "a regular file replaced, mode 640 kept", oct(os.stat(md).st_mode), err)
     check(sorted(os.listdir(d)) == ["in.json", "link.md", "r.md"], "no temporary left", os.listdir(d))
-    # a link: written through, still a link
+    # a link: the file it names replaced whole (an old file longer than the report leaves no tail), still a link
     os.unlink(md)
     with open(os.path.join(d, "target.md"), "w") as f:
-        f.write("old")
+        f.write("old\n" * 200000 + "TAIL OF THE OLD FILE\n")
     os.unlink(link)
     os.symlink("target.md", link)
     code, out, err = tool("report", src, "--out", link)
-    check(code == 0 and os.path.islink(link) and open(os.path.join(d, "target.md")).read().startswith("# vkbench"),
-          "a link written through, kept a link", err)
+    text = open(os.path.join(d, "target.md")).read()
+    check(code == 0 and os.path.islink(link) and text.startswith("# vkbench") and "TAIL OF THE OLD" not in text
+          and text == tool("report", src)[1], "a link's file replaced whole, the link kept", err, text[-300:])
+    check(sorted(os.listdir(d)) == ["in.json", "link.md", "target.md"], "no temporary left", os.listdir(d))
     # devices: /dev/stdout in place (a pipe here), /dev/full in place with one line and exit 6
     code, out, err = tool("report", src, "--out", "/dev/stdout")
     check(code == 0 and out.startswith("# vkbench report"), "--out /dev/stdout", err)
@@ -537,6 +547,35 @@ def case_output_paths():
     check(code == 0 and got.startswith("# vkbench report") and stat_kind(fifo) == "fifo", "a FIFO with a reader", err)
     # an unwritable folder: exit 6 before any work, nothing left behind
     one_line_error(*tool("report", src, "--html", "/proc/no/such.html"), 6, "cannot write /proc/no/such.html")
+
+
+def case_schema_numbers():
+    """The schema reader (check_json.py's and the tools'): a number is what a double holds. A 400-digit integer, a
+    boolean, an infinity are no numbers; the largest finite double is one."""
+    import vkbschema
+    for x in (10 ** 400, -10 ** 400, True, False, float("inf"), float("nan")):
+        check(not vkbschema._is("number", x) and not vkbschema._is("integer", x), f"{str(x)[:20]} taken as a number")
+    for x in (0, 5, 1.7976931348623157e308, -2 ** 1000):
+        check(vkbschema._is("number", x), f"{x!r} refused as a number")
+    check(vkbschema._is("integer", 2 ** 63) and not vkbschema._is("integer", 0.5), "integers")
+
+
+def case_temporaries_on_signals():
+    """SIGTERM and SIGHUP while an output's temporary is open: exit 128 + the signal and no temporary left
+    (the process signals itself once the temporary exists: no timing); an inherited SIG_IGN stays ignored."""
+    for sig, ignored in ((signal.SIGTERM, False), (signal.SIGHUP, False), (signal.SIGTERM, True)):
+        d = tempfile.mkdtemp()
+        code = ("import os, signal, sys; sys.path.insert(0, sys.argv[1]); import vkbjson\n"
+                f"{'signal.signal(signal.%s, signal.SIG_IGN)' % sig.name if ignored else ''}\n"
+                "out = vkbjson.Output(os.path.join(sys.argv[2], 'r.md'), '--out')\n"
+                f"os.kill(os.getpid(), signal.{sig.name})\nout.finish('done')\n")
+        p = subprocess.run([PY, "-c", code, TOOLS, d], capture_output=True, text=True, timeout=60)
+        if ignored:
+            check(p.returncode == 0 and os.listdir(d) == ["r.md"], f"{sig.name} ignored: the output written",
+                  p.returncode, p.stderr, os.listdir(d))
+        else:
+            check(p.returncode == 128 + sig and not os.listdir(d), f"{sig.name}: exit {128 + sig}, nothing left",
+                  p.returncode, p.stderr, os.listdir(d))
 
 
 def stat_kind(path):

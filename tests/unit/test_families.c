@@ -1,6 +1,7 @@
 /* test_families.c - every family's plan() without a device or inputs: each row at each battery shape plans
  * with c->data NULL into buffers of at least one byte; bad constants are bad requests, oversized shapes too
  * large, and a plan is checked against a device's limits by vkb_plan_check_limits. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "device_limits.h"
@@ -10,6 +11,7 @@
 #include "spirv.h"
 #include "test_caps.h"
 #include "unit.h"
+#include "util.h"
 
 /* A roomy device: every row plans. */
 static vkb_caps roomy(void)
@@ -136,6 +138,14 @@ static void too_large(void)
     ASSERT(plan_of("memory.stride", "read", &stride, NULL, &p) == VKB_PLAN_TOO_LARGE);
     ASSERT(plan_of("memory.shared_stride", "read", &shared, NULL, &p) == VKB_PLAN_TOO_LARGE);
     ASSERT(plan_of("copy", "vec4", &c, NULL, &p) == VKB_PLAN_TOO_LARGE);
+    {   /* cache.*: a footprint past the kernels' 32-bit word index is too large (exit 4, as the README says), a
+         * footprint of no whole element a bad request */
+        vkb_shape past = {{1ll << 34}}, last = {{(1ll << 34) - 64}}, odd = {{1000}};
+        ASSERT(plan_of("cache.chase", "chase", &past, NULL, &p) == VKB_PLAN_TOO_LARGE);
+        ASSERT(plan_of("cache.read", "read", &past, NULL, &p) == VKB_PLAN_TOO_LARGE);
+        ASSERT(plan_of("cache.read", "read", &last, NULL, &p) == VKB_PLAN_OK);
+        ASSERT(plan_of("cache.chase", "chase", &odd, NULL, &p) == VKB_PLAN_BAD_REQUEST);
+    }
 }
 
 static void device_limits(void)
@@ -158,9 +168,44 @@ static void device_limits(void)
     ASSERT(plan_of("transpose", "padded", &big, NULL, &p) == VKB_PLAN_OK);
     caps.max_buffer_bytes = 8192ull * 8192 * 4 - 1;  /* one byte short */
     ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
+    /* one byte short reads "256 MiB" both ways when rounded: the message gives the exact counts */
+    ASSERT(strstr(why, "needs a 268435456-byte buffer") && strstr(why, "allows is 268435455 bytes"));
+    caps.max_buffer_bytes = 8192ull * 8192 * 2;      /* half: the rounded sizes differ, and say so */
+    ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
+    ASSERT(strstr(why, "needs a 256 MiB buffer") && strstr(why, "allows is 128 MiB"));
     caps = roomy();
     caps.device_memory_bytes = 2 * 8192ull * 8192 * 4; /* more than 90% of it */
     ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
+}
+
+/* cache.chase's links (the input the plan uploads): one cycle through every element of the footprint, for any
+ * footprint and seed; a permutation of several cycles would measure a smaller footprint than it names. */
+static void chase_one_cycle(void)
+{
+    static const long long footprints[] = {128, 64 * 3, 64 * 1000, 64 * 4097};
+    const vkb_family *f = vkb_family_find("cache.chase");
+    vkb_caps caps = roomy();
+    char why[200];
+    for (size_t k = 0; k < VKB_COUNT(footprints); k++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            vkb_case c = {f, {{footprints[k]}}, NULL};
+            vkb_plan p;
+            uint64_t n = (uint64_t)footprints[k] / 64, e = 0, steps = 0;
+            const uint32_t *links;
+            unsigned char *seen = calloc(n, 1);
+            c.data = f->case_create(&c.shape, seed, why, sizeof why);
+            ASSERT(c.data && seen);
+            ASSERT(vkb_family_plan(f, &f->variants[0], &c, &caps, &p, why, sizeof why) == VKB_PLAN_OK);
+            links = p.buf[0].host;
+            do {   /* a link is the next element's first word: 16 words (64 bytes) to an element */
+                ASSERT(links[e * 16] % 16 == 0 && links[e * 16] / 16 < n && !seen[e]);
+                seen[e] = 1;
+                e = links[e * 16] / 16;
+            } while (++steps < n && e != 0);
+            ASSERT(steps == n && e == 0);   /* back at the start after exactly every element */
+            free(seen);
+            f->case_destroy(c.data);
+        }
 }
 
 /* Rows built from one list (host/families/reduce/rows.h): the int32 twin of a float-atomic row needs no float
@@ -276,5 +321,5 @@ static void list_verbose(void)
 }
 
 UNIT_TESTS({"plans_without_inputs", plans_without_inputs}, {"bad_constants", bad_constants}, {"too_large", too_large},
-           {"device_limits", device_limits}, {"reduce_twins", reduce_twins}, {"reduce_lastblock", reduce_lastblock},
+           {"device_limits", device_limits}, {"chase_one_cycle", chase_one_cycle}, {"reduce_twins", reduce_twins}, {"reduce_lastblock", reduce_lastblock},
            {"list_verbose", list_verbose})

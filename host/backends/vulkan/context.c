@@ -517,7 +517,7 @@ static double device_timeout_s(void)
         if (env) {
             double v = strtod(env, &end);
             if (end == env || *end || !isdigit((unsigned char)env[0]) || !(v > 0 && v <= 1e6))
-                vkb_die(VKB_EXIT_USAGE, "VKB_DEVICE_TIMEOUT_S wants seconds from 0 to 1e6, not '%.40s'", env);
+                vkb_die(VKB_EXIT_USAGE, "VKB_DEVICE_TIMEOUT_S wants seconds above 0, at most 1e6, not '%.40s'", env);
             seconds = v;
         }
     }
@@ -591,6 +591,8 @@ void vkb_vk_destroy(vkb_vk *vk)
         return;
     vkDeviceWaitIdle(vk->device); /* no timeout to give, none needed: every submission was waited (vkb_vk_wait) */
     vkDestroyFence(vk->device, vk->fence, NULL);
+    if (vk->never_fence)
+        vkDestroyFence(vk->device, vk->never_fence, NULL);
     if (vk->xfer_pool) {
         for (uint32_t i = 0; i < vk->xfer_count; i++)
             vkDestroyFence(vk->device, vk->xfer_fence[i], NULL);
@@ -622,15 +624,15 @@ void vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
 
 void vkb_vk_wait(vkb_vk *vk, VkFence fence)
 {
-    /* VKB_FAULT_INJECT=stuck-fence (every device) or hang:I (device I alone): a fence no submission signals */
-    static VkFence never;
+    /* VKB_FAULT_INJECT=stuck-fence (every device) or hang:I (device I alone): a fence no submission signals, one
+     * per device */
     double start = vkb_now_ns(), stopped_at = 0;
     long hung = -1;
     if (vkb_fault("stuck-fence") || (vkb_fault_arg("hang", &hung) && hung == vk->caps->index)) {
         VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        if (!never)
-            VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &never));
-        fence = never;
+        if (!vk->never_fence)
+            VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &vk->never_fence));
+        fence = vk->never_fence;
     }
     /* in slices: a signal is seen between them, and a device that never answers is named */
     for (;;) {

@@ -17,6 +17,7 @@ typedef struct vkb_vk {
     VkCommandPool pool;
     VkCommandBuffer cmd;
     VkFence fence;
+    VkFence never_fence;  /* VKB_FAULT_INJECT=stuck-fence or hang:I: a fence never submitted (tests) */
     /* up to two more queues, of a transfer-only family (UINT32_MAX: the device has none; a DMA engine each where
      * the driver maps queues to engines), for transfers beside the compute queue's (vkb_pass.queue 1 and 2):
      * how many the family gave, their pool and a fence each */

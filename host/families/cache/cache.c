@@ -67,13 +67,22 @@ typedef struct cache_case {
     uint32_t *out;      /* the chase's final index, or the read's partial sums */
 } cache_case;
 
+/* Whether BYTES is a footprint the kernels take: VKB_PLAN_OK, VKB_PLAN_BAD_REQUEST (not whole elements, fewer
+ * than 2) or VKB_PLAN_TOO_LARGE (past the kernels' 32-bit word index: exit 4, as README.md says). */
+static int footprint_check(uint64_t bytes, char *why, size_t len)
+{
+    if (bytes % ELEMENT_BYTES != 0 || bytes < 2 * ELEMENT_BYTES)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "n=%llu bytes: a footprint is whole 64-byte elements, "
+                             "at least 2 of them", (unsigned long long)bytes);
+    if (bytes / 4 > UINT32_MAX)
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu bytes: past the kernels' 32-bit index (at most "
+                             "2^32 - 1 words, 16 GiB); try a smaller size", (unsigned long long)bytes);
+    return VKB_PLAN_OK;
+}
+
 static int footprint_ok(uint64_t bytes, char *why, size_t len)
 {
-    if (bytes % ELEMENT_BYTES == 0 && bytes >= 2 * ELEMENT_BYTES && bytes / 4 <= UINT32_MAX)
-        return 1;
-    snprintf(why, len, "n=%llu bytes: a footprint is whole 64-byte elements, at least 2 of them, at most 2^32 - 1 "
-             "words", (unsigned long long)bytes);
-    return 0;
+    return footprint_check(bytes, why, len) == VKB_PLAN_OK;
 }
 
 /* A random cyclic permutation of the elements (Sattolo's algorithm: one cycle through all of them), as links. */
@@ -142,8 +151,9 @@ static int chase_plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *
     cache_chase_push push;
     vkb_pass *pass;
     int b[2];
-    if (!footprint_ok(bytes, why, len))
-        return VKB_PLAN_BAD_REQUEST;
+    int fit = footprint_check(bytes, why, len);
+    if (fit != VKB_PLAN_OK)
+        return fit;
     push.words = (uint32_t)(bytes / 4);
     (void)caps;
     push.hops = CHASE_HOPS;
@@ -178,8 +188,9 @@ static int read_plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *c
     uint32_t groups[3] = {READ_GROUPS, 1, 1};
     vkb_pass *pass;
     int b[2];
-    if (!footprint_ok(bytes, why, len))
-        return VKB_PLAN_BAD_REQUEST;
+    int fit = footprint_check(bytes, why, len);
+    if (fit != VKB_PLAN_OK)
+        return fit;
     push = read_push(bytes, caps);
     b[0] = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c ? c->src : NULL);
     b[1] = vkb_plan_buffer_add(p, READ_THREADS * 4, VKB_BUF_OUTPUT, c ? c->out : NULL);
