@@ -198,6 +198,14 @@ int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version)
     return h->ngpus ? 0 : -1;
 }
 
+/* A result's row: "family/variant", and "@cuda" after a CUDA row, since one row runs through each API (the
+ * baseline, the verdict and the metrics name each once). */
+static void row_key(const vkb_result *r, char *row, size_t len)
+{
+    snprintf(row, len, "%s/%s%s%s", r->family->name, r->variant->name, strcmp(r->backend, "vulkan") ? "@" : "",
+             strcmp(r->backend, "vulkan") ? r->backend : "");
+}
+
 /* The baseline row for CAPS's model and driver, or NULL. */
 static const vkb_health_golden *golden_for(const vkb_health *h, const vkb_caps *c, const char *row)
 {
@@ -235,7 +243,7 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
         const vkb_result *r = &rs->r[i];
         char row[96], what[300];
         const vkb_health_golden *g;
-        snprintf(row, sizeof row, "%s/%s", r->family->name, r->variant->name);
+        row_key(r, row, sizeof row);
         if (r->status == VKB_RES_FAIL && !d->failed) {
             if (r->check.reason[0])
                 snprintf(what, sizeof what, "%s: wrong result (%s)", row, r->check.reason);
@@ -333,9 +341,10 @@ static void write_json(const vkb_health *h, const vkb_device_run *runs, const gp
         vkb_json_array_begin(&j, "rows");
         for (int r = 0; r < rs->n; r++) {
             char row[96];
-            snprintf(row, sizeof row, "%s/%s", rs->r[r].family->name, rs->r[r].variant->name);
+            row_key(&rs->r[r], row, sizeof row);
             vkb_json_object_begin(&j, NULL);
             vkb_json_string(&j, "row", row);
+            vkb_json_string(&j, "backend", rs->r[r].backend);
             vkb_json_string(&j, "status", rs->r[r].status == VKB_RES_OK ? "ok" : rs->r[r].status == VKB_RES_FAIL
                                                                                    ? "fail" : "skip");
             if (rs->r[r].status == VKB_RES_OK && rs->r[r].timed) {
@@ -436,11 +445,13 @@ static void write_prom(const vkb_health *h, const vkb_device_run *runs, const gp
                 char row[96];
                 if (res->status != VKB_RES_OK || !res->timed || strcmp(res->family->metric, units[u][0]) != 0)
                     continue;
-                snprintf(row, sizeof row, "%s/%s", res->family->name, res->variant->name);
+                row_key(res, row, sizeof row);
                 fprintf(out, "%s{", name);
                 prom_gpu_labels(out, &h->caps[runs[i].index], runs[i].index, host);
                 fputc(',', out);
                 prom_label(out, "row", row, "");
+                fputc(',', out);   /* a row runs through each API: one series each */
+                prom_label(out, "backend", res->backend, "");
                 fprintf(out, "} %.9g\n", res->metric * 1e9);
             }
     }

@@ -182,9 +182,13 @@ def case_prom():
           "promtool check metrics: nothing but dcgm-exporter's camelCase labels", lint.returncode, lint.stdout,
           lint.stderr, text)
     samples = {}
+    series = set()
     for fam in text_string_to_metric_families(text):
         for smp in fam.samples:
             check(smp.timestamp is None, "no timestamps", smp)
+            key = (smp.name, tuple(sorted(smp.labels.items())))
+            check(key not in series, "each series once (a scrape refuses a duplicate)", smp)
+            series.add(key)
             samples.setdefault(smp.name, []).append(smp)
     check(samples["vkbench_build_info"][0].value == 1 and samples["vkbench_build_info"][0].labels["version"],
           "build info", samples.get("vkbench_build_info"))
@@ -202,7 +206,7 @@ def case_prom():
             if "metric" not in r:
                 continue
             name = "vkbench_health_row_" + {"GB/s": "bytes_per_second", "GFLOP/s": "flops_per_second"}[r["unit"]]
-            got = [smp.value for smp in samples[name] if smp.labels == dict(want, row=r["row"])]
+            got = [smp.value for smp in samples[name] if smp.labels == dict(want, row=r["row"], backend=r["backend"])]
             check(len(got) == 1 and abs(got[0] - r["metric"] * 1e9) <= 1e-6 * got[0], f"{r['row']} in base units",
                   got, r)
     check(samples["vkbench_health_gpu_verdict"][1].value == 2, "GPU 1 failed", samples["vkbench_health_gpu_verdict"])
