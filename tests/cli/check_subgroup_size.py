@@ -8,7 +8,7 @@ import csv, json, os, subprocess, sys, tempfile
 
 def run(vkbench, tmp, extra):
     js, cs = os.path.join(tmp, "r.json"), os.path.join(tmp, "r.csv")
-    p = subprocess.run([vkbench, "validate", "reduce", "--n", "1,257", "--json", js, "--csv", cs, "--wide"] + extra,
+    p = subprocess.run([vkbench, "-v", "validate", "reduce", "--n", "1,257", "--json", js, "--csv", cs, "--wide"] + extra,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode == 3:
         sys.exit(3)

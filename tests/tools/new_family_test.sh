@@ -91,7 +91,7 @@ grep -E '^demo: ' "$work/list.txt" && grep -E '^  axpy ' "$work/list.txt" || fai
 
 step "vkbench validate demo"
 cd "$work" || fail "cd $work"
-"$vkbench" validate demo --quiet > validate.txt 2> validate.err
+"$vkbench" -v validate demo --quiet > validate.txt 2> validate.err
 rc=$?
 cat validate.txt
 if [ "$rc" -eq 3 ]; then
