@@ -21,13 +21,13 @@ aside=/tmp/nocuda-module
 nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw --format=csv -lms 250 > "$out/smi.csv" 2>&1 &
 smi=$!
 # with CUDA in reach
-XDG_CACHE_HOME=/tmp/nocuda-cache-with "$vk" run --wide --json "$out/with.json" > "$out/with.txt" 2>&1
+XDG_CACHE_HOME=/tmp/nocuda-cache-with "$vk" --wide --json "$out/with.json" > "$out/with.txt" 2>&1
 rc_with=$?
 # with the module out of reach (moved, and put back whatever happens)
 mkdir -p "$aside"
 [ -f "$mod" ] && mv "$mod" "$aside/"
 trap '[ -f "$aside/libvkbench_cuda.so" ] && mv "$aside/libvkbench_cuda.so" "$mod"' EXIT INT TERM
-XDG_CACHE_HOME=/tmp/nocuda-cache-without "$vk" run --wide --json "$out/without.json" > "$out/without.txt" 2>&1
+XDG_CACHE_HOME=/tmp/nocuda-cache-without "$vk" --wide --json "$out/without.json" > "$out/without.txt" 2>&1
 rc_without=$?
 [ -f "$aside/libvkbench_cuda.so" ] && mv "$aside/libvkbench_cuda.so" "$mod"
 kill "$smi" 2>/dev/null || true
