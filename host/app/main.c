@@ -24,6 +24,7 @@
 #include "signals.h"
 #include "sinks.h"
 #include "util.h"
+#include "warmup.h"
 #include "vulkan.h"
 
 #ifndef VKB_VERSION
@@ -89,6 +90,8 @@ static void open_backends(app *ap, int timed)
         vk->caps.clock_mhz = cu->caps.clock_mhz;   /* the theoretical rates (host/families/peak/peak_rates.c) */
         vk->caps.sm_arch = cu->caps.sm_arch;
     }
+    if (vk && timed && !ap->args.dry_run)
+        vkb_warmup(vk);   /* before anything is timed, the cache probe included */
     if (vk && timed && !ap->args.dry_run && !ap->health)
         vkb_cache_measure(vk);   /* health: a probe of seconds on a GPU never seen; the battery needs no cache size */
     if (vk) {

@@ -38,6 +38,10 @@ typedef struct vkb_caps {
     char api_version[32];          /* "1.3.239" or "CUDA 13.0" */
     char type[24];                 /* discrete, integrated, virtual, cpu, other */
     int is_cpu;                    /* a CPU implementation: default sizes are small */
+    /* the warm-up before the first timed case (host/app/warmup.c): its seconds (0: none ran), each probe's rate
+     * in its first and last window (memory GB/s, fp32 FMA GFLOP/s), and whether both stopped rising in time */
+    double warm_s, warm_mem_first, warm_mem_last, warm_fma_first, warm_fma_last;
+    int warm_settled;
     char vendor[32];               /* the vendor in words, from vendor_id ("NVIDIA", "Mesa"); "" when unknown */
     uint32_t vendor_id, device_id; /* PCI (or Khronos) vendor ID and the device ID; device_id 0 where the API
                                       does not say (CUDA) */

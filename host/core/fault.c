@@ -31,7 +31,7 @@ static const struct fault_spec {
     {"signal-early", 1, 0, {1}, {31}}, {"signal-late", 1, 0, {1}, {31}}, {"signal-twice", 1, 0, {1}, {31}},
     {"slow-device", 2, 1, {0, 2}, {63, 16}},   /* device I, K times the work (default 2) */
     {"wrong-device", 1, 0, {0}, {63}}, {"device-lost", 1, 0, {0}, {63}}, {"hang", 1, 0, {0}, {63}},
-    {"slow-api-copy"},
+    {"slow-api-copy"}, {"warm-climb"},
 };
 
 /* Whether the numbers after NAME (ARGS: "", or ":3", ":0:4") are what SPEC takes. */

@@ -1,0 +1,122 @@
+/* warmup.c - clocks up before the first timed case. A GPU idle before a run starts at a low clock and raises
+ * it under load over a fraction of a second: on the H200 without the CUDA module (whose start-up happened to
+ * warm it) the first family's copy read 1711 GB/s against 4281 in the same binary with CUDA, with a spread of
+ * under 1% (docs/performance/copy.md), and nothing said so. The per-case warm-up (--warmup-ms) is far shorter
+ * than the ramp; this one waits until the rate stops rising, whatever the vendor. */
+#include "warmup.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fault.h"
+#include "select.h"
+#include "stats.h"
+#include "util.h"
+
+#define WINDOW_NS 50e6     /* one window: about 50 ms of back-to-back runs */
+#define SETTLED 0.02       /* two consecutive windows within 2%: the clock has stopped rising */
+#define MIN_WINDOWS 3
+#define LIMIT_NS 3e9       /* both probes together, at most */
+#define COPY_BYTES (256ull << 20)   /* well past any last-level cache: the memory's own rate */
+#define COPY_BYTES_CPU (16ull << 20)   /* VKB_WARMUP=1 on a CPU implementation (tests): milliseconds a window */
+
+/* One probe: ROW of FAMILY planned at its shape, its buffers made (contents do not matter to a rate). */
+typedef struct probe {
+    const vkb_family *f;
+    const vkb_variant *v;
+    vkb_case c;
+    vkb_plan plan;
+    void *prep;
+    vkb_buffer *bufs[VKB_MAX_BUFFERS];
+    double work;
+} probe;
+
+static int probe_open(vkb_backend *b, probe *p, const char *family, const char *row, const vkb_shape *shape)
+{
+    char why[300];
+    memset(p, 0, sizeof *p);
+    p->f = vkb_family_find(family);
+    p->v = p->f ? vkb_variant_find(p->f, row) : NULL;
+    if (!p->v)
+        return 0;
+    p->c = (vkb_case){p->f, *shape, NULL};   /* planned without inputs: sizes only */
+    if (vkb_family_plan(p->f, p->v, &p->c, &b->caps, &p->plan, why, sizeof why) != VKB_PLAN_OK)
+        return 0;
+    p->prep = b->prepare(b, &p->plan, why, sizeof why);
+    if (!p->prep)
+        return 0;
+    for (int i = 0; i < p->plan.nbuf; i++)
+        p->bufs[i] = b->buffer_create(b, p->plan.buf[i].bytes, p->plan.buf[i].flags);
+    p->work = vkb_family_work(p->f, p->v, &p->c);
+    return p->work > 0;
+}
+
+static void probe_close(vkb_backend *b, probe *p)
+{
+    for (int i = 0; i < p->plan.nbuf; i++)
+        if (p->bufs[i])
+            b->buffer_destroy(b, p->bufs[i]);
+    if (p->prep)
+        b->unprepare(b, p->prep);
+}
+
+/* Windows of P until two agree within SETTLED (1) or the time runs out (0); its first and last rates (work per
+ * ns: GB/s, GFLOP/s) into FIRST and LAST. */
+static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first, double *last)
+{
+    double ns[4096], prev = 0;
+    int reps = 1;
+    for (int w = 0;; w++) {
+        double rate, median;
+        b->execute(b, p->prep, p->bufs, reps, 0, ns);
+        median = vkb_median(ns, reps);
+        if (!(median > 0))
+            return 0;
+        if (vkb_fault("warm-climb"))   /* a clock that never stops rising (tests): 18% more each window */
+            median *= pow(0.85, w);
+        rate = p->work / median;
+        if (w == 0)
+            *first = rate;
+        *last = rate;
+        if (w + 1 >= MIN_WINDOWS && prev > 0 && rate <= prev * (1 + SETTLED) && rate >= prev * (1 - SETTLED))
+            return 1;
+        if (vkb_now_ns() > deadline)
+            return 0;
+        prev = rate;
+        reps = median < WINDOW_NS ? (int)(WINDOW_NS / median) + 1 : 1;
+        if (reps > (int)VKB_COUNT(ns))
+            reps = (int)VKB_COUNT(ns);
+    }
+}
+
+void vkb_warmup(vkb_backend *b)
+{
+    const char *off = getenv("VKB_WARMUP");
+    double start = vkb_now_ns(), deadline = start + LIMIT_NS;
+    vkb_shape copy_shape = {{(int64_t)((b->caps.is_cpu ? COPY_BYTES_CPU : COPY_BYTES) / 4)}}, fma_shape;
+    const vkb_family *peak = vkb_family_find("peak");
+    probe mem, fma;
+    int settled = 1;
+    if ((off && strcmp(off, "0") == 0) || (b->caps.is_cpu && !(off && strcmp(off, "1") == 0)) || b->caps.warm_s > 0 ||
+        !peak)
+        return;
+    if (peak->default_shapes(&b->caps, &fma_shape, 1) < 1)
+        return;
+    if (probe_open(b, &mem, "copy", "vec4", &copy_shape))
+        settled &= probe_settle(b, &mem, deadline, &b->caps.warm_mem_first, &b->caps.warm_mem_last);
+    probe_close(b, &mem);
+    if (probe_open(b, &fma, "peak", "fma_f32", &fma_shape))
+        settled &= probe_settle(b, &fma, deadline, &b->caps.warm_fma_first, &b->caps.warm_fma_last);
+    probe_close(b, &fma);
+    b->caps.warm_s = (vkb_now_ns() - start) * 1e-9;
+    b->caps.warm_settled = settled;
+    if (!settled)
+        vkb_warn("%s: the clocks were still rising after %.1f s of warm-up (copy %.0f -> %.0f GB/s, fma %.0f -> %.0f "
+                 "GFLOP/s): the first rows may read low", b->caps.name, b->caps.warm_s, b->caps.warm_mem_first,
+                 b->caps.warm_mem_last, b->caps.warm_fma_first, b->caps.warm_fma_last);
+    else if (vkb_verbose)
+        vkb_note("%s: clocks warm after %.2f s: copy %.0f -> %.0f GB/s, fma %.0f -> %.0f GFLOP/s", b->caps.name,
+                 b->caps.warm_s, b->caps.warm_mem_first, b->caps.warm_mem_last, b->caps.warm_fma_first,
+                 b->caps.warm_fma_last);
+}

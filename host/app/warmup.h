@@ -1,0 +1,13 @@
+/* warmup.h - the GPU's clocks brought up before the first timed case of a device. */
+#ifndef VKB_WARMUP_H
+#define VKB_WARMUP_H
+
+#include "backend.h"
+
+/* Run a memory-bound kernel (copy/vec4) and a compute-bound one (peak/fma_f32) on B, each in windows of about
+ * 50 ms, until two consecutive windows agree within 2% (the clock stopped rising), within 3 s in all. What it
+ * saw goes into B's caps (warm_*: the JSON's "warmup"). Nothing on a CPU implementation (no clock to raise:
+ * VKB_WARMUP=1 runs it there too, for tests) or when VKB_WARMUP=0. */
+void vkb_warmup(vkb_backend *b);
+
+#endif
