@@ -230,16 +230,16 @@ uint64_t vkb_cache_load(const vkb_caps *caps)
     return size;
 }
 
-/* mkdir of PATH's folder (vkbench/) and, where it is $HOME/.cache, of the one above: no deeper (a long
- * XDG_CACHE_HOME made a folder per component); where the folder above does not exist there is no file */
+/* mkdir of PATH's folder (vkbench/) and of the one above ($XDG_CACHE_HOME or $HOME/.cache: the XDG rule
+ * makes a missing cache home, 0700), no deeper (a long XDG_CACHE_HOME made a folder per component); where the
+ * folder above that does not exist there is no file */
 static void make_dirs(char *path)
 {
     char *file = strrchr(path, '/'), *dir;
     *file = 0;
     dir = strrchr(path, '/');
     *dir = 0;
-    if (strlen(path) >= 7 && strcmp(path + strlen(path) - 7, "/.cache") == 0)
-        mkdir(path, 0700);
+    mkdir(path, 0700);
     *dir = '/';
     mkdir(path, 0700);
     *file = '/';

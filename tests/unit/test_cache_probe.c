@@ -243,7 +243,17 @@ static void file_path_rules(void)
     setenv("HOME", home, 1);
     ASSERT(vkb_cache_path(&caps, path, sizeof path) == 0 && path[0] == '/' && strstr(path, "/.cache/vkbench/"));
     ASSERT(vkb_cache_save(&caps, 1u << 20, b, ns, 1) == 0);   /* $HOME/.cache made, no deeper */
+    snprintf(probe, sizeof probe, "%s/xdg", home);   /* a cache home not made yet is made (XDG), one level */
+    setenv("XDG_CACHE_HOME", probe, 1);
+    ASSERT(vkb_cache_save(&caps, 1u << 20, b, ns, 1) == 0 && vkb_cache_path(&caps, path, sizeof path) == 0 &&
+           stat(path, &st) == 0);
+    snprintf(probe, sizeof probe, "%s/x/y", home);
+    setenv("XDG_CACHE_HOME", probe, 1);
+    ASSERT(vkb_cache_save(&caps, 1u << 20, b, ns, 1) == -1);
+    snprintf(probe, sizeof probe, "%s/x", home);
+    ASSERT(stat(probe, &st) != 0);
     unsetenv("HOME");
+    unsetenv("XDG_CACHE_HOME");
     ASSERT(vkb_cache_path(&caps, path, sizeof path) == -1);
     snprintf(deep, 4200, "%s", home);
     for (size_t at = strlen(deep); at + 3 < 4100; at += 2)
