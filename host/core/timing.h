@@ -39,4 +39,9 @@ void vkb_timing_span(double measured_ns, double span_ns);
  * SETTLE_FRACTION from the median of the first PREV_N? */
 int vkb_timing_settled(const double *samples, int prev_n, int n);
 
+/* The warm-up of a case after its GPU was idle IDLE_NS since the thread's last timed run: at least as long as
+ * the idle time, up to FIRST_NS (the first warm-up's length); WARM_NS as it is on a CPU implementation, at 0
+ * (--warmup-ms 0) or after a shorter idle time. */
+double vkb_timing_warmup_after_idle(double warm_ns, double idle_ns, double first_ns, int is_cpu);
+
 #endif

@@ -3,6 +3,7 @@
  * and on a CPU implementation with one repetition stretched as a loaded machine's scheduler does). */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "timing.h"
 #include "unit.h"
@@ -114,5 +115,31 @@ static void settle_in_measure(void)
     ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) > 0 && st.settled == 0);
 }
 
+/* A GPU idle between two timed cases gets a warm-up at least as long as the idle time, up to the first
+ * warm-up's length; a CPU implementation keeps its own (no clocks to raise); nothing warms at --warmup-ms 0.
+ * The rule itself, then once through vkb_timing_measure: after 80 ms asleep a 1 ms warm-up lasts 80 ms or more
+ * (one-sided: load only lengthens what is measured). */
+static void idle_gap(void)
+{
+    vkb_backend b;
+    vkb_timing t = {0};
+    vkb_stats st;
+    struct timespec nap = {0, 80 * 1000000L};
+    ASSERT(vkb_timing_warmup_after_idle(1e6, 80e6, 1e9, 0) == 80e6);
+    ASSERT(vkb_timing_warmup_after_idle(1e6, 5e9, 1e9, 0) == 1e9);      /* capped at the first warm-up */
+    ASSERT(vkb_timing_warmup_after_idle(1e6, 5e5, 1e9, 0) == 1e6);      /* idle shorter than the warm-up */
+    ASSERT(vkb_timing_warmup_after_idle(1e6, 80e6, 1e9, 1) == 1e6);     /* a CPU implementation */
+    ASSERT(vkb_timing_warmup_after_idle(0, 80e6, 0, 0) == 0);           /* --warmup-ms 0 */
+    ASSERT(vkb_timing_warmup_after_idle(300e6, 5e9, 200e6, 0) == 300e6); /* never shorter than asked */
+    memset(&b, 0, sizeof b);
+    b.execute = fake_execute;
+    t.reps = 4, t.warmup_ms = 1, t.first_warmup_ms = 1000, t.budget_ms = 1e5;
+    mode = HONEST;
+    ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) == 4);
+    nanosleep(&nap, NULL);
+    ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) == 4 && vkb_timing_warmup_ns() >= 80e6);
+}
+
 UNIT_TESTS({"honest", honest}, {"zero", zero}, {"negative", negative}, {"too_long", too_long},
-           {"early_end", early_end}, {"early_end_cpu", early_end_cpu}, {"settle_in_measure", settle_in_measure})
+           {"early_end", early_end}, {"early_end_cpu", early_end_cpu}, {"settle_in_measure", settle_in_measure},
+           {"idle_gap", idle_gap})
