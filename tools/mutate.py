@@ -141,6 +141,8 @@ MUTATIONS = [
       UNIT_CHECK, "element check: NaN passes (err > bound is false for NaN)"),
     M("ck05", "check", "host/core/check.c", "        if (out[i] != ref[i]) {", "        if (out[i] != ref[i] && i > 0) {",
       UNIT_CHECK + "|" + CLEAN("copy"), "exact compare skips the first word"),
+    M("ck30", "check", "host/core/check.c", "        if (out[i] != ref[i]) {", "        if ((out[i] & 0xffffu) != (ref[i] & 0xffffu)) {",
+      UNIT_CHECK, "exact word check compares only the low 16 bits of each word (a high-byte flip passes)"),
     M("ck06", "check", "host/core/check.c", "    r->pass = r->checked > 0 && r->bad == 0;", "    r->pass = r->bad == 0;",
       UNIT_CHECK, "a check of nothing passes",
       "every check compares at least one element: checked == 0 never happens in the tests or the families"),
