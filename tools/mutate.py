@@ -20,6 +20,7 @@ CLEAN = lambda fam: rf"vkb\.verify\.{fam}\.clean$"
 ACC16, ACC16_T = r"vkb\.unit\.acc16_check\.|vkb\.unit\.matmul_tc\.", "test_acc16_check test_matmul_tc"
 SINKS, SINKS_T = r"vkb\.unit\.sink_values\.|vkb\.unit\.sinks\.", "test_sink_values test_sinks"
 RUNNER, STATS, TIMING = r"vkb\.unit\.runner\.", r"vkb\.unit\.stats\.", r"vkb\.unit\.timing\."
+WORK, WORK_T = r"vkb\.unit\.work_counts\.", "test_work_counts"
 TOOLS_V, TC_PLANS = r"vkb\.tools\.values\.", r"vkb\.unit\.tc_plans\."
 LVP26_TC = r"vkb\.lvp26\.matmul\.tensor_cores$"   # skips (a survivor) where tools/setup-lavapipe26.sh is not run
 
@@ -260,6 +261,20 @@ MUTATIONS = [
     M("sv13", "values", "host/output/json_sink.c", "            vkb_json_int(j, \"output\", r->cross_buffer);",
       "            if (r->cross_buffer)\n                vkb_json_int(j, \"output\", r->cross_buffer);", SINKS,
       "JSON: the cross-backend failure's output 0 left out", targets=SINKS_T),
+    M("wc01", "work", "host/families/transfer/transfer.c", "(both_ways(v) ? 2 : 1);   /* the bytes that cross */",
+      "1;   /* the bytes that cross */", WORK, "transfer: a two-way row counts one direction's bytes", targets=WORK_T),
+    M("wc02", "work", "host/families/latency/latency.c", "    return (double)count_of(v, c);", "    return (double)c->shape.d[0];",
+      WORK, "latency: the submit rows count n dispatches where they run one", targets=WORK_T),
+    M("wc03", "work", "host/families/cache/cache.c", "    p->work = (double)p->check_depth * 16;         /* bytes read */",
+      "    p->work = (double)p->check_depth * 4;         /* bytes read */", WORK, "cache.read: a uvec4 load counted as 4 bytes",
+      targets=WORK_T),
+    M("wc04", "work", "host/families/cache/cache.c", "    return CHASE_HOPS;   /* dependent loads */",
+      "    return CHASE_HOPS + 1;   /* dependent loads */", WORK, "cache.chase: one hop more than the kernel walks", targets=WORK_T),
+    M("wc05", "work", "host/families/peak/peak.c", "PEAK_CHAINS * (double)steps * ops_of[v->param];",
+      "PEAK_CHAINS * (double)vc->shape.d[1] * ops_of[v->param];", WORK, "peak: trips counted as steps (the unroll left out)",
+      targets=WORK_T),
+    M("wc06", "work", "host/families/peak/rows.h", "X(fma_f32x4, peak_fma_f32x4, PEAK_T_F32X4, 8,",
+      "X(fma_f32x4, peak_fma_f32x4, PEAK_T_F32X4, 2,", WORK, "peak: the vec4 FMA row counts one lane", targets=WORK_T),
     M("rn01", "rules", "host/core/judge.c",
       "        if (!best || rank < before || (time ? c->metric < best->metric : c->metric > best->metric))",
       "        if (!best || rank < before)", RUNNER,
