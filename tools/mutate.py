@@ -186,10 +186,19 @@ MUTATIONS = [
       r"vkb\.verify\.copy\.oob_write", "guard bands never checked"),
     M("ck23", "guard", "host/backends/vulkan/buffers.c", "    j.word = b->guard;", "    j.word = 0;",
       CLEAN("copy"), "guard bands filled with zeros, not the pattern"),
-    M("ck24", "guard", "host/backends/vulkan/backend_vulkan.c", "                                               (bufs[pass->bind[k]]->bytes + 15) & ~15ull};",
-      "                                               VK_WHOLE_SIZE};", CLEAN("transpose") + "|" + CLEAN("copy"),
-      "descriptor range to the end of the allocation (the guard band is in range)",
-      "a correct kernel writes only inside its range; the range matters only to robust access of a wrong one"),
+    M("ck24", "guard", "host/backends/vulkan/backend_vulkan.c",
+      "                                               ((bufs[pass->bind[k]]->bytes + 15) & ~15ull) -\n"
+      "                                                   fault_range_cut(&p->plan, pass->bind[k])};",
+      "                                               VK_WHOLE_SIZE};", r"vkb\.verify\.copy\.oob_write_past$",
+      "descriptor range to the end of the allocation (the guard band is in range: robust access no longer drops a "
+      "store past the end)"),
+    M("ck31", "guard", "host/backends/vulkan/backend_vulkan.c", "((bufs[pass->bind[k]]->bytes + 15) & ~15ull) -",
+      "((bufs[pass->bind[k]]->bytes + 16) & ~15ull) -", r"vkb\.verify\.copy\.oob_write_past$",
+      "descriptor range rounded up 16 bytes too far for whole-vec4 buffers (16 bytes of the guard band in range)"),
+    M("ck32", "guard", "host/backends/vulkan/buffers.c", "    staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull), after, VKB_GUARD_BYTES, 0);",
+      "    staged(vk, buf, buf->offset + ((buf->bytes + 15) & ~15ull), after, VKB_GUARD_BYTES, 0);",
+      r"vkb\.verify\.transpose\.oob_write_past$", "the band after read from the 16-byte-rounded end (a store into the "
+      "padding inside the range unseen)"),
     M("ck25", "guard", "host/backends/vulkan/buffers.c", "    staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull), after, VKB_GUARD_BYTES, 0);",
       "    staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull) + 64, after, VKB_GUARD_BYTES - 64, 0);",
       r"vkb\.verify\.copy\.oob_write", "the band after the end read 64 bytes late"),
