@@ -418,6 +418,7 @@ static void fp16_floats(void)
     ASSERT(bad == 0);
 }
 
-UNIT_TESTS({"gamma_rules", gamma_rules}, {"values", values}, {"words", words}, {"words_high_bits", words_high_bits}, {"freivalds", freivalds},
-           {"hand_values", hand_values}, {"product_clean", product_clean}, {"product_planted", product_planted},
+UNIT_TESTS({"gamma_rules", gamma_rules}, {"values", values}, {"words", words}, {"words_high_bits", words_high_bits},
+           {"freivalds", freivalds}, {"hand_values", hand_values}, {"product_clean", product_clean},
+           {"product_planted", product_planted},
            {"guard_messages", guard_messages}, {"fp16_all_halves", fp16_all_halves}, {"fp16_floats", fp16_floats})
