@@ -20,6 +20,7 @@ CLEAN = lambda fam: rf"vkb\.verify\.{fam}\.clean$"
 ACC16, ACC16_T = r"vkb\.unit\.acc16_check\.|vkb\.unit\.matmul_tc\.", "test_acc16_check test_matmul_tc"
 SINKS, SINKS_T = r"vkb\.unit\.sink_values\.|vkb\.unit\.sinks\.", "test_sink_values test_sinks"
 RUNNER, STATS, TIMING = r"vkb\.unit\.runner\.", r"vkb\.unit\.stats\.", r"vkb\.unit\.timing\."
+WORK, WORK_T = r"vkb\.unit\.work_counts\.", "test_work_counts"
 TOOLS_V, TC_PLANS = r"vkb\.tools\.values\.", r"vkb\.unit\.tc_plans\."
 LVP26_TC = r"vkb\.lvp26\.matmul\.tensor_cores$"   # skips (a survivor) where tools/setup-lavapipe26.sh is not run
 
@@ -141,6 +142,8 @@ MUTATIONS = [
       UNIT_CHECK, "element check: NaN passes (err > bound is false for NaN)"),
     M("ck05", "check", "host/core/check.c", "        if (out[i] != ref[i]) {", "        if (out[i] != ref[i] && i > 0) {",
       UNIT_CHECK + "|" + CLEAN("copy"), "exact compare skips the first word"),
+    M("ck30", "check", "host/core/check.c", "        if (out[i] != ref[i]) {", "        if ((out[i] & 0xffffu) != (ref[i] & 0xffffu)) {",
+      UNIT_CHECK, "exact word check compares only the low 16 bits of each word (a high-byte flip passes)"),
     M("ck06", "check", "host/core/check.c", "    r->pass = r->checked > 0 && r->bad == 0;", "    r->pass = r->bad == 0;",
       UNIT_CHECK, "a check of nothing passes",
       "every check compares at least one element: checked == 0 never happens in the tests or the families"),
@@ -183,10 +186,19 @@ MUTATIONS = [
       r"vkb\.verify\.copy\.oob_write", "guard bands never checked"),
     M("ck23", "guard", "host/backends/vulkan/buffers.c", "    j.word = b->guard;", "    j.word = 0;",
       CLEAN("copy"), "guard bands filled with zeros, not the pattern"),
-    M("ck24", "guard", "host/backends/vulkan/backend_vulkan.c", "                                               (bufs[pass->bind[k]]->bytes + 15) & ~15ull};",
-      "                                               VK_WHOLE_SIZE};", CLEAN("transpose") + "|" + CLEAN("copy"),
-      "descriptor range to the end of the allocation (the guard band is in range)",
-      "a correct kernel writes only inside its range; the range matters only to robust access of a wrong one"),
+    M("ck24", "guard", "host/backends/vulkan/backend_vulkan.c",
+      "                                               ((bufs[pass->bind[k]]->bytes + 15) & ~15ull) -\n"
+      "                                                   fault_range_cut(&p->plan, pass->bind[k])};",
+      "                                               VK_WHOLE_SIZE};", r"vkb\.verify\.copy\.oob_write_past$",
+      "descriptor range to the end of the allocation (the guard band is in range: robust access no longer drops a "
+      "store past the end)"),
+    M("ck31", "guard", "host/backends/vulkan/backend_vulkan.c", "((bufs[pass->bind[k]]->bytes + 15) & ~15ull) -",
+      "((bufs[pass->bind[k]]->bytes + 16) & ~15ull) -", r"vkb\.verify\.copy\.oob_write_past$",
+      "descriptor range rounded up 16 bytes too far for whole-vec4 buffers (16 bytes of the guard band in range)"),
+    M("ck32", "guard", "host/backends/vulkan/buffers.c", "    staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull), after, VKB_GUARD_BYTES, 0);",
+      "    staged(vk, buf, buf->offset + ((buf->bytes + 15) & ~15ull), after, VKB_GUARD_BYTES, 0);",
+      r"vkb\.verify\.transpose\.oob_write_past$", "the band after read from the 16-byte-rounded end (a store into the "
+      "padding inside the range unseen)"),
     M("ck25", "guard", "host/backends/vulkan/buffers.c", "    staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull), after, VKB_GUARD_BYTES, 0);",
       "    staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull) + 64, after, VKB_GUARD_BYTES - 64, 0);",
       r"vkb\.verify\.copy\.oob_write", "the band after the end read 64 bytes late"),
@@ -247,6 +259,31 @@ MUTATIONS = [
     M("sv09", "values", "host/output/json_sink.c", "vkb_json_int(j, vkb_mc_class_names[k], (int64_t)p->mc.count[k]);",
       "vkb_json_int(j, vkb_mc_class_names[k], (int64_t)p->mc.count[k > 0 ? k - 1 : 0]);", SINKS,
       "JSON: the machine-code counts one class off", targets=SINKS_T),
+    M("sv10", "values", "host/output/repeats.c", "        if (r->suspect && !out->r.suspect) {",
+      "        if (r->suspect && k == 0) {", SINKS,
+      "--repeat: only the first round's SUSPECT reaches the folded row", targets=SINKS_T),
+    M("sv11", "values", "host/output/repeats.c", "    for (int k = 0; k < n; k++)\n        if (runs[k]->status == VKB_RES_FAIL)",
+      "    for (int k = 0; k < n - 1; k++)\n        if (runs[k]->status == VKB_RES_FAIL)", SINKS,
+      "--repeat: a failure in the last round is not the folded row", targets=SINKS_T),
+    M("sv12", "values", "host/output/json_sink.c", "            if (r->check.bad_row >= 0)", "            if (r->check.bad_row > 0)", SINKS,
+      "JSON: a failure in row 0 written with a null row", targets=SINKS_T),
+    M("sv13", "values", "host/output/json_sink.c", "            vkb_json_int(j, \"output\", r->cross_buffer);",
+      "            if (r->cross_buffer)\n                vkb_json_int(j, \"output\", r->cross_buffer);", SINKS,
+      "JSON: the cross-backend failure's output 0 left out", targets=SINKS_T),
+    M("wc01", "work", "host/families/transfer/transfer.c", "(both_ways(v) ? 2 : 1);   /* the bytes that cross */",
+      "1;   /* the bytes that cross */", WORK, "transfer: a two-way row counts one direction's bytes", targets=WORK_T),
+    M("wc02", "work", "host/families/latency/latency.c", "    return (double)count_of(v, c);", "    return (double)c->shape.d[0];",
+      WORK, "latency: the submit rows count n dispatches where they run one", targets=WORK_T),
+    M("wc03", "work", "host/families/cache/cache.c", "    p->work = (double)p->check_depth * 16;         /* bytes read */",
+      "    p->work = (double)p->check_depth * 4;         /* bytes read */", WORK, "cache.read: a uvec4 load counted as 4 bytes",
+      targets=WORK_T),
+    M("wc04", "work", "host/families/cache/cache.c", "    return CHASE_HOPS;   /* dependent loads */",
+      "    return CHASE_HOPS + 1;   /* dependent loads */", WORK, "cache.chase: one hop more than the kernel walks", targets=WORK_T),
+    M("wc05", "work", "host/families/peak/peak.c", "PEAK_CHAINS * (double)steps * ops_of[v->param];",
+      "PEAK_CHAINS * (double)vc->shape.d[1] * ops_of[v->param];", WORK, "peak: trips counted as steps (the unroll left out)",
+      targets=WORK_T),
+    M("wc06", "work", "host/families/peak/rows.h", "X(fma_f32x4, peak_fma_f32x4, PEAK_T_F32X4, 8,",
+      "X(fma_f32x4, peak_fma_f32x4, PEAK_T_F32X4, 2,", WORK, "peak: the vec4 FMA row counts one lane", targets=WORK_T),
     M("rn01", "rules", "host/core/judge.c",
       "        if (!best || rank < before || (time ? c->metric < best->metric : c->metric > best->metric))",
       "        if (!best || rank < before)", RUNNER,

@@ -24,9 +24,9 @@ static const struct fault_spec {
     int nfields, optional;   /* how many numbers; the last one may be left out */
     long lo[2], hi[2];
 } faults[] = {
-    {"no-dispatch"}, {"no-poison"}, {"oob-write"}, {"drop-element"}, {"second-run-differs"}, {"timer-zero"},
-    {"timer-reversed"}, {"timer-early"}, {"product-element"}, {"product-tile"}, {"product-nan"}, {"stuck-fence"},
-    {"peak-fold"}, {"peak-trips"}, {"peak-count"}, {"transfer-byte"}, {"drop-dispatch"}, {"chase-skip"},
+    {"no-dispatch"}, {"no-poison"}, {"oob-write"}, {"oob-write-past"}, {"drop-element"}, {"second-run-differs"},
+    {"timer-zero"}, {"timer-reversed"}, {"timer-early"}, {"product-element"}, {"product-tile"}, {"product-nan"},
+    {"stuck-fence"}, {"peak-fold"}, {"peak-trips"}, {"peak-count"}, {"transfer-byte"}, {"drop-dispatch"}, {"chase-skip"},
     {"skip-pass", 1, 0, {0}, {63}},
     {"signal-early", 1, 0, {1}, {31}}, {"signal-late", 1, 0, {1}, {31}}, {"signal-twice", 1, 0, {1}, {31}},
     {"slow-device", 2, 1, {0, 2}, {63, 16}},   /* device I, K times the work (default 2) */

@@ -3,6 +3,8 @@
 and assert that every result fails for the reason MODE names (docs/verification.md):
   value        the value check: wrong >= 1, and not the determinism re-run
   guard        "wrote N bytes after the end of output 0, at +A..+B"
+  dropped      stores past a descriptor's range dropped by the driver's robust access: the value check fails
+               and the kernel rows name no guard (ceiling rows, copies without a descriptor, may)
   poison       "not poisoned before the run"
   determinism  deterministic rows: "not deterministic"; rows flagged nondeterministic pass
   timer=REGEX  "timer: ..." matching REGEX (ceiling rows, timed beside the variant asked for, are not judged)
@@ -10,6 +12,9 @@ and assert that every result fails for the reason MODE names (docs/verification.
 Exit 0 when all hold, 1 with each broken row named; 3 (a skip) without a Vulkan device, or with
 --robustness disabled on a device that lacks VK_EXT_pipeline_robustness (the reason printed)."""
 import json, os, re, subprocess, sys, tempfile
+
+
+GUARD = r"wrote \d+ bytes? after the end of output 0, at \+\d+\.\.\+\d+"
 
 
 def reason(r):
@@ -46,7 +51,9 @@ def main():
         elif mode == "injected":
             ok = True
         elif mode == "guard":
-            ok = failed and re.search(r"wrote \d+ bytes? after the end of output 0, at \+\d+\.\.\+\d+", why)
+            ok = failed and re.search(GUARD, why)
+        elif mode == "dropped":
+            ok = failed and wrong >= 1 and (r.get("ceiling_row") or not re.search(GUARD, why))
         elif mode == "poison":
             ok = failed and "not poisoned before the run" in why
         elif mode == "determinism":

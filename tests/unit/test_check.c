@@ -56,6 +56,24 @@ static void words(void)
     ASSERT(!r.pass && r.bad == 2 && r.first_bad == 0 && r.bad_expected == 1 && r.bad_actual == 9);
 }
 
+/* Issue 37: a word that differs only in its high bytes (bit 30, the sign bit, the top half) is wrong; a
+ * compare of too few bits per word (the low 16, say) passes every fault that changes whole values */
+static void words_high_bits(void)
+{
+    static const uint32_t flips[] = {0x40000000u, 0x80000000u, 0x00010000u, 0xffff0000u};
+    uint32_t ref[3] = {0x3f800000u, 0x12345678u, 0u};
+    for (size_t f = 0; f < sizeof flips / sizeof flips[0]; f++) {
+        uint32_t out[3] = {ref[0], ref[1], ref[2]};
+        vkb_check r;
+        out[1] ^= flips[f];
+        vkb_check_init(&r, "exact");
+        vkb_check_words(&r, out, ref, 3);
+        vkb_check_finish(&r);
+        ASSERT(!r.pass && r.bad == 1 && r.first_bad == 1);
+        ASSERT(r.bad_expected == (double)ref[1] && r.bad_actual == (double)out[1]);
+    }
+}
+
 /* C = A B computed in fp32 passes; one element off by far more than rounding fails. */
 static void freivalds(void)
 {
@@ -400,6 +418,7 @@ static void fp16_floats(void)
     ASSERT(bad == 0);
 }
 
-UNIT_TESTS({"gamma_rules", gamma_rules}, {"values", values}, {"words", words}, {"freivalds", freivalds},
-           {"hand_values", hand_values}, {"product_clean", product_clean}, {"product_planted", product_planted},
+UNIT_TESTS({"gamma_rules", gamma_rules}, {"values", values}, {"words", words}, {"words_high_bits", words_high_bits},
+           {"freivalds", freivalds}, {"hand_values", hand_values}, {"product_clean", product_clean},
+           {"product_planted", product_planted},
            {"guard_messages", guard_messages}, {"fp16_all_halves", fp16_all_halves}, {"fp16_floats", fp16_floats})

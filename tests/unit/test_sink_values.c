@@ -183,6 +183,57 @@ static void json_values(void)
         fputs(t, stderr);
 }
 
+/* The text of KEY's value in flat object OBJECT of TEXT (up to its closing brace), into OUT; "" when the object
+ * or the key is missing: a field left out of its object is not found in the next one. */
+static const char *object_field(const char *text, const char *object, const char *key, char *out, size_t len)
+{
+    char quoted[64];
+    const char *o, *end, *k;
+    snprintf(quoted, sizeof quoted, "\"%s\": {", object);
+    o = strstr(text, quoted);
+    end = o ? strchr(o, '}') : NULL;
+    snprintf(quoted, sizeof quoted, "\"%s\": ", key);
+    k = o ? strstr(o, quoted) : NULL;
+    if (!k || k > end)
+        return strcpy(out, "");
+    k += strlen(quoted);
+    snprintf(out, len, "%.*s", (int)strcspn(k, ",\n}"), k);
+    return out;
+}
+#define FIELD_IS(text, object, key, want) \
+    (strcmp(object_field(text, object, key, (char[64]){0}, 64), want) == 0)
+
+/* Issue 37: a failure at the first element is reported at 0, not left out or written null: the check's own
+ * place (index 0, row 0, col 0 of a 2-D output, found by vkb_check_words) and the cross-backend element
+ * (output 0, index 0) reach the JSON as zeros; a 1-D check's row and col are null. */
+static void json_zero_location(void)
+{
+    uint32_t ref[4] = {5, 6, 7, 8}, out[4] = {0, 6, 7, 9};
+    char *t;
+    fabricate();
+    vkb_check_init(&result.check, "exact");
+    result.check.cols = 2;   /* a 2x2 output: element 0 is row 0, col 0 */
+    vkb_check_words(&result.check, out, ref, 4);
+    vkb_check_finish(&result.check);
+    result.cross_index = 0, result.cross_buffer = 0, result.cross_this = 0, result.cross_other = 5;
+    t = write_with(vkb_sink_json_create("zero.json"), "zero.json");
+    ASSERT(FIELD_IS(t, "check", "checked", "4") && FIELD_IS(t, "check", "wrong", "2"));
+    ASSERT(FIELD_IS(t, "first_wrong", "index", "0"));
+    ASSERT(FIELD_IS(t, "first_wrong", "row", "0") && FIELD_IS(t, "first_wrong", "col", "0"));
+    ASSERT(FIELD_IS(t, "first_wrong", "expected", "5") && FIELD_IS(t, "first_wrong", "actual", "0"));
+    ASSERT(FIELD_IS(t, "first_beyond", "output", "0") && FIELD_IS(t, "first_beyond", "index", "0"));
+    ASSERT(FIELD_IS(t, "first_beyond", "here", "0") && FIELD_IS(t, "first_beyond", "there", "5"));
+    if (unit_failures)
+        fputs(t, stderr);
+    /* the same failure in a 1-D output: no row or column to name */
+    vkb_check_init(&result.check, "exact");
+    vkb_check_words(&result.check, out, ref, 4);
+    vkb_check_finish(&result.check);
+    t = write_with(vkb_sink_json_create("zero.json"), "zero.json");
+    ASSERT(FIELD_IS(t, "first_wrong", "index", "0"));
+    ASSERT(FIELD_IS(t, "first_wrong", "row", "null") && FIELD_IS(t, "first_wrong", "col", "null"));
+}
+
 /* Field I (0-based) of the CSV line LINE, into OUT (no quoted fields in this fixture). */
 static const char *csv_field(const char *line, int i, char *out, size_t len)
 {
@@ -244,4 +295,4 @@ static void csv_values(void)
         fputs(t, stderr);
 }
 
-UNIT_TESTS({"json_values", json_values}, {"csv_values", csv_values})
+UNIT_TESTS({"json_values", json_values}, {"json_zero_location", json_zero_location}, {"csv_values", csv_values})

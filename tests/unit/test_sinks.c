@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "identity.h"
+#include "repeats.h"
 #include "sinks.h"
 #include "unit.h"
 #include "util.h"
@@ -591,6 +592,54 @@ static void repeat_rows(void)
     ASSERT(strstr(table_text(0, 0), "run%") == NULL);
 }
 
+/* Issue 37: --repeat rounds that disagree on a flag fold into a row that keeps it, whichever round raised it
+ * (the first, a middle or the last): one SUSPECT round makes the row suspect, with that round's reason; one
+ * failed round makes the row that failed round. */
+static void repeat_flags_disagree(void)
+{
+    enum { N = 3 };
+    for (int odd = 0; odd < N; odd++) {
+        vkb_result runs[N];
+        const vkb_result *p[N];
+        vkb_folded f;
+        double x[3] = {1.0e6, 1.0e6, 1.0e6};
+        memset(runs, 0, sizeof runs);
+        for (int k = 0; k < N; k++) {
+            runs[k].family = &family, runs[k].variant = &variants[2], runs[k].backend = "vulkan";
+            runs[k].status = VKB_RES_OK;
+            runs[k].timed = 1;
+            runs[k].work = 1e6;
+            runs[k].repeats = N, runs[k].repeat = k;
+            vkb_stats_compute(x, 3, &runs[k].time_ns);
+            p[k] = &runs[k];
+        }
+        runs[odd].suspect = 1;
+        snprintf(runs[odd].suspect_reason, sizeof runs[odd].suspect_reason, "round %d above the bound", odd);
+        vkb_repeats_fold(p, N, &f);
+        ASSERT(f.r.status == VKB_RES_OK && f.r.suspect == 1);
+        ASSERT(strcmp(f.r.suspect_reason, odd == 0 ? "round 0 above the bound" :
+                                          odd == 1 ? "round 1 above the bound" : "round 2 above the bound") == 0);
+        runs[odd].suspect = 0;
+        runs[odd].status = VKB_RES_FAIL;
+        runs[odd].timed = 0;
+        runs[odd].check.bad = 7;
+        vkb_repeats_fold(p, N, &f);
+        ASSERT(f.r.status == VKB_RES_FAIL && f.r.check.bad == 7 && f.r.repeat == -1);
+        /* the same through the collector the table uses: the row comes with the last round */
+        {
+            vkb_repeats rs = {0};
+            const vkb_folded *row = NULL;
+            for (int k = 0; k < N; k++) {
+                const vkb_folded *got = vkb_repeats_add(&rs, &runs[k]);
+                ASSERT((got != NULL) == (k == N - 1));
+                row = got ? got : row;
+            }
+            ASSERT(row && row->r.status == VKB_RES_FAIL && row->r.check.bad == 7);
+            vkb_repeats_free(&rs);
+        }
+    }
+}
+
 /* The device under test is named first and in the closing line of the table and the matrix, on stderr by the
  * progress when the table goes elsewhere, and with its vendor and kind in the JSON (issue 25) */
 static void device_named(void)
@@ -868,5 +917,5 @@ UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_leg
            {"json_interrupted", json_interrupted}, {"csv_rows", csv_rows}, {"file_safety", file_safety},
            {"concurrent_runs", concurrent_runs}, {"progress_lines", progress_lines},
            {"single_rep_nulls", single_rep_nulls}, {"csv_interrupted", csv_interrupted},
-           {"device_named", device_named}, {"noisy_rows", noisy_rows}, {"repeat_rows", repeat_rows},
+           {"device_named", device_named}, {"noisy_rows", noisy_rows}, {"repeat_rows", repeat_rows}, {"repeat_flags_disagree", repeat_flags_disagree},
            {"nobc_rows", nobc_rows})

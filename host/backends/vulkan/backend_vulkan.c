@@ -214,15 +214,31 @@ typedef struct record_job {
     VkPipelineStageFlagBits early_stage;   /* at this stage (vk_execute says why) */
 } record_job;
 
-/* VKB_FAULT_INJECT=oob-write: the first output is bound 16 bytes late (an allowed offset alignment), so
- * the kernel writes its last 16 bytes past the end, into the guard band (tests); else 0. */
-static uint64_t fault_shift(const vkb_plan *plan, int index)
+/* Whether INDEX is the plan's first output. */
+static int first_output(const vkb_plan *plan, int index)
 {
     int first = -1;
     for (int i = 0; i < plan->nbuf && first < 0; i++)
         if (plan->buf[i].role == VKB_BUF_OUTPUT)
             first = i;
-    return index == first && vkb_fault("oob-write") ? 16 : 0;
+    return index == first;
+}
+
+/* VKB_FAULT_INJECT=oob-write: the first output is bound 16 bytes late (an allowed offset alignment), so
+ * the kernel writes its last 16 bytes past the end, into the guard band, inside its descriptor's range;
+ * oob-write-past: the same, past the range too (fault_range_cut) (tests); else 0. */
+static uint64_t fault_shift(const vkb_plan *plan, int index)
+{
+    return first_output(plan, index) && (vkb_fault("oob-write") || vkb_fault("oob-write-past")) ? 16 : 0;
+}
+
+/* VKB_FAULT_INJECT=oob-write-past: the first output's descriptor range 16 bytes short of what the kernel
+ * writes, so its last four words are stores past the range (what a kernel's off-by-4 edge guard does): a
+ * driver with robust buffer access drops them (the row fails by value), one without lets them land in the
+ * guard band (tests); else 0. */
+static uint64_t fault_range_cut(const vkb_plan *plan, int index)
+{
+    return first_output(plan, index) && vkb_fault("oob-write-past") ? 16 : 0;
 }
 
 /* VKB_FAULT_INJECT=transfer-byte: a word in the middle of each copy's destination overwritten after the copy, as
@@ -456,7 +472,8 @@ static void bind_buffers(vkb_vk *vk, vk_prepared *p, vkb_buffer *const *bufs)
             /* the range only, between its guard bands (16-byte rounded: kernels may read vec4s) */
             info[k] = (VkDescriptorBufferInfo){bufs[pass->bind[k]]->buffer,
                                                bufs[pass->bind[k]]->offset + fault_shift(&p->plan, pass->bind[k]),
-                                               (bufs[pass->bind[k]]->bytes + 15) & ~15ull};
+                                               ((bufs[pass->bind[k]]->bytes + 15) & ~15ull) -
+                                                   fault_range_cut(&p->plan, pass->bind[k])};
             w[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             w[k].dstSet = p->pipe[i].set;
             w[k].dstBinding = (uint32_t)k;

@@ -1,0 +1,129 @@
+/* test_work_counts.c - the work behind a family's metric (bytes, dispatches, loads, operations) counted again
+ * from its plan, apart from the family's own work() (issue 37, class 4): what the device is asked to do (the
+ * bytes each copy moves, the dispatches and their repeats, the invocations and the loads or steps each runs)
+ * against what the metric divides by. A work() that drifts from its plan moves every number the family
+ * reports and no output check sees it. */
+#include <string.h>
+
+#include "cache/cache.h"
+#include "families.h"
+#include "peak/peak.h"
+#include "select.h"
+#include "test_caps.h"
+#include "unit.h"
+
+/* Plans F's variant VI at SHAPE (no inputs: plans run on the shape alone) into P; 0 when the row is not planned
+ * on this device (a row not built here, a cooperative-matrix row). */
+static int plan_row(const vkb_family *f, int vi, const vkb_case *c, vkb_plan *p)
+{
+    vkb_caps caps = test_caps_gpu("test device", 16);
+    char why[200];
+    return vkb_family_plan(f, &f->variants[vi], c, &caps, p, why, sizeof why) == VKB_PLAN_OK;
+}
+
+static uint64_t invocations(const vkb_pass *pass)
+{
+    return (uint64_t)pass->groups[0] * pass->groups[1] * pass->groups[2] * pass->local[0] * pass->local[1] *
+           pass->local[2];
+}
+
+/* transfer: the bytes that cross, once per direction: each copy's bytes (API or host), a shader's output
+ * buffer; the API-copy ceiling counts its read and its write */
+static void transfer_bytes(void)
+{
+    const vkb_family *f = vkb_family_find("transfer");
+    int planned = 0;
+    for (int vi = 0; vi < f->nvariants; vi++) {
+        const vkb_variant *v = &f->variants[vi];
+        vkb_case c = {f, {{1 << 20}}, NULL};
+        vkb_plan p;
+        double bytes = 0;
+        if (!plan_row(f, vi, &c, &p))
+            continue;
+        planned++;
+        for (int k = 0; k < p.npass; k++) {
+            const vkb_pass *pass = &p.pass[k];
+            if (pass->kind == VKB_PASS_COPY || pass->kind == VKB_PASS_HOST_COPY)
+                bytes += (double)pass->copy_bytes;
+            else if (pass->kind == VKB_PASS_DISPATCH)
+                bytes += (double)p.buf[pass->bind[1]].bytes;
+        }
+        if (v->flags & (VKB_VAR_API_COPY | VKB_VAR_STREAM_COPY))
+            bytes *= 2;
+        if (vkb_family_work(f, v, &c) != bytes)
+            fprintf(stderr, "transfer/%s: work %.0f, plan %.0f\n", v->name, vkb_family_work(f, v, &c), bytes);
+        ASSERT(vkb_family_work(f, v, &c) == bytes);
+    }
+    ASSERT(planned == f->nvariants);
+}
+
+/* latency: one unit of work per dispatch or timestamp the plan records (a pass's repeats each count) */
+static void latency_dispatches(void)
+{
+    const vkb_family *f = vkb_family_find("latency");
+    for (int vi = 0; vi < f->nvariants; vi++) {
+        const vkb_variant *v = &f->variants[vi];
+        vkb_case c = {f, {{37}}, NULL};
+        vkb_plan p;
+        double events = 0;
+        ASSERT(plan_row(f, vi, &c, &p));
+        for (int k = 0; k < p.npass; k++)
+            if (p.pass[k].kind == VKB_PASS_DISPATCH || p.pass[k].kind == VKB_PASS_TIMESTAMP)
+                events += p.pass[k].repeat ? p.pass[k].repeat : 1;
+        if (vkb_family_work(f, v, &c) != events)
+            fprintf(stderr, "latency/%s: work %.0f, plan %.0f\n", v->name, vkb_family_work(f, v, &c), events);
+        ASSERT(events > 0 && vkb_family_work(f, v, &c) == events);
+    }
+}
+
+/* cache.chase: the hops the kernel is told to walk (its loads, one after another); cache.read: every
+ * invocation's loads of 16 bytes (the metric is the plan's work: how much a run reads depends on the device) */
+static void cache_loads(void)
+{
+    const vkb_family *chase = vkb_family_find("cache.chase"), *read = vkb_family_find("cache.read");
+    static const long long footprints[] = {4096, 1 << 20, 48 << 20};
+    for (size_t k = 0; k < sizeof footprints / sizeof footprints[0]; k++) {
+        vkb_case c = {chase, {{footprints[k]}}, NULL};
+        vkb_plan p;
+        cache_chase_push cp;
+        cache_read_push rp;
+        ASSERT(plan_row(chase, 0, &c, &p) && p.npass == 1);
+        memcpy(&cp, p.pass[0].push, sizeof cp);
+        ASSERT(vkb_family_work(chase, &chase->variants[0], &c) == (double)cp.hops);
+        c.family = read;
+        ASSERT(plan_row(read, 0, &c, &p) && p.npass == 1);
+        memcpy(&rp, p.pass[0].push, sizeof rp);
+        ASSERT(rp.loads > 0 && (uint64_t)rp.loads * 16 * invocations(&p.pass[0]) >= (uint64_t)footprints[k]);
+        ASSERT(p.work == (double)invocations(&p.pass[0]) * rp.loads * 16);
+    }
+}
+
+/* peak: operations per lane per step, counted here from what each instruction does (a multiply-add is two;
+ * dot_u8x4 four products and four additions), times the lanes, the steps of every trip, the chains and the
+ * invocations dispatched */
+static void peak_operations(void)
+{
+    static const struct {
+        const char *row;
+        int lanes, ops;
+    } rows[] = {{"fma_f32", 1, 2}, {"fma_f32x4", 4, 2}, {"fma_f16", 1, 2}, {"fma_f16x2", 2, 2},
+                {"fma_f64", 1, 2}, {"mad_i32", 1, 2}, {"mad_i16", 1, 2},   {"dot_u8x4", 1, 8}};
+    const vkb_family *f = vkb_family_find("peak");
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        const vkb_variant *v = vkb_variant_find(f, rows[r].row);
+        vkb_case c = {f, {{3 * PEAK_LOCAL, 5}}, NULL};
+        vkb_plan p;
+        peak_push push;
+        ASSERT(v != NULL);
+        if (!v)
+            continue;
+        ASSERT(plan_row(f, (int)(v - f->variants), &c, &p));
+        memcpy(&push, p.pass[0].push, sizeof push);
+        ASSERT(invocations(&p.pass[0]) == 3 * PEAK_LOCAL && push.trips == 5);
+        ASSERT(vkb_family_work(f, v, &c) ==
+               (double)invocations(&p.pass[0]) * PEAK_CHAINS * push.trips * PEAK_UNROLL * rows[r].lanes * rows[r].ops);
+    }
+}
+
+UNIT_TESTS({"transfer_bytes", transfer_bytes}, {"latency_dispatches", latency_dispatches},
+           {"cache_loads", cache_loads}, {"peak_operations", peak_operations})
