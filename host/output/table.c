@@ -471,16 +471,21 @@ static void legend_line(table_sink *t, const char *text)
 }
 
 /* A row of the family, weighed for "fastest in this family": a timed kernel row (not a ceiling, not SUSPECT,
- * not failed) with the largest share of its ceiling; without ceilings, the best metric in its direction. */
+ * not failed) with the largest share of its ceiling; without ceilings, the best metric in its direction, of the
+ * family's own unit before another (GOP/s and GFLOP/s count different work: peak's integer and float rows). */
 static void weigh_fastest(table_sink *t, const vkb_result *r)
 {
     const vkb_result *b = t->fastest;
     int lower = r->family->time_unit_ns > 0;   /* a time per operation (latency, cache.chase): fewer is faster */
+    int own_r, own_b;
     if (!r->timed || r->status != VKB_RES_OK || r->suspect || (r->variant->flags & VKB_VAR_CEILING) ||
         !(r->metric > 0))
         return;
+    own_r = strcmp(vkb_variant_unit(r->family, r->variant), r->family->metric) == 0;
+    own_b = b && strcmp(vkb_variant_unit(b->family, b->variant), b->family->metric) == 0;
     if (!b || (r->ceiling && (!b->ceiling || r->fraction > b->fraction)) ||
-        (!r->ceiling && !b->ceiling && (lower ? r->metric < b->metric : r->metric > b->metric)))
+        (!r->ceiling && !b->ceiling && own_r > own_b) ||
+        (!r->ceiling && !b->ceiling && own_r == own_b && (lower ? r->metric < b->metric : r->metric > b->metric)))
         t->fastest = r;
 }
 

@@ -340,4 +340,41 @@ static void integer_units(void)
     }
 }
 
-UNIT_TESTS({"json_values", json_values}, {"csv_values", csv_values}, {"integer_units", integer_units})
+/* "fastest in this family" weighs rates of one unit: peak's float row before a larger integer rate. */
+static void fastest_of_one_unit(void)
+{
+    const vkb_family *peak = NULL;
+    vkb_result fma, mad;
+    char line[256];
+    int fastest = 0;
+    FILE *f = tmpfile();
+    for (int i = 0; i < vkb_family_count; i++)
+        peak = strcmp(vkb_families[i]->name, "peak") == 0 ? vkb_families[i] : peak;
+    ASSERT(peak && f);
+    if (!peak || !f)
+        return;
+    fabricate();
+    result.family = peak, result.ceiling = NULL, result.status = VKB_RES_OK;
+    fma = mad = result;
+    fma.variant = vkb_variant_find(peak, "fma_f32"), fma.metric = 100;
+    mad.variant = vkb_variant_find(peak, "mad_i32"), mad.metric = 400;
+    {
+        vkb_sink *s = vkb_sink_table_create(f, 0);
+        vkb_backend *backends[] = {&vulkan_backend};
+        s->begin(s, &settings, backends, 1, &plan);
+        s->family_begin(s, peak);
+        s->result(s, &mad);
+        s->result(s, &fma);
+        s->family_end(s, peak);
+        s->end(s, 0);
+        vkb_sink_destroy(s);
+    }
+    rewind(f);
+    while (fgets(line, sizeof line, f))
+        fastest |= strstr(line, "fastest in this family: fma_f32") && strstr(line, "100 GFLOP/s");
+    fclose(f);
+    ASSERT(fastest);
+}
+
+UNIT_TESTS({"json_values", json_values}, {"csv_values", csv_values}, {"integer_units", integer_units},
+           {"fastest_of_one_unit", fastest_of_one_unit})
