@@ -40,7 +40,8 @@ def family_table(rows, order=None):
     (vkbjson.variant_order of the whole file; by default, of ROWS)."""
     order = vkbjson.variant_order(rows) if order is None else order
     backends = sorted({r["backend"] for r in rows}, key=lambda b: (b != "vulkan", b))
-    metric = rows[0]["metric"]["name"]
+    units = list(dict.fromkeys(r["metric"]["name"] for r in rows if r.get("metric")))
+    metric = units[0] if len(units) == 1 else "rate"   # peak: GFLOP/s and GOP/s rows, each cell says its unit
     by_key = {}
     for r in sorted(rows, key=lambda r: vkbjson.sort_key(r, order)):
         by_key.setdefault((r["variant"], r["shape_text"], r.get("constants")), {})[r["backend"]] = r
@@ -59,7 +60,8 @@ def family_table(rows, order=None):
                 cells += ["", "", "", ""]
                 continue
             reps = str(r["reps"]) + ("" if r.get("settled") is not False else " (not settled)")
-            cells += [vkbjson.sig(r["metric"]["value"]) + (" SUSPECT" if r.get("suspect") else ""), share_text(r),
+            unit = f" {r['metric']['name']}" if len(units) > 1 and r.get("metric") else ""
+            cells += [vkbjson.sig(r["metric"]["value"]) + unit + (" SUSPECT" if r.get("suspect") else ""), share_text(r),
                       reps, spread_text(r)]
         if both:
             v, c = per.get("vulkan"), per.get("cuda")

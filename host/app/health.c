@@ -349,7 +349,7 @@ static void write_json(const vkb_health *h, const vkb_device_run *runs, const gp
                                                                                    ? "fail" : "skip");
             if (rs->r[r].status == VKB_RES_OK && rs->r[r].timed) {
                 vkb_json_number(&j, "metric", rs->r[r].metric);
-                vkb_json_string(&j, "unit", rs->r[r].family->metric);
+                vkb_json_string(&j, "unit", vkb_variant_unit(rs->r[r].family, rs->r[r].variant));
                 vkb_json_number(&j, "median_s", rs->r[r].time_ns.median * 1e-9);
             }
             vkb_json_object_end(&j);
@@ -443,7 +443,7 @@ static void write_prom(const vkb_health *h, const vkb_device_run *runs, const gp
             for (int r = 0; r < runs[i].runner.results.n; r++) {
                 const vkb_result *res = &runs[i].runner.results.r[r];
                 char row[96];
-                if (res->status != VKB_RES_OK || !res->timed || strcmp(res->family->metric, units[u][0]) != 0)
+                if (res->status != VKB_RES_OK || !res->timed || strcmp(vkb_variant_unit(res->family, res->variant), units[u][0]) != 0)
                     continue;
                 row_key(res, row, sizeof row);
                 fprintf(out, "%s{", name);

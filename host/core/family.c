@@ -13,6 +13,25 @@ const vkb_variant *vkb_variant_find(const vkb_family *f, const char *name)
     return NULL;
 }
 
+const char *vkb_variant_unit(const vkb_family *f, const vkb_variant *v)
+{
+    return v && (v->flags & VKB_VAR_INTEGER_OPS) && strcmp(f->metric, "GFLOP/s") == 0 ? "GOP/s" : f->metric;
+}
+
+const char *vkb_family_units(const vkb_family *f, char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "%s", f->metric);
+    for (int v = 0; v < f->nvariants; v++) {
+        const char *unit = vkb_variant_unit(f, &f->variants[v]);
+        int seen = strcmp(unit, f->metric) == 0;
+        for (int w = 0; w < v && !seen; w++)
+            seen = strcmp(unit, vkb_variant_unit(f, &f->variants[w])) == 0;
+        if (!seen && used < len)
+            used += (size_t)snprintf(buf + used, len - used, ", %s", unit);
+    }
+    return buf;
+}
+
 const char *vkb_shape_text(const vkb_family *f, const vkb_shape *s, char *buf, size_t len)
 {
     size_t used = 0;

@@ -28,8 +28,10 @@ enum {
     VKB_VAR_NOT_IN_SUITE = 1u << 5,    /* left out of the default suite (which keeps the rows others need) */
     VKB_VAR_SHADER_COPY = 1u << 6,     /* a kernel that moves its input unchanged: with the API's copies, a bound
                                           the bandwidths of its shape are judged against (the SUSPECT rule) */
-    VKB_VAR_STREAM_COPY = 1u << 7      /* a shader stream copy of the family's input (copy_io's bytes, the copy
+    VKB_VAR_STREAM_COPY = 1u << 7,     /* a shader stream copy of the family's input (copy_io's bytes, the copy
                                           family's vec4 kernel), planned, counted and checked by vkb_family_* */
+    VKB_VAR_INTEGER_OPS = 1u << 8      /* its work counts integer operations: GOP/s where the family's metric is
+                                          GFLOP/s (vkb_variant_unit), the family's bounds as they are */
 };
 
 /* The API-copy ceiling row (vkCmdCopyBuffer / cudaMemcpy device-to-device): one line in a family's table. */
@@ -119,6 +121,11 @@ double vkb_family_work(const vkb_family *f, const vkb_variant *v, const vkb_case
 /* Check the downloaded outputs of PLAN (the family's check, or the API copy's exact compare). */
 void vkb_family_check(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_plan *p,
                       vkb_check *res);
+/* The unit of V's metric, the one name every output prints: the family's metric, or "GOP/s" for a
+ * VKB_VAR_INTEGER_OPS row of a GFLOP/s family (an integer multiply-add is no floating-point operation). */
+const char *vkb_variant_unit(const vkb_family *f, const vkb_variant *v);
+/* The units of F's rows: its metric, then each other unit a row reports ("GFLOP/s, GOP/s"), into BUF. */
+const char *vkb_family_units(const vkb_family *f, char *buf, size_t len);
 /* "4096x4096", "n=1000" style text for a shape. */
 const char *vkb_shape_text(const vkb_family *f, const vkb_shape *s, char *buf, size_t len);
 

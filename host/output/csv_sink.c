@@ -96,7 +96,7 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
     number(out, r->time_ns.mean / 1e6, t);
     number(out, r->time_ns.stddev / 1e6, t && r->time_ns.n >= VKB_STATS_MIN_STDDEV);
     number(out, vkb_stats_iqr_ratio(&r->time_ns), t && r->time_ns.n >= VKB_STATS_MIN_QUARTILES);
-    text(out, r->family->metric, 0);
+    text(out, vkb_variant_unit(r->family, r->variant), 0);
     number(out, r->metric, t);
     text(out, c ? r->ceiling->variant->name : NULL, 0);
     text(out, c ? r->ceiling->backend : NULL, 0);

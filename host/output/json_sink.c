@@ -168,7 +168,7 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
     if (r->timed) {
         json_time(j, &r->time_ns);
         vkb_json_object_begin(j, "metric");
-        vkb_json_string(j, "name", r->family->metric);
+        vkb_json_string(j, "name", vkb_variant_unit(r->family, r->variant));   /* GOP/s on integer rows */
         vkb_json_string(j, "better", r->family->time_unit_ns > 0 ? "lower" : "higher");
         vkb_json_number(j, "value", r->metric);
         vkb_json_number(j, "ceiling", r->ceiling ? r->ceiling->metric : NAN);

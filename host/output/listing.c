@@ -40,14 +40,18 @@ void vkb_list_families(FILE *out, int verbose)
               "(--spec NAME=V; a 0 the plan replaces, see the note)\n", out);
     for (int i = 0; i < vkb_family_count; i++) {
         const vkb_family *f = vkb_families[i];
-        fprintf(out, "%s: %s [%s; sizes:", f->name, f->summary, f->metric);
+        char units[64];
+        fprintf(out, "%s: %s [%s; sizes:", f->name, f->summary, vkb_family_units(f, units, sizeof units));
         for (int d = 0; d < f->ndims; d++)
             fprintf(out, " --%s", f->dims[d]);
         fprintf(out, "]\n");
         for (int v = 0; v < f->nvariants; v++) {
             const vkb_variant *var = &f->variants[v];
-            fprintf(out, "  %-22s %s%s%s\n", var->name, var->flags & VKB_VAR_CEILING ? "(ceiling) " : "",
-                    var->flags & VKB_VAR_NONDETERMINISTIC ? "(nondeterministic) " : "", var->note);
+            const char *unit = vkb_variant_unit(f, var);
+            int own_unit = strcmp(unit, f->metric) != 0;   /* peak's integer rows: GOP/s */
+            fprintf(out, "  %-22s %s%s%s%s%s%s\n", var->name, var->flags & VKB_VAR_CEILING ? "(ceiling) " : "",
+                    var->flags & VKB_VAR_NONDETERMINISTIC ? "(nondeterministic) " : "", own_unit ? "(" : "",
+                    own_unit ? unit : "", own_unit ? ") " : "", var->note);
             if (verbose)
                 print_constants(out, var);
         }

@@ -54,6 +54,7 @@ typedef struct table_sink {
     char *legend[MAX_LEGEND];   /* the run's distinct legend lines, printed once at its end */
     int nlegend;
     const vkb_result *fastest;  /* the family's fastest trusted kernel row (largest share of its ceiling) */
+    const char *column_unit;    /* the unit the rate column's name shows now (a row of another unit names it again) */
     struct { const char *reason; int rows; char names[300]; } skips[MAX_SKIP_REASONS]; /* this family's, by reason */
     int nskips;
 } table_sink;
@@ -281,6 +282,7 @@ static void untimed_row(table_sink *t, const char *name, const char *shape, cons
 }
 
 static void add_note(table_sink *t, const char *prefix, const vkb_result *r, const char *text);
+static void columns(table_sink *t, const char *unit);
 
 /* The memory a placing row used, once per variant and backend in the legend. */
 static void memory_note(table_sink *t, const vkb_result *r)
@@ -309,6 +311,8 @@ static void single_row(table_sink *t, const vkb_result *r)
             untimed_row(t, name, shape, r);
         return;
     }
+    if (strcmp(vkb_variant_unit(r->family, r->variant), t->column_unit) != 0)   /* peak: float, then integer rows */
+        columns(t, vkb_variant_unit(r->family, r->variant));
     vkb_fmt_cell(t->out, name, t->name_w, 1);
     vkb_fmt_cell(t->out, shape, t->shape_w, 1);
     vkb_fmt_cell(t->out, vkb_fmt_time(r->time_ns.median, buf, sizeof buf), 7, 0);
@@ -396,14 +400,10 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
         details(t, cu, "cuda ");
 }
 
-static void header(table_sink *t)
+/* The column names; the rate column named by UNIT (single API; paired, the title names the units). */
+static void columns(table_sink *t, const char *unit)
 {
-    const vkb_family *f = t->family;
-    char title[400];
-    snprintf(title, sizeof title, strstr(f->summary, f->metric) ? "== %s: %s" : "== %s: %s (%s)", f->name, f->summary,
-             f->metric);
-    fputc('\n', t->out);
-    vkb_fmt_wrap(t->out, 0, 3, title, t->width);
+    t->column_unit = unit;
     vkb_fmt_cell(t->out, "variant", t->name_w, 1);
     vkb_fmt_cell(t->out, "shape", t->shape_w, 1);
     if (t->paired) {
@@ -422,7 +422,7 @@ static void header(table_sink *t)
         vkb_fmt_cell(t->out, "IQR%", 5, 0);
         if (t->repeat > 1)
             vkb_fmt_cell(t->out, "run%", 5, 0);
-        vkb_fmt_cell(t->out, f->metric, 8, 0);
+        vkb_fmt_cell(t->out, unit, 8, 0);
         vkb_fmt_cell(t->out, "ceil%", 7, 0);
     }
     if (t->predicts)
@@ -430,6 +430,19 @@ static void header(table_sink *t)
     if (!t->paired)
         vkb_fmt_cell(t->out, "fits", 4, 1);
     fputs("check\n", t->out);
+}
+
+/* The family's title and its column names, the rate column in the unit of R, the first row. */
+static void header(table_sink *t, const vkb_result *r)
+{
+    const vkb_family *f = t->family;
+    char title[400], units[64];
+    vkb_family_units(f, units, sizeof units);
+    snprintf(title, sizeof title, strstr(f->summary, units) ? "== %s: %s" : "== %s: %s (%s)", f->name, f->summary,
+             units);
+    fputc('\n', t->out);
+    vkb_fmt_wrap(t->out, 0, 3, title, t->width);
+    columns(t, vkb_variant_unit(f, r->variant));
 }
 
 /* Which rule a memory family's prediction comes from, by name for the legend. */
@@ -458,16 +471,21 @@ static void legend_line(table_sink *t, const char *text)
 }
 
 /* A row of the family, weighed for "fastest in this family": a timed kernel row (not a ceiling, not SUSPECT,
- * not failed) with the largest share of its ceiling; without ceilings, the best metric in its direction. */
+ * not failed) with the largest share of its ceiling; without ceilings, the best metric in its direction, of the
+ * family's own unit before another (GOP/s and GFLOP/s count different work: peak's integer and float rows). */
 static void weigh_fastest(table_sink *t, const vkb_result *r)
 {
     const vkb_result *b = t->fastest;
     int lower = r->family->time_unit_ns > 0;   /* a time per operation (latency, cache.chase): fewer is faster */
+    int own_r, own_b;
     if (!r->timed || r->status != VKB_RES_OK || r->suspect || (r->variant->flags & VKB_VAR_CEILING) ||
         !(r->metric > 0))
         return;
+    own_r = strcmp(vkb_variant_unit(r->family, r->variant), r->family->metric) == 0;
+    own_b = b && strcmp(vkb_variant_unit(b->family, b->variant), b->family->metric) == 0;
     if (!b || (r->ceiling && (!b->ceiling || r->fraction > b->fraction)) ||
-        (!r->ceiling && !b->ceiling && (lower ? r->metric < b->metric : r->metric > b->metric)))
+        (!r->ceiling && !b->ceiling && own_r > own_b) ||
+        (!r->ceiling && !b->ceiling && own_r == own_b && (lower ? r->metric < b->metric : r->metric > b->metric)))
         t->fastest = r;
 }
 
@@ -480,7 +498,7 @@ static void fastest_line(table_sink *t)
         return;
     vkb_fmt_name(r, NULL, name, sizeof name);
     vkb_fmt_shape(r, shape, sizeof shape);
-    snprintf(value, sizeof value, "%.4g %s", r->metric, r->family->metric);
+    snprintf(value, sizeof value, "%.4g %s", r->metric, vkb_variant_unit(r->family, r->variant));
     if (r->ceiling)
         snprintf(line, sizeof line, "fastest in this family: %s (%s) %s, %s, %.1f%% of ceiling %c", name, r->backend,
                  shape, value, 100 * r->fraction, ceiling_letter(t, r->ceiling));
@@ -496,14 +514,14 @@ static void fastest_line(table_sink *t)
 static void legend(table_sink *t)
 {
     const vkb_family *f = t->family;
-    char line[800];
+    char line[800], units[64];
     size_t used = 0;
     skip_lines(t);
     fastest_line(t);
     if (t->paired)
         snprintf(line, sizeof line, "vulkan, cuda: %s through each API; vk/cu: their ratio; reps, IQR%%: the fewer "
                  "runs and the larger spread (interquartile range / median); check: one word when both agree, else "
-                 "vulkan|cuda", f->metric);
+                 "vulkan|cuda", vkb_family_units(f, units, sizeof units));
     else
         snprintf(line, sizeof line, "median: device time of one run, median of reps runs; IQR%%: spread, interquartile "
                  "range / median");
@@ -693,7 +711,7 @@ static void table_result(vkb_sink *s, const vkb_result *r)
     if (!t->family || t->family != r->family)
         table_family_begin(s, r->family);
     if (!t->started) {
-        header(t);
+        header(t, r);
         t->started = 1;
     }
     if ((r->variant->flags & VKB_VAR_CEILING) && r->status == VKB_RES_SKIP && !t->none_why[0])

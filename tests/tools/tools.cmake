@@ -14,7 +14,7 @@ add_test(NAME vkb.tools.tune COMMAND ${CMAKE_CURRENT_LIST_DIR}/tune_test.sh ${vk
          ${CMAKE_SOURCE_DIR}/tools)
 set_tests_properties(vkb.tools.tune PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 300)
 # the tools' verdicts on fixtures with known answers (tools_values_test.py: report's aggregates, tune's ranking)
-foreach(case report_aggregates tune_ranking)
+foreach(case report_aggregates report_units tune_ranking)
     add_test(NAME vkb.tools.values.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tools_values_test.py ${case})
     set_tests_properties(vkb.tools.values.${case} PROPERTIES LABELS tools TIMEOUT 300)
 endforeach()

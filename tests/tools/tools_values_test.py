@@ -88,6 +88,25 @@ def case_report_aggregates():
           "one mean per family with pairs", out)
 
 
+def case_report_units():
+    """Issues 36, 39: a family whose rows count different work (peak: fp32 FMA in GFLOP/s, int32 multiply-add in
+    GOP/s) gets a rate column whose cells each name their unit; a family of one unit keeps it in the header."""
+    doc = base()
+    doc["results"] = [result(doc, "peak", "fma_f32", "vulkan", 500), result(doc, "peak", "mad_i32", "vulkan", 250),
+                      result(doc, "fam", "a", "vulkan", 200)]
+    doc["results"][0]["metric"]["name"] = "GFLOP/s"
+    doc["results"][1]["metric"]["name"] = "GOP/s"
+    doc["results"][2]["metric"]["name"] = "GB/s"
+    path = os.path.join(tempfile.mkdtemp(), "units.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    code, out, err = tool("report", path)
+    check(code == 0, "report exit 0", out, err)
+    for want in ("| variant | shape | vulkan rate |", "| fma_f32 | n=1024 | 500 GFLOP/s |",
+                 "| mad_i32 | n=1024 | 250 GOP/s |", "| variant | shape | vulkan GB/s |", "| a | n=1024 | 200 |"):
+        check(want in out, f"report has {want!r}", out)
+
+
 FAKE_VKBENCH = r'''
 import json, os, sys
 argv = sys.argv[1:]

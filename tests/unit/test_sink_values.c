@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "families.h"
+#include "listing.h"
 #include "sinks.h"
 #include "unit.h"
 #include "util.h"
@@ -295,4 +297,135 @@ static void csv_values(void)
         fputs(t, stderr);
 }
 
-UNIT_TESTS({"json_values", json_values}, {"json_zero_location", json_zero_location}, {"csv_values", csv_values})
+/* The text in column NAME of the CSV's first row, into OUT ("" when missing). */
+static const char *csv_text_at(const char *text, const char *name, char *out, size_t len)
+{
+    char field[128];
+    const char *row = strchr(text, '\n');
+    out[0] = 0;
+    for (int i = 0; row && csv_field(text, i, field, sizeof field)[0]; i++)
+        if (strcmp(field, name) == 0)
+            return csv_field(row + 1, i, out, len);
+    return out;
+}
+
+/* The string of the result's "metric": {"name": ...} in the JSON TEXT, into OUT ("" when missing). */
+static const char *json_metric_name(const char *text, char *out, size_t len)
+{
+    const char *p = strstr(text, "\"metric\": {");
+    out[0] = 0;
+    p = p ? strstr(p, "\"name\": \"") : NULL;
+    if (p) {
+        p += strlen("\"name\": \"");
+        snprintf(out, len, "%.*s", (int)strcspn(p, "\""), p);
+    }
+    return out;
+}
+
+/* Issues 36 and 39: the peak family's integer rows (VKB_VAR_INTEGER_OPS in host/families/peak/rows.h) count
+ * integer operations, so the JSON, the CSV, the table and `vkbench list` say GOP/s; its float rows GFLOP/s. */
+static void integer_units(void)
+{
+    static const struct { const char *variant, *unit; } rows[] = {
+        {"fma_f32", "GFLOP/s"}, {"fma_f16x2", "GFLOP/s"}, {"coopmat_f16_f32", "GFLOP/s"}, {"mad_i32", "GOP/s"},
+        {"mad_i16", "GOP/s"}, {"dot_u8x4", "GOP/s"}, {"coopmat_s8_s32", "GOP/s"}, {"coopmat_u8_u32", "GOP/s"},
+    };
+    const vkb_family *peak = NULL;
+    char got[64], line[256], *t;
+    FILE *f;
+    for (int i = 0; i < vkb_family_count; i++)
+        peak = strcmp(vkb_families[i]->name, "peak") == 0 ? vkb_families[i] : peak;
+    ASSERT(peak != NULL);
+    if (!peak)
+        return;
+    for (size_t i = 0; i < VKB_COUNT(rows); i++) {
+        const vkb_variant *v = vkb_variant_find(peak, rows[i].variant);
+        ASSERT(v != NULL);
+        if (!v)
+            continue;
+        fabricate();
+        result.family = peak, result.variant = v, result.ceiling = NULL, result.status = VKB_RES_OK;
+        t = write_with(vkb_sink_json_create("units.json"), "units.json");
+        ASSERT(strcmp(json_metric_name(t, got, sizeof got), rows[i].unit) == 0);
+        ASSERT(strstr(t, "\"better\": \"higher\""));
+        t = write_with(vkb_sink_csv_create("units.csv"), "units.csv");
+        ASSERT(strcmp(csv_text_at(t, "metric_name", got, sizeof got), rows[i].unit) == 0);
+        /* the table names the unit above the row: its rate column's header */
+        f = tmpfile();
+        ASSERT(f != NULL);
+        if (f) {
+            vkb_sink *s = vkb_sink_table_create(f, 0);
+            vkb_backend *backends[] = {&vulkan_backend};
+            int header = 0;
+            s->begin(s, &settings, backends, 1, &plan);
+            s->family_begin(s, peak);
+            s->result(s, &result);
+            s->family_end(s, peak);
+            s->end(s, 0);
+            vkb_sink_destroy(s);
+            rewind(f);
+            while (fgets(line, sizeof line, f))
+                header |= strncmp(line, "variant ", 8) == 0 && strstr(line, rows[i].unit) &&
+                          (strcmp(rows[i].unit, "GOP/s") == 0) == (strstr(line, "GFLOP/s") == NULL);
+            fclose(f);
+            ASSERT(header);
+        }
+        if (unit_failures)
+            fprintf(stderr, "%s: %s\n", rows[i].variant, got);
+    }
+    /* `vkbench list`: the family's units, and the integer rows marked */
+    f = tmpfile();
+    ASSERT(f != NULL);
+    if (f) {
+        int family = 0, marked = 0, unmarked = 0;
+        vkb_list_families(f, 0);
+        rewind(f);
+        while (fgets(line, sizeof line, f)) {
+            family |= strncmp(line, "peak: ", 6) == 0 && strstr(line, "[GFLOP/s, GOP/s;");
+            marked += strstr(line, " mad_i32 ") && strstr(line, "(GOP/s)");
+            marked += strstr(line, " coopmat_u8_u32 ") && strstr(line, "(GOP/s)");
+            unmarked += strstr(line, " fma_f32 ") && !strstr(line, "(GOP/s)");
+        }
+        fclose(f);
+        ASSERT(family && marked == 2 && unmarked == 1);
+    }
+}
+
+/* "fastest in this family" weighs rates of one unit: peak's float row before a larger integer rate. */
+static void fastest_of_one_unit(void)
+{
+    const vkb_family *peak = NULL;
+    vkb_result fma, mad;
+    char line[256];
+    int fastest = 0;
+    FILE *f = tmpfile();
+    for (int i = 0; i < vkb_family_count; i++)
+        peak = strcmp(vkb_families[i]->name, "peak") == 0 ? vkb_families[i] : peak;
+    ASSERT(peak && f);
+    if (!peak || !f)
+        return;
+    fabricate();
+    result.family = peak, result.ceiling = NULL, result.status = VKB_RES_OK;
+    fma = mad = result;
+    fma.variant = vkb_variant_find(peak, "fma_f32"), fma.metric = 100;
+    mad.variant = vkb_variant_find(peak, "mad_i32"), mad.metric = 400;
+    {
+        vkb_sink *s = vkb_sink_table_create(f, 0);
+        vkb_backend *backends[] = {&vulkan_backend};
+        s->begin(s, &settings, backends, 1, &plan);
+        s->family_begin(s, peak);
+        s->result(s, &mad);
+        s->result(s, &fma);
+        s->family_end(s, peak);
+        s->end(s, 0);
+        vkb_sink_destroy(s);
+    }
+    rewind(f);
+    while (fgets(line, sizeof line, f))
+        fastest |= strstr(line, "fastest in this family: fma_f32") && strstr(line, "100 GFLOP/s");
+    fclose(f);
+    ASSERT(fastest);
+}
+
+UNIT_TESTS({"json_values", json_values}, {"json_zero_location", json_zero_location}, {"csv_values", csv_values},
+           {"integer_units", integer_units}, {"fastest_of_one_unit", fastest_of_one_unit})

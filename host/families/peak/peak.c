@@ -24,8 +24,8 @@
     {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, flags, note},
 #define UNBUILT_ROW(name, type, ops, needs, note, reason) \
     {#name, NULL, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, VKB_VAR_VULKAN_ONLY | VKB_VAR_NOT_IN_SUITE, note},
-#define CM_ROW(name, shader, combo, needs, note) \
-    {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, combo, needs, VKB_VAR_NOT_IN_SUITE, note},
+#define CM_ROW(name, shader, combo, needs, flags, note) \
+    {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, combo, needs, flags, note},
 static const vkb_variant variants[] = {PEAK_ROWS(ROW) PEAK_COOPMAT_ROWS(CM_ROW) PEAK_UNBUILT_ROWS(UNBUILT_ROW)};
 
 /* operations one step counts, by type (the cooperative-matrix rows count 2 M N K per multiply-add) */

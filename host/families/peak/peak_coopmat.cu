@@ -85,7 +85,7 @@ constexpr unsigned k_peak_coopmat_f16_f32 = 16, k_peak_coopmat_f16_f16 = 16, k_p
 
 } // namespace
 
-#define CUDA_CM_ROW(name, shader, combo, needs, note) \
+#define CUDA_CM_ROW(name, shader, combo, needs, flags, note) \
     {#shader, 3, {16, 16, k_##shader}, launch<ct_##shader, shader>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_peak_coopmat[] = {
     PEAK_COOPMAT_ROWS(CUDA_CM_ROW)

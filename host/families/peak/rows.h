@@ -10,6 +10,7 @@
 #include "peak.h"
 
 #define NIS VKB_VAR_NOT_IN_SUITE
+#define IOPS VKB_VAR_INTEGER_OPS /* integer work: GOP/s, not GFLOP/s */
 #define PEAK_ROWS(X)                                                                                          \
     X(fma_f32, peak_fma_f32, PEAK_T_F32, 2, 0, 0, "fp32 FMA, scalar (NVIDIA FFMA)")                           \
     X(fma_f32x4, peak_fma_f32x4, PEAK_T_F32X4, 8, 0, NIS, "fp32 FMA on vec4: 4 lanes per step")               \
@@ -17,25 +18,26 @@
     X(fma_f16x2, peak_fma_f16x2, PEAK_T_F16X2, 4, VKB_NEED_FLOAT16, NIS,                                      \
       "fp16 FMA on f16vec2 (NVIDIA HFMA2: two halves per instruction)")                                       \
     X(fma_f64, peak_fma_f64, PEAK_T_F64, 2, VKB_NEED_FLOAT64, NIS, "fp64 FMA (shaderFloat64; NVIDIA DFMA)")   \
-    X(mad_i32, peak_mad_i32, PEAK_T_I32, 2, 0, NIS, "int32 multiply-add x * a + b (NVIDIA IMAD)")             \
-    X(mad_i16, peak_mad_i16, PEAK_T_I16, 2, VKB_NEED_INT16, NIS, "int16 multiply-add (shaderInt16)")          \
-    X(dot_u8x4, peak_dot_u8x4, PEAK_T_DOT, 8, VKB_NEED_INT_DOT, NIS,                                          \
+    X(mad_i32, peak_mad_i32, PEAK_T_I32, 2, 0, NIS | IOPS, "int32 multiply-add x * a + b (NVIDIA IMAD)")      \
+    X(mad_i16, peak_mad_i16, PEAK_T_I16, 2, VKB_NEED_INT16, NIS | IOPS, "int16 multiply-add (shaderInt16)")   \
+    X(dot_u8x4, peak_dot_u8x4, PEAK_T_DOT, 8, VKB_NEED_INT_DOT, NIS | IOPS,                                   \
       "4-way dot product of packed unsigned bytes plus accumulate (VK_KHR_shader_integer_dot_product; "       \
       "NVIDIA IDP4A)")
 
-/* The cooperative-matrix rows: X(name, shader, combo, needs, note), combo host/families/peak/peak_coopmat.h's
- * PEAK_CM_*: each subgroup PEAK_CM_CHAINS accumulators of the device's fragment (peak_coopmat.comp), 2 M N K
- * operations per multiply-add. */
+/* The cooperative-matrix rows: X(name, shader, combo, needs, flags, note), combo
+ * host/families/peak/peak_coopmat.h's PEAK_CM_*: each subgroup PEAK_CM_CHAINS accumulators of the device's
+ * fragment (peak_coopmat.comp), 2 M N K operations per multiply-add. */
 #define PEAK_COOPMAT_ROWS(X)                                                                                  \
     X(coopmat_f16_f32, peak_coopmat_f16_f32, PEAK_CM_F16_F32, VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, \
-      "cooperative matrices fp16 x fp16 + fp32, the device's fragment (CUDA: WMMA 16x16x16, HMMA)")           \
+      NIS, "cooperative matrices fp16 x fp16 + fp32, the device's fragment (CUDA: WMMA 16x16x16, HMMA)")      \
     X(coopmat_f16_f16, peak_coopmat_f16_f16, PEAK_CM_F16_F16, VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, \
-      "cooperative matrices fp16 x fp16 + fp16")                                                              \
+      NIS, "cooperative matrices fp16 x fp16 + fp16")                                                         \
     X(coopmat_s8_s32, peak_coopmat_s8_s32, PEAK_CM_S8_S32,                                                    \
-      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_INT8,                                         \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_INT8, NIS | IOPS,                             \
       "cooperative matrices s8 x s8 + s32 (CUDA: WMMA, IMMA)")                                                \
     X(coopmat_u8_u32, peak_coopmat_u8_u32, PEAK_CM_U8_U32,                                                    \
-      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_INT8, "cooperative matrices u8 x u8 + u32")
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_INT8, NIS | IOPS,                             \
+      "cooperative matrices u8 x u8 + u32")
 
 /* Rows the shaders cannot express with the compiler at hand: U(name, type, ops, needs, note, reason); each is
  * skipped with REASON where the device has the feature. */
