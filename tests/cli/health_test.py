@@ -10,6 +10,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tools"))
+import vkbschema  # noqa: E402  the reader of docs/vkbench.schema.json, tests/check_json.py's
+
+HEALTH_SCHEMA = vkbschema.load("vkbench-health.schema.json")
 LVP = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 LINE = re.compile(r"^vkbench: GPU (\d+) ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}) (\S+): "
                   r"([a-z]+): (.+)$")
@@ -41,6 +45,8 @@ def health(args, env=None, two=False):
     js = os.path.join(tmp, "verdict.json")
     p = subprocess.run([VKBENCH, "health", *args, "--json", js], capture_output=True, text=True, env=e, timeout=300)
     doc = json.load(open(js)) if os.path.exists(js) else None
+    defects = vkbschema.errors(doc, root=HEALTH_SCHEMA) if doc is not None else []
+    check(not defects, "the verdict follows docs/vkbench-health.schema.json", defects, doc)
     return p.returncode, p.stdout, p.stderr, doc
 
 
@@ -185,6 +191,31 @@ def case_slower():
         rc, out, err, doc = health(["--allow-cpu"], env={"VKB_FAULT_INJECT": bad})
         check(rc == 2 and len(err.strip().splitlines()) == 1 and "slower takes ':I:N'" in err,
               f"{bad}: refused, exit 2, one line", rc, err)
+
+
+def case_schema():
+    """docs/vkbench-health.schema.json: a real verdict (one GPU failing validate, the other passing) follows it,
+    and each defect planted in a copy is found: the checker every case runs reads the schema, not a copy of it."""
+    import copy
+    rc, out, err, doc = health(["--allow-cpu"], env={"VKB_FAULT_INJECT": "wrong-device:1"}, two=True)
+    check(rc == 1 and len(doc["gpus"]) == 2, "a verdict to check", rc, err)
+    planted = (("schema", lambda d: d.update(schema="vkbench-health/2")),
+               ("verdict", lambda d: d.update(verdict="fine")),
+               ("exit", lambda d: d.update(exit=2)),
+               ("unknown field", lambda d: d.update(extra=1)),
+               ("missing gpus", lambda d: d.pop("gpus")),
+               ("gpu verdict", lambda d: d["gpus"][0].update(verdict="ok")),
+               ("action", lambda d: d["gpus"][1].update(action="reboot")),
+               ("uuid", lambda d: d["gpus"][0].update(uuid="not-a-uuid")),
+               ("failing check name", lambda d: d["gpus"][1]["failing"].append("slow: copy/vec4")),
+               ("row status", lambda d: d["gpus"][0]["rows"][0].update(status="passed")),
+               ("row metric", lambda d: d["gpus"][0]["rows"][0].update(metric=-1)),
+               ("row unit", lambda d: d["gpus"][0]["rows"][0].update(unit="GiB/s")),
+               ("unknown row field", lambda d: d["gpus"][0]["rows"][0].update(extra=1)))
+    for what, plant in planted:
+        bad = copy.deepcopy(doc)
+        plant(bad)
+        check(vkbschema.errors(bad, root=HEALTH_SCHEMA), f"planted {what}: found by the schema", bad)
 
 
 def case_prom():
