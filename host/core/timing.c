@@ -1,5 +1,4 @@
 /* timing.c - warm-up until the clocks settle, then repetitions until the median settles. */
-#define _POSIX_C_SOURCE 200809L   /* nanosleep */
 #include "timing.h"
 
 #include <math.h>
@@ -76,14 +75,21 @@ static double slower_fraction(const vkb_backend *b)
     return (pct < 1 ? 1 : pct > 1000 ? 1000 : pct) / 100.0;
 }
 
-/* Wait (sleeping: a loaded host's clock still moves) until the host's clock reads DEADLINE_NS. */
-static void wait_until_ns(double deadline_ns)
+/* slower's batch: each of the REPS times in NS made FRACTION longer, the host waiting (asleep: a loaded host's
+ * clock still moves) for the time added; the host time since T0 after the wait. */
+static double stretch_batch(double *ns, int reps, double fraction, double t0)
 {
-    double left;
-    while ((left = deadline_ns - vkb_now_ns()) > 0) {
+    double added = 0, deadline, left;
+    for (int r = 0; r < reps; r++) {
+        added += ns[r] * fraction;
+        ns[r] *= 1 + fraction;
+    }
+    deadline = vkb_now_ns() + added;
+    while ((left = deadline - vkb_now_ns()) > 0) {
         struct timespec ts = {(time_t)(left / 1e9), (long)fmod(left, 1e9)};
         nanosleep(&ts, NULL);
     }
+    return vkb_now_ns() - t0;
 }
 
 /* Execute REPS timed repetitions into NS, checking each against zero and the batch against the host's
@@ -101,15 +107,9 @@ static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs,
     if (more)
         b->execute(b, prepared, bufs, extra * reps, cold, more);
     b->execute(b, prepared, bufs, reps, cold, ns);
-    if (slower > 0) {
-        double added = 0;
-        for (int r = 0; r < reps; r++) {
-            added += ns[r] * slower;
-            ns[r] *= 1 + slower;
-        }
-        wait_until_ns(vkb_now_ns() + added);
-    }
     host = vkb_now_ns() - t0;
+    if (slower > 0)
+        host = stretch_batch(ns, reps, slower, t0);
     for (int r = 0; more && r < reps; r++)
         for (int k = 0; k < extra; k++)
             ns[r] += more[extra * r + k];
