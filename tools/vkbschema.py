@@ -1,7 +1,9 @@
 """vkbschema: the results file's JSON Schema (docs/vkbench.schema.json), loaded once, and a validator of the
-subset of JSON Schema it uses (type, const, enum, required, properties, additionalProperties, items, minItems,
-minimum, minLength, pattern, anyOf, $ref), in python3's standard library alone. The schema is the one
-description of the format; tests/check_json.py and tools/vkbjson.py both read it through this module."""
+subset of JSON Schema it uses (type, const, enum, required, properties, additionalProperties (a schema or false),
+items, minItems, minimum, minLength, pattern, anyOf, $ref), in python3's standard library alone. The schema is the one
+description of the format; tests/check_json.py and tools/vkbjson.py both read it through this module. Another
+format's schema in the same subset (docs/vkbench-health.schema.json) is read with load() and checked with
+errors(..., root=THAT)."""
 import json
 import math
 import os
@@ -11,6 +13,12 @@ import sys
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "vkbench.schema.json")
 with open(PATH, encoding="utf-8") as _f:
     SCHEMA = json.load(_f)
+
+
+def load(name):
+    """The schema docs/NAME, parsed."""
+    with open(os.path.join(os.path.dirname(PATH), name), encoding="utf-8") as f:
+        return json.load(f)
 
 
 def definition(name):
@@ -26,18 +34,20 @@ def _is(kind, x):
             "integer": number and (type(x) is int or x.is_integer())}[kind]
 
 
-def _resolve(s):
+def _resolve(s, root):
     while "$ref" in s:
-        s = definition(s["$ref"].rsplit("/", 1)[-1])
+        s = root["$defs"][s["$ref"].rsplit("/", 1)[-1]]
     return s
 
 
-def errors(x, s=None, where="document", skip_since=()):
-    """Every way X breaks schema S (default: the whole document), as "where: what" strings, first found first.
-    SKIP_SINCE: minor versions ("2.1") whose required additions (x-since) are not required here."""
-    s = _resolve(SCHEMA if s is None else s)
+def errors(x, s=None, where="document", skip_since=(), root=None):
+    """Every way X breaks schema S (default: the whole document of ROOT), as "where: what" strings, first found
+    first. SKIP_SINCE: minor versions ("2.1") whose required additions (x-since) are not required here. ROOT: the
+    schema whose $defs a $ref names (default: the results file's)."""
+    root = SCHEMA if root is None else root
+    s = _resolve(root if s is None else s, root)
     if "anyOf" in s:
-        alts = [errors(x, a, where, skip_since) for a in s["anyOf"]]
+        alts = [errors(x, a, where, skip_since, root) for a in s["anyOf"]]
         return [] if any(not a for a in alts) else min(alts, key=len)
     if "const" in s and x != s["const"]:
         return [f"{where}: {x!r} is not {s['const']!r}"]
@@ -60,14 +70,16 @@ def errors(x, s=None, where="document", skip_since=()):
             out.append(f"{where}: fewer than {s['minItems']} items")
         if "items" in s:
             for i, v in enumerate(x):
-                out += errors(v, s["items"], f"{where}[{i}]", skip_since)
+                out += errors(v, s["items"], f"{where}[{i}]", skip_since, root)
     if isinstance(x, dict):
         skipped = {k for v in skip_since for k in s.get("x-since", {}).get(v, [])}
         out += [f"{where}: no {k}" for k in s.get("required", []) if k not in x and k not in skipped]
         props = s.get("properties", {})
         for k, v in x.items():
             if k in props:
-                out += errors(v, props[k], f"{where}.{k}", skip_since)
+                out += errors(v, props[k], f"{where}.{k}", skip_since, root)
             elif isinstance(s.get("additionalProperties"), dict):
-                out += errors(v, s["additionalProperties"], f"{where}.{k}", skip_since)
+                out += errors(v, s["additionalProperties"], f"{where}.{k}", skip_since, root)
+            elif s.get("additionalProperties") is False:
+                out.append(f"{where}: {k} is not a field of this format")
     return out

@@ -16,6 +16,13 @@ int vkb_fault_arg(const char *name, long *value)
     return 1;
 }
 
+long vkb_fault_second(long fallback)
+{
+    const char *f = getenv("VKB_FAULT_INJECT"), *first = f ? strchr(f, ':') : NULL;
+    const char *second = first ? strchr(first + 1, ':') : NULL;
+    return second ? strtol(second + 1, NULL, 10) : fallback;
+}
+
 /* Every fault the tests can plant, with the numbers it takes after ':' (none: nfields 0) and their ranges: a
  * number past its range (signal 0, a repetition factor of 1) or an extra field plants nothing, so it is refused
  * rather than ignored. */
@@ -30,6 +37,7 @@ static const struct fault_spec {
     {"skip-pass", 1, 0, {0}, {63}},
     {"signal-early", 1, 0, {1}, {31}}, {"signal-late", 1, 0, {1}, {31}}, {"signal-twice", 1, 0, {1}, {31}},
     {"slow-device", 2, 1, {0, 2}, {63, 16}},   /* device I, K times the work (default 2) */
+    {"slower", 2, 0, {0, 1}, {63, 1000}},      /* device I, PCT percent more time */
     {"wrong-device", 1, 0, {0}, {63}}, {"device-lost", 1, 0, {0}, {63}}, {"hang", 1, 0, {0}, {63}},
     {"slow-api-copy"}, {"warm-climb"},
 };
@@ -65,10 +73,13 @@ int vkb_fault_check(char *why, size_t len)
         if (strncmp(f, faults[i].name, n) == 0 && (!f[n] || f[n] == ':')) {
             if (fault_args_ok(&faults[i], f + n))
                 return 0;
-            snprintf(why, len, "'%.60s': %s takes %s", f, faults[i].name,
-                     faults[i].nfields == 0 ? "no number"
-                     : faults[i].nfields == 2 ? "':I' or ':I:K' (a device index, K 2 to 16)"
-                     : faults[i].lo[0] == 1 ? "':SIG', a signal number 1 to 31" : "':K', a number 0 to 63");
+            if (faults[i].nfields == 2)
+                snprintf(why, len, "'%.60s': %s takes %s':I:N' (a device index, N %ld to %ld)", f, faults[i].name,
+                         faults[i].optional ? "':I' or " : "", faults[i].lo[1], faults[i].hi[1]);
+            else
+                snprintf(why, len, "'%.60s': %s takes %s", f, faults[i].name,
+                         faults[i].nfields == 0 ? "no number"
+                         : faults[i].lo[0] == 1 ? "':SIG', a signal number 1 to 31" : "':K', a number 0 to 63");
             return -1;
         }
     }

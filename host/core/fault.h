@@ -10,6 +10,8 @@
  * timer-reversed, timer-early, product-element, product-tile, product-nan (docs/verification.md). */
 int vkb_fault_arg(const char *name, long *value);
 #define vkb_fault(name) vkb_fault_arg(name, NULL)
+/* The second number of VKB_FAULT_INJECT=NAME:I:N (N), or FALLBACK when there is none. */
+long vkb_fault_second(long fallback);
 /* VKB_FAULT_INJECT unset, or a fault of the known list (skip-pass:K with K decimal): 0; else -1 with WHY. A new
  * fault goes into fault.c's list, or every run with it is refused. */
 int vkb_fault_check(char *why, size_t len);

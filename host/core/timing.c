@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "signals.h"
 #include "fault.h"
@@ -57,11 +58,39 @@ int vkb_timing_error(char *why, size_t len)
  * beyond each timed one: K - 1, or 0 without the fault. */
 static int slow_device_extra(const vkb_backend *b)
 {
-    const char *f = getenv("VKB_FAULT_INJECT"), *k = f ? strchr(f, ':') : NULL;
-    long sick = -1, v = k && (k = strchr(k + 1, ':')) ? strtol(k + 1, NULL, 10) : 2;
+    long sick = -1, v = vkb_fault_second(2);
     if (!vkb_fault_arg("slow-device", &sick) || sick != b->caps.index)
         return 0;
     return v < 2 ? 1 : v > 16 ? 15 : (int)v - 1;
+}
+
+/* VKB_FAULT_INJECT=slower:I:PCT: device I's timed repetitions report PCT percent more time (1 to 1000), a GPU
+ * slower by a fraction (15%: the issue's throttled GPU), which slow-device's whole multiples cannot plant. The
+ * host waits out the added time before it reads its clock, so the batch stays inside the host's time and every
+ * timer rule still applies. The fraction of time added: PCT / 100, or 0 without the fault. */
+static double slower_fraction(const vkb_backend *b)
+{
+    long sick = -1, pct = vkb_fault_second(0);
+    if (!vkb_fault_arg("slower", &sick) || sick != b->caps.index)
+        return 0;
+    return (pct < 1 ? 1 : pct > 1000 ? 1000 : pct) / 100.0;
+}
+
+/* slower's batch: each of the REPS times in NS made FRACTION longer, the host waiting (asleep: a loaded host's
+ * clock still moves) for the time added; the host time since T0 after the wait. */
+static double stretch_batch(double *ns, int reps, double fraction, double t0)
+{
+    double added = 0, deadline, left;
+    for (int r = 0; r < reps; r++) {
+        added += ns[r] * fraction;
+        ns[r] *= 1 + fraction;
+    }
+    deadline = vkb_now_ns() + added;
+    while ((left = deadline - vkb_now_ns()) > 0) {
+        struct timespec ts = {(time_t)(left / 1e9), (long)fmod(left, 1e9)};
+        nanosleep(&ts, NULL);
+    }
+    return vkb_now_ns() - t0;
 }
 
 /* Execute REPS timed repetitions into NS, checking each against zero and the batch against the host's
@@ -73,12 +102,15 @@ static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs,
 {
     double t0 = vkb_now_ns(), host, sum = 0;
     int extra = slow_device_extra(b);
+    double slower = slower_fraction(b);
     double *more = extra ? vkb_alloc((size_t)extra * (size_t)reps * sizeof *more) : NULL;
     span_measured_ns = span_ns = 0;
     if (more)
         b->execute(b, prepared, bufs, extra * reps, cold, more);
     b->execute(b, prepared, bufs, reps, cold, ns);
     host = vkb_now_ns() - t0;
+    if (slower > 0)
+        host = stretch_batch(ns, reps, slower, t0);
     for (int r = 0; more && r < reps; r++)
         for (int k = 0; k < extra; k++)
             ns[r] += more[extra * r + k];

@@ -10,6 +10,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tools"))
+import vkbschema  # noqa: E402  the reader of docs/vkbench.schema.json, tests/check_json.py's
+
+HEALTH_SCHEMA = vkbschema.load("vkbench-health.schema.json")
 LVP = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 LINE = re.compile(r"^vkbench: GPU (\d+) ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}) (\S+): "
                   r"([a-z]+): (.+)$")
@@ -41,6 +45,8 @@ def health(args, env=None, two=False):
     js = os.path.join(tmp, "verdict.json")
     p = subprocess.run([VKBENCH, "health", *args, "--json", js], capture_output=True, text=True, env=e, timeout=300)
     doc = json.load(open(js)) if os.path.exists(js) else None
+    defects = vkbschema.errors(doc, root=HEALTH_SCHEMA) if doc is not None else []
+    check(not defects, "the verdict follows docs/vkbench-health.schema.json", defects, doc)
     return p.returncode, p.stdout, p.stderr, doc
 
 
@@ -136,16 +142,80 @@ def case_baseline():
 def case_baseline_roundtrip():
     """health --json, fleet.py --write-baseline, health --baseline: the tools agree on the format (the verdict's
     speed is this machine's load's, so only that it was judged is checked)."""
-    tmp = tempfile.mkdtemp()
     rc, out, err, doc = health(["--allow-cpu"])
+    base = write_baseline(doc)
+    rc, out, err, doc = health(["--allow-cpu", "--baseline", base])
+    check(rc in (0, 1) and doc["gpus"][0]["speed_judged"] is True, "the baseline read and used", rc, err)
+
+
+def write_baseline(doc):
+    """The baseline fleet.py --write-baseline writes from the verdict DOC (one healthy run: each row's median is
+    that run's metric, its noise the tool's floor): its path."""
+    tmp = tempfile.mkdtemp()
     verdict, base = os.path.join(tmp, "v.json"), os.path.join(tmp, "base.tsv")
     json.dump(doc, open(verdict, "w"))
     fleet = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tools",
                          "fleet.py")
     p = subprocess.run([sys.executable, fleet, verdict, "--write-baseline", base], capture_output=True, text=True)
     check(p.returncode == 0, "fleet.py --write-baseline", p.stderr)
-    rc, out, err, doc = health(["--allow-cpu", "--baseline", base])
-    check(rc in (0, 1) and doc["gpus"][0]["speed_judged"] is True, "the baseline read and used", rc, err)
+    return base
+
+
+def case_slower():
+    """A GPU slower than its own baseline: the baseline from a healthy run of this node, then the same node with
+    VKB_FAULT_INJECT=slower:0:1000 (every timed row 11x the time). The verdict must not depend on load, and two
+    lavapipe runs seconds apart on a shared 2-core machine differ by more than the 15% of the issue's throttled
+    GPU (docs/tooling.md, the stress table: 15% is planted there, 10 times, and counted) but not by 11x: the
+    fault's rows are judged at 1/11 of their baseline against a bound of 8% (health.c's MIN_SLOWDOWN over the
+    tool's noise floor). A fault out of its range plants nothing: refused, exit 2, one line."""
+    rc, out, err, doc = health(["--allow-cpu"])
+    check(rc in (0, 1) and doc and doc["gpus"], "the healthy run", rc, err)
+    base = write_baseline(doc)
+    rc, out, err, doc = health(["--allow-cpu", "--baseline", base], env={"VKB_FAULT_INJECT": "slower:0:1000"})
+    check(rc == 1, "a slower GPU 0: exit 1", rc, err, doc)
+    g = doc["gpus"][0]
+    check(g["verdict"] == "fail" and g["action"] == "drain" and g["speed_judged"] is True,
+          "GPU 0: fail, drain, speed judged", g)
+    timed = [r["row"] for r in g["rows"] if "metric" in r]
+    speed = [f for f in g["failing"] if f.startswith("speed: ")]
+    # every timed row is judged at about 1/11 of its baseline (a GPU keeps 8 checks): a run merely slowed by load
+    # has some rows inside the bound and none at half its baseline
+    check(len(speed) == min(8, len(timed)) and any(f.startswith("speed: copy/vec4: ") for f in speed),
+          "every timed row fails speed", timed, g)
+    ratios = [float(re.search(r", ([0-9.]+)x of the baseline's ", f).group(1)) for f in speed]
+    check(max(ratios) < 0.5, "each at a fraction of its baseline", ratios, g)
+    lines = failing_lines(err)
+    check(lines and all(m and m.group(1) == "0" and m.group(4) == "speed" for m in lines),
+          "every failure line: GPU 0, speed", err)
+    for bad in ("slower:0:0", "slower:0:1001", "slower:0", "slower:64:15"):
+        rc, out, err, doc = health(["--allow-cpu"], env={"VKB_FAULT_INJECT": bad})
+        check(rc == 2 and len(err.strip().splitlines()) == 1 and "slower takes ':I:N'" in err,
+              f"{bad}: refused, exit 2, one line", rc, err)
+
+
+def case_schema():
+    """docs/vkbench-health.schema.json: a real verdict (one GPU failing validate, the other passing) follows it,
+    and each defect planted in a copy is found: the checker every case runs reads the schema, not a copy of it."""
+    import copy
+    rc, out, err, doc = health(["--allow-cpu"], env={"VKB_FAULT_INJECT": "wrong-device:1"}, two=True)
+    check(rc == 1 and len(doc["gpus"]) == 2, "a verdict to check", rc, err)
+    planted = (("schema", lambda d: d.update(schema="vkbench-health/2")),
+               ("verdict", lambda d: d.update(verdict="fine")),
+               ("exit", lambda d: d.update(exit=2)),
+               ("unknown field", lambda d: d.update(extra=1)),
+               ("missing gpus", lambda d: d.pop("gpus")),
+               ("gpu verdict", lambda d: d["gpus"][0].update(verdict="ok")),
+               ("action", lambda d: d["gpus"][1].update(action="reboot")),
+               ("uuid", lambda d: d["gpus"][0].update(uuid="not-a-uuid")),
+               ("failing check name", lambda d: d["gpus"][1]["failing"].append("slow: copy/vec4")),
+               ("row status", lambda d: d["gpus"][0]["rows"][0].update(status="passed")),
+               ("row metric", lambda d: d["gpus"][0]["rows"][0].update(metric=-1)),
+               ("row unit", lambda d: d["gpus"][0]["rows"][0].update(unit="GiB/s")),
+               ("unknown row field", lambda d: d["gpus"][0]["rows"][0].update(extra=1)))
+    for what, plant in planted:
+        bad = copy.deepcopy(doc)
+        plant(bad)
+        check(vkbschema.errors(bad, root=HEALTH_SCHEMA), f"planted {what}: found by the schema", bad)
 
 
 def case_prom():

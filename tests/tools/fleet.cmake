@@ -22,7 +22,7 @@ add_test(NAME vkb.slurm.fleet COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_test.sh
 set_tests_properties(vkb.slurm.fleet PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL TRUE)
 # vkbench health (tests/cli/health_test.py): planted faults (wrong result, hang, missing GPU, no GPU, slower than a
 # baseline) each give their verdict, action and exit code; a healthy node keeps
-foreach(case no_gpu healthy wrong_result hang expect baseline baseline_roundtrip prom bad_input)
+foreach(case no_gpu healthy wrong_result hang expect baseline baseline_roundtrip slower schema prom bad_input)
     add_test(NAME vkb.vk.health.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/../cli/health_test.py
              ${vkbench} ${case})
     set_tests_properties(vkb.vk.health.${case} PROPERTIES LABELS vulkan SKIP_RETURN_CODE 77 TIMEOUT 300)
