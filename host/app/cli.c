@@ -14,7 +14,7 @@ const char *const vkb_dim_flags[VKB_DIM_COUNT] = {"n", "m", "k", "rows", "cols",
 
 #define VALUE_MAX (1ll << 50) /* far beyond any device; larger is a typo, not a size */
 
-void vkb_cli_usage(FILE *out)
+static void vkb_cli_usage(FILE *out)
 {
     fputs("usage: vkbench [COMMAND] [OPTIONS]\n"
           "\n"

@@ -65,7 +65,6 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *args, char *err, size_t len);
 int vkb_cli_parse_list(const char *text, int64_t min, vkb_list *out, char *err, size_t len);
 /* Whether NAME is selected by the --variant text SEL for FAMILY (NULL or "all" selects everything). */
 int vkb_cli_variant_selected(const char *sel, const char *family, const char *name);
-void vkb_cli_usage(FILE *out);
 /* `vkbench run --help`: the options of run and each family with the size flags it takes. */
 void vkb_cli_run_usage(FILE *out);
 

@@ -48,7 +48,9 @@ static const char *pci_text(const vkb_caps *c)
     return c->pci_bus[0] ? c->pci_bus : "-";
 }
 
-int vkb_health_expect(const vkb_health *h, const char *text, char *why, size_t len)
+/* Parse --expect TEXT ("8", "H100:4,A100:4") against the models of H's GPUs: 0 when they match, else 1 with the
+ * difference in WHY; -1 when TEXT is malformed (WHY says why). */
+static int vkb_health_expect(const vkb_health *h, const char *text, char *why, size_t len)
 {
     const char *p = text;
     int mismatch = 0;
@@ -92,7 +94,8 @@ int vkb_health_expect(const vkb_health *h, const char *text, char *why, size_t l
     return mismatch;
 }
 
-int vkb_health_read_baseline(vkb_health *h, const char *path, char *why, size_t len)
+/* Read a baseline file into H: 0, or -1 with WHY. */
+static int vkb_health_read_baseline(vkb_health *h, const char *path, char *why, size_t len)
 {
     FILE *f = fopen(path, "r");
     char line[1024];

@@ -34,10 +34,5 @@ int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version);
 /* Judge RUNS[0..N-1] (RC: what the devices' run returned), print one line per failing GPU on stderr and a summary
  * on stdout, write the verdict JSON and the metrics where H says. Returns the exit code. */
 int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc);
-/* Parse --expect TEXT ("8", "H100:4,A100:4") against the models of H's GPUs: 0 when they match, else 1 with the
- * difference in WHY; -1 when TEXT is malformed (WHY says why). */
-int vkb_health_expect(const vkb_health *h, const char *text, char *why, size_t len);
-/* Read a baseline file into H: 0, or -1 with WHY. */
-int vkb_health_read_baseline(vkb_health *h, const char *path, char *why, size_t len);
 
 #endif

@@ -43,7 +43,8 @@ static int is_extent(int d)
     return d == VKB_DIM_N || d == VKB_DIM_M || d == VKB_DIM_K || d == VKB_DIM_ROWS || d == VKB_DIM_COLS;
 }
 
-int vkb_selection_takes(const vkb_family *f, int d)
+/* Whether F has a dim set by the size flag D (VKB_DIM_*); --size counts for families with an extent dim. */
+static int vkb_selection_takes(const vkb_family *f, int d)
 {
     for (int k = 0; k < f->ndims; k++) {
         int own = dim_index(f->dims[k]);
@@ -332,7 +333,7 @@ int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_
 /* Shapes from the size flags F takes: the --size values (one axis shared by every extent dim without its
  * own flag) times each explicit per-dim list; the other dims from the first default shape. */
 static int shapes_from_flags(const vkb_family *f, const vkb_args *a, const vkb_shape *defaults, vkb_shape *out,
-                             int max, char *err, size_t len)
+                                    int max, char *err, size_t len)
 {
     const vkb_list *axis[VKB_MAX_DIMS + 1];
     int naxes = 0, dim_axis[VKB_MAX_DIMS], idx[VKB_MAX_DIMS + 1] = {0}, n = 0, size_axis = -1;
@@ -368,8 +369,13 @@ static int shapes_from_flags(const vkb_family *f, const vkb_args *a, const vkb_s
     }
 }
 
-int vkb_selection_shapes_for(const vkb_family *f, const vkb_args *a, const vkb_caps *caps, vkb_shape *out,
-                             int max, char *err, size_t len)
+/* The shapes F runs: from the size flags F takes, when A gives any; else `validate` the battery, the default
+ * suite the first default shape, `run` the defaults. --size sets every extent dim (n, m, k, rows, cols) to
+ * the same value: square and cubic shapes; a cartesian product comes only from explicit per-dim lists
+ * (--rows with --cols, --m/--n/--k). Dims without a flag keep the first default shape's value. Returns the
+ * count (<= MAX), or -1 with ERR. */
+static int vkb_selection_shapes_for(const vkb_family *f, const vkb_args *a, const vkb_caps *caps, vkb_shape *out,
+                                    int max, char *err, size_t len)
 {
     static vkb_shape defaults[VKB_MAX_SHAPES];
     int n;

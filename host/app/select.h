@@ -17,17 +17,8 @@ const vkb_family *vkb_family_find(const char *name);
  * shader. Families where --variant selects nothing (of those not named) are left out. 0, or -1 with a usage
  * error in ERR. */
 int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_t len);
-/* The shapes of each selected family for A's command on CAPS (see vkb_selection_shapes_for). 0 or -1 with
+/* The shapes of each selected family for A's command on CAPS (each as select.c's shapes_for rule says). 0 or -1 with
  * ERR. */
 int vkb_selection_shapes(const vkb_args *a, const vkb_caps *caps, vkb_selection *s, char *err, size_t len);
-/* The shapes F runs: from the size flags F takes, when A gives any; else `validate` the battery, the default
- * suite the first default shape, `run` the defaults. --size sets every extent dim (n, m, k, rows, cols) to
- * the same value: square and cubic shapes; a cartesian product comes only from explicit per-dim lists
- * (--rows with --cols, --m/--n/--k). Dims without a flag keep the first default shape's value. Returns the
- * count (<= MAX), or -1 with ERR. */
-int vkb_selection_shapes_for(const vkb_family *f, const vkb_args *a, const vkb_caps *caps, vkb_shape *out,
-                             int max, char *err, size_t len);
-/* Whether F has a dim set by the size flag D (VKB_DIM_*); --size counts for families with an extent dim. */
-int vkb_selection_takes(const vkb_family *f, int d);
 
 #endif

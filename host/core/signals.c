@@ -79,7 +79,8 @@ int vkb_stop_signal(void)
     return stop_sig;
 }
 
-const char *vkb_signal_name(int sig)
+/* "SIGINT" for SIGINT. */
+static const char *vkb_signal_name(int sig)
 {
     switch (sig) {
     case SIGINT: return "SIGINT";
@@ -146,11 +147,6 @@ void vkb_signals_untrack(const char *path)
     for (int i = 0; i < MAX_TRACKED; i++)
         if (tracked[i] == path)
             tracked[i] = NULL;
-}
-
-int vkb_stdout_was_closed(void)
-{
-    return stdout_closed;
 }
 
 int vkb_stdout_finish(int quiet)

@@ -13,8 +13,6 @@
 void vkb_signals_install(void);
 /* The signal that asked the run to stop (SIGINT, ...), or 0. */
 int vkb_stop_signal(void);
-/* "SIGINT" for SIGINT. */
-const char *vkb_signal_name(int sig);
 /* A signal came before the run began: exit 128 + signal with one line (temporaries removed, the last good
  * result files kept). WHEN: "before any case ran". Returns when there was none. */
 void vkb_stop_if_signalled(const char *when);
@@ -28,8 +26,6 @@ void vkb_signal_fault(const char *name);
 /* Remember PATH (a temporary file) for the second signal to remove; forget it. */
 void vkb_signals_track(const char *path);
 void vkb_signals_untrack(const char *path);
-/* Whether descriptor 1 was closed when the process started (writes to it then matter to no one). */
-int vkb_stdout_was_closed(void);
 /* Flush stdout and say how it went: 0; 141 (SIGPIPE's code) when its reader went away; else one line
  * "cannot write standard output" (unless QUIET: another error line was printed) and VKB_EXIT_OUTPUT (a full
  * disk). A stdout closed when the process started is no error. */

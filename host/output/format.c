@@ -51,7 +51,8 @@ const char *vkb_fmt_name(const vkb_result *r, const char *home, char *buf, size_
     return buf;
 }
 
-int vkb_fmt_columns(const char *s)
+/* Columns S takes on a terminal (UTF-8 characters). */
+static int vkb_fmt_columns(const char *s)
 {
     int n = 0;
     for (; *s; s++)

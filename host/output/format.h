@@ -25,8 +25,6 @@ const char *vkb_fmt_shape(const vkb_result *r, char *buf, size_t len);
 const char *vkb_fmt_name(const vkb_result *r, const char *home, char *buf, size_t len);
 /* S cut to WIDTH columns: the end replaced by ".." when it is longer (UTF-8 counted by characters). */
 const char *vkb_fmt_fit(const char *s, int width, char *buf, size_t len);
-/* Columns S takes on a terminal (UTF-8 characters). */
-int vkb_fmt_columns(const char *s);
 /* What a failed check found, in words: "3 of 100 wrong, first at row 2, column 5: expected 1, got 0 (exact)",
  * after the check's reason where it has one (guard bands, poison, timer). */
 const char *vkb_fmt_failure(const vkb_result *r, char *buf, size_t len);

@@ -29,7 +29,9 @@ const char *vkb_identity_kind(const vkb_caps *c, char *buf, size_t len)
     return buf;
 }
 
-const char *vkb_identity_line(const vkb_backend *b, char *buf, size_t len)
+/* One backend's device, whole: "vulkan: NAME; vendor Mesa; driver ...; Vulkan 1.3.230;
+ * a CPU implementation (lavapipe): no GPU is being tested". */
+static const char *vkb_identity_line(const vkb_backend *b, char *buf, size_t len)
 {
     const vkb_caps *c = &b->caps;
     char vendor[64], kind[128];

@@ -10,9 +10,6 @@
 
 /* The kind of device in words: "a discrete GPU", "a CPU implementation (lavapipe): no GPU is being tested". */
 const char *vkb_identity_kind(const vkb_caps *c, char *buf, size_t len);
-/* One backend's device, whole: "vulkan: NAME; vendor Mesa; driver ...; Vulkan 1.3.230;
- * a CPU implementation (lavapipe): no GPU is being tested". */
-const char *vkb_identity_line(const vkb_backend *b, char *buf, size_t len);
 /* For a closing summary: "NAME, driver DRIVER, CPU implementation"; a GPU seen through both APIs once, with
  * each API's driver. */
 const char *vkb_identity_short(vkb_backend *const *backends, int n, char *buf, size_t len);
