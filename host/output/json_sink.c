@@ -265,6 +265,29 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
     vkb_json_object_end(j);
 }
 
+/* What the warm-up before the first timed case saw on each device it ran on (it ran when the backends were
+ * opened, before the run began; at the end a device of several may be closed already). */
+static void json_warmup(vkb_json *j, vkb_backend *const *backends, int n)
+{
+    vkb_json_array_begin(j, "warmup");
+    for (int i = 0; i < n; i++) {
+        const vkb_caps *c = &backends[i]->caps;
+        if (!(c->warm_s > 0))
+            continue;
+        vkb_json_object_begin(j, NULL);
+        vkb_json_string(j, "backend", backends[i]->name);
+        vkb_json_int(j, "index", c->index);
+        vkb_json_number(j, "seconds", c->warm_s);
+        vkb_json_bool(j, "settled", c->warm_settled);
+        vkb_json_number(j, "memory_gbs_first", c->warm_mem_first);
+        vkb_json_number(j, "memory_gbs_last", c->warm_mem_last);
+        vkb_json_number(j, "fma_gflops_first", c->warm_fma_first);
+        vkb_json_number(j, "fma_gflops_last", c->warm_fma_last);
+        vkb_json_object_end(j);
+    }
+    vkb_json_array_end(j);
+}
+
 static void json_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
                        const vkb_run_plan *plan)
 {
@@ -287,6 +310,7 @@ static void json_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *co
     for (int i = 0; i < nbackends; i++)
         json_caps(j, backends[i]);
     vkb_json_array_end(j);
+    json_warmup(j, backends, nbackends);
     vkb_json_object_begin(j, "plan");
     vkb_json_int(j, "cases", plan ? plan->cases : 0);
     vkb_json_int(j, "shapes", plan ? plan->shapes : 0);
@@ -307,29 +331,6 @@ static void json_on_result(vkb_sink *s, const vkb_result *r)
         fflush(stdout); /* a reader of the pipe sees each result as it is measured */
 }
 
-/* What the warm-up before the first timed case saw on each device it ran on (written at the end: it runs
- * after the devices are listed). */
-static void json_warmup(vkb_json *j, vkb_backend *const *backends, int n)
-{
-    vkb_json_array_begin(j, "warmup");
-    for (int i = 0; i < n; i++) {
-        const vkb_caps *c = &backends[i]->caps;
-        if (!(c->warm_s > 0))
-            continue;
-        vkb_json_object_begin(j, NULL);
-        vkb_json_string(j, "backend", backends[i]->name);
-        vkb_json_int(j, "index", c->index);
-        vkb_json_number(j, "seconds", c->warm_s);
-        vkb_json_bool(j, "settled", c->warm_settled);
-        vkb_json_number(j, "memory_gbs_first", c->warm_mem_first);
-        vkb_json_number(j, "memory_gbs_last", c->warm_mem_last);
-        vkb_json_number(j, "fma_gflops_first", c->warm_fma_first);
-        vkb_json_number(j, "fma_gflops_last", c->warm_fma_last);
-        vkb_json_object_end(j);
-    }
-    vkb_json_array_end(j);
-}
-
 static int json_end(vkb_sink *s, int interrupted)
 {
     json_sink *js = s->impl;
@@ -338,7 +339,6 @@ static int json_end(vkb_sink *s, int interrupted)
     if (!js->begun)
         json_begin(s, &(vkb_run_settings){.command = "", .command_line = ""}, NULL, 0, NULL);
     vkb_json_array_end(j);
-    json_warmup(j, js->backends, js->nbackends);
     vkb_json_string(j, "error", vkb_fatal_message()); /* what ended the run early, or null */
     vkb_json_bool(j, "interrupted", interrupted);
     vkb_json_object_end(j);
