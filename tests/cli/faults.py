@@ -316,6 +316,10 @@ def several_signal_run(ndev, sigs, want, fault="stuck-fence", preexec=default_si
     env = dict(os.environ, **lavapipe_times(ndev), VKB_DEVICE_TIMEOUT_S="600")
     if fault:
         env["VKB_FAULT_INJECT"] = fault
+    if SANITIZED:   # a device thread still stuck in its case at the signal's exit is left, with that case's memory,
+        # to the OS (by design: nothing it holds is safe to free from another thread); every other sanitizer
+        # finding still fails the case, and every other run is checked for leaks
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
     p = subprocess.Popen(VKBENCH + ["run", "copy", "--n", "1000", "--device", "all", "--json", jpath, "--csv", cpath,
                                     "-v", *timing],
                          stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.PIPE, env=env, preexec_fn=preexec)
