@@ -205,8 +205,8 @@ int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version)
  * baseline, the verdict and the metrics name each once). */
 static void row_key(const vkb_result *r, char *row, size_t len)
 {
-    snprintf(row, len, "%s/%s%s%s", r->family->name, r->variant->name, strcmp(r->backend, "vulkan") ? "@" : "",
-             strcmp(r->backend, "vulkan") ? r->backend : "");
+    int vulkan = strcmp(r->backend, "vulkan") == 0;
+    snprintf(row, len, "%s/%s%s%s", r->family->name, r->variant->name, vulkan ? "" : "@", vulkan ? "" : r->backend);
 }
 
 /* The baseline row for CAPS's model and driver, or NULL. */
