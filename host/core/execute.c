@@ -355,6 +355,12 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
     res->work = plan.work > 0 ? plan.work : vkb_family_work(f, v, c);
     res->predicted = f->predict ? f->predict(v, c, &b->caps) : NAN;
     res->theoretical = f->theoretical ? f->theoretical(v, &b->caps, &res->bound) : 0;
+    if (res->theoretical > 0)
+        vkb_result_value(res, "theoretical", res->theoretical, vkb_variant_unit(f, v),
+                         "SMs x highest clock x the architecture's per-SM rate (gpu_facts.c)");
+    if (res->bound > 0 && res->bound != res->theoretical)
+        vkb_result_value(res, "issue_bound", res->bound, vkb_variant_unit(f, v),
+                         "SMs x highest clock x the instructions an SM issues per clock (gpu_facts.c)");
     if (r->timed && res->status == VKB_RES_OK) {
         vkb_timing timing = r->timing[bi];
         /* a checked run longer than the warm-up has warmed the kernel (clocks, caches): slow kernels on a

@@ -1,6 +1,7 @@
-/* result.c - the growing list of results. */
+/* result.c - the growing list of results, and the named values one carries. */
 #include "result.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,4 +32,18 @@ void vkb_results_free(vkb_results *rs)
 const char *vkb_robustness_name(vkb_robustness r)
 {
     return r == VKB_ROBUSTNESS_DISABLED ? "disabled" : r == VKB_ROBUSTNESS_DEFAULT ? "default" : NULL;
+}
+
+void vkb_result_value(vkb_result *r, const char *tag, double value, const char *unit, const char *source)
+{
+    int i = 0;
+    if (!isfinite(value))
+        return;
+    while (i < r->nvalues && strcmp(r->values[i].tag, tag) != 0)
+        i++;
+    if (i == VKB_MAX_VALUES)   /* a programmer's error: raise VKB_MAX_VALUES */
+        vkb_die(VKB_EXIT_API, "more than %d named values on a result (adding %s)", VKB_MAX_VALUES, tag);
+    r->values[i] = (vkb_named_value){tag, value, unit, source};
+    if (i == r->nvalues)
+        r->nvalues++;
 }

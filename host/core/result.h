@@ -13,6 +13,18 @@ typedef enum vkb_status { VKB_RES_OK, VKB_RES_FAIL, VKB_RES_SKIP } vkb_status;
 /* --robustness: how a Vulkan result's pipelines treat buffer bounds; NONE for a backend without the choice (CUDA) */
 typedef enum vkb_robustness { VKB_ROBUSTNESS_NONE, VKB_ROBUSTNESS_DEFAULT, VKB_ROBUSTNESS_DISABLED } vkb_robustness;
 
+/* A value a result carries beside its metric (a bound, a rate, a measured fact), with its unit and where it came
+ * from. The sinks print every one without knowing it (JSON "values", CSV "values", the table's notes with -v), so
+ * a new bound is set where it is known (vkb_result_value) and needs no edit in them. */
+typedef struct vkb_named_value {
+    const char *tag;      /* a name for tools, "theoretical"; a static string */
+    double value;
+    const char *unit;     /* "GFLOP/s", "GB/s", "ns"; a static string */
+    const char *source;   /* where the value comes from, a short phrase; a static string */
+} vkb_named_value;
+
+#define VKB_MAX_VALUES 6
+
 typedef struct vkb_result {
     const vkb_family *family;
     const vkb_variant *variant;
@@ -60,7 +72,12 @@ typedef struct vkb_result {
     int host_timed;           /* timed on the host's clock (vkb_plan.host_timed), not the device's */
     char queues[240];         /* which queue each copy of a plan that copies went to, as the backend names it
                                  (vkb_backend.describe_queues); else "" */
+    vkb_named_value values[VKB_MAX_VALUES];
+    int nvalues;
 } vkb_result;
+
+/* Add (or, for a TAG it has, replace) a named value of R; a finite VALUE only (else nothing is added). */
+void vkb_result_value(vkb_result *r, const char *tag, double value, const char *unit, const char *source);
 
 /* "default", "disabled", or NULL for VKB_ROBUSTNESS_NONE: the JSON's and CSV's words. */
 const char *vkb_robustness_name(vkb_robustness r);

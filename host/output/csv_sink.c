@@ -22,7 +22,7 @@ static const char *const columns =
     "family,variant,backend,device,shape,constants,status,skip_reason,reps,settled,min_ms,q1_ms,median_ms,"
     "q3_ms,max_ms,mean_ms,stddev_ms,iqr_over_median,metric_name,metric,ceiling_variant,ceiling_backend,ceiling,"
     "fraction,predicted,fits_in_cache,max_error,tolerance,suspect,suspect_reason,repeat,subgroup_size,device_index,uuid,"
-    "pci_bus,driver,host,robustness\n";
+    "pci_bus,driver,host,robustness,values\n";
 
 /* A text field: quoted when it holds a comma, a quote or a line break; NULL is empty. */
 static void text(FILE *out, const char *s, int last)
@@ -56,6 +56,17 @@ static void number(FILE *out, double v, int when)
     fputc(',', out);
 }
 
+/* R's named values in one field, "tag=value unit; ..." (their sources are in the JSON); NULL when none. */
+static const char *named_values(const vkb_result *r, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < r->nvalues && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%.6g %s", i ? "; " : "", r->values[i].tag,
+                                 r->values[i].value, r->values[i].unit);
+    return r->nvalues ? buf : NULL;
+}
+
 static void csv_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
                       const vkb_run_plan *plan)
 {
@@ -71,7 +82,7 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
     csv_sink *cs = s->impl;
     FILE *out = cs->out;
     const vkb_caps *device = NULL;
-    char shape[64], uuid[40];
+    char shape[64], uuid[40], values[VKB_MAX_VALUES * 80];
     int t = r->timed, c = r->timed && r->ceiling != NULL, checked = r->status != VKB_RES_SKIP;
     if (vkb_outfile_failed(cs->file))
         return;
@@ -119,7 +130,8 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
     text(out, device && device->pci_bus[0] ? device->pci_bus : NULL, 0);
     text(out, device ? device->driver : NULL, 0);
     text(out, vkb_host_name(), 0);
-    text(out, vkb_robustness_name(r->robustness), 1);   /* --robustness; empty for CUDA */
+    text(out, vkb_robustness_name(r->robustness), 0);   /* --robustness; empty for CUDA */
+    text(out, named_values(r, values, sizeof values), 1);
     if (out == stdout)
         fflush(stdout);
 }

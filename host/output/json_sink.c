@@ -17,7 +17,7 @@
 #define VKB_VERSION "0.0.0"
 #endif
 /* semantic versioning: major for a change a reader must know about, minor for added fields (README) */
-#define VKB_JSON_SCHEMA "2.1.0"
+#define VKB_JSON_SCHEMA "2.2.0"
 
 typedef struct json_sink {
     vkb_sink base;
@@ -184,6 +184,16 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
         vkb_json_null(j, "metric");
     }
     vkb_json_number(j, "predicted", predicts ? r->predicted : NAN);
+    vkb_json_array_begin(j, "values");   /* the named values (result.h): each as it is, whatever it names */
+    for (int i = 0; i < r->nvalues; i++) {
+        vkb_json_object_begin(j, NULL);
+        vkb_json_string(j, "tag", r->values[i].tag);
+        vkb_json_number(j, "value", r->values[i].value);
+        vkb_json_string(j, "unit", r->values[i].unit);
+        vkb_json_string(j, "source", r->values[i].source);
+        vkb_json_object_end(j);
+    }
+    vkb_json_array_end(j);
     vkb_json_number(j, "work", r->work);
     vkb_json_int(j, "working_set_bytes", (int64_t)r->working_set_bytes);
     if (r->cache_fits < 0)

@@ -299,6 +299,18 @@ static void memory_note(table_sink *t, const vkb_result *r)
     add_note(t, "memory:", r, r->memory);
 }
 
+/* The named values of a row (result.h), with -v: one note each, whatever they name. */
+static void values_note(table_sink *t, const vkb_result *r)
+{
+    char text[300];
+    if (!vkb_verbose || !r || r->status == VKB_RES_SKIP)
+        return;
+    for (int i = 0; i < r->nvalues; i++) {
+        snprintf(text, sizeof text, "%.6g %s (%s)", r->values[i].value, r->values[i].unit, r->values[i].source);
+        add_note(t, r->values[i].tag, r, text);
+    }
+}
+
 static void single_row(table_sink *t, const vkb_result *r)
 {
     char full[200], name[200], shape[64], buf[64];
@@ -306,6 +318,7 @@ static void single_row(table_sink *t, const vkb_result *r)
     t->used.nobc |= r->robustness == VKB_ROBUSTNESS_DISABLED;
     vkb_fmt_shape(r, shape, sizeof shape);
     memory_note(t, r);
+    values_note(t, r);
     if (!r->timed) {
         if (!(r->status == VKB_RES_SKIP && fold_skip(t, r)))
             untimed_row(t, name, shape, r);
@@ -343,6 +356,8 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
     vkb_fmt_shape(any, shape, sizeof shape);
     memory_note(t, vk);
     memory_note(t, cu);
+    values_note(t, vk);
+    values_note(t, cu);
     if (!(vk && vk->timed) && !(cu && cu->timed) && (!vk || !cu || vk->status == cu->status)) {
         if (vk && cu && vk->status == VKB_RES_SKIP && strcmp(vk->skip_reason, cu->skip_reason) != 0) {
             untimed_row(t, name, shape, vk);

@@ -63,6 +63,10 @@ static void fabricate(void)
     result.cross = 1, result.cross_differing = 12, result.cross_max_diff = 0.3125, result.cross_fail = 1;
     result.cross_index = 99, result.cross_buffer = 2, result.cross_this = 6.5, result.cross_other = -7.25;
     result.cross_backend = "cuda";
+    vkb_result_value(&result, "theoretical", 51234.5, "GFLOP/s", "a rate from the data sheet");
+    vkb_result_value(&result, "issue_bound", 61875.25, "GFLOP/s", "an issue limit");
+    vkb_result_value(&result, "theoretical", 52468.75, "GFLOP/s", "a rate from the data sheet");   /* replaced */
+    vkb_result_value(&result, "nothing", NAN, "GB/s", "not finite: not kept");
     result.npipelines = 1;
     result.pipelines[0].kernel = "matmul_tiled";
     snprintf(result.pipelines[0].executable, sizeof result.pipelines[0].executable, "CS");
@@ -176,6 +180,17 @@ static void json_values(void)
     ASSERT(JSON(t, "results", "first_beyond", "there") == -7.25);
     ASSERT(strstr(t, "\"ceiling_variant\": \"api_copy\"") && strstr(t, "\"ceiling_backend\": \"cuda\""));
     ASSERT(strstr(t, "\"settled\": true") && strstr(t, "\"fits_in_cache\": false"));
+    /* the named values, each whole and in order, the replaced one once, the non-finite one not at all */
+    {   /* the named values, each whole and in order, the replaced one once, the non-finite one not at all */
+        const char *v = strstr(t, "\"values\": [");
+        const char *want[] = {"\"tag\": \"theoretical\"", "\"value\": 52468.75", "\"unit\": \"GFLOP/s\"",
+                              "\"source\": \"a rate from the data sheet\"", "\"tag\": \"issue_bound\"",
+                              "\"value\": 61875.25", "\"unit\": \"GFLOP/s\"", "\"source\": \"an issue limit\"", "]"};
+        for (size_t i = 0; i < sizeof want / sizeof *want && v; i++)
+            v = strstr(v + 1, want[i]);
+        ASSERT(v != NULL && v < strstr(t, "\"work\""));
+    }
+    ASSERT(strstr(t, "51234.5") == NULL && strstr(t, "\"nothing\"") == NULL);
     {   /* --robustness: in the settings and on the result, each after its own key */
         const char *set = strstr(t, "\"settings\""), *res = strstr(t, "\"results\"");
         const char *in_set = set ? strstr(set, "\"robustness\": \"disabled\"") : NULL;
@@ -292,7 +307,8 @@ static void csv_values(void)
     ASSERT(near(csv_at(t, "tolerance"), 0.000446, e));
     ASSERT(strstr(t, ",257x1031x65,") || strstr(t, ",257 x 1031 x 65,"));
     ASSERT(strstr(t, ",api_copy,cuda,"));
-    ASSERT(strstr(t, ",robustness\n") && strstr(t, ",disabled\n"));   /* the last column, header and row */
+    ASSERT(strstr(t, ",robustness,values\n"));   /* the last columns, header and row */
+    ASSERT(strstr(t, ",disabled,theoretical=52468.8 GFLOP/s; issue_bound=61875.2 GFLOP/s\n"));
     if (unit_failures)
         fputs(t, stderr);
 }

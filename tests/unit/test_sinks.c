@@ -225,6 +225,7 @@ static const char *two_tables(void)
     vkb_sink *s = vkb_sink_table_create(f, 0);
     setup(0);
     snprintf(results[1].memory, sizeof results[1].memory, "heap 0 device-local 80 GiB");
+    vkb_result_value(&results[1], "a_bound", 2048.5, "GB/s", "a fact no sink knows");
     s->begin(s, &run_settings, backends, 2, &run_plan);
     for (int table = 0; table < 2; table++) {
         s->family_begin(s, &family);
@@ -257,10 +258,12 @@ static void legend_once(void)
     ASSERT(strstr(out, "fastest in this family: vec4") == NULL);   /* SUSPECT: never the answer */
     ASSERT(strstr(out, "ceilings: a = api_copy (vulkan)") != NULL);
     ASSERT(strstr(out, "heap 0 device-local") == NULL);            /* heap detail: -v only */
+    ASSERT(strstr(out, "a_bound") == NULL);                        /* named values too */
     vkb_verbose = 1;
     out = two_tables();
     vkb_verbose = 0;
     ASSERT(strstr(out, "heap 0 device-local 80 GiB") != NULL);
+    ASSERT(strstr(out, "a_bound ") && strstr(out, ": 2048.5 GB/s (a fact no sink knows)"));   /* as it is */
 }
 
 /* "fits L2" only where a footprint means something: a GB/s row says it, a GFLOP/s or µs row does not. */
@@ -432,7 +435,7 @@ static void json_stream(void)
     setup(1);
     ASSERT(feed(vkb_sink_json_create(path), &run_settings, -1) == VKB_EXIT_OK);
     text = read_text(path);
-    ASSERT(strstr(text, "\"schema_version\": \"2.1.0\"") != NULL);
+    ASSERT(strstr(text, "\"schema_version\": \"2.2.0\"") != NULL);
     ASSERT(strstr(text, "\"seed\": 18446744073709551615") != NULL);
     ASSERT(strstr(text, "\"device\": \"llvmpipe \\ufffd( (LLVM 15)\"") != NULL); /* invalid byte replaced */
     ASSERT(strstr(text, "\"command\": \"vkbench run memory.fake \\ufffd\"") != NULL);
@@ -761,8 +764,8 @@ static void csv_rows(void)
     ASSERT(feed(vkb_sink_csv_create(path_in("r.csv")), &run_settings, -1) == VKB_EXIT_OK);
     text = read_text(path_in("r.csv"));
     header = csv_fields(text);
-    ASSERT(header == 38);   /* 30, repeat, subgroup_size, then the device's index, UUID, PCI address, driver and host
-                               (issue 26), and robustness */
+    ASSERT(header == 39);   /* 30, repeat, subgroup_size, then the device's index, UUID, PCI address, driver and host
+                               (issue 26), robustness, and the named values */
     ASSERT(strstr(text, "device,shape,constants,status,skip_reason,reps,settled") != NULL);
     ASSERT(strstr(text, "predicted") && strstr(text, "iqr_over_median"));
     for (line = text; *line; line = strchr(line, '\n') + 1) {
