@@ -33,7 +33,7 @@ static const vkb_variant variants[] = {PEAK_ROWS(ROW) PEAK_COOPMAT_ROWS(CM_ROW) 
 #define UNBUILT_OPS(name, type, ops, needs, note, reason) [type] = ops,
 static const int ops_of[PEAK_CM_END] = {PEAK_ROWS(OPS) PEAK_UNBUILT_ROWS(UNBUILT_OPS)};
 
-#define CM_COMBOS (PEAK_CM_U8_U32 - PEAK_CM_F16_F32 + 1)   /* the combinations with a shader */
+#define CM_COMBOS (PEAK_CM_BF16_F32 - PEAK_CM_F16_F32 + 1)   /* the combinations with a shader */
 
 #define UNBUILT_REASON(name, type, ops, needs, note, reason) {#name, reason},
 static const struct { const char *name, *reason; } unbuilt[] = {PEAK_UNBUILT_ROWS(UNBUILT_REASON)};
