@@ -24,9 +24,15 @@ const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, un
     size_t used = 0;
     unsigned missing = needs & ~caps->features;
     buf[0] = 0;
-    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
-        if ((missing & names[i].bit) && used < len)
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!(missing & names[i].bit) || used >= len)
+            continue;
+        if (names[i].bit == VKB_NEED_COOPMAT2 && caps->coopmat2_missing[0])   /* listed: which feature it lacks */
+            used += (size_t)snprintf(buf + used, len - used, "%sVK_NV_cooperative_matrix2's %s", used ? ", " : "",
+                                     caps->coopmat2_missing);
+        else
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", names[i].what);
+    }
     return buf;
 }
 

@@ -1,6 +1,7 @@
 """lvp26_planned.py - on Mesa 26's lavapipe (8x8x8 fragments, subgroup 8) the JSON records the shape coopmat_khr was
 planned with (planned: kernel, workgroup, constants: the device's fragment and the subgroup tile chosen from it),
-and the bf16 and NV cooperative_matrix2 rows skip naming what the device lacks.
+and the bf16 and NV cooperative_matrix2 rows skip naming what the device lacks (for coopmat2: which of its
+features lavapipe 26 reads absent).
 Usage: lvp26_planned.py LVP26_SH VKBENCH   exit 0 ok, 77 no lavapipe 26, 1 a check failed"""
 import json
 import os
@@ -26,4 +27,7 @@ assert "WM=32,WN=32,FRAG_M=8,FRAG_N=8" in planned["constants"], planned   # 4 x 
 assert rows["naive"]["planned"]["workgroup"] == [16, 16, 1], rows["naive"]
 assert rows["coopmat_khr_bf16"]["status"] == "skip" and rows["coopmat_khr_bf16"]["planned"] is None
 assert rows["coopmat_khr_bf16"]["skip_reason"] == "needs VK_KHR_shader_bfloat16", rows["coopmat_khr_bf16"]
+# lavapipe 26 lists VK_NV_cooperative_matrix2 and reads its workgroup-scope and tensor features absent: named
+why = rows["coopmat2"]["skip_reason"]
+assert why.startswith("needs VK_NV_cooperative_matrix2's cooperativeMatrix") and why.endswith(" absent"), why
 print("lvp26_planned: ok")
