@@ -105,7 +105,7 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
                                             {VKB_CT_BF16, VKB_CT_F32, 16}};
         for (const auto &t : types)
             caps->coopmat_types[caps->ncoopmat_types++] = {16, 16, t[2], t[0], t[0], t[1], t[1], VKB_SCOPE_SUBGROUP, 0};
-        caps->features |= VKB_NEED_INT8 | VKB_NEED_BFLOAT16;   /* sm_80: bf16 WMMA */
+        caps->features |= VKB_NEED_INT8 | VKB_NEED_BFLOAT16 | VKB_NEED_BFLOAT16_COOPMAT;   /* sm_80: bf16 WMMA */
     }
     caps->timestamps = 1;
     TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));

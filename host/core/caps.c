@@ -20,6 +20,8 @@ const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, un
         {VKB_NEED_INT_DOT, "shaderIntegerDotProduct (VK_KHR_shader_integer_dot_product)"},
         {VKB_NEED_BFLOAT16, "VK_KHR_shader_bfloat16"},
         {VKB_NEED_INT8, "shaderInt8"},
+        {VKB_NEED_BFLOAT16_COOPMAT, "bf16 cooperative matrices (VK_KHR_shader_bfloat16's bfloat16CooperativeMatrix)"},
+        {VKB_NEED_FLOAT8_COOPMAT, "fp8 cooperative matrices (VK_EXT_shader_float8's shaderFloat8CooperativeMatrix)"},
     };
     size_t used = 0;
     unsigned missing = needs & ~caps->features;

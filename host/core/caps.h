@@ -18,7 +18,9 @@ enum {
     VKB_NEED_INT16 = 1u << 9,            /* shaderInt16 */
     VKB_NEED_INT_DOT = 1u << 10,         /* shaderIntegerDotProduct (VK_KHR_shader_integer_dot_product, 1.3) */
     VKB_NEED_BFLOAT16 = 1u << 11,        /* VK_KHR_shader_bfloat16's shaderBFloat16Type */
-    VKB_NEED_INT8 = 1u << 12             /* shaderInt8 (8-bit arithmetic types: int8 cooperative matrices) */
+    VKB_NEED_INT8 = 1u << 12,            /* shaderInt8 (8-bit arithmetic types: int8 cooperative matrices) */
+    VKB_NEED_BFLOAT16_COOPMAT = 1u << 13, /* VK_KHR_shader_bfloat16's bfloat16CooperativeMatrix (and its type) */
+    VKB_NEED_FLOAT8_COOPMAT = 1u << 14   /* VK_EXT_shader_float8's shaderFloat8 and shaderFloat8CooperativeMatrix */
 };
 
 /* Component types of cooperative matrices, VkComponentTypeKHR's values (the CUDA module uses the same). */

@@ -26,7 +26,8 @@ assert planned["kernel"] == "matmul_coopmat_khr" and planned["workgroup"] == [12
 assert "WM=32,WN=32,FRAG_M=8,FRAG_N=8" in planned["constants"], planned   # 4 x 4 of the 8x8 fragments
 assert rows["naive"]["planned"]["workgroup"] == [16, 16, 1], rows["naive"]
 assert rows["coopmat_khr_bf16"]["status"] == "skip" and rows["coopmat_khr_bf16"]["planned"] is None
-assert rows["coopmat_khr_bf16"]["skip_reason"] == "needs VK_KHR_shader_bfloat16", rows["coopmat_khr_bf16"]
+assert rows["coopmat_khr_bf16"]["skip_reason"] == ("needs bf16 cooperative matrices (VK_KHR_shader_bfloat16's "
+                                                   "bfloat16CooperativeMatrix)"), rows["coopmat_khr_bf16"]
 # lavapipe 26 lists VK_NV_cooperative_matrix2 and reads its workgroup-scope and tensor features absent: named
 why = rows["coopmat2"]["skip_reason"]
 assert why.startswith("needs VK_NV_cooperative_matrix2's cooperativeMatrix") and why.endswith(" absent"), why
