@@ -23,7 +23,7 @@ khr = rows["coopmat_khr"]
 assert khr["status"] == "ok", khr
 planned = khr["planned"]
 assert planned["kernel"] == "matmul_coopmat_khr" and planned["workgroup"] == [128, 1, 1], planned   # 16 subgroups of 8
-assert "WM=32,WN=32,FRAG_M=8,FRAG_N=8" in planned["constants"], planned   # 4 x 4 of the 8x8 fragments
+assert "WM=32,WN=32,FRAG_M=8,FRAG_N=8,FRAG_K=8" in planned["constants"], planned   # 4 x 4 of the 8x8 fragments
 assert rows["naive"]["planned"]["workgroup"] == [16, 16, 1], rows["naive"]
 assert rows["coopmat_khr_bf16"]["status"] == "skip" and rows["coopmat_khr_bf16"]["planned"] is None
 assert rows["coopmat_khr_bf16"]["skip_reason"] == ("needs bf16 cooperative matrices (VK_KHR_shader_bfloat16's "
