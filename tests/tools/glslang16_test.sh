@@ -12,7 +12,9 @@ fail() { echo "glslang16_test: $*" >&2; exit 1; }
 cmake -S "$src" -B "$tmp/off" -DVKB_CUDA=OFF -DVKB_GLSLANG16=OFF >"$tmp/off.log" 2>&1 || { cat "$tmp/off.log"; fail "configure with VKB_GLSLANG16=OFF failed"; }
 line=$(grep -- '-- vkbench: no glslang 16' "$tmp/off.log")
 [ "$(printf '%s\n' "$line" | grep -c .)" = 1 ] || fail "not one status line about glslang 16: $line"
-echo "$line" | grep -q 'run tools/setup-glslang.sh --16).*peak_coopmat_bf16_f32' || fail "status line: $line"
+for row in peak/coopmat_bf16_f32 peak/coopmat_e4m3_f32 matmul/coopmat_khr_bf16; do
+    echo "$line" | grep -q "run tools/setup-glslang.sh --16).* $row\( \|\$\)" || fail "status line lacks $row: $line"
+done
 grep -q '"glslang 16 (bf16, fp8): run tools/setup-glslang.sh --16"' "$tmp/off/spv/peak_coopmat_bf16_f32.c" ||
     fail "peak_coopmat_bf16_f32's entry does not name the set-up step"
 
