@@ -30,8 +30,8 @@ const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, un
         if (!(missing & names[i].bit) || used >= len)
             continue;
         if (names[i].bit == VKB_NEED_COOPMAT2 && caps->coopmat2_missing[0])   /* listed: which feature it lacks */
-            used += (size_t)snprintf(buf + used, len - used, "%sVK_NV_cooperative_matrix2's %s", used ? ", " : "",
-                                     caps->coopmat2_missing);
+            used += (size_t)snprintf(buf + used, len - used, "%sVK_NV_cooperative_matrix2 (listed; %s)",
+                                     used ? ", " : "", caps->coopmat2_missing);
         else
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", names[i].what);
     }

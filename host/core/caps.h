@@ -70,8 +70,9 @@ typedef struct vkb_caps {
      * accumulator, and the workgroup-scope granularity of VK_NV_cooperative_matrix2 (fp16 -> fp32) */
     uint32_t coopmat_khr[3], coopmat_khr16[3], coopmat2_granularity[3];
     uint32_t coopmat2_max_invocations;   /* workgroup-scope matrices: largest workgroup */
-    char coopmat2_missing[120];          /* VK_NV_cooperative_matrix2 listed but unusable: what it lacks, as the
-                                            driver's feature names ("workgroupScope, tensorAddressing"); else "" */
+    /* VK_NV_cooperative_matrix2 listed but unusable: what it lacks, features in the driver's names
+     * ("cooperativeMatrixWorkgroupScope, ... absent") or the rows' types ("no workgroup-scope fp16 ..."); else "" */
+    char coopmat2_missing[120];
     vkb_coopmat_type coopmat_types[VKB_MAX_COOPMAT_TYPES];   /* every combination the device lists */
     uint32_t ncoopmat_types;
     int maintenance4;              /* Vulkan 1.3's maintenance4: enabled where present (shaders of the newer

@@ -29,8 +29,8 @@ static void coopmat2_features_named(void)
     /* listed, features absent (host/backends/vulkan/coopmat.c fills coopmat2_missing) */
     strcpy(c.coopmat2_missing, "cooperativeMatrixWorkgroupScope, cooperativeMatrixTensorAddressing absent");
     ASSERT(strcmp(vkb_caps_missing(&c, VKB_NEED_COOPMAT2 | VKB_NEED_INT8, buf, sizeof buf),
-                  "VK_NV_cooperative_matrix2's cooperativeMatrixWorkgroupScope, cooperativeMatrixTensorAddressing "
-                  "absent, shaderInt8") == 0);
+                  "VK_NV_cooperative_matrix2 (listed; cooperativeMatrixWorkgroupScope, "
+                  "cooperativeMatrixTensorAddressing absent), shaderInt8") == 0);
 }
 
 UNIT_TESTS({"missing_words", missing_words}, {"coopmat2_features_named", coopmat2_features_named})

@@ -159,6 +159,9 @@ void vkb_coopmat_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
         c->coopmat2_max_invocations = props.max_workgroup_size;
         if (c->coopmat2_granularity[0] && base_ok && (c->features & VKB_NEED_COOPMAT_KHR))
             c->features |= VKB_NEED_COOPMAT2;
+        else if (!c->coopmat2_granularity[0])   /* the features, but not the rows' types */
+            snprintf(c->coopmat2_missing, sizeof c->coopmat2_missing,
+                     "no workgroup-scope fp16 x fp16 + fp32 combination listed");
     }
 }
 
