@@ -101,10 +101,11 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
             caps->coopmat_khr[i] = caps->coopmat_khr16[i] = 16u;
     if (p.major >= 8) {   /* the fragments of the peak family's twins (host/families/peak/peak_coopmat.cu): NVIDIA's Vulkan ones */
         static const unsigned types[][3] = {{VKB_CT_F16, VKB_CT_F32, 16}, {VKB_CT_F16, VKB_CT_F16, 16},
-                                            {VKB_CT_S8, VKB_CT_S32, 32}, {VKB_CT_U8, VKB_CT_U32, 32}};
+                                            {VKB_CT_S8, VKB_CT_S32, 32}, {VKB_CT_U8, VKB_CT_U32, 32},
+                                            {VKB_CT_BF16, VKB_CT_F32, 16}};
         for (const auto &t : types)
             caps->coopmat_types[caps->ncoopmat_types++] = {16, 16, t[2], t[0], t[0], t[1], t[1], VKB_SCOPE_SUBGROUP, 0};
-        caps->features |= VKB_NEED_INT8;
+        caps->features |= VKB_NEED_INT8 | VKB_NEED_BFLOAT16 | VKB_NEED_BFLOAT16_COOPMAT;   /* sm_80: bf16 WMMA */
     }
     caps->timestamps = 1;
     TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));

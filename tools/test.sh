@@ -10,6 +10,8 @@ tools/setup.sh
 # and checks them with its spirv-val; where Debian's archive is out of reach the build goes on without them
 # (CMake says which; their rows skip naming tools/setup-glslang.sh)
 tools/setup-glslang.sh >/dev/null || echo "test.sh: tools/setup-glslang.sh failed: cooperative-matrix shaders not built" >&2
+# glslang 16 (Debian forky, in .glslang16/) for the bf16 and fp8 shaders; offline likewise (their rows skip)
+tools/setup-glslang.sh --16 >/dev/null || echo "test.sh: tools/setup-glslang.sh --16 failed: bf16 and fp8 shaders not built" >&2
 # a second Vulkan implementation, Mesa 26's lavapipe with cooperative matrices (in .lvp/): the lvp26 tests validate
 # every family and the tensor-core rows on it; offline they skip (its one line says why)
 tools/setup-lavapipe26.sh >/dev/null || echo "test.sh: tools/setup-lavapipe26.sh failed: the lvp26 tests skip" >&2

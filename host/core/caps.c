@@ -20,13 +20,21 @@ const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, un
         {VKB_NEED_INT_DOT, "shaderIntegerDotProduct (VK_KHR_shader_integer_dot_product)"},
         {VKB_NEED_BFLOAT16, "VK_KHR_shader_bfloat16"},
         {VKB_NEED_INT8, "shaderInt8"},
+        {VKB_NEED_BFLOAT16_COOPMAT, "bf16 cooperative matrices (VK_KHR_shader_bfloat16's bfloat16CooperativeMatrix)"},
+        {VKB_NEED_FLOAT8_COOPMAT, "fp8 cooperative matrices (VK_EXT_shader_float8's shaderFloat8CooperativeMatrix)"},
     };
     size_t used = 0;
     unsigned missing = needs & ~caps->features;
     buf[0] = 0;
-    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
-        if ((missing & names[i].bit) && used < len)
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!(missing & names[i].bit) || used >= len)
+            continue;
+        if (names[i].bit == VKB_NEED_COOPMAT2 && caps->coopmat2_missing[0])   /* listed: which feature it lacks */
+            used += (size_t)snprintf(buf + used, len - used, "%sVK_NV_cooperative_matrix2 (listed; %s)",
+                                     used ? ", " : "", caps->coopmat2_missing);
+        else
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", names[i].what);
+    }
     return buf;
 }
 

@@ -18,7 +18,9 @@ enum {
     VKB_NEED_INT16 = 1u << 9,            /* shaderInt16 */
     VKB_NEED_INT_DOT = 1u << 10,         /* shaderIntegerDotProduct (VK_KHR_shader_integer_dot_product, 1.3) */
     VKB_NEED_BFLOAT16 = 1u << 11,        /* VK_KHR_shader_bfloat16's shaderBFloat16Type */
-    VKB_NEED_INT8 = 1u << 12             /* shaderInt8 (8-bit arithmetic types: int8 cooperative matrices) */
+    VKB_NEED_INT8 = 1u << 12,            /* shaderInt8 (8-bit arithmetic types: int8 cooperative matrices) */
+    VKB_NEED_BFLOAT16_COOPMAT = 1u << 13, /* VK_KHR_shader_bfloat16's bfloat16CooperativeMatrix (and its type) */
+    VKB_NEED_FLOAT8_COOPMAT = 1u << 14   /* VK_EXT_shader_float8's shaderFloat8 and shaderFloat8CooperativeMatrix */
 };
 
 /* Component types of cooperative matrices, VkComponentTypeKHR's values (the CUDA module uses the same). */
@@ -68,6 +70,9 @@ typedef struct vkb_caps {
      * accumulator, and the workgroup-scope granularity of VK_NV_cooperative_matrix2 (fp16 -> fp32) */
     uint32_t coopmat_khr[3], coopmat_khr16[3], coopmat2_granularity[3];
     uint32_t coopmat2_max_invocations;   /* workgroup-scope matrices: largest workgroup */
+    /* VK_NV_cooperative_matrix2 listed but unusable: what it lacks, features in the driver's names
+     * ("cooperativeMatrixWorkgroupScope, ... absent") or the rows' types ("no workgroup-scope fp16 ..."); else "" */
+    char coopmat2_missing[120];
     vkb_coopmat_type coopmat_types[VKB_MAX_COOPMAT_TYPES];   /* every combination the device lists */
     uint32_t ncoopmat_types;
     int maintenance4;              /* Vulkan 1.3's maintenance4: enabled where present (shaders of the newer

@@ -175,6 +175,37 @@ static void describe_memory(vkb_result *res, vkb_backend *b, const vkb_plan *pla
 
 /* Which queue each copy of a plan that copies went to, as B names it (the transfer family's two-queue rows: which
  * queue families and so which engines ran the two directions), into RES. */
+/* The first kernel pass of PLAN into RES's planned_* fields, its constants named by the embedded shader (SpecId
+ * where the shader names none, or where the build has no SPIR-V of it). */
+static void describe_planned(vkb_result *res, const vkb_plan *plan)
+{
+    vkb_spirv_constant named[3 + VKB_MAX_SPEC];
+    const vkb_pass *pass = NULL;
+    const vkb_spirv *spv;
+    int nnamed = 0;
+    size_t used = 0;
+    for (int i = 0; i < plan->npass && !pass; i++)
+        if (plan->pass[i].kind == VKB_PASS_DISPATCH && plan->pass[i].kernel)
+            pass = &plan->pass[i];
+    if (!pass)
+        return;
+    snprintf(res->planned_kernel, sizeof res->planned_kernel, "%s", pass->kernel);
+    memcpy(res->planned_local, pass->local, sizeof res->planned_local);
+    spv = vkb_spirv_find(pass->kernel);
+    if (spv && spv->bytes)
+        nnamed = vkb_spirv_spec_constants(spv, named, (int)(sizeof named / sizeof *named));
+    for (int k = 0; k < pass->nspec && used < sizeof res->planned_constants; k++) {
+        const char *name = NULL;
+        char id[12];
+        for (int q = 0; q < nnamed && !name; q++)
+            if (named[q].id == 3 + k && named[q].name[0])
+                name = named[q].name;
+        snprintf(id, sizeof id, "%d", 3 + k);
+        used += (size_t)snprintf(res->planned_constants + used, sizeof res->planned_constants - used, "%s%s=%u",
+                                 used ? "," : "", name ? name : id, pass->spec[k]);
+    }
+}
+
 static void describe_queues(vkb_result *res, vkb_backend *b, const vkb_plan *plan, void *prep)
 {
     int copies = 0;
@@ -272,6 +303,7 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
         return;
     }
     res->subgroup_size = ran_subgroup_size(r, b, &plan);
+    describe_planned(res, &plan);
     if (b->statistics)
         res->npipelines = b->statistics(b, prep, res->pipelines, VKB_MAX_PASSES);
     if (vkb_verbose)

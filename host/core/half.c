@@ -1,4 +1,4 @@
-/* half.c - fp16 conversions (round to nearest even), bit-exact; fp16 arrays as floats on the host's cores. */
+/* half.c - fp16 and bf16 conversions (round to nearest even), bit-exact; their arrays as floats on the host's cores. */
 #include "half.h"
 
 #include <math.h>
@@ -45,10 +45,30 @@ float vkb_half_to_float(uint16_t h)
     return h & 0x8000u ? -v : v;
 }
 
+uint16_t vkb_bf16_from_float(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)(x >> 16 | 0x40u);   /* NaN: quiet, whatever its payload's low bits were */
+    /* bf16 is fp32's top half: add half an ulp of it (less one where the kept bit is even: ties to even); a carry
+     * into the exponent is still right, and past the largest bf16 it makes infinity */
+    return (uint16_t)((x + 0x7fffu + (x >> 16 & 1u)) >> 16);
+}
+
+float vkb_bf16_to_float(uint16_t b)
+{
+    uint32_t x = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
 typedef struct halves_run {
     const uint16_t *h;
     float *f;
     int64_t count;
+    int bf16;
 } halves_run;
 
 static void halves_chunk(void *ctx, int64_t t)
@@ -56,12 +76,15 @@ static void halves_chunk(void *ctx, int64_t t)
     const halves_run *run = ctx;
     int64_t end = (int64_t)vkb_task_end(t, VKB_CHECK_CHUNK, (uint64_t)run->count);
     for (int64_t i = t * VKB_CHECK_CHUNK; i < end; i++)
-        run->f[i] = vkb_half_to_float(run->h[i]);
+        run->f[i] = run->bf16 ? vkb_bf16_to_float(run->h[i]) : vkb_half_to_float(run->h[i]);
 }
 
-float *vkb_floats_of_halves(const uint16_t *h, int64_t count)
+static float *floats_of(const uint16_t *h, int64_t count, int bf16)
 {
-    halves_run run = {h, vkb_alloc(((size_t)count * sizeof *run.f + 15) & ~(size_t)15), count};
+    halves_run run = {h, vkb_alloc(((size_t)count * sizeof *run.f + 15) & ~(size_t)15), count, bf16};
     vkb_parallel_run(vkb_tasks_of((uint64_t)count, VKB_CHECK_CHUNK), halves_chunk, &run);
     return run.f;
 }
+
+float *vkb_floats_of_halves(const uint16_t *h, int64_t count) { return floats_of(h, count, 0); }
+float *vkb_floats_of_bf16s(const uint16_t *b, int64_t count) { return floats_of(b, count, 1); }

@@ -72,6 +72,12 @@ typedef struct vkb_result {
     int host_timed;           /* timed on the host's clock (vkb_plan.host_timed), not the device's */
     char queues[240];         /* which queue each copy of a plan that copies went to, as the backend names it
                                  (vkb_backend.describe_queues); else "" */
+    /* the first kernel pass as planned, the device's choices included (a tensor-core row's fragment, subgroup
+       tile and k-step; a block's k-step halved for shared memory): its kernel ("" where the plan runs no
+       kernel), workgroup, and constants from SpecId 3 named as the shader names them ("BM=128,...,FRAG_K=16") */
+    char planned_kernel[48];
+    uint32_t planned_local[3];
+    char planned_constants[200];
     vkb_named_value values[VKB_MAX_VALUES];
     int nvalues;
 } vkb_result;

@@ -48,6 +48,16 @@ static int by_id(const void *a, const void *b)
     return ((const vkb_spirv_constant *)a)->id - ((const vkb_spirv_constant *)b)->id;
 }
 
+/* Is SpecId ID among the N in OUT? glslang decorates the workgroup size's ids 0..2 twice where a shader uses
+ * gl_WorkGroupSize (LocalSizeId and the constant): counted twice they took the slots of the last named ones. */
+static int has_id(const vkb_spirv_constant *out, int n, uint32_t id)
+{
+    for (int i = 0; i < n; i++)
+        if (out[i].id == (int)id)
+            return 1;
+    return 0;
+}
+
 int vkb_spirv_spec_constants(const vkb_spirv *s, vkb_spirv_constant *out, int max)
 {
     size_t words = s->bytes / 4;
@@ -61,7 +71,8 @@ int vkb_spirv_spec_constants(const vkb_spirv *s, vkb_spirv_constant *out, int ma
             uint32_t count = s->code[w] >> 16, op = s->code[w] & 0xffffu;
             if (count == 0 || w + count > words)
                 break;   /* malformed: spirv-val checks the embedded modules, so not expected */
-            if (pass == 0 && op == OP_DECORATE && count == 4 && s->code[w + 2] == DECORATION_SPEC_ID && n < max) {
+            if (pass == 0 && op == OP_DECORATE && count == 4 && s->code[w + 2] == DECORATION_SPEC_ID && n < max &&
+                !has_id(out, n, s->code[w + 3])) {
                 memset(&out[n], 0, sizeof out[n]);
                 target[n] = s->code[w + 1];
                 out[n++].id = (int)s->code[w + 3];

@@ -89,10 +89,14 @@ void vkb_devices_view(FILE *f, int i, const vkb_caps *c, uint64_t llc, const cha
                c->coopmat_khr16[1], c->coopmat_khr16[2], c->coopmat2_granularity[0], c->coopmat2_granularity[1],
                c->coopmat2_granularity[2], c->coopmat2_max_invocations);
     /* the peak family's number types, and every cooperative-matrix combination the device lists, in words */
-    fprintf(f, "   number types    fp64 %s, int16 %s, int8 %s, int dot product %s, bf16 %s\n",
+    fprintf(f, "   number types    fp64 %s, int16 %s, int8 %s, int dot product %s, bf16 %s (cooperative matrices %s), "
+               "fp8 cooperative matrices %s\n",
                c->features & VKB_NEED_FLOAT64 ? "yes" : "no", c->features & VKB_NEED_INT16 ? "yes" : "no",
                c->features & VKB_NEED_INT8 ? "yes" : "no", c->features & VKB_NEED_INT_DOT ? "yes" : "no",
-               c->features & VKB_NEED_BFLOAT16 ? "yes" : "no");
+               c->features & VKB_NEED_BFLOAT16 ? "yes" : "no", c->features & VKB_NEED_BFLOAT16_COOPMAT ? "yes" : "no",
+               c->features & VKB_NEED_FLOAT8_COOPMAT ? "yes" : "no");
+    if (c->coopmat2_missing[0])   /* listed, unusable: why its rows skip */
+        fprintf(f, "   NV coopmat2     listed; %s\n", c->coopmat2_missing);
     for (uint32_t t = 0; t < c->ncoopmat_types; t++) {
         char text[160];
         vkb_coopmat_type_text(&c->coopmat_types[t], text, sizeof text);

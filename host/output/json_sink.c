@@ -155,6 +155,18 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
     vkb_json_string(j, "robustness", vkb_robustness_name(r->robustness));   /* 2.1: null for CUDA */
     vkb_json_string(j, "memory", r->memory[0] ? r->memory : NULL);
     vkb_json_string(j, "queues", r->queues[0] ? r->queues : NULL);
+    if (r->planned_kernel[0]) {   /* optional in 2.1: the kernel's shape as planned for this device */
+        vkb_json_object_begin(j, "planned");
+        vkb_json_string(j, "kernel", r->planned_kernel);
+        vkb_json_array_begin(j, "workgroup");
+        for (int d = 0; d < 3; d++)
+            vkb_json_int(j, NULL, r->planned_local[d]);
+        vkb_json_array_end(j);
+        vkb_json_string(j, "constants", r->planned_constants[0] ? r->planned_constants : NULL);
+        vkb_json_object_end(j);
+    } else {
+        vkb_json_null(j, "planned");
+    }
     vkb_json_string(j, "timer", r->status == VKB_RES_SKIP ? NULL : r->host_timed ? "host" : "device");
     vkb_json_bool(j, "ceiling_row", (r->variant->flags & VKB_VAR_CEILING) != 0);
     vkb_json_bool(j, "deterministic", !(r->variant->flags & VKB_VAR_NONDETERMINISTIC));

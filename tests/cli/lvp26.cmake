@@ -18,7 +18,10 @@ if(NOT VKB_SANITIZE)
     set(peak_cm_rows coopmat_f16_f32,coopmat_f16_f16,coopmat_s8_s32,coopmat_u8_u32)
     add_test(NAME vkb.lvp26.peak.coopmat COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/lvp26_rows.py
              ${PROJECT_SOURCE_DIR}/tools/lvp26.sh ${vkbench} 4 -- validate peak --variant ${peak_cm_rows})
-    set_tests_properties(vkb.lvp26.matmul.tensor_cores vkb.lvp26.peak.coopmat PROPERTIES
+    # the shape coopmat_khr was planned with, in the JSON; the skip reasons of the rows the device lacks
+    add_test(NAME vkb.lvp26.matmul.planned COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/lvp26_planned.py
+             ${PROJECT_SOURCE_DIR}/tools/lvp26.sh ${vkbench})
+    set_tests_properties(vkb.lvp26.matmul.tensor_cores vkb.lvp26.peak.coopmat vkb.lvp26.matmul.planned PROPERTIES
                          LABELS "vulkan;lvp26" SKIP_RETURN_CODE 77 TIMEOUT 900)
 endif()
 # without .lvp/ the wrapper says so in one line and exits 77, the code the tests above skip on

@@ -18,3 +18,7 @@ foreach(case report_aggregates report_units tune_ranking)
     add_test(NAME vkb.tools.values.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tools_values_test.py ${case})
     set_tests_properties(vkb.tools.values.${case} PROPERTIES LABELS tools TIMEOUT 300)
 endforeach()
+# the glslang 16 tier of shaders/CMakeLists.txt: configured without it (one status line, empty entries) and with a
+# compiler older than 16 (refused)
+add_test(NAME vkb.tools.glslang16_tier COMMAND ${CMAKE_CURRENT_LIST_DIR}/glslang16_test.sh ${CMAKE_SOURCE_DIR})
+set_tests_properties(vkb.tools.glslang16_tier PROPERTIES LABELS tools TIMEOUT 120)

@@ -418,7 +418,61 @@ static void fp16_floats(void)
     ASSERT(bad == 0);
 }
 
+/* bf16 of a float by distance (independent of half.c's carry trick): its two bf16 neighbours toward and away from
+ * zero, the nearer, ties to the even code; the one past the largest bf16 valued 2^128 (infinity). */
+static uint16_t nearest_bf16(float f)
+{
+    uint32_t x, lo, hi;
+    double vlo, vhi, ax = fabs((double)f);
+    memcpy(&x, &f, 4);
+    lo = x >> 16;
+    hi = lo + 1;
+    vlo = fabs((double)vkb_bf16_to_float((uint16_t)lo));
+    vhi = (hi & 0x7fffu) == 0x7f80u ? 0x1p128 : fabs((double)vkb_bf16_to_float((uint16_t)hi));
+    if (ax - vlo < vhi - ax || (ax - vlo == vhi - ax && !(lo & 1)))
+        return (uint16_t)lo;
+    return (uint16_t)hi;
+}
+
+static void bf16_all(void)
+{
+    int bad = 0, tested = 0;
+    vkb_rng rng;
+    for (uint32_t b = 0; b < 65536; b++) {   /* every bf16: its value is fp32's with 16 zero bits; round trip */
+        uint32_t x = b << 16;
+        float f = vkb_bf16_to_float((uint16_t)b), want;
+        memcpy(&want, &x, 4);
+        if (want != want) {
+            bad += !(f != f) || (vkb_bf16_from_float(f) & 0x7fc0u) != 0x7fc0u;   /* NaN stays a (quiet) NaN */
+            continue;
+        }
+        bad += memcmp(&f, &want, 4) != 0 || vkb_bf16_from_float(f) != b;
+        /* the ties between B and the next bf16 (away from zero), and a float ulp either side */
+        if ((b & 0x7fffu) < 0x7f80u) {
+            uint32_t t = x | 0x8000u;
+            float mid;
+            memcpy(&mid, &t, 4);
+            float around[3] = {mid, nextafterf(mid, 0), nextafterf(mid, mid * 2)};
+            for (int k = 0; k < 3; k++, tested++)
+                bad += vkb_bf16_from_float(around[k]) != nearest_bf16(around[k]);
+        }
+    }
+    vkb_rng_seed(&rng, 17);
+    for (int k = 0; k < 1000000; k++, tested++) {   /* any bits: subnormals, overflow, NaN */
+        uint32_t bits = (uint32_t)(vkb_rng_u64(&rng) >> 32);
+        float f;
+        memcpy(&f, &bits, 4);
+        bad += f != f ? (vkb_bf16_from_float(f) & 0x7fc0u) != 0x7fc0u : vkb_bf16_from_float(f) != nearest_bf16(f);
+    }
+    ASSERT(vkb_bf16_from_float(1.00390625f) == 0x3f80);    /* 1 + 2^-8: a tie, to the even 1 */
+    ASSERT(vkb_bf16_from_float(1.01171875f) == 0x3f82);    /* 1 + 3 2^-8: a tie, to the even 1 + 2^-6 */
+    ASSERT(vkb_bf16_from_float(3.4e38f) == 0x7f80);   /* past the largest bf16 (3.3895e38) by over half an ulp */
+    fprintf(stderr, "%d floats converted to bf16, %d wrong\n", tested, bad);
+    ASSERT(bad == 0);
+}
+
 UNIT_TESTS({"gamma_rules", gamma_rules}, {"values", values}, {"words", words}, {"words_high_bits", words_high_bits},
            {"freivalds", freivalds}, {"hand_values", hand_values}, {"product_clean", product_clean},
            {"product_planted", product_planted},
-           {"guard_messages", guard_messages}, {"fp16_all_halves", fp16_all_halves}, {"fp16_floats", fp16_floats})
+           {"guard_messages", guard_messages}, {"fp16_all_halves", fp16_all_halves}, {"fp16_floats", fp16_floats},
+           {"bf16_all", bf16_all})

@@ -1,5 +1,6 @@
 /* test_devices_view.c - `vkbench devices` says cooperative-matrix types and scopes in words (issue 36: it
  * printed "coopmat type 16x16x16 A,B,C,R 0,0,1,1 scope 3" and "1000141000" for bf16). */
+#include <stdio.h>
 #include <string.h>
 
 #include "devices_view.h"
@@ -42,4 +43,24 @@ static void type_names(void)
     ASSERT(vkb_scope_name(4) == NULL);
 }
 
-UNIT_TESTS({"coopmat_words", coopmat_words}, {"type_names", type_names})
+/* the bf16 and fp8 cooperative-matrix features, and a listed but unusable VK_NV_cooperative_matrix2, in the view */
+static void number_types(void)
+{
+    static char text[8192];
+    vkb_caps c;
+    FILE *f = tmpfile();
+    size_t n;
+    memset(&c, 0, sizeof c);
+    strcpy(c.name, "test device");
+    c.features = VKB_NEED_BFLOAT16 | VKB_NEED_FLOAT8_COOPMAT;
+    strcpy(c.coopmat2_missing, "cooperativeMatrixWorkgroupScope absent");
+    vkb_devices_view(f, 0, &c, 0, "");
+    rewind(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    ASSERT(strstr(text, "bf16 yes (cooperative matrices no), fp8 cooperative matrices yes\n"));
+    ASSERT(strstr(text, "   NV coopmat2     listed; cooperativeMatrixWorkgroupScope absent\n"));
+}
+
+UNIT_TESTS({"coopmat_words", coopmat_words}, {"type_names", type_names}, {"number_types", number_types})

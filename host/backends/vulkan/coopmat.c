@@ -3,6 +3,7 @@
  * with the registry's values (vk.xml: extensions 507 and 594), under our own names. */
 #include "coopmat.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define ST_CM_KHR_FEATURES ((VkStructureType)1000506000)
@@ -120,6 +121,19 @@ void vkb_coopmat_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
         }
     }
 
+    if (has_cm2 && !(cm2.workgroup_scope && cm2.flexible_dimensions && cm2.tensor_addressing)) {
+        /* listed, but a feature the rows need reads absent (lavapipe 26): name each, the driver's words */
+        static const char *const names[3] = {"cooperativeMatrixWorkgroupScope", "cooperativeMatrixFlexibleDimensions",
+                                             "cooperativeMatrixTensorAddressing"};
+        VkBool32 have[3] = {cm2.workgroup_scope, cm2.flexible_dimensions, cm2.tensor_addressing};
+        size_t used = 0;
+        for (int i = 0; i < 3; i++)
+            if (!have[i] && used < sizeof c->coopmat2_missing)
+                used += (size_t)snprintf(c->coopmat2_missing + used, sizeof c->coopmat2_missing - used, "%s%s",
+                                         used ? ", " : "", names[i]);
+        if (used < sizeof c->coopmat2_missing)
+            snprintf(c->coopmat2_missing + used, sizeof c->coopmat2_missing - used, " absent");
+    }
     q = (cm_query)vkGetInstanceProcAddr(inst, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
     if (has_cm2 && q && cm2.workgroup_scope && cm2.flexible_dimensions && cm2.tensor_addressing) {
         cm2_flex_properties p[MAX_ENTRIES];
@@ -145,6 +159,9 @@ void vkb_coopmat_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
         c->coopmat2_max_invocations = props.max_workgroup_size;
         if (c->coopmat2_granularity[0] && base_ok && (c->features & VKB_NEED_COOPMAT_KHR))
             c->features |= VKB_NEED_COOPMAT2;
+        else if (!c->coopmat2_granularity[0])   /* the features, but not the rows' types */
+            snprintf(c->coopmat2_missing, sizeof c->coopmat2_missing,
+                     "no workgroup-scope fp16 x fp16 + fp32 combination listed");
     }
 }
 

@@ -63,7 +63,7 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
     if (!spv)
         vkb_die(VKB_EXIT_API, "no embedded shader named '%s' (add it to the family's shader list)", pass->kernel);
     if (!spv->bytes) {   /* listed, but its compiler was absent at build time (shaders/CMakeLists.txt) */
-        snprintf(why, len, "needs the newer shader compiler: run tools/setup-glslang.sh and rebuild");
+        snprintf(why, len, "needs %s and rebuild", spv->needs ? spv->needs : "a shader compiler it lacked");
         return 1;
     }
     /* the device's limits were checked from the plan (core/device_limits.c) before any pipeline is made */

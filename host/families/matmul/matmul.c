@@ -30,12 +30,13 @@ typedef struct mm_case {
     int64_t m, n, k;
     float *a, *b, *c;          /* fp32 inputs; the output of whichever variant ran last */
     uint16_t *a16, *b16;       /* fp16 bits of the same inputs, rounded to nearest even */
+    uint16_t *abf, *bbf;       /* bf16 bits of the same inputs, rounded to nearest even (the bf16 rows) */
     uint16_t *c16;             /* the fp16 C of the fp16-accumulate rows (matmul_tc.h) */
     int acc16_group;           /* products the last planned device sums per fp16 rounding (its plan sets it) */
     /* made by the first check that needs them, shared by every variant and backend of the case: the fp16
      * inputs as floats, and what the large-product check needs from A and B (fp32 and fp16 inputs) */
-    float *a16f, *b16f;
-    vkb_product_ref *ref32, *ref16;
+    float *a16f, *b16f, *abff, *bbff;
+    vkb_product_ref *ref32, *ref16, *refbf;
 } mm_case;
 
 /* The rows of host/families/matmul/rows.h, then the cuBLAS ceilings (CUDA only). */
@@ -99,13 +100,14 @@ static uint64_t padded_bytes(int64_t count, size_t size)
     return ((uint64_t)count * size + 15u) / 16u * 16u;
 }
 
-/* One matrix of the inputs: fp32 values and the same rounded to fp16. */
+/* One matrix of the inputs: fp32 values and the same rounded to fp16 and to bf16. */
 typedef struct mm_fill {
     float *f;
-    uint16_t *h;
+    uint16_t *h, *bf;
 } mm_fill;
 
-/* One chunk of a matrix: uniform in [-1, 1), and its fp16 rounding beside it while the values are in cache. */
+/* One chunk of a matrix: uniform in [-1, 1), and its fp16 and bf16 roundings beside it while the values are in
+ * cache. */
 static void fill_matrix(void *ctx, vkb_rng *rng, uint64_t chunk, uint64_t first, uint64_t end)
 {
     const mm_fill *mf = ctx;
@@ -113,6 +115,7 @@ static void fill_matrix(void *ctx, vkb_rng *rng, uint64_t chunk, uint64_t first,
     for (uint64_t i = first; i < end; i++) {
         mf->f[i] = (float)vkb_rng_uniform(rng, -1, 1);
         mf->h[i] = half_from_float(mf->f[i]);
+        mf->bf[i] = vkb_bf16_from_float(mf->f[i]);
     }
 }
 
@@ -128,7 +131,7 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     c->n = n;
     c->k = k;
     /* fp32 and fp16 inputs, the fp16 inputs as floats (made by the first fp16 check), fp32 and fp16 C */
-    vkb_host_reserve(padded_bytes(m * k, 10) + padded_bytes(k * n, 10) + padded_bytes(m * n, 6), "matmul");
+    vkb_host_reserve(padded_bytes(m * k, 12) + padded_bytes(k * n, 12) + padded_bytes(m * n, 6), "matmul");
     c->a = vkb_alloc(padded_bytes(m * k, 4));
     c->b = vkb_alloc(padded_bytes(k * n, 4));
     c->c = vkb_alloc(padded_bytes(m * n, 4));
@@ -136,11 +139,13 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     /* the fp16 rows' inputs: the same seeded values rounded to fp16 */
     c->a16 = vkb_calloc(1, padded_bytes(m * k, 2));
     c->b16 = vkb_calloc(1, padded_bytes(k * n, 2));
+    c->abf = vkb_calloc(1, padded_bytes(m * k, 2));
+    c->bbf = vkb_calloc(1, padded_bytes(k * n, 2));
     /* one seeded sequence: A's values, then B's */
     vkb_rng_seed(&rng, seed);
-    vkb_input_fill(&rng, (uint64_t)(m * k), 1, fill_matrix, &(mm_fill){c->a, c->a16});
+    vkb_input_fill(&rng, (uint64_t)(m * k), 1, fill_matrix, &(mm_fill){c->a, c->a16, c->abf});
     vkb_rng_skip(&rng, (uint64_t)(m * k));
-    vkb_input_fill(&rng, (uint64_t)(k * n), 1, fill_matrix, &(mm_fill){c->b, c->b16});
+    vkb_input_fill(&rng, (uint64_t)(k * n), 1, fill_matrix, &(mm_fill){c->b, c->b16, c->bbf});
     return c;
 }
 
@@ -155,8 +160,13 @@ static void case_destroy(void *data)
     free(c->b16);
     free(c->a16f);
     free(c->b16f);
+    free(c->abf);
+    free(c->bbf);
+    free(c->abff);
+    free(c->bbff);
     vkb_product_ref_destroy(c->ref32);
     vkb_product_ref_destroy(c->ref16);
+    vkb_product_ref_destroy(c->refbf);
     free(c);
 }
 
@@ -235,7 +245,9 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     const mm_case *c = vc->data;
     uint64_t m = (uint64_t)vc->shape.d[0], n = (uint64_t)vc->shape.d[1], k = (uint64_t)vc->shape.d[2];
     uint64_t gx, gy;
-    int f16 = (v->param & MM_F16) != 0, code;
+    int f16 = (v->param & MM_F16) != 0, bf16 = (v->param & MM_TC_BF16) != 0, code;
+    const void *a_in = !c ? NULL : bf16 ? (const void *)c->abf : f16 ? (const void *)c->a16 : (const void *)c->a;
+    const void *b_in = !c ? NULL : bf16 ? (const void *)c->bbf : f16 ? (const void *)c->b16 : (const void *)c->b;
     int bufs[3];
     uint32_t local[3] = {v->local[0], v->local[1], v->local[2]}, groups[3] = {1, 1, 1}, tile_m = 1, tile_n = 1;
     uint32_t spec[VKB_MAX_SPEC], shared = 0;
@@ -246,10 +258,8 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "%llux%llux%llu: the kernels index with 32 bits, so M*K, "
                              "K*N and M*N each stay below 2^32; try a smaller size", (unsigned long long)m,
                              (unsigned long long)n, (unsigned long long)k);
-    bufs[0] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(m * k), f16 ? 2 : 4), VKB_BUF_INPUT,
-                                  !c ? NULL : f16 ? (const void *)c->a16 : (const void *)c->a);
-    bufs[1] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(k * n), f16 ? 2 : 4), VKB_BUF_INPUT,
-                                  !c ? NULL : f16 ? (const void *)c->b16 : (const void *)c->b);
+    bufs[0] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(m * k), f16 || bf16 ? 2 : 4), VKB_BUF_INPUT, a_in);
+    bufs[1] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(k * n), f16 || bf16 ? 2 : 4), VKB_BUF_INPUT, b_in);
     /* C exactly M*N floats: the guard band begins where C ends, so a store past row M-1 or column N-1 is
      * seen (the backends still bind a 16-byte multiple for vec4 views) */
     if (v->param & MM_TC_ACC16)   /* an fp16 C (its last word padded) */
@@ -368,13 +378,12 @@ static void reference(const mm_case *c, const float *a, const float *b, int64_t 
     *bound = vkb_bound_dot((uint64_t)c->k, sa, u);
 }
 
-/* The large-product reference of C's inputs (fp16 or fp32), built on first use. */
-static const vkb_product_ref *product_ref(mm_case *c, int f16)
+/* The large-product reference of C's inputs A, B (fp32, or the fp16 or bf16 ones as floats) in *REF, built on
+ * first use. */
+static const vkb_product_ref *product_ref(const mm_case *c, vkb_product_ref **ref, const float *a, const float *b)
 {
-    vkb_product_ref **ref = f16 ? &c->ref16 : &c->ref32;
     if (!*ref)
-        *ref = vkb_product_ref_create(c->m, c->n, c->k, f16 ? c->a16f : c->a, f16 ? c->b16f : c->b,
-                                      VKB_MM_PRODUCT_SEED);
+        *ref = vkb_product_ref_create(c->m, c->n, c->k, a, b, VKB_MM_PRODUCT_SEED);
     return *ref;
 }
 
@@ -406,11 +415,15 @@ static void full_rows(void *ctx, vkb_check_part *part, int64_t t)
 static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
 {
     mm_case *c = vc->data;   /* the check fills the case's caches (the inputs stay as they are) */
-    int f16 = (v->param & (MM_F16 | MM_TC_ACC16)) != 0;
+    int f16 = (v->param & (MM_F16 | MM_TC_ACC16)) != 0, bf16 = (v->param & MM_TC_BF16) != 0;
     (void)p;
     if (f16 && !c->a16f) {
         c->a16f = vkb_floats_of_halves(c->a16, c->m * c->k);
         c->b16f = vkb_floats_of_halves(c->b16, c->k * c->n);
+    }
+    if (bf16 && !c->abff) {
+        c->abff = vkb_floats_of_bf16s(c->abf, c->m * c->k);
+        c->bbff = vkb_floats_of_bf16s(c->bbf, c->k * c->n);
     }
     if (v->param & MM_TC_PEAK) {   /* the tensor-core rows' own checks (matmul_tc.c) */
         vkb_mm_tc_check_peak(res);
@@ -419,24 +432,28 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     if (v->param & MM_TC_ACC16) {
         /* our kernels: the grouping of the device they were planned for; cuBLAS's grouping is unknown */
         vkb_mm_tc_check_acc16(c->m, c->n, c->k, v->kernel && c->acc16_group ? c->acc16_group : 1, c->a16, c->b16, c->c16,
-                              is_large(c) ? product_ref(c, 1) : NULL, res);
+                              is_large(c) ? product_ref(c, &c->ref16, c->a16f, c->b16f) : NULL, res);
         return;
     }
-    const float *a = f16 ? c->a16f : c->a, *b = f16 ? c->b16f : c->b;
-    /* fp16 products are exact in fp32; the tensor-core paths accumulate by truncation */
-    double u = f16 ? U_TENSOR : VKB_U_F32;
+    /* the reference is the product of the inputs the device read (fp16 or bf16 rounded: their rounding is no
+     * error of the kernel's), exact in double; fp16 and bf16 products are exact in fp32 (11 + 11 and 8 + 8
+     * significant bits), so the bound is the fp32 accumulation's alone, by truncation on the tensor cores */
+    const float *a = bf16 ? c->abff : f16 ? c->a16f : c->a, *b = bf16 ? c->bbff : f16 ? c->b16f : c->b;
+    vkb_product_ref **ref = bf16 ? &c->refbf : f16 ? &c->ref16 : &c->ref32;
+    int narrow = f16 || bf16;
+    double u = narrow ? U_TENSOR : VKB_U_F32;
     char method[96];
     if (!is_large(c)) {
         full_run run = {c, a, b, u, vkb_mm_rows_per_chunk(c->n, c->k)};
-        snprintf(method, sizeof method, "every element, gamma(K,2^%d)*sum|a||b|%s", f16 ? -23 : -24,
-                 f16 ? " of fp16 inputs" : "");
+        snprintf(method, sizeof method, "every element, gamma(K,2^%d)*sum|a||b|%s", narrow ? -23 : -24,
+                 bf16 ? " of bf16 inputs" : f16 ? " of fp16 inputs" : "");
         vkb_check_init(res, method);
         res->cols = (uint64_t)c->n;
         vkb_check_chunks(res, vkb_tasks_of((uint64_t)c->m, (uint64_t)run.rows), full_rows, &run);
     } else {
         /* Freivalds by row and column blocks against a rounding model, and exact lines (docs/verification.md) */
         vkb_check_init(res, "product");
-        vkb_product_check(res, product_ref(c, f16), c->c, u, f16 ? VKB_ACC_TRUNCATE : VKB_ACC_ROUND);
+        vkb_product_check(res, product_ref(c, ref, a, b), c->c, u, narrow ? VKB_ACC_TRUNCATE : VKB_ACC_ROUND);
     }
     vkb_check_finish(res);
 }

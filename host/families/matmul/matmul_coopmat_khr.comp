@@ -5,8 +5,9 @@
 // STORE_EARLY choose the schedule; accumulators as named variables, C through a small per-subgroup staging tile so any M, N is
 // written with guarded stores) with the fragment shape FRAG_M x FRAG_N x FRAG_K a specialization constant
 // the host takes from vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR, never assumed. Built twice: fp32
-// accumulators and output, and with ACC16 fp16 accumulators and an fp16 output (labelled so in the table:
-// like with like against cuBLAS fp16 compute).
+// accumulators and output, with ACC16 fp16 accumulators and an fp16 output (labelled so in the table:
+// like with like against cuBLAS fp16 compute), and with BF16 bf16 A and B (glslang 16; the staging moves
+// 16-bit elements whatever their type).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_cooperative_matrix : require
@@ -14,6 +15,12 @@
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
+#if BF16
+#extension GL_EXT_bfloat16 : require
+#define IN_T bfloat16_t
+#else
+#define IN_T float16_t
+#endif
 #include "vkb.glsl"
 
 layout(constant_id = 3) const uint BM = 128;
@@ -48,8 +55,8 @@ layout(push_constant) uniform Push { uint m, n, k; } pc;
 
 shared ACC_T cs[NSUB * FRAG_C];
 
-#define FRAG_A coopmat<float16_t, gl_ScopeSubgroup, FRAG_M, FRAG_K, gl_MatrixUseA>
-#define FRAG_B coopmat<float16_t, gl_ScopeSubgroup, FRAG_K, FRAG_N, gl_MatrixUseB>
+#define FRAG_A coopmat<IN_T, gl_ScopeSubgroup, FRAG_M, FRAG_K, gl_MatrixUseA>
+#define FRAG_B coopmat<IN_T, gl_ScopeSubgroup, FRAG_K, FRAG_N, gl_MatrixUseB>
 #define ACC coopmat<ACC_T, gl_ScopeSubgroup, FRAG_M, FRAG_N, gl_MatrixUseAccumulator>
 #define ROW_MAJOR gl_CooperativeMatrixLayoutRowMajor
 

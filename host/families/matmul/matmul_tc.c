@@ -27,16 +27,39 @@ static int skip(char *why, size_t len, const char *text)
     return VKB_PLAN_SKIP;
 }
 
-/* The device's subgroup fragment for the row (fp16 or fp32 accumulators) into SPEC[5..7] where 0. */
+/* The largest (by M N K) subgroup fragment the device lists of bf16 x bf16 + fp32 -> fp32 into F; 0 if none. */
+static int bf16_fragment(const vkb_caps *caps, uint32_t f[3])
+{
+    uint64_t best = 0;
+    for (uint32_t i = 0; i < caps->ncoopmat_types; i++) {
+        const vkb_coopmat_type *t = &caps->coopmat_types[i];
+        uint64_t vol = (uint64_t)t->m * t->n * t->k;
+        if (t->scope == VKB_SCOPE_SUBGROUP && t->a == VKB_CT_BF16 && t->b == VKB_CT_BF16 && t->c == VKB_CT_F32 &&
+            t->result == VKB_CT_F32 && !t->saturating && vol > best) {
+            best = vol;
+            f[0] = t->m, f[1] = t->n, f[2] = t->k;
+        }
+    }
+    return best != 0;
+}
+
+/* The device's subgroup fragment for the row (fp16 inputs with fp16 or fp32 accumulators, or bf16 inputs) into
+ * SPEC[5..7] where 0. */
 static int fragment(const char *kernel, const vkb_caps *caps, uint32_t *spec, char *why, size_t len)
 {
-    const uint32_t *f = strstr(kernel, "_acc16") ? caps->coopmat_khr16 : caps->coopmat_khr;
+    uint32_t bf16[3] = {0, 0, 0};
+    int is_bf16 = strstr(kernel, "_bf16") != NULL;
+    const uint32_t *f = is_bf16 ? bf16 : strstr(kernel, "_acc16") ? caps->coopmat_khr16 : caps->coopmat_khr;
+    if (is_bf16)
+        bf16_fragment(caps, bf16);
     for (int i = 0; i < 3; i++)
         if (!spec[5 + i])
             spec[5 + i] = f[i];
     if (!spec[5] || !spec[6] || !spec[7])
-        return skip(why, len, "the device reports no subgroup cooperative matrix of fp16 inputs with this "
-                              "accumulator (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)");
+        return skip(why, len, is_bf16 ? "the device lists no subgroup cooperative matrix of bf16 x bf16 + fp32 "
+                                         "(vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)"
+                                       : "the device reports no subgroup cooperative matrix of fp16 inputs with this "
+                                         "accumulator (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)");
     return VKB_PLAN_OK;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <mma.h>
 
@@ -13,12 +14,13 @@
 
 namespace {
 
-/* The twin of matmul_coopmat_khr.comp (matmul_wmma.cuh) with ACC accumulators, C written as ACC. */
-template <typename ACC, unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN>
+/* The twin of matmul_coopmat_khr.comp (matmul_wmma.cuh) with IN inputs (fp16, bf16) and ACC accumulators, C
+ * written as ACC. */
+template <typename ACC, typename IN, unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32u)
     coopmat_wmma(const unsigned *__restrict__ a, const unsigned *__restrict__ b, ACC *__restrict__ c, vkb_push pc)
 {
-    wmma_gemm<ACC, BM, BN, BK, WM, WN>(a, b, c, pc.u[0], pc.u[1], pc.u[2]);
+    wmma_gemm<ACC, BM, BN, BK, WM, WN, IN>(a, b, c, pc.u[0], pc.u[1], pc.u[2]);
 }
 
 /* The accumulators of one m16n8k16 mma.sync (fp16 inputs) per thread: REGS registers of type REG, updated in
@@ -91,9 +93,9 @@ __global__ void __launch_bounds__(256) mma_peak(const unsigned *__restrict__ a, 
     }
 }
 
-template <typename ACC, unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN>
+template <typename ACC, typename IN, unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN>
 constexpr vkb_cuda_launcher launch_wmma =
-    launch_wmma_kernel<ACC, vkb_push, BM, BN, WM, WN, coopmat_wmma<ACC, BM, BN, BK, WM, WN>>;
+    launch_wmma_kernel<ACC, vkb_push, BM, BN, WM, WN, coopmat_wmma<ACC, IN, BM, BN, BK, WM, WN>>;
 
 template <typename ACC>
 cudaError_t launch_peak(const vkb_pass *p, void *const *a, cudaStream_t s)
@@ -138,11 +140,13 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
 #define TC_CUDA_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling) \
     TC_CALL(TC_CUDA_##shader, (#shader, TC_SPEC_LIST spec))
 /* the row's WM WN 0: the tile the host plans for WMMA's 16x16 fragments (matmul_tc.c) */
-#define TC_KHR_TWIN(acc, k, bm, bn, bk) \
+#define TC_KHR_TWIN(acc, in, k, bm, bn, bk) \
     {k, 8, {bm, bn, bk, MATMUL_KHR_WM, MATMUL_KHR_WN, 16, 16, 16}, \
-     launch_wmma<acc, bm, bn, bk, MATMUL_KHR_WM, MATMUL_KHR_WN>},
-#define TC_CUDA_matmul_coopmat_khr(k, bm, bn, bk, wm, wn, fm, fn, fk) TC_KHR_TWIN(float, k, bm, bn, bk)
-#define TC_CUDA_matmul_coopmat_khr_acc16(k, bm, bn, bk, wm, wn, fm, fn, fk) TC_KHR_TWIN(half, k, bm, bn, bk)
+     launch_wmma<acc, in, bm, bn, bk, MATMUL_KHR_WM, MATMUL_KHR_WN>},
+#define TC_CUDA_matmul_coopmat_khr(k, bm, bn, bk, wm, wn, fm, fn, fk) TC_KHR_TWIN(float, half, k, bm, bn, bk)
+#define TC_CUDA_matmul_coopmat_khr_acc16(k, bm, bn, bk, wm, wn, fm, fn, fk) TC_KHR_TWIN(half, half, k, bm, bn, bk)
+#define TC_CUDA_matmul_coopmat_khr_bf16(k, bm, bn, bk, wm, wn, fm, fn, fk) \
+    TC_KHR_TWIN(float, __nv_bfloat16, k, bm, bn, bk)
 #define TC_CUDA_matmul_coopmat2(k, ...)
 #define TC_CUDA_matmul_coopmat2_acc16(k, ...)
 #define TC_CUDA_matmul_coopmat2_staged(k, ...)

@@ -18,7 +18,8 @@
 /* Row param bits of the tensor-core rows (matmul.c's own bits stay below 1 << 4). */
 enum {
     MM_TC_ACC16 = 1 << 4, /* fp16 accumulators and an fp16 C: labelled so, checked by vkb_mm_tc_check_acc16 */
-    MM_TC_PEAK = 1 << 5   /* the register-only instruction peak: C is not a product, not checked */
+    MM_TC_PEAK = 1 << 5,  /* the register-only instruction peak: C is not a product, not checked */
+    MM_TC_BF16 = 1 << 6   /* bf16 A and B (the seeded inputs rounded to bf16), fp32 accumulators and C */
 };
 
 /* Is KERNEL one of the tensor-core shaders planned here? */

@@ -33,10 +33,10 @@ __device__ uint4 chunk8(const unsigned *__restrict__ w, unsigned row, unsigned c
     return make_uint4(h[0] | h[1] << 16, h[2] | h[3] << 16, h[4] | h[5] << 16, h[6] | h[7] << 16);
 }
 
-/* C (M x N, ACC) = A (M x K) B (K x N), fp16 A and B as 32-bit words, 16x16x16 fragments: a BM x BN block
+/* C (M x N, ACC) = A (M x K) B (K x N), IN (fp16, or bf16) A and B as 32-bit words, 16x16x16 fragments: a BM x BN block
  * per workgroup, a WM x WN tile per warp, two shared stages with the next tile in registers during the math,
  * unguarded 16-byte loads for interior tiles. Inlined into the caller's kernel (its shared memory too). */
-template <typename ACC, unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN>
+template <typename ACC, unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, typename IN = half>
 __device__ __forceinline__ void wmma_gemm(const unsigned *__restrict__ a, const unsigned *__restrict__ b,
                                           ACC *__restrict__ c, unsigned m, unsigned n, unsigned k)
 {
@@ -51,7 +51,7 @@ __device__ __forceinline__ void wmma_gemm(const unsigned *__restrict__ a, const 
     unsigned sr = sub / (BN / WN), sc = sub % (BN / WN), m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
     unsigned tiles = (k + BK - 1u) / BK;
     const uint4 *a8 = reinterpret_cast<const uint4 *>(a), *b8 = reinterpret_cast<const uint4 *>(b);
-    const half *ah = reinterpret_cast<const half *>(as), *bh = reinterpret_cast<const half *>(bs);
+    const IN *ah = reinterpret_cast<const IN *>(as), *bh = reinterpret_cast<const IN *>(bs);
     uint4 ra[LA], rb[LB];
     wmma::fragment<wmma::accumulator, 16, 16, 16, ACC> acc[FM * FN];
 #pragma unroll
@@ -96,8 +96,8 @@ __device__ __forceinline__ void wmma_gemm(const unsigned *__restrict__ a, const 
             fetch((t + 1u) * BK);
 #pragma unroll
         for (unsigned kk = 0; kk < BK; kk += 16u) {
-            wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa[FM];
-            wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb[FN];
+            wmma::fragment<wmma::matrix_a, 16, 16, 16, IN, wmma::row_major> fa[FM];
+            wmma::fragment<wmma::matrix_b, 16, 16, 16, IN, wmma::row_major> fb[FN];
 #pragma unroll
             for (unsigned i = 0; i < FM; i++)
                 wmma::load_matrix_sync(fa[i], ah + (cur * ASTAGE + (sr * WM + i * 16u) * ASTR) * 8u + kk, ASTR * 8u);

@@ -25,6 +25,10 @@
       VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, 0,                                                         \
       "VK_KHR_cooperative_matrix (AMD, Intel, NVIDIA): coopmat_f16's pipeline with the fragment the device "      \
       "reports; fp16 in, fp32 accumulate; twin: WMMA", "cublas_hgemm")                                           \
+    X(coopmat_khr_bf16, matmul_coopmat_khr_bf16, 0, 8, (MATMUL_KHR_TILE), MM_TC_BF16,                          \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_BFLOAT16_COOPMAT, 0,                             \
+      "BF16 INPUTS: coopmat_khr with bf16 A and B (VK_KHR_shader_bfloat16, glslang 16) and the device's bf16 "    \
+      "fragment; fp32 accumulate; twin: WMMA bf16", "cublas_hgemm")                                              \
     X(coopmat2, matmul_coopmat2, 256, 3, (128, 128, 32), MM_F16, VKB_NEED_COOPMAT2, VKB_VAR_VULKAN_ONLY,          \
       "VK_NV_cooperative_matrix2: one workgroup-scope BM x BN accumulator, tiles loaded by clamped tensor "       \
       "layouts (any shape), the driver splits the work; fp16 in, fp32 accumulate", "cublas_hgemm")              \

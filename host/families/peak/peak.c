@@ -26,14 +26,15 @@
     {#name, NULL, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, VKB_VAR_VULKAN_ONLY | VKB_VAR_NOT_IN_SUITE, note},
 #define CM_ROW(name, shader, combo, needs, flags, note) \
     {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, combo, needs, flags, note},
-static const vkb_variant variants[] = {PEAK_ROWS(ROW) PEAK_COOPMAT_ROWS(CM_ROW) PEAK_UNBUILT_ROWS(UNBUILT_ROW)};
+static const vkb_variant variants[] = {PEAK_ROWS(ROW) PEAK_COOPMAT_ROWS(CM_ROW) PEAK_COOPMAT_VK_ROWS(CM_ROW)
+                                       PEAK_UNBUILT_ROWS(UNBUILT_ROW)};
 
 /* operations one step counts, by type (the cooperative-matrix rows count 2 M N K per multiply-add) */
 #define OPS(name, shader, type, ops, needs, flags, note) [type] = ops,
 #define UNBUILT_OPS(name, type, ops, needs, note, reason) [type] = ops,
 static const int ops_of[PEAK_CM_END] = {PEAK_ROWS(OPS) PEAK_UNBUILT_ROWS(UNBUILT_OPS)};
 
-#define CM_COMBOS (PEAK_CM_U8_U32 - PEAK_CM_F16_F32 + 1)   /* the combinations with a shader */
+#define CM_COMBOS (PEAK_CM_END - PEAK_CM_F16_F32)   /* every combination has a shader */
 
 #define UNBUILT_REASON(name, type, ops, needs, note, reason) {#name, reason},
 static const struct { const char *name, *reason; } unbuilt[] = {PEAK_UNBUILT_ROWS(UNBUILT_REASON)};

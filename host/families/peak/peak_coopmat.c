@@ -10,15 +10,16 @@
 static const struct {
     uint32_t a, c;          /* VkComponentTypeKHR */
     int a_bytes, c_bytes;
+    uint32_t one;           /* a floating operand type's encoding of 1 (its sign bit the top one); 0: integers */
     const char *name;
 } combos[] = {
-    [PEAK_CM_F16_F32 - PEAK_CM_F16_F32] = {VKB_CT_F16, VKB_CT_F32, 2, 4, "fp16 x fp16 + fp32"},
-    [PEAK_CM_F16_F16 - PEAK_CM_F16_F32] = {VKB_CT_F16, VKB_CT_F16, 2, 2, "fp16 x fp16 + fp16"},
-    [PEAK_CM_S8_S32 - PEAK_CM_F16_F32] = {VKB_CT_S8, VKB_CT_S32, 1, 4, "s8 x s8 + s32"},
-    [PEAK_CM_U8_U32 - PEAK_CM_F16_F32] = {VKB_CT_U8, VKB_CT_U32, 1, 4, "u8 x u8 + u32"},
-    [PEAK_CM_BF16_F32 - PEAK_CM_F16_F32] = {VKB_CT_BF16, VKB_CT_F32, 2, 4, "bf16 x bf16 + fp32"},
-    [PEAK_CM_E4M3_F32 - PEAK_CM_F16_F32] = {VKB_CT_E4M3, VKB_CT_F32, 1, 4, "fp8 e4m3 x e4m3 + fp32"},
-    [PEAK_CM_E5M2_F32 - PEAK_CM_F16_F32] = {VKB_CT_E5M2, VKB_CT_F32, 1, 4, "fp8 e5m2 x e5m2 + fp32"},
+    [PEAK_CM_F16_F32 - PEAK_CM_F16_F32] = {VKB_CT_F16, VKB_CT_F32, 2, 4, 0x3c00, "fp16 x fp16 + fp32"},
+    [PEAK_CM_F16_F16 - PEAK_CM_F16_F32] = {VKB_CT_F16, VKB_CT_F16, 2, 2, 0x3c00, "fp16 x fp16 + fp16"},
+    [PEAK_CM_S8_S32 - PEAK_CM_F16_F32] = {VKB_CT_S8, VKB_CT_S32, 1, 4, 0, "s8 x s8 + s32"},
+    [PEAK_CM_U8_U32 - PEAK_CM_F16_F32] = {VKB_CT_U8, VKB_CT_U32, 1, 4, 0, "u8 x u8 + u32"},
+    [PEAK_CM_BF16_F32 - PEAK_CM_F16_F32] = {VKB_CT_BF16, VKB_CT_F32, 2, 4, 0x3f80, "bf16 x bf16 + fp32"},
+    [PEAK_CM_E4M3_F32 - PEAK_CM_F16_F32] = {VKB_CT_E4M3, VKB_CT_F32, 1, 4, 0x38, "fp8 e4m3 x e4m3 + fp32"},
+    [PEAK_CM_E5M2_F32 - PEAK_CM_F16_F32] = {VKB_CT_E5M2, VKB_CT_F32, 1, 4, 0x3c, "fp8 e5m2 x e5m2 + fp32"},
 };
 #define COMBO(c) combos[(c) - PEAK_CM_F16_F32]
 
@@ -53,7 +54,20 @@ static uint64_t next(uint64_t *s)   /* splitmix64 */
     return z ^ (z >> 31);
 }
 
-static int is_float(int combo) { return COMBO(combo).a == VKB_CT_F16; }
+static int is_float(int combo) { return COMBO(combo).one != 0; }
+
+/* +1 or -1 in COMBO's floating operand type */
+static uint32_t unit_operand(int combo, int negative)
+{
+    return COMBO(combo).one | (negative ? 1u << (8 * COMBO(combo).a_bytes - 1) : 0u);
+}
+
+/* The value of a floating operand of the pools (0, +1 or -1 only: vkb_peak_cm_pools) */
+static double operand_value(int combo, uint32_t bits)
+{
+    uint32_t sign = 1u << (8 * COMBO(combo).a_bytes - 1);
+    return bits == 0 ? 0.0 : bits & sign ? -1.0 : 1.0;
+}
 
 /* element E of a pool of N elements of BYTES each */
 static void put(uint8_t *pool, uint64_t e, int bytes, uint32_t v) { memcpy(pool + e * (uint64_t)bytes, &v, (size_t)bytes); }
@@ -74,7 +88,7 @@ void vkb_peak_cm_pools(int combo, uint64_t seed, uint8_t **ab, uint8_t **start)
     for (uint64_t e = 0; e < n; e++) {
         uint32_t v;
         if (is_float(combo))   /* A's: +-1 at every 16th element (one per 16 of a row's K), else 0; B's: all +-1 */
-            v = e % 16 == 0 || e >= PEAK_CM_B_OFFSET ? vkb_half_from_float(next(&s) & 1 ? 1.f : -1.f) : 0;
+            v = e % 16 == 0 || e >= PEAK_CM_B_OFFSET ? unit_operand(combo, !(next(&s) & 1)) : 0;
         else if (COMBO(combo).a == VKB_CT_S8)
             v = (uint32_t)(int32_t)((int)(next(&s) % 16) - 8) & 0xffu;
         else
@@ -114,8 +128,8 @@ uint32_t vkb_peak_cm_expected(int combo, const uint32_t frag[3], const uint8_t *
         double sum = 0, c;
         float f;
         for (uint32_t p = 0; p < k; p++)
-            sum += (double)vkb_half_to_float((uint16_t)get(ab, a0 + (uint64_t)i * k + p, 2)) *
-                   vkb_half_to_float((uint16_t)get(ab, b0 + (uint64_t)p * n + j, 2));
+            sum += operand_value(combo, get(ab, a0 + (uint64_t)i * k + p, COMBO(combo).a_bytes)) *
+                   operand_value(combo, get(ab, b0 + (uint64_t)p * n + j, COMBO(combo).a_bytes));
         if (c_bytes == 2)
             c = vkb_half_to_float((uint16_t)c0);
         else

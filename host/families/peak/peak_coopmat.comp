@@ -3,7 +3,7 @@
 // device lists: each subgroup holds one A (FRAG_M x FRAG_K) and one B (FRAG_K x FRAG_N) fragment and
 // PEAK_CM_CHAINS independent accumulators, and runs trips dependent acc = A B + acc steps on each, no memory in
 // the loop; trips is a push constant. One source, one build per combination (shaders.cmake: -D A_T, C_T); the
-// fragment is the device's (spec constants). A and B are read from uint words (int8 packs 4 to a word: no 8-bit
+// fragment is the device's (spec constants); -D A_BF16, A_E4M3, A_E5M2 for bf16 and fp8 operands (glslang 16). A and B are read from uint words (int8 packs 4 to a word: no 8-bit
 // storage needed), the accumulators from and to buffers of their own type. The host checks every accumulator
 // exactly (host/families/peak/peak_coopmat.c: the inputs make every step exact).
 #extension GL_GOOGLE_include_directive : require
@@ -12,6 +12,13 @@
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_shader_explicit_arithmetic_types : require
+#if A_BF16
+#extension GL_EXT_bfloat16 : require
+#elif A_E4M3
+#extension GL_EXT_float_e4m3 : require
+#elif A_E5M2
+#extension GL_EXT_float_e5m2 : require
+#endif
 #include "vkb.glsl"
 #include "peak.h"
 

@@ -1,9 +1,10 @@
 /* peak_coopmat.cu - the CUDA twins of host/families/peak/peak_coopmat.comp: one WMMA kernel template over the operand
  * and accumulator types and the fragment's depth, the same operand layout, accumulators and push words
- * (mma.sync: HMMA for fp16, IMMA for 8-bit integers). The fragments are those NVIDIA's Vulkan driver lists (the
- * CUDA module reports the same, so both APIs plan the same): 16 x 16 x 16 for fp16; 16 x 16 x 32 for 8-bit
+ * (mma.sync: HMMA for fp16 and bf16, IMMA for 8-bit integers). The fragments are those NVIDIA's Vulkan driver lists (the
+ * CUDA module reports the same, so both APIs plan the same): 16 x 16 x 16 for fp16 and bf16; 16 x 16 x 32 for 8-bit
  * integers, which WMMA runs as two 16 x 16 x 16 steps on the two halves of K (exact integer sums: the same
  * result as one step of 32). */
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <mma.h>
 
@@ -66,6 +67,7 @@ CM_KERNEL(peak_coopmat_f16_f32, half, float, 1)
 CM_KERNEL(peak_coopmat_f16_f16, half, half, 1)
 CM_KERNEL(peak_coopmat_s8_s32, signed char, int, 2)
 CM_KERNEL(peak_coopmat_u8_u32, unsigned char, int, 2)
+CM_KERNEL(peak_coopmat_bf16_f32, __nv_bfloat16, float, 1)
 
 template <typename CT, void (*K)(const unsigned *, const CT *, CT *, peak_push)>
 cudaError_t launch(const vkb_pass *p, void *const *a, cudaStream_t s)
@@ -79,9 +81,10 @@ using ct_peak_coopmat_f16_f32 = float;
 using ct_peak_coopmat_f16_f16 = half;
 using ct_peak_coopmat_s8_s32 = int;
 using ct_peak_coopmat_u8_u32 = int;
+using ct_peak_coopmat_bf16_f32 = float;
 /* the fragment's depth K of each (the CUDA module's coopmat_types agree) */
 constexpr unsigned k_peak_coopmat_f16_f32 = 16, k_peak_coopmat_f16_f16 = 16, k_peak_coopmat_s8_s32 = 32,
-                   k_peak_coopmat_u8_u32 = 32;
+                   k_peak_coopmat_u8_u32 = 32, k_peak_coopmat_bf16_f32 = 16;
 
 } // namespace
 

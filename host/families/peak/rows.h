@@ -37,19 +37,24 @@
       "cooperative matrices s8 x s8 + s32 (CUDA: WMMA, IMMA)")                                                \
     X(coopmat_u8_u32, peak_coopmat_u8_u32, PEAK_CM_U8_U32,                                                    \
       VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_INT8, NIS | IOPS,                             \
-      "cooperative matrices u8 x u8 + u32")
+      "cooperative matrices u8 x u8 + u32")                                                                   \
+    X(coopmat_bf16_f32, peak_coopmat_bf16_f32, PEAK_CM_BF16_F32,                                              \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_BFLOAT16_COOPMAT, NIS,                         \
+      "cooperative matrices bf16 x bf16 + fp32 (VK_KHR_shader_bfloat16; glslang 16; CUDA: WMMA, HMMA.BF16)")
 
-/* Rows the shaders cannot express with the compiler at hand: U(name, type, ops, needs, note, reason); each is
- * skipped with REASON where the device has the feature. */
+/* Cooperative-matrix rows without a CUDA twin (WMMA has no fp8): as PEAK_COOPMAT_ROWS, Vulkan only. */
+#define PEAK_FP8 (VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_FLOAT8_COOPMAT)
+#define PEAK_COOPMAT_VK_ROWS(X)                                                                               \
+    X(coopmat_e4m3_f32, peak_coopmat_e4m3_f32, PEAK_CM_E4M3_F32, PEAK_FP8, NIS | VKB_VAR_VULKAN_ONLY,         \
+      "cooperative matrices fp8 e4m3 x e4m3 + fp32 (VK_EXT_shader_float8; glslang 16)")                       \
+    X(coopmat_e5m2_f32, peak_coopmat_e5m2_f32, PEAK_CM_E5M2_F32, PEAK_FP8, NIS | VKB_VAR_VULKAN_ONLY,         \
+      "cooperative matrices fp8 e5m2 x e5m2 + fp32 (VK_EXT_shader_float8; glslang 16)")
+
+/* Rows the shaders cannot express: U(name, type, ops, needs, note, reason); each is skipped with REASON where
+ * the device has the feature. */
 #define PEAK_UNBUILT_ROWS(U)                                                                                  \
     U(fma_bf16x2, PEAK_T_BF16X2, 4, VKB_NEED_BFLOAT16, "bf16 FMA on pairs (VK_KHR_shader_bfloat16)",          \
-      "GL_EXT_bfloat16 is beyond the shader compiler at hand (glslang 15.2): not built")                      \
-    U(coopmat_bf16_f32, PEAK_CM_BF16_F32, 0, VKB_NEED_COOPMAT_KHR | VKB_NEED_BFLOAT16,                        \
-      "cooperative matrices bf16 x bf16 + fp32", "GL_EXT_bfloat16 is beyond the shader compiler at hand "     \
-      "(glslang 15.2): not built")                                                                            \
-    U(coopmat_e4m3_f32, PEAK_CM_E4M3_F32, 0, VKB_NEED_COOPMAT_KHR, "cooperative matrices fp8 e4m3 + fp32",    \
-      "GL_EXT_float_e4m3 is beyond the shader compiler at hand (glslang 15.2): not built")                    \
-    U(coopmat_e5m2_f32, PEAK_CM_E5M2_F32, 0, VKB_NEED_COOPMAT_KHR, "cooperative matrices fp8 e5m2 + fp32",    \
-      "GL_EXT_float_e5m2 is beyond the shader compiler at hand (glslang 15.2): not built")
+      "GL_EXT_bfloat16 has no bf16 arithmetic (conversions, dot products and cooperative matrices only): "    \
+      "no FMA to chain")
 
 #endif

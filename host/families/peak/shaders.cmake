@@ -15,6 +15,14 @@ vkb_shader_recipe(peak_coopmat_f16_f16 peak_coopmat.comp NEEDS_NEW_GLSLANG -DA_T
 vkb_shader_recipe(peak_coopmat_s8_s32 peak_coopmat.comp NEEDS_NEW_GLSLANG -DA_T=int8_t -DA_BYTES=1 -DC_T=int32_t)
 vkb_shader_recipe(peak_coopmat_u8_u32 peak_coopmat.comp NEEDS_NEW_GLSLANG -DA_T=uint8_t -DA_BYTES=1
                   -DC_T=uint32_t)
+# bf16 operands: GL_EXT_bfloat16, glslang 16 (tools/setup-glslang.sh --16)
+vkb_shader_recipe(peak_coopmat_bf16_f32 peak_coopmat.comp NEEDS_GLSLANG16 -DA_T=bfloat16_t -DA_BYTES=2 -DC_T=float
+                  -DA_BF16=1)
+# fp8 operands (one byte, 4 to a word as int8's): GL_EXT_float_e4m3 / _e5m2, glslang 16
+vkb_shader_recipe(peak_coopmat_e4m3_f32 peak_coopmat.comp NEEDS_GLSLANG16 -DA_T=floate4m3_t -DA_BYTES=1 -DC_T=float
+                  -DA_E4M3=1)
+vkb_shader_recipe(peak_coopmat_e5m2_f32 peak_coopmat.comp NEEDS_GLSLANG16 -DA_T=floate5m2_t -DA_BYTES=1 -DC_T=float
+                  -DA_E5M2=1)
 vkb_add_row_shaders(peak rows.h)
 # the planted fault of host/families/peak/test.cmake: the chains' values unused, a loop the compiler may delete
 # (VKB_FAULT_INJECT=peak-fold runs it in place of peak_fma_f32)
