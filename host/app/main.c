@@ -329,6 +329,8 @@ static int run_command(app *ap)
 
     r->sinks = sinks;
     r->ended = vkb_outfile_report; /* one line for every file that failed */
+    if (!ap->health)
+        r->recheck = vkb_warmup_recheck;   /* a ceiling measured again must agree with the warm-up's */
     r->nsinks = nsinks;
     rc = vkb_runner_run(r, &sel, &set, &plan);
     for (int i = 0; i < nsinks; i++)

@@ -196,6 +196,8 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     r->interrupted = vkb_stop_signal();
     if (!r->several)
         vkb_set_fatal_hook(NULL);
+    if (r->recheck && !r->interrupted && r->done == r->nwork)
+        r->recheck(r);
     rc = end_sinks(r, r->done < r->nwork);
     if (vkb_verbose)
         print_clock("", &r->clock, NULL);

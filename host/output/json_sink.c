@@ -288,6 +288,28 @@ static void json_warmup(vkb_json *j, vkb_backend *const *backends, int n)
     vkb_json_array_end(j);
 }
 
+/* The warm-up's probes measured again at the run's end (host/app/warmup.c), per device they ran on: both rates
+ * beside the warm-up's last, and whether the clocks moved (either more than 5% away) */
+static void json_recheck(vkb_json *j, vkb_backend *const *backends, int n)
+{
+    vkb_json_array_begin(j, "recheck");
+    for (int i = 0; i < n; i++) {
+        const vkb_caps *c = &backends[i]->caps;
+        if (!(c->recheck_mem > 0 || c->recheck_fma > 0))
+            continue;
+        vkb_json_object_begin(j, NULL);
+        vkb_json_string(j, "backend", backends[i]->name);
+        vkb_json_int(j, "index", c->index);
+        vkb_json_number(j, "memory_gbs_warm", c->warm_mem_last);
+        vkb_json_number(j, "memory_gbs_end", c->recheck_mem);
+        vkb_json_number(j, "fma_gflops_warm", c->warm_fma_last);
+        vkb_json_number(j, "fma_gflops_end", c->recheck_fma);
+        vkb_json_bool(j, "clocks_moved", c->clocks_moved);
+        vkb_json_object_end(j);
+    }
+    vkb_json_array_end(j);
+}
+
 static void json_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
                        const vkb_run_plan *plan)
 {
@@ -339,6 +361,7 @@ static int json_end(vkb_sink *s, int interrupted)
     if (!js->begun)
         json_begin(s, &(vkb_run_settings){.command = "", .command_line = ""}, NULL, 0, NULL);
     vkb_json_array_end(j);
+    json_recheck(j, js->backends, js->nbackends);
     vkb_json_string(j, "error", vkb_fatal_message()); /* what ended the run early, or null */
     vkb_json_bool(j, "interrupted", interrupted);
     vkb_json_object_end(j);
