@@ -14,10 +14,11 @@ typedef struct vkb_cache_rise {
     double lo, hi;
 } vkb_cache_rise;
 /* The last-level cache size from a chase's latency NS (per load) at footprints BYTES, N points in ascending
- * order (noise smoothed first): the end of the last rise to DRAM's level, where the line of its steepest part
- * meets the line of the slow climb after it (a split L2's first rise, its near partition, is not it). 0 when
- * there is no clear step from a plateau to DRAM (no flat tail, a climb too small, too gradual, or starting too
- * close to DRAM's level, fewer than 4 points). *RISE, when not NULL: where that rise starts and ends (0s). */
+ * order (noise smoothed first): the end of the last rise to DRAM's level, where it comes within 3% of the line of
+ * the slow climb after it (a split L2's first rise, its near partition, is not it). 0 when there is no clear step
+ * from a plateau to DRAM (no flat tail, a climb too small, too gradual, or starting too close to DRAM's level, an
+ * end that the line of the rise's steepest part puts elsewhere, fewer than 4 points). *RISE, when not NULL: where
+ * that rise starts and ends (0s). */
 uint64_t vkb_cache_knee(const double *bytes, const double *ns, int n, vkb_cache_rise *rise);
 /* The longest path of a cache file: a longer one is no file (never a shortened one) */
 #define VKB_CACHE_PATH_MAX 1024

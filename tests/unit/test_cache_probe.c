@@ -14,17 +14,20 @@
 #define MIB (1024.0 * 1024.0)
 #define PRINTK(k) fprintf(stderr, "%s: %.2f MiB\n", #k, (double)(k) / MIB)   /* the value, where a test fails */
 
-/* L1 to 256 KiB, L2 (40-42 ns) to 48 MiB, DRAM (100-120 ns) beyond: a sharp step. The rise 48 -> 64 MiB
- * (slope 3 in log-log) meets the tail after 128 MiB (0.02 per doubling): between 64 and 67 MiB */
+/* L1 to 256 KiB, L2 (40-42 ns) to 48 MiB, DRAM (100 ns, then a TLB climb of 10% to 256 MiB) beyond: a sharp
+ * step, read where the rise comes within 3% of the tail's line, just short of 64 MiB; the rise from 48 to 64 */
 static void two_levels(void)
 {
     double b[] = {1024, 65536, 1 * MIB, 8 * MIB, 32 * MIB, 48 * MIB, 64 * MIB, 128 * MIB, 256 * MIB};
-    double ns[] = {10, 10, 40, 40, 41, 42, 100, 118, 120};
+    double ns[] = {10, 10, 40, 40, 41, 42, 100, 110, 112};
     vkb_cache_rise rise;
     uint64_t k = vkb_cache_knee(b, ns, 9, &rise);
     PRINTK(k);
-    ASSERT(k > 64 * MIB && k < 67.5 * MIB);
-    ASSERT(rise.lo == 48 * MIB && rise.hi == 128 * MIB);
+    ASSERT(k > 60 * MIB && k <= 64 * MIB);
+    ASSERT(rise.lo == 48 * MIB && rise.hi == 64 * MIB);
+    ns[7] = 118;   /* an 18% climb after the step: the rise's end is unclear (the two rules disagree): no size */
+    ns[8] = 120;
+    ASSERT(vkb_cache_knee(b, ns, 9, NULL) == 0);
 }
 
 /* a stray point on the L2's plateau (79 ns at 6 MiB, 35 after it) is smoothed away, not read as the rise: the knee
@@ -39,8 +42,8 @@ static void noisy_rise(void)
     ASSERT(k > 8 * MIB && k < 16.5 * MIB && rise.lo == 8 * MIB);
 }
 
-/* a stray point on the rise (95 ns at 52 MiB between 45 and 50) would be its steepest part and pull the knee 16%
- * down; smoothed, the knee is the clean curve's within 5% */
+/* a stray point on the rise (95 ns at 52 MiB between 45 and 50) is neither the rise's end nor, smoothed, its
+ * steepest part: the knee is the clean curve's within 5% */
 static void stray_on_rise(void)
 {
     double b[] = {8 * MIB, 32 * MIB, 48 * MIB, 50 * MIB, 52 * MIB, 54 * MIB, 56 * MIB, 64 * MIB, 128 * MIB, 256 * MIB};
@@ -54,8 +57,8 @@ static void stray_on_rise(void)
 }
 
 /* The H100's chase through Vulkan, 50 MiB of L2 in two partitions, three sweeps of different shapes
- * (docs/performance/cache.md): each reads within 15% of 50 MiB (42.5 - 57.5), where the half-way rule read 28.6,
- * 43.0 and 39.5 MiB. Powers of two (docs/performance.md): L2 147.6 ns to 8 MiB, then a climb through 16-64 MiB */
+ * (docs/performance/cache.md): each reads within 15% of 50 MiB (42.5 - 57.5: 53.8, 54.1, 45.2), where the
+ * half-way rule read 28.6, 43.0 and 39.5 MiB. Powers of two (docs/performance.md): L2 147.6 ns to 8 MiB, then a climb through 16-64 MiB */
 static void h100(void)
 {
     double b[] = {1024, 65536, 262144, 1 * MIB, 4 * MIB, 8 * MIB, 16 * MIB, 32 * MIB, 64 * MIB, 128 * MIB,
@@ -78,6 +81,8 @@ static void h100_probe(void)
     uint64_t k = vkb_cache_knee(b, ns, 27, NULL);
     PRINTK(k);
     ASSERT(k > 42.5 * MIB && k < 57.5 * MIB);
+    ns[19] = 265;   /* a stray point on the far plateau (37.1 MiB), 15% high: smoothed away, the same size */
+    ASSERT(vkb_cache_knee(b, ns, 27, NULL) == k);
 }
 
 /* ... and `run cache` of batch b (its table): DRAM's level (305 ns) already at 48 MiB */
@@ -88,6 +93,64 @@ static void h100_table(void)
     uint64_t k = vkb_cache_knee(b, ns, 10, NULL);
     PRINTK(k);
     ASSERT(k > 42.5 * MIB && k < 57.5 * MIB);
+}
+
+/* ns per load at footprint F on the curve of N points (B, NS), interpolated in log-log */
+static double curve_at(const double *b, const double *ns, int n, double f)
+{
+    for (int i = 1; i < n; i++)
+        if (f <= b[i]) {
+            double t = f <= b[i - 1] ? 0 : log(f / b[i - 1]) / log(b[i] / b[i - 1]);
+            return exp(log(ns[i - 1]) + t * log(ns[i] / ns[i - 1]));
+        }
+    return ns[n - 1];
+}
+
+/* The probe on the H100's powers-of-two curve with 1% noise on every point, 200 seeded draws: the powers of two
+ * from 1 KiB to 512 MiB, then 7 points across the rise they show, as vkb_cache_measure places them. At least 75%
+ * of the draws within 15% of 50 MiB, none further than 20% (the others unknown) */
+static void noisy_h100(void)
+{
+    static const double b[] = {1024, 65536, 262144, 1 * MIB, 4 * MIB, 8 * MIB, 16 * MIB, 32 * MIB, 64 * MIB,
+                               128 * MIB, 256 * MIB, 512 * MIB};
+    static const double ns[] = {24.4, 39.7, 124.4, 147.6, 147.5, 147.7, 173.4, 236.0, 299.9, 338.6, 345.6, 345.0};
+    int within = 0, far = 0;
+    uint32_t seed = 12345;
+    for (int draw = 0; draw < 200; draw++) {
+        double f[40], y[40];
+        int n = 0;
+        vkb_cache_rise rise;
+        uint64_t k;
+        for (double v = 1024; v <= 512 * MIB; v *= 2, n++)
+            f[n] = v;
+        for (int i = 0; i < n; i++) {
+            seed = seed * 1664525u + 1013904223u;   /* an LCG: the same draws on every host */
+            y[i] = curve_at(b, ns, 12, f[i]) * (1 + 0.01 * ((seed >> 8) / 8388608.0 - 1));
+        }
+        k = vkb_cache_knee(f, y, n, &rise);
+        if (k) {
+            for (int j = 0; j < 7; j++) {   /* merged in order; footprints already there are not repeated */
+                double g = round(rise.lo * pow(rise.hi / rise.lo, (j + 1) / 8.0) / 64) * 64, v;
+                int at = n;
+                while (at > 0 && f[at - 1] > g)
+                    at--;
+                if (at > 0 && f[at - 1] == g)
+                    continue;
+                seed = seed * 1664525u + 1013904223u;
+                v = curve_at(b, ns, 12, g) * (1 + 0.01 * ((seed >> 8) / 8388608.0 - 1));
+                memmove(f + at + 1, f + at, (size_t)(n - at) * sizeof *f);
+                memmove(y + at + 1, y + at, (size_t)(n - at) * sizeof *y);
+                f[at] = g;
+                y[at] = v;
+                n++;
+            }
+            k = vkb_cache_knee(f, y, n, NULL);
+        }
+        within += k && fabs(k / (50 * MIB) - 1) <= 0.15;
+        far += k && fabs(k / (50 * MIB) - 1) > 0.2;
+    }
+    fprintf(stderr, "within 15%%: %d of 200, beyond 20%%: %d\n", within, far);
+    ASSERT(within >= 150 && far == 0);
 }
 
 /* a flat curve, or too few points: no knee */
@@ -324,4 +387,4 @@ UNIT_TESTS({"split_knee", split_knee}, {"noisy_levels", noisy_levels}, {"steady_
            {"file_strict", file_strict}, {"file_not_plain", file_not_plain}, {"file_path_rules", file_path_rules},
            {"two_levels", two_levels}, {"noisy_rise", noisy_rise}, {"h100", h100}, {"h100_probe", h100_probe},
            {"h100_table", h100_table}, {"no_step", no_step}, {"no_tail", no_tail},
-           {"stray_on_rise", stray_on_rise})
+           {"stray_on_rise", stray_on_rise}, {"noisy_h100", noisy_h100})
