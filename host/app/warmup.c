@@ -22,10 +22,12 @@
 #define COPY_BYTES (256ull << 20)   /* well past any last-level cache: the memory's own rate */
 #define COPY_BYTES_CPU (16ull << 20)   /* VKB_WARMUP=1 on a CPU implementation (tests): milliseconds a window */
 #define MOVED 0.05         /* the end's rate this far from the warm-up's last: the clocks moved during the run */
-#define RECHECK_NS 1.5e9   /* the end's re-measure, both probes, at most */
+#define RECHECK_NS 0.75e9  /* the end's re-measure, each probe, at most (past its first MIN_WINDOWS) */
 
-/* Fault warm-climb: each probe's windows so far in the process, so that the end's re-measure goes on climbing */
+/* Fault warm-climb: each probe's windows so far in the process, so that the end's re-measure goes on climbing,
+ * as if by CLIMB_RUN windows during the run (5x: far beyond what a loaded CPU's noise can hide) */
 static int climbed[2];
+#define CLIMB_RUN 10
 
 /* One probe: ROW of FAMILY planned at its shape, its buffers made (contents do not matter to a rate). */
 typedef struct probe {
@@ -88,8 +90,8 @@ static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first
         *last = rate;
         if (w + 1 >= MIN_WINDOWS && prev > 0 && rate <= prev * (1 + SETTLED) && rate >= prev * (1 - SETTLED))
             return 1;
-        if (vkb_now_ns() > deadline)
-            return 0;
+        if (w + 1 >= MIN_WINDOWS && vkb_now_ns() > deadline)
+            return 0;   /* the last of at least MIN_WINDOWS: a first window of one repetition is no rate */
         prev = rate;
         reps = median < WINDOW_NS ? (int)(WINDOW_NS / median) + 1 : 1;
         if (reps > (int)VKB_COUNT(ns))
@@ -134,6 +136,7 @@ static double probe_again(vkb_backend *b, const char *family, const char *row, c
 {
     probe p;
     double first = 0, last = 0;
+    *climb += CLIMB_RUN;
     if (probe_open(b, &p, family, row, shape))
         probe_settle(b, &p, deadline, &first, &last, climb);
     probe_close(b, &p);
@@ -175,11 +178,10 @@ void vkb_warmup_recheck(const vkb_runner *r)
         vkb_caps *c = &b->caps;
         vkb_shape copy_shape = {{(int64_t)((c->is_cpu ? COPY_BYTES_CPU : COPY_BYTES) / 4)}}, fma_shape;
         const vkb_family *peak = vkb_family_find("peak");
-        double deadline = vkb_now_ns() + RECHECK_NS;
         if (!(c->warm_s > 0) || !peak || peak->default_shapes(c, &fma_shape, 1) < 1)
             continue;   /* no warm-up ran here (a CPU implementation, VKB_WARMUP=0): nothing to compare with */
-        c->recheck_mem = probe_again(b, "copy", "vec4", &copy_shape, deadline, &climbed[0]);
-        c->recheck_fma = probe_again(b, "peak", "fma_f32", &fma_shape, deadline, &climbed[1]);
+        c->recheck_mem = probe_again(b, "copy", "vec4", &copy_shape, vkb_now_ns() + RECHECK_NS, &climbed[0]);
+        c->recheck_fma = probe_again(b, "peak", "fma_f32", &fma_shape, vkb_now_ns() + RECHECK_NS, &climbed[1]);
         for (int memory = 1; memory >= 0; memory--) {
             double first = memory ? c->warm_mem_last : c->warm_fma_last, end = memory ? c->recheck_mem : c->recheck_fma;
             char rows[200];
