@@ -58,7 +58,7 @@ static void smooth(double *y, int n)
 }
 
 /* The slope in log-log from point I to the nearest point at least SPAN of footprint away in direction DIR
- * (+1, -1), or to the last point before END that way */
+ * (+1, -1) among the N points, or to the farthest point that way */
 static double slope(const double *x, const double *y, int n, int i, int dir)
 {
     int j = i + dir;
@@ -114,9 +114,13 @@ uint64_t vkb_cache_knee(const double *bytes, const double *ns, int n, vkb_cache_
         ;
     if (r == t || y[t] - y[r] < log(RISE) || y[n - 1] - y[r] < log(DRAM_GAP))
         return 0;
-    for (int i = r; i < t; i++)   /* its steepest part, between neighbours (smoothed: a stray point is gone) */
-        if (k < 0 || (y[i + 1] - y[i]) / (x[i + 1] - x[i]) > s1)
-            s1 = (y[i + 1] - y[(k = i)]) / (x[i + 1] - x[i]);
+    for (int i = r; i < t; i++) {   /* its steepest part, between neighbours (smoothed: a stray point is gone) */
+        double s = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
+        if (k < 0 || s > s1) {
+            k = i;
+            s1 = s;
+        }
+    }
     s2 = slope(x, y, n, t, 1);
     if (s1 < STEEPER * (s2 > 0.05 ? s2 : 0.05))
         return 0;   /* a steady climb: no edge to read a size off */
@@ -365,8 +369,9 @@ static void chase_points(vkb_backend *vk, const int64_t *f, int n, double *ns)
  * cache edge. ns per load at footprint BYTES, interpolated in log-log between the curve's points. */
 static double fake_chase(long kind, double bytes)
 {
-    static const double split[][2] = {{1024, 20},       {262144, 40},   {1 << 20, 100},    {2 << 20, 101},
-                                      {2.5 * (1 << 20), 158}, {8 << 20, 165}, {8.5 * (1 << 20), 280}, {64 << 20, 300}};
+    static const double split[][2] = {   /* {bytes, ns} */
+        {1024, 20}, {262144, 40}, {1 << 20, 100}, {2 << 20, 101}, {2.5 * (1 << 20), 158}, {8 << 20, 165},
+        {8.5 * (1 << 20), 280}, {64 << 20, 300}};
     const int n = (int)VKB_COUNT(split);
     double ns = split[n - 1][1];
     uint64_t h = (uint64_t)bytes * 0x9E3779B97F4A7C15ull;   /* noise fixed per footprint: the test repeats */

@@ -58,7 +58,8 @@ static void stray_on_rise(void)
 
 /* The H100's chase through Vulkan, 50 MiB of L2 in two partitions, three sweeps of different shapes
  * (docs/performance/cache.md): each reads within 15% of 50 MiB (42.5 - 57.5: 53.8, 54.1, 45.2), where the
- * half-way rule read 28.6, 43.0 and 39.5 MiB. Powers of two (docs/performance.md): L2 147.6 ns to 8 MiB, then a climb through 16-64 MiB */
+ * half-way rule read 28.6, 43.0 and 39.5 MiB. Powers of two (docs/performance.md): L2 147.6 ns to 8 MiB, then a
+ * climb through 16-64 MiB */
 static void h100(void)
 {
     double b[] = {1024, 65536, 262144, 1 * MIB, 4 * MIB, 8 * MIB, 16 * MIB, 32 * MIB, 64 * MIB, 128 * MIB,

@@ -181,5 +181,5 @@ static void coopmat_rates(void)
     ASSERT(bound == 0);
 }
 
-UNIT_TESTS({"coopmat_rates", coopmat_rates}, {"half_rounding", half_rounding}, {"fp32_steps", fp32_steps}, {"fp16_steps", fp16_steps},
-           {"int_steps", int_steps}, {"chains_move", chains_move}, {"rates", rates})
+UNIT_TESTS({"coopmat_rates", coopmat_rates}, {"half_rounding", half_rounding}, {"fp32_steps", fp32_steps},
+           {"fp16_steps", fp16_steps}, {"int_steps", int_steps}, {"chains_move", chains_move}, {"rates", rates})
