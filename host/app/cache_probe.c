@@ -26,6 +26,7 @@
 #define NEAR 1.03       /* the cache ends where the rise comes this close to DRAM's level */
 #define TAIL_SPAN 4.0   /* DRAM's level: the tail's line over this factor of footprint from its start */
 #define AGREE 1.35      /* the two rules of the rise's end agree within this factor, or it has no clear end */
+#define AGAIN 1.1       /* the two sweeps' knees agree within this factor, or there is no clear knee */
 #define MAX_POINTS 128
 /* The probe's version: a file written by another (another knee rule) is measured again. */
 #define PROBE_VERSION 3
@@ -314,7 +315,8 @@ int vkb_cache_save(const vkb_caps *caps, uint64_t size, const double *bytes, con
     else
         fputs("null", f);
     fprintf(f, ",\n \"how\": \"vkbench cache.chase: the knee of ns per load over footprints (null: no clear "
-            "knee)\",\n \"points\": [");
+            "knee); points: [bytes, ns], each sweep in order of footprint, the second after the first\",\n "
+            "\"points\": [");
     for (int i = 0; i < n; i++)
         fprintf(f, "%s[%.0f, %.4g]", i ? ", " : "", bytes[i], ns[i]);
     fprintf(f, "]}\n");
@@ -366,8 +368,9 @@ static void chase_points(vkb_backend *vk, const int64_t *f, int n, double *ns)
 /* The fault chase-curve:K (tests): a device whose chase reads K's curve, run through the probe's rule instead of
  * cache.chase's timings (none run). 1: a split L2, a near partition to 2 MiB, the whole cache to 8 MiB, DRAM with
  * a slow TLB climb after; 2: the same with +-3% noise on every point; 3: a steady climb of 10% per doubling, no
- * cache edge. ns per load at footprint BYTES, interpolated in log-log between the curve's points. */
-static double fake_chase(long kind, double bytes)
+ * cache edge; 4: curve 1 in the first sweep, its footprints 1.5x in the second (two sweeps that disagree, as a
+ * loaded host's can). ns per load at footprint BYTES in sweep SWEEP (0, 1), interpolated in log-log. */
+static double fake_chase(long kind, double bytes, int sweep)
 {
     static const double split[][2] = {   /* {bytes, ns} */
         {1024, 20}, {262144, 40}, {1 << 20, 100}, {2 << 20, 101}, {2.5 * (1 << 20), 158}, {8 << 20, 165},
@@ -377,6 +380,8 @@ static double fake_chase(long kind, double bytes)
     uint64_t h = (uint64_t)bytes * 0x9E3779B97F4A7C15ull;   /* noise fixed per footprint: the test repeats */
     if (kind == 3)
         return 100 * pow(1.1, log2(bytes / 1024));
+    if (kind == 4 && sweep == 1)
+        bytes /= 1.5;
     for (int i = 1; i < n; i++)
         if (bytes <= split[i][0]) {
             double t = bytes <= split[i - 1][0] ? 0 : log(bytes / split[i - 1][0]) / log(split[i][0] / split[i - 1][0]);
@@ -386,15 +391,15 @@ static double fake_chase(long kind, double bytes)
     return kind == 2 ? ns * (1 + 0.03 * ((double)(h >> 11) / (double)(1ull << 53) * 2 - 1)) : ns;
 }
 
-/* F's chase points into NS (or the fault chase-curve's), merged into the sweep FB/NSALL (N points, ascending): new
- * footprints only */
-static void measure_into(vkb_backend *vk, int64_t *f, int m, double *fb, double *nsall, int *n)
+/* F's chase points into NS (or the fault chase-curve's, for sweep SWEEP), merged into the sweep FB/NSALL (N points,
+ * ascending): new footprints only */
+static void measure_into(vkb_backend *vk, int64_t *f, int m, double *fb, double *nsall, int *n, int sweep)
 {
     double ns[64];
     long kind;
     if (vkb_fault_arg("chase-curve", &kind))
         for (int j = 0; j < m; j++)
-            ns[j] = fake_chase(kind, (double)f[j]);
+            ns[j] = fake_chase(kind, (double)f[j], sweep);
     else
         chase_points(vk, f, m, ns);
     for (int j = 0; j < m; j++) {   /* insertion in order of footprint */
@@ -411,19 +416,54 @@ static void measure_into(vkb_backend *vk, int64_t *f, int m, double *fb, double 
     }
 }
 
+/* One sweep (SWEEP: 0, 1) of VK up to LAST bytes into FB/NS (*N points): powers of two from 1 KiB, then 7 points
+ * across the last rise they show, evenly in log of footprint; its knee (0: none clear). -v prints its curve. */
+static uint64_t sweep_once(vkb_backend *vk, int64_t last, double *fb, double *ns, int *n, int sweep)
+{
+    int64_t f[64];
+    int m = 0;
+    uint64_t size;
+    vkb_cache_rise rise;
+    *n = 0;
+    for (int64_t b = 1024; b <= last; b *= 2)
+        f[m++] = b;
+    measure_into(vk, f, m, fb, ns, n, sweep);
+    size = vkb_cache_knee(fb, ns, *n, &rise);
+    if (size && !vkb_stop_signal()) {
+        uint64_t coarse = size;
+        for (int j = 0; j < 7; j++)
+            f[j] = ((int64_t)(rise.lo * pow(rise.hi / rise.lo, (j + 1) / 8.0)) + 63) / 64 * 64;
+        measure_into(vk, f, 7, fb, ns, n, sweep);
+        size = vkb_cache_knee(fb, ns, *n, NULL);
+        if (size && ((double)size < rise.lo || (double)size > rise.hi)) {
+            vkb_note("the cache probe's knee moved from %llu KiB to %llu KiB with finer points, out of the rise "
+                     "(%.0f to %.0f KiB): no clear knee", (unsigned long long)(coarse >> 10),
+                     (unsigned long long)(size >> 10), rise.lo / 1024, rise.hi / 1024);
+            size = 0;
+        }
+    }
+    if (vkb_verbose) {   /* the curve the size was read off (also in the file) */
+        char line[64 * 32];
+        size_t used = 0;
+        for (int i = 0; i < *n && used < sizeof line; i++)
+            used += (size_t)snprintf(line + used, sizeof line - used, "%s%.0f:%.4g", i ? " " : "", fb[i] / 1024, ns[i]);
+        vkb_note("the cache probe's curve, sweep %d (KiB:ns per load): %s; knee %llu KiB", sweep + 1, line,
+                 (unsigned long long)(size >> 10));
+    }
+    return size;
+}
+
 /* The last-level cache of VK where neither the driver nor CUDA reports it: kept from an earlier run
- * (cache_probe.h's file), else measured now with cache.chase (powers of two from 1 KiB, then 7 points across the
- * last rise to DRAM found there) and kept. A knee the finer points move out of that rise is no clear knee. -v
- * prints the curve. VKB_CACHE_PROBE=0 skips it, =refresh measures again. */
+ * (cache_probe.h's file), else measured now with cache.chase, twice (sweep_once), and kept. A knee the second sweep
+ * does not find within AGAIN of the first's is no clear knee: a loaded host's chase can show a step in one sweep
+ * that the other does not. VKB_CACHE_PROBE=0 skips it, =refresh measures again. */
 void vkb_cache_measure(vkb_backend *vk)
 {
     const char *env = getenv("VKB_CACHE_PROBE");
-    int64_t f[64];
-    double ns[64], fb[64];
-    int n = 0, m = 0, refresh = env && strcmp(env, "refresh") == 0;
+    double ns[2 * 64], fb[2 * 64];
+    int n = 0, n2 = 0, refresh = env && strcmp(env, "refresh") == 0;
     int64_t last = vk->caps.is_cpu ? 64ll << 20 : 512ll << 20;
-    uint64_t size;
-    vkb_cache_rise rise;
+    uint64_t size, again = 0;
     char path[VKB_CACHE_PATH_MAX] = "";
     if ((vk->caps.cache_bytes && !refresh) || (env && strcmp(env, "0") == 0))
         return;
@@ -436,29 +476,17 @@ void vkb_cache_measure(vkb_backend *vk)
     vkb_note("measuring the last-level cache of %s with cache.chase, once (kept in %s; VKB_CACHE_PROBE=refresh "
              "measures again, =0 skips it)", vk->caps.name,
              path[0] ? path : "no file: HOME or XDG_CACHE_HOME, an absolute path under 1024 bytes, has none");
-    for (int64_t b = 1024; b <= last; b *= 2)
-        f[m++] = b;
-    measure_into(vk, f, m, fb, ns, &n);
-    size = vkb_cache_knee(fb, ns, n, &rise);
-    if (size && !vkb_stop_signal()) {   /* 7 more points across the rise, evenly in log of footprint */
-        uint64_t coarse = size;
-        for (int j = 0; j < 7; j++)
-            f[j] = ((int64_t)(rise.lo * pow(rise.hi / rise.lo, (j + 1) / 8.0)) + 63) / 64 * 64;
-        measure_into(vk, f, 7, fb, ns, &n);
-        size = vkb_cache_knee(fb, ns, n, NULL);
-        if (size && ((double)size < rise.lo || (double)size > rise.hi)) {
-            vkb_note("the cache probe's knee moved from %llu KiB to %llu KiB with finer points, out of the rise "
-                     "(%.0f to %.0f KiB): no clear knee", (unsigned long long)(coarse >> 10),
-                     (unsigned long long)(size >> 10), rise.lo / 1024, rise.hi / 1024);
+    size = sweep_once(vk, last, fb, ns, &n, 0);
+    if (size && !vkb_stop_signal()) {   /* the second sweep's points after the first's: the file keeps both */
+        again = sweep_once(vk, last, fb + n, ns + n, &n2, 1);
+        if (!again || fabs(log((double)again / (double)size)) > log(AGAIN)) {
+            vkb_note("the cache probe's two sweeps read %llu and %llu KiB: no clear knee",
+                     (unsigned long long)(size >> 10), (unsigned long long)(again >> 10));
             size = 0;
+        } else {
+            size = (uint64_t)sqrt((double)size * (double)again);
         }
-    }
-    if (vkb_verbose) {   /* the curve the size was read off (also in the file) */
-        char line[64 * 32];
-        size_t used = 0;
-        for (int i = 0; i < n && used < sizeof line; i++)
-            used += (size_t)snprintf(line + used, sizeof line - used, "%s%.0f:%.4g", i ? " " : "", fb[i] / 1024, ns[i]);
-        vkb_note("the cache probe's curve (KiB:ns per load): %s", line);
+        n += n2;
     }
     /* a probe stopped by a signal, or with a point that failed, measured nothing: never kept */
     for (int i = 0; i < n; i++)

@@ -25,3 +25,5 @@ set(probe_8mib "n=$(echo \"$out\" | sed -n 's/.*last-level cache of \\([0-9]*\\)
 vkb_probe_fault(split_knee 1 "${probe_8mib}")
 vkb_probe_fault(noisy 2 "${probe_8mib}")
 vkb_probe_fault(no_knee 3 "echo \"$out\" | grep -q 'no clear step' && grep -q '\"cache_bytes\": null' xdg-no_knee/vkbench/*.json")
+# two sweeps whose knees disagree (the second's footprints 1.5x): unknown, kept as null
+vkb_probe_fault(sweeps_disagree 4 "echo \"$out\" | grep -q 'two sweeps read' && grep -q '\"cache_bytes\": null' xdg-sweeps_disagree/vkbench/*.json")
