@@ -9,11 +9,17 @@
 #include "backend.h"
 #include "caps.h"
 
+/* The footprints where the last rise to DRAM's latency starts and ends (bytes). */
+typedef struct vkb_cache_rise {
+    double lo, hi;
+} vkb_cache_rise;
 /* The last-level cache size from a chase's latency NS (per load) at footprints BYTES, N points in ascending
- * order: the footprint where the latency has gone half the way (geometric mean) from the last cache's plateau
- * to DRAM's (the largest footprint's), interpolated: about where half the chase's loads miss. 0 when there is
- * no such rise (fewer than 3 points, or no point a cache's distance below DRAM). */
-uint64_t vkb_cache_knee(const double *bytes, const double *ns, int n);
+ * order (noise smoothed first): the end of the last rise to DRAM's level, where it comes within 3% of the line of
+ * the slow climb after it (a split L2's first rise, its near partition, is not it). 0 when there is no clear step
+ * from a plateau to DRAM (no flat tail, a climb too small, too gradual, or starting too close to DRAM's level, an
+ * end that the line of the rise's steepest part puts elsewhere, fewer than 4 points). *RISE, when not NULL: where
+ * that rise starts and ends (0s). */
+uint64_t vkb_cache_knee(const double *bytes, const double *ns, int n, vkb_cache_rise *rise);
 /* The longest path of a cache file: a longer one is no file (never a shortened one) */
 #define VKB_CACHE_PATH_MAX 1024
 /* Where the measurement for CAPS's device is kept: $XDG_CACHE_HOME/vkbench/<uuid>.json (else

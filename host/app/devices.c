@@ -98,11 +98,20 @@ static void proxy_result(vkb_sink *s, const vkb_result *res)
     pthread_mutex_unlock(&g.lock);
 }
 
+static void proxy_recheck(vkb_sink *s, const vkb_backend *b)
+{
+    shared_proxy *p = s->impl;
+    pthread_mutex_lock(&g.lock);
+    p->inner->recheck(p->inner, b);
+    pthread_mutex_unlock(&g.lock);
+}
+
 static vkb_sink *proxy_create(vkb_sink *inner)
 {
     shared_proxy *p = vkb_calloc(1, sizeof *p);
     p->inner = inner;
     p->base.result = inner->result ? proxy_result : NULL;
+    p->base.recheck = inner->recheck ? proxy_recheck : NULL;
     p->base.impl = p;
     return &p->base;
 }

@@ -238,6 +238,8 @@ static void several_setup(vkb_device_run *d)
         vkb_die(VKB_EXIT_USAGE, "%s (see vkbench --help)", err);
     prepare(&dev, several.timed, &d->sel, &d->plan, &d->set);
     d->runner = dev.runner;
+    if (!dev.health)
+        d->runner.recheck = vkb_warmup_recheck;   /* each device's ceilings again at its end, as one device's */
     if (dev.args.dry_run) {
         printf("device %d: %s\n", d->index, d->runner.all[0]->caps.name);
         print_plan(&d->sel, &d->plan, &d->runner);
@@ -329,6 +331,8 @@ static int run_command(app *ap)
 
     r->sinks = sinks;
     r->ended = vkb_outfile_report; /* one line for every file that failed */
+    if (!ap->health)
+        r->recheck = vkb_warmup_recheck;   /* a ceiling measured again must agree with the warm-up's */
     r->nsinks = nsinks;
     rc = vkb_runner_run(r, &sel, &set, &plan);
     for (int i = 0; i < nsinks; i++)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fault.h"
+#include "runner.h"
 #include "select.h"
 #include "stats.h"
 #include "util.h"
@@ -20,6 +21,13 @@
 #define LIMIT_NS 3e9       /* both probes together, at most */
 #define COPY_BYTES (256ull << 20)   /* well past any last-level cache: the memory's own rate */
 #define COPY_BYTES_CPU (16ull << 20)   /* VKB_WARMUP=1 on a CPU implementation (tests): milliseconds a window */
+#define MOVED 0.05         /* the end's rate this far from the warm-up's last: the clocks moved during the run */
+#define RECHECK_NS 0.75e9  /* the end's re-measure, each probe, at most (past its first MIN_WINDOWS) */
+
+/* Fault warm-climb: each probe's windows so far in the process, so that the end's re-measure goes on climbing,
+ * as if by CLIMB_RUN windows during the run (5x: far beyond what a loaded CPU's noise can hide) */
+static int climbed[2];
+#define CLIMB_RUN 10
 
 /* One probe: ROW of FAMILY planned at its shape, its buffers made (contents do not matter to a rate). */
 typedef struct probe {
@@ -62,8 +70,8 @@ static void probe_close(vkb_backend *b, probe *p)
 }
 
 /* Windows of P until two agree within SETTLED (1) or the time runs out (0); its first and last rates (work per
- * ns: GB/s, GFLOP/s) into FIRST and LAST. */
-static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first, double *last)
+ * ns: GB/s, GFLOP/s) into FIRST and LAST. *CLIMB: the fault warm-climb's windows before the first, and after. */
+static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first, double *last, int *climb)
 {
     double ns[4096], prev = 0;
     int reps = 1;
@@ -73,16 +81,17 @@ static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first
         median = vkb_median(ns, reps);
         if (!(median > 0))
             return 0;
-        if (vkb_fault("warm-climb"))   /* a clock that never stops rising (tests): 18% more each window */
-            median *= pow(0.85, w);
+        if (vkb_fault("warm-climb"))   /* a clock that never stops rising (tests): 18% more each window, the run's
+                                          end included (a device that speeds up during the run) */
+            median *= pow(0.85, ++*climb);
         rate = p->work / median;
         if (w == 0)
             *first = rate;
         *last = rate;
         if (w + 1 >= MIN_WINDOWS && prev > 0 && rate <= prev * (1 + SETTLED) && rate >= prev * (1 - SETTLED))
             return 1;
-        if (vkb_now_ns() > deadline)
-            return 0;
+        if (w + 1 >= MIN_WINDOWS && vkb_now_ns() > deadline)
+            return 0;   /* the last of at least MIN_WINDOWS: a first window of one repetition is no rate */
         prev = rate;
         reps = median < WINDOW_NS ? (int)(WINDOW_NS / median) + 1 : 1;
         if (reps > (int)VKB_COUNT(ns))
@@ -104,10 +113,10 @@ void vkb_warmup(vkb_backend *b)
     if (peak->default_shapes(&b->caps, &fma_shape, 1) < 1)
         return;
     if (probe_open(b, &mem, "copy", "vec4", &copy_shape))
-        settled &= probe_settle(b, &mem, deadline, &b->caps.warm_mem_first, &b->caps.warm_mem_last);
+        settled &= probe_settle(b, &mem, deadline, &b->caps.warm_mem_first, &b->caps.warm_mem_last, &climbed[0]);
     probe_close(b, &mem);
     if (probe_open(b, &fma, "peak", "fma_f32", &fma_shape))
-        settled &= probe_settle(b, &fma, deadline, &b->caps.warm_fma_first, &b->caps.warm_fma_last);
+        settled &= probe_settle(b, &fma, deadline, &b->caps.warm_fma_first, &b->caps.warm_fma_last, &climbed[1]);
     probe_close(b, &fma);
     b->caps.warm_s = (vkb_now_ns() - start) * 1e-9;
     b->caps.warm_settled = settled;
@@ -119,4 +128,72 @@ void vkb_warmup(vkb_backend *b)
         vkb_note("%s: clocks warm after %.2f s: copy %.0f -> %.0f GB/s, fma %.0f -> %.0f GFLOP/s", b->caps.name,
                  b->caps.warm_s, b->caps.warm_mem_first, b->caps.warm_mem_last, b->caps.warm_fma_first,
                  b->caps.warm_fma_last);
+}
+
+/* One probe of ROW (FAMILY at SHAPE) on B again, settled within DEADLINE: its last rate, 0 where it did not run */
+static double probe_again(vkb_backend *b, const char *family, const char *row, const vkb_shape *shape, double deadline,
+                          int *climb)
+{
+    probe p;
+    double first = 0, last = 0;
+    *climb += CLIMB_RUN;
+    if (probe_open(b, &p, family, row, shape))
+        probe_settle(b, &p, deadline, &first, &last, climb);
+    probe_close(b, &p);
+    return last;
+}
+
+/* Whether END is more than MOVED away from FIRST (both measured) */
+static int moved(double first, double end)
+{
+    return first > 0 && end > 0 && fabs(end / first - 1) > MOVED;
+}
+
+/* B's rows in R of UNIT (GB/s for the memory probe; GFLOP/s, GOP/s for the FMA one): their count, the first few
+ * named into TEXT */
+static int rows_of_unit(const vkb_runner *r, const vkb_backend *b, int memory, char *text, size_t len)
+{
+    int count = 0;
+    size_t used = 0;
+    text[0] = 0;
+    for (int i = 0; i < r->results.n; i++) {
+        const vkb_result *res = &r->results.r[i];
+        const char *unit = res->family ? vkb_variant_unit(res->family, res->variant) : "";
+        if (!res->timed || strcmp(res->backend, b->name) != 0 ||
+            (memory ? strcmp(unit, "GB/s") != 0 : strcmp(unit, "GFLOP/s") != 0 && strcmp(unit, "GOP/s") != 0))
+            continue;
+        if (count++ < 4 && used < len)
+            used += (size_t)snprintf(text + used, len - used, "%s%s/%s", count > 1 ? ", " : "", res->family->name,
+                                     res->variant->name);
+    }
+    if (count > 4 && used < len)
+        snprintf(text + used, len - used, ", ...");
+    return count;
+}
+
+void vkb_warmup_recheck(const vkb_runner *r)
+{
+    for (int i = 0; i < r->nall; i++) {
+        vkb_backend *b = r->all[i];
+        vkb_caps *c = &b->caps;
+        vkb_shape copy_shape = {{(int64_t)((c->is_cpu ? COPY_BYTES_CPU : COPY_BYTES) / 4)}}, fma_shape;
+        const vkb_family *peak = vkb_family_find("peak");
+        if (!(c->warm_s > 0) || !peak || peak->default_shapes(c, &fma_shape, 1) < 1)
+            continue;   /* no warm-up ran here (a CPU implementation, VKB_WARMUP=0): nothing to compare with */
+        c->recheck_mem = probe_again(b, "copy", "vec4", &copy_shape, vkb_now_ns() + RECHECK_NS, &climbed[0]);
+        c->recheck_fma = probe_again(b, "peak", "fma_f32", &fma_shape, vkb_now_ns() + RECHECK_NS, &climbed[1]);
+        for (int memory = 1; memory >= 0; memory--) {
+            double first = memory ? c->warm_mem_last : c->warm_fma_last, end = memory ? c->recheck_mem : c->recheck_fma;
+            char rows[200];
+            int n;
+            if (!moved(first, end))
+                continue;
+            c->clocks_moved = 1;
+            n = rows_of_unit(r, b, memory, rows, sizeof rows);
+            vkb_warn("%s: the clocks moved during the run: %s read %.4g %s after the warm-up and %.4g at the end "
+                     "(%+.0f%%): %d %s row%s measured between may be off (%s)", c->name, memory ? "copy/vec4" :
+                     "peak/fma_f32", first, memory ? "GB/s" : "GFLOP/s", end, 100 * (end / first - 1), n,
+                     memory ? "GB/s" : "GFLOP/s and GOP/s", n == 1 ? "" : "s", n ? rows : "none");
+        }
+    }
 }

@@ -44,6 +44,10 @@ typedef struct vkb_caps {
      * in its first and last window (memory GB/s, fp32 FMA GFLOP/s), and whether both stopped rising in time */
     double warm_s, warm_mem_first, warm_mem_last, warm_fma_first, warm_fma_last;
     int warm_settled;
+    /* the same probes again at the run's end (0: not run), and whether either moved by more than 5% from the
+     * warm-up's last window: the clocks moved during the run, and the rows of that unit may be off */
+    double recheck_mem, recheck_fma;
+    int clocks_moved;
     char vendor[32];               /* the vendor in words, from vendor_id ("NVIDIA", "Mesa"); "" when unknown */
     uint32_t vendor_id, device_id; /* PCI (or Khronos) vendor ID and the device ID; device_id 0 where the API
                                       does not say (CUDA) */

@@ -196,6 +196,13 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     r->interrupted = vkb_stop_signal();
     if (!r->several)
         vkb_set_fatal_hook(NULL);
+    if (r->recheck && !r->interrupted && r->done == r->nwork) {
+        r->recheck(r);
+        for (int b = 0; b < r->nall; b++)
+            for (int i = 0; i < r->nsinks && (r->all[b]->caps.recheck_mem > 0 || r->all[b]->caps.recheck_fma > 0); i++)
+                if (r->sinks[i]->recheck)
+                    r->sinks[i]->recheck(r->sinks[i], r->all[b]);
+    }
     rc = end_sinks(r, r->done < r->nwork);
     if (vkb_verbose)
         print_clock("", &r->clock, NULL);

@@ -62,6 +62,9 @@ typedef struct vkb_runner {
     int family;                 /* the family whose family_begin the sinks got last, -1 none */
     void (*ended)(void);        /* called once every sink has ended (the application reports the files that
                                    failed); may be NULL */
+    void (*recheck)(const struct vkb_runner *r);   /* after a run that finished, before the sinks end: the
+                                   application measures the warm-up's ceilings again (host/app/warmup.c), then each
+                                   sink hears of each device's (sink.h's recheck); may be NULL */
 } vkb_runner;
 
 /* Enumerate the work list of SEL once, up front: per family and shape its ceilings first (when timing, on

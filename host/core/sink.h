@@ -53,6 +53,9 @@ struct vkb_sink {
     /* Release what the sink holds besides its memory (vkb_sink_destroy frees that). May be NULL. */
     void (*destroy)(vkb_sink *s);
     void *impl;
+    /* B's warm-up probes measured again after the work (caps.recheck_*, clocks_moved), before end(); B may be gone
+     * by end() (a device of several). May be NULL. */
+    void (*recheck)(vkb_sink *s, const vkb_backend *b);
 };
 
 #endif

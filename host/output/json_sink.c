@@ -19,6 +19,13 @@
 /* semantic versioning: major for a change a reader must know about, minor for added fields (README) */
 #define VKB_JSON_SCHEMA "2.2.0"
 
+/* What a device's end-of-run recheck saw, kept by the sink: the device may be closed before the file ends */
+typedef struct json_recheck_seen {
+    char backend[16];
+    int index, moved;
+    double mem_warm, mem_end, fma_warm, fma_end;
+} json_recheck_seen;
+
 typedef struct json_sink {
     vkb_sink base;
     vkb_outfile *file;
@@ -26,6 +33,8 @@ typedef struct json_sink {
     vkb_backend *const *backends;
     int nbackends;
     int begun;
+    json_recheck_seen recheck[128];   /* two backends of each of --device LIST's 64 devices */
+    int nrecheck;
 } json_sink;
 
 static void json_caps(vkb_json *j, const vkb_backend *b)
@@ -310,6 +319,43 @@ static void json_warmup(vkb_json *j, vkb_backend *const *backends, int n)
     vkb_json_array_end(j);
 }
 
+/* The warm-up's probes measured again at the end of B's run (host/app/warmup.c): kept for end() */
+static void json_on_recheck(vkb_sink *s, const vkb_backend *b)
+{
+    json_sink *js = s->impl;
+    json_recheck_seen *e = &js->recheck[js->nrecheck];
+    if (js->nrecheck == (int)VKB_COUNT(js->recheck))
+        return;
+    js->nrecheck++;
+    snprintf(e->backend, sizeof e->backend, "%s", b->name);
+    e->index = b->caps.index;
+    e->moved = b->caps.clocks_moved;
+    e->mem_warm = b->caps.warm_mem_last;
+    e->mem_end = b->caps.recheck_mem;
+    e->fma_warm = b->caps.warm_fma_last;
+    e->fma_end = b->caps.recheck_fma;
+}
+
+/* Each recheck kept: both rates beside the warm-up's last, and whether the clocks moved (either more than 5%
+ * away) */
+static void json_recheck(vkb_json *j, const json_sink *js)
+{
+    vkb_json_array_begin(j, "recheck");
+    for (int i = 0; i < js->nrecheck; i++) {
+        const json_recheck_seen *e = &js->recheck[i];
+        vkb_json_object_begin(j, NULL);
+        vkb_json_string(j, "backend", e->backend);
+        vkb_json_int(j, "index", e->index);
+        vkb_json_number(j, "memory_gbs_warm", e->mem_warm);
+        vkb_json_number(j, "memory_gbs_end", e->mem_end);
+        vkb_json_number(j, "fma_gflops_warm", e->fma_warm);
+        vkb_json_number(j, "fma_gflops_end", e->fma_end);
+        vkb_json_bool(j, "clocks_moved", e->moved);
+        vkb_json_object_end(j);
+    }
+    vkb_json_array_end(j);
+}
+
 static void json_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *const *backends, int nbackends,
                        const vkb_run_plan *plan)
 {
@@ -361,6 +407,7 @@ static int json_end(vkb_sink *s, int interrupted)
     if (!js->begun)
         json_begin(s, &(vkb_run_settings){.command = "", .command_line = ""}, NULL, 0, NULL);
     vkb_json_array_end(j);
+    json_recheck(j, js);
     vkb_json_string(j, "error", vkb_fatal_message()); /* what ended the run early, or null */
     vkb_json_bool(j, "interrupted", interrupted);
     vkb_json_object_end(j);
@@ -384,6 +431,7 @@ vkb_sink *vkb_sink_json_create(const char *path)
         vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (--json): %s", path, vkb_outfile_reason());
     vkb_json_init(&js->j, vkb_outfile_stream(js->file));
     js->base.begin = json_begin;
+    js->base.recheck = json_on_recheck;
     js->base.result = json_on_result;
     js->base.end = json_end;
     js->base.destroy = json_destroy;

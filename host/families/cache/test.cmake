@@ -13,3 +13,17 @@ add_test(NAME vkb.vk.cache.probe COMMAND sh -c
 set_tests_properties(vkb.vk.cache.probe PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
 add_test(NAME vkb.cuda.cache COMMAND ${vkbench} run cache --n 4K,1M --backend all --reps 3 --warmup-ms 0 --quiet)
 set_tests_properties(vkb.cuda.cache PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
+# the probe's rule on faked chase curves (VKB_FAULT_INJECT=chase-curve:K, no chase run): a split L2 whose near
+# partition ends at 2 MiB and whole cache at 8 MiB reads 8 MiB within 15% (6963-9421 KiB), not 2; the same with +-3%
+# noise too; a steady climb with no edge reads unknown and keeps null; the file carries the probe's version
+function(vkb_probe_fault name kind check)
+    add_test(NAME vkb.vk.cache.probe_${name} COMMAND sh -c
+             "rm -rf xdg-${name} && out=$(XDG_CACHE_HOME=$PWD/xdg-${name} VKB_CACHE_PROBE=refresh VKB_FAULT_INJECT=chase-curve:${kind} ${vkbench} run copy --n 1K --reps 1 --warmup-ms 0 2>&1) && echo \"$out\" | grep 'cache probe' && ${check} && grep -q '\"probe_version\": 3' xdg-${name}/vkbench/*.json")
+    set_tests_properties(vkb.vk.cache.probe_${name} PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3)
+endfunction()
+set(probe_8mib "n=$(echo \"$out\" | sed -n 's/.*last-level cache of \\([0-9]*\\) KiB.*/\\1/p') && [ \"$n\" -ge 6963 ] && [ \"$n\" -le 9421 ]")
+vkb_probe_fault(split_knee 1 "${probe_8mib}")
+vkb_probe_fault(noisy 2 "${probe_8mib}")
+vkb_probe_fault(no_knee 3 "echo \"$out\" | grep -q 'no clear step' && grep -q '\"cache_bytes\": null' xdg-no_knee/vkbench/*.json")
+# two sweeps whose knees disagree (the second's footprints 1.5x): unknown, kept as null
+vkb_probe_fault(sweeps_disagree 4 "echo \"$out\" | grep -q 'two sweeps read' && grep -q '\"cache_bytes\": null' xdg-sweeps_disagree/vkbench/*.json")

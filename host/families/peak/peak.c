@@ -384,9 +384,9 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 static double theoretical(const vkb_variant *v, const vkb_caps *caps, double *bound)
 {
     *bound = 0;
-    if (vkb_peak_is_cm(v->param)) {   /* no claim; the whitepapers' tensor-core rate as the bound */
-        *bound = vkb_peak_tensor_bound(v->param == PEAK_CM_S8_S32 || v->param == PEAK_CM_U8_U32, caps);
-        return 0;
+    if (vkb_peak_is_cm(v->param)) {   /* the whitepapers' dense tensor-core rate: the row's rate and bound */
+        *bound = vkb_peak_tensor_rate(v->param == PEAK_CM_S8_S32 || v->param == PEAK_CM_U8_U32, caps);
+        return *bound;
     }
     return vkb_peak_theoretical(v->param, ops_of[v->param], caps, bound);
 }

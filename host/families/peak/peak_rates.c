@@ -36,9 +36,11 @@ double vkb_peak_theoretical(int type, int ops, const vkb_caps *caps, double *bou
     }
 }
 
-/* Tensor cores, dense (int8 twice): a bound for SUSPECT only, from the architecture whitepapers (gpu_facts.c);
- * the Programming Guide's table, the source of the theoretical rates, has no tensor-core row. */
-double vkb_peak_tensor_bound(int int8, const vkb_caps *caps)
+/* Tensor cores, dense (int8 twice), from the architecture whitepapers (gpu_facts.c: the Programming Guide's table
+ * has no tensor-core row): the cooperative-matrix rows' theoretical rate, so they read as a share of it (the H100's
+ * coopmat_f16_f32 at 61%) instead of "(none)". fp16 and fp32 accumulators at one rate: true of the architectures
+ * the table knows (sm_80, sm_90), not of the consumer parts it leaves at 0. */
+double vkb_peak_tensor_rate(int int8, const vkb_caps *caps)
 {
     return vkb_gpu_rate(caps, VKB_RATE_TENSOR16) * (int8 ? 2 : 1);
 }

@@ -10,8 +10,8 @@
  * exceed (the theoretical one, or the issue limit where the table claims none), 0 where unknown. */
 double vkb_peak_theoretical(int type, int ops, const vkb_caps *caps, double *bound);
 
-/* The tensor cores' dense rate (INT8: the 8-bit integer one) on CAPS in operations per ns, a bound for the
- * cooperative-matrix rows; 0 where unknown. */
-double vkb_peak_tensor_bound(int int8, const vkb_caps *caps);
+/* The tensor cores' dense rate (INT8: the 8-bit integer one) on CAPS in operations per ns, the cooperative-matrix
+ * rows' theoretical rate and bound; 0 where unknown. */
+double vkb_peak_tensor_rate(int int8, const vkb_caps *caps);
 
 #endif
