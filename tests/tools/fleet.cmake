@@ -25,8 +25,10 @@ foreach(case fleet health prolog)
     set_tests_properties(vkb.slurm.${case} PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL TRUE)
 endforeach()
 # vkbench health (tests/cli/health_test.py): planted faults (wrong result, hang, missing GPU, no GPU, slower than a
-# baseline) each give their verdict, action and exit code; a healthy node keeps
-foreach(case no_gpu healthy wrong_result hang expect baseline baseline_roundtrip slower schema prom bad_input)
+# baseline: the whole GPU's mean and one row alone) each give their verdict, action and exit code; a healthy node
+# keeps
+foreach(case no_gpu healthy wrong_result hang expect baseline aggregate baseline_roundtrip slower schema prom
+             bad_input)
     add_test(NAME vkb.vk.health.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/../cli/health_test.py
              ${vkbench} ${case})
     set_tests_properties(vkb.vk.health.${case} PROPERTIES LABELS vulkan SKIP_RETURN_CODE 77 TIMEOUT 300)
