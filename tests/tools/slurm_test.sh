@@ -42,6 +42,7 @@ fail() {
     exit 1
 }
 stop() {
+    status=$?
     # exactly the daemons this test started, by the pids they wrote
     for p in slurmd slurmctld munged; do
         [ -s "$dir/$p.pid" ] && kill "$(cat "$dir/$p.pid")" 2>/dev/null
@@ -51,6 +52,7 @@ stop() {
         n=0
         while kill -0 "$(cat "$dir/$p.pid" 2>/dev/null)" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
     done
+    if [ "$status" -eq 0 ]; then rm -rf "$dir"; fi   # a failure's logs stay for a look
 }
 trap stop EXIT
 trap 'exit 130' INT TERM
