@@ -13,6 +13,7 @@
 
 #include "json.h"
 #include "outfile.h"
+#include "stats.h"
 #include "util.h"
 #include "vulkan.h"
 
@@ -29,18 +30,20 @@ static const char *const battery_families[] = {"copy", "peak", "transfer", "redu
 /* Each device's own timeout for one submission, when VKB_DEVICE_TIMEOUT_S is not set: inside Slurm's 60 s
  * HealthCheckProgram limit and NHC's 30 s, with the battery's own few seconds beside it */
 #define HEALTH_DEVICE_TIMEOUT_S "20"
-/* Speed is judged twice. The whole GPU: the geometric mean of its rows' speed over their baseline medians,
- * slower than 1 by more than NOISE_SIGMAS of that mean's noise and by at least MIN_SLOWDOWN (a fleet whose noise is
- * near zero must not fail a GPU for 1%): a uniform slowdown (clocks, throttling) shows in every row at once, and
- * the mean of k rows is steadier than any one of them. One row alone (a slow host link, slow memory): beyond
- * ROW_SIGMAS of its noise and ROW_MIN_SLOWDOWN, wider bounds, as each of k rows is a chance to be off. */
+/* Speed is judged twice. The whole GPU: the median of its rows' speed over their baseline medians, slower than 1
+ * by more than NOISE_SIGMAS of that median's noise and by at least MIN_SLOWDOWN (a fleet whose noise is near zero
+ * must not fail a GPU for 1%): a uniform slowdown (clocks, throttling) shows in every row at once, and the middle
+ * of k rows is steadier than any one of them, and than their mean, which one row caught by load drags (lavapipe:
+ * healthy runs' means 0.86 to 1.35 of the baseline, their medians 0.93 to 1.01; docs/tooling.md). One row alone
+ * (a slow host link, slow memory): beyond ROW_SIGMAS of its noise and ROW_MIN_SLOWDOWN, wider bounds, as each of
+ * k rows is a chance to be off. */
 #define NOISE_SIGMAS 4.0
 #define MIN_SLOWDOWN 0.08
 #define ROW_SIGMAS 6.0
 #define ROW_MIN_SLOWDOWN 0.20
-/* The baseline row that holds the noise of the whole GPU's mean (fleet.py --write-baseline: the spread of its
- * GPUs' means, which counts what the rows share, a loaded host or a warm room); without it, the rows' own noise
- * taken as independent */
+/* The baseline row that holds the noise of the whole GPU's median (fleet.py --write-baseline: the spread of its
+ * GPUs' medians, which counts what the rows share, a loaded host or a warm room); without it, the rows' own noise
+ * taken as independent, x 1.2533 (a median's standard error over a mean's, normal samples) */
 #define AGGREGATE_ROW "*"
 
 enum { ACT_NONE, ACT_DRAIN, ACT_RESET, ACT_SERVICE };
@@ -257,7 +260,7 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
     const vkb_health_golden *all = golden_for(h, c, AGGREGATE_ROW);
     const vkb_result *slow[8];   /* the rows slow on their own, listed after the whole GPU's check */
     const vkb_health_golden *slow_golden[8];
-    double sum_log = 0, sum_var = 0;   /* over the rows judged: log(speed / median), (noise / median)^2 */
+    double logs[VKB_HEALTH_MAX_ROWS], sum_var = 0;   /* the rows judged: log(speed / median); (noise / median)^2 */
     int judged = 0, nslow = 0;
     memset(v, 0, sizeof *v);
     if (d->failed)   /* lost, hung past its timeout, out of memory: the rows after it failed for that reason */
@@ -284,13 +287,14 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
             add_check(v, V_WARN, ACT_NONE, "timing", what);
         }
         if (r->timed && r->metric > 0 && (g = golden_for(h, c, row)) != NULL) {
-            /* what moves the GPU's mean (the aggregate row's noise) moves each row too, beside its own noise */
+            /* what moves the whole GPU (the aggregate row's noise) moves each row too, beside its own noise */
             double shared = all ? all->noise / all->median * g->median : 0;
             double slack = fmax(ROW_SIGMAS * sqrt(g->noise * g->noise + shared * shared),
                                 ROW_MIN_SLOWDOWN * g->median);
-            sum_log += log(r->metric / g->median);
-            sum_var += (g->noise / g->median) * (g->noise / g->median);
-            judged++;
+            if (judged < VKB_HEALTH_MAX_ROWS) {
+                logs[judged++] = log(r->metric / g->median);
+                sum_var += (g->noise / g->median) * (g->noise / g->median);
+            }
             if (r->metric < g->median - slack && nslow < 8) {
                 slow[nslow] = r;
                 slow_golden[nslow++] = g;
@@ -299,13 +303,13 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
     }
     v->judged_speed = judged > 0;
     if (judged) {
-        double mean = exp(sum_log / judged) / (all ? all->median : 1);
-        double noise = all ? all->noise / all->median : sqrt(sum_var) / judged;
+        double mid = exp(vkb_median(logs, judged)) / (all ? all->median : 1);
+        double noise = all ? all->noise / all->median : 1.2533 * sqrt(sum_var) / judged;
         double bound = 1 - fmax(NOISE_SIGMAS * noise, MIN_SLOWDOWN);
         char what[300];
-        if (mean < bound) {
-            snprintf(what, sizeof what, "all rows: %.2fx of the baseline (geometric mean of %d rows; bound %.2fx, "
-                     "noise %.3g)", mean, judged, bound, noise);
+        if (mid < bound) {
+            snprintf(what, sizeof what, "all rows: %.2fx of the baseline (the median of %d rows; bound %.2fx, "
+                     "noise %.3g)", mid, judged, bound, noise);
             add_check(v, V_FAIL, ACT_DRAIN, "speed", what);
         }
     }

@@ -142,36 +142,36 @@ def case_baseline():
 
 
 def case_aggregate():
-    """The whole GPU's speed (the geometric mean over its rows) and each row's are judged apart, each against its
+    """The whole GPU's speed (the median over its rows) and each row's are judged apart, each against its
     own bound; no verdict depends on timing: every median is far beyond or below any machine's, and a row's noise
     of 1e12 keeps the row rule out of it."""
     rc, out, err, doc = health(["--allow-cpu"])
     timed = [r["row"] for r in doc["gpus"][0]["rows"] if "metric" in r]
     check(len(timed) >= 5, "the battery's timed rows", doc)
     base = os.path.join(tempfile.mkdtemp(), "base.tsv")
-    # every row slower than its median, none beyond its own bound: the mean, bounded by 4 x the aggregate row's
+    # every row slower than its median, none beyond its own bound: the whole GPU, bounded by 4 x the aggregate row's
     # noise (3%: 12%, beyond health's 8% floor)
     baseline(base, 0, rows=[(r, "1e12", "1e12") for r in timed] + [("*", "1", "0.03")])
     rc, out, err, doc = health(["--allow-cpu", "--baseline", base])
     g = doc["gpus"][0]
     speed = [f for f in g["failing"] if f.startswith("speed: ")]   # beside it a SUSPECT timing may warn
     check(rc == 1 and g["verdict"] == "fail" and g["action"] == "drain" and len(speed) == 1 and
-          re.match(rf"speed: all rows: 0\.00x of the baseline \(geometric mean of {len(timed)} rows; bound 0\.88x, "
+          re.match(rf"speed: all rows: 0\.00x of the baseline \(the median of {len(timed)} rows; bound 0\.88x, "
                    r"noise 0\.03\)$", speed[0]), "the whole GPU fails speed, no row alone", rc, err, g)
     check([m.group(5).split(":")[0] for m in failing_lines(err) if m.group(4) == "speed"] == ["all rows"],
           "its failure line", err)
-    # the same without the aggregate row: the rows' noise taken as independent, 1e12 each, holds the mean too
+    # the same without the aggregate row: the rows' noise taken as independent, 1e12 each, holds the GPU too
     baseline(base, 0, rows=[(r, "1e12", "1e12") for r in timed])
     rc, out, err, doc = health(["--allow-cpu", "--baseline", base])
     check(doc["gpus"][0]["speed_judged"] is True and not [f for f in doc["gpus"][0]["failing"] if "speed" in f],
-          "without it: the rows' noise bounds the mean", rc, err)
-    # one row slow, the others far faster than their medians: the mean passes, the row rule finds that row
+          "without it: the rows' noise bounds the whole GPU", rc, err)
+    # one row slow, the others far faster than their medians: the whole GPU passes, the row rule finds that row
     baseline(base, 0, rows=[(r, "1e12" if r == "copy/vec4" else "1e-9", "0") for r in timed] + [("*", "1", "0.01")])
     rc, out, err, doc = health(["--allow-cpu", "--baseline", base])
     g = doc["gpus"][0]
     speed = [f for f in g["failing"] if f.startswith("speed: ")]
     check(rc == 1 and len(speed) == 1 and speed[0].startswith("speed: copy/vec4: "),
-          "one row slow on its own: that row fails speed, the mean does not", rc, err, g)
+          "one row slow on its own: that row fails speed, the whole GPU does not", rc, err, g)
 
 
 def case_baseline_roundtrip():
