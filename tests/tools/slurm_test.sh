@@ -43,16 +43,19 @@ fail() {
 }
 stop() {
     status=$?
-    # exactly the daemons this test started, by the pids they wrote
-    for p in slurmd slurmctld munged; do
-        [ -s "$dir/$p.pid" ] && kill "$(cat "$dir/$p.pid")" 2>/dev/null
-    done
+    gone=1
+    # exactly the daemons this test started, by the pids they wrote, one at a time in this order: slurmd ends only
+    # when the health checks it started have, and those need slurmctld and munge to end (sinfo, scontrol)
     for p in slurmd slurmctld munged; do
         [ -s "$dir/$p.pid" ] || continue
+        pid=$(cat "$dir/$p.pid")
+        kill "$pid" 2>/dev/null
         n=0
-        while kill -0 "$(cat "$dir/$p.pid" 2>/dev/null)" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+        while kill -0 "$pid" 2>/dev/null && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+        kill -0 "$pid" 2>/dev/null && { echo "warning: $p ($pid) still runs after 60 s"; gone=0; }
     done
-    if [ "$status" -eq 0 ]; then rm -rf "$dir"; fi   # a failure's logs stay for a look
+    # a failure's logs stay for a look, and so does the folder of a daemon that would not go
+    if [ "$status" -eq 0 ] && [ $gone = 1 ]; then rm -rf "$dir"; fi
 }
 trap stop EXIT
 trap 'exit 130' INT TERM
