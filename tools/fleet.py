@@ -26,6 +26,7 @@ SIGMA_PER_MAD = 1.4826      # a normal sample's standard deviation over its medi
 SIGMA_PER_IQR = 1 / 1.349   # ... over its interquartile range
 MIN_SIGMA = 0.005           # noise below 0.5% is not believed (timer granularity, clocks)
 MIN_GROUP = 3               # fewer devices cannot say which one is off
+AGGREGATE_ROW = "*"         # a baseline's row for a whole GPU's speed (host/app/health.c's AGGREGATE_ROW)
 
 
 class Device:
@@ -284,9 +285,12 @@ def inputs(paths):
 def write_baseline(paths, out):
     """The baseline of the `vkbench health --json` verdicts at PATHS into the Output OUT: per model, driver and
     row the median metric over the GPUs that passed, and its noise (the MAD as a standard deviation, at least
-    MIN_SIGMA of the median)."""
+    MIN_SIGMA of the median); and per model and driver the row AGGREGATE_ROW: the median over the GPUs of a GPU's
+    median of speed over the row medians, and its noise, from the spread of those over the GPUs (what the rows of
+    one GPU or one run share, a loaded host or a warm room, is in it; the rows' own noise taken as independent
+    would miss it)."""
     import json
-    values = {}
+    values, gpus = {}, []
     for p in paths:
         try:
             with open(p, encoding="utf-8") as f:
@@ -298,20 +302,33 @@ def write_baseline(paths, out):
         for g in doc["gpus"]:
             if not isinstance(g, dict) or g.get("verdict") == "fail":
                 continue                  # an unhealthy GPU sets no baseline
+            mine = {}
             for r in g.get("rows") or []:
                 m = r.get("metric") if isinstance(r, dict) else None
                 if r.get("status") == "ok" and type(m) in (int, float) and math.isfinite(m) and m > 0:
                     key = (g.get("model"), g.get("driver"), r.get("row"))
                     if all(isinstance(x, str) and x and "\t" not in x and "\n" not in x for x in key):
                         values.setdefault(key, []).append(float(m))
+                        mine[key] = float(m)
+            if mine:
+                gpus.append(mine)
     if not values:
         vkbjson.die("no passing GPU with a timed row in the verdicts: no baseline to write")
-    lines = ["# vkbench baseline 1\n", "# model\tdriver\trow\tmedian\tnoise (from fleet.py --write-baseline; "
-             "per row: n GPUs in the comment after it)\n"]
+    medians = {key: statistics.median(xs) for key, xs in values.items()}
+    middles = {}                          # (model, driver) -> [log of one GPU's median of speed / row median]
+    for mine in gpus:
+        logs = [math.log(m / medians[key]) for key, m in mine.items()]
+        middles.setdefault(next(iter(mine))[:2], []).append(statistics.median(logs))
+    lines = ["# vkbench baseline 1\n", "# model\tdriver\trow\tmedian\tnoise (from fleet.py --write-baseline; row "
+             f"{AGGREGATE_ROW}: a GPU's median of its rows over their medians)\n"]
     for (model, driver, row), xs in sorted(values.items()):
-        mid = statistics.median(xs)
+        mid = medians[(model, driver, row)]
         noise = max(SIGMA_PER_MAD * median_abs_dev(xs, mid), MIN_SIGMA * mid)
         lines.append(f"{model}\t{driver}\t{row}\t{mid:.6g}\t{noise:.6g}\n")
+    for (model, driver), logs in sorted(middles.items()):
+        mid = statistics.median(logs)     # near 0: the rows' medians are the same GPUs'
+        noise = max(SIGMA_PER_MAD * median_abs_dev(logs, mid), MIN_SIGMA)
+        lines.append(f"{model}\t{driver}\t{AGGREGATE_ROW}\t{math.exp(mid):.6g}\t{noise * math.exp(mid):.6g}\n")
     out.finish("".join(lines))
     return 0
 

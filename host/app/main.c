@@ -108,6 +108,7 @@ static void open_backends(app *ap, int timed)
         vkb_timing_defaults(t, &r->all[i]->caps);
         t->reps = ap->args.reps;
         t->cold = ap->args.cold;
+        t->cpu_share = ap->health != NULL;   /* judged against a baseline made under another load */
         if (ap->args.warmup_ms >= 0)
             t->warmup_ms = t->first_warmup_ms = ap->args.warmup_ms;
         if (ap->args.budget_ms >= 0)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "signals.h"
 #include "fault.h"
@@ -93,22 +94,44 @@ static double stretch_batch(double *ns, int reps, double fraction, double t0)
     return vkb_now_ns() - t0;
 }
 
+static double process_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* vkb_timing's cpu_share: each of the REPS times in NS scaled by the share of the machine's CPUs this process had
+ * over the HOST_NS in which it spent CPU_NS, at most 1. A CPU implementation's time is the host's, and other
+ * processes stretch it: on the shared 2-core machine lavapipe's speed over the health battery moved by 15% between
+ * runs, the CPU time its work cost much less (docs/tooling.md). */
+static void scale_to_cpu_share(double *ns, int reps, double cpu_ns, double host_ns)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    double share = host_ns > 0 ? cpu_ns / (host_ns * (double)(ncpu > 0 ? ncpu : 1)) : 1;
+    if (!(share > 0 && share < 1))
+        return;   /* the whole machine, or no CPU time seen: as measured */
+    for (int r = 0; r < reps; r++)
+        ns[r] *= share;
+}
+
 /* Execute REPS timed repetitions into NS, checking each against zero and the batch against the host's
  * clock around it; the totals accumulate into DEVICE_NS (the batch's median repetition times REPS: the
  * early-end rule below must not be fooled by one repetition the scheduler stretched, a worker thread of a
  * CPU implementation preempted between two timestamps) and HOST_NS. */
-static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns,
-                        double *device_ns, double *host_ns)
+static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, const vkb_timing *t,
+                        double *ns, double *device_ns, double *host_ns)
 {
-    double t0 = vkb_now_ns(), host, sum = 0;
-    int extra = slow_device_extra(b);
+    double t0 = vkb_now_ns(), host, busy, sum = 0, cpu0 = process_cpu_ns(), cpu;
+    int extra = slow_device_extra(b), cold = t->cold;
     double slower = slower_fraction(b);
     double *more = extra ? vkb_alloc((size_t)extra * (size_t)reps * sizeof *more) : NULL;
     span_measured_ns = span_ns = 0;
     if (more)
         b->execute(b, prepared, bufs, extra * reps, cold, more);
     b->execute(b, prepared, bufs, reps, cold, ns);
-    host = vkb_now_ns() - t0;
+    host = busy = vkb_now_ns() - t0;
+    cpu = process_cpu_ns() - cpu0;   /* before slower's stretch: its wait is the device's, not another process's */
     if (slower > 0)
         host = stretch_batch(ns, reps, slower, t0);
     for (int r = 0; more && r < reps; r++)
@@ -134,12 +157,15 @@ static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs,
                  "(end timestamps before the work?)", reps, 100 * span_measured_ns / span_ns);
     *device_ns += vkb_median(ns, reps) * reps;
     *host_ns += host;
+    if (t->cpu_share && b->caps.is_cpu)   /* after the timer's rules, which judge the times as measured */
+        scale_to_cpu_share(ns, reps, cpu, busy);
 }
 
 void vkb_timing_defaults(vkb_timing *t, const vkb_caps *caps)
 {
     t->reps = 0;
     t->cold = 0;
+    t->cpu_share = 0;
     /* a CPU implementation has no clocks to ramp, and the checked run just before has warmed its caches
      * (a checked run longer than the warm-up replaces it): a few ms let the scheduler settle */
     t->warmup_ms = caps->is_cpu ? 5 : 200;
@@ -197,7 +223,7 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
      * WARMUP alone ends it (waiting for agreement cost a third of the lavapipe suite's timing) */
     while (warm_ns > 0 && !(cut_short = vkb_stop_signal() != 0)) {
         double now, med;
-        timed_batch(b, prepared, bufs, batch, t->cold, warm, &device_ns, &host_ns);
+        timed_batch(b, prepared, bufs, batch, t, warm, &device_ns, &host_ns);
         med = vkb_median(warm, batch);
         now = vkb_now_ns() - start;
         if (now >= 3 * warm_ns || (now >= warm_ns && (b->caps.is_cpu || fabs(med - prev) <= WARMUP_SETTLE * med)))
@@ -211,7 +237,7 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
         s = vkb_alloc((size_t)t->reps * sizeof *s);
         for (; n < t->reps && !(cut_short |= vkb_stop_signal() != 0); n += batch) {
             batch = t->reps - n < STOP_CHECK_REPS ? t->reps - n : STOP_CHECK_REPS;
-            timed_batch(b, prepared, bufs, batch, t->cold, s + n, &device_ns, &host_ns);
+            timed_batch(b, prepared, bufs, batch, t, s + n, &device_ns, &host_ns);
         }
     } else {
         int cap = MAX_SAMPLES, prev_n = 0;
@@ -219,7 +245,7 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
         start = vkb_now_ns();
         for (;;) {
             int m = n + batch > cap ? cap - n : batch;
-            timed_batch(b, prepared, bufs, m, t->cold, s + n, &device_ns, &host_ns);
+            timed_batch(b, prepared, bufs, m, t, s + n, &device_ns, &host_ns);
             n += m;
             if (n >= cap || vkb_now_ns() - start >= 1e6 * t->budget_ms || (cut_short = vkb_stop_signal() != 0))
                 break;

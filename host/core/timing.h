@@ -11,6 +11,8 @@ typedef struct vkb_timing {
     double warmup_ms;     /* wall time spent warming up each variant */
     double first_warmup_ms; /* the first variant of a process warms up longer: clocks ramp */
     double budget_ms;     /* wall time for the timed repetitions of one variant */
+    int cpu_share;        /* a CPU implementation's repetitions scaled by the share of the CPUs the process had
+                           * around them: what other processes took is not the device's slowness (health) */
 } vkb_timing;
 
 /* Defaults for a device: short on a CPU implementation, longer on a GPU whose clocks ramp up. */

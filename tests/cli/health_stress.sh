@@ -4,10 +4,13 @@
 # the stable failure lines, on the right GPU, and none on the other). Two lavapipe devices (two driver manifests, as
 # health_test.py), --allow-cpu. The speed baseline is fleet.py --write-baseline over 5 healthy runs made beside the
 # same busy loops (a fleet's median and noise). Not in ctest: about 10 minutes on 2 cores. Prints a table last.
+# ONLY=speed: the speed rows alone (healthy against the baseline, 15% and 50% slow); BUSY=0: no busy loops.
 # Exit 0 when it ran (the table is the result), 77 without lavapipe.
 set -u
 VKB=${1:?usage: health_stress.sh VKBENCH [N]}
 N=${2:-10}
+ONLY=${ONLY:-}
+BUSY=${BUSY:-2}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LVP=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
 [ -f "$LVP" ] || { echo "no lavapipe manifest"; exit 77; }
@@ -17,9 +20,14 @@ export VK_DRIVER_FILES="$tmp/a.json:$tmp/b.json"
 unset VK_ICD_FILENAMES VKB_FAULT_INJECT VKB_DEVICE_TIMEOUT_S
 
 busy() { while :; do :; done; }
-busy & b1=$!
-busy & b2=$!
-trap 'kill $b1 $b2 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+loops=""
+i=0
+while [ "$i" -lt "$BUSY" ]; do
+    busy &
+    loops="$loops $!"
+    i=$((i + 1))
+done
+trap 'kill $loops 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 
 for i in 1 2 3 4 5; do
     "$VKB" health --allow-cpu --json "$tmp/healthy$i.json" >/dev/null 2>&1
@@ -62,22 +70,24 @@ row() {
 }
 
 B="$tmp/base.tsv"
-row "healthy node" "health --allow-cpu" 0 "" "^vkbench: (GPU|node)" "" --allow-cpu
+[ "$ONLY" = speed ] || row "healthy node" "health --allow-cpu" 0 "" "^vkbench: (GPU|node)" "" --allow-cpu
 row "healthy node, baseline" "health --allow-cpu --baseline B" 0 "" "^vkbench: (GPU|node)" "" --allow-cpu \
     --baseline "$B"
-row "wrong result" "wrong-device:1" 1 "^vkbench: GPU 1 $UUID \S+: validate: " "^vkbench: GPU 0 " \
-    VKB_FAULT_INJECT=wrong-device:1 --allow-cpu
 row "GPU 15% slow" "slower:0:15, --baseline B" 1 "^vkbench: GPU 0 $UUID \S+: speed: " "^vkbench: GPU 1 " \
     VKB_FAULT_INJECT=slower:0:15 --allow-cpu --baseline "$B"
 row "GPU 50% slow" "slower:0:50, --baseline B" 1 "^vkbench: GPU 0 $UUID \S+: speed: " "^vkbench: GPU 1 " \
     VKB_FAULT_INJECT=slower:0:50 --allow-cpu --baseline "$B"
+if [ "$ONLY" != speed ]; then
+row "wrong result" "wrong-device:1" 1 "^vkbench: GPU 1 $UUID \S+: validate: " "^vkbench: GPU 0 " \
+    VKB_FAULT_INJECT=wrong-device:1 --allow-cpu
 row "missing GPU" "--expect 3 (2 found)" 1 "^vkbench: node: count: expected 3 GPUs, found 2$" "^vkbench: GPU " \
     "" --allow-cpu --expect 3
 row "hung GPU" "hang:1, VKB_DEVICE_TIMEOUT_S=2" 1 "^vkbench: GPU 1 $UUID \S+: device: " "^vkbench: GPU 0 " \
     "VKB_FAULT_INJECT=hang:1 VKB_DEVICE_TIMEOUT_S=2" --allow-cpu
 row "no GPU" "health (lavapipe is no GPU)" 1 "^vkbench: node: count: no GPU found" "^vkbench: GPU " ""
+fi
 
-echo "baseline B (fleet.py --write-baseline over 5 healthy runs, 2 devices each, beside the busy loops):"
+echo "baseline B (fleet.py --write-baseline over 5 healthy runs, 2 devices each, beside $BUSY busy loops):"
 sed 's/^/    /' "$tmp/base.tsv"
 echo
 cat "$tmp/table"

@@ -110,14 +110,16 @@ def case_expect():
     check(rc == 0, "by model, case-insensitive, matching", rc, err)
 
 
-def baseline(path, median, noise="0"):
-    model = "llvmpipe"
+def baseline(path, median, noise="0", rows=None):
+    """A baseline for this machine's lavapipe at PATH: copy/vec4 at MEDIAN and NOISE, or ROWS, (row, median,
+    noise) each."""
     caps = subprocess.run([VKBENCH, "devices"], capture_output=True, text=True).stdout
     model = re.search(r"^0: (.*?) \(cpu\)$", caps, re.M).group(1)
     driver = re.search(r"^   driver +(.*)$", caps, re.M).group(1)
     with open(path, "w") as f:
         f.write("# vkbench baseline 1\n")
-        f.write(f"{model}\t{driver}\tcopy/vec4\t{median}\t{noise}\n")
+        for row, mid, spread in rows or [("copy/vec4", median, noise)]:
+            f.write(f"{model}\t{driver}\t{row}\t{mid}\t{spread}\n")
 
 
 def case_baseline():
@@ -137,6 +139,39 @@ def case_baseline():
     baseline(slow, "1e12", "1e12")
     rc, out, err, doc = health(["--allow-cpu", "--baseline", slow])
     check(rc == 0, "inside the noise bound: kept", rc, err)
+
+
+def case_aggregate():
+    """The whole GPU's speed (the median over its rows) and each row's are judged apart, each against its
+    own bound; no verdict depends on timing: every median is far beyond or below any machine's, and a row's noise
+    of 1e12 keeps the row rule out of it."""
+    rc, out, err, doc = health(["--allow-cpu"])
+    timed = [r["row"] for r in doc["gpus"][0]["rows"] if "metric" in r]
+    check(len(timed) >= 5, "the battery's timed rows", doc)
+    base = os.path.join(tempfile.mkdtemp(), "base.tsv")
+    # every row slower than its median, none beyond its own bound: the whole GPU, bounded by 4 x the aggregate row's
+    # noise (3%: 12%, beyond health's 8% floor)
+    baseline(base, 0, rows=[(r, "1e12", "1e12") for r in timed] + [("*", "1", "0.03")])
+    rc, out, err, doc = health(["--allow-cpu", "--baseline", base])
+    g = doc["gpus"][0]
+    speed = [f for f in g["failing"] if f.startswith("speed: ")]   # beside it a SUSPECT timing may warn
+    check(rc == 1 and g["verdict"] == "fail" and g["action"] == "drain" and len(speed) == 1 and
+          re.match(rf"speed: all rows: 0\.00x of the baseline \(the median of {len(timed)} rows; bound 0\.88x, "
+                   r"noise 0\.03\)$", speed[0]), "the whole GPU fails speed, no row alone", rc, err, g)
+    check([m.group(5).split(":")[0] for m in failing_lines(err) if m.group(4) == "speed"] == ["all rows"],
+          "its failure line", err)
+    # the same without the aggregate row: the rows' noise taken as independent, 1e12 each, holds the GPU too
+    baseline(base, 0, rows=[(r, "1e12", "1e12") for r in timed])
+    rc, out, err, doc = health(["--allow-cpu", "--baseline", base])
+    check(doc["gpus"][0]["speed_judged"] is True and not [f for f in doc["gpus"][0]["failing"] if "speed" in f],
+          "without it: the rows' noise bounds the whole GPU", rc, err)
+    # one row slow, the others far faster than their medians: the whole GPU passes, the row rule finds that row
+    baseline(base, 0, rows=[(r, "1e12" if r == "copy/vec4" else "1e-9", "0") for r in timed] + [("*", "1", "0.01")])
+    rc, out, err, doc = health(["--allow-cpu", "--baseline", base])
+    g = doc["gpus"][0]
+    speed = [f for f in g["failing"] if f.startswith("speed: ")]
+    check(rc == 1 and len(speed) == 1 and speed[0].startswith("speed: copy/vec4: "),
+          "one row slow on its own: that row fails speed, the whole GPU does not", rc, err, g)
 
 
 def case_baseline_roundtrip():
@@ -178,11 +213,12 @@ def case_slower():
           "GPU 0: fail, drain, speed judged", g)
     timed = [r["row"] for r in g["rows"] if "metric" in r]
     speed = [f for f in g["failing"] if f.startswith("speed: ")]
-    # every timed row is judged at about 1/11 of its baseline (a GPU keeps 8 checks): a run merely slowed by load
-    # has some rows inside the bound and none at half its baseline
-    check(len(speed) == min(8, len(timed)) and any(f.startswith("speed: copy/vec4: ") for f in speed),
-          "every timed row fails speed", timed, g)
-    ratios = [float(re.search(r", ([0-9.]+)x of the baseline's ", f).group(1)) for f in speed]
+    # the whole GPU first, then every timed row, each at about 1/11 of its baseline (a GPU keeps 8 checks): a run
+    # merely slowed by load has some rows inside the bound and none at half its baseline
+    check(len(speed) == min(8, len(timed) + 1) and speed[0].startswith("speed: all rows: ") and
+          any(f.startswith("speed: copy/vec4: ") for f in speed), "the whole GPU and every timed row fail speed",
+          timed, g)
+    ratios = [float(re.search(r"([0-9.]+)x of the baseline", f).group(1)) for f in speed]
     check(max(ratios) < 0.5, "each at a fraction of its baseline", ratios, g)
     lines = failing_lines(err)
     check(lines and all(m and m.group(1) == "0" and m.group(4) == "speed" for m in lines),

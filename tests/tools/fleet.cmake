@@ -15,14 +15,20 @@ foreach(case all_equals_one two_devices wrong_device device_lost)
 endforeach()
 set_tests_properties(vkb.vk.devices.two_devices PROPERTIES LABELS "vulkan;validate")
 # Slurm for real (tests/tools/slurm_test.sh): as root, Debian's Slurm and munge installed through tools/setup.sh --slurm,
-# daemons of its own on this host, the fleet array of 4 lavapipe tasks (one made slow) and the report job; 77: not
-# root or the packages unreachable
-add_test(NAME vkb.slurm.fleet COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_test.sh $<TARGET_FILE:vkbench>
-         ${CMAKE_SOURCE_DIR})
-set_tests_properties(vkb.slurm.fleet PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL TRUE)
+# daemons of its own on this host; fleet: the fleet array of 4 lavapipe tasks (one made slow) and the report job;
+# health: the HealthCheckProgram drains the node for a wrong result, a missing GPU and a hung GPU with vkbench's
+# reason and returns it healed; prolog: a failing prolog drains the node and Slurm requeues the job. 77: not root,
+# the packages unreachable, or the ports taken
+foreach(case fleet health prolog)
+    add_test(NAME vkb.slurm.${case} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_test.sh $<TARGET_FILE:vkbench>
+             ${CMAKE_SOURCE_DIR} ${case})
+    set_tests_properties(vkb.slurm.${case} PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL TRUE)
+endforeach()
 # vkbench health (tests/cli/health_test.py): planted faults (wrong result, hang, missing GPU, no GPU, slower than a
-# baseline) each give their verdict, action and exit code; a healthy node keeps
-foreach(case no_gpu healthy wrong_result hang expect baseline baseline_roundtrip slower schema prom bad_input)
+# baseline: the whole GPU's mean and one row alone) each give their verdict, action and exit code; a healthy node
+# keeps
+foreach(case no_gpu healthy wrong_result hang expect baseline aggregate baseline_roundtrip slower schema prom
+             bad_input)
     add_test(NAME vkb.vk.health.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/../cli/health_test.py
              ${vkbench} ${case})
     set_tests_properties(vkb.vk.health.${case} PROPERTIES LABELS vulkan SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -263,8 +263,11 @@ def case_outputs():
     lines = open(base).read().splitlines()
     check(code == 0 and lines[0] == "# vkbench baseline 1", "a baseline written", err)
     rows = [l.split("\t") for l in lines if not l.startswith("#")]
-    check(rows == [["A100", "580", "copy/vec4", "50", "0.25"], ["H100", "580", "copy/vec4", "100", "5.9304"]],
+    check(rows[:2] == [["A100", "580", "copy/vec4", "50", "0.25"], ["H100", "580", "copy/vec4", "100", "5.9304"]],
           "median 100 of 96, 100, 104 (the failing GPU left out), noise 1.4826 x MAD 4; A100's at least 0.5%", rows)
+    # the whole GPU's row: the spread of the GPUs' geometric means (log 1.04, log 0.96: 1.4826 x 0.03922)
+    check(rows[2:] == [["A100", "580", "*", "1", "0.005"], ["H100", "580", "*", "1", "0.0581486"]],
+          "per model the aggregate row: median 1, the spread of the GPUs' means (one GPU: the floor)", rows)
     one_line_error(*fleet(first, "--write-baseline", os.path.join(tmp, "x.tsv")), 2, "not a `vkbench health")
 
 

@@ -34,6 +34,7 @@ cat > "$dir/bin/vkbench" <<'FAKE'
 for a; do case $prev in --json) out=$a ;; esac; prev=$a; done
 for a; do case $a in x|--comment=x) exit 42 ;; esac; done   # a * expanded in the current folder
 case $1 in validate) echo '{}' > "$out"; exit 0 ;; esac
+case $1 in health) echo "vkbench: GPU 0 u -: validate: copy/vec4: wrong result" >&2; exit "${FAKE_RC:-0}" ;; esac
 if [ -n "${FAKE_FAIL:-}" ]; then echo '{"results": [{"status": "fail"}]}' > "$out"; else echo '{"status": "ok"}' > "$out"; fi
 exit "${FAKE_RC:-0}"
 FAKE
@@ -52,4 +53,29 @@ task 2; rc=$?
 FAKE_FAIL=; export FAKE_FAIL
 task 3; rc=$?
 [ $rc -eq 9 ] || fail "a SUSPECT timing alone: exit $rc, expected 9"
-echo "slurm scripts: % escaped, options and --time on both jobs, no glob, unique names, exit 1 vs 9"
+# the health check against a fake Slurm: sinfo shows FAKE_REASON as the node's reason, scontrol's calls are kept.
+# A sick node is drained with vkbench's line, a healed one resumed when the reason is ours; someone else's reason
+# (an operator's drain) is neither replaced by a sick verdict nor undone by a healthy one
+printf '#!/bin/sh\necho "$FAKE_REASON"\n' > "$dir/bin/sinfo"
+printf '#!/bin/sh\necho "$*" >> "$FAKE_LOG/scontrol"\n' > "$dir/bin/scontrol"
+chmod +x "$dir/bin/sinfo" "$dir/bin/scontrol"
+check() {   # check RC REASON EXPECTED_EXIT EXPECTED_SCONTROL (a grep -x pattern, or "" for no call)
+    rm -f "$dir/log/scontrol"
+    PATH="$dir/bin:$PATH" FAKE_LOG="$dir/log" FAKE_RC=$1 FAKE_REASON=$2 VKBENCH="$dir/bin/vkbench" \
+        SLURMD_NODENAME=n1 sh "$src/tools/slurm/vkbench-healthcheck.sh" 2>/dev/null
+    rc=$?
+    [ $rc -eq "$3" ] || fail "health check (vkbench $1, reason '$2'): exit $rc, expected $3"
+    if [ -z "$4" ]; then
+        [ ! -e "$dir/log/scontrol" ] || fail "health check (vkbench $1, reason '$2'): $(cat "$dir/log/scontrol")"
+    else
+        grep -qx -- "$4" "$dir/log/scontrol" 2>/dev/null || fail "health check (vkbench $1, reason '$2'):" \
+            "expected '$4', got '$(cat "$dir/log/scontrol" 2>/dev/null)'"
+    fi
+}
+check 1 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: GPU 0 u -: validate: copy/vec4: wrong result"
+check 0 "vkbench: GPU 0 u -: validate: copy/vec4: wrong result" 0 "update NodeName=n1 State=RESUME"
+check 0 none 0 ""
+check 1 "maintenance: new cables" 1 ""
+check 0 "maintenance: new cables" 0 ""
+echo "slurm scripts: % escaped, options and --time on both jobs, no glob, unique names, exit 1 vs 9; the health" \
+     "check drains and resumes with its own reason and leaves an operator's alone"

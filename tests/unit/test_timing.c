@@ -1,6 +1,7 @@
 /* test_timing.c - the timer sanity rules of vkb_timing_measure on a fake backend whose timestamps lie:
  * zero, negative (out of order), longer than the host's clock, and end stamps before the work (on a GPU,
- * and on a CPU implementation with one repetition stretched as a loaded machine's scheduler does). */
+ * and on a CPU implementation with one repetition stretched as a loaded machine's scheduler does); health's
+ * scaling of a CPU implementation's times by the process's CPU share. */
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -9,7 +10,7 @@
 #include "unit.h"
 #include "util.h"
 
-enum { HONEST, ZERO, NEGATIVE, TOO_LONG, EARLY_END, EARLY_END_STRETCHED, HONEST_STRETCHED, DRIFT };
+enum { HONEST, ZERO, NEGATIVE, TOO_LONG, EARLY_END, EARLY_END_STRETCHED, HONEST_STRETCHED, DRIFT, OFF_CPU };
 static int mode;
 static int drawn;   /* repetitions reported so far (DRIFT: each 0.2% slower than the one before) */
 
@@ -19,7 +20,10 @@ static void fake_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs
     double t0 = vkb_now_ns(), sum = 0;
     (void)b, (void)prepared, (void)bufs, (void)cold;
     while (vkb_now_ns() - t0 < 1e6 * reps)
-        ;
+        if (mode == OFF_CPU) {   /* the time passes while other processes have the CPUs */
+            struct timespec ms = {0, 1000000L};
+            nanosleep(&ms, NULL);
+        }
     for (int r = 0; ns && r < reps; r++) {
         ns[r] = mode == ZERO ? 0 : mode == NEGATIVE ? -5e5 : mode == TOO_LONG ? 1e9 : mode == EARLY_END ? 1e2
               : mode == DRIFT ? fmin(5e5 * pow(1.002, drawn++), 9.5e5) : 9e5;
@@ -140,6 +144,30 @@ static void idle_gap(void)
     ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) == 4 && vkb_timing_warmup_ns() >= 80e6);
 }
 
+/* cpu_share (health): a CPU implementation's repetitions scaled by the CPU share the process had around them.
+ * Time spent off the CPUs (asleep here, as under another process's load) is taken out: 0.9 ms reported in each
+ * 1 ms slept counts as far less; as measured without cpu_share, and on a GPU, whose time the host's load does not
+ * make. One-sided: the process's own CPU time is at most its wall time on every CPU. */
+static void cpu_share(void)
+{
+    vkb_backend b;
+    vkb_timing t = {0};
+    vkb_stats st;
+    memset(&b, 0, sizeof b);
+    b.execute = fake_execute;
+    t.reps = 20;
+    mode = OFF_CPU;
+    b.caps.is_cpu = 1;
+    vkb_timing_measure(&b, NULL, NULL, &t, &st);
+    ASSERT(st.median == 9e5);
+    t.cpu_share = 1;
+    vkb_timing_measure(&b, NULL, NULL, &t, &st);
+    ASSERT(st.median > 0 && st.median < 4.5e5);
+    b.caps.is_cpu = 0;
+    vkb_timing_measure(&b, NULL, NULL, &t, &st);
+    ASSERT(st.median == 9e5);
+}
+
 UNIT_TESTS({"honest", honest}, {"zero", zero}, {"negative", negative}, {"too_long", too_long},
            {"early_end", early_end}, {"early_end_cpu", early_end_cpu}, {"settle_in_measure", settle_in_measure},
-           {"idle_gap", idle_gap})
+           {"idle_gap", idle_gap}, {"cpu_share", cpu_share})

@@ -2,7 +2,8 @@
 # vkbench-healthcheck.sh - Slurm's HealthCheckProgram (and the prolog's check): `vkbench health` on this node; a
 # failing node is drained with vkbench's own line as the reason ("vkbench: GPU 3 <UUID> <PCI>: validate: ..."),
 # and a node is returned to service only when its drain reason carries that prefix, as NHC does with "NHC:" (a
-# drain an operator set stays). Slurm kills a health check after 60 s: the check is bounded below that.
+# drain an operator set stays, and is not drained over with vkbench's reason). Slurm kills a health check after
+# 60 s: the check is bounded below that.
 # Environment: VKBENCH (the binary; default: vkbench on PATH), VKB_HEALTH_ARGS (more `vkbench health` options,
 # e.g. "--expect 8 --baseline /shared/vkbench/h100.tsv --prom /var/lib/node_exporter/vkbench.prom"),
 # VKB_HEALTH_TIMEOUT_S (default 50), VKB_HEALTH_ENV (a file sourced first: slurmd gives health checks almost no
@@ -29,8 +30,16 @@ case $rc in
     7) echo "vkbench-healthcheck: could not judge $node: $(tail -1 "$err")" >&2; exit 7 ;;
     *) reason="$PREFIX node: health: exit $rc: $(grep -m1 "^vkbench: error:" "$err" | cut -c17-)" ;;
 esac
-# the drain reason as Slurm shows it (%E), one line
+# the drain reason as Slurm shows it (%E), one line ("none" without one)
 current=$(sinfo -h -N -n "$node" -o %E 2>/dev/null | head -1)
+case $current in
+    ""|none|"$PREFIX"*) ;;
+    *) # someone else's reason (an operator's, Slurm's own): neither replaced nor undone, as NHC leaves a node
+       # it did not take out; a check still under way when the operator drained must not take the reason over
+       [ -z "$reason" ] && exit 0
+       echo "vkbench-healthcheck: $node is out for '$current'; not drained again for: $reason" >&2
+       exit 1 ;;
+esac
 if [ -n "$reason" ]; then
     reason=$(printf '%s' "$reason" | tr -d '\r' | cut -c1-250)
     scontrol update NodeName="$node" State=DRAIN Reason="$reason" || exit 7
