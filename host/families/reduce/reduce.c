@@ -392,4 +392,5 @@ const vkb_family vkb_family_reduce = {
     "reduce", "sum of n floats or ints: the classic reduction ladder, naive to subgroup", {"n"}, 1, "GB/s",
     variants, (int)VKB_COUNT(variants),
     default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, copy_io,
+    .units = {"4-byte words"},
 };
