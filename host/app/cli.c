@@ -702,11 +702,24 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                  : a->prom_path ? "prom" : "allow-cpu");
         return -1;
     }
-    if (strcmp(a->command, "validate") == 0 && (a->budget_ms >= 0 || a->warmup_ms >= 0 || a->reps)) {
+    if (strcmp(a->command, "validate") == 0 && (a->budget_ms >= 0 || a->warmup_ms >= 0 || a->reps || a->cold)) {
         /* validate times nothing: a timing flag would be silently ignored (--budget-ms 100 was) */
         snprintf(err, len, "%s sets the timing, and validate times nothing: it goes with run or the default suite",
-                 a->budget_ms >= 0 ? "--budget-ms" : a->warmup_ms >= 0 ? "--warmup-ms" : "--reps");
+                 a->budget_ms >= 0 ? "--budget-ms" : a->warmup_ms >= 0 ? "--warmup-ms" : a->reps ? "--reps"
+                 : "--cold");
         return -1;
+    }
+    if (strcmp(a->command, "run") && strcmp(a->command, "validate") && strcmp(a->command, "suite")) {
+        /* devices, list and health size nothing (health's battery is fixed): a size would be ignored */
+        int d = 0;
+        while (d < VKB_DIM_COUNT && !a->dims[d].n)
+            d++;
+        if (d < VKB_DIM_COUNT || a->nscoped) {
+            snprintf(err, len, "--%s%s%s sets a size, and %s runs none: it goes with run, validate or the default "
+                     "suite", d < VKB_DIM_COUNT ? "" : a->scoped[0].family, d < VKB_DIM_COUNT ? "" : ".",
+                     vkb_dim_flags[d < VKB_DIM_COUNT ? d : a->scoped[0].dim], a->command);
+            return -1;
+        }
     }
     if (strcmp(a->command, "run") == 0 && a->nfamilies == 0) {
         snprintf(err, len, "run needs a FAMILY (see `vkbench list`)");
