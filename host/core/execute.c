@@ -354,6 +354,7 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
         t1 = vkb_now_ns();
         r->clock.download_ns += t1 - t0;
         fault_wrong_device(b, &plan);
+        vkb_verify_low_bit(&plan, f->name, v->name);
         if (vkb_fault_arg("device-lost", &sick) && sick == b->caps.index && r->done > 0)
             vkb_die(VKB_EXIT_API, "vkQueueSubmit: VK_ERROR_DEVICE_LOST (planted: VKB_FAULT_INJECT=device-lost:%ld)",
                     sick);

@@ -40,6 +40,12 @@ foreach(item ${verify_shapes})
     endif()
     set_tests_properties(vkb.verify.${fam}.no_dispatch vkb.verify.${fam}.skip_pass0 vkb.verify.${fam}.stale_output
                          PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 TIMEOUT 600)
+    # the lowest bit of one value flipped after the read-back (issue 37, class 3): an exact check of every byte of
+    # every value fails it; matmul's bound allows rounding, so a 1-ulp change there is within its tolerance
+    if(NOT fam STREQUAL "matmul")
+        add_test(NAME vkb.verify.${fam}.low_bit COMMAND ${faults} low-bit value validate ${fam} ${args})
+        set_tests_properties(vkb.verify.${fam}.low_bit PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 TIMEOUT 600)
+    endif()
     # the first output bound 16 bytes late: the kernel writes past its end, into the guard band
     add_test(NAME vkb.verify.${fam}.oob_write COMMAND ${faults} oob-write guard validate ${fam} ${args})
     # ... and with the driver's bounds checks off (--robustness disabled): still caught by the guard bands;
