@@ -71,21 +71,30 @@ static int family_given(const vkb_args *a, const vkb_family *f)
     return 0;
 }
 
-/* What the plain flag D (--n, --size: no family prefix) sets in F, in F's words (vkb_family.units), into BUF; NULL
- * where it sets nothing there: F lacks the flag, or gives every dim it would set a list of its own (--size: an
- * extent's flag or --F.size; --n: --F.n). */
+/* Whether the plain flag D (--n, --size: no family prefix) sets F's dim K: its own flag without --F.FLAG; --size an
+ * extent without a list of its own (its flag or --F.FLAG) and without --F.size. */
+static int plain_flag_sets_dim(const vkb_args *a, const vkb_family *f, int d, int k)
+{
+    int own = dim_index(f->dims[k]);
+    if (d != VKB_DIM_SIZE)
+        return own == d && !vkb_cli_scoped(a, f->name, d);
+    return is_extent(own) && !sizes_for(a, f, own) && !vkb_cli_scoped(a, f->name, VKB_DIM_SIZE);
+}
+
+/* What the plain flag D sets in F, in F's words (vkb_family.units: "matrix side", "threads and loop trips"), into
+ * BUF; NULL where it sets nothing there. */
 static const char *plain_flag_sets(const vkb_args *a, const vkb_family *f, int d, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = 0;
-    if (d == VKB_DIM_SIZE && vkb_cli_scoped(a, f->name, VKB_DIM_SIZE))
-        return NULL;
     for (int k = 0; k < f->ndims; k++) {
-        int own = dim_index(f->dims[k]);
         const char *unit = f->units[k] ? f->units[k] : "?";
-        if (d == VKB_DIM_SIZE ? !is_extent(own) || sizes_for(a, f, own) : own != d || vkb_cli_scoped(a, f->name, d))
+        int again = 0;
+        if (!plain_flag_sets_dim(a, f, d, k))
             continue;
-        if (!strstr(buf, unit) && used < len)   /* each unit once: --size on matmul sets three matrix sides */
+        for (int j = 0; j < k; j++)   /* each unit once: --size on matmul sets three matrix sides */
+            again |= plain_flag_sets_dim(a, f, d, j) && f->units[j] && strcmp(f->units[j], unit) == 0;
+        if (!again && used < len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " and " : "", unit);
     }
     return buf[0] ? buf : NULL;
