@@ -246,9 +246,13 @@ void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan 
                 planned += pass == 0;
                 if (estimate)
                     estimate->estimate_s += HOST_S_PER_BYTE * (double)vkb_plan_bytes(&plan);
-            } else if (was_beyond && beyond < 0) {
-                beyond = w;
-                snprintf(first_why, sizeof first_why, "%s", why);
+            } else if (was_beyond) {
+                if (estimate && pass == 0)
+                    estimate->beyond++;
+                if (beyond < 0) {
+                    beyond = w;
+                    snprintf(first_why, sizeof first_why, "%s", why);
+                }
             }
         }
     /* a shared size that no family's kernels could take is no run: the first refusal ends it, as one family's
