@@ -272,6 +272,7 @@ const vkb_family vkb_family_@NAME@ = {
     .summary = "dst = a x + y over n floats (the skeleton of tools/new-family.sh)",
     .dims = {"n"},
     .ndims = 1,
+    .units = {"4-byte words"},   /* what --n counts: `vkbench run --help` says it */
     .metric = "GB/s",
     .variants = variants,
     .nvariants = (int)VKB_COUNT(variants),

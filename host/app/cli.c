@@ -90,16 +90,27 @@ void vkb_cli_run_usage(FILE *out)
           "Validates, then times, the selected variants of each FAMILY at each size (the cartesian product of\n"
           "the size lists; a family's defaults where none is given). Options: see `vkbench --help`.\n"
           "\n"
-          "Families and the size flags each takes (--size sets every one of them not given):\n",
+          "Families, the size flags each takes and, below, what each counts (--size sets each of n, m, k, rows\n"
+          "and cols that is not given). A flag sizes every selected family that takes it, and in a run it must\n"
+          "count the same thing in each (else exit 2); --FAMILY.FLAG sizes one family only: --copy.n 1M\n"
+          "--transpose.size 8192. A size a family cannot take skips it, with the reason, when the flag sizes\n"
+          "other families too.\n",
           out);
     for (int i = 0; i < vkb_family_count; i++) {
         const vkb_family *f = vkb_families[i];
-        char flags[80];
-        size_t used = 0;
-        flags[0] = 0;
+        char flags[80], units[160];
+        size_t used = 0, uused = 0;
+        flags[0] = units[0] = 0;
         for (int d = 0; d < f->ndims && used < sizeof flags; d++)
             used += (size_t)snprintf(flags + used, sizeof flags - used, "%s--%s", d ? " " : "", f->dims[d]);
-        fprintf(out, "  %-24s %-22s %s\n", f->name, flags, f->summary);
+        /* dims that count the same thing share one entry: "--rows, --cols: matrix side" */
+        for (int d = 0; d < f->ndims && uused < sizeof units; d++) {
+            int last = d + 1 == f->ndims || !f->units[d] || !f->units[d + 1] || strcmp(f->units[d], f->units[d + 1]);
+            uused += (size_t)snprintf(units + uused, sizeof units - uused, "--%s%s%s%s", f->dims[d],
+                                      last ? ": " : ", ", last ? (f->units[d] ? f->units[d] : "?") : "",
+                                      last && d + 1 < f->ndims ? "; " : "");
+        }
+        fprintf(out, "  %-24s %-22s %s\n  %-24s (%s)\n", f->name, flags, f->summary, "", units);
     }
     fputs("\n"
           "Sizes: 4096, 1M (2^20), 2^28, 1e6, lists 1,31,33, ranges 256:8192:x2 or 0:1000:+100; every item\n"
@@ -296,6 +307,94 @@ enum {
 };
 
 enum { OPT_REPEAT = 512, OPT_ROBUSTNESS, OPT_EXPECT, OPT_BASELINE, OPT_ALLOW_CPU, OPT_PROM };   /* apart from the list above, whose last entry opens the size flags' range */
+enum { OPT_SCOPED = 1024 }; /* + the index of a --FAMILY.FLAG in scoped_flags */
+
+#define SCOPED_FLAGS_MAX 256
+
+/* --FAMILY.FLAG for each family's size flags (and --FAMILY.size where it has an extent), made once from the family
+ * table: getopt_long then parses them as it does every other option. */
+static struct { char name[64]; const char *family; int dim; } scoped_flags[SCOPED_FLAGS_MAX];
+static int nscoped_flags = -1;
+
+static int dim_of(const char *flag)
+{
+    for (int d = 0; d < VKB_DIM_COUNT; d++)
+        if (strcmp(vkb_dim_flags[d], flag) == 0)
+            return d;
+    return -1;
+}
+
+static void scoped_add(const char *family, int dim)
+{
+    if (nscoped_flags >= SCOPED_FLAGS_MAX) {   /* a programmer's invariant: the table outgrew the array */
+        fprintf(stderr, "vkbench: internal error: more than %d --FAMILY.FLAG options\n", SCOPED_FLAGS_MAX);
+        abort();
+    }
+    snprintf(scoped_flags[nscoped_flags].name, sizeof scoped_flags[nscoped_flags].name, "%s.%s", family,
+             vkb_dim_flags[dim]);
+    scoped_flags[nscoped_flags].family = family;
+    scoped_flags[nscoped_flags++].dim = dim;
+}
+
+static void scoped_build(void)
+{
+    if (nscoped_flags >= 0)
+        return;
+    nscoped_flags = 0;
+    for (int i = 0; i < vkb_family_count; i++) {
+        const vkb_family *f = vkb_families[i];
+        int extent = 0;
+        for (int k = 0; k < f->ndims; k++) {
+            int d = dim_of(f->dims[k]);
+            scoped_add(f->name, d);
+            extent |= vkb_cli_dim_is_extent(d);
+        }
+        if (extent)
+            scoped_add(f->name, VKB_DIM_SIZE);
+    }
+}
+
+int vkb_cli_dim_is_extent(int d)
+{
+    return d == VKB_DIM_N || d == VKB_DIM_M || d == VKB_DIM_K || d == VKB_DIM_ROWS || d == VKB_DIM_COLS;
+}
+
+const vkb_list *vkb_cli_scoped(const vkb_args *a, const char *family, int dim)
+{
+    for (int i = 0; i < a->nscoped; i++)
+        if (a->scoped[i].dim == dim && strcmp(a->scoped[i].family, family) == 0)
+            return &a->scoped[i].list;
+    return NULL;
+}
+
+/* A size list for flag D (plain: FAMILY NULL) into A, and the first size beyond any device remembered as typed. */
+static int store_sizes(vkb_args *a, const char *family, int d, const char *text, char *err, size_t len)
+{
+    char sub[200], flag[80];
+    vkb_list *l = &a->dims[d];
+    snprintf(flag, sizeof flag, "%s%s%s", family ? family : "", family ? "." : "", vkb_dim_flags[d]);
+    if (family) {
+        int i = 0;
+        while (i < a->nscoped && (a->scoped[i].dim != d || strcmp(a->scoped[i].family, family) != 0))
+            i++;
+        if (i == VKB_SCOPED_MAX) {
+            snprintf(err, len, "--%s: at most %d --FAMILY.FLAG sizes", flag, VKB_SCOPED_MAX);
+            return -1;
+        }
+        a->nscoped += i == a->nscoped;
+        a->scoped[i].family = family;
+        a->scoped[i].dim = d;
+        l = &a->scoped[i].list;
+    }
+    if (vkb_cli_parse_list(text, d == VKB_DIM_OFFSET ? 0 : 1, l, sub, sizeof sub)) {
+        snprintf(err, len, "--%s: %s", flag, sub);
+        return -1;
+    }
+    for (int i = 0; i < l->n && !a->beyond[0]; i++)
+        if (l->v[i] > VALUE_MAX) /* said as typed, not as the number it is held as */
+            snprintf(a->beyond, sizeof a->beyond, "--%.50s %.60s", flag, text);
+    return 0;
+}
 
 /* A number (milliseconds) from LO to HI: digits, one '.', an exponent; no inf or nan. */
 static int parse_number(const char *flag, const char *s, double lo, double hi, double *out, char *err, size_t len)
@@ -403,7 +502,7 @@ static int parse_spec(const char *text, vkb_args *a, char *err, size_t len)
 int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
 {
     static const char *commands[] = {"run", "validate", "devices", "list", "health"};
-    struct option opts[] = {
+    static const struct option fixed[] = {
         {"variant", required_argument, 0, OPT_VARIANT}, {"device", required_argument, 0, OPT_DEVICE},
         {"backend", required_argument, 0, OPT_BACKEND}, {"json", required_argument, 0, OPT_JSON},
         {"csv", required_argument, 0, OPT_CSV},         {"reps", required_argument, 0, OPT_REPS},
@@ -424,10 +523,15 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         {"cols", required_argument, 0, OPT_DIM + VKB_DIM_COLS}, {"size", required_argument, 0, OPT_DIM + VKB_DIM_SIZE},
         {"stride", required_argument, 0, OPT_DIM + VKB_DIM_STRIDE},
         {"offset", required_argument, 0, OPT_DIM + VKB_DIM_OFFSET},
-        {"width", required_argument, 0, OPT_DIM + VKB_DIM_WIDTH},
-        {0, 0, 0, 0}};
+        {"width", required_argument, 0, OPT_DIM + VKB_DIM_WIDTH}};
+    static struct option opts[sizeof fixed / sizeof *fixed + SCOPED_FLAGS_MAX + 1];
     int c;
     uint64_t whole;
+
+    scoped_build();
+    memcpy(opts, fixed, sizeof fixed);
+    for (int i = 0; i < nscoped_flags; i++)
+        opts[sizeof fixed / sizeof *fixed + i] = (struct option){scoped_flags[i].name, required_argument, 0, OPT_SCOPED + i};
 
     memset(a, 0, sizeof *a);
     a->command = "suite";
@@ -575,15 +679,14 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             return -1;
         default:
             if (c >= OPT_DIM && c < OPT_DIM + VKB_DIM_COUNT) {
-                char sub[200];
-                if (vkb_cli_parse_list(optarg, c == OPT_DIM + VKB_DIM_OFFSET ? 0 : 1, &a->dims[c - OPT_DIM], sub,
-                                       sizeof sub)) {
-                    snprintf(err, len, "--%s: %s", vkb_dim_flags[c - OPT_DIM], sub);
+                if (store_sizes(a, NULL, c - OPT_DIM, optarg, err, len))
                     return -1;
-                }
-                for (int i = 0; i < a->dims[c - OPT_DIM].n && !a->beyond[0]; i++)
-                    if (a->dims[c - OPT_DIM].v[i] > VALUE_MAX) /* said as typed, not as the number it is held as */
-                        snprintf(a->beyond, sizeof a->beyond, "--%s %.60s", vkb_dim_flags[c - OPT_DIM], optarg);
+                break;
+            }
+            if (c >= OPT_SCOPED && c < OPT_SCOPED + nscoped_flags) {
+                if (store_sizes(a, scoped_flags[c - OPT_SCOPED].family, scoped_flags[c - OPT_SCOPED].dim, optarg,
+                                err, len))
+                    return -1;
                 break;
             }
             snprintf(err, len, "unknown option");
@@ -599,11 +702,24 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                  : a->prom_path ? "prom" : "allow-cpu");
         return -1;
     }
-    if (strcmp(a->command, "validate") == 0 && (a->budget_ms >= 0 || a->warmup_ms >= 0 || a->reps)) {
+    if (strcmp(a->command, "validate") == 0 && (a->budget_ms >= 0 || a->warmup_ms >= 0 || a->reps || a->cold)) {
         /* validate times nothing: a timing flag would be silently ignored (--budget-ms 100 was) */
         snprintf(err, len, "%s sets the timing, and validate times nothing: it goes with run or the default suite",
-                 a->budget_ms >= 0 ? "--budget-ms" : a->warmup_ms >= 0 ? "--warmup-ms" : "--reps");
+                 a->budget_ms >= 0 ? "--budget-ms" : a->warmup_ms >= 0 ? "--warmup-ms" : a->reps ? "--reps"
+                 : "--cold");
         return -1;
+    }
+    if (strcmp(a->command, "run") && strcmp(a->command, "validate") && strcmp(a->command, "suite")) {
+        /* devices, list and health size nothing (health's battery is fixed): a size would be ignored */
+        int d = 0;
+        while (d < VKB_DIM_COUNT && !a->dims[d].n)
+            d++;
+        if (d < VKB_DIM_COUNT || a->nscoped) {
+            snprintf(err, len, "--%s%s%s sets a size, and %s runs none: it goes with run, validate or the default "
+                     "suite", d < VKB_DIM_COUNT ? "" : a->scoped[0].family, d < VKB_DIM_COUNT ? "" : ".",
+                     vkb_dim_flags[d < VKB_DIM_COUNT ? d : a->scoped[0].dim], a->command);
+            return -1;
+        }
     }
     if (strcmp(a->command, "run") == 0 && a->nfamilies == 0) {
         snprintf(err, len, "run needs a FAMILY (see `vkbench list`)");

@@ -26,6 +26,16 @@ enum {
 };
 extern const char *const vkb_dim_flags[VKB_DIM_COUNT]; /* "n", "m", "k", "rows", ..., "size" */
 
+#define VKB_SCOPED_MAX 8
+
+/* --FAMILY.FLAG LIST (--copy.n 1M, --transpose.size 8192): a size flag for one family only, where the same
+ * flag would count different things in the families of one run. */
+typedef struct vkb_scoped_size {
+    const char *family;             /* the family's name */
+    int dim;                        /* VKB_DIM_* */
+    vkb_list list;
+} vkb_scoped_size;
+
 typedef struct vkb_args {
     const char *command;            /* "suite" (none given), "run", "validate", "devices", "list", "health" */
     const char *families[16];       /* positional FAMILY arguments */
@@ -45,6 +55,8 @@ typedef struct vkb_args {
     int dry_run;                    /* --dry-run: print the work plan, check every case, run nothing */
     int repeat;                     /* --repeat N: each case N times, in rounds; 0 = once (no repeat field) */
     vkb_list dims[VKB_DIM_COUNT];   /* n == 0: not given */
+    vkb_scoped_size scoped[VKB_SCOPED_MAX]; /* --FAMILY.FLAG: each (family, flag) once, the last given */
+    int nscoped;
     vkb_spec_value spec[8];         /* --spec NAME=V,...: constants overridden in the variants' shaders */
     int nspec;
     const char *sass_dir;           /* --sass DIR: machine code of every pipeline and CUDA twin; NULL = off */
@@ -54,7 +66,7 @@ typedef struct vkb_args {
     const char *baseline_path;      /* health --baseline FILE: speed judged against it; NULL: reported only */
     const char *prom_path;          /* health --prom PATH: the verdict as Prometheus text */
     int allow_cpu;                  /* health --allow-cpu: CPU implementations count as GPUs */
-    char beyond[80];                /* the first size list holding a size above 2^50, as typed ("--n 2^60") */
+    char beyond[120];               /* the first size list holding a size above 2^50, as typed ("--n 2^60") */
 } vkb_args;
 
 /* Parse ARGV. Returns 0 on success, 1 when help or version was printed (exit 0), -1 on a usage error
@@ -67,5 +79,9 @@ int vkb_cli_parse_list(const char *text, int64_t min, vkb_list *out, char *err, 
 int vkb_cli_variant_selected(const char *sel, const char *family, const char *name);
 /* `vkbench run --help`: the options of run and each family with the size flags it takes. */
 void vkb_cli_run_usage(FILE *out);
+/* Whether size flag D (VKB_DIM_*) is an extent, a dim --size sets (n, m, k, rows, cols). */
+int vkb_cli_dim_is_extent(int d);
+/* The list --FAMILY.FLAG gave for flag D of FAMILY, or NULL. */
+const vkb_list *vkb_cli_scoped(const vkb_args *a, const char *family, int dim);
 
 #endif

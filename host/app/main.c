@@ -145,7 +145,12 @@ static void print_plan(const vkb_selection *sel, const vkb_run_plan *plan, const
                sel->fam[i].nshapes == 1 ? " " : "s", vkb_shape_text(sel->fam[i].family, &sel->fam[i].shapes[0], shape,
                sizeof shape), sel->fam[i].nshapes > 1 ? ", ..." : "", cases);
     }
-    printf("every case fits the device's limits; nothing was run (--dry-run)\n");
+    if (plan->beyond)   /* a size several families share, beyond some of them: those cases skip when run */
+        printf("%d kernel case%s skip%s: a size shared with other families is beyond %s family's limits; every "
+               "other case fits the device's limits; nothing was run (--dry-run)\n", plan->beyond,
+               plan->beyond == 1 ? "" : "s", plan->beyond == 1 ? "s" : "", plan->beyond == 1 ? "its" : "their");
+    else
+        printf("every case fits the device's limits; nothing was run (--dry-run)\n");
 }
 
 /* Open AP's backends, select its shapes and plan the work into SEL and PLAN (a bad request exits), and fill SET;

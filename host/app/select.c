@@ -40,7 +40,7 @@ static int dim_index(const char *name)
 /* Dims --size sets: extents, not the parameters (stride, offset, width) a family sweeps apart. */
 static int is_extent(int d)
 {
-    return d == VKB_DIM_N || d == VKB_DIM_M || d == VKB_DIM_K || d == VKB_DIM_ROWS || d == VKB_DIM_COLS;
+    return vkb_cli_dim_is_extent(d);
 }
 
 /* Whether F has a dim set by the size flag D (VKB_DIM_*); --size counts for families with an extent dim. */
@@ -54,12 +54,50 @@ static int vkb_selection_takes(const vkb_family *f, int d)
     return 0;
 }
 
+/* The sizes flag D gives F: its own --FAMILY.FLAG list, else the plain flag's; NULL where neither is given. */
+static const vkb_list *sizes_for(const vkb_args *a, const vkb_family *f, int d)
+{
+    const vkb_list *own = vkb_cli_scoped(a, f->name, d);
+    return own ? own : a->dims[d].n ? &a->dims[d] : NULL;
+}
+
 static int family_given(const vkb_args *a, const vkb_family *f)
 {
-    for (int d = 0; d < VKB_DIM_COUNT; d++)
-        if (a->dims[d].n && vkb_selection_takes(f, d))
+    for (int k = 0; k < f->ndims; k++) {
+        int d = dim_index(f->dims[k]);
+        if (sizes_for(a, f, d) || (is_extent(d) && sizes_for(a, f, VKB_DIM_SIZE)))
             return 1;
+    }
     return 0;
+}
+
+/* Whether the plain flag D (--n, --size: no family prefix) sets F's dim K: its own flag without --F.FLAG; --size an
+ * extent without a list of its own (its flag or --F.FLAG) and without --F.size. */
+static int plain_flag_sets_dim(const vkb_args *a, const vkb_family *f, int d, int k)
+{
+    int own = dim_index(f->dims[k]);
+    if (d != VKB_DIM_SIZE)
+        return own == d && !vkb_cli_scoped(a, f->name, d);
+    return is_extent(own) && !sizes_for(a, f, own) && !vkb_cli_scoped(a, f->name, VKB_DIM_SIZE);
+}
+
+/* What the plain flag D sets in F, in F's words (vkb_family.units: "matrix side", "threads and loop trips"), into
+ * BUF; NULL where it sets nothing there. */
+static const char *plain_flag_sets(const vkb_args *a, const vkb_family *f, int d, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int k = 0; k < f->ndims; k++) {
+        const char *unit = f->units[k] ? f->units[k] : "?";
+        int again = 0;
+        if (!plain_flag_sets_dim(a, f, d, k))
+            continue;
+        for (int j = 0; j < k; j++)   /* each unit once: --size on matmul sets three matrix sides */
+            again |= plain_flag_sets_dim(a, f, d, j) && f->units[j] && strcmp(f->units[j], unit) == 0;
+        if (!again && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " and " : "", unit);
+    }
+    return buf[0] ? buf : NULL;
 }
 
 static void add_family(vkb_selection *s, const vkb_family *f)
@@ -149,17 +187,44 @@ static int check_variant_names(const char *sel, const vkb_selection *s, char *er
     return rc;
 }
 
-/* A size flag no selected family takes is an error; one that some take is ignored by the others. */
+/* A size flag no selected family takes is an error; one that some take is ignored by the others. A plain flag
+ * (no family prefix) that sets nothing (every family that takes it has its own list) is an error, and in a run
+ * (not validate, whose sizes are shapes to check) the families it sets must count the same thing with it: a
+ * copy of 8192 words beside an 8192x8192 transpose, or 1M dispatches beside 1M bytes, is no one request.
+ * --FAMILY.FLAG must name a selected family. */
 static int check_flags(const vkb_args *a, const vkb_selection *s, char *err, size_t len)
 {
+    for (int i = 0; i < a->nscoped; i++) {
+        int selected = 0;
+        for (int k = 0; k < s->nfams; k++)
+            selected |= strcmp(s->fam[k].family->name, a->scoped[i].family) == 0;
+        if (!selected)
+            return fail(err, len, "--%s.%s: %s is not selected (`vkbench run %s ...`)", a->scoped[i].family,
+                        vkb_dim_flags[a->scoped[i].dim], a->scoped[i].family, a->scoped[i].family);
+    }
     for (int d = 0; d < VKB_DIM_COUNT; d++) {
-        int taken = 0;
-        char takes[400] = "";
+        int taken = 0, first = -1, second = -1;
+        char takes[400] = "", unit[2][120];
         size_t used = 0;
         if (!a->dims[d].n)
             continue;
         for (int i = 0; i < s->nfams; i++)
             taken |= vkb_selection_takes(s->fam[i].family, d);
+        for (int i = 0; i < s->nfams && taken && second < 0; i++) {
+            const char *u = plain_flag_sets(a, s->fam[i].family, d, unit[first >= 0], sizeof unit[0]);
+            if (u && first < 0)
+                first = i;
+            else if (u && strcmp(unit[0], u) != 0 && strcmp(a->command, "validate") != 0)
+                second = i;
+        }
+        if (taken && first < 0)
+            return fail(err, len, "--%s sets nothing: every family that takes it has its own sizes for it",
+                        vkb_dim_flags[d]);
+        if (second >= 0)
+            return fail(err, len, "--%s counts %s for %s but %s for %s: give each its own (--%s.%s, --%s.%s)",
+                        vkb_dim_flags[d], unit[0], s->fam[first].family->name, unit[1],
+                        s->fam[second].family->name, s->fam[first].family->name, vkb_dim_flags[d],
+                        s->fam[second].family->name, vkb_dim_flags[d]);
         if (taken)
             continue;
         if (s->nfams == 1)
@@ -325,6 +390,16 @@ int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_
             free(sf->selected);
     }
     s->nfams = kept;
+    /* a family that a plain flag sizes together with others skips a size it cannot take (the others still run);
+     * one sized alone, or by --FAMILY.FLAG, was asked for that size: beyond it the run ends (exit 4) */
+    for (int d = 0; d < VKB_DIM_COUNT; d++) {
+        int reached = 0;
+        char unit[120];
+        for (int i = 0; i < s->nfams && a->dims[d].n; i++)
+            reached += plain_flag_sets(a, s->fam[i].family, d, unit, sizeof unit) != NULL;
+        for (int i = 0; i < s->nfams && reached > 1; i++)
+            s->fam[i].shared_sizes |= plain_flag_sets(a, s->fam[i].family, d, unit, sizeof unit) != NULL;
+    }
     if (strcmp(a->command, "validate") != 0 && !a->nspec)   /* --spec would set the fallback's constants too */
         add_fallbacks(s);
     return check_spec_names(a, s, err, len);
@@ -340,12 +415,12 @@ static int shapes_from_flags(const vkb_family *f, const vkb_args *a, const vkb_s
     for (int k = 0; k < f->ndims; k++) {
         int d = dim_index(f->dims[k]);
         dim_axis[k] = -1;
-        if (d >= 0 && a->dims[d].n) {
-            axis[naxes] = &a->dims[d];
+        if (d >= 0 && sizes_for(a, f, d)) {
+            axis[naxes] = sizes_for(a, f, d);
             dim_axis[k] = naxes++;
-        } else if (d >= 0 && is_extent(d) && a->dims[VKB_DIM_SIZE].n) {
+        } else if (d >= 0 && is_extent(d) && sizes_for(a, f, VKB_DIM_SIZE)) {
             if (size_axis < 0) {
-                axis[naxes] = &a->dims[VKB_DIM_SIZE];
+                axis[naxes] = sizes_for(a, f, VKB_DIM_SIZE);
                 size_axis = naxes++;
             }
             dim_axis[k] = size_axis;

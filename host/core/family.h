@@ -107,6 +107,10 @@ typedef struct vkb_family {
      * where unknown; *BOUND the rate nothing can exceed there (a measurement above it is suspect), 0 where
      * unknown. A family with this hook is judged by its own bounds only. */
     double (*theoretical)(const vkb_variant *v, const vkb_caps *caps, double *bound);
+    /* What each of dims counts, in words (`vkbench run --help` shows it): "4-byte elements", "bytes", "matrix
+     * side". A flag without a family prefix that sizes several families must count the same thing in each (a
+     * copy of 8192 elements beside an 8192x8192 transpose is no comparison), so equal words mean equal units. */
+    const char *units[VKB_MAX_DIMS];
 } vkb_family;
 
 

@@ -34,6 +34,7 @@ static const struct fault_spec {
     {"no-dispatch"}, {"no-poison"}, {"oob-write"}, {"oob-write-past"}, {"drop-element"}, {"second-run-differs"},
     {"timer-zero"}, {"timer-reversed"}, {"timer-early"}, {"product-element"}, {"product-tile"}, {"product-nan"},
     {"stuck-fence"}, {"peak-fold"}, {"peak-trips"}, {"peak-count"}, {"transfer-byte"}, {"drop-dispatch"}, {"chase-skip"},
+    {"low-bit"},
     {"skip-pass", 1, 0, {0}, {63}},
     {"signal-early", 1, 0, {1}, {31}}, {"signal-late", 1, 0, {1}, {31}}, {"signal-twice", 1, 0, {1}, {31}},
     {"slow-device", 2, 1, {0, 2}, {63, 16}},   /* device I, K times the work (default 2) */

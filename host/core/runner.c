@@ -19,8 +19,9 @@
 
 static vkb_runner *active;   /* the run whose sinks an early exit must still end */
 
-/* Inputs of shape S of family FI, made once for all its variants and backends. */
-static void shape_begin(vkb_runner *r, shape_state *st, const vkb_selection *sel, int fi, int s)
+/* Inputs of shape S of family FI (whose first work item is W), made once for all its variants and backends; none
+ * where a shared size is beyond every case of the shape (each then skips, with the reason, without inputs). */
+static void shape_begin(vkb_runner *r, shape_state *st, const vkb_selection *sel, int fi, int s, int w)
 {
     const vkb_family *f = sel->fam[fi].family;
     char why[200] = "", text[96];
@@ -32,6 +33,9 @@ static void shape_begin(vkb_runner *r, shape_state *st, const vkb_selection *sel
     st->c = (vkb_case){f, sel->fam[fi].shapes[s], NULL};
     st->first_result = r->results.n;
     st->saved_variant = -1;
+    st->lenient = sel->fam[fi].shared_sizes;
+    if (st->lenient && !vkb_schedule_shape_runs(r, sel, w, st->beyond, sizeof st->beyond))
+        return;
     st->c.data = f->case_create(&st->c.shape, r->seed, why, sizeof why);
     if (!st->c.data)
         vkb_die(VKB_EXIT_USAGE, "%s at %s: %s", f->name, vkb_shape_text(f, &st->c.shape, text, sizeof text), why);
@@ -69,7 +73,8 @@ static void shape_end(vkb_runner *r, shape_state *st)
     for (int i = 0; i < st->ninputs; i++)
         r->all[st->inputs[i].backend]->buffer_destroy(r->all[st->inputs[i].backend], st->inputs[i].buf);
     st->ninputs = 0;
-    st->c.family->case_destroy(st->c.data);
+    if (st->c.data)
+        st->c.family->case_destroy(st->c.data);
     st->c.data = NULL;
     st->fam = -1;
 }
@@ -165,7 +170,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
             family_event(r, f, 1);
         }
         if (st.fam < 0)
-            shape_begin(r, &st, sel, k->fam, k->shape);
+            shape_begin(r, &st, sel, k->fam, k->shape, w);
         if (st.saved_variant != k->variant) {
             vkb_compare_forget(&st.saved);
             st.saved_variant = k->variant;

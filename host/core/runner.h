@@ -72,8 +72,9 @@ typedef struct vkb_runner {
  * the shape's cases N times over. Fills R->work and PLAN. */
 void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan);
 /* Plan every case (without inputs) and check it against its device's limits before anything runs: a bad
- * request exits 2, one beyond the kernel or the device exits 4, each with one line. ESTIMATE (may be NULL)
- * gains the host's work on the planned bytes. */
+ * request exits 2, one beyond the kernel or the device exits 4, each with one line (a size shared by several
+ * families: that case skips, and counts in ESTIMATE's beyond). ESTIMATE (may be NULL) gains the host's work on the
+ * planned bytes. */
 void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *estimate);
 /* Run the work list, emitting begin, family_begin/end, each final result and end to the sinks. SIGINT and
  * SIGTERM stop the run after the current case; a run that exits early (vkb_die) still ends the sinks.

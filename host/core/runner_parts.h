@@ -28,6 +28,8 @@ typedef struct cached_input {
 /* What the run holds for the shape being worked on. */
 typedef struct shape_state {
     int fam, shape;          /* -1: none */
+    int lenient;             /* the family's sizes are shared with others (vkb_selected_family.shared_sizes) */
+    char beyond[200];        /* a shape no kernel takes (no inputs, c.data NULL): why, each of its cases' skip */
     vkb_case c;
     int first_result;        /* results of this shape start here (its ceilings first) */
     cached_input *inputs;
@@ -40,7 +42,10 @@ typedef struct shape_state {
 /* schedule.c */
 int vkb_schedule_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_variant *tuned, vkb_result *res);
 int vkb_schedule_plan_or_die(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
-                       vkb_plan *plan, char *why, size_t len);
+                       int lenient, vkb_plan *plan, char *why, size_t len);
+/* Whether the shape whose first work item is W has a kernel to run: 0, with WHY, where a shared size is beyond
+ * every kernel case of it (vkb_selected_family.shared_sizes); else 1. */
+int vkb_schedule_shape_runs(const vkb_runner *r, const vkb_selection *sel, int w, char *why, size_t len);
 void vkb_schedule_precompile(vkb_runner *r, const vkb_selection *sel);
 
 /* compare.c */

@@ -146,14 +146,18 @@ int vkb_schedule_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_varia
 }
 
 /* The plan of V at C on CAPS within the device's limits: VKB_PLAN_OK, or VKB_PLAN_SKIP with WHY; a bad
- * request (exit 2) or one beyond the kernel or the device (exit 4) ends the run with one line. */
+ * request (exit 2) or one beyond the kernel or the device (exit 4) ends the run with one line. LENIENT (a size
+ * shared with other families, vkb_selected_family.shared_sizes): one beyond the kernel or the device returns
+ * VKB_PLAN_TOO_LARGE with WHY instead, a skip of this case only. */
 int vkb_schedule_plan_or_die(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
-                       vkb_plan *plan, char *why, size_t len)
+                       int lenient, vkb_plan *plan, char *why, size_t len)
 {
     char shape[96];
     int code = vkb_family_plan(f, v, c, caps, plan, why, len);
     if (code == VKB_PLAN_OK)
         code = vkb_plan_check_limits(plan, caps, why, len);
+    if (code == VKB_PLAN_TOO_LARGE && lenient)
+        return code;
     if (code == VKB_PLAN_BAD_REQUEST || code == VKB_PLAN_TOO_LARGE)
         vkb_die(code == VKB_PLAN_BAD_REQUEST ? VKB_EXIT_USAGE : VKB_EXIT_RESOURCE, "%s/%s at %s on %s: %s", f->name,
                 v->name, vkb_shape_text(f, &c->shape, shape, sizeof shape), caps->name, why);
@@ -176,8 +180,10 @@ static void spec_workgroup_fits(const vkb_family *f, const vkb_variant *v, const
 }
 
 /* The plan of work item K without inputs (sizes only): 1, or 0 when the case will be a skip (said on its row);
- * a request beyond the kernel or the device ends the run (vkb_schedule_plan_or_die). */
-static int plan_sizes(const vkb_runner *r, const vkb_selection *sel, const vkb_work *k, vkb_plan *plan)
+ * a request beyond the kernel or the device ends the run (vkb_schedule_plan_or_die). *BEYOND (when not NULL)
+ * is set where the case skips for a size beyond it (a shared size, vkb_selected_family.shared_sizes). */
+static int plan_sizes_why(const vkb_runner *r, const vkb_selection *sel, const vkb_work *k, vkb_plan *plan,
+                          int *beyond, char *why, size_t len)
 {
     const vkb_family *f = sel->fam[k->fam].family;
     const vkb_variant *v = &f->variants[k->variant];
@@ -185,12 +191,40 @@ static int plan_sizes(const vkb_runner *r, const vkb_selection *sel, const vkb_w
     vkb_case c = {f, sel->fam[k->fam].shapes[k->shape], NULL};
     vkb_variant tuned;
     vkb_result scratch;   /* vkb_schedule_apply_spec's skip reason, unused here */
-    char why[200];
+    int code;
     memset(&scratch, 0, sizeof scratch);
     if ((v->needs & ~b->caps.features) || vkb_schedule_apply_spec(r, v, &tuned, &scratch))
         return 0;
     spec_workgroup_fits(f, v, &tuned, &b->caps);
-    return vkb_schedule_plan_or_die(f, &tuned, &c, &b->caps, plan, why, sizeof why) == VKB_PLAN_OK;
+    code = vkb_schedule_plan_or_die(f, &tuned, &c, &b->caps, sel->fam[k->fam].shared_sizes, plan, why, len);
+    if (beyond && code == VKB_PLAN_TOO_LARGE)
+        *beyond = 1;
+    return code == VKB_PLAN_OK;
+}
+
+static int plan_sizes(const vkb_runner *r, const vkb_selection *sel, const vkb_work *k, vkb_plan *plan)
+{
+    char why[200];
+    return plan_sizes_why(r, sel, k, plan, NULL, why, sizeof why);
+}
+
+int vkb_schedule_shape_runs(const vkb_runner *r, const vkb_selection *sel, int w, char *why, size_t len)
+{
+    const vkb_work *first = &r->work[w];
+    const vkb_family *f = sel->fam[first->fam].family;
+    int beyond = 0;
+    char reason[200];
+    for (; w < r->nwork && r->work[w].fam == first->fam && r->work[w].shape == first->shape; w++) {
+        vkb_plan plan;
+        int was_beyond = 0;
+        if (f->variants[r->work[w].variant].flags & VKB_VAR_CEILING)
+            continue;   /* a ceiling is there for the kernels: it does not keep a shape none of them takes */
+        if (plan_sizes_why(r, sel, &r->work[w], &plan, &was_beyond, reason, sizeof reason))
+            return 1;
+        if (was_beyond && !beyond++)
+            snprintf(why, len, "%s", reason);
+    }
+    return !beyond;
 }
 
 void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *estimate)
@@ -198,15 +232,39 @@ void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan 
     if (r->nwork > VKB_MAX_RESULTS)
         vkb_die(VKB_EXIT_USAGE, "%d cases in one run, more than %d; run fewer sizes or variants", r->nwork,
                 VKB_MAX_RESULTS);
+    int planned = 0, beyond = -1;
+    char why[200], first_why[200] = "";
     /* the kernels first: their reasons (index ranges, constants) say more than a ceiling's buffer size */
     for (int pass = 0; pass < 2; pass++)
         for (int w = 0; w < r->nwork; w++) {
             const vkb_work *k = &r->work[w];
             vkb_plan plan;
-            if (((sel->fam[k->fam].family->variants[k->variant].flags & VKB_VAR_CEILING) != 0) == pass &&
-                plan_sizes(r, sel, k, &plan) && estimate)
-                estimate->estimate_s += HOST_S_PER_BYTE * (double)vkb_plan_bytes(&plan);
+            int was_beyond = 0;
+            if (((sel->fam[k->fam].family->variants[k->variant].flags & VKB_VAR_CEILING) != 0) != pass)
+                continue;
+            if (plan_sizes_why(r, sel, k, &plan, &was_beyond, why, sizeof why)) {
+                planned += pass == 0;
+                if (estimate)
+                    estimate->estimate_s += HOST_S_PER_BYTE * (double)vkb_plan_bytes(&plan);
+            } else if (was_beyond) {
+                if (estimate && pass == 0)
+                    estimate->beyond++;
+                if (beyond < 0) {
+                    beyond = w;
+                    snprintf(first_why, sizeof first_why, "%s", why);
+                }
+            }
         }
+    /* a shared size that no family's kernels could take is no run: the first refusal ends it, as one family's
+     * would */
+    if (!planned && beyond >= 0) {
+        const vkb_work *k = &r->work[beyond];
+        const vkb_family *f = sel->fam[k->fam].family;
+        char shape[96];
+        vkb_die(VKB_EXIT_RESOURCE, "%s/%s at %s on %s: %s", f->name, f->variants[k->variant].name,
+                vkb_shape_text(f, &sel->fam[k->fam].shapes[k->shape], shape, sizeof shape),
+                r->all[k->backend]->caps.name, first_why);
+    }
 }
 
 /* Each backend that can builds the pipelines of all its cases ahead, on the host's cores. */

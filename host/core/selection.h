@@ -17,6 +17,8 @@ typedef struct vkb_selected_family {
     vkb_shape *shapes;
     int nshapes;
     int implicit;             /* not asked for: it holds the fallback ceiling of a row that was (its default shape) */
+    int shared_sizes;         /* sized by a flag that sizes other families too: a size beyond it skips, with the
+                                 reason, instead of ending the run */
 } vkb_selected_family;
 
 typedef struct vkb_selection {

@@ -49,6 +49,18 @@ void vkb_verify_inject(vkb_plan *plan, const char *family, const char *variant)
         }
 }
 
+void vkb_verify_low_bit(const vkb_plan *plan, const char *family, const char *variant)
+{
+    for (int i = 0; i < plan->nbuf && vkb_fault("low-bit"); i++)
+        if (plan->buf[i].role == VKB_BUF_OUTPUT && plan->buf[i].host && plan->buf[i].bytes) {
+            uint64_t at = plan->buf[i].bytes / 16 * 8;   /* the middle, 8-byte aligned: any element's lowest byte */
+            ((uint8_t *)plan->buf[i].host)[at] ^= 1u;
+            fprintf(stderr, "vkbench: fault injected: %s/%s: bit 0 of output byte %llu flipped\n", family, variant,
+                    (unsigned long long)at);
+            return;
+        }
+}
+
 int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, int on_device, char *why,
                       size_t len)
 {

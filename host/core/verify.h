@@ -19,6 +19,11 @@ void vkb_verify_inject(vkb_plan *plan, const char *family, const char *variant);
 int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, int on_device, char *why,
                       size_t len);
 
+/* VKB_FAULT_INJECT=low-bit: after the checked run's read-back, the lowest bit of the middle value of the first
+ * output flipped in the host's copy (the value at a multiple of 8 bytes: bit 0 of a 1-, 2-, 4- or 8-byte element,
+ * little-endian), as a check comparing too few bytes or bits of each value would miss it. A no-op without it. */
+void vkb_verify_low_bit(const vkb_plan *plan, const char *family, const char *variant);
+
 /* After the checked run: 0 when every buffer's guard bands are intact, else 1 with WHY ("wrote 4 bytes
  * after the end of output 0, at +0..+3"). */
 int vkb_verify_guards(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, char *why, size_t len);

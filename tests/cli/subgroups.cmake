@@ -18,3 +18,12 @@ endforeach()
 add_test(NAME vkb.vk.subgroup_size COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_subgroup_size.py ${vkbench} 16)
 set_tests_properties(vkb.vk.subgroup_size PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3
                      ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=512" TIMEOUT 600)
+# workgroups narrower than a subgroup (issue 37, class 2): the reduce kernels at --spec 0=1, 2, 4 over odd sizes,
+# every row validated (none skipped), at lavapipe's 8 lanes and at 32 (where it runs 16 active invocations)
+foreach(lanes 8 32)
+    math(EXPR bits "${lanes} * 32")
+    add_test(NAME vkb.vk.validate.narrow_workgroup_sg${lanes} COMMAND ${VKB_PYTHON}
+             ${CMAKE_CURRENT_LIST_DIR}/check_narrow_workgroup.py ${vkbench} -- ${CMAKE_CURRENT_BINARY_DIR}/narrow_tmp${lanes})
+    set_tests_properties(vkb.vk.validate.narrow_workgroup_sg${lanes} PROPERTIES LABELS "vulkan;validate"
+                         SKIP_RETURN_CODE 3 ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=${bits}" TIMEOUT 600)
+endforeach()

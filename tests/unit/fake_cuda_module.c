@@ -1,8 +1,9 @@
 /* fake_cuda_module.c - a stand-in libvkbench_cuda.so whose "device memory" is host memory, so that the CUDA
  * backend's side of copy and compare (host/backends/cuda.c: the ranges, not the guard bands; the
- * short-buffer refusal; the ABI check) is tested where there is no GPU (test_cuda_compare.c). It follows
- * cuda_module.h's contract on the host and runs no kernels. VKB_FAKE_CUDA_STALE set: it reports the ABI
- * before the current one, as a module left from an older build would. */
+ * short-buffer refusal; the ABI check; the guard bands) is tested where there is no GPU (test_cuda_compare.c). It
+ * follows cuda_module.h's contract on the host and runs one kernel, fake_store: every output of its plan written
+ * whole, from the pointer the backend passes, as a kernel stores its output. VKB_FAKE_CUDA_STALE set: it reports
+ * the ABI before the current one, as a module left from an older build would. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +21,17 @@ static int fake_open(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
     return 0;
 }
 
+/* Whether PLAN is one dispatch of fake_store, the one kernel this module runs. */
+static int fake_store_plan(const vkb_plan *plan)
+{
+    return plan->npass == 1 && plan->pass[0].kind == VKB_PASS_DISPATCH && plan->pass[0].kernel &&
+           strcmp(plan->pass[0].kernel, "fake_store") == 0;
+}
+
 static int fake_supports(const vkb_plan *plan, char *why, size_t len)
 {
-    (void)plan;
+    if (fake_store_plan(plan))
+        return 0;
     snprintf(why, len, "%s", no_kernels);
     return 1;
 }
@@ -74,9 +83,15 @@ static int fake_compare(const void *a, const void *other, uint32_t word, uint64_
 static int fake_execute(const vkb_plan *plan, void *const *bufs, int reps, int cold, double *ns, char *why,
                         size_t len)
 {
-    (void)plan, (void)bufs, (void)reps, (void)cold, (void)ns;
-    snprintf(why, len, "%s", no_kernels);
-    return 1;
+    (void)reps, (void)cold, (void)ns;
+    if (!fake_store_plan(plan)) {
+        snprintf(why, len, "%s", no_kernels);
+        return 1;
+    }
+    for (int i = 0; i < plan->nbuf; i++)
+        if (plan->buf[i].role == VKB_BUF_OUTPUT)
+            memset(bufs[i], 0x5c, (size_t)plan->buf[i].bytes);
+    return 0;
 }
 
 static void fake_close(void) {}

@@ -74,6 +74,32 @@ static void words_high_bits(void)
     }
 }
 
+/* Issue 37, class 3: a word that differs only in its low bits (bit 0, the low byte, the low half) is wrong; a
+ * compare of too few bytes per word (the high 24 bits, say) passes every fault that changes whole values. Doubles
+ * too: a value check through floats (24 bits of mantissa) passes a change in a double's low 29. */
+static void words_low_bits(void)
+{
+    static const uint32_t flips[] = {0x1u, 0x80u, 0xffu, 0xffffu};
+    uint32_t ref[3] = {0x3f800000u, 0x12345678u, 0u};
+    for (size_t f = 0; f < sizeof flips / sizeof flips[0]; f++) {
+        uint32_t out[3] = {ref[0], ref[1], ref[2]};
+        vkb_check r;
+        out[1] ^= flips[f];
+        vkb_check_init(&r, "exact");
+        vkb_check_words(&r, out, ref, 3);
+        vkb_check_finish(&r);
+        ASSERT(!r.pass && r.bad == 1 && r.first_bad == 1);
+    }
+    {
+        double ref_d = 1.0 + 0x1p-40, out_d = ref_d + 0x1p-52;   /* the last bit of the mantissa */
+        vkb_check r;
+        vkb_check_init(&r, "exact");
+        vkb_check_value(&r, 0, out_d, ref_d, 0);
+        vkb_check_finish(&r);
+        ASSERT(!r.pass && r.bad == 1);
+    }
+}
+
 /* C = A B computed in fp32 passes; one element off by far more than rounding fails. */
 static void freivalds(void)
 {
@@ -472,6 +498,7 @@ static void bf16_all(void)
 }
 
 UNIT_TESTS({"gamma_rules", gamma_rules}, {"values", values}, {"words", words}, {"words_high_bits", words_high_bits},
+           {"words_low_bits", words_low_bits},
            {"freivalds", freivalds}, {"hand_values", hand_values}, {"product_clean", product_clean},
            {"product_planted", product_planted},
            {"guard_messages", guard_messages}, {"fp16_all_halves", fp16_all_halves}, {"fp16_floats", fp16_floats},

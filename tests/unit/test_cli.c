@@ -243,16 +243,23 @@ static void run_help(void)
     fclose(f);
     ASSERT(strstr(text, "usage: vkbench run"));
     for (int i = 0; i < vkb_family_count; i++) {
-        char line[200] = "";
-        const char *at = strstr(text, vkb_families[i]->name), *eol = at ? strchr(at, '\n') : NULL;
-        ASSERT(at && eol);
-        if (!at || !eol)
+        char line[200] = "", units[200] = "", start[80];
+        const char *at, *eol, *eol2;
+        snprintf(start, sizeof start, "\n  %s ", vkb_families[i]->name);   /* a family's line, not a mention */
+        at = strstr(text, start);
+        eol = at ? strchr(at + 1, '\n') : NULL;
+        eol2 = eol ? strchr(eol + 1, '\n') : NULL;
+        ASSERT(at && eol && eol2);
+        if (!at || !eol || !eol2)
             continue;
         snprintf(line, sizeof line, "%.*s", (int)(eol - at), at);
+        snprintf(units, sizeof units, "%.*s", (int)(eol2 - eol), eol);   /* the next line: what each flag counts */
         for (int d = 0; d < vkb_families[i]->ndims; d++) {
             char flag[40];
             snprintf(flag, sizeof flag, "--%s", vkb_families[i]->dims[d]);
             ASSERT(strstr(line, flag));
+            ASSERT(strstr(units, flag));
+            ASSERT(vkb_families[i]->units[d] && strstr(units, vkb_families[i]->units[d]));
         }
     }
     ASSERT(parse(&a, err, 3, argv) == 1); /* prints the text, exit 0 */

@@ -1,4 +1,4 @@
-/* test_cuda_compare.c - the CUDA backend's device copy and compare (backend.h), opened through vkb_cuda_open,
+/* test_cuda_compare.c - the CUDA backend's device copy and compare and its guard bands (backend.h), opened through vkb_cuda_open,
  * which loads the libvkbench_cuda.so beside this executable: the real module (a CUDA device needed; exit 3,
  * skipped, without one) or tests/unit/fake_cuda_module.c (host memory, no GPU: the backend's wiring alone). */
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include "cuda.h"
 #include "unit.h"
 #include "util.h"
+#include "verify.h"
 
 static vkb_backend *open_or_skip(void)
 {
@@ -149,5 +150,49 @@ static void stale_abi(void)
         b->destroy(b);
 }
 
+/* Issue 37: a store past the output (VKB_FAULT_INJECT=oob-write-past, Vulkan's stores past a descriptor's range)
+ * is caught by the CUDA backend's guard bands as by Vulkan's: the fake module's fake_store writes the output whole
+ * from the pointer the backend gives it; clean, every band is intact; with the fault, the output's last 16 bytes
+ * land after its end (the fake module only: the real one has no fake_store) */
+static void guard_oob_write_past(void)
+{
+    static const uint64_t sizes[] = {1000, 4096 + 12, 4};
+    static const char *const wrote[] = {"wrote 16 bytes after the end of output 0, at +0..+15",
+                                        "wrote 16 bytes after the end of output 0, at +0..+15",
+                                        "wrote 4 bytes after the end of output 0, at +12..+15"};   /* 4 bytes, 16 late */
+    vkb_backend *b = open_or_skip();
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        vkb_plan plan;
+        vkb_buffer *bufs[2];
+        int ids[2];
+        uint32_t one[3] = {1, 1, 1};
+        char why[256] = "";
+        void *prep;
+        memset(&plan, 0, sizeof plan);
+        ids[0] = vkb_plan_buffer_add(&plan, 64, VKB_BUF_INPUT, NULL);
+        ids[1] = vkb_plan_buffer_add(&plan, sizes[s], VKB_BUF_OUTPUT, NULL);
+        vkb_pass_bind(vkb_plan_dispatch(&plan, "fake_store", one, one), 2, ids);
+        prep = b->prepare(b, &plan, why, sizeof why);
+        ASSERT(prep != NULL);
+        if (!prep)
+            break;
+        bufs[0] = b->buffer_create(b, 64, 0);
+        bufs[1] = b->buffer_create(b, sizes[s], 0);
+        b->execute(b, prep, bufs, 1, 0, NULL);
+        ASSERT(vkb_verify_guards(b, bufs, &plan, why, sizeof why) == 0);
+        setenv("VKB_FAULT_INJECT", "oob-write-past", 1);
+        b->execute(b, prep, bufs, 1, 0, NULL);
+        unsetenv("VKB_FAULT_INJECT");
+        ASSERT(vkb_verify_guards(b, bufs, &plan, why, sizeof why) == 1);
+        if (!strstr(why, wrote[s]))
+            fprintf(stderr, "size %llu: %s\n", (unsigned long long)sizes[s], why);
+        ASSERT(strstr(why, wrote[s]) != NULL);
+        b->buffer_destroy(b, bufs[1]);
+        b->buffer_destroy(b, bufs[0]);
+        b->unprepare(b, prep);
+    }
+    b->destroy(b);
+}
+
 UNIT_TESTS({"words", words}, {"word_pattern", word_pattern}, {"partial_word", partial_word}, {"large", large},
-           {"stale_abi", stale_abi})
+           {"stale_abi", stale_abi}, {"guard_oob_write_past", guard_oob_write_past})

@@ -1168,6 +1168,74 @@ static void test_flags_per_family(void)
     ASSERT(strstr(err, "copy takes no --rows"));
 }
 
+/* Whether FAMILY, selected by LINE, is sized by a flag it shares with another family (a size beyond it skips). */
+static int shares_sizes(const char *line, const char *family)
+{
+    vkb_args a;
+    vkb_selection s;
+    char err[300];
+    int shared = -1;
+    if (parse(&a, line) != 0 || vkb_selection_families(&a, &s, err, sizeof err) != 0)
+        return -1;
+    for (int i = 0; i < s.nfams; i++)
+        if (strcmp(s.fam[i].family->name, family) == 0)
+            shared = s.fam[i].shared_sizes;
+    vkb_selection_free(&s);
+    return shared;
+}
+
+/* Issue 36: a size flag means one thing per run. A plain flag that would count different things in the families it
+ * sizes is refused (copy's 8192 words beside an 8192x8192 transpose; 1M dispatches beside 1M bytes); --FAMILY.FLAG
+ * sizes one family; validate, whose sizes are shapes to check, takes a plain flag in each family's own terms. */
+static void test_flags_one_meaning(void)
+{
+    static vkb_shape s[VKB_MAX_SHAPES], d[VKB_MAX_SHAPES];
+    vkb_caps caps;
+    char err[300];
+    memset(&caps, 0, sizeof caps);
+    caps.is_cpu = 1;
+    ASSERT(select_shapes("vkbench run copy transpose --size 8192", "copy", s, err, sizeof err) == -1);
+    ASSERT(strstr(err, "--size counts 4-byte words for copy but matrix side for transpose"));
+    ASSERT(select_shapes("vkbench run latency transfer --n 1M", "latency", s, err, sizeof err) == -1);
+    ASSERT(strstr(err, "(--latency.n, --transfer.n)"));
+    ASSERT(select_shapes("vkbench run memory --n 1M", "memory.width", s, err, sizeof err) == -1);
+    ASSERT(select_shapes("vkbench run --n 1000", "copy", s, err, sizeof err) == -2);   /* run needs a family */
+    ASSERT(select_shapes("vkbench --n 1000", "copy", s, err, sizeof err) == -1);       /* the suite: every family */
+    /* the same unit in each: both sized */
+    ASSERT(select_shapes("vkbench run copy reduce --n 1000", "copy", s, err, sizeof err) == 1 && s[0].d[0] == 1000);
+    ASSERT(select_shapes("vkbench run copy reduce --n 1000", "reduce", s, err, sizeof err) == 1 && s[0].d[0] == 1000);
+    ASSERT(select_shapes("vkbench run transpose matmul --size 64", "matmul", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 64 && s[0].d[1] == 64 && s[0].d[2] == 64);
+    /* --FAMILY.FLAG: one family each; a plain flag then sizes the families without their own */
+    ASSERT(select_shapes("vkbench run copy transpose --copy.n 1000 --transpose.size 64", "copy", s, err, sizeof err)
+           == 1 && s[0].d[0] == 1000);
+    ASSERT(select_shapes("vkbench run copy transpose --copy.n 1000 --transpose.size 64", "transpose", s, err,
+                         sizeof err) == 1 && s[0].d[0] == 64 && s[0].d[1] == 64);
+    ASSERT(select_shapes("vkbench run copy transpose --copy.n 7 --size 64", "transpose", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 64 && s[0].d[1] == 64);
+    ASSERT(select_shapes("vkbench run copy transpose --copy.n 7 --size 64", "copy", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 7);
+    ASSERT(select_shapes("vkbench run latency transfer --latency.n 9 --n 1M", "transfer", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 1 << 20);
+    ASSERT(vkb_family_find("transpose")->default_shapes(&caps, d, VKB_MAX_SHAPES) >= 1);
+    ASSERT(select_shapes("vkbench run copy transpose --copy.n 7", "transpose", s, err, sizeof err) >= 1);
+    ASSERT(s[0].d[0] == d[0].d[0] && s[0].d[1] == d[0].d[1]);   /* not sized: its defaults */
+    ASSERT(select_shapes("vkbench run copy --transpose.rows 7", "copy", s, err, sizeof err) == -1);
+    ASSERT(strstr(err, "transpose is not selected"));
+    ASSERT(select_shapes("vkbench run copy --copy.n 5 --n 6", "copy", s, err, sizeof err) == -1);
+    ASSERT(strstr(err, "--n sets nothing"));
+    ASSERT(select_shapes("vkbench run transpose --rows 4 --cols 5 --size 8", "transpose", s, err, sizeof err) == -1);
+    /* validate: a plain flag takes each family's own terms */
+    ASSERT(select_shapes("vkbench validate copy matmul peak --n 33", "peak", s, err, sizeof err) >= 1);
+    ASSERT(s[0].d[0] == 33);
+    /* a size shared by several families skips where it is beyond one; one asked of a family alone ends the run */
+    ASSERT(shares_sizes("vkbench run copy reduce --n 1000", "reduce") == 1);
+    ASSERT(shares_sizes("vkbench run copy reduce --copy.n 5 --n 1000", "reduce") == 0);
+    ASSERT(shares_sizes("vkbench run copy --n 1000", "copy") == 0);
+    ASSERT(shares_sizes("vkbench run copy transpose --n 1000 --size 64", "transpose") == 0);
+    ASSERT(shares_sizes("vkbench run copy reduce", "copy") == 0);
+}
+
 /* A group named ten times and a family named twice run once each (was: a stack overflow); unknown names. */
 static void test_family_groups(void)
 {
@@ -1258,6 +1326,7 @@ UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"ceilings_first", test_ceilings_
            {"suspect_shader_copy", test_suspect_shader_copy}, {"fallback_theory", test_fallback_theory},
            {"interrupt", test_interrupt}, {"fatal_ends_sinks", test_fatal_ends_sinks},
            {"size_cubic", test_size_cubic}, {"flags_per_family", test_flags_per_family},
+           {"flags_one_meaning", test_flags_one_meaning},
            {"family_groups", test_family_groups}, {"spec_names", test_spec_names},
            {"repeat_rounds", test_repeat_rounds}, {"device_compare", test_device_compare},
            {"ceiling_choice", test_ceiling_choice}, {"cross_counts", test_cross_counts},

@@ -8,6 +8,7 @@
 #include "cache/cache.h"
 #include "families.h"
 #include "peak/peak.h"
+#include "peak/peak_coopmat.h"
 #include "select.h"
 #include "test_caps.h"
 #include "unit.h"
@@ -125,5 +126,105 @@ static void peak_operations(void)
     }
 }
 
+/* An H100-like device with cooperative matrices (test_tc_plans.c's): the fragment M x N x K of every subgroup-scope
+ * combination the peak rows name (A = B, C = result), and the matmul tensor-core rows' sizes */
+static vkb_caps tensor_caps(uint32_t fm, uint32_t fn, uint32_t fk, uint32_t subgroup)
+{
+    static const uint32_t ab_c[][2] = {{VKB_CT_F16, VKB_CT_F32}, {VKB_CT_F16, VKB_CT_F16}, {VKB_CT_S8, VKB_CT_S32},
+                                       {VKB_CT_U8, VKB_CT_U32},  {VKB_CT_BF16, VKB_CT_F32}, {VKB_CT_E4M3, VKB_CT_F32},
+                                       {VKB_CT_E5M2, VKB_CT_F32}};
+    vkb_caps caps = test_caps_gpu("H100-like", 132);
+    for (int i = 0; i < 3; i++)
+        caps.coopmat_khr[i] = caps.coopmat_khr16[i] = caps.coopmat2_granularity[i] = 16;
+    caps.subgroup_size = caps.subgroup_min = caps.subgroup_max = subgroup;
+    caps.max_shared_bytes = 228 * 1024;
+    for (size_t i = 0; i < sizeof ab_c / sizeof ab_c[0]; i++)
+        caps.coopmat_types[caps.ncoopmat_types++] = (vkb_coopmat_type){fm, fn, fk, ab_c[i][0], ab_c[i][0], ab_c[i][1],
+                                                                       ab_c[i][1], VKB_SCOPE_SUBGROUP, 0};
+    return caps;
+}
+
+/* Issue 37, class 4, the cooperative-matrix rows. matmul's GEMM rows: 2 M N K from the shape alone, at shapes no
+ * tile divides; tc_peak (no product, only multiply-adds on registers): what its dispatch runs, counted from the
+ * plan: subgroups x 16 accumulators x ceil(K / FRAG_K) steps x 2 FRAG_M FRAG_N FRAG_K, which is 2 M N K where
+ * the shape is whole tiles (every default shape), and more (the rate reads low, never high) elsewhere. */
+static void matmul_coopmat_flops(void)
+{
+    static const int64_t shapes[][3] = {{4096, 4096, 4096}, {1000, 17, 33}, {128, 256, 64}};
+    const vkb_family *f = vkb_family_find("matmul");
+    vkb_caps caps = tensor_caps(16, 16, 16, 32);
+    int gemm = 0, peaks = 0;
+    for (int vi = 0; vi < f->nvariants; vi++) {
+        const vkb_variant *v = &f->variants[vi];
+        if (!v->kernel || !strstr(v->kernel, "coopmat"))
+            continue;
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            const int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+            vkb_case c = {f, {{m, n, k}}, NULL};
+            vkb_plan p;
+            char why[200];
+            double flops = 2.0 * (double)m * (double)n * (double)k;
+            ASSERT(vkb_family_plan(f, v, &c, &caps, &p, why, sizeof why) == VKB_PLAN_OK);
+            if (!strstr(v->kernel, "coopmat_peak")) {
+                gemm++;
+                ASSERT(vkb_family_work(f, v, &c) == flops);
+                continue;
+            }
+            {
+                const vkb_pass *pass = &p.pass[p.npass - 1];
+                const uint32_t *frag = &pass->spec[5];   /* FRAG_M, FRAG_N, FRAG_K: ids 8, 9, 10 */
+                uint64_t subgroups = (uint64_t)pass->groups[0] * pass->groups[1] * pass->groups[2] *
+                                     (pass->local[0] / caps.subgroup_size);
+                double ran = (double)subgroups * 16 * (double)((k + frag[2] - 1) / frag[2]) * 2.0 * frag[0] *
+                             frag[1] * frag[2];
+                peaks++;
+                ASSERT(frag[0] == 16 && frag[1] == 16 && frag[2] == 16);
+                if (s == 0 && vkb_family_work(f, v, &c) != ran)
+                    fprintf(stderr, "matmul/%s: work %.0f, the dispatch runs %.0f\n", v->name,
+                            vkb_family_work(f, v, &c), ran);
+                ASSERT(s == 0 ? vkb_family_work(f, v, &c) == ran : vkb_family_work(f, v, &c) <= ran);
+                ASSERT(vkb_family_work(f, v, &c) == flops);
+            }
+        }
+    }
+    ASSERT(gemm >= 3 * 8 && peaks == 3 * 2);   /* the GEMM rows and tc_peak(_acc16), each planned */
+}
+
+/* peak's cooperative-matrix rows: each subgroup of the dispatch runs PEAK_CM_CHAINS accumulators through k trips
+ * of one multiply-add of the device's fragment, 2 M N K operations each; counted from the dispatch and the
+ * fragment the test device lists, at two fragments and two subgroup widths */
+static void peak_coopmat_operations(void)
+{
+    static const uint32_t frags[][4] = {{16, 16, 16, 32}, {16, 8, 32, 64}};
+    const vkb_family *f = vkb_family_find("peak");
+    int planned = 0;
+    for (size_t fi = 0; fi < sizeof frags / sizeof frags[0]; fi++) {
+        vkb_caps caps = tensor_caps(frags[fi][0], frags[fi][1], frags[fi][2], frags[fi][3]);
+        vkb_shape shape = {{5 * PEAK_LOCAL + 3, 7}};
+        char why[200];
+        void *data = f->case_create(&shape, 1, why, sizeof why);
+        ASSERT(data != NULL);
+        for (int vi = 0; vi < f->nvariants && data; vi++) {   /* every row with a kernel plans: none is left out */
+            const vkb_variant *v = &f->variants[vi];
+            vkb_case c = {f, shape, data};
+            vkb_plan p;
+            double ops;
+            if (!v->kernel || !vkb_peak_is_cm(v->param))
+                continue;
+            ASSERT(vkb_family_plan(f, v, &c, &caps, &p, why, sizeof why) == VKB_PLAN_OK);
+            ops = (double)invocations(&p.pass[0]) / caps.subgroup_size * PEAK_CM_CHAINS * 7 * 2.0 * frags[fi][0] *
+                  frags[fi][1] * frags[fi][2];
+            if (vkb_family_work(f, v, &c) != ops)
+                fprintf(stderr, "peak/%s: work %.0f, the dispatch runs %.0f\n", v->name, vkb_family_work(f, v, &c), ops);
+            ASSERT(invocations(&p.pass[0]) == 6 * PEAK_LOCAL);   /* whole workgroups */
+            ASSERT(vkb_family_work(f, v, &c) == ops);
+            planned++;
+        }
+        f->case_destroy(data);
+    }
+    ASSERT(planned >= 2 * 4);   /* f16 + f32, f16 + f16, s8 + s32, u8 + u32 (and bf16, fp8) at each fragment */
+}
+
 UNIT_TESTS({"transfer_bytes", transfer_bytes}, {"latency_dispatches", latency_dispatches},
-           {"cache_loads", cache_loads}, {"peak_operations", peak_operations})
+           {"cache_loads", cache_loads}, {"peak_operations", peak_operations},
+           {"matmul_coopmat_flops", matmul_coopmat_flops}, {"peak_coopmat_operations", peak_coopmat_operations})

@@ -254,10 +254,12 @@ const vkb_family vkb_family_cache_chase = {
     "cache.chase", "pointer chase over a footprint: latency of each cache level and of DRAM", {"n"}, 1,
     "ns/load", chase_variants, (int)VKB_COUNT(chase_variants),
     default_shapes, battery, chase_create, free, chase_plan, chase_work, chase_check, NULL, NULL, 1,
+    .units = {"bytes"},
 };
 
 const vkb_family vkb_family_cache_read = {
     "cache.read", "read bandwidth over a footprint: the knee is the last-level cache", {"n"}, 1, "GB/s",
     read_variants, (int)VKB_COUNT(read_variants),
     default_shapes, battery, read_create, free, read_plan, read_work, read_check, NULL, NULL, 0,
+    .units = {"bytes"},
 };

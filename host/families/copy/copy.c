@@ -117,5 +117,5 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 
 const vkb_family vkb_family_copy = {
     "copy", "buffer copy, the bandwidth reference", {"n"}, 1, "GB/s", variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, free, plan, work, check, NULL, copy_io,
+    default_shapes, battery, case_create, free, plan, work, check, NULL, copy_io, .units = {"4-byte words"},
 };

@@ -116,5 +116,5 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 const vkb_family vkb_family_latency = {
     "latency", "what a dispatch costs: submit to fence, per dispatch back to back, a timestamp",
     {"n"}, 1, "us", variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, free, plan, work, check, NULL, NULL, 1e3,
+    default_shapes, battery, case_create, free, plan, work, check, NULL, NULL, 1e3, .units = {"dispatches"},
 };

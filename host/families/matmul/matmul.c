@@ -461,5 +461,5 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 const vkb_family vkb_family_matmul = {
     "matmul", "row-major C = A B, fp32 (and fp16 -> fp32), beside cuBLAS", {"m", "n", "k"}, 3, "GFLOP/s",
     variants, (int)VKB_COUNT(variants), default_shapes, battery, case_create, case_destroy, plan, work, check,
-    NULL, NULL,
+    NULL, NULL, .units = {"matrix side", "matrix side", "matrix side"},
 };

@@ -584,23 +584,27 @@ CREATE(broadcast_create, BROADCAST)
 CREATE(uniform_create, UNIFORM)
 
 /* memory.NAME, built from PART's rows, shapes and case; every part shares the plan, work, check and prediction
- * above. The size flags follow the summary. */
-#define FAMILY(name, part, summary, ...)                                                                           \
+ * above. The size flags follow the summary, and what each counts (vkb_family.units) follows them. */
+#define FAMILY(name, part, summary, flags, ...)                                                                    \
     const vkb_family vkb_family_memory_##name = {                                                                  \
-        "memory." #name, summary, {__VA_ARGS__}, (int)VKB_COUNT(((const char *[]){__VA_ARGS__})), "GB/s",            \
+        "memory." #name, summary, {flags}, (int)VKB_COUNT(((const char *[]){flags})), "GB/s",                       \
         part##_variants, (int)VKB_COUNT(part##_variants), part##_defaults, part##_battery, part##_create,          \
-        free, plan, work, check, predict, copy_io};
+        free, plan, work, check, predict, copy_io, .units = {__VA_ARGS__}};
+#define PAIR(a, b) a, b
 
-FAMILY(width, width, "4-, 8- and 16-byte loads (useful bytes; predicted by the coalescing rule)", "n", "width")
-FAMILY(offset, offset, "loads misaligned by --offset words (useful bytes; predicted by the coalescing rule)", "n",
-       "offset")
-FAMILY(stride, stride, "thread i reads word i * --stride (useful bytes; predicted by the coalescing rule)", "n",
-       "stride")
+FAMILY(width, width, "4-, 8- and 16-byte loads (useful bytes; predicted by the coalescing rule)", PAIR("n", "width"),
+       "4-byte words", "bytes per load")
+FAMILY(offset, offset, "loads misaligned by --offset words (useful bytes; predicted by the coalescing rule)",
+       PAIR("n", "offset"), "4-byte words", "4-byte words")
+FAMILY(stride, stride, "thread i reads word i * --stride (useful bytes; predicted by the coalescing rule)",
+       PAIR("n", "stride"), "4-byte words", "4-byte words")
 FAMILY(aos_soa, layout,
-       "records of 12 and 20 bytes as structures or arrays (useful bytes, n records; the coalescing rule)", "n")
+       "records of 12 and 20 bytes as structures or arrays (useful bytes, n records; the coalescing rule)", "n",
+       "records")
 FAMILY(shared_stride, shared,
-       "shared[t * --stride]: the bank-conflict rule, degree gcd(s, 32 banks) (GB/s = 4 x loads/ns)", "n", "stride")
+       "shared[t * --stride]: the bank-conflict rule, degree gcd(s, 32 banks) (GB/s = 4 x loads/ns)",
+       PAIR("n", "stride"), "threads", "4-byte words")
 FAMILY(shared_broadcast, broadcast, "one shared word read by a whole subgroup: a broadcast, no bank conflict (GB/s = "
-       "4 x loads/ns; n threads)", "n")
+       "4 x loads/ns; n threads)", "n", "threads")
 FAMILY(uniform, uniform, "the broadcast rule: constant memory is fast when a subgroup reads one address (GB/s = 4 x "
-       "loads/ns)", "n")
+       "loads/ns)", "n", "threads")

@@ -395,4 +395,5 @@ const vkb_family vkb_family_peak = {
     "peak", "instruction throughput per number type: register-resident dependent chains, every step checked",
     {"n", "k"}, 2, "GFLOP/s", variants, (int)VKB_COUNT(variants),
     default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, NULL, 0, theoretical,
+    .units = {"threads", "loop trips"},
 };

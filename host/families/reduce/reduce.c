@@ -170,6 +170,7 @@ static void case_destroy(void *data)
 
 static uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 static uint64_t log2_u64(uint64_t x)
 {
@@ -286,8 +287,9 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
          * At large n the compute-unit rule caps the grid either way. */
         groups[0] = grid_groups(v->param, div_up(n, (v->param & COMBINE_LAST) ? 16 : 4), L, caps);
         m = groups[0];
-        /* four running sums of vec4 lanes, added pairwise (2), plus one tail element (1) */
-        chain = div_up(n / 4, (uint64_t)groups[0] * L) + 3;
+        /* four running sums of vec4 lanes, added pairwise (2), plus the tail's elements: one, or up to 3 where the
+         * grid has fewer than 3 threads (--spec 0=1) */
+        chain = div_up(n / 4, (uint64_t)groups[0] * L) + 2 + max_u64(1, div_up(n & 3, (uint64_t)groups[0] * L));
         break;
     default: /* LOAD_GRID */
         groups[0] = grid_groups(v->param, n, L, caps);
@@ -392,4 +394,5 @@ const vkb_family vkb_family_reduce = {
     "reduce", "sum of n floats or ints: the classic reduction ladder, naive to subgroup", {"n"}, 1, "GB/s",
     variants, (int)VKB_COUNT(variants),
     default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, copy_io,
+    .units = {"4-byte words"},
 };

@@ -180,8 +180,8 @@ template <typename T> __device__ T load_vec4_sum(const T *__restrict__ src, unsi
         a.w += x.w;
     }
     T acc = (a.x + a.y) + (a.z + a.w);
-    if (gid < (n & 3u))
-        acc += src[nvec * 4u + gid];
+    for (unsigned i = gid; i < (n & 3u); i += threads)   /* a grid of 1 or 2 threads has a 3-element tail */
+        acc += src[nvec * 4u + i];
     return acc;
 }
 

@@ -19,7 +19,7 @@ T load_vec4_sum()
     for (; i < nvec; i += grid)
         acc4 += src4[i];
     T acc = (acc4.x + acc4.y) + (acc4.z + acc4.w);
-    if (gid < (pc.n & 3u))
-        acc += src[nvec * 4u + gid];
+    for (i = gid; i < (pc.n & 3u); i += grid)   // a loop: a grid of 1 or 2 threads (--spec 0=1) has a 3-element tail
+        acc += src[nvec * 4u + i];
     return acc;
 }

@@ -195,5 +195,5 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 const vkb_family vkb_family_transfer = {
     "transfer", "host <-> device transfers: staging copies, mapped device memory, shaders over the bus",
     {"n"}, 1, "GB/s", variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, free, plan, work, check, NULL, NULL, 0,
+    default_shapes, battery, case_create, free, plan, work, check, NULL, NULL, 0, .units = {"bytes"},
 };

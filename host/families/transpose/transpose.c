@@ -218,4 +218,5 @@ const vkb_family vkb_family_transpose = {
     "transpose", "out-of-place fp32 matrix transpose, rows x cols into cols x rows", {"rows", "cols"}, 2, "GB/s",
     variants, (int)VKB_COUNT(variants),
     default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, copy_io,
+    .units = {"matrix side", "matrix side"},
 };
