@@ -36,11 +36,14 @@ static const char *const battery_families[] = {"copy", "peak", "transfer", "redu
  * of k rows is steadier than any one of them, and than their mean, which one row caught by load drags (lavapipe:
  * healthy runs' means 0.86 to 1.35 of the baseline, their medians 0.93 to 1.01; docs/tooling.md). One row alone
  * (a slow host link, slow memory): beyond ROW_SIGMAS of its noise and ROW_MIN_SLOWDOWN, wider bounds, as each of
- * k rows is a chance to be off. */
+ * k rows is a chance to be off; and it takes the GPU out only below ROW_DRAIN of its median, a warning above:
+ * one row alone moves more over a day than a baseline's runs of one hour show (on the H100 the host link's
+ * pinned copy read 0.54x and 0.65x of its baseline in 2 of 10 healthy runs, the next ones 1.0x). */
 #define NOISE_SIGMAS 4.0
 #define MIN_SLOWDOWN 0.08
 #define ROW_SIGMAS 6.0
 #define ROW_MIN_SLOWDOWN 0.20
+#define ROW_DRAIN 0.5
 /* The baseline row that holds the noise of the whole GPU's median (fleet.py --write-baseline: the spread of its
  * GPUs' medians, which counts what the rows share, a loaded host or a warm room); without it, the rows' own noise
  * taken as independent, x 1.2533 (a median's standard error over a mean's, normal samples) */
@@ -253,6 +256,14 @@ static void add_check(gpu_verdict *v, int verdict, int action, const char *check
         snprintf(v->checks[v->nchecks++], sizeof v->checks[0], "%s: %.380s", check, what);
 }
 
+int vkb_health_row_speed(double metric, double median, double noise, double shared)
+{
+    double slack = fmax(ROW_SIGMAS * sqrt(noise * noise + shared * shared), ROW_MIN_SLOWDOWN * median);
+    if (!(metric < median - slack))
+        return 0;
+    return metric < ROW_DRAIN * median ? 2 : 1;
+}
+
 static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict *v)
 {
     const vkb_caps *c = &h->caps[d->index];
@@ -289,13 +300,11 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
         if (r->timed && r->metric > 0 && (g = golden_for(h, c, row)) != NULL) {
             /* what moves the whole GPU (the aggregate row's noise) moves each row too, beside its own noise */
             double shared = all ? all->noise / all->median * g->median : 0;
-            double slack = fmax(ROW_SIGMAS * sqrt(g->noise * g->noise + shared * shared),
-                                ROW_MIN_SLOWDOWN * g->median);
             if (judged < VKB_HEALTH_MAX_ROWS) {
                 logs[judged++] = log(r->metric / g->median);
                 sum_var += (g->noise / g->median) * (g->noise / g->median);
             }
-            if (r->metric < g->median - slack && nslow < 8) {
+            if (vkb_health_row_speed(r->metric, g->median, g->noise, shared) && nslow < 8) {
                 slow[nslow] = r;
                 slow_golden[nslow++] = g;
             }
@@ -320,7 +329,10 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
         row_key(r, row, sizeof row);
         snprintf(what, sizeof what, "%s: %.4g %s, %.2fx of the baseline's %.4g (noise %.3g)", row, r->metric,
                  r->family->metric, r->metric / g->median, g->median, g->noise);
-        add_check(v, V_FAIL, ACT_DRAIN, "speed", what);
+        if (vkb_health_row_speed(r->metric, g->median, g->noise, 0) == 2)
+            add_check(v, V_FAIL, ACT_DRAIN, "speed", what);
+        else
+            add_check(v, V_WARN, ACT_NONE, "speed", what);
     }
     if (!v->validated && !d->failed)
         add_check(v, V_WARN, ACT_NONE, "battery", "no battery row ran (all skipped): nothing was validated");

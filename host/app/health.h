@@ -34,5 +34,8 @@ int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version);
 /* Judge RUNS[0..N-1] (RC: what the devices' run returned), print one line per failing GPU on stderr and a summary
  * on stdout, write the verdict JSON and the metrics where H says. Returns the exit code. */
 int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc);
+/* One row's speed METRIC against its baseline MEDIAN and NOISE (SHARED: the noise the whole GPU's rows share, in
+ * the row's unit): 0 inside its bound, 1 slower (a warning), 2 slow enough to take the GPU out of service. */
+int vkb_health_row_speed(double metric, double median, double noise, double shared);
 
 #endif
