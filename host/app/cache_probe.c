@@ -25,11 +25,12 @@
 #define STEEPER 2.0     /* and is this many times steeper than the tail after it */
 #define NEAR 1.03       /* the cache ends where the rise comes this close to DRAM's level */
 #define TAIL_SPAN 4.0   /* DRAM's level: the tail's line over this factor of footprint from its start */
+#define NEAR_KNEE 1.5  /* the cross-check's steepest part: within this factor of footprint below the knee */
 #define AGREE 1.35      /* the two rules of the rise's end agree within this factor, or it has no clear end */
 #define AGAIN 1.1       /* the two sweeps' knees agree within this factor, or there is no clear knee */
 #define MAX_POINTS 128
 /* The probe's version: a file written by another (another knee rule) is measured again. */
-#define PROBE_VERSION 3
+#define PROBE_VERSION 4
 #define CACHE_MAX_BYTES (1ull << 36)   /* 64 GiB: no last-level cache is near it; a larger value is no size */
 #define CACHE_MIN_BYTES 1024ull
 
@@ -142,6 +143,16 @@ uint64_t vkb_cache_knee(const double *bytes, const double *ns, int n, vkb_cache_
     }
     /* cross-checked by the asymptotes' rule (the steepest part's line meets the tail's): far apart, the rise has
      * no clear end (noise made a step of a slope, or the tail of a rise) and a size read off it would be a guess */
+    /* the steepest part is looked for again within NEAR_KNEE of footprint below the knee: a split L2's first rise
+     * (the near partition's, the H100's at 21-30 MiB) is the steeper, and its line meets DRAM's far before the
+     * whole cache ends (its 50 MiB read "no clear end") */
+    for (int i = k + 1; i < t; i++) {
+        double s = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
+        if (x[i] >= knee - log(NEAR_KNEE) && (x[k] < knee - log(NEAR_KNEE) || s > s1)) {
+            k = i;
+            s1 = s;
+        }
+    }
     cross = (y[t] - y[k] + s1 * x[k] - s2 * x[t]) / (s1 - s2);
     cross = cross > x[t] ? x[t] : cross < x[k] ? x[k] : cross;
     if (fabs(knee - cross) > log(AGREE))
@@ -351,8 +362,10 @@ static void chase_points(vkb_backend *vk, const int64_t *f, int n, double *ns)
     r.backends[0] = r.all[0] = vk;
     r.nbackends = r.nall = 1;
     vkb_timing_defaults(&r.timing[0], &vk->caps);
+    /* a GPU's points 50 ms each: at 20 the H100's far-partition plateau read 230-290 ns point to point, a rise
+     * that was noise (2026-11-27); a CPU implementation's chase is slow enough per run to settle in 20 */
     r.timing[0].warmup_ms = 2;
-    r.timing[0].budget_ms = 20;
+    r.timing[0].budget_ms = vk->caps.is_cpu ? 20 : 50;
     r.timed = 1;
     r.seed = 1;
     set.command = "probe";
@@ -369,23 +382,35 @@ static void chase_points(vkb_backend *vk, const int64_t *f, int n, double *ns)
  * cache.chase's timings (none run). 1: a split L2, a near partition to 2 MiB, the whole cache to 8 MiB, DRAM with
  * a slow TLB climb after; 2: the same with +-3% noise on every point; 3: a steady climb of 10% per doubling, no
  * cache edge; 4: curve 1 in the first sweep, its footprints 1.5x in the second (two sweeps that disagree, as a
- * loaded host's can). ns per load at footprint BYTES in sweep SWEEP (0, 1), interpolated in log-log. */
+ * loaded host's can); 5: the H100's chase as measured (cache.chase at steps of 9/8, 2026-11-27: a near partition's
+ * rise at 21-30 MiB, the far partition's plateau, DRAM past 55 MiB; its L2 is 50 MiB), swept to 512 MiB as on a
+ * GPU. ns per load at footprint BYTES in sweep SWEEP (0, 1), interpolated in log-log. */
 static double fake_chase(long kind, double bytes, int sweep)
 {
+    static const double h100[][2] = {
+        {1024, 24.4}, {2048, 24.6}, {4096, 25.1}, {8192, 26.1}, {16384, 28.1}, {32768, 32.0}, {65536, 39.8},
+        {131072, 55.0}, {262144, 126.4}, {524288, 149.8}, {1048576, 150.0}, {2097152, 150.0}, {4194304, 150.1},
+        {8388608, 150.5}, {9437184, 150.8}, {10616832, 151.4}, {11943936, 151.7}, {13436928, 152.2}, {15116288,
+        152.4}, {17006592, 152.7}, {19131392, 153.0}, {21523456, 156.7}, {24213504, 165.7}, {27240448, 194.4},
+        {30645248, 241.8}, {34476032, 267.5}, {38785024, 276.2}, {43633664, 281.1}, {49087488, 325.5},
+        {55223296, 336.7}, {62126080, 342.7}, {69892096, 346.4}, {78628864, 348.5}, {88457216, 350.6},
+        {99514368, 352.1}, {111953920, 352.7}, {125947904, 354.8}, {141691904, 355.6}, {159403008, 355.6},
+        {179328000, 355.7}, {201744384, 356.7}, {226962432, 356.1}, {255332352, 355.8}};
     static const double split[][2] = {   /* {bytes, ns} */
         {1024, 20}, {262144, 40}, {1 << 20, 100}, {2 << 20, 101}, {2.5 * (1 << 20), 158}, {8 << 20, 165},
         {8.5 * (1 << 20), 280}, {64 << 20, 300}};
-    const int n = (int)VKB_COUNT(split);
-    double ns = split[n - 1][1];
+    const double (*curve)[2] = kind == 5 ? h100 : split;
+    const int n = kind == 5 ? (int)VKB_COUNT(h100) : (int)VKB_COUNT(split);
+    double ns = curve[n - 1][1];
     uint64_t h = (uint64_t)bytes * 0x9E3779B97F4A7C15ull;   /* noise fixed per footprint: the test repeats */
     if (kind == 3)
         return 100 * pow(1.1, log2(bytes / 1024));
     if (kind == 4 && sweep == 1)
         bytes /= 1.5;
     for (int i = 1; i < n; i++)
-        if (bytes <= split[i][0]) {
-            double t = bytes <= split[i - 1][0] ? 0 : log(bytes / split[i - 1][0]) / log(split[i][0] / split[i - 1][0]);
-            ns = exp(log(split[i - 1][1]) + t * log(split[i][1] / split[i - 1][1]));
+        if (bytes <= curve[i][0]) {
+            double t = bytes <= curve[i - 1][0] ? 0 : log(bytes / curve[i - 1][0]) / log(curve[i][0] / curve[i - 1][0]);
+            ns = exp(log(curve[i - 1][1]) + t * log(curve[i][1] / curve[i - 1][1]));
             break;
         }
     return kind == 2 ? ns * (1 + 0.03 * ((double)(h >> 11) / (double)(1ull << 53) * 2 - 1)) : ns;
@@ -425,8 +450,13 @@ static uint64_t sweep_once(vkb_backend *vk, int64_t last, double *fb, double *ns
     uint64_t size;
     vkb_cache_rise rise;
     *n = 0;
-    for (int64_t b = 1024; b <= last; b *= 2)
+    /* powers of two to 4 MiB, then four points an octave: the H100's L2 ends in a rise from its far partition's
+     * plateau (34-44 MiB) to DRAM (50-60 MiB) that powers of two step over, and the knee was read off the near
+     * partition's rise (31 MiB) */
+    for (int64_t b = 1024; b < (4 << 20) && b <= last; b *= 2)
         f[m++] = b;
+    for (int q = 0; m < 56 && (int64_t)((4 << 20) * pow(2, q / 4.0)) <= last; q++)
+        f[m++] = ((int64_t)((4 << 20) * pow(2, q / 4.0)) + 63) / 64 * 64;
     measure_into(vk, f, m, fb, ns, n, sweep);
     size = vkb_cache_knee(fb, ns, *n, &rise);
     if (size && !vkb_stop_signal()) {
@@ -462,7 +492,9 @@ void vkb_cache_measure(vkb_backend *vk)
     const char *env = getenv("VKB_CACHE_PROBE");
     double ns[2 * 64], fb[2 * 64];
     int n = 0, n2 = 0, refresh = env && strcmp(env, "refresh") == 0;
-    int64_t last = vk->caps.is_cpu ? 64ll << 20 : 512ll << 20;
+    long kind = 0;
+    /* a CPU implementation's chase to 64 MiB (its runs are slow); the H100's faked curve (no chase runs) as a GPU's */
+    int64_t last = vk->caps.is_cpu && !(vkb_fault_arg("chase-curve", &kind) && kind == 5) ? 64ll << 20 : 512ll << 20;
     uint64_t size, again = 0;
     char path[VKB_CACHE_PATH_MAX] = "";
     if ((vk->caps.cache_bytes && !refresh) || (env && strcmp(env, "0") == 0))

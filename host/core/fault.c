@@ -40,7 +40,7 @@ static const struct fault_spec {
     {"slow-device", 2, 1, {0, 2}, {63, 16}},   /* device I, K times the work (default 2) */
     {"slower", 2, 0, {0, 1}, {63, 1000}},      /* device I, PCT percent more time */
     {"wrong-device", 1, 0, {0}, {63}}, {"device-lost", 1, 0, {0}, {63}}, {"hang", 1, 0, {0}, {63}},
-    {"slow-api-copy"}, {"warm-climb"}, {"chase-curve", 1, 0, {1}, {4}},
+    {"slow-api-copy"}, {"warm-climb"}, {"chase-curve", 1, 0, {1}, {5}},
 };
 
 /* Whether the numbers after NAME (ARGS: "", or ":3", ":0:4") are what SPEC takes. */

@@ -18,12 +18,15 @@ set_tests_properties(vkb.cuda.cache PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
 # noise too; a steady climb with no edge reads unknown and keeps null; the file carries the probe's version
 function(vkb_probe_fault name kind check)
     add_test(NAME vkb.vk.cache.probe_${name} COMMAND sh -c
-             "rm -rf xdg-${name} && out=$(XDG_CACHE_HOME=$PWD/xdg-${name} VKB_CACHE_PROBE=refresh VKB_FAULT_INJECT=chase-curve:${kind} ${vkbench} run copy --n 1K --reps 1 --warmup-ms 0 2>&1) && echo \"$out\" | grep 'cache probe' && ${check} && grep -q '\"probe_version\": 3' xdg-${name}/vkbench/*.json")
+             "rm -rf xdg-${name} && out=$(XDG_CACHE_HOME=$PWD/xdg-${name} VKB_CACHE_PROBE=refresh VKB_FAULT_INJECT=chase-curve:${kind} ${vkbench} run copy --n 1K --reps 1 --warmup-ms 0 2>&1) && echo \"$out\" | grep 'cache probe' && ${check} && grep -q '\"probe_version\": 4' xdg-${name}/vkbench/*.json")
     set_tests_properties(vkb.vk.cache.probe_${name} PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3)
 endfunction()
 set(probe_8mib "n=$(echo \"$out\" | sed -n 's/.*last-level cache of \\([0-9]*\\) KiB.*/\\1/p') && [ \"$n\" -ge 6963 ] && [ \"$n\" -le 9421 ]")
 vkb_probe_fault(split_knee 1 "${probe_8mib}")
 vkb_probe_fault(noisy 2 "${probe_8mib}")
+# the H100's measured curve through the probe's sweep (to 512 MiB, as on a GPU): its 50 MiB L2 within 15%
+# (43520-58880 KiB), not the near partition's 30 MiB that powers of two read
+vkb_probe_fault(h100 5 "n=$(echo \"$out\" | sed -n 's/.*last-level cache of \\([0-9]*\\) KiB.*/\\1/p') && [ \"$n\" -ge 43520 ] && [ \"$n\" -le 58880 ]")
 vkb_probe_fault(no_knee 3 "echo \"$out\" | grep -q 'no clear step' && grep -q '\"cache_bytes\": null' xdg-no_knee/vkbench/*.json")
 # two sweeps whose knees disagree (the second's footprints 1.5x): unknown, kept as null
 vkb_probe_fault(sweeps_disagree 4 "echo \"$out\" | grep -q 'two sweeps read' && grep -q '\"cache_bytes\": null' xdg-sweeps_disagree/vkbench/*.json")
