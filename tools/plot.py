@@ -48,11 +48,24 @@ def chart_name(text):
 
 def error_bar(r):
     """(below, above) the metric from the spread of the repetitions: the metric at the third and the
-    first quartile of the time (the metric is work over time), or (0, 0) without quartiles."""
+    first quartile of the time (the metric is work over time), or (0, 0) without quartiles or where the
+    bar would reach past what an axis can draw. Never negative (rounding of equal quartiles)."""
     t, v = r.get("time_ms") or {}, r["metric"]["value"]
     if not t.get("q1") or not t.get("q3") or not t.get("median"):
         return 0.0, 0.0
-    return v - v * t["median"] / t["q3"], v * t["median"] / t["q1"] - v
+    low, high = v * (t["median"] / t["q3"]), v * (t["median"] / t["q1"])
+    if not (drawable(low) and drawable(high)):
+        return 0.0, 0.0
+    return max(0.0, v - low), max(0.0, high - v)
+
+
+# matplotlib's ticks overflow near the largest double: values outside this range (a file of absurd numbers,
+# 1e-300 or 1e308) are left out of the charts, with a warning, rather than end in a traceback
+DRAWABLE = (1e-100, 1e100)
+
+
+def drawable(x):
+    return DRAWABLE[0] <= x <= DRAWABLE[1]
 
 
 # --- what to draw (plain data, tested without matplotlib) ---
@@ -61,7 +74,12 @@ class Source:
     """One input file: its document, rows that were timed, and the name its series carry."""
     def __init__(self, doc, name):
         self.doc, self.name = doc, name
-        self.rows = vkbjson.timed(doc)
+        rows = vkbjson.timed(doc)
+        self.rows = [r for r in rows if drawable(r["metric"]["value"]) and drawable(r["time_ms"]["median"])
+                     and all(abs(v) <= DRAWABLE[1] for v in r["shape"].values())]
+        if len(self.rows) < len(rows):
+            vkbjson.warn(f"{vkbjson.label(doc)}: {len(rows) - len(self.rows)} row(s) left out of the charts: a "
+                         f"metric, time or size outside {DRAWABLE[0]:g} to {DRAWABLE[1]:g}, which no axis can draw")
 
 
 def sources_of(docs):
@@ -155,10 +173,12 @@ def intensity(r):
     if r["family"] == "matmul":
         m, n, k = s["m"], s["n"], s["k"]
         elem = 2 if fp16(r) else 4
-        return 2.0 * m * n * k, elem * (m * k + k * n) + 4 * m * n
-    if r["family"] == "reduce":
-        return float(s["n"]), 4.0 * s["n"]
-    return None
+        flops, nbytes = 2.0 * m * n * k, elem * (m * k + k * n) + 4 * m * n
+    elif r["family"] == "reduce":
+        flops, nbytes = float(s["n"]), 4.0 * s["n"]
+    else:
+        return None
+    return (flops, nbytes) if flops > 0 and nbytes > 0 else None     # a shape of 0: no point, no 0 / 0
 
 
 def roofline_plan(source_list, backend):
@@ -169,9 +189,10 @@ def roofline_plan(source_list, backend):
         for r in s.rows:
             if r["backend"] == backend and not r["ceiling_row"] and intensity(r):
                 flops, nbytes = intensity(r)
-                points.append({"label": r["variant"], "shape": r["shape_text"], "family": r["family"], "source": s.name,
-                               "precision": "fp16" if fp16(r) else "fp32", "x": flops / nbytes,
-                               "y": flops / (r["time_ms"]["median"] * 1e-3) / 1e9})
+                x, y = flops / nbytes, flops / (r["time_ms"]["median"] * 1e-3) / 1e9
+                if drawable(x) and drawable(y):
+                    points.append({"label": r["variant"], "shape": r["shape_text"], "family": r["family"],
+                                   "source": s.name, "precision": "fp16" if fp16(r) else "fp32", "x": x, "y": y})
     if not points:
         return None
     precisions = sorted({p["precision"] for p in points}, reverse=True)

@@ -475,6 +475,214 @@ def case_hostile():
                            text=True)
         check(p.returncode == 1 and re.search(r"check_json: FAIL: .*(Infinity|NaN) is not a JSON number", p.stdout),
               f"check_json: a metric of {name} fails", p.stdout)
+    hostile_values()
+
+
+# --- issues 36 and 37: extreme finite values (the reader takes any finite number) ---
+
+def strict_json(text):
+    """TEXT parsed as JSON that has no Infinity or NaN (not JSON: a strict reader refuses them)."""
+    def refuse(name):
+        raise ValueError(f"{name} in the tool's JSON output")
+    return json.loads(text, parse_constant=refuse)
+
+
+def extreme(doc, value=None, times=None, only=lambda r: True):
+    """A copy of DOC whose timed rows (those ONLY selects) have the metric VALUE and every time TIMES."""
+    d = json.loads(json.dumps(doc))
+    for r in d["results"]:
+        if r["status"] != "ok" or not r.get("metric") or not only(r):
+            continue
+        if value is not None:
+            r["metric"]["value"] = value
+        for k, v in (r.get("time_ms") or {}).items():
+            if times is not None and v is not None and k not in ("iqr_over_median", "stddev"):
+                r["time_ms"][k] = times
+    return d
+
+
+def with_latency(doc):
+    """DOC (v2-h100) and a lower-is-better latency row per backend (2 µs)."""
+    d = json.loads(json.dumps(doc))
+    template = next(r for r in d["results"] if r["status"] == "ok" and not r["ceiling_row"])
+    for backend in ("vulkan", "cuda"):
+        lat = json.loads(json.dumps(template))
+        lat.update(family="latency", variant="dispatch", backend=backend, shape={"n": 1024}, shape_text="n=1024")
+        lat["metric"].update(name="us", better="lower", value=2.0, fraction=None, ceiling=None)
+        d["results"].append(lat)
+    return d
+
+
+def no_overflow_text(what, code, out, err, codes=(0, 1)):
+    """A tool's run on extreme values: an exit code of CODES, no traceback, no inf or nan printed."""
+    check(code in codes and "Traceback" not in err, f"{what}: exit {code} (expected {codes}), no traceback", out,
+          err)
+    check(not re.search(r"\b(inf|nan|Infinity|NaN)\b", out), f"{what}: no inf or nan printed", out)
+
+
+def hostile_values():
+    """0, 1e-300, 1e308, 5e-324 (a latency whose inverse overflows), quartiles 1e-300 and 1e308, a fraction
+    of 1e308, shapes of 0 and 1e308, missing statistics: every tool answers with numbers (ratios held within
+    the doubles, JSON without Infinity), a warning or one line, never a traceback, never log(0)."""
+    d = tempfile.mkdtemp()
+    h100 = with_latency(fixture("v2-h100.json"))
+    normal = write_doc(h100, "normal.json", d)
+    files = {"tiny": extreme(h100, 1e-300, 1e300), "huge": extreme(h100, 1e308, 1e-300),
+             "zero": extreme(h100, 0.0, 0.0),
+             "subnormal-latency": extreme(h100, 5e-324, only=lambda r: r["metric"]["name"] == "us"),
+             # Vulkan's rows at 1e308, CUDA's at 1e-300: their ratio is past the doubles both ways
+             "apart": extreme(extreme(h100, 1e308, 1e-300, only=lambda r: r["backend"] == "vulkan"), 1e-300, 1e300,
+                              only=lambda r: r["backend"] == "cuda")}
+    q = json.loads(json.dumps(h100))
+    for r in q["results"]:
+        if (r.get("time_ms") or {}).get("q1") is not None:
+            r["time_ms"].update(q1=1e-300, q3=1e308, iqr_over_median=None)
+        if (r.get("metric") or {}).get("fraction") is not None:
+            r["metric"]["fraction"] = 1e308
+    files["quartiles"] = q
+    rev = json.loads(json.dumps(h100))     # quartiles on the wrong sides of the median: no negative error bar
+    for r in rev["results"]:
+        if (r.get("time_ms") or {}).get("q1") is not None:
+            r["time_ms"].update(q1=r["time_ms"]["median"] * 2, q3=r["time_ms"]["median"] / 2)
+    files["quartiles-reversed"] = rev
+    for name, value in (("shape0", 0), ("shape-huge", 1e308)):
+        s = json.loads(json.dumps(h100))
+        for r in s["results"]:
+            r["shape"] = {k: value for k in r["shape"]}
+        files[name] = s
+    m = json.loads(json.dumps(h100))
+    for r in m["results"]:
+        if r.get("time_ms"):
+            r["time_ms"] = {k: (v if k == "median" else None) for k, v in r["time_ms"].items()}
+        if r.get("metric"):
+            r["metric"] = {k: (v if k in ("name", "value", "better") else None) for k, v in r["metric"].items()}
+    files["missing"] = m
+    paths = {n: write_doc(doc, n + ".json", d) for n, doc in files.items()}
+
+    # compare: each file against the normal one, both ways, each format; --backends on each
+    for name, path in paths.items():
+        for pair in ((normal, path), (path, normal)):
+            if name == "zero":      # no timed row: nothing compared is exit 2 in one line
+                one_line_error(*tool("compare", *pair), 2, "no row in common with the baseline")
+                continue
+            for fmt in ("text", "markdown"):
+                no_overflow_text(f"compare {fmt} {name}", *tool("compare", "--format", fmt, *pair))
+            code, out, err = tool("compare", "--format", "json", *pair)
+            check(code in (0, 1) and "Traceback" not in err, f"compare json {name}", err)
+            doc = strict_json(out)
+            check(all(c is None or c.get("ratio") is None or 0 < c["ratio"] < math.inf
+                      for r in doc["rows"] for c in r["candidates"]), f"compare json {name}: positive ratios", out)
+        if name != "zero":
+            code, out, err = tool("compare", "--format", "json", "--backends", path)
+            check(code == 0 and "Traceback" not in err, f"compare --backends {name}", err)
+            check(all(0 < r["candidates"][0]["ratio"] < math.inf for r in strict_json(out)["rows"]
+                      if r["candidates"][0]), f"compare --backends {name}: positive ratios", out)
+    # the ratio of 1e308 to 1e-300 and back: the doubles' ends, verdicts in the right direction
+    code, out, err = tool("compare", "--format", "json", paths["huge"], paths["tiny"])
+    rows = {r["row"]: r["candidates"][0] for r in strict_json(out)["rows"]}
+    copy = rows["copy vec4 n=268435456 vulkan"]
+    check(code == 1 and copy["ratio"] == sys.float_info.min and copy["verdict"] == "SLOWER", "1e308 to 1e-300 "
+          "GB/s: the smallest normal double, SLOWER (not log(0))", copy, err)
+    code, out, err = tool("compare", "--format", "json", paths["tiny"], paths["huge"])
+    rows = {r["row"]: r["candidates"][0] for r in strict_json(out)["rows"]}
+    copy, lat = rows["copy vec4 n=268435456 vulkan"], rows["latency dispatch n=1024 vulkan"]
+    check(copy["ratio"] == sys.float_info.max and copy["verdict"] == "faster", "1e-300 to 1e308 GB/s: the largest "
+          "double, faster (not Infinity)", copy)
+    check(code == 1 and lat["ratio"] == sys.float_info.min and lat["verdict"] == "SLOWER", "1e-300 to 1e308 µs: "
+          "the smallest normal double, SLOWER", lat)
+    code, out, err = tool("compare", paths["tiny"], paths["huge"])
+    check(re.search(r"^copy vec4 n=268435456 vulkan +1\.00e-300 GB/s +\| +1\.8e\+308 ", out, re.M),
+          "text: 1e-300 and the ratio in significant figures", out)
+    many = big_results(80)      # 80 rows at the largest ratio: the mean of their logs rounds past log(1.8e308)
+    code, out, err = tool("compare", "--format", "json", write_doc(extreme(many, 1e-300, 1e300), "many-tiny.json", d),
+                          write_doc(extreme(many, 1e308, 1e-300), "many-huge.json", d))
+    geo = strict_json(out)["candidates"][0]["geomean"] if code == 0 else None
+    check(geo is not None and geo > 1.79e308, "80 rows at the largest ratio: their geometric mean too", out, err)
+    code, out, err = tool("compare", "--format", "json", normal, paths["subnormal-latency"])
+    lat = {r["row"]: r["candidates"][0] for r in strict_json(out)["rows"]}["latency dispatch n=1024 vulkan"]
+    check(lat["ratio"] == sys.float_info.max / 0.5 or lat["ratio"] == sys.float_info.max and lat["verdict"] == "faster",
+          "a 5e-324 µs latency: faster by the largest ratio (its inverse is no inf)", lat)
+    code, out, err = tool("compare", "--format", "json", normal, paths["quartiles"])
+    band = {r["row"]: r["candidates"][0] for r in strict_json(out)["rows"]}["copy vec4 n=268435456 vulkan"]["band"]
+    check(band is not None and 1e6 <= band < 2e6, "quartiles 1e-300 to 1e308: the spread held at 10^6", band)
+
+    # runs of one side at 1e-300, 1e-300 and 1e300: their range over their median is held too
+    code, out, err = tool("compare", "--format", "json", "--baseline", paths["tiny"], paths["tiny"],
+                          write_doc(extreme(h100, 1e300, 1e-300), "big.json", d), "--candidate", normal)
+    band = {r["row"]: r["candidates"][0] for r in strict_json(out)["rows"]}["copy vec4 n=268435456 vulkan"]["band"]
+    check(band is not None and 1e6 <= band < 2e6, "runs 1e-300 to 1e300 apart: the drift held at 10^6", band)
+    code, out, err = tool("compare", "--format", "json", "--backends", paths["apart"])
+    rows = {r["row"]: r["candidates"][0] for r in strict_json(out)["rows"]}
+    check(rows["copy vec4 n=268435456"]["ratio"] == sys.float_info.max and
+          rows["latency dispatch n=1024"]["ratio"] == sys.float_info.min, "--backends: 1e308 against 1e-300 GB/s "
+          "the largest double, 1e308 against 1e-300 µs the smallest", rows)
+    check(strict_json(vkbjson.dumps({"a": [math.inf, -math.inf, math.nan, 1.5]})) == {"a": [None, None, None, 1.5]},
+          "the tools' JSON writer: a number that is not finite is null, as in vkbench's files")
+
+    # report: significant figures, percentages with an exponent, no inf
+    for name, path in paths.items():
+        no_overflow_text(f"report {name}", *tool("report", path))
+    code, out, err = tool("report", paths["tiny"])
+    check("| vec4 | n=268435456 | 1.00e-300 |" in out, "report: 1e-300 in significant figures", out)
+    code, out, err = tool("report", paths["quartiles"])
+    check("1.00e+310% of api_copy (cuda)" in out and "| 1.00e+08% |" in out,
+          "report: a fraction of 1e308 and a spread held at 10^6, no inf%", out)
+    code, out, err = tool("report", paths["apart"])
+    check("copy 1.8e+308 (1 rows)" in out and "latency 2.23e-308 (1 rows)" in out and "matmul 1.8e+308 (4 rows)" in out,
+          "report: Vulkan / CUDA of 1e308 against 1e-300 at the doubles' ends (no log(0), no overflow)", out)
+    code, out, err = tool("report", paths["huge"])
+    check(re.search(r"latency 1\.000 \(1 rows\)", out) and "| vec4 | n=268435456 | 1.00e+308 |" in out,
+          "report: 1e308 in significant figures", out)
+
+    # plot: values no axis can draw are left out with one warning; the rest drawn
+    charts = os.path.join(d, "charts")
+    for name, path in paths.items():
+        code, out, err = tool("plot", path, "--out", charts, "--format", "svg")
+        check(code == 0 and "Traceback" not in err, f"plot {name}: exit {code}", out, err)
+        if name in ("tiny", "huge", "shape-huge"):
+            check(re.search(r"^plot\.py: warning: " + name + r": \d+ row\(s\) left out of the charts", err),
+                  f"plot {name}: the rows left out said", err)
+    code, out, err = tool("plot", paths["shape0"], "--out", charts, "--format", "svg")
+    check("roofline" not in out and len(out.split()) == 4,
+          "plot: a shape of 0 has no point on a roofline (no 0 / 0), its bars drawn", out)
+
+    # fleet: devices whose times are 1e308, 1.5e308 (their mean overflows) and 1e-300: numbers, no inf
+    fleet_dir = tempfile.mkdtemp()
+    for g, t in enumerate((1e308, 1.5e308, 1.55e308, 1.6e308, 1e-300)):
+        doc = extreme(fixture(), times=t)
+        for dev in doc["devices"]:
+            dev.update(host=f"node{g}", uuid=f"GPU-x-{g}")
+        write_doc(doc, f"node{g}.json", fleet_dir)
+    page = os.path.join(d, "fleet.html")
+    code, out, err = tool("fleet", fleet_dir, "--html", page)
+    no_overflow_text("fleet", code, out, err)
+    check(not re.search(r">(inf|nan)<", open(page).read()), "fleet --html: no inf in the heat map")
+    gpu = [{"model": "H100", "driver": "580", "verdict": "pass",
+            "rows": [{"row": "copy/vec4", "status": "ok", "metric": m}]} for m in (1e308, 1.5e308)]
+    verdicts = write_doc({"schema": "vkbench-health/1", "gpus": gpu}, "verdicts.json", d)
+    tsv = os.path.join(d, "base.tsv")
+    code, out, err = tool("fleet", verdicts, "--write-baseline", tsv)
+    row = [ln.split("\t") for ln in open(tsv).read().splitlines() if not ln.startswith("#")][0]
+    check(code == 0 and row[3] == "1.25e+308" and math.isfinite(float(row[4])), "fleet --write-baseline: the median "
+          "of 1e308 and 1.5e308 is 1.25e308, not inf", row)
+
+    # tune: a stub vkbench writes each extreme file as its run's result
+    for name in ("tiny", "huge", "subnormal-latency", "quartiles"):
+        stub = os.path.join(d, f"vkbench-{name}")
+        with open(stub, "w") as f:
+            f.write(f"#!/bin/sh\ncp '{paths[name]}' \"$7\"\n")
+        os.chmod(stub, 0o755)
+        out_json = os.path.join(d, f"tune-{name}.json")
+        code, out, err = tool("tune", "--vkbench", stub, "--json", out_json, "matmul", "dbuf", "BK=16")
+        no_overflow_text(f"tune {name}", code, out, err)
+        strict_json(open(out_json).read())
+    stub = os.path.join(d, "vkbench-apart")      # the defaults at 1e-300 GB/s, the --spec set at 1e308
+    with open(stub, "w") as f:
+        f.write(f"#!/bin/sh\ncase \"$*\" in *--spec*) cp '{paths['huge']}' \"$7\";; *) cp '{paths['tiny']}' \"$7\";; esac\n")
+    os.chmod(stub, 0o755)
+    code, out, err = tool("tune", "--vkbench", stub, "matmul", "dbuf", "BK=16")
+    check(code == 0 and re.search(r"^BK=16 +vulkan +1\.00e\+308 .* x1\.80e\+308 ", out, re.M),
+          "tune: 1e308 against defaults of 1e-300, the largest ratio", out, err)
 
 
 def run_shell(command):
