@@ -504,12 +504,23 @@ def predicted_fraction(r):
     return p if isinstance(p, (int, float)) and not isinstance(p, bool) else None
 
 
-HALF_NAMES = ("f16", "hgemm", "coopmat", "tc_peak", "acc16", "bf16")
+# The number type of a row's inputs, as its variant's name declares it (the JSON has no field for it): the first
+# type word of the name (peak's fma_f64, mad_i16, dot_u8x4, coopmat_s8_s32: the inputs' type comes first; a
+# vector width "x4" dropped), else fp16 for the matmul rows on half inputs (cooperative matrices, tensor-core
+# peaks, cuBLAS hgemm, fp16 accumulators), else fp32.
+TYPE_WORDS = {"f64": "fp64", "f32": "fp32", "f16": "fp16", "bf16": "bf16", "e4m3": "fp8", "e5m2": "fp8",
+              "s8": "int8", "u8": "int8", "i8": "int8", "i16": "int16", "i32": "int32", "u32": "int32",
+              "sgemm": "fp32", "hgemm": "fp16"}
+HALF_NAMES = ("coopmat", "tc_peak", "acc16")
 
 
-def precision(r):
-    """"fp16" for rows whose inputs are half precision (cooperative-matrix and tensor-core rows, cuBLAS
-    hgemm, the tensor-core peaks), else "fp32": a roof or a panel takes ceilings of its own precision."""
+def number_type(r):
+    """The number type of R's inputs: "fp32", "fp16", "fp64", "bf16", "fp8", "int8", "int16" or "int32" (see
+    TYPE_WORDS): a panel, a roof and its ceilings are of one number type."""
+    for word in r["variant"].split("_"):
+        t = TYPE_WORDS.get(re.sub(r"x[0-9]+$", "", word))
+        if t:
+            return t
     return "fp16" if any(s in r["variant"] for s in HALF_NAMES) else "fp32"
 
 

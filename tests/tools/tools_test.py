@@ -259,11 +259,12 @@ def case_plot_files():
     check(code == 0, "plot --format svg exit 0", out, err)
     written += out.split()
     # copy and matmul: sizes of two devices together make sweeps (bars at the largest size)
+    # a roofline per file and backend (each device under its own roofs); one file's: per backend
     for name in ("transpose_sweep", "matmul_sweep", "memory.stride_sweep", "copy_sweep", "copy_n268435456",
-                 "matmul_4096x4096x4096", "transpose_1024x2048", "roofline_vulkan", "roofline_cuda"):
-        for ext in ("png", "svg") if name.startswith("roofline") else ("png",):
-            path = os.path.join(out_dir, f"{name}.{ext}")
-            check(path in written and os.path.getsize(path) > 5000, f"chart {name}.{ext}", out)
+                 "matmul_4096x4096x4096", "transpose_1024x2048", "roofline_vulkan_v1-lavapipe",
+                 "roofline_vulkan_v2-h100", "roofline_cuda_v2-h100", "roofline_vulkan.svg", "roofline_cuda.svg"):
+        path = os.path.join(out_dir, name if name.endswith(".svg") else f"{name}.png")
+        check(path in written and os.path.getsize(path) > 5000, f"chart {os.path.basename(path)}", out)
     one_line_error(*tool("plot", fx("v2-h100.json"), "--out", "/proc/no/such/dir"), 6, "cannot create /proc/no")
     one_line_error(*tool("plot", fx("v2-h100.json"), "--format", "gif"), 2, "--format gif: png, svg or pdf")
     code, out, err = tool("plot", fx("tune-bare-list.json"), "--out", out_dir, "--format", "png")
@@ -1139,6 +1140,100 @@ def case_plot_roofs():
     big = plot.sources_of([vkbjson.load(write_doc(h, "dwarf.json"))])
     fig = plot.bars(plt, "matmul", "4096x4096x4096", big)
     check(fig.axes[0].get_yscale() == "log" and "log scale" in fig.axes[0].get_title(), "a dwarfing ceiling: log")
+    plt.close(fig)
+
+
+def peak_doc():
+    """The peak family's rows of every number type (v2-h100's device), as vkbench writes them: GFLOP/s and GOP/s."""
+    d = fixture("v2-h100.json")
+    template = next(r for r in d["results"] if r["variant"] == "dbuf" and r["backend"] == "vulkan")
+    d["results"] = []
+    for variant, unit, value in (("fma_f32", "GFLOP/s", 60000), ("fma_f16x2", "GFLOP/s", 120000),
+                                 ("fma_f64", "GFLOP/s", 30000), ("mad_i32", "GOP/s", 30000),
+                                 ("dot_u8x4", "GOP/s", 240000), ("coopmat_f16_f32", "GFLOP/s", 500000),
+                                 ("coopmat_s8_s32", "GOP/s", 900000)):
+        r = json.loads(json.dumps(template))
+        r.update(family="peak", variant=variant, shape={"n": 1024, "k": 4096}, shape_text="n=1024,k=4096")
+        r["metric"].update(name=unit, value=value, better="higher", fraction=None, ceiling=None)
+        d["results"].append(r)
+    return d
+
+
+def two_devices(doc, slower=0.5):
+    """DOC as a --device all file of two GPUs of one model: every row twice, device 1's API copies SLOWER times as
+    fast (its memory roof), its kernels as fast."""
+    d = json.loads(json.dumps(doc))
+    second = json.loads(json.dumps(d["results"]))
+    for r in d["results"]:
+        r["device_index"] = 0
+    for r in second:
+        r["device_index"] = 1
+        if r["variant"] == "api_copy":
+            r["metric"]["value"] *= slower
+    d["results"] += second
+    d["devices"] = [dict(e, index=i) for i in (0, 1) for e in d["devices"]]
+    return d
+
+
+def case_plot_types():
+    """Issue 36, read back from the figures: panels by number type (fp64 and int8 rows never under "fp32 kernels"
+    or "fp16 kernels"), each with its unit; a roofline per device of a two-GPU file, each under its own memory roof,
+    its labels inside the axes; latency bars and sweeps on a log axis that says "lower is better"."""
+    import plot
+    from matplotlib.container import BarContainer
+    plt = plot.pyplot()
+    src = plot.sources_of([vkbjson.load(write_doc(peak_doc(), "peak.json"))])
+    fig = plot.bars(plt, "peak", "n=1024,k=4096", src)
+    panels = {ax.get_title(): ([t.get_text() for t in ax.get_xticklabels()], ax.get_ylabel(),
+                               [b.get_height() for c in ax.containers if isinstance(c, BarContainer) for b in c])
+              for ax in fig.axes}
+    want = {"fp64 kernels": (["fma_f64"], "GFLOP/s", [30000]),
+            "fp32 kernels": (["fma_f32"], "GFLOP/s", [60000]),
+            "fp16 kernels": (["fma_f16x2", "coopmat_f16_f32"], "GFLOP/s", [120000, 500000]),
+            "int32 kernels": (["mad_i32"], "GOP/s", [30000]),
+            "int8 kernels": (["dot_u8x4", "coopmat_s8_s32"], "GOP/s", [240000, 900000])}
+    check(panels == want, "peak: a panel per number type, titled with it, its rows, unit and values", panels)
+    plt.close(fig)
+    # a roofline per device: two GPUs of one file, device 1's copies half as fast: each its own memory roof
+    path = write_doc(two_devices(fixture("v2-h100.json")), "two.json")
+    figs = {name: fig for _, name, fig in plot.figures(plt, plot.sources_of([vkbjson.load(path)]))
+            if name.startswith("roofline")}
+    check(sorted(figs) == ["roofline_cuda_device0", "roofline_cuda_device1", "roofline_vulkan_device0",
+                           "roofline_vulkan_device1"], "a roofline per backend and device", sorted(figs))
+    for name, fig in figs.items():
+        ax = fig.axes[0]
+        roof = next(ln for ln in ax.get_lines() if ln.get_label().startswith("memory roof"))
+        bw = roof.get_ydata()[0] / roof.get_xdata()[0]
+        want = 3003.473633566434 * (0.5 if name.endswith("1") else 1)      # the best API copy (CUDA's) of that GPU
+        check(abs(bw - want) < 1e-6 * want, f"{name}: its own memory roof", bw, want)
+        check(ax.get_title().endswith("NVIDIA H100 80GB HBM3 (device %s)" % name[-1]), f"{name}: titled with its GPU",
+              ax.get_title())
+        box = ax.get_window_extent()
+        renderer = fig.canvas.get_renderer()
+        for t in ax.texts:
+            e = type(t).__mro__[1].get_window_extent(t, renderer)    # the text alone (an annotation's arrow apart)
+            check(box.x0 - 1 <= e.x0 and e.x1 <= box.x1 + 1 and box.y0 - 1 <= e.y0 and e.y1 <= box.y1 + 1,
+                  f"{name}: the label {t.get_text()!r} inside the axes", e, box)
+        plt.close(fig)
+    # latency: a log axis that says lower is better, in bars and in a sweep
+    lat = fixture("v2-h100.json")
+    template = next(r for r in lat["results"] if r["variant"] == "dbuf" and r["backend"] == "vulkan")
+    lat["results"] = []
+    for n in (1024, 4096, 16384):
+        for variant, us in (("timestamp", 1.61), ("dispatch", 5.07), ("submit_fence", 44.3)):  # 28x: no log for range
+            r = json.loads(json.dumps(template))
+            r.update(family="latency", variant=variant, shape={"n": n}, shape_text=f"n={n}")
+            r["metric"].update(name="us", better="lower", value=us, fraction=None, ceiling=None)
+            lat["results"].append(r)
+    src = plot.sources_of([vkbjson.load(write_doc(lat, "latency.json"))])
+    fig = plot.bars(plt, "latency", "n=1024", src)
+    ax = fig.axes[0]
+    check(ax.get_yscale() == "log" and ax.get_ylabel() == "us (lower is better)" and "lower is better" in
+          ax.get_title(), "latency bars: a log axis, lower is better", ax.get_yscale(), ax.get_ylabel())
+    plt.close(fig)
+    fig = plot.sweep(plt, "latency", src)
+    check(fig.axes[0].get_yscale() == "log" and fig.axes[0].get_ylabel() == "us (lower is better)",
+          "latency sweep: a log axis, lower is better", fig.axes[0].get_yscale(), fig.axes[0].get_ylabel())
     plt.close(fig)
 
 
