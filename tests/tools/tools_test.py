@@ -962,6 +962,91 @@ def case_compare_runs():
                    "cannot read")
 
 
+def row_set(doc, row, value=None, iqr=None, **fields):
+    """DOC (in place) with ROW ("family/variant shape") at metric VALUE, its times from that value (median =
+    1 / VALUE, quartiles IQR apart around it), and FIELDS; returns DOC."""
+    for r in doc["results"]:
+        if f"{r['family']}/{r['variant']} {r['shape_text']}" == row:
+            if value is not None:
+                med = 1.0 / value
+                half = (iqr if iqr is not None else r["time_ms"]["iqr_over_median"]) / 2
+                r["metric"]["value"] = value
+                r["time_ms"].update(min=med * (1 - half), q1=med * (1 - half), median=med, q3=med * (1 + half),
+                                    max=med * (1 + half), mean=med, iqr_over_median=2 * half)
+            r.update(fields)
+    return doc
+
+
+def case_compare_gate():
+    """compare.py's gate at its edges (issue 37: 2 of 6 planted gate bugs caught): a loss of exactly --threshold
+    is no regression; the rank test's guard where 3 runs a side decide; each side's own noise, combined; the
+    spread within runs where the runs agree; a FAIL the baseline lacks, or also failed, or in one run of three;
+    each GPU of a --device all file its own row."""
+    d = tempfile.mkdtemp()
+    row, name = SLOW_ROW, "copy vec4 n=65536 vulkan"
+    base = row_set(fixture(), row, 100.0)
+
+    def verdict(*args):
+        code, rows, doc, err = compare_json(*args)
+        return code, rows[name]
+
+    # exactly 5% slower is not "more than 5%"; 5.1% is
+    b = write_doc(base, "b.json", d)
+    code, j = verdict(b, write_doc(row_set(fixture(), row, 95.0), "c95.json", d))
+    check(code == 0 and j["ratio"] == 0.95 and j["verdict"] == "slower", "5% slower at --threshold 5: slower, exit 0", j)
+    code, j = verdict(b, write_doc(row_set(fixture(), row, 94.9), "c949.json", d))
+    check(code == 1 and j["verdict"] == "SLOWER", "5.1% slower: SLOWER, exit 1", j)
+    # one run a side: the candidate's own spread (30%) widens the band: hypot(2%, 30%), unclear
+    code, j = verdict(b, write_doc(row_set(fixture(), row, 90.0, iqr=0.3), "wide.json", d))
+    check(abs(j["band"] - math.hypot(0.02, 0.3)) < 1e-9 and j["verdict"] == "unclear", "the candidate's spread "
+          "in the band, combined by root of squares", j)
+    code, j = verdict(write_doc(row_set(fixture(), row, 100.0, iqr=0.3), "bwide.json", d),
+                      write_doc(row_set(fixture(), row, 90.0), "c90.json", d))
+    check(abs(j["band"] - math.hypot(0.3, 0.02)) < 1e-9 and j["verdict"] == "unclear", "the baseline's spread", j)
+    # 3 runs a side: the smallest p is 2/20 = 0.1; a baseline run at the candidate's speed (p 0.2, not
+    # significant): at --alpha 0.05 (0.1 > alpha: the band alone) SLOWER; at --alpha 0.1 the test decides: unclear
+    bruns = [write_doc(row_set(fixture(), row, v), f"r{i}.json", d) for i, v in enumerate((100.0, 100.0, 50.0))]
+    cruns = [write_doc(row_set(fixture(), row, 50.0), f"s{i}.json", d) for i in range(3)]
+    code, j = verdict("--baseline", *bruns, "--candidate", *cruns)
+    check(j["verdict"] == "SLOWER" and j["p"] > 0.1, "3 runs a side at alpha 0.05: the band alone", j)
+    code, j = verdict("--alpha", "0.1", "--baseline", *bruns, "--candidate", *cruns)
+    check(j["verdict"] == "unclear", "3 runs a side at alpha 0.1: the rank test must confirm, and does not", j)
+    # runs that agree (no drift) but each spread 20%: the band is the spread within, not the drift's 0
+    bruns = [write_doc(row_set(fixture(), row, 100.0, iqr=0.2), f"w{i}.json", d) for i in range(3)]
+    cruns = [write_doc(row_set(fixture(), row, 90.0, iqr=0.2), f"x{i}.json", d) for i in range(3)]
+    code, j = verdict("--baseline", *bruns, "--candidate", *cruns)
+    check(abs(j["band"] - math.hypot(0.2, 0.2)) < 1e-9 and j["verdict"] == "unclear", "several runs: their spread "
+          "within counts where they agree", j)
+    # FAIL: a row the baseline lacks, a row the baseline failed too, a row failed in one run of three
+    extra = fixture()
+    new = json.loads(json.dumps(next(r for r in extra["results"] if r["variant"] == "vec4")))
+    new.update(variant="vec8", status="fail", time_ms=None, metric=None, check={"method": "exact",
+               "reason": "element 3: 1 vs 2"})
+    extra["results"].append(new)
+    code, rows, doc, _ = compare_json(fx("v2-lavapipe.json"), write_doc(extra, "extra.json", d))
+    check(code == 1 and rows["copy vec8 n=1024 vulkan"]["verdict"] == "FAIL", "a failed row the baseline lacks: "
+          "FAIL", rows)
+    code, rows, doc, _ = compare_json(write_doc(extra, "extra-base.json", d), write_doc(extra, "extra2.json", d))
+    check(code == 1 and rows["copy vec8 n=1024 vulkan"]["verdict"] == "FAIL", "failed in both: FAIL", rows)
+    runs = [scaled(fixture(), 1.0, repeat=i) for i in range(3)]
+    row_set(runs[1], row, status="fail", error="vkQueueSubmit: VK_ERROR_DEVICE_LOST")
+    reps = fixture()
+    reps["results"] = [r for doc in runs for r in doc["results"]]
+    code, j = verdict(fx("v2-lavapipe.json"), write_doc(reps, "reps.json", d))
+    check(code == 1 and j["verdict"] == "FAIL", "failed in one run of three, timed in two: FAIL", j)
+    # two GPUs of one file: device 1's row 20% slower is that row's verdict, device 0's stays same
+    two = two_devices(fixture())
+    slow = json.loads(json.dumps(two))
+    for r in slow["results"]:
+        if r.get("device_index") == 1 and f"{r['family']}/{r['variant']} {r['shape_text']}" == row:
+            r["metric"]["value"] *= 0.8
+            r["time_ms"] = {k: (v / 0.8 if k != "iqr_over_median" and v is not None else v)
+                            for k, v in r["time_ms"].items()}
+    code, rows, doc, err = compare_json(write_doc(two, "two.json", d), write_doc(slow, "two-slow.json", d))
+    check(code == 1 and rows[name]["verdict"] == "same" and rows[name + " 1"]["verdict"] == "SLOWER"
+          and "measured twice" not in err, "--device all: each GPU's row its own", rows, err)
+
+
 def noisy_runs(rng, truth, drift, runs, slower=1.0):
     """RUNS copies of the document TRUTH, each row's metric drawn around its own with the row's
     run-to-run drift DRIFT[key] (a log-normal sigma), every kernel row SLOWER times slower."""
