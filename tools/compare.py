@@ -26,7 +26,6 @@ when the band is wider than --threshold (the noise hides a regression of that si
 settle or was SUSPECT, when a spread is unknown (one repetition), or when the rank test does not
 confirm the band; every verdict is unclear and warned about when a spread passes --absurd percent."""
 import argparse
-import json
 import math
 import os
 import sys
@@ -175,7 +174,7 @@ def run_noise(results):
     within = [s for s in (vkbjson.spread(r)[0] for r in results) if s is not None]
     if len(results) >= 2:
         values = [vkbjson.speed(r) for r in results]
-        drift = (max(values) - min(values)) / vkbjson.median(values)
+        drift = vkbjson.bounded((max(values) - min(values)) / vkbjson.median(values), vkbjson.SPREAD_CAP)
         return max(drift, vkbjson.median(within)) if within else drift
     return within[0] if within else None
 
@@ -185,7 +184,7 @@ def judge(base, cand, opts):
     {ratio, band, p, verdict, absurd}: ratio of the median speeds (vkbjson.speed: the metric, inverted where
     lower is better), so that above 1 the candidate is faster for every metric, latencies included."""
     bv, cv = [vkbjson.speed(r) for r in base], [vkbjson.speed(r) for r in cand]
-    ratio = vkbjson.median(cv) / vkbjson.median(bv)
+    ratio = vkbjson.ratio(vkbjson.median(cv), vkbjson.median(bv))    # 1e308 against 1e-300: no inf, no 0
     out = {"ratio": ratio, "band": None, "p": None, "verdict": "unclear", "absurd": None, "runs": [len(bv), len(cv)]}
     noises = [run_noise(base), run_noise(cand)]
     within = [vkbjson.spread(r)[0] for r in base + cand]
@@ -227,7 +226,7 @@ def compare(base, cand, keys, opts):
 # --- output ---
 
 def metric_text(v):
-    return f"{v:.0f}" if v >= 1000 else f"{v:.1f}" if v >= 10 else f"{v:.3g}"
+    return vkbjson.sig(v) if not 1e-4 <= v < 1e6 else f"{v:.0f}" if v >= 1000 else f"{v:.1f}" if v >= 10 else f"{v:.3g}"
 
 
 def row_name(k):
@@ -236,19 +235,19 @@ def row_name(k):
 
 def summary(side, rows, base):
     t = {v: 0 for v in VERDICTS}
-    logs = []
+    ratios = []
     for j in rows.values():
         t[j["verdict"]] += 1
         if "ratio" in j:
-            logs.append(math.log(j["ratio"]))
+            ratios.append(j["ratio"])
     return {"candidate": side.name, "files": [d["path"] for d in side.docs], "runs": side.runs, "counts": t,
-            "compared": len(logs), "geomean": math.exp(sum(logs) / len(logs)) if logs else None,
+            "compared": len(ratios), "geomean": vkbjson.geomean(ratios) if ratios else None,
             "not_in_baseline": len(side.timed.keys() - base.timed.keys())}
 
 
 def summary_text(s, backends, threshold):
     t = s["counts"]
-    geo = (f"geometric mean of ratios {s['geomean']:.3f} over {s['compared']} rows" if s["compared"]
+    geo = (f"geometric mean of ratios {vkbjson.ratio_text(s['geomean'])} over {s['compared']} rows" if s["compared"]
            else "no common rows")
     extra = [f"{t['missing']} missing"] if t["missing"] else []
     if t["FAIL"]:
@@ -264,9 +263,9 @@ def cells(j):
     """(ratio, noise, p, verdict) texts of one judgement."""
     if j["verdict"] in ("missing", "FAIL"):
         return "-", "", "", j["verdict"]
-    noise = f"±{100 * j['band']:.1f}%" if j["band"] is not None else "?"
+    noise = f"±{vkbjson.pct(j['band'])}" if j["band"] is not None else "?"
     p = f"{j['p']:.3f}" if j["p"] is not None else ""
-    return f"{j['ratio']:.3f}", noise, p, j["verdict"]
+    return vkbjson.ratio_text(j["ratio"]), noise, p, j["verdict"]
 
 
 def render_text(head, table, notes, summaries, many, ranked, out):
@@ -441,7 +440,7 @@ def main():
                "candidates": summaries, "rows": rows, "gate": gate, "exit_code": code,
                "settings": {"threshold": args.threshold, "noise_floor": args.noise_floor, "alpha": args.alpha,
                             "absurd": args.absurd, "strict": args.strict, "backends": args.backends}}
-        out.append(json.dumps(doc, indent=1))
+        out.append(vkbjson.dumps(doc))
     sys.stdout.write("\n".join(out) + "\n")
     return code
 

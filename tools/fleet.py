@@ -17,7 +17,6 @@ report is on stdout). Exit 0: nothing flagged; 1: a device flagged; 2: unreadabl
 import html
 import math
 import os
-import statistics
 import sys
 
 import vkbjson
@@ -102,7 +101,7 @@ def read(path, devices, order):
 
 
 def median_abs_dev(xs, mid):
-    return statistics.median(abs(x - mid) for x in xs)
+    return vkbjson.median([abs(x - mid) for x in xs])
 
 
 def judge(devices, threshold, sigmas):
@@ -145,9 +144,10 @@ def judge(devices, threshold, sigmas):
             if len(timed) < MIN_GROUP:
                 continue
             judged += 1
-            t = [ts[0] if len(ts) == 1 else statistics.median(ts) for ts in (d.times[k] for d in timed)]
-            mid = statistics.median(t)
-            speed = [mid / v for v in t]          # above 1: faster than the fleet's median
+            # vkbjson's median and ratio: times near the largest double or the smallest give no inf, no 0
+            t = [vkbjson.median(ts) for ts in (d.times[k] for d in timed)]
+            mid = vkbjson.median(t)
+            speed = [vkbjson.ratio(mid, v) for v in t]          # above 1: faster than the fleet's median
             group_sigma = SIGMA_PER_MAD * median_abs_dev(speed, 1.0)
             spreads.append(group_sigma)
             for d, ratio in zip(timed, speed):
@@ -157,7 +157,7 @@ def judge(devices, threshold, sigmas):
                 bound = sigmas * sigma
                 if 1 - ratio > threshold and 1 - ratio > bound:
                     d.slow.append((k, ratio, bound))
-        summary[model] = (devs, rows, judged, statistics.median(spreads) if spreads else None)
+        summary[model] = (devs, rows, judged, vkbjson.median(spreads) if spreads else None)
     return summary, ratios
 
 
@@ -168,7 +168,7 @@ def row_text(k):
 
 
 def pct(x):
-    return f"{100 * x:.1f}%"
+    return vkbjson.pct(x)
 
 
 def report(order, devices, summary, args, nfiles, out):
@@ -187,7 +187,7 @@ def report(order, devices, summary, args, nfiles, out):
             w("  a CPU implementation in a fleet of GPUs: the node's GPU is missing or its driver is not loaded\n")
         if d.slow:
             worst = sorted(d.slow, key=lambda s: s[1])
-            med = statistics.median(s[1] for s in d.slow)
+            med = vkbjson.median([s[1] for s in d.slow])
             w(f"  slower on {len(d.slow)} row{'s' * (len(d.slow) != 1)}: median {med:.3f}x the fleet, worst "
               f"{worst[0][1]:.3f}x\n")
             for k, ratio, bound in worst[:args.rows]:
@@ -261,7 +261,7 @@ def heat_map(order, devices, ratios, args):
             ratio = ratios[id(d)].get(k)
             bad = any(s[0] == k for s in d.slow) or any(f[0] == k for f in d.failed + d.missing)
             st = d.status.get(k, "missing")
-            text = f"{ratio:.3f}" if ratio is not None else ("FAIL" if st.startswith("fail") else "")
+            text = vkbjson.ratio_text(ratio) if ratio is not None else ("FAIL" if st.startswith("fail") else "")
             out.append(f"<td{' class=flag' if bad else ''} style='background:{colour(ratio)}' "
                        f"title='{e(st)}'>{text}</td>")
         out.append("</tr>")
@@ -314,11 +314,11 @@ def write_baseline(paths, out):
                 gpus.append(mine)
     if not values:
         vkbjson.die("no passing GPU with a timed row in the verdicts: no baseline to write")
-    medians = {key: statistics.median(xs) for key, xs in values.items()}
+    medians = {key: vkbjson.median(xs) for key, xs in values.items()}     # of 1e308 and 1.5e308: no inf
     middles = {}                          # (model, driver) -> [log of one GPU's median of speed / row median]
     for mine in gpus:
-        logs = [math.log(m / medians[key]) for key, m in mine.items()]
-        middles.setdefault(next(iter(mine))[:2], []).append(statistics.median(logs))
+        logs = [math.log(vkbjson.ratio(m, medians[key])) for key, m in mine.items()]
+        middles.setdefault(next(iter(mine))[:2], []).append(vkbjson.median(logs))
     lines = ["# vkbench baseline 1\n", "# model\tdriver\trow\tmedian\tnoise (from fleet.py --write-baseline; row "
              f"{AGGREGATE_ROW}: a GPU's median of its rows over their medians)\n"]
     for (model, driver, row), xs in sorted(values.items()):
@@ -326,7 +326,7 @@ def write_baseline(paths, out):
         noise = max(SIGMA_PER_MAD * median_abs_dev(xs, mid), MIN_SIGMA * mid)
         lines.append(f"{model}\t{driver}\t{row}\t{mid:.6g}\t{noise:.6g}\n")
     for (model, driver), logs in sorted(middles.items()):
-        mid = statistics.median(logs)     # near 0: the rows' medians are the same GPUs'
+        mid = vkbjson.median(logs)        # near 0: the rows' medians are the same GPUs'
         noise = max(SIGMA_PER_MAD * median_abs_dev(logs, mid), MIN_SIGMA)
         lines.append(f"{model}\t{driver}\t{AGGREGATE_ROW}\t{math.exp(mid):.6g}\t{noise * math.exp(mid):.6g}\n")
     out.finish("".join(lines))

@@ -2,12 +2,13 @@
 """plot.py FILE... [--out DIR] [--format png,svg]: charts from vkbench results files, with matplotlib.
 Several files (two devices, two runs) share each chart, one series per file. Per family and shape: bars
 per variant (in `vkbench list` order), backend and file, error bars from the spread, ceilings as reference
-lines (a log axis where one dwarfs the bars; fp32 and fp16 kernels in panels of their own, each under its
-own precision's ceilings) and the rule's predictions as marks; for a family run at
-several sizes: the metric against the swept dim (a product of two dims: one panel per variant, one line
-per value of the other dim), with its ceilings dashed and the predictions dotted; per backend, a roofline
-of the families that do arithmetic (matmul, reduce): achieved GFLOP/s against arithmetic intensity under
-the measured bandwidth roof and one compute roof per precision, each from ceilings of its own precision
+lines (a log axis where one dwarfs the bars, and for a metric where lower is better; each number type's
+kernels (fp64, fp32, fp16, int8, ...) in a panel of its own, under its own type's ceilings) and the rule's
+predictions as marks; for a family run at several sizes: the metric against the swept dim (a product of two
+dims: one panel per variant, one line per value of the other dim), with its ceilings dashed and the
+predictions dotted; per backend and device (each GPU of a --device all file, each file), a roofline of the
+families that do arithmetic (matmul, reduce): achieved GFLOP/s against arithmetic intensity under that
+device's measured bandwidth roof and one compute roof per number type, each from ceilings of its own type
 (an fp32 roof never from a tensor-core peak). Prints the files it wrote, all inside --out: names made
 from a file's fields are made safe, and every chart follows the tools' output-path rule (README)."""
 import argparse
@@ -35,8 +36,25 @@ def number(v):
     return f"{v:.0f}" if v >= 100 else f"{v:.3g}"
 
 
-def fp16(r):
-    return vkbjson.precision(r) == "fp16"
+TYPES = ("fp64", "fp32", "bf16", "fp16", "fp8", "int32", "int16", "int8")     # panels' and roofs' order
+ELEMENT_BYTES = {"fp64": 8, "fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int32": 4, "int16": 2, "int8": 1}
+TYPE_COLOURS = {"fp64": "#2ca02c", "fp32": "#1f77b4", "bf16": "#9467bd", "fp16": "#d62728", "fp8": "#8c564b",
+                "int32": "#7f7f7f", "int16": "#bcbd22", "int8": "#ff7f0e"}
+
+
+def number_type(r):
+    return vkbjson.number_type(r)
+
+
+def lower_better(rows):
+    """Whether ROWS' metric is one where lower is better (a latency): drawn on a log axis, said on it."""
+    return any(r["metric"].get("better") == "lower" for r in rows)
+
+
+def metric_label(rows):
+    """The y label of ROWS' metric: its unit (or units), and "lower is better" where it is."""
+    units = " / ".join(dict.fromkeys(r["metric"]["name"] for r in rows))
+    return units + (" (lower is better)" if lower_better(rows) else "")
 
 
 def chart_name(text):
@@ -48,11 +66,24 @@ def chart_name(text):
 
 def error_bar(r):
     """(below, above) the metric from the spread of the repetitions: the metric at the third and the
-    first quartile of the time (the metric is work over time), or (0, 0) without quartiles."""
+    first quartile of the time (the metric is work over time), or (0, 0) without quartiles or where the
+    bar would reach past what an axis can draw. Never negative (rounding of equal quartiles)."""
     t, v = r.get("time_ms") or {}, r["metric"]["value"]
     if not t.get("q1") or not t.get("q3") or not t.get("median"):
         return 0.0, 0.0
-    return v - v * t["median"] / t["q3"], v * t["median"] / t["q1"] - v
+    low, high = v * (t["median"] / t["q3"]), v * (t["median"] / t["q1"])
+    if not (drawable(low) and drawable(high)):
+        return 0.0, 0.0
+    return max(0.0, v - low), max(0.0, high - v)
+
+
+# matplotlib's ticks overflow near the largest double: values outside this range (a file of absurd numbers,
+# 1e-300 or 1e308) are left out of the charts, with a warning, rather than end in a traceback
+DRAWABLE = (1e-100, 1e100)
+
+
+def drawable(x):
+    return DRAWABLE[0] <= x <= DRAWABLE[1]
 
 
 # --- what to draw (plain data, tested without matplotlib) ---
@@ -61,7 +92,12 @@ class Source:
     """One input file: its document, rows that were timed, and the name its series carry."""
     def __init__(self, doc, name):
         self.doc, self.name = doc, name
-        self.rows = vkbjson.timed(doc)
+        rows = vkbjson.timed(doc)
+        self.rows = [r for r in rows if drawable(r["metric"]["value"]) and drawable(r["time_ms"]["median"])
+                     and all(abs(v) <= DRAWABLE[1] for v in r["shape"].values())]
+        if len(self.rows) < len(rows):
+            vkbjson.warn(f"{vkbjson.label(doc)}: {len(rows) - len(self.rows)} row(s) left out of the charts: a "
+                         f"metric, time or size outside {DRAWABLE[0]:g} to {DRAWABLE[1]:g}, which no axis can draw")
 
 
 def sources_of(docs):
@@ -136,7 +172,7 @@ def sweep_plan(fam, sources):
             panels[panel].append({"label": f"{name} predicted", "role": "predicted", "style": colour,
                                   "xs": [p[0] for p in pred], "ys": [p[1] for p in pred]})
     return {"family": fam, "xlabel": xlabel, "fixed": fixed, "metric": rows[0][1]["metric"]["name"],
-            "panels": dict(sorted(panels.items()))}
+            "lower": lower_better([r for _, r in rows]), "panels": dict(sorted(panels.items()))}
 
 
 def short_shape(text):
@@ -154,28 +190,33 @@ def intensity(r):
     s = r["shape"]
     if r["family"] == "matmul":
         m, n, k = s["m"], s["n"], s["k"]
-        elem = 2 if fp16(r) else 4
-        return 2.0 * m * n * k, elem * (m * k + k * n) + 4 * m * n
-    if r["family"] == "reduce":
-        return float(s["n"]), 4.0 * s["n"]
-    return None
+        elem = ELEMENT_BYTES[number_type(r)]
+        flops, nbytes = 2.0 * m * n * k, elem * (m * k + k * n) + 4 * m * n
+    elif r["family"] == "reduce":
+        flops, nbytes = float(s["n"]), 4.0 * s["n"]
+    else:
+        return None
+    return (flops, nbytes) if flops > 0 and nbytes > 0 else None     # a shape of 0: no point, no 0 / 0
 
 
-def roofline_plan(source_list, backend):
-    """Points of BACKEND's kernels and the roofs under them: the measured bandwidth (best GB/s ceiling
-    of the device), and one compute roof per precision that has points and a measured ceiling."""
+def roofline_plan(source_list, backend, rank=0):
+    """Points of BACKEND's kernels on one device (RANK: vkbjson.device_ranks, the file's device of that backend)
+    and the roofs under them, each from that device's own rows: the measured bandwidth (its best GB/s ceiling),
+    and one compute roof per number type that has points and a measured ceiling."""
     points, roofs = [], {}
     for s in source_list:
         for r in s.rows:
-            if r["backend"] == backend and not r["ceiling_row"] and intensity(r):
+            if r["backend"] == backend and r["device_rank"] == rank and not r["ceiling_row"] and intensity(r):
                 flops, nbytes = intensity(r)
-                points.append({"label": r["variant"], "shape": r["shape_text"], "family": r["family"], "source": s.name,
-                               "precision": "fp16" if fp16(r) else "fp32", "x": flops / nbytes,
-                               "y": flops / (r["time_ms"]["median"] * 1e-3) / 1e9})
+                x, y = flops / nbytes, flops / (r["time_ms"]["median"] * 1e-3) / 1e9
+                if drawable(x) and drawable(y):
+                    points.append({"label": r["variant"], "shape": r["shape_text"], "family": r["family"],
+                                   "source": s.name, "precision": number_type(r), "x": x, "y": y})
     if not points:
         return None
-    precisions = sorted({p["precision"] for p in points}, reverse=True)
-    every = [r for s in source_list for r in s.rows if r["ceiling_row"]]
+    precisions = [t for t in TYPES if t in {p["precision"] for p in points}]
+    # the roofs of this device: a ceiling of the other device (or the other GPU of a --device all file) is not its
+    every = [r for s in source_list for r in s.rows if r["ceiling_row"] and r["device_rank"] == rank]
     # the memory roof: the best copy through device memory (not shared memory, not a cached size)
     bw = [r for r in every if r["metric"]["name"] == "GB/s" and r["variant"] == "api_copy"
           and r.get("fits_in_cache") is not True]
@@ -183,7 +224,7 @@ def roofline_plan(source_list, backend):
         best = max(bw, key=lambda r: r["metric"]["value"])
         roofs["memory"] = (best["metric"]["value"], f"{best['family']}/{best['variant']} ({best['backend']})")
     for prec in precisions:
-        comp = [r for r in every if r["metric"]["name"] == "GFLOP/s" and (fp16(r) == (prec == "fp16"))]
+        comp = [r for r in every if r["metric"]["name"] in ("GFLOP/s", "GOP/s") and number_type(r) == prec]
         if comp:
             best = max(comp, key=lambda r: r["metric"]["value"])
             roofs[prec] = (best["metric"]["value"], f"{best['variant']} ({best['backend']})")
@@ -205,7 +246,7 @@ def roofline_plan(source_list, backend):
         shapes = len(shapes_of[p["family"]]) > 1
         p["text"] = p["label"] + (f" {short_shape(p['shape'])}" if shapes else "") + (f" [{p['source']}]" if named
                                                                                       else "")
-    return {"backend": backend, "points": points, "roofs": roofs, "precisions": precisions}
+    return {"backend": backend, "rank": rank, "points": points, "roofs": roofs, "precisions": precisions}
 
 
 # --- drawing ---
@@ -220,6 +261,18 @@ def save(plt, fig, out, name, formats, written, inputs):
         f.finish()
         written.append(path)
     plt.close(fig)
+
+
+def device_of(sources, backend, rank):
+    """The name of the device of BACKEND at RANK (vkbjson.device_ranks) in SOURCES' files: its devices entry
+    by index where the file has several, else the file's device of that backend."""
+    for s in sources:
+        idx = next((r.get("device_index") for r in s.doc["results"] if r["backend"] == backend
+                    and r["device_rank"] == rank), None)
+        entry = next((d for d in s.doc["devices"] if d["backend"] == backend and d.get("index") == idx), None)
+        if entry is not None and idx is not None:
+            return entry["name"] + (f" (device {idx})" if any(r["device_rank"] for r in s.doc["results"]) else "")
+    return devices_text(sources)
 
 
 def devices_text(sources):
@@ -240,12 +293,14 @@ def with_legend(fig, axes, top):
 
 
 def bar_panels(kernels, ceilings):
-    """[(title, kernels, ceilings)]: fp32 and fp16 kernels apart when both ran, each under its own
-    ceilings (a cuBLAS fp16 line would flatten the fp32 bars)."""
-    if len({fp16(r) for _, r in kernels}) < 2:
+    """[(title, kernels, ceilings)]: kernels of each number type (vkbjson.number_type) in a panel of their own
+    when several ran, titled with the type, each under ceilings of its own type (a cuBLAS fp16 line would
+    flatten the fp32 bars); a bandwidth ceiling (bytes have no type) is over every panel."""
+    types = [t for t in TYPES if t in {number_type(r) for _, r in kernels}]
+    if len(types) < 2:
         return [("", kernels, ceilings)]
-    return [(title, [k for k in kernels if fp16(k[1]) == half], [c for c in ceilings if fp16(c[1]) == half])
-            for title, half in (("fp32", False), ("fp16", True))]
+    return [(t, [k for k in kernels if number_type(k[1]) == t],
+             [c for c in ceilings if number_type(c[1]) == t or c[1]["metric"]["name"] == "GB/s"]) for t in types]
 
 
 def bars(plt, fam, shape, sources):
@@ -294,15 +349,20 @@ def bars(plt, fam, shape, sources):
                        label=f"ceiling: {c['variant']} "
                              f"({series_label(('', c['backend'], s.name), (False, True, many[2]))})"
                              f" {number(c['metric']['value'])} {c['metric']['name']}")
-        # a ceiling far above the bars (a tensor-core peak over fp32 kernels) would squash them: a log axis
-        if pc and max(c["metric"]["value"] for _, c in pc) > 8 * tallest > 0:
+        # a ceiling far above the bars (a tensor-core peak over fp32 kernels) would squash them, and a latency
+        # of 0.165 µs beside one of 40 µs would be no bar: a log axis
+        if lower_better([r for _, r in pk]):
+            ax.set_yscale("log")
+            ax.set_title(f"{title} kernels (log scale, lower is better)" if title else "log scale, lower is better",
+                         fontsize=9)
+        elif pc and max(c["metric"]["value"] for _, c in pc) > 8 * tallest > 0:
             ax.set_yscale("log")
             ax.set_title(f"{title} kernels (log scale)" if title else "log scale", fontsize=9)
         elif title:
             ax.set_title(f"{title} kernels", fontsize=9)
         ax.set_xticks([j + width * (len(keys) - 1) / 2 for j in range(len(variants))])
         ax.set_xticklabels(variants, rotation=30, ha="right")
-    axes[0][0].set_ylabel(kernels[0][1]["metric"]["name"])
+        ax.set_ylabel(metric_label([r for _, r in pk]))     # each panel its unit: GFLOP/s beside GOP/s
     fig.suptitle(f"{fam} {shape} on {devices_text(sources)}", fontsize=11)
     return with_legend(fig, axes, 0.92)
 
@@ -321,7 +381,9 @@ def sweep(plt, fam, sources):
     log_x = min(xs_all) > 0 and max(xs_all) / min(xs_all) >= 16 and not even
     ceiling_index = {}
     ys_all = [y for p in panels.values() for sr in p for y in sr["ys"] if y > 0]
-    log_y = ys_all and max(ys_all) / min(ys_all) > 50         # two devices apart: a log axis
+    # two devices apart, or a latency (lower is better: small values matter most): a log axis
+    log_y = ys_all and (max(ys_all) / min(ys_all) > 50 or lower_better([r for s in sources for r in s.rows
+                                                                          if r["family"] == fam]))
     for ax, (name, series) in zip(axes.flat, panels.items()):
         for sr in series:
             st = style(sr["style"])
@@ -349,6 +411,9 @@ def sweep(plt, fam, sources):
         ax.set_visible(False)
     for ax in axes[:, 0]:
         ax.set_ylabel(plan["metric"])
+    if plan["lower"]:
+        for ax in axes[:, 0]:
+            ax.set_ylabel(f"{plan['metric']} (lower is better)")
     fixed = f" (lines: {', '.join(plan['fixed'])}; dashed: ceilings)" if plan["fixed"] else ""
     fig.suptitle(f"{fam} sweep on {devices_text(sources)}{fixed}", fontsize=11)
     return with_legend(fig, axes, 0.95)
@@ -388,12 +453,12 @@ def place_labels(fig, ax, texts):
             t.set_verticalalignment("center")
 
 
-def roofline(plt, sources, backend):
-    plan = roofline_plan(sources, backend)
+def roofline(plt, sources, backend, rank=0):
+    plan = roofline_plan(sources, backend, rank)
     if not plan:
         return None
     fig, ax = plt.subplots(figsize=(8, 5.5))
-    colour = {"fp32": "#1f77b4", "fp16": "#d62728"}
+    colour = TYPE_COLOURS
     xs = [p["x"] for p in plan["points"]]
     lo, hi = min(xs + [0.25]) / 4, max(xs + [64]) * 4
     grid = [lo * (hi / lo) ** (i / 200) for i in range(201)]
@@ -406,7 +471,7 @@ def roofline(plt, sources, backend):
         if prec in roofs and "memory" in roofs:
             peak, what = roofs[prec]
             ax.plot(grid, [min(roofs["memory"][0] * x, peak) for x in grid], color=colour[prec], linewidth=1.2,
-                    label=f"{prec} roof {peak:.0f} GFLOP/s: {what}")
+                    label=f"{prec} roof {peak:.0f} {'GOP/s' if prec.startswith('int') else 'GFLOP/s'}: {what}")
     texts = []
     for i, s in enumerate(sources):
         for prec in plan["precisions"]:
@@ -425,7 +490,7 @@ def roofline(plt, sources, backend):
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity (flop / byte of necessary traffic)")
     ax.set_ylabel("GFLOP/s")
-    ax.set_title(f"roofline of the {backend} kernels on {devices_text(sources)}")
+    ax.set_title(f"roofline of the {backend} kernels on {device_of(sources, backend, rank)}")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=7, loc="upper left")
     fig.canvas.draw()
@@ -459,11 +524,17 @@ def figures(plt, sources):
                 yield fam, unique(f"{fam}_{shape.replace('=', '')}"), fig
         if len(shapes) > 2:
             yield fam, unique(f"{fam}_sweep"), sweep(plt, fam, sources)
+    # a roofline per backend and device: each GPU under its own roofs (a --device all file, or several files)
     backends = list(dict.fromkeys(r["backend"] for s in sources for r in s.rows))
+    devices = list(dict.fromkeys((i, r["device_rank"]) for i, s in enumerate(sources) for r in s.rows))
     for b in backends:
-        fig = roofline(plt, sources, b)
-        if fig:
-            yield None, unique("roofline" if len(backends) == 1 else f"roofline_{b}"), fig
+        for i, rank in devices:
+            fig = roofline(plt, [sources[i]], b, rank)
+            if fig:
+                name = "roofline" + (f"_{b}" if len(backends) > 1 else "") + (
+                    f"_{chart_name(sources[i].name)}" if len(sources) > 1 else "") + (
+                    f"_device{rank}" if len({r for _, r in devices}) > 1 else "")
+                yield None, unique(name), fig
 
 
 def pyplot():

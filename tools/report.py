@@ -12,7 +12,6 @@ python3-matplotlib). Outputs follow the tools' output-path rule (README)."""
 import argparse
 import html
 import io
-import math
 
 import vkbjson
 
@@ -21,7 +20,7 @@ def spread_text(r):
     s, how = vkbjson.spread(r)
     if s is None:
         return "?"
-    return f"{100 * s:.1f}%" + ("" if how == "iqr" else "~")     # ~: from min and median (schema 1)
+    return vkbjson.pct(s) + ("" if how == "iqr" else "~")     # ~: from min and median (schema 1)
 
 
 def share_text(r):
@@ -30,9 +29,9 @@ def share_text(r):
         return "ceiling"
     if m.get("fraction") is None:
         return "-"
-    text = f"{100 * m['fraction']:.1f}% of {m['ceiling_variant']} ({m['ceiling_backend']})"
+    text = f"{vkbjson.pct(m['fraction'])} of {m['ceiling_variant']} ({m['ceiling_backend']})"
     p = vkbjson.predicted_fraction(r)
-    return text + (f", rule {100 * p:.0f}%" if p is not None else "")
+    return text + (f", rule {vkbjson.pct(p, 0)}" if p is not None else "")
 
 
 def family_table(rows, order=None):
@@ -65,7 +64,7 @@ def family_table(rows, order=None):
                       reps, spread_text(r)]
         if both:
             v, c = per.get("vulkan"), per.get("cuda")
-            cells.append(f"{vkbjson.speed(v) / vkbjson.speed(c):.3f}" if v and c else "")
+            cells.append(vkbjson.ratio_text(vkbjson.ratio(vkbjson.speed(v), vkbjson.speed(c))) if v and c else "")
         body.append(cells)
     return head, body
 
@@ -78,9 +77,9 @@ def ratios(rows):
         for r in rows:
             if r["family"] == fam and not r["ceiling_row"]:
                 pairs.setdefault(vkbjson.key(r, False), {})[r["backend"]] = vkbjson.speed(r)
-        logs = [math.log(p["vulkan"] / p["cuda"]) for p in pairs.values() if {"vulkan", "cuda"} <= p.keys()]
-        if logs:
-            out[fam] = (len(logs), math.exp(sum(logs) / len(logs)))
+        rs = [vkbjson.ratio(p["vulkan"], p["cuda"]) for p in pairs.values() if {"vulkan", "cuda"} <= p.keys()]
+        if rs:
+            out[fam] = (len(rs), vkbjson.geomean(rs))
     return out
 
 
@@ -169,7 +168,7 @@ def sections(doc):
     rat = ratios(rows)
     if rat:
         head.append("Vulkan / CUDA, geometric mean over kernel rows: "
-                    + ", ".join(f"{fam} {g:.3f} ({n} rows)" for fam, (n, g) in rat.items()))
+                    + ", ".join(f"{fam} {vkbjson.ratio_text(g)} ({n} rows)" for fam, (n, g) in rat.items()))
     for fam, r in best_rows(rows).items():
         head.append(f"best {fam} row: {r['variant']} {r['backend']} {r['shape_text']}, "
                     f"{vkbjson.sig(r['metric']['value'])} {r['metric']['name']} = {share_text(r)}")
@@ -199,7 +198,7 @@ def sections(doc):
                           body)]))
     if rat:
         out.append(("ratios", "Vulkan / CUDA", [("table", ["family", "kernel rows", "geometric mean of vulkan / cuda"],
-                                                  [[f, str(n), f"{g:.3f}"] for f, (n, g) in rat.items()])]))
+                                                  [[f, str(n), vkbjson.ratio_text(g)] for f, (n, g) in rat.items()])]))
     if not is_validate(doc):
         bad = [r for r in doc["results"] if r["status"] != "ok" or vkbjson.failed(r)]
         out.append(("skips", f"Not measured ({len(bad)})",

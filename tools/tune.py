@@ -16,7 +16,6 @@ became of each.
 Example (tile shapes of the fp32 matmul; 256 invocations, so WM x WN / (TM x TN) must tile them):
     tools/tune.py matmul dbuf BM=64,BN=64,WM=64,WN=64,TM=4,TN=4 BK=16 -- --size 4096
 """
-import json
 import os
 import subprocess
 import sys
@@ -106,7 +105,7 @@ def table(rows):
         # NVIDIA reports local memory with a constant 2^36 added
         if local is not None and local >= 2 ** 36:
             local -= 2 ** 36
-        ratio = vkbjson.speed(r) / base[backend] if base.get(backend) else None
+        ratio = vkbjson.ratio(vkbjson.speed(r), base[backend]) if base.get(backend) else None
         lines.append(f"{config:{width}} {backend:7} {vkbjson.sig(m['value']):>9} "
                      f"{vkbjson.sig(100 * m['fraction']) + '%' if m.get('fraction') is not None else '-':>7} "
                      f"{vkbjson.sig(100 * spread, 2) + '%' if spread is not None else '-':>6} "
@@ -156,7 +155,7 @@ def main():
         for d in docs:
             d.pop("path", None)
             d.pop("schema_major", None)
-        output.finish(json.dumps(merge(docs, tune), indent=1) + "\n")
+        output.finish(vkbjson.dumps(merge(docs, tune)) + "\n")
     if docs:
         print(f"tune: {args.family}/{args.variant} on {vkbjson.devices_text(docs[0])}; "
               f"options: {' '.join(extra) or '(none)'}")

@@ -254,7 +254,7 @@ def upgrade_result(r):
         t.setdefault("q1", None)
         t.setdefault("q3", None)
         if t.get("iqr_over_median") is None and t["q1"] is not None and t["q3"] is not None and t.get("median"):
-            t["iqr_over_median"] = (t["q3"] - t["q1"]) / t["median"]
+            t["iqr_over_median"] = bounded((t["q3"] - t["q1"]) / t["median"], SPREAD_CAP)
         t.setdefault("iqr_over_median", None)
     r.setdefault("shape", {})
     r["shape"] = r["shape"] or {}
@@ -395,9 +395,52 @@ def timed(doc):
 
 def speed(r):
     """R's metric turned so that more is better: the value, or its inverse where lower is better (a latency
-    in µs): ratios and rankings of speeds read the same way for every metric."""
+    in µs): ratios and rankings of speeds read the same way for every metric. The inverse of a value below
+    1/1.8e308 is the largest double, not inf."""
     v = r["metric"]["value"]
-    return 1 / v if r["metric"]["better"] == "lower" else v
+    return bounded(1 / v) if r["metric"]["better"] == "lower" else v
+
+
+# Extreme finite inputs (1e-300, 1e308: the reader takes any finite number) must not turn into inf, 0 or NaN
+# in the tools' arithmetic: a log(0), an "Infinity" in JSON output, a NaN verdict.
+BIG = sys.float_info.max
+TINY = sys.float_info.min       # the smallest normal double: a positive quotient never underflows to 0
+LOG_BIG = math.log(BIG)
+SPREAD_CAP = 1e6                # a relative spread past 10^6 (10^8 %) says only "no measurement": held there
+
+
+def bounded(x, cap=BIG):
+    """X (>= 0) held at CAP: a quotient that overflowed to inf is the largest double (or CAP)."""
+    return min(x, cap)
+
+
+def ratio(a, b):
+    """A / B of two positive numbers as a positive finite double: an overflow is the largest double, an
+    underflow the smallest normal one, so that its log and its JSON are numbers."""
+    return min(max(a / b, TINY), BIG)
+
+
+def geomean(xs):
+    """The geometric mean of the positive ratios XS (from ratio()), itself within the doubles: the mean of
+    logs near log(1.8e308) may exceed it by a rounding, and exp() of that overflows."""
+    mean = sum(math.log(x) for x in xs) / len(xs)
+    return min(max(math.exp(min(mean, LOG_BIG)), TINY), BIG)
+
+
+def ratio_text(x):
+    """A ratio to 3 decimals (1.250); beyond 10^6 or below 10^-3 to 3 significant digits (1.8e+308)."""
+    return f"{x:.3f}" if 1e-3 <= x < 1e6 else f"{x:.3g}"
+
+
+def pct(x, digits=1):
+    """X as a percentage with DIGITS decimals (79.2%); 10^6 % and beyond with an exponent, whose 100x is taken
+    in the text so that a fraction near the largest double is no "inf%" (1.8e+310%); "-" for inf."""
+    if not math.isfinite(x):
+        return "-"
+    if abs(100 * x) < 1e6:
+        return f"{100 * x:.{digits}f}%"
+    mantissa, exponent = f"{x:.2e}".split("e")
+    return f"{mantissa}e{int(exponent) + 2:+03d}%"
 
 
 def failed(r):
@@ -447,9 +490,9 @@ def spread(r):
     if not med:
         return None, None
     if t.get("q1") is not None and t.get("q3") is not None:
-        return (t["q3"] - t["q1"]) / med, "iqr"
+        return bounded((t["q3"] - t["q1"]) / med, SPREAD_CAP), "iqr"
     if t.get("min") is not None and (r.get("reps") or 0) >= 2:
-        return 2 * (med - t["min"]) / med, "min-median"
+        return bounded(2 * (med - t["min"]) / med, SPREAD_CAP), "min-median"
     return None, None
 
 
@@ -461,12 +504,23 @@ def predicted_fraction(r):
     return p if isinstance(p, (int, float)) and not isinstance(p, bool) else None
 
 
-HALF_NAMES = ("f16", "hgemm", "coopmat", "tc_peak", "acc16", "bf16")
+# The number type of a row's inputs, as its variant's name declares it (the JSON has no field for it): the first
+# type word of the name (peak's fma_f64, mad_i16, dot_u8x4, coopmat_s8_s32: the inputs' type comes first; a
+# vector width "x4" dropped), else fp16 for the matmul rows on half inputs (cooperative matrices, tensor-core
+# peaks, cuBLAS hgemm, fp16 accumulators), else fp32.
+TYPE_WORDS = {"f64": "fp64", "f32": "fp32", "f16": "fp16", "bf16": "bf16", "e4m3": "fp8", "e5m2": "fp8",
+              "s8": "int8", "u8": "int8", "i8": "int8", "i16": "int16", "i32": "int32", "u32": "int32",
+              "sgemm": "fp32", "hgemm": "fp16"}
+HALF_NAMES = ("coopmat", "tc_peak", "acc16")
 
 
-def precision(r):
-    """"fp16" for rows whose inputs are half precision (cooperative-matrix and tensor-core rows, cuBLAS
-    hgemm, the tensor-core peaks), else "fp32": a roof or a panel takes ceilings of its own precision."""
+def number_type(r):
+    """The number type of R's inputs: "fp32", "fp16", "fp64", "bf16", "fp8", "int8", "int16" or "int32" (see
+    TYPE_WORDS): a panel, a roof and its ceilings are of one number type."""
+    for word in r["variant"].split("_"):
+        t = TYPE_WORDS.get(re.sub(r"x[0-9]+$", "", word))
+        if t:
+            return t
     return "fp16" if any(s in r["variant"] for s in HALF_NAMES) else "fp32"
 
 
@@ -501,19 +555,39 @@ def fmt(x, digits=1):
 
 
 def sig(x, digits=3):
-    """X to DIGITS significant digits, without an exponent below 10^6 ("-" for None)."""
+    """X to DIGITS significant digits (0.165, 37146), without an exponent from 10^-4 to 10^6 ("-" for None):
+    1e-300 is 1.00e-300, not 300 zeros."""
     if x is None or not math.isfinite(x):
         return "-"
     if x == 0:
         return "0"
     decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
-    return f"{x:.{decimals}f}" if abs(x) < 1e6 else f"{x:.{digits - 1}e}"
+    return f"{x:.{decimals}f}" if 1e-4 <= abs(x) < 1e6 else f"{x:.{digits - 1}e}"
 
 
 def median(xs):
+    """The median; of an even count the midpoint taken as a + (b - a) / 2, which cannot overflow (two values
+    near the largest double: (a + b) / 2 is inf)."""
     s = sorted(xs)
     n = len(s)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    return s[n // 2] if n % 2 else s[n // 2 - 1] + (s[n // 2] - s[n // 2 - 1]) / 2
+
+
+def finite_or_null(x):
+    """X with every float that is not finite made None (null), recursively: vkbench's own rule for its files."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: finite_or_null(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [finite_or_null(v) for v in x]
+    return x
+
+
+def dumps(x):
+    """The tools' JSON output: indented, never "Infinity" or "NaN" (not JSON: a strict reader refuses the
+    file), a number past the doubles written null as vkbench writes it."""
+    return json.dumps(finite_or_null(x), indent=1, allow_nan=False)
 
 
 # --- the output-path rule ---

@@ -227,6 +227,53 @@ def case_rules():
           "SUSPECT rows shown", out)
 
 
+def case_rule_edges():
+    """The slow-GPU rule's other edges (issue 37: 2 of 4 planted rule bugs caught): a faster GPU is not sick; peers
+    are of one model and driver; a row's own spread widens its bound; the 0.5% floor; a row half the devices ran
+    is missing on none; a device's several runs of a row judged by their median."""
+    def flagged(*args):
+        code, out, err = fleet(*args)
+        return code, re.findall(r"^(node\d+)  device", out, re.M), out
+    code, names, out = flagged(tiny_fleet([1.0, 1.0, 1.0, 1.0, 1.5]))
+    check(code == 0 and names == [], "a GPU 50% faster than its group is not flagged", out)
+    code, names, out = flagged(tiny_fleet([1.0, 1.0, 0.5]), "--threshold", "0.01")
+    check(code == 1 and names == ["node2"], "three of one model and driver: judged", out)
+
+    def driver(g, doc):
+        doc["devices"][0]["driver"] = "NVIDIA 575" if g == 2 else "NVIDIA 580"
+    code, names, out = flagged(tiny_fleet([1.0, 1.0, 0.5], tamper=driver))
+    check(code == 0 and "NOT COMPARED: 3 devices" in out, "two drivers: no model with 3 peers, none judged", out)
+
+    def noisy(g, doc):
+        if g == 5:      # its own repetitions 50% apart: bound 5 x 0.5 / 1.349
+            t = doc["results"][0]["time_ms"]
+            t.update(q1=t["median"] * 0.75, q3=t["median"] * 1.25, iqr_over_median=0.5)
+    code, names, out = flagged(tiny_fleet([1.0] * 5 + [0.8], tamper=noisy))
+    check(code == 0 and names == [], "20% slower inside its own spread's bound", out)
+    code, names, out = flagged(tiny_fleet([1.0] * 5 + [0.8]))
+    check(code == 1 and names == ["node5"], "20% slower with no spread of its own: flagged", out)
+    code, names, out = flagged(tiny_fleet([1.0] * 5 + [0.98]), "--threshold", "0.01")
+    check(code == 0 and names == [], "2% slower among identical peers: inside the floor's bound (5 x 0.5%)", out)
+    code, names, out = flagged(tiny_fleet([1.0] * 5 + [0.97]), "--threshold", "0.01")
+    check(code == 1 and names == ["node5"], "3% slower: beyond it", out)
+
+    def half(g, doc):
+        if g in (1, 2):     # two of four ran one more footprint: not most, missing on none
+            r = copy.deepcopy(doc["results"][0])
+            r["shape_text"] += "+"
+            doc["results"].append(r)
+    code, names, out = flagged(tiny_fleet([1.0] * 4, tamper=half))
+    check(code == 0 and "missing or skipped on" not in out, "a row half the devices ran: missing on none", out)
+
+    def reruns(g, doc):
+        if g == 3:          # its first run of the row slow, its next two as fast as the group's
+            first = copy.deepcopy(doc["results"][0])
+            first["time_ms"] = {k: (v * 2 if k != "iqr_over_median" else v) for k, v in first["time_ms"].items()}
+            doc["results"] = [first] + [copy.deepcopy(doc["results"][0]) for _ in range(2)]
+    code, names, out = flagged(tiny_fleet([1.0] * 4, tamper=reruns))
+    check(code == 0 and names == [], "three runs of a row, one slow: their median is the group's", out)
+
+
 def case_outputs():
     """fleet.py's outputs follow the tools' rules: never over an input, no hang on a FIFO, `-` refused, a usage
     error in one line, --sigmas nan refused; --write-baseline from health verdicts."""

@@ -3,7 +3,7 @@
 set(VKB_TOOLS_CASES load committed compare_verdicts compare_inputs compare_warnings compare_pipe plot_plans
     plot_files report_markdown report_html tune_merge hostile stdout output_paths plot_confined escapes tune_inputs
     compare_runs compare_noise compare_direction compare_old_files plot_linear plot_roofs report_validate report_headline
-    report_suspect temporaries_on_signals schema_numbers)
+    report_suspect temporaries_on_signals schema_numbers plot_types compare_gate)
 foreach(case ${VKB_TOOLS_CASES})
     add_test(NAME vkb.tools.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tools_test.py ${case})
     # 77: report_html without a browser and not root (as root it runs tools/setup.sh --browser: chromium)

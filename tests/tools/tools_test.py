@@ -259,11 +259,12 @@ def case_plot_files():
     check(code == 0, "plot --format svg exit 0", out, err)
     written += out.split()
     # copy and matmul: sizes of two devices together make sweeps (bars at the largest size)
+    # a roofline per file and backend (each device under its own roofs); one file's: per backend
     for name in ("transpose_sweep", "matmul_sweep", "memory.stride_sweep", "copy_sweep", "copy_n268435456",
-                 "matmul_4096x4096x4096", "transpose_1024x2048", "roofline_vulkan", "roofline_cuda"):
-        for ext in ("png", "svg") if name.startswith("roofline") else ("png",):
-            path = os.path.join(out_dir, f"{name}.{ext}")
-            check(path in written and os.path.getsize(path) > 5000, f"chart {name}.{ext}", out)
+                 "matmul_4096x4096x4096", "transpose_1024x2048", "roofline_vulkan_v1-lavapipe",
+                 "roofline_vulkan_v2-h100", "roofline_cuda_v2-h100", "roofline_vulkan.svg", "roofline_cuda.svg"):
+        path = os.path.join(out_dir, name if name.endswith(".svg") else f"{name}.png")
+        check(path in written and os.path.getsize(path) > 5000, f"chart {os.path.basename(path)}", out)
     one_line_error(*tool("plot", fx("v2-h100.json"), "--out", "/proc/no/such/dir"), 6, "cannot create /proc/no")
     one_line_error(*tool("plot", fx("v2-h100.json"), "--format", "gif"), 2, "--format gif: png, svg or pdf")
     code, out, err = tool("plot", fx("tune-bare-list.json"), "--out", out_dir, "--format", "png")
@@ -475,6 +476,214 @@ def case_hostile():
                            text=True)
         check(p.returncode == 1 and re.search(r"check_json: FAIL: .*(Infinity|NaN) is not a JSON number", p.stdout),
               f"check_json: a metric of {name} fails", p.stdout)
+    hostile_values()
+
+
+# --- issues 36 and 37: extreme finite values (the reader takes any finite number) ---
+
+def strict_json(text):
+    """TEXT parsed as JSON that has no Infinity or NaN (not JSON: a strict reader refuses them)."""
+    def refuse(name):
+        raise ValueError(f"{name} in the tool's JSON output")
+    return json.loads(text, parse_constant=refuse)
+
+
+def extreme(doc, value=None, times=None, only=lambda r: True):
+    """A copy of DOC whose timed rows (those ONLY selects) have the metric VALUE and every time TIMES."""
+    d = json.loads(json.dumps(doc))
+    for r in d["results"]:
+        if r["status"] != "ok" or not r.get("metric") or not only(r):
+            continue
+        if value is not None:
+            r["metric"]["value"] = value
+        for k, v in (r.get("time_ms") or {}).items():
+            if times is not None and v is not None and k not in ("iqr_over_median", "stddev"):
+                r["time_ms"][k] = times
+    return d
+
+
+def with_latency(doc):
+    """DOC (v2-h100) and a lower-is-better latency row per backend (2 µs)."""
+    d = json.loads(json.dumps(doc))
+    template = next(r for r in d["results"] if r["status"] == "ok" and not r["ceiling_row"])
+    for backend in ("vulkan", "cuda"):
+        lat = json.loads(json.dumps(template))
+        lat.update(family="latency", variant="dispatch", backend=backend, shape={"n": 1024}, shape_text="n=1024")
+        lat["metric"].update(name="us", better="lower", value=2.0, fraction=None, ceiling=None)
+        d["results"].append(lat)
+    return d
+
+
+def no_overflow_text(what, code, out, err, codes=(0, 1)):
+    """A tool's run on extreme values: an exit code of CODES, no traceback, no inf or nan printed."""
+    check(code in codes and "Traceback" not in err, f"{what}: exit {code} (expected {codes}), no traceback", out,
+          err)
+    check(not re.search(r"\b(inf|nan|Infinity|NaN)\b", out), f"{what}: no inf or nan printed", out)
+
+
+def hostile_values():
+    """0, 1e-300, 1e308, 5e-324 (a latency whose inverse overflows), quartiles 1e-300 and 1e308, a fraction
+    of 1e308, shapes of 0 and 1e308, missing statistics: every tool answers with numbers (ratios held within
+    the doubles, JSON without Infinity), a warning or one line, never a traceback, never log(0)."""
+    d = tempfile.mkdtemp()
+    h100 = with_latency(fixture("v2-h100.json"))
+    normal = write_doc(h100, "normal.json", d)
+    files = {"tiny": extreme(h100, 1e-300, 1e300), "huge": extreme(h100, 1e308, 1e-300),
+             "zero": extreme(h100, 0.0, 0.0),
+             "subnormal-latency": extreme(h100, 5e-324, only=lambda r: r["metric"]["name"] == "us"),
+             # Vulkan's rows at 1e308, CUDA's at 1e-300: their ratio is past the doubles both ways
+             "apart": extreme(extreme(h100, 1e308, 1e-300, only=lambda r: r["backend"] == "vulkan"), 1e-300, 1e300,
+                              only=lambda r: r["backend"] == "cuda")}
+    q = json.loads(json.dumps(h100))
+    for r in q["results"]:
+        if (r.get("time_ms") or {}).get("q1") is not None:
+            r["time_ms"].update(q1=1e-300, q3=1e308, iqr_over_median=None)
+        if (r.get("metric") or {}).get("fraction") is not None:
+            r["metric"]["fraction"] = 1e308
+    files["quartiles"] = q
+    rev = json.loads(json.dumps(h100))     # quartiles on the wrong sides of the median: no negative error bar
+    for r in rev["results"]:
+        if (r.get("time_ms") or {}).get("q1") is not None:
+            r["time_ms"].update(q1=r["time_ms"]["median"] * 2, q3=r["time_ms"]["median"] / 2)
+    files["quartiles-reversed"] = rev
+    for name, value in (("shape0", 0), ("shape-huge", 1e308)):
+        s = json.loads(json.dumps(h100))
+        for r in s["results"]:
+            r["shape"] = {k: value for k in r["shape"]}
+        files[name] = s
+    m = json.loads(json.dumps(h100))
+    for r in m["results"]:
+        if r.get("time_ms"):
+            r["time_ms"] = {k: (v if k == "median" else None) for k, v in r["time_ms"].items()}
+        if r.get("metric"):
+            r["metric"] = {k: (v if k in ("name", "value", "better") else None) for k, v in r["metric"].items()}
+    files["missing"] = m
+    paths = {n: write_doc(doc, n + ".json", d) for n, doc in files.items()}
+
+    # compare: each file against the normal one, both ways, each format; --backends on each
+    for name, path in paths.items():
+        for pair in ((normal, path), (path, normal)):
+            if name == "zero":      # no timed row: nothing compared is exit 2 in one line
+                one_line_error(*tool("compare", *pair), 2, "no row in common with the baseline")
+                continue
+            for fmt in ("text", "markdown"):
+                no_overflow_text(f"compare {fmt} {name}", *tool("compare", "--format", fmt, *pair))
+            code, out, err = tool("compare", "--format", "json", *pair)
+            check(code in (0, 1) and "Traceback" not in err, f"compare json {name}", err)
+            doc = strict_json(out)
+            check(all(c is None or c.get("ratio") is None or 0 < c["ratio"] < math.inf
+                      for r in doc["rows"] for c in r["candidates"]), f"compare json {name}: positive ratios", out)
+        if name != "zero":
+            code, out, err = tool("compare", "--format", "json", "--backends", path)
+            check(code == 0 and "Traceback" not in err, f"compare --backends {name}", err)
+            check(all(0 < r["candidates"][0]["ratio"] < math.inf for r in strict_json(out)["rows"]
+                      if r["candidates"][0]), f"compare --backends {name}: positive ratios", out)
+    # the ratio of 1e308 to 1e-300 and back: the doubles' ends, verdicts in the right direction
+    code, out, err = tool("compare", "--format", "json", paths["huge"], paths["tiny"])
+    rows = {r["row"]: r["candidates"][0] for r in strict_json(out)["rows"]}
+    copy = rows["copy vec4 n=268435456 vulkan"]
+    check(code == 1 and copy["ratio"] == sys.float_info.min and copy["verdict"] == "SLOWER", "1e308 to 1e-300 "
+          "GB/s: the smallest normal double, SLOWER (not log(0))", copy, err)
+    code, out, err = tool("compare", "--format", "json", paths["tiny"], paths["huge"])
+    rows = {r["row"]: r["candidates"][0] for r in strict_json(out)["rows"]}
+    copy, lat = rows["copy vec4 n=268435456 vulkan"], rows["latency dispatch n=1024 vulkan"]
+    check(copy["ratio"] == sys.float_info.max and copy["verdict"] == "faster", "1e-300 to 1e308 GB/s: the largest "
+          "double, faster (not Infinity)", copy)
+    check(code == 1 and lat["ratio"] == sys.float_info.min and lat["verdict"] == "SLOWER", "1e-300 to 1e308 µs: "
+          "the smallest normal double, SLOWER", lat)
+    code, out, err = tool("compare", paths["tiny"], paths["huge"])
+    check(re.search(r"^copy vec4 n=268435456 vulkan +1\.00e-300 GB/s +\| +1\.8e\+308 ", out, re.M),
+          "text: 1e-300 and the ratio in significant figures", out)
+    many = big_results(80)      # 80 rows at the largest ratio: the mean of their logs rounds past log(1.8e308)
+    code, out, err = tool("compare", "--format", "json", write_doc(extreme(many, 1e-300, 1e300), "many-tiny.json", d),
+                          write_doc(extreme(many, 1e308, 1e-300), "many-huge.json", d))
+    geo = strict_json(out)["candidates"][0]["geomean"] if code == 0 else None
+    check(geo is not None and geo > 1.79e308, "80 rows at the largest ratio: their geometric mean too", out, err)
+    code, out, err = tool("compare", "--format", "json", normal, paths["subnormal-latency"])
+    lat = {r["row"]: r["candidates"][0] for r in strict_json(out)["rows"]}["latency dispatch n=1024 vulkan"]
+    check(lat["ratio"] == sys.float_info.max / 0.5 or lat["ratio"] == sys.float_info.max and lat["verdict"] == "faster",
+          "a 5e-324 µs latency: faster by the largest ratio (its inverse is no inf)", lat)
+    code, out, err = tool("compare", "--format", "json", normal, paths["quartiles"])
+    band = {r["row"]: r["candidates"][0] for r in strict_json(out)["rows"]}["copy vec4 n=268435456 vulkan"]["band"]
+    check(band is not None and 1e6 <= band < 2e6, "quartiles 1e-300 to 1e308: the spread held at 10^6", band)
+
+    # runs of one side at 1e-300, 1e-300 and 1e300: their range over their median is held too
+    code, out, err = tool("compare", "--format", "json", "--baseline", paths["tiny"], paths["tiny"],
+                          write_doc(extreme(h100, 1e300, 1e-300), "big.json", d), "--candidate", normal)
+    band = {r["row"]: r["candidates"][0] for r in strict_json(out)["rows"]}["copy vec4 n=268435456 vulkan"]["band"]
+    check(band is not None and 1e6 <= band < 2e6, "runs 1e-300 to 1e300 apart: the drift held at 10^6", band)
+    code, out, err = tool("compare", "--format", "json", "--backends", paths["apart"])
+    rows = {r["row"]: r["candidates"][0] for r in strict_json(out)["rows"]}
+    check(rows["copy vec4 n=268435456"]["ratio"] == sys.float_info.max and
+          rows["latency dispatch n=1024"]["ratio"] == sys.float_info.min, "--backends: 1e308 against 1e-300 GB/s "
+          "the largest double, 1e308 against 1e-300 µs the smallest", rows)
+    check(strict_json(vkbjson.dumps({"a": [math.inf, -math.inf, math.nan, 1.5]})) == {"a": [None, None, None, 1.5]},
+          "the tools' JSON writer: a number that is not finite is null, as in vkbench's files")
+
+    # report: significant figures, percentages with an exponent, no inf
+    for name, path in paths.items():
+        no_overflow_text(f"report {name}", *tool("report", path))
+    code, out, err = tool("report", paths["tiny"])
+    check("| vec4 | n=268435456 | 1.00e-300 |" in out, "report: 1e-300 in significant figures", out)
+    code, out, err = tool("report", paths["quartiles"])
+    check("1.00e+310% of api_copy (cuda)" in out and "| 1.00e+08% |" in out,
+          "report: a fraction of 1e308 and a spread held at 10^6, no inf%", out)
+    code, out, err = tool("report", paths["apart"])
+    check("copy 1.8e+308 (1 rows)" in out and "latency 2.23e-308 (1 rows)" in out and "matmul 1.8e+308 (4 rows)" in out,
+          "report: Vulkan / CUDA of 1e308 against 1e-300 at the doubles' ends (no log(0), no overflow)", out)
+    code, out, err = tool("report", paths["huge"])
+    check(re.search(r"latency 1\.000 \(1 rows\)", out) and "| vec4 | n=268435456 | 1.00e+308 |" in out,
+          "report: 1e308 in significant figures", out)
+
+    # plot: values no axis can draw are left out with one warning; the rest drawn
+    charts = os.path.join(d, "charts")
+    for name, path in paths.items():
+        code, out, err = tool("plot", path, "--out", charts, "--format", "svg")
+        check(code == 0 and "Traceback" not in err, f"plot {name}: exit {code}", out, err)
+        if name in ("tiny", "huge", "shape-huge"):
+            check(re.search(r"^plot\.py: warning: " + name + r": \d+ row\(s\) left out of the charts", err),
+                  f"plot {name}: the rows left out said", err)
+    code, out, err = tool("plot", paths["shape0"], "--out", charts, "--format", "svg")
+    check("roofline" not in out and len(out.split()) == 4,
+          "plot: a shape of 0 has no point on a roofline (no 0 / 0), its bars drawn", out)
+
+    # fleet: devices whose times are 1e308, 1.5e308 (their mean overflows) and 1e-300: numbers, no inf
+    fleet_dir = tempfile.mkdtemp()
+    for g, t in enumerate((1e308, 1.5e308, 1.55e308, 1.6e308, 1e-300)):
+        doc = extreme(fixture(), times=t)
+        for dev in doc["devices"]:
+            dev.update(host=f"node{g}", uuid=f"GPU-x-{g}")
+        write_doc(doc, f"node{g}.json", fleet_dir)
+    page = os.path.join(d, "fleet.html")
+    code, out, err = tool("fleet", fleet_dir, "--html", page)
+    no_overflow_text("fleet", code, out, err)
+    check(not re.search(r">(inf|nan)<", open(page).read()), "fleet --html: no inf in the heat map")
+    gpu = [{"model": "H100", "driver": "580", "verdict": "pass",
+            "rows": [{"row": "copy/vec4", "status": "ok", "metric": m}]} for m in (1e308, 1.5e308)]
+    verdicts = write_doc({"schema": "vkbench-health/1", "gpus": gpu}, "verdicts.json", d)
+    tsv = os.path.join(d, "base.tsv")
+    code, out, err = tool("fleet", verdicts, "--write-baseline", tsv)
+    row = [ln.split("\t") for ln in open(tsv).read().splitlines() if not ln.startswith("#")][0]
+    check(code == 0 and row[3] == "1.25e+308" and math.isfinite(float(row[4])), "fleet --write-baseline: the median "
+          "of 1e308 and 1.5e308 is 1.25e308, not inf", row)
+
+    # tune: a stub vkbench writes each extreme file as its run's result
+    for name in ("tiny", "huge", "subnormal-latency", "quartiles"):
+        stub = os.path.join(d, f"vkbench-{name}")
+        with open(stub, "w") as f:
+            f.write(f"#!/bin/sh\ncp '{paths[name]}' \"$7\"\n")
+        os.chmod(stub, 0o755)
+        out_json = os.path.join(d, f"tune-{name}.json")
+        code, out, err = tool("tune", "--vkbench", stub, "--json", out_json, "matmul", "dbuf", "BK=16")
+        no_overflow_text(f"tune {name}", code, out, err)
+        strict_json(open(out_json).read())
+    stub = os.path.join(d, "vkbench-apart")      # the defaults at 1e-300 GB/s, the --spec set at 1e308
+    with open(stub, "w") as f:
+        f.write(f"#!/bin/sh\ncase \"$*\" in *--spec*) cp '{paths['huge']}' \"$7\";; *) cp '{paths['tiny']}' \"$7\";; esac\n")
+    os.chmod(stub, 0o755)
+    code, out, err = tool("tune", "--vkbench", stub, "matmul", "dbuf", "BK=16")
+    check(code == 0 and re.search(r"^BK=16 +vulkan +1\.00e\+308 .* x1\.80e\+308 ", out, re.M),
+          "tune: 1e308 against defaults of 1e-300, the largest ratio", out, err)
 
 
 def run_shell(command):
@@ -753,6 +962,91 @@ def case_compare_runs():
                    "cannot read")
 
 
+def row_set(doc, row, value=None, iqr=None, **fields):
+    """DOC (in place) with ROW ("family/variant shape") at metric VALUE, its times from that value (median =
+    1 / VALUE, quartiles IQR apart around it), and FIELDS; returns DOC."""
+    for r in doc["results"]:
+        if f"{r['family']}/{r['variant']} {r['shape_text']}" == row:
+            if value is not None:
+                med = 1.0 / value
+                half = (iqr if iqr is not None else r["time_ms"]["iqr_over_median"]) / 2
+                r["metric"]["value"] = value
+                r["time_ms"].update(min=med * (1 - half), q1=med * (1 - half), median=med, q3=med * (1 + half),
+                                    max=med * (1 + half), mean=med, iqr_over_median=2 * half)
+            r.update(fields)
+    return doc
+
+
+def case_compare_gate():
+    """compare.py's gate at its edges (issue 37: 2 of 6 planted gate bugs caught): a loss of exactly --threshold
+    is no regression; the rank test's guard where 3 runs a side decide; each side's own noise, combined; the
+    spread within runs where the runs agree; a FAIL the baseline lacks, or also failed, or in one run of three;
+    each GPU of a --device all file its own row."""
+    d = tempfile.mkdtemp()
+    row, name = SLOW_ROW, "copy vec4 n=65536 vulkan"
+    base = row_set(fixture(), row, 100.0)
+
+    def verdict(*args):
+        code, rows, doc, err = compare_json(*args)
+        return code, rows[name]
+
+    # exactly 5% slower is not "more than 5%"; 5.1% is
+    b = write_doc(base, "b.json", d)
+    code, j = verdict(b, write_doc(row_set(fixture(), row, 95.0), "c95.json", d))
+    check(code == 0 and j["ratio"] == 0.95 and j["verdict"] == "slower", "5% slower at --threshold 5: slower, exit 0", j)
+    code, j = verdict(b, write_doc(row_set(fixture(), row, 94.9), "c949.json", d))
+    check(code == 1 and j["verdict"] == "SLOWER", "5.1% slower: SLOWER, exit 1", j)
+    # one run a side: the candidate's own spread (30%) widens the band: hypot(2%, 30%), unclear
+    code, j = verdict(b, write_doc(row_set(fixture(), row, 90.0, iqr=0.3), "wide.json", d))
+    check(abs(j["band"] - math.hypot(0.02, 0.3)) < 1e-9 and j["verdict"] == "unclear", "the candidate's spread "
+          "in the band, combined by root of squares", j)
+    code, j = verdict(write_doc(row_set(fixture(), row, 100.0, iqr=0.3), "bwide.json", d),
+                      write_doc(row_set(fixture(), row, 90.0), "c90.json", d))
+    check(abs(j["band"] - math.hypot(0.3, 0.02)) < 1e-9 and j["verdict"] == "unclear", "the baseline's spread", j)
+    # 3 runs a side: the smallest p is 2/20 = 0.1; a baseline run at the candidate's speed (p 0.2, not
+    # significant): at --alpha 0.05 (0.1 > alpha: the band alone) SLOWER; at --alpha 0.1 the test decides: unclear
+    bruns = [write_doc(row_set(fixture(), row, v), f"r{i}.json", d) for i, v in enumerate((100.0, 100.0, 50.0))]
+    cruns = [write_doc(row_set(fixture(), row, 50.0), f"s{i}.json", d) for i in range(3)]
+    code, j = verdict("--baseline", *bruns, "--candidate", *cruns)
+    check(j["verdict"] == "SLOWER" and j["p"] > 0.1, "3 runs a side at alpha 0.05: the band alone", j)
+    code, j = verdict("--alpha", "0.1", "--baseline", *bruns, "--candidate", *cruns)
+    check(j["verdict"] == "unclear", "3 runs a side at alpha 0.1: the rank test must confirm, and does not", j)
+    # runs that agree (no drift) but each spread 20%: the band is the spread within, not the drift's 0
+    bruns = [write_doc(row_set(fixture(), row, 100.0, iqr=0.2), f"w{i}.json", d) for i in range(3)]
+    cruns = [write_doc(row_set(fixture(), row, 90.0, iqr=0.2), f"x{i}.json", d) for i in range(3)]
+    code, j = verdict("--baseline", *bruns, "--candidate", *cruns)
+    check(abs(j["band"] - math.hypot(0.2, 0.2)) < 1e-9 and j["verdict"] == "unclear", "several runs: their spread "
+          "within counts where they agree", j)
+    # FAIL: a row the baseline lacks, a row the baseline failed too, a row failed in one run of three
+    extra = fixture()
+    new = json.loads(json.dumps(next(r for r in extra["results"] if r["variant"] == "vec4")))
+    new.update(variant="vec8", status="fail", time_ms=None, metric=None, check={"method": "exact",
+               "reason": "element 3: 1 vs 2"})
+    extra["results"].append(new)
+    code, rows, doc, _ = compare_json(fx("v2-lavapipe.json"), write_doc(extra, "extra.json", d))
+    check(code == 1 and rows["copy vec8 n=1024 vulkan"]["verdict"] == "FAIL", "a failed row the baseline lacks: "
+          "FAIL", rows)
+    code, rows, doc, _ = compare_json(write_doc(extra, "extra-base.json", d), write_doc(extra, "extra2.json", d))
+    check(code == 1 and rows["copy vec8 n=1024 vulkan"]["verdict"] == "FAIL", "failed in both: FAIL", rows)
+    runs = [scaled(fixture(), 1.0, repeat=i) for i in range(3)]
+    row_set(runs[1], row, status="fail", error="vkQueueSubmit: VK_ERROR_DEVICE_LOST")
+    reps = fixture()
+    reps["results"] = [r for doc in runs for r in doc["results"]]
+    code, j = verdict(fx("v2-lavapipe.json"), write_doc(reps, "reps.json", d))
+    check(code == 1 and j["verdict"] == "FAIL", "failed in one run of three, timed in two: FAIL", j)
+    # two GPUs of one file: device 1's row 20% slower is that row's verdict, device 0's stays same
+    two = two_devices(fixture())
+    slow = json.loads(json.dumps(two))
+    for r in slow["results"]:
+        if r.get("device_index") == 1 and f"{r['family']}/{r['variant']} {r['shape_text']}" == row:
+            r["metric"]["value"] *= 0.8
+            r["time_ms"] = {k: (v / 0.8 if k != "iqr_over_median" and v is not None else v)
+                            for k, v in r["time_ms"].items()}
+    code, rows, doc, err = compare_json(write_doc(two, "two.json", d), write_doc(slow, "two-slow.json", d))
+    check(code == 1 and rows[name]["verdict"] == "same" and rows[name + " 1"]["verdict"] == "SLOWER"
+          and "measured twice" not in err, "--device all: each GPU's row its own", rows, err)
+
+
 def noisy_runs(rng, truth, drift, runs, slower=1.0):
     """RUNS copies of the document TRUTH, each row's metric drawn around its own with the row's
     run-to-run drift DRIFT[key] (a log-normal sigma), every kernel row SLOWER times slower."""
@@ -931,6 +1225,100 @@ def case_plot_roofs():
     big = plot.sources_of([vkbjson.load(write_doc(h, "dwarf.json"))])
     fig = plot.bars(plt, "matmul", "4096x4096x4096", big)
     check(fig.axes[0].get_yscale() == "log" and "log scale" in fig.axes[0].get_title(), "a dwarfing ceiling: log")
+    plt.close(fig)
+
+
+def peak_doc():
+    """The peak family's rows of every number type (v2-h100's device), as vkbench writes them: GFLOP/s and GOP/s."""
+    d = fixture("v2-h100.json")
+    template = next(r for r in d["results"] if r["variant"] == "dbuf" and r["backend"] == "vulkan")
+    d["results"] = []
+    for variant, unit, value in (("fma_f32", "GFLOP/s", 60000), ("fma_f16x2", "GFLOP/s", 120000),
+                                 ("fma_f64", "GFLOP/s", 30000), ("mad_i32", "GOP/s", 30000),
+                                 ("dot_u8x4", "GOP/s", 240000), ("coopmat_f16_f32", "GFLOP/s", 500000),
+                                 ("coopmat_s8_s32", "GOP/s", 900000)):
+        r = json.loads(json.dumps(template))
+        r.update(family="peak", variant=variant, shape={"n": 1024, "k": 4096}, shape_text="n=1024,k=4096")
+        r["metric"].update(name=unit, value=value, better="higher", fraction=None, ceiling=None)
+        d["results"].append(r)
+    return d
+
+
+def two_devices(doc, slower=0.5):
+    """DOC as a --device all file of two GPUs of one model: every row twice, device 1's API copies SLOWER times as
+    fast (its memory roof), its kernels as fast."""
+    d = json.loads(json.dumps(doc))
+    second = json.loads(json.dumps(d["results"]))
+    for r in d["results"]:
+        r["device_index"] = 0
+    for r in second:
+        r["device_index"] = 1
+        if r["variant"] == "api_copy":
+            r["metric"]["value"] *= slower
+    d["results"] += second
+    d["devices"] = [dict(e, index=i) for i in (0, 1) for e in d["devices"]]
+    return d
+
+
+def case_plot_types():
+    """Issue 36, read back from the figures: panels by number type (fp64 and int8 rows never under "fp32 kernels"
+    or "fp16 kernels"), each with its unit; a roofline per device of a two-GPU file, each under its own memory roof,
+    its labels inside the axes; latency bars and sweeps on a log axis that says "lower is better"."""
+    import plot
+    from matplotlib.container import BarContainer
+    plt = plot.pyplot()
+    src = plot.sources_of([vkbjson.load(write_doc(peak_doc(), "peak.json"))])
+    fig = plot.bars(plt, "peak", "n=1024,k=4096", src)
+    panels = {ax.get_title(): ([t.get_text() for t in ax.get_xticklabels()], ax.get_ylabel(),
+                               [b.get_height() for c in ax.containers if isinstance(c, BarContainer) for b in c])
+              for ax in fig.axes}
+    want = {"fp64 kernels": (["fma_f64"], "GFLOP/s", [30000]),
+            "fp32 kernels": (["fma_f32"], "GFLOP/s", [60000]),
+            "fp16 kernels": (["fma_f16x2", "coopmat_f16_f32"], "GFLOP/s", [120000, 500000]),
+            "int32 kernels": (["mad_i32"], "GOP/s", [30000]),
+            "int8 kernels": (["dot_u8x4", "coopmat_s8_s32"], "GOP/s", [240000, 900000])}
+    check(panels == want, "peak: a panel per number type, titled with it, its rows, unit and values", panels)
+    plt.close(fig)
+    # a roofline per device: two GPUs of one file, device 1's copies half as fast: each its own memory roof
+    path = write_doc(two_devices(fixture("v2-h100.json")), "two.json")
+    figs = {name: fig for _, name, fig in plot.figures(plt, plot.sources_of([vkbjson.load(path)]))
+            if name.startswith("roofline")}
+    check(sorted(figs) == ["roofline_cuda_device0", "roofline_cuda_device1", "roofline_vulkan_device0",
+                           "roofline_vulkan_device1"], "a roofline per backend and device", sorted(figs))
+    for name, fig in figs.items():
+        ax = fig.axes[0]
+        roof = next(ln for ln in ax.get_lines() if ln.get_label().startswith("memory roof"))
+        bw = roof.get_ydata()[0] / roof.get_xdata()[0]
+        want = 3003.473633566434 * (0.5 if name.endswith("1") else 1)      # the best API copy (CUDA's) of that GPU
+        check(abs(bw - want) < 1e-6 * want, f"{name}: its own memory roof", bw, want)
+        check(ax.get_title().endswith("NVIDIA H100 80GB HBM3 (device %s)" % name[-1]), f"{name}: titled with its GPU",
+              ax.get_title())
+        box = ax.get_window_extent()
+        renderer = fig.canvas.get_renderer()
+        for t in ax.texts:
+            e = type(t).__mro__[1].get_window_extent(t, renderer)    # the text alone (an annotation's arrow apart)
+            check(box.x0 - 1 <= e.x0 and e.x1 <= box.x1 + 1 and box.y0 - 1 <= e.y0 and e.y1 <= box.y1 + 1,
+                  f"{name}: the label {t.get_text()!r} inside the axes", e, box)
+        plt.close(fig)
+    # latency: a log axis that says lower is better, in bars and in a sweep
+    lat = fixture("v2-h100.json")
+    template = next(r for r in lat["results"] if r["variant"] == "dbuf" and r["backend"] == "vulkan")
+    lat["results"] = []
+    for n in (1024, 4096, 16384):
+        for variant, us in (("timestamp", 1.61), ("dispatch", 5.07), ("submit_fence", 44.3)):  # 28x: no log for range
+            r = json.loads(json.dumps(template))
+            r.update(family="latency", variant=variant, shape={"n": n}, shape_text=f"n={n}")
+            r["metric"].update(name="us", better="lower", value=us, fraction=None, ceiling=None)
+            lat["results"].append(r)
+    src = plot.sources_of([vkbjson.load(write_doc(lat, "latency.json"))])
+    fig = plot.bars(plt, "latency", "n=1024", src)
+    ax = fig.axes[0]
+    check(ax.get_yscale() == "log" and ax.get_ylabel() == "us (lower is better)" and "lower is better" in
+          ax.get_title(), "latency bars: a log axis, lower is better", ax.get_yscale(), ax.get_ylabel())
+    plt.close(fig)
+    fig = plot.sweep(plt, "latency", src)
+    check(fig.axes[0].get_yscale() == "log" and fig.axes[0].get_ylabel() == "us (lower is better)",
+          "latency sweep: a log axis, lower is better", fig.axes[0].get_yscale(), fig.axes[0].get_ylabel())
     plt.close(fig)
 
 
