@@ -13,7 +13,7 @@ const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, un
         {VKB_NEED_FLOAT16, "float16 arithmetic and 16-bit storage"},
         {VKB_NEED_COOPMAT, "cooperative matrix (fp16 x fp16 -> fp32)"},
         {VKB_NEED_ATOMIC_FLOAT, "float atomic add on storage buffers"},
-        {VKB_NEED_COOPMAT_KHR, "VK_KHR_cooperative_matrix (fp16 inputs)"},
+        {VKB_NEED_COOPMAT_KHR, "VK_KHR_cooperative_matrix"},
         {VKB_NEED_COOPMAT2, "VK_NV_cooperative_matrix2 (workgroup scope, flexible sizes, tensor addressing)"},
         {VKB_NEED_FLOAT64, "shaderFloat64"},
         {VKB_NEED_INT16, "shaderInt16"},
@@ -29,7 +29,10 @@ const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, un
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!(missing & names[i].bit) || used >= len)
             continue;
-        if (names[i].bit == VKB_NEED_COOPMAT2 && caps->coopmat2_missing[0])   /* listed: which feature it lacks */
+        if (names[i].bit == VKB_NEED_COOPMAT_KHR && caps->ncoopmat_types > 0)   /* listed, without the base */
+            used += (size_t)snprintf(buf + used, len - used, "%sVK_KHR_cooperative_matrix's fp16 x fp16 + fp32 "
+                                     "(listed without it; every tensor-core row starts from it)", used ? ", " : "");
+        else if (names[i].bit == VKB_NEED_COOPMAT2 && caps->coopmat2_missing[0])   /* listed: which feature it lacks */
             used += (size_t)snprintf(buf + used, len - used, "%sVK_NV_cooperative_matrix2 (listed; %s)",
                                      used ? ", " : "", caps->coopmat2_missing);
         else

@@ -33,4 +33,21 @@ static void coopmat2_features_named(void)
                   "cooperativeMatrixTensorAddressing absent), shaderInt8") == 0);
 }
 
-UNIT_TESTS({"missing_words", missing_words}, {"coopmat2_features_named", coopmat2_features_named})
+/* Issue 39: the int8 and bf16 rows skipped on lavapipe 22 "needs VK_KHR_cooperative_matrix (fp16 inputs)", a
+ * type they do not use. Not listed: the extension alone; listed without the fp16 x fp16 + fp32 combination every
+ * tensor-core row starts from: that, said as such. */
+static void coopmat_khr_named(void)
+{
+    vkb_caps c;
+    char buf[300];
+    memset(&c, 0, sizeof c);
+    ASSERT(strcmp(vkb_caps_missing(&c, VKB_NEED_COOPMAT_KHR | VKB_NEED_INT8, buf, sizeof buf),
+                  "VK_KHR_cooperative_matrix, shaderInt8") == 0);
+    c.ncoopmat_types = 1;
+    ASSERT(strcmp(vkb_caps_missing(&c, VKB_NEED_COOPMAT_KHR, buf, sizeof buf),
+                  "VK_KHR_cooperative_matrix's fp16 x fp16 + fp32 (listed without it; every tensor-core row starts "
+                  "from it)") == 0);
+}
+
+UNIT_TESTS({"missing_words", missing_words}, {"coopmat2_features_named", coopmat2_features_named},
+           {"coopmat_khr_named", coopmat_khr_named})
