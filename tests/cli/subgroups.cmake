@@ -1,7 +1,7 @@
 # subgroups.cmake - validate at every subgroup width lavapipe offers (issue 22): LP_NATIVE_VECTOR_WIDTH
 # 128 .. 2048 reports 4 .. 64 lanes (above 512 bits its compute shaders still run 16 active invocations per
 # subgroup: docs/verification.md, "Subgroup sizes"). Every family and every variant, at a reduced battery
-# (the full one runs at 8 and 4 lanes: vkb.vk.FAMILY.sg8 / .sg4), and the reduce family at a size that takes
+# (the full one runs at 8 and 4 lanes: vkb.vk.FAMILY.sg8 / .sg4; 8 only without subgroup operations), and the reduce family at a size that takes
 # three passes: about 7 s of CPU per width. `ctest -L validate` runs them. The families sized in bytes with
 # rules of their own (transfer: whole words; latency: at most 4096 timestamps; cache.*: whole 64-byte elements)
 # run their own battery; every other family, one added later included (from `vkbench list`), the sizes here.
