@@ -271,6 +271,7 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
     const vkb_health_golden *all = golden_for(h, c, AGGREGATE_ROW);
     const vkb_result *slow[8];   /* the rows slow on their own, listed after the whole GPU's check */
     const vkb_health_golden *slow_golden[8];
+    int slow_verdict[8];         /* ... and each one's vkb_health_row_speed: 1 a warning, 2 out of service */
     double logs[VKB_HEALTH_MAX_ROWS], sum_var = 0;   /* the rows judged: log(speed / median); (noise / median)^2 */
     int judged = 0, nslow = 0;
     memset(v, 0, sizeof *v);
@@ -304,8 +305,10 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
                 logs[judged++] = log(r->metric / g->median);
                 sum_var += (g->noise / g->median) * (g->noise / g->median);
             }
-            if (vkb_health_row_speed(r->metric, g->median, g->noise, shared) && nslow < 8) {
+            int speed = vkb_health_row_speed(r->metric, g->median, g->noise, shared);
+            if (speed && nslow < 8) {
                 slow[nslow] = r;
+                slow_verdict[nslow] = speed;
                 slow_golden[nslow++] = g;
             }
         }
@@ -329,7 +332,7 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
         row_key(r, row, sizeof row);
         snprintf(what, sizeof what, "%s: %.4g %s, %.2fx of the baseline's %.4g (noise %.3g)", row, r->metric,
                  r->family->metric, r->metric / g->median, g->median, g->noise);
-        if (vkb_health_row_speed(r->metric, g->median, g->noise, 0) == 2)
+        if (slow_verdict[i] == 2)
             add_check(v, V_FAIL, ACT_DRAIN, "speed", what);
         else
             add_check(v, V_WARN, ACT_NONE, "speed", what);
