@@ -1,6 +1,6 @@
-/* devices.c - --device all|LIST: one host thread per device, each running the one-device runner on its own
- * backends; the shared sinks get one whole result at a time behind one lock, each device's table is printed a
- * family at a time under the device's name. */
+/* devices.c - every run's devices: one host thread per device, each running the runner on its own backends; the
+ * shared sinks get one whole result at a time behind one lock. With several devices each device's table is printed
+ * a family at a time under the device's name; one device's streams as it runs. */
 #include "devices.h"
 
 #include <ctype.h>
@@ -24,8 +24,11 @@ int vkb_devices_several(const char *text)
 int vkb_devices_parse(const char *text, int *out)
 {
     static char names[VKB_MAX_DEVICES][256];
-    int have = vkb_vulkan_device_names(names, VKB_MAX_DEVICES), n = 0;
+    vkb_backend_error error = {0};
+    int have = vkb_vulkan_device_names(names, VKB_MAX_DEVICES, &error), n = 0;
     const char *p = text;
+    if (have < 0)
+        vkb_die((vkb_exit)error.code, "%s", error.message);
     if (have > VKB_MAX_DEVICES)
         have = VKB_MAX_DEVICES;
     for (;;) {
@@ -90,11 +93,8 @@ typedef struct shared_proxy {
 static void proxy_result(vkb_sink *s, const vkb_result *res)
 {
     shared_proxy *p = s->impl;
-    vkb_catch *fatal;
     pthread_mutex_lock(&g.lock);
-    fatal = vkb_die_catch(NULL);   /* a file error inside the sink ends the process as in a one-device run */
-    p->inner->result(p->inner, res);
-    vkb_die_catch(fatal);
+    p->inner->result(p->inner, res);   /* a file error inside the sink ends the process (outfile.c) */
     pthread_mutex_unlock(&g.lock);
 }
 
@@ -238,35 +238,29 @@ static void *device_thread(void *arg)
     while (g.finished < g.ndevices)
         pthread_cond_wait(&g.changed, &g.lock);
     pthread_mutex_unlock(&g.lock);
-    for (int b = 0; b < d->runner.nall && !d->failed && !d->fatal.stopped; b++)
+    for (int b = 0; b < d->runner.nall && !d->error; b++)
         d->runner.all[b]->destroy(d->runner.all[b]);
     vkb_runner_thread_done();
     return NULL;
 }
 
-/* The device's runner on its thread; a fatal error of the device fails its remaining cases. */
+/* The device's runner on its thread. A device that fails (lost, out of memory, a hang caught by a timeout) or
+ * does not answer a stop in time ends its part there (runner.c); what it holds is left as it is: a lost device
+ * cannot be trusted to free it, a busy one may still use it. */
 static void run_device(vkb_device_run *d)
 {
-    snprintf(d->prefix, sizeof d->prefix, "device %d (%.200s): ", d->index, d->runner.all[0]->caps.name);
-    d->fatal.prefix = d->prefix;
-    d->runner.several = 1;
+    if (g.hooks->several)
+        snprintf(d->prefix, sizeof d->prefix, "device %d (%.200s): ", d->index, d->runner.all[0]->caps.name);
+    d->runner.several = g.hooks->several;
     d->runner.sinks = d->sinks;
     d->runner.nsinks = d->nsinks;
     d->runner.ended = vkb_outfile_report;
-    if (setjmp(d->fatal.jump) == 0) {
-        vkb_die_catch(&d->fatal);
-        d->rc = vkb_runner_run(&d->runner, &d->sel, &d->set, &d->plan);
-        vkb_die_catch(NULL);
-    } else if (d->fatal.stopped) {
-        /* a stop signal the device did not answer within the grace: its files end as interrupted, and the
-         * process ends once, when every device is done (its resources left: it may still be busy) */
-        d->rc = vkb_runner_stopped(&d->runner, &d->sel);
-    } else {
-        /* the device failed (lost, out of memory, a hang caught by a timeout): its other cases fail with the
-         * reason; its resources are left as they are (a lost device cannot be trusted to free them) */
-        d->failed = 1;
-        d->rc = vkb_runner_fail_rest(&d->runner, &d->sel, d->fatal.message);
-    }
+    d->rc = vkb_runner_run(&d->runner, &d->sel, &d->set, &d->plan);
+    d->error = vkb_runner_device_error(&d->runner);
+    if (d->error)
+        vkb_leave_failed_state();
+    if (d->error && !d->error->stopped && g.hooks->several)
+        vkb_error("%s%s", d->prefix, d->error->message);   /* now: the other devices may run for minutes */
 }
 
 /* A fatal error outside the devices' catch points (a worker thread's, the main thread's) still closes the
@@ -295,14 +289,19 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
     pthread_mutexattr_init(&recursive);
     pthread_mutexattr_settype(&recursive, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&g.lock, &recursive);
-    vkb_vulkan_several();
+    if (n > 1)
+        vkb_vulkan_several();   /* one device keeps direct pointers into its driver (dispatch latency rows) */
     g.hooks = hooks;
     g.ndevices = n;
     for (int i = 0; i < n; i++) {
         vkb_device_run *d = &runs[i];
         d->slot = i;
-        snprintf(d->select, sizeof d->select, "%d", d->index);
-        d->sinks[d->nsinks++] = device_table_create(d, hooks);
+        if (d->index >= 0) {
+            snprintf(d->index_text, sizeof d->index_text, "%d", d->index);
+            d->select = d->index_text;
+        }
+        /* one device's table streams; several devices' are printed a family at a time under each one's name */
+        d->sinks[d->nsinks++] = hooks->several ? device_table_create(d, hooks) : hooks->table(hooks->out);
         for (int s = 0; s < hooks->nshared; s++)
             d->sinks[d->nsinks++] = proxy_create(hooks->shared[s]);
         if (pthread_create(&th[i], NULL, device_thread, d) != 0)
@@ -350,10 +349,11 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
     pthread_mutex_lock(&g.lock);
     g.running = 0;
     for (int i = 0; i < n; i++) {
-        interrupted |= runs[i].runner.interrupted || runs[i].failed;
-        if (runs[i].failed) {   /* the files name the first failed device's error, as a one-device run's */
-            char msg[sizeof runs[i].prefix + sizeof runs[i].fatal.message];
-            snprintf(msg, sizeof msg, "%s%s", runs[i].prefix, runs[i].fatal.message);
+        const vkb_backend_error *e = runs[i].error;
+        interrupted |= runs[i].runner.interrupted || runs[i].runner.done < runs[i].runner.nwork || e;
+        if (e && !e->stopped) {   /* the files name the first failed device's error */
+            char msg[sizeof runs[i].prefix + sizeof e->message];
+            snprintf(msg, sizeof msg, "%s%s", runs[i].prefix, e->message);
             vkb_fatal_message_keep(msg);
         }
     }
@@ -366,10 +366,9 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
     vkb_outfile_report();   /* a result file that could not be written: its line (exit 6 alone says nothing) */
     for (int i = 0; i < n && !rc; i++)
         if (runs[i].rc)
-            rc = runs[i].rc;   /* a per-device sink's failure, or the signal */
-    for (int i = 0; i < n && !rc; i++)
-        if (runs[i].failed)
-            rc = (int)runs[i].fatal.code;
+            rc = runs[i].rc;   /* a per-device sink's failure, the device's error, or the signal */
+    if (!hooks->several && runs[0].error && !runs[0].error->stopped)
+        vkb_error("%s", runs[0].error->message);   /* the last line, after every file has ended */
     free(all);   /* the shared sinks were given it, and have ended */
     return rc;
 }

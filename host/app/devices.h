@@ -1,5 +1,6 @@
-/* devices.h - --device all|LIST: the selected work on several devices at once, one host thread per device with
- * its own Vulkan context (and CUDA twin), results streamed to the shared sinks one whole result at a time. */
+/* devices.h - every run: the selected work on each device asked for at once, one host thread per device with its
+ * own Vulkan context (and CUDA twin), results streamed to the shared sinks one whole result at a time. One device
+ * (no --device, or one index or name) is a list of one: its table streams as it runs, without a device heading. */
 #ifndef VKB_DEVICES_H
 #define VKB_DEVICES_H
 
@@ -10,8 +11,8 @@
 
 #define VKB_MAX_DEVICES 64
 
-/* Whether TEXT (--device) asks for several devices: "all" or a comma list (one index or name keeps the one-device
- * run of before). */
+/* Whether TEXT (--device) asks for several devices: "all" or a comma list (one index or name, or none, asks for
+ * one). */
 int vkb_devices_several(const char *text);
 /* The Vulkan device indices TEXT names into OUT (VKB_MAX_DEVICES at most), in the order given; returns how many.
  * TEXT: "all", or items "0,2,5" each an index or a name substring (which names every device whose name holds it).
@@ -20,9 +21,11 @@ int vkb_devices_parse(const char *text, int *out);
 
 /* One device's part of the run. */
 typedef struct vkb_device_run {
-    int index;                  /* its Vulkan device index */
+    int index;                  /* its Vulkan device index; -1 for a list of one, chosen when opened */
+    const char *select;         /* what picks it for vkb_vulkan_open: the index as text, or for a list of one
+                                   --device as given (NULL: the default device) */
+    char index_text[16];
     int slot;                   /* its place in the runs (set by vkb_devices_run) */
-    char select[16];            /* the index as --device text, for vkb_vulkan_open */
     vkb_runner runner;          /* filled by the caller's setup: backends, work list; then its results */
     vkb_selection sel;
     vkb_run_plan plan;
@@ -31,9 +34,8 @@ typedef struct vkb_device_run {
     /* filled by vkb_devices_run */
     vkb_sink *sinks[8];
     int nsinks;
-    vkb_catch fatal;            /* where a fatal error of this device lands */
-    char prefix[300];           /* "device 1 (llvmpipe): " */
-    int failed;                 /* the device failed mid-run: fatal.code and fatal.message say how */
+    char prefix[300];           /* "device 1 (llvmpipe): " with several devices, else "" */
+    const vkb_backend_error *error;   /* the device failed or was stopped mid-run (backend.h): how; else NULL */
     int rc;                     /* what its runner returned */
 } vkb_device_run;
 
@@ -48,11 +50,15 @@ typedef struct vkb_devices_hooks {
     vkb_sink **shared;          /* progress, JSON, CSV: every device's results, one whole result at a time */
     int nshared;
     int dry_run;                /* stop after setup */
+    int several;                /* --device all or a list, even of one: each device's table under its name, a
+                                   failed device's cases not run emitted as failed; else one device, streamed */
 } vkb_devices_hooks;
 
-/* Run RUNS[0..N-1] at once as HOOKS say. Returns 0, the first shared sink's failure code (6), 128 + the signal
- * that stopped the run, or the exit code of the first device (in RUNS's order) that failed mid-run; rows that
- * failed validation are the caller's to count in each runner's results. */
+/* Run RUNS[0..N-1] at once as HOOKS say (RUNS[i].index and .select set by the caller). A device that fails mid-run
+ * says so on one line ("vkbench: error: device 1 (name): ..."; one device not HOOKS->several, after its files have
+ * ended, as the last line); the others go on. Returns 0, the first shared sink's failure code (6), 128 + the signal that stopped
+ * the run, or the exit code of the first device (in RUNS's order) that failed mid-run; rows that failed validation
+ * are the caller's to count in each runner's results. */
 int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks);
 
 #endif

@@ -54,6 +54,12 @@ static const char *const action_names[] = {"none", "drain", "reset", "service"};
 enum { V_PASS, V_WARN, V_FAIL };
 static const char *const verdict_names[] = {"pass", "warn", "fail"};
 
+/* Whether D's device failed mid-run (not a stop signal): lost, hung past its timeout, out of memory. */
+static int failed(const vkb_device_run *d)
+{
+    return d->error && !d->error->stopped;
+}
+
 static const char *uuid_text(const vkb_caps *c, char *buf)
 {
     const uint8_t *u = c->uuid;
@@ -182,6 +188,7 @@ int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version)
     char why[900];
     size_t used = 0;
     int all_cpu = 1;
+    vkb_backend_error error = {0};
     memset(h, 0, sizeof *h);
     h->json_path = a->json_path;
     h->prom_path = a->prom_path;
@@ -190,7 +197,9 @@ int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version)
         vkb_die(VKB_EXIT_USAGE, "%s", why);
     if (a->expect && vkb_health_expect(h, a->expect, why, sizeof why) < 0)
         vkb_die(VKB_EXIT_USAGE, "%s", why);
-    h->ndevices = vkb_vulkan_devices(h->caps, VKB_MAX_DEVICES);
+    h->ndevices = vkb_vulkan_devices(h->caps, VKB_MAX_DEVICES, &error);
+    if (h->ndevices < 0)
+        vkb_die((vkb_exit)error.code, "%s", error.message);
     if (h->ndevices > VKB_MAX_DEVICES)
         h->ndevices = VKB_MAX_DEVICES;
     for (int i = 0; i < h->ndevices; i++) {
@@ -275,14 +284,14 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
     double logs[VKB_HEALTH_MAX_ROWS], sum_var = 0;   /* the rows judged: log(speed / median); (noise / median)^2 */
     int judged = 0, nslow = 0;
     memset(v, 0, sizeof *v);
-    if (d->failed)   /* lost, hung past its timeout, out of memory: the rows after it failed for that reason */
-        add_check(v, V_FAIL, ACT_RESET, "device", d->fatal.message);
+    if (failed(d))   /* lost, hung past its timeout, out of memory: the rows after it failed for that reason */
+        add_check(v, V_FAIL, ACT_RESET, "device", d->error->message);
     for (int i = 0; i < rs->n; i++) {
         const vkb_result *r = &rs->r[i];
         char row[96], what[300];
         const vkb_health_golden *g;
         row_key(r, row, sizeof row);
-        if (r->status == VKB_RES_FAIL && !d->failed) {
+        if (r->status == VKB_RES_FAIL && !failed(d)) {
             if (r->check.reason[0])
                 snprintf(what, sizeof what, "%s: wrong result (%s)", row, r->check.reason);
             else
@@ -337,7 +346,7 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
         else
             add_check(v, V_WARN, ACT_NONE, "speed", what);
     }
-    if (!v->validated && !d->failed)
+    if (!v->validated && !failed(d))
         add_check(v, V_WARN, ACT_NONE, "battery", "no battery row ran (all skipped): nothing was validated");
 }
 
@@ -538,7 +547,7 @@ int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc)
     for (int i = 0; i < n; i++) {
         const vkb_caps *c = &h->caps[runs[i].index];
         judge_gpu(h, &runs[i], &v[i]);
-        unjudged |= !v[i].validated && !runs[i].failed;
+        unjudged |= !v[i].validated && !failed(&runs[i]);
         if (v[i].verdict == V_FAIL) {
             code = VKB_EXIT_MISMATCH;
             for (int k = 0; k < v[i].nchecks; k++)   /* the stable prefix a drain reason carries as it is */

@@ -58,8 +58,12 @@ static void open_backends(app *ap, int timed)
     int want_cu = which && strcmp(which, "vulkan") != 0;
     int suite = strcmp(ap->args.command, "suite") == 0;
 
-    if (want_vk)
-        vk = vkb_vulkan_open(ap->args.device, ap->args.validation, ap->args.robustness_off);
+    if (want_vk) {
+        vkb_backend_error error = {0};
+        vk = vkb_vulkan_open(ap->args.device, ap->args.validation, ap->args.robustness_off, &error);
+        if (!vk)
+            vkb_die((vkb_exit)error.code, "%s", error.message);
+    }
     if (vk && ap->args.subgroup_size &&
         vkb_vulkan_require_subgroup_size(vk, ap->args.subgroup_size, why, sizeof why))
         vkb_die(VKB_EXIT_RESOURCE, "--subgroup-size %u: %s", ap->args.subgroup_size, why);
@@ -94,6 +98,8 @@ static void open_backends(app *ap, int timed)
         vkb_warmup(vk);   /* before anything is timed, the cache probe included */
     if (vk && timed && !ap->args.dry_run && !ap->health)
         vkb_cache_measure(vk);   /* health: a probe of seconds on a GPU never seen; the battery needs no cache size */
+    if (vk && vkb_backend_failed(vk))   /* in the warm-up or the probe, before any case */
+        vkb_die((vkb_exit)vk->error.code, "%s", vk->error.message);
     if (vk) {
         r->backends[r->nbackends++] = vk;
         r->all[r->nall++] = vk;
@@ -222,49 +228,66 @@ static int final_code(int rc, int verdict, unsigned messages)
     return verdict ? VKB_EXIT_MISMATCH : VKB_EXIT_OK;
 }
 
-/* --device all|LIST: each device runs the selected work on a thread of its own (host/app/devices.c). */
+/* Each device asked for runs the selected work on a thread of its own (host/app/devices.c); one device is a list
+ * of one. */
 static struct {
     app *ap;
     int timed;
-} several;
+    int several;
+} run;
 
-static vkb_sink *several_table(FILE *out)
+static vkb_sink *device_table(FILE *out)
 {
-    int width = vkb_table_width(several.ap->args.wide);
-    return several.timed ? vkb_sink_table_create(out, width) : vkb_sink_matrix_create(out, width);
+    int width = vkb_table_width(run.ap->args.wide);
+    return run.timed ? vkb_sink_table_create(out, width) : vkb_sink_matrix_create(out, width);
 }
 
-static void several_setup(vkb_device_run *d)
+static void device_setup(vkb_device_run *d)
 {
-    app dev = *several.ap;
+    /* the device's own copy of the request, kept for the run: its runner and selection point into it (--spec) */
+    static app devs[VKB_MAX_DEVICES];
+    app *dev = &devs[d->slot];
     char err[600];
-    dev.args.device = d->select;
-    memset(&dev.runner, 0, sizeof dev.runner);
-    if (vkb_selection_families(&dev.args, &d->sel, err, sizeof err))
+    *dev = *run.ap;
+    dev->args.device = d->select;
+    memset(&dev->runner, 0, sizeof dev->runner);
+    if (vkb_selection_families(&dev->args, &d->sel, err, sizeof err))
         vkb_die(VKB_EXIT_USAGE, "%s (see vkbench --help)", err);
-    prepare(&dev, several.timed, &d->sel, &d->plan, &d->set);
-    d->runner = dev.runner;
-    if (!dev.health)
-        d->runner.recheck = vkb_warmup_recheck;   /* each device's ceilings again at its end, as one device's */
-    if (dev.args.dry_run) {
-        printf("device %d: %s\n", d->index, d->runner.all[0]->caps.name);
+    prepare(dev, run.timed, &d->sel, &d->plan, &d->set);
+    d->runner = dev->runner;
+    if (!dev->health)
+        d->runner.recheck = vkb_warmup_recheck;   /* the warm-up's ceilings again at the device's end */
+    if (dev->args.dry_run) {
+        if (run.several)
+            printf("device %d: %s\n", d->index, d->runner.all[0]->caps.name);
         print_plan(&d->sel, &d->plan, &d->runner);
+    } else if (!run.several) {
+        vkb_stop_if_signalled("before any case ran");
+        vkb_mc_make_folder();   /* the request passed its checks: only now --sass's folder */
     }
 }
 
-static int run_several(app *ap, int timed, FILE *table, vkb_sink **shared, int nshared)
+/* The selected work on each device of --device (none, one index or name: the default or that device), the tables
+ * to TABLE, every result to the SHARED sinks. */
+static int run_devices(app *ap, int timed, FILE *table, vkb_sink **shared, int nshared)
 {
     static int indices[VKB_MAX_DEVICES];
     static vkb_device_run runs[VKB_MAX_DEVICES];
-    vkb_devices_hooks hooks = {several_setup, several_table, table, shared, nshared, ap->args.dry_run};
-    int n = vkb_devices_parse(ap->args.device, indices), rc, verdict = 0;
+    /* health: the node's GPUs by index, each named in the verdict, however many there are */
+    int several = ap->health || vkb_devices_several(ap->args.device), n = 1, rc, verdict = 0;
+    vkb_devices_hooks hooks = {device_setup, device_table, table, shared, nshared, ap->args.dry_run, several};
     unsigned messages;
+    if (several)
+        n = vkb_devices_parse(ap->args.device, indices);
     if (ap->args.sass_dir && n > 1)
         vkb_die(VKB_EXIT_USAGE, "--sass reads one device's machine code: give --device one device");
-    several.ap = ap;
-    several.timed = timed;
-    for (int i = 0; i < n; i++)
-        runs[i].index = indices[i];
+    run.ap = ap;
+    run.timed = timed;
+    run.several = several;
+    for (int i = 0; i < n; i++) {
+        runs[i].index = several ? indices[i] : -1;
+        runs[i].select = several ? NULL : ap->args.device;
+    }
     rc = vkb_devices_run(runs, n, &hooks);
     if (ap->health)   /* judged before the runners go */
         rc = vkb_health_judge(ap->health, runs, n, rc);
@@ -288,29 +311,22 @@ static int run_several(app *ap, int timed, FILE *table, vkb_sink **shared, int n
 static int run_command(app *ap)
 {
     vkb_selection sel;
-    vkb_run_plan plan;
-    vkb_run_settings set;
     vkb_sink *sinks[4];
     int nsinks = 0;
-    vkb_runner *r = &ap->runner;
     int timed = strcmp(ap->args.command, "validate") != 0;
-    int several_devices = vkb_devices_several(ap->args.device);
-    int rc, verdict;
-    unsigned messages;
     FILE *table = stdout;
     char err[600];
 
+    /* the selection is checked before any file or device is touched (each device makes its own again) */
     if (vkb_selection_families(&ap->args, &sel, err, sizeof err))
         vkb_die(VKB_EXIT_USAGE, "%s (see vkbench --help)", err);
+    vkb_selection_free(&sel);
     /* result files first: a path that cannot be written fails before any work (a dry run writes none) */
     if (!ap->args.dry_run) {
         const char *json = ap->args.json_path, *csv = ap->args.csv_path;
         table = (json && vkb_outfile_is_stdout(json)) || (csv && vkb_outfile_is_stdout(csv)) ? stderr : stdout;
         if (!vkb_quiet)
             sinks[nsinks++] = vkb_sink_progress_create();
-        if (!several_devices)   /* several: each device has its own table */
-            sinks[nsinks++] = timed ? vkb_sink_table_create(table, vkb_table_width(ap->args.wide))
-                                    : vkb_sink_matrix_create(table, vkb_table_width(ap->args.wide));
         if (json)
             sinks[nsinks++] = vkb_sink_json_create(json);
         if (csv)
@@ -318,39 +334,7 @@ static int run_command(app *ap)
     }
     vkb_signal_fault("signal-early"); /* tests: a signal after the files are opened, before the device */
     vkb_stop_if_signalled("before any case ran");
-    if (several_devices) {
-        vkb_selection_free(&sel);
-        return run_several(ap, timed, table, sinks, nsinks);
-    }
-    prepare(ap, timed, &sel, &plan, &set);
-    vkb_stop_if_signalled("before any case ran");
-    if (!ap->args.dry_run)
-        vkb_mc_make_folder();   /* the request passed its checks: only now --sass's folder */
-    if (ap->args.dry_run) {
-        print_plan(&sel, &plan, r);
-        for (int i = 0; i < r->nall; i++)
-            r->all[i]->destroy(r->all[i]);
-        vkb_runner_free(r);
-        vkb_selection_free(&sel);
-        return VKB_EXIT_OK;
-    }
-
-    r->sinks = sinks;
-    r->ended = vkb_outfile_report; /* one line for every file that failed */
-    if (!ap->health)
-        r->recheck = vkb_warmup_recheck;   /* a ceiling measured again must agree with the warm-up's */
-    r->nsinks = nsinks;
-    rc = vkb_runner_run(r, &sel, &set, &plan);
-    for (int i = 0; i < nsinks; i++)
-        vkb_sink_destroy(sinks[i]);
-
-    verdict = verdicts(r);
-    messages = vkb_vulkan_validation_messages();
-    for (int i = 0; i < r->nall; i++)
-        r->all[i]->destroy(r->all[i]);
-    vkb_runner_free(r);
-    vkb_selection_free(&sel);
-    return final_code(rc, verdict, messages);
+    return run_devices(ap, timed, table, sinks, nsinks);
 }
 
 /* `vkbench health`: the battery on every GPU at once (host/app/health.c), judged per GPU; the tables only with -v. */
@@ -366,7 +350,7 @@ static int health_command(app *ap)
     tables = ap->args.verbose ? stderr : fopen("/dev/null", "w");
     if (!tables)
         vkb_die(VKB_EXIT_OUTPUT, "cannot open /dev/null for the battery's tables");
-    rc = run_several(ap, 1, tables, NULL, 0);
+    rc = run_devices(ap, 1, tables, NULL, 0);
     if (tables != stderr)
         fclose(tables);
     return rc;
@@ -458,7 +442,10 @@ int main(int argc, char **argv)
         char why[300];
         vkb_backend *cu;
         vkb_caps caps[VKB_MAX_DEVICES];
-        int n = vkb_vulkan_devices(caps, VKB_MAX_DEVICES);
+        vkb_backend_error error = {0};
+        int n = vkb_vulkan_devices(caps, VKB_MAX_DEVICES, &error);
+        if (n < 0)
+            vkb_die((vkb_exit)error.code, "%s", error.message);
         for (int i = 0; i < n && i < VKB_MAX_DEVICES; i++) {
             char path[VKB_CACHE_PATH_MAX] = "";
             vkb_cache_path(&caps[i], path, sizeof path);

@@ -78,6 +78,8 @@ static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first
     for (int w = 0;; w++) {
         double rate, median;
         b->execute(b, p->prep, p->bufs, reps, 0, ns);
+        if (vkb_backend_failed(b))
+            return 0;   /* the caller ends the run with the device's error */
         median = vkb_median(ns, reps);
         if (!(median > 0))
             return 0;

@@ -29,16 +29,18 @@ static const vkb_cuda_module *mod;
 static _Thread_local char why_buf[256];   /* per device thread (--device LIST) */
 static char module_path[4096]; /* for --sass: cuobjdump reads the kernels' machine code from it */
 
-#define CU_DIE_ON(call)                                                          \
-    do {                                                                         \
-        if (call)                                                                \
-            vkb_die(VKB_EXIT_API, "cuda: %s", why_buf);                          \
-    } while (0)
+/* A module call that failed (non-zero) records its line as the backend's error (backend.h); 1 then, else 0. After
+ * the first error every call of the backend returns at once (FAILED). */
+#define CU_FAILS(b, call) ((call) ? (vkb_backend_fail(&(b)->error, VKB_EXIT_API, "cuda: %s", why_buf), 1) : 0)
+#define FAILED(b) vkb_backend_failed(b)
 
 static void *cu_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t len)
 {
     vkb_plan *copy;
-    (void)b;
+    if (FAILED(b)) {
+        snprintf(why, len, "%s", b->error.message);
+        return NULL;
+    }
     for (int i = 0; i < plan->nbuf; i++)
         if (plan->buf[i].flags & VKB_BUF_DEVICE_MAPPED) {
             snprintf(why, len, "CUDA maps no device memory into the host here (Vulkan's resizable-BAR rows)");
@@ -77,35 +79,6 @@ static void cu_unprepare(vkb_backend *b, void *prepared)
     free(prepared);
 }
 
-/* A uniform buffer (VKB_BUF_UNIFORM) is device memory too: the kernel's upload hook copies it to
- * __constant__ memory before the timed runs (cuda/kernels.h). */
-static vkb_buffer *cu_buffer_create(vkb_backend *b, uint64_t bytes, unsigned flags)
-{
-    vkb_buffer *buf = vkb_calloc(1, sizeof *buf);
-    (void)b;
-    /* round up to 16 bytes as the Vulkan side does, for float4 views; guard bands around (cudaMalloc
-     * aligns to 256, and 4096 keeps the range aligned) */
-    uint64_t total = VKB_GUARD_BYTES + ((bytes + 15) & ~15ull) + VKB_GUARD_BYTES;
-    buf->flags = flags;
-    if (flags & VKB_BUF_HOST_PAGEABLE) {
-        if (posix_memalign(&buf->base, 4096, (size_t)total) != 0)
-            vkb_die(VKB_EXIT_RESOURCE, "out of host memory allocating a pageable buffer; try a smaller size");
-    } else if ((flags & VKB_BUF_HOST_STAGING) ? mod->alloc_host(&buf->base, total, why_buf, sizeof why_buf)
-                                              : mod->alloc(&buf->base, total, why_buf, sizeof why_buf)) {
-        vkb_die(VKB_EXIT_RESOURCE, "cuda: %s; try a smaller size", why_buf);
-    }
-    static _Thread_local uint32_t serial;
-    buf->guard = vkb_guard_word(serial++);
-    if (HOST_PLACED(buf))
-        for (uint64_t i = 0; i < total / 4; i++)
-            ((uint32_t *)buf->base)[i] = buf->guard;
-    else
-        CU_DIE_ON(mod->fill(buf->base, buf->guard, total, why_buf, sizeof why_buf));
-    buf->ptr = (char *)buf->base + VKB_GUARD_BYTES;
-    buf->bytes = bytes;
-    return buf;
-}
-
 static void cu_buffer_destroy(vkb_backend *b, vkb_buffer *buf)
 {
     (void)b;
@@ -120,41 +93,84 @@ static void cu_buffer_destroy(vkb_backend *b, vkb_buffer *buf)
     free(buf);
 }
 
+/* A uniform buffer (VKB_BUF_UNIFORM) is device memory too: the kernel's upload hook copies it to
+ * __constant__ memory before the timed runs (cuda/kernels.h). */
+static vkb_buffer *cu_buffer_create(vkb_backend *b, uint64_t bytes, unsigned flags)
+{
+    vkb_buffer *buf;
+    if (FAILED(b))
+        return NULL;
+    buf = vkb_calloc(1, sizeof *buf);
+    /* round up to 16 bytes as the Vulkan side does, for float4 views; guard bands around (cudaMalloc
+     * aligns to 256, and 4096 keeps the range aligned) */
+    uint64_t total = VKB_GUARD_BYTES + ((bytes + 15) & ~15ull) + VKB_GUARD_BYTES;
+    buf->flags = flags;
+    if (flags & VKB_BUF_HOST_PAGEABLE) {
+        if (posix_memalign(&buf->base, 4096, (size_t)total) != 0) {
+            vkb_backend_fail(&b->error, VKB_EXIT_RESOURCE, "out of host memory allocating a pageable buffer; try a "
+                             "smaller size");
+            free(buf);
+            return NULL;
+        }
+    } else if ((flags & VKB_BUF_HOST_STAGING) ? mod->alloc_host(&buf->base, total, why_buf, sizeof why_buf)
+                                              : mod->alloc(&buf->base, total, why_buf, sizeof why_buf)) {
+        vkb_backend_fail(&b->error, VKB_EXIT_RESOURCE, "cuda: %s; try a smaller size", why_buf);
+        free(buf);
+        return NULL;
+    }
+    static _Thread_local uint32_t serial;
+    buf->guard = vkb_guard_word(serial++);
+    if (HOST_PLACED(buf))
+        for (uint64_t i = 0; i < total / 4; i++)
+            ((uint32_t *)buf->base)[i] = buf->guard;
+    else if (CU_FAILS(b, mod->fill(buf->base, buf->guard, total, why_buf, sizeof why_buf))) {
+        cu_buffer_destroy(b, buf);
+        return NULL;
+    }
+    buf->ptr = (char *)buf->base + VKB_GUARD_BYTES;
+    buf->bytes = bytes;
+    return buf;
+}
+
 static void cu_upload(vkb_backend *b, vkb_buffer *buf, const void *src, uint64_t bytes)
 {
-    (void)b;
+    if (FAILED(b))
+        return;
     if (HOST_PLACED(buf))
         memcpy(buf->ptr, src, (size_t)bytes);
     else
-        CU_DIE_ON(mod->upload(buf->ptr, src, bytes, why_buf, sizeof why_buf));
+        CU_FAILS(b, mod->upload(buf->ptr, src, bytes, why_buf, sizeof why_buf));
 }
 
 static void cu_download(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t bytes)
 {
-    (void)b;
+    if (FAILED(b))
+        return;
     if (HOST_PLACED(buf))
         memcpy(dst, buf->ptr, (size_t)bytes);
     else
-        CU_DIE_ON(mod->download(dst, buf->ptr, bytes, why_buf, sizeof why_buf));
+        CU_FAILS(b, mod->download(dst, buf->ptr, bytes, why_buf, sizeof why_buf));
 }
 
 static void cu_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
 {
-    (void)b;
+    if (FAILED(b))
+        return;
     if (HOST_PLACED(buf))
         for (uint64_t i = 0; i < (bytes + 3) / 4; i++)
             ((uint32_t *)buf->ptr)[i] = VKB_POISON;
     else
-        CU_DIE_ON(mod->fill(buf->ptr, VKB_POISON, (bytes + 3) & ~3ull, why_buf, sizeof why_buf));
+        CU_FAILS(b, mod->fill(buf->ptr, VKB_POISON, (bytes + 3) & ~3ull, why_buf, sizeof why_buf));
 }
 
 static void cu_copy(vkb_backend *b, vkb_buffer *src, vkb_buffer *dst, uint64_t bytes)
 {
-    (void)b;
+    if (FAILED(b))
+        return;
     if (HOST_PLACED(src) && HOST_PLACED(dst))
         memcpy(dst->ptr, src->ptr, (size_t)((bytes + 3) & ~3ull));
     else
-        CU_DIE_ON(mod->copy(dst->ptr, src->ptr, bytes, why_buf, sizeof why_buf));
+        CU_FAILS(b, mod->copy(dst->ptr, src->ptr, bytes, why_buf, sizeof why_buf));
 }
 
 /* The ranges only (ptr), not the guard bands around them: those differ from buffer to buffer. */
@@ -162,10 +178,11 @@ static int64_t cu_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
                           uint64_t *first)
 {
     uint64_t count = 0, at = 0;
-    (void)b;
-    if (a->bytes < bytes || (other && other->bytes < bytes) || HOST_PLACED(a) || (other && HOST_PLACED(other)))
+    if (FAILED(b) || a->bytes < bytes || (other && other->bytes < bytes) || HOST_PLACED(a) || (other && HOST_PLACED(other)))
         return -1;   /* host memory: the runner compares on the host */
-    CU_DIE_ON(mod->compare(a->ptr, other ? other->ptr : NULL, word, bytes, &count, &at, why_buf, sizeof why_buf));
+    if (CU_FAILS(b, mod->compare(a->ptr, other ? other->ptr : NULL, word, bytes, &count, &at, why_buf,
+                                 sizeof why_buf)))
+        return -1;
     if (count)
         *first = at;
     return (int64_t)count;
@@ -173,14 +190,15 @@ static int64_t cu_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
 
 static void cu_guards(vkb_backend *b, vkb_buffer *buf, void *before, void *after)
 {
-    (void)b;
+    if (FAILED(b))
+        return;
     if (HOST_PLACED(buf)) {
         memcpy(before, buf->base, VKB_GUARD_BYTES);
         memcpy(after, (char *)buf->ptr + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES);
-    } else {
-        CU_DIE_ON(mod->download(before, buf->base, VKB_GUARD_BYTES, why_buf, sizeof why_buf));
-        CU_DIE_ON(mod->download(after, (char *)buf->ptr + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES, why_buf,
-                                sizeof why_buf));
+    } else if (CU_FAILS(b, mod->download(before, buf->base, VKB_GUARD_BYTES, why_buf, sizeof why_buf)) ||
+               CU_FAILS(b, mod->download(after, (char *)buf->ptr + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES,
+                                         why_buf, sizeof why_buf))) {
+        return;
     }
     vkb_guard_normalize(before, buf->guard);
     vkb_guard_normalize(after, buf->guard);
@@ -190,7 +208,8 @@ static void cu_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
 {
     void *ptrs[VKB_MAX_BUFFERS] = {0};
     const vkb_plan *plan = prepared;
-    (void)b;
+    if (FAILED(b))
+        return;
     /* oob-write-past: Vulkan's stores past a descriptor's range; CUDA has no range to cut short, so its kernel's
      * last 16 bytes go past the output's end as they do where no robust access drops them: into the band */
     int shifted = !vkb_fault("oob-write") && !vkb_fault("oob-write-past");
@@ -201,7 +220,7 @@ static void cu_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
             shifted = 1;
         }
     }
-    CU_DIE_ON(mod->execute(plan, ptrs, reps, cold, ns, why_buf, sizeof why_buf));
+    CU_FAILS(b, mod->execute(plan, ptrs, reps, cold, ns, why_buf, sizeof why_buf));
 }
 
 static const char *cu_describe(vkb_backend *b, vkb_buffer *buf, char *text, size_t len)

@@ -28,10 +28,31 @@ typedef struct vkb_pipeline_stats {
 } vkb_pipeline_stats;
 typedef struct vkb_backend vkb_backend;
 
+/* What ended a backend's device: lost, out of memory, hung, or a stop signal it did not answer in time. A backend
+ * never ends the process: a call that fails records its first error here and returns (a buffer NULL, a count -1,
+ * nothing done), and every later call of that backend does nothing. The runner reads it after each call whose
+ * result it needs (vkb_backend_failed), the application decides what the error ends. */
+typedef struct vkb_backend_error {
+    int code;            /* the exit class (vkb_exit: 3 no device, 4 resource, 5 API) or 128 + the signal; 0: none */
+    int stopped;         /* a stop signal, not a fault, ended the device's work: its resources may still be busy */
+    char message[400];   /* one line, without "vkbench: error: " */
+} vkb_backend_error;
+
+/* Record the first error in E (CODE, a printf message) and return -1; a later one is dropped (the first one
+ * explains the rest). */
+int vkb_backend_fail(vkb_backend_error *e, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* E as a stop: the signal SIG (signals.h) was not answered within the grace while WHILE_DOING; returns -1. */
+int vkb_backend_stopped(vkb_backend_error *e, int sig, const char *while_doing);
+
 struct vkb_backend {
     const char *name;   /* "vulkan" or "cuda": the JSON `backend` field */
     vkb_caps caps;
     void *impl;
+    vkb_backend_error error;   /* the first error of its device (code 0: none) */
 
     /* Make the plan runnable (pipelines, kernel lookup). Returns NULL and writes WHY when this backend
      * cannot run it (no such CUDA twin, a limit exceeded): the caller skips the variant. */
@@ -43,8 +64,8 @@ struct vkb_backend {
     /* The driver's statistics of the prepared plan's pipelines, up to MAX; returns how many (0 when the
      * driver reports none). May be NULL. */
     int (*statistics)(vkb_backend *b, void *prepared, vkb_pipeline_stats *out, int max);
-    /* Device buffer of BYTES with FLAGS (VKB_BUF_*, from the plan buffer); exits with VKB_EXIT_RESOURCE and a
-     * message when memory runs out. */
+    /* Device buffer of BYTES with FLAGS (VKB_BUF_*, from the plan buffer); NULL when memory runs out (error:
+     * VKB_EXIT_RESOURCE, "...; try a smaller size"). */
     vkb_buffer *(*buffer_create)(vkb_backend *b, uint64_t bytes, unsigned flags);
     void (*buffer_destroy)(vkb_backend *b, vkb_buffer *buf);
     void (*upload)(vkb_backend *b, vkb_buffer *buf, const void *src, uint64_t bytes);
@@ -74,6 +95,9 @@ struct vkb_backend {
     /* Free everything; B itself too. */
     void (*destroy)(vkb_backend *b);
 };
+
+/* Whether B's device has failed (B->error says how): its calls do nothing any more. */
+static inline int vkb_backend_failed(const vkb_backend *b) { return b->error.code != 0; }
 
 /* Most repeats of a VKB_PASS_TIMESTAMP pass (each writes a query of its own). */
 #define VKB_TIMESTAMP_REPEAT_MAX 4096

@@ -234,6 +234,23 @@ static uint32_t ran_subgroup_size(const vkb_runner *r, const vkb_backend *b, con
     return b->caps.subgroup_min == b->caps.subgroup_max ? b->caps.subgroup_size : 0;
 }
 
+/* RES as the case B's device failed in (backend.h): failed, untimed, the error its row and the files give (one
+ * device of several: said as its cases not run will be, runner.c); 1 when B has failed, else 0. */
+static int device_failed(const vkb_runner *r, vkb_result *res, const vkb_backend *b)
+{
+    if (!vkb_backend_failed(b))
+        return 0;
+    res->status = VKB_RES_FAIL;
+    res->timed = 0;
+    res->check.pass = 0;
+    res->error = b->error.message;
+    snprintf(res->check.method, sizeof res->check.method, r->several ? "device failed: %.78s" : "the run ended here",
+             b->error.message);
+    snprintf(res->check.reason, sizeof res->check.reason, "%s%.*s", r->several ? "device failed: " : "error: ",
+             (int)sizeof res->check.reason - 16, b->error.message);
+    return 1;
+}
+
 void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *f, const vkb_variant *v,
                     vkb_result *res)
 {
@@ -302,6 +319,10 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
     t0 = vkb_now_ns();
     prep = b->prepare(b, &plan, why, sizeof why);
     r->clock.prepare_ns += vkb_now_ns() - t0;
+    if (device_failed(r, res, b)) {
+        b->unprepare(b, prep);
+        return;
+    }
     if (!prep) {
         snprintf(res->skip_reason, sizeof res->skip_reason, "%s", why);
         return;
@@ -355,9 +376,11 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
         r->clock.download_ns += t1 - t0;
         fault_wrong_device(b, &plan);
         vkb_verify_low_bit(&plan, f->name, v->name);
-        if (vkb_fault_arg("device-lost", &sick) && sick == b->caps.index && r->done > 0)
-            vkb_die(VKB_EXIT_API, "vkQueueSubmit: VK_ERROR_DEVICE_LOST (planted: VKB_FAULT_INJECT=device-lost:%ld)",
-                    sick);
+        if (vkb_fault_arg("device-lost", &sick) && sick == b->caps.index && r->done > 0)   /* as the backend would */
+            vkb_backend_fail(&b->error, VKB_EXIT_API, "vkQueueSubmit: VK_ERROR_DEVICE_LOST (planted: "
+                             "VKB_FAULT_INJECT=device-lost:%ld)", sick);
+        if (device_failed(r, res, b))
+            goto done;   /* the outputs are not the kernel's: nothing to check */
         vkb_family_check(f, v, c, &plan, &res->check);
         if (unpoisoned || vkb_verify_guards(b, bufs, &plan, why, sizeof why)) {
             res->check.pass = 0;   /* the outputs were not poisoned, or bytes beside them were written */
@@ -425,6 +448,8 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
             determinism_failed(res, "a timed run differs from the checked one", why);
         r->clock.rerun_ns += vkb_now_ns() - t0;
     }
+    device_failed(r, res, b);   /* during the timing or the determinism check: the row fails with the error */
+done:
     vkb_verify_release(b, kept);
     for (int i = 0; i < plan.nbuf; i++)
         if (plan.buf[i].role != VKB_BUF_INPUT)

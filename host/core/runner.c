@@ -132,6 +132,42 @@ static void family_event(vkb_runner *r, const vkb_family *f, int begin)
     }
 }
 
+const vkb_backend_error *vkb_runner_device_error(const vkb_runner *r)
+{
+    for (int b = 0; b < r->nall; b++)
+        if (vkb_backend_failed(r->all[b]))
+            return &r->all[b]->error;
+    return NULL;
+}
+
+static int fail_rest(vkb_runner *r, const vkb_selection *sel, const char *reason);
+
+/* After R's device failed with E: a stop its device did not answer ends the files as interrupted, without the
+ * case in progress; an error ends them with the error recorded (one device), or after every case not run has
+ * been emitted as failed with it (one device of several: the other devices' tables stay whole). Returns the
+ * sinks' failure code, else E's code. */
+static int device_ended(vkb_runner *r, const vkb_selection *sel, const vkb_backend_error *e)
+{
+    int rc;
+    if (e->stopped) {
+        r->results.n--;
+        r->interrupted = vkb_stop_signal();
+    } else {
+        r->done++;
+    }
+    if (r->family >= 0)
+        family_event(r, sel->fam[r->family].family, 0);
+    r->family = -1;
+    if (e->stopped || !r->several) {
+        if (!e->stopped)
+            vkb_fatal_message_keep(e->message);   /* the files' "error" */
+        rc = end_sinks(r, 1);
+    } else {
+        rc = fail_rest(r, sel, e->message);
+    }
+    return rc ? rc : e->code;
+}
+
 int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settings *set, const vkb_run_plan *plan)
 {
     static int registered;
@@ -160,6 +196,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
         const vkb_work *k = &r->work[w];
         const vkb_family *f = sel->fam[k->fam].family;
         const vkb_variant *v = &f->variants[k->variant];
+        const vkb_backend_error *failed;
         vkb_result *res;
         if (st.fam != k->fam || st.shape != k->shape)
             shape_end(r, &st);
@@ -180,6 +217,21 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
         res->repeat = k->repeat;
         vkb_execute_case(r, &st, k->backend, f, v, res);
         vkb_execute_in_progress = NULL;
+        if ((failed = vkb_runner_device_error(r))) {
+            /* the case failed with the error (execute.c); the shape's buffers and inputs are the failed device's:
+             * left with it, as its state is */
+            if (!failed->stopped)
+                for (int i = 0; i < r->nsinks; i++)
+                    if (r->sinks[i]->result)
+                        r->sinks[i]->result(r->sinks[i], res);
+            st.ninputs = 0;
+            shape_end(r, &st);
+            vkb_compare_free(&st.saved);
+            free(st.inputs);
+            if (!r->several)
+                vkb_set_fatal_hook(NULL);
+            return device_ended(r, sel, failed);
+        }
         if (vkb_stop_signal() && vkb_timing_cut_short()) {
             r->results.n--; /* its timing was stopped: not a measurement */
             break;
@@ -216,10 +268,9 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     return r->interrupted ? 128 + r->interrupted : 0;
 }
 
-int vkb_runner_fail_rest(vkb_runner *r, const vkb_selection *sel, const char *reason)
+static int fail_rest(vkb_runner *r, const vkb_selection *sel, const char *reason)
 {
     int rc;
-    r->results.n = r->done;   /* the case that was running when the device failed is emitted below */
     for (int w = r->done; w < r->nwork; w++) {
         const vkb_work *k = &r->work[w];
         const vkb_family *f = sel->fam[k->fam].family;
@@ -239,7 +290,8 @@ int vkb_runner_fail_rest(vkb_runner *r, const vkb_selection *sel, const char *re
         res->error = reason;   /* the files record why, as for the case a fatal error ends in a one-device run */
         res->cache_fits = -1;
         res->predicted = NAN;
-        snprintf(res->check.reason, sizeof res->check.reason, "device failed: %s", reason);
+        snprintf(res->check.reason, sizeof res->check.reason, "device failed: %.*s", (int)sizeof res->check.reason - 16,
+                 reason);
         snprintf(res->check.method, sizeof res->check.method, "device failed: %.78s", reason);
         r->done++;
         for (int i = 0; i < r->nsinks; i++)
@@ -251,18 +303,6 @@ int vkb_runner_fail_rest(vkb_runner *r, const vkb_selection *sel, const char *re
     r->family = -1;
     rc = end_sinks(r, 0);
     return rc ? rc : r->interrupted ? 128 + r->interrupted : 0;
-}
-
-int vkb_runner_stopped(vkb_runner *r, const vkb_selection *sel)
-{
-    int rc;
-    vkb_execute_in_progress = NULL;
-    if (r->family >= 0)
-        family_event(r, sel->fam[r->family].family, 0);
-    r->family = -1;
-    r->interrupted = vkb_stop_signal();
-    rc = end_sinks(r, 1);
-    return rc ? rc : 128 + r->interrupted;
 }
 
 void vkb_runner_thread_done(void)

@@ -58,7 +58,7 @@ typedef struct vkb_runner {
     double start_ns;            /* when the run began (vkb_now_ns) */
     int interrupted;            /* the signal that stopped the run (SIGINT, SIGTERM), else 0 */
     int several;                /* one of several devices' runners (--device LIST): the caller owns the end
-                                   at exit, its thread its fatal errors (host/app/devices.c) */
+                                   at exit; a failed device's cases not run are emitted as failed */
     int family;                 /* the family whose family_begin the sinks got last, -1 none */
     void (*ended)(void);        /* called once every sink has ended (the application reports the files that
                                    failed); may be NULL */
@@ -77,17 +77,15 @@ void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan
  * planned bytes. */
 void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *estimate);
 /* Run the work list, emitting begin, family_begin/end, each final result and end to the sinks. SIGINT and
- * SIGTERM stop the run after the current case; a run that exits early (vkb_die) still ends the sinks.
- * Returns 0, the first non-zero code a sink's end() returned, or 128 + the signal that stopped the run. */
+ * SIGTERM stop the run after the current case; a run that exits early (vkb_die: out of host memory) still ends the
+ * sinks. When a backend's device fails (backend.h) the case under way fails with its error and the run ends there:
+ * the files record the error, and with R->several every case not run is emitted as failed with it (the device's
+ * rows stay whole beside the other devices'); a stop signal its device did not answer ends the files as
+ * interrupted, without that case. Returns 0, the first non-zero code a sink's end() returned, 128 + the signal
+ * that stopped the run, or the failed device's error code (its message in the backend's error). */
 int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settings *set, const vkb_run_plan *plan);
-/* After a fatal error of R's device in the middle of vkb_runner_run (caught on its thread): every case not yet
- * emitted goes to the sinks as a failed result with REASON, the families closed, the sinks ended. Returns
- * what vkb_runner_run would. */
-int vkb_runner_fail_rest(vkb_runner *r, const vkb_selection *sel, const char *reason);
-/* After a stop signal that R's device did not answer in time (vkb_stop_now, caught on its thread): the family
- * closed and the sinks ended as interrupted, without the case in progress. Returns 128 + the signal, or the
- * sinks' failure code. */
-int vkb_runner_stopped(vkb_runner *r, const vkb_selection *sel);
+/* The error of R's device when one of its backends failed during vkb_runner_run (backend.h), else NULL. */
+const vkb_backend_error *vkb_runner_device_error(const vkb_runner *r);
 /* Free what the calling thread's runs kept for reuse (a device thread's, before it ends; vkb_runner_free does it
  * for the thread that calls it). */
 void vkb_runner_thread_done(void);

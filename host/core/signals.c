@@ -80,7 +80,7 @@ int vkb_stop_signal(void)
 }
 
 /* "SIGINT" for SIGINT. */
-static const char *vkb_signal_name(int sig)
+const char *vkb_signal_name(int sig)
 {
     switch (sig) {
     case SIGINT: return "SIGINT";
@@ -102,24 +102,12 @@ void vkb_stop_if_signalled(const char *when)
     vkb_exit_early(128 + sig);
 }
 
-void vkb_stop_now(const char *while_doing)
+void vkb_stop_say(const char *while_doing)
 {
     static atomic_flag said = ATOMIC_FLAG_INIT;
-    int sig = stop_sig;
-    vkb_catch *device = vkb_die_catch(NULL);
     fflush(stdout);
-    if (!atomic_flag_test_and_set(&said))   /* one line, however many devices were busy */
-        fprintf(stderr, "vkbench: stopped by %s while %s\n", vkb_signal_name(sig), while_doing);
-    if (device) {
-        /* one device of several (devices.c): its thread leaves its work to the one coordinated stop, which
-         * ends the files and the process once; an exit from each busy device at once would crash */
-        device->stopped = 1;
-        device->code = (vkb_exit)(128 + sig);
-        snprintf(device->message, sizeof device->message, "stopped by %s while %s", vkb_signal_name(sig),
-                 while_doing);
-        longjmp(device->jump, 1);
-    }
-    vkb_exit_early(128 + sig);
+    if (!atomic_flag_test_and_set(&said))
+        fprintf(stderr, "vkbench: stopped by %s while %s\n", vkb_signal_name(stop_sig), while_doing);
 }
 
 void vkb_signal_fault(const char *name)

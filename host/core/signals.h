@@ -16,10 +16,11 @@ int vkb_stop_signal(void);
 /* A signal came before the run began: exit 128 + signal with one line (temporaries removed, the last good
  * result files kept). WHEN: "before any case ran". Returns when there was none. */
 void vkb_stop_if_signalled(const char *when);
-/* Exit 128 + the stop signal with one line (one for the whole process): the device did not finish within a
- * second of the stop (the run's sinks end at exit, as after a fatal error, without the case in progress). On a
- * thread of one device of several (a vkb_die catch set) it jumps to the catch, marked stopped, instead. */
-VKB_NORETURN void vkb_stop_now(const char *while_doing);
+/* "stopped by SIGINT while WHILE_DOING" on stderr, once for the whole process however many devices were busy: a
+ * device did not finish within a second of the stop (its backend records it, backend.h; the application ends). */
+void vkb_stop_say(const char *while_doing);
+/* "SIGINT" for SIGINT, ... */
+const char *vkb_signal_name(int sig);
 /* VKB_FAULT_INJECT=NAME:SIG (signal-early, signal-late): raise SIG here, a signal at a chosen moment (tests);
  * signal-twice:SIG raises it twice where signal-late would. */
 void vkb_signal_fault(const char *name);

@@ -131,6 +131,12 @@ static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs,
         b->execute(b, prepared, bufs, extra * reps, cold, more);
     b->execute(b, prepared, bufs, reps, cold, ns);
     host = busy = vkb_now_ns() - t0;
+    if (vkb_backend_failed(b)) {   /* the device failed: no time measured (the runner fails the case) */
+        for (int r = 0; r < reps; r++)
+            ns[r] = 0;
+        free(more);
+        return;
+    }
     cpu = process_cpu_ns() - cpu0;   /* before slower's stretch: its wait is the device's, not another process's */
     if (slower > 0)
         host = stretch_batch(ns, reps, slower, t0);
@@ -221,7 +227,7 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     /* warm-up: until WARMUP is spent and two batch medians agree (or 3x WARMUP has passed); none at 0. A CPU
      * implementation has no clocks to ramp, and on a shared machine two batches rarely agree within 2%: there
      * WARMUP alone ends it (waiting for agreement cost a third of the lavapipe suite's timing) */
-    while (warm_ns > 0 && !(cut_short = vkb_stop_signal() != 0)) {
+    while (warm_ns > 0 && !(cut_short = vkb_stop_signal() != 0) && !vkb_backend_failed(b)) {
         double now, med;
         timed_batch(b, prepared, bufs, batch, t, warm, &device_ns, &host_ns);
         med = vkb_median(warm, batch);
@@ -235,7 +241,7 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
 
     if (t->reps > 0) {
         s = vkb_alloc((size_t)t->reps * sizeof *s);
-        for (; n < t->reps && !(cut_short |= vkb_stop_signal() != 0); n += batch) {
+        for (; n < t->reps && !(cut_short |= vkb_stop_signal() != 0) && !vkb_backend_failed(b); n += batch) {
             batch = t->reps - n < STOP_CHECK_REPS ? t->reps - n : STOP_CHECK_REPS;
             timed_batch(b, prepared, bufs, batch, t, s + n, &device_ns, &host_ns);
         }
@@ -247,7 +253,8 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
             int m = n + batch > cap ? cap - n : batch;
             timed_batch(b, prepared, bufs, m, t, s + n, &device_ns, &host_ns);
             n += m;
-            if (n >= cap || vkb_now_ns() - start >= 1e6 * t->budget_ms || (cut_short = vkb_stop_signal() != 0))
+            if (n >= cap || vkb_now_ns() - start >= 1e6 * t->budget_ms || (cut_short = vkb_stop_signal() != 0) ||
+                vkb_backend_failed(b))
                 break;
             if (n >= MIN_SAMPLES && n >= 2 * prev_n) {
                 /* judge the median each time the sample count doubles */

@@ -86,9 +86,7 @@ void vkb_exit_early(int code)
     exit_once(code);
 }
 
-static _Thread_local vkb_catch *catcher;
-
-static void error_line(const char *fmt, ...)
+void vkb_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -96,27 +94,14 @@ static void error_line(const char *fmt, ...)
     va_end(ap);
 }
 
-vkb_catch *vkb_die_catch(vkb_catch *c)
+void vkb_leave_failed_state(void)
 {
-    vkb_catch *before = catcher;
-    catcher = c;
-    return before;
+    DYING();
 }
 
 void vkb_die(vkb_exit code, const char *fmt, ...)
 {
     va_list ap;
-    if (catcher) {
-        vkb_catch *c = catcher;
-        catcher = NULL;   /* an error while the catch is handled ends the process */
-        DYING();          /* the failed device's state is left behind on purpose, as an exit leaves it */
-        va_start(ap, fmt);
-        vsnprintf(c->message, sizeof c->message, fmt, ap);
-        va_end(ap);
-        c->code = code;
-        error_line("%s%s", c->prefix, c->message);
-        longjmp(c->jump, 1);
-    }
     void (*hook)(const char *) = fatal_hook;
     DYING();
     va_start(ap, fmt);

@@ -3,7 +3,6 @@
 #define VKB_UTIL_H
 
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 
 /* Process exit codes: one enum, documented in README.md. */
@@ -41,6 +40,11 @@ const char *vkb_fatal_message(void);
 /* Record MSG as what ended the run early where no vkb_die ends the process (a device of several failed: the
  * result files name it); the first message recorded is kept. */
 void vkb_fatal_message_keep(const char *msg);
+/* Print "vkbench: error: MSG" on one line, and go on (the caller ends with the error's exit code). */
+void vkb_error(const char *fmt, ...) VKB_PRINTF(1, 2);
+/* What a failed device holds is left behind on purpose (a lost device cannot be trusted to free it): the sanitizer
+ * build's leak check at exit is skipped, as after vkb_die. */
+void vkb_leave_failed_state(void);
 /* Print "vkbench: warning: MSG" on one line. */
 void vkb_warn(const char *fmt, ...) VKB_PRINTF(1, 2);
 /* Print "vkbench: MSG" on stderr unless quiet. */
@@ -79,18 +83,5 @@ const char *vkb_host_name(void);
 const char *vkb_fmt_uuid(const uint8_t uuid[16], char *buf, size_t len);
 /* 1 when HAY holds the first N characters of NEEDLE, letters compared without case (device names); 1 for N 0. */
 int vkb_holds_nocase(const char *hay, const char *needle, size_t n);
-
-/* Where a thread that runs one device of several (--device LIST) catches its own fatal errors: while set,
- * vkb_die on that thread prints its line with PREFIX, stores code and message here and jumps to JUMP
- * instead of ending the process (the other devices go on). */
-typedef struct vkb_catch {
-    jmp_buf jump;
-    const char *prefix;
-    vkb_exit code;
-    char message[400];
-    int stopped;   /* a stop signal, not an error, ended the device's work (code: 128 + the signal) */
-} vkb_catch;
-/* Set (C) or clear (NULL) the calling thread's catch point; returns the one it replaces. */
-vkb_catch *vkb_die_catch(vkb_catch *c);
 
 #endif

@@ -246,6 +246,8 @@ typedef struct fake_buffer {
 typedef struct fake_stats {
     int uploads, downloads, creates, destroys, executes, compares;
     int raise_after;   /* raise SIGINT during this execute (1-based), 0: never */
+    int fail_at;       /* this execute (1-based) records a lost device in the backend's error, 0: never */
+    int after_failure; /* calls the runner made to the backend after its error */
 } fake_stats;
 
 static void *fb_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t len)
@@ -336,6 +338,15 @@ static void fb_execute(vkb_backend *b, void *prep, vkb_buffer *const *bufs, int 
     fake_buffer *src = (fake_buffer *)bufs[pass->bind[0]], *dst = (fake_buffer *)bufs[pass->bind[1]];
     fake_stats *st = b->impl;
     (void)cold;
+    if (vkb_backend_failed(b)) {
+        st->after_failure++;
+        return;
+    }
+    if (st->fail_at && st->executes + 1 == st->fail_at) {
+        st->executes++;
+        vkb_backend_fail(&b->error, VKB_EXIT_API, "vkQueueSubmit: VK_ERROR_DEVICE_LOST (fake)");
+        return;
+    }
     memcpy(dst->data, src->data, src->bytes);
     /* element 3, and the last but one where the output is longer than 2^20 words (another of the runner's
      * compare spans) */
@@ -1053,6 +1064,71 @@ static void test_interrupt(void)
     free_fixture(&fx);
 }
 
+/* A device that fails in the middle of a run (its backend records the error, backend.h): the case fails with the
+ * error, the runner calls the backend no more and returns the error's code. One device: the run ends there, the
+ * sinks interrupted; one of several: its cases not run are emitted as failed with the error, so its rows stay
+ * whole. */
+static void run_failing(fixture *fx, int several)
+{
+    static const int64_t n[] = {16, 32};
+    vkb_run_settings set = {.command = "run", .command_line = "test", .seed = 1, .timed = 1, .reps = 3};
+    memset(fx, 0, sizeof *fx);
+    fake_backend(&fake_vk, "vulkan", &vk_stats);
+    vk_stats.fail_at = 3;   /* api_copy's checked run and re-run, then plain's checked run */
+    fx->r.backends[fx->r.nbackends++] = &fake_vk;
+    fx->r.all[fx->r.nall++] = &fake_vk;
+    fx->r.timing[0] = (vkb_timing){.reps = 3};
+    fx->r.timed = 1;
+    fx->r.several = several;
+    fx->sel.fam = calloc(1, sizeof *fx->sel.fam);
+    fx->sel.nfams = 1;
+    fx->sel.fam[0].family = &fake_family;
+    fx->sel.fam[0].selected = calloc(8, 1);
+    memset(fx->sel.fam[0].selected, 1, 8);
+    fx->sel.fam[0].shapes = calloc(2, sizeof(vkb_shape));
+    fx->sel.fam[0].shapes[0].d[0] = n[0];
+    fx->sel.fam[0].shapes[1].d[0] = n[1];
+    fx->sel.fam[0].nshapes = 2;
+    fx->rec.base = (vkb_sink){rec_begin, rec_family_begin, rec_family_end, rec_result, rec_end, NULL, &fx->rec};
+    fx->sinks[0] = &fx->rec.base;
+    fx->r.sinks = fx->sinks;
+    fx->r.nsinks = 1;
+    vkb_runner_plan(&fx->r, &fx->sel, &fx->plan);
+    fx->rc = vkb_runner_run(&fx->r, &fx->sel, &set, &fx->plan);
+}
+
+static void test_device_error(void)
+{
+    fixture fx;
+    const vkb_result *failed;
+    run_failing(&fx, 0);
+    ASSERT(fx.rc == VKB_EXIT_API);
+    ASSERT(vkb_runner_device_error(&fx.r) == &fake_vk.error);
+    ASSERT(vk_stats.after_failure == 0);   /* the runner stopped calling the failed device */
+    ASSERT(fx.rec.interrupted && fx.rec.nres == 2 && fx.r.results.n == 2);
+    failed = &fx.r.results.r[1];
+    ASSERT(failed->status == VKB_RES_FAIL && !failed->timed && failed->error && strstr(failed->error, "DEVICE_LOST"));
+    ASSERT(strcmp(failed->check.method, "the run ended here") == 0);
+    ASSERT(fx.r.results.r[0].status == VKB_RES_OK);
+    free_fixture(&fx);
+    vkb_leave_failed_state();   /* what the runner left with the failed device (its inputs) is not a leak */
+}
+
+static void test_device_error_several(void)
+{
+    fixture fx;
+    run_failing(&fx, 1);
+    ASSERT(fx.rc == VKB_EXIT_API);
+    ASSERT(vk_stats.after_failure == 0);
+    ASSERT(fx.r.results.n == fx.r.nwork && fx.rec.nres == fx.r.nwork && fx.r.nwork > 3);
+    ASSERT(fx.r.results.r[0].status == VKB_RES_OK);
+    for (int i = 1; i < fx.r.results.n; i++)
+        ASSERT(fx.r.results.r[i].status == VKB_RES_FAIL && fx.r.results.r[i].error &&
+               strncmp(fx.r.results.r[i].check.method, "device failed: ", 15) == 0);
+    free_fixture(&fx);
+    vkb_leave_failed_state();
+}
+
 /* A fatal error in the middle of a run (vkb_die: here a shape whose inputs cannot be made) still ends the
  * sinks, with what finished, before the process exits with the error's code. */
 static void test_fatal_ends_sinks(void)
@@ -1325,6 +1401,7 @@ UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"ceilings_first", test_ceilings_
            {"stream_ceiling", test_stream_ceiling},
            {"suspect_shader_copy", test_suspect_shader_copy}, {"fallback_theory", test_fallback_theory},
            {"interrupt", test_interrupt}, {"fatal_ends_sinks", test_fatal_ends_sinks},
+           {"device_error", test_device_error}, {"device_error_several", test_device_error_several},
            {"size_cubic", test_size_cubic}, {"flags_per_family", test_flags_per_family},
            {"flags_one_meaning", test_flags_one_meaning},
            {"family_groups", test_family_groups}, {"spec_names", test_spec_names},

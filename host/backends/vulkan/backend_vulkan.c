@@ -35,10 +35,18 @@ typedef struct vk_backend {
     struct vkb_buffer *verdict;      /* ... and its verdict (struct verify_compare_verdict) */
 } vk_backend;
 
+/* A failed device does nothing: each entry point below returns at once once its error is recorded (backend.h) */
+#define FAILED(b) vkb_backend_failed(b)
+
 static void *vk_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t len)
 {
     vk_backend *impl = b->impl;
-    vk_prepared *p = vkb_calloc(1, sizeof *p);
+    vk_prepared *p;
+    if (FAILED(b)) {
+        snprintf(why, len, "%s", b->error.message);
+        return NULL;
+    }
+    p = vkb_calloc(1, sizeof *p);
     p->plan = *plan;
     for (int i = 0; i < plan->nbuf; i++)
         if (vkb_vk_placement_check(impl->vk, plan->buf[i].bytes, plan->buf[i].flags, why, len)) {
@@ -73,10 +81,14 @@ static void *vk_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t 
             b->unprepare(b, p);
             return NULL;
         }
-        if (pass->kind == VKB_PASS_DISPATCH &&
-            vkb_vk_pipeline_create(impl->vk, pass, vkb_pass_uniform_bindings(plan, pass), &p->pipe[i], why, len)) {
-            b->unprepare(b, p);
-            return NULL;
+        if (pass->kind == VKB_PASS_DISPATCH) {
+            int rc = vkb_vk_pipeline_create(impl->vk, pass, vkb_pass_uniform_bindings(plan, pass), &p->pipe[i], why, len);
+            if (rc < 0)
+                vkb_backend_fail(&b->error, VKB_EXIT_API, "%s", why);
+            if (rc) {
+                b->unprepare(b, p);
+                return NULL;
+            }
         }
     }
     return p;
@@ -117,7 +129,8 @@ static void vk_precompile(vkb_backend *b, const vkb_plan *plans, int n)
     const char *env = getenv("VKB_PRECOMPILE");   /* 0: never, 1: on a CPU implementation too (tests) */
     /* --sass reads each pipeline's own cache (pipelines.c): nothing to share. A CPU implementation's cache
      * (lavapipe's) keeps no compiled code: building ahead doubled its suite's pipeline time (0.37 -> 0.79 s) */
-    if (vkb_mc_enabled() || (env && strcmp(env, "0") == 0) || (b->caps.is_cpu && !(env && strcmp(env, "1") == 0)))
+    if (FAILED(b) || vkb_mc_enabled() || (env && strcmp(env, "0") == 0) ||
+        (b->caps.is_cpu && !(env && strcmp(env, "1") == 0)))
         return;
     for (int p = 0; p < n; p++)
         for (int i = 0; i < plans[p].npass; i++) {
@@ -130,12 +143,18 @@ static void vk_precompile(vkb_backend *b, const vkb_plan *plans, int n)
                 seen = same_pipeline(j.pass[k], j.uniform[k], pass, uniform);
             if (seen)
                 continue;
-            if (j.n == cap) {
+            if (j.n == cap) {   /* a few hundred at most: vkb_alloc's out-of-host-memory line if not */
+                const vkb_pass **pass = j.pass;
+                unsigned *uniform = j.uniform;
                 cap = cap ? 2 * cap : 64;
-                j.pass = realloc(j.pass, (size_t)cap * sizeof *j.pass);
-                j.uniform = realloc(j.uniform, (size_t)cap * sizeof *j.uniform);
-                if (!j.pass || !j.uniform)
-                    vkb_die(VKB_EXIT_RESOURCE, "out of host memory listing the run's pipelines");
+                j.pass = vkb_calloc((size_t)cap, sizeof *j.pass);
+                j.uniform = vkb_calloc((size_t)cap, sizeof *j.uniform);
+                if (j.n) {
+                    memcpy(j.pass, pass, (size_t)j.n * sizeof *j.pass);
+                    memcpy(j.uniform, uniform, (size_t)j.n * sizeof *j.uniform);
+                }
+                free(pass);
+                free(uniform);
             }
             j.pass[j.n] = pass;
             j.uniform[j.n++] = uniform;
@@ -151,6 +170,8 @@ static int vk_statistics(vkb_backend *b, void *prepared, vkb_pipeline_stats *out
 {
     vk_prepared *p = prepared;
     int count = 0;
+    if (FAILED(b))
+        return 0;
     for (int i = 0; i < p->plan.npass && count < max; i++)
         if (p->plan.pass[i].kind == VKB_PASS_DISPATCH)
             count += vkb_vk_pipeline_statistics(((vk_backend *)b->impl)->vk, &p->pipe[i], p->plan.pass[i].kernel,
@@ -176,7 +197,7 @@ static void vk_unprepare(vkb_backend *b, void *prepared)
 
 static vkb_buffer *vk_buffer_create(vkb_backend *b, uint64_t bytes, unsigned flags)
 {
-    return vkb_vk_buffer_create(((vk_backend *)b->impl)->vk, bytes, flags);
+    return FAILED(b) ? NULL : vkb_vk_buffer_create(((vk_backend *)b->impl)->vk, bytes, flags);
 }
 
 static void vk_buffer_destroy(vkb_backend *b, vkb_buffer *buf)
@@ -186,23 +207,27 @@ static void vk_buffer_destroy(vkb_backend *b, vkb_buffer *buf)
 
 static void vk_upload(vkb_backend *b, vkb_buffer *buf, const void *src, uint64_t bytes)
 {
-    vkb_vk_buffer_upload(((vk_backend *)b->impl)->vk, buf, src, bytes);
+    if (!FAILED(b))
+        vkb_vk_buffer_upload(((vk_backend *)b->impl)->vk, buf, src, bytes);
 }
 
 static void vk_download(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t bytes)
 {
-    vkb_vk_buffer_download(((vk_backend *)b->impl)->vk, buf, dst, bytes);
+    if (!FAILED(b))
+        vkb_vk_buffer_download(((vk_backend *)b->impl)->vk, buf, dst, bytes);
 }
 
 static void vk_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
 {
     (void)bytes;
-    vkb_vk_buffer_fill(((vk_backend *)b->impl)->vk, buf, VKB_POISON);
+    if (!FAILED(b))
+        vkb_vk_buffer_fill(((vk_backend *)b->impl)->vk, buf, VKB_POISON);
 }
 
 static void vk_guards(vkb_backend *b, vkb_buffer *buf, void *before, void *after)
 {
-    vkb_vk_buffer_read_guards(((vk_backend *)b->impl)->vk, buf, before, after);
+    if (!FAILED(b))
+        vkb_vk_buffer_read_guards(((vk_backend *)b->impl)->vk, buf, before, after);
 }
 
 typedef struct record_job {
@@ -354,21 +379,21 @@ static void record_side(VkCommandBuffer cmd, const vkb_plan *plan, vkb_buffer *c
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
-/* Until FENCE is signalled, asking in a loop (no sleep, no interrupt to wake the thread: host_spin). */
-static void spin_fence(vkb_vk *vk, VkFence fence)
+/* Until FENCE is signalled, asking in a loop (no sleep, no interrupt to wake the thread: host_spin); 0 or -1. */
+static int spin_fence(vkb_vk *vk, VkFence fence)
 {
     VkResult r;
     while ((r = vkGetFenceStatus(vk->device, fence)) == VK_NOT_READY)
         ;
-    if (r != VK_SUCCESS)
-        vkb_vk_fail("vkGetFenceStatus", r, __FILE__, __LINE__);
+    return VKB_OK(vk, r) ? 0 : -1;
 }
 
 /* One repetition of a host-timed plan: host copies, or its command buffers (recorded once) from submission to
  * their fences, one submission per queue and nothing between them (the transfer queues' submitted first, so that
  * they start no later than the compute queue's).
  * Returns the nanoseconds on the host's clock: a spinning plan's fence reset falls after the clock stops, as
- * CUDA's synchronize has nothing to reset; a blocking one's inside (the row as it was first measured). */
+ * CUDA's synchronize has nothing to reset; a blocking one's inside (the row as it was first measured). -1: failed.
+ * The blocking waits are whole (UINT64_MAX): a host-timed plan is a copy or a dispatch of microseconds. */
 static double host_timed_rep(vk_backend *impl, vk_prepared *p, vkb_buffer *const *bufs)
 {
     vkb_vk *vk = impl->vk;
@@ -388,40 +413,41 @@ static double host_timed_rep(vk_backend *impl, vk_prepared *p, vkb_buffer *const
     for (int q = 0; q < 2; q++)
         if (p->side[q]) {
             si.pCommandBuffers = &p->side[q];
-            VKB_CHECK(vkQueueSubmit(vk->xfer_queue[q], 1, &si, vk->xfer_fence[q]));
+            VKB_TRY(vk, vkQueueSubmit(vk->xfer_queue[q], 1, &si, vk->xfer_fence[q]));
         }
     if (p->host_timed) {
         si.pCommandBuffers = &p->host_timed;
-        VKB_CHECK(vkQueueSubmit(vk->queue, 1, &si, vk->fence));
+        VKB_TRY(vk, vkQueueSubmit(vk->queue, 1, &si, vk->fence));
     }
     if (p->plan.host_spin) {
-        if (p->host_timed)
-            spin_fence(vk, vk->fence);
+        if (p->host_timed && spin_fence(vk, vk->fence))
+            return -1;
         for (int q = 0; q < 2; q++)
-            if (p->side[q])
-                spin_fence(vk, vk->xfer_fence[q]);
+            if (p->side[q] && spin_fence(vk, vk->xfer_fence[q]))
+                return -1;
         ns = vkb_now_ns() - t0;
         if (p->host_timed)
-            VKB_CHECK(vkResetFences(vk->device, 1, &vk->fence));
+            VKB_TRY(vk, vkResetFences(vk->device, 1, &vk->fence));
         for (int q = 0; q < 2; q++)
             if (p->side[q])
-                VKB_CHECK(vkResetFences(vk->device, 1, &vk->xfer_fence[q]));
+                VKB_TRY(vk, vkResetFences(vk->device, 1, &vk->xfer_fence[q]));
         return ns;
     }
     if (p->host_timed) {
-        VKB_CHECK(vkWaitForFences(vk->device, 1, &vk->fence, VK_TRUE, UINT64_MAX));
-        VKB_CHECK(vkResetFences(vk->device, 1, &vk->fence));
+        VKB_TRY(vk, vkWaitForFences(vk->device, 1, &vk->fence, VK_TRUE, UINT64_MAX));
+        VKB_TRY(vk, vkResetFences(vk->device, 1, &vk->fence));
     }
     for (int q = 0; q < 2; q++)
         if (p->side[q]) {
-            VKB_CHECK(vkWaitForFences(vk->device, 1, &vk->xfer_fence[q], VK_TRUE, UINT64_MAX));
-            VKB_CHECK(vkResetFences(vk->device, 1, &vk->xfer_fence[q]));
+            VKB_TRY(vk, vkWaitForFences(vk->device, 1, &vk->xfer_fence[q], VK_TRUE, UINT64_MAX));
+            VKB_TRY(vk, vkResetFences(vk->device, 1, &vk->xfer_fence[q]));
         }
     return vkb_now_ns() - t0;
 }
 
-/* Record a host-timed plan's device passes once, into a command buffer of its own, to be submitted as it is. */
-static void record_host_timed(vk_backend *impl, vk_prepared *p, vkb_buffer *const *bufs)
+/* Record a host-timed plan's device passes once, into a command buffer of its own, to be submitted as it is;
+ * 0 or -1. */
+static int record_host_timed(vk_backend *impl, vk_prepared *p, vkb_buffer *const *bufs)
 {
     VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -435,28 +461,29 @@ static void record_host_timed(vk_backend *impl, vk_prepared *p, vkb_buffer *cons
             if (p->plan.pass[i].queue == q + 1) {
                 if (!p->side[q]) {
                     cai.commandPool = impl->vk->xfer_pool;
-                    VKB_CHECK(vkAllocateCommandBuffers(impl->vk->device, &cai, &p->side[q]));
+                    VKB_TRY(impl->vk, vkAllocateCommandBuffers(impl->vk->device, &cai, &p->side[q]));
                 }
-                VKB_CHECK(vkResetCommandBuffer(p->side[q], 0));
-                VKB_CHECK(vkBeginCommandBuffer(p->side[q], &bi));
+                VKB_TRY(impl->vk, vkResetCommandBuffer(p->side[q], 0));
+                VKB_TRY(impl->vk, vkBeginCommandBuffer(p->side[q], &bi));
                 record_side(p->side[q], &p->plan, bufs, q + 1);
-                VKB_CHECK(vkEndCommandBuffer(p->side[q]));
+                VKB_TRY(impl->vk, vkEndCommandBuffer(p->side[q]));
                 break;
             }
     if (!compute_passes)
-        return;
+        return 0;
     if (!p->host_timed) {
         cai.commandPool = impl->vk->pool;
-        VKB_CHECK(vkAllocateCommandBuffers(impl->vk->device, &cai, &p->host_timed));
+        VKB_TRY(impl->vk, vkAllocateCommandBuffers(impl->vk->device, &cai, &p->host_timed));
     }
-    VKB_CHECK(vkResetCommandBuffer(p->host_timed, 0));
-    VKB_CHECK(vkBeginCommandBuffer(p->host_timed, &bi));
+    VKB_TRY(impl->vk, vkResetCommandBuffer(p->host_timed, 0));
+    VKB_TRY(impl->vk, vkBeginCommandBuffer(p->host_timed, &bi));
     vkb_vk_barrier(p->host_timed);
     reset_pass_queries(p->host_timed, impl, &p->plan);
     record_passes(p->host_timed, impl, p, bufs);
     vkb_vk_barrier(p->host_timed);
     barrier_to_host(p->host_timed);
-    VKB_CHECK(vkEndCommandBuffer(p->host_timed));
+    VKB_TRY(impl->vk, vkEndCommandBuffer(p->host_timed));
+    return 0;
 }
 
 static void bind_buffers(vkb_vk *vk, vk_prepared *p, vkb_buffer *const *bufs)
@@ -486,16 +513,18 @@ static void bind_buffers(vkb_vk *vk, vk_prepared *p, vkb_buffer *const *bufs)
     }
 }
 
-static void ensure_evict(vk_backend *impl)
+/* 0, or -1 when the eviction buffer cannot be made */
+static int ensure_evict(vk_backend *impl)
 {
     uint64_t bytes = impl->vk->caps->cache_bytes * 4;
     if (impl->evict)
-        return;
+        return 0;
     if (bytes < EVICT_MIN_BYTES)
         bytes = EVICT_MIN_BYTES;
     if (bytes > impl->vk->caps->max_buffer_bytes)
         bytes = impl->vk->caps->max_buffer_bytes & ~3ull;
     impl->evict = vkb_vk_buffer_create(impl->vk, bytes, 0);
+    return impl->evict ? 0 : -1;
 }
 
 static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns)
@@ -510,14 +539,17 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     record_job j = {impl, prepared, bufs, 0, cold, 0, vkb_fault("timer-early"),
                     b->caps.is_cpu ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT};
     int zero = vkb_fault("timer-zero"), reversed = vkb_fault("timer-reversed");
-    if (cold)
-        ensure_evict(impl);
+    if (FAILED(b) || (cold && ensure_evict(impl)))
+        return;
     bind_buffers(vk, prepared, bufs);
     if (((vk_prepared *)prepared)->plan.host_timed) {
         /* the host's clock around each repetition (--cold does not apply: the host's copies and one submission) */
-        record_host_timed(impl, prepared, bufs);
+        if (record_host_timed(impl, prepared, bufs))
+            return;
         for (int r = 0; r < reps; r++) {
             double rep_ns = host_timed_rep(impl, prepared, bufs);
+            if (rep_ns < 0)
+                return;
             if (ns)
                 ns[r] = rep_ns;
         }
@@ -525,7 +557,7 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     }
     if (!ns) {
         j.reps = reps;
-        vkb_vk_submit_wait(vk, record_reps, &j);
+        (void)vkb_vk_submit_wait(vk, record_reps, &j);
         return;
     }
     if (!b->caps.timestamps) {
@@ -533,7 +565,8 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
         j.reps = 1;
         for (int r = 0; r < reps; r++) {
             double t0 = vkb_now_ns();
-            vkb_vk_submit_wait(vk, record_reps, &j);
+            if (vkb_vk_submit_wait(vk, record_reps, &j))
+                return;
             ns[r] = vkb_now_ns() - t0;
         }
         return;
@@ -544,9 +577,10 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
         double sum = 0;
         uint64_t mask = impl->vk->timestamp_bits >= 64 ? ~0ull : (1ull << impl->vk->timestamp_bits) - 1;
         j.reps = reps - done < REPS_PER_SUBMIT ? reps - done : REPS_PER_SUBMIT;
-        vkb_vk_submit_wait(vk, record_reps, &j);
-        VKB_CHECK(vkGetQueryPoolResults(vk->device, impl->queries, 0, 2u * (uint32_t)j.reps, sizeof ts, ts,
-                                        sizeof ts[0], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+        if (vkb_vk_submit_wait(vk, record_reps, &j) ||
+            !VKB_OK(vk, vkGetQueryPoolResults(vk->device, impl->queries, 0, 2u * (uint32_t)j.reps, sizeof ts, ts,
+                                              sizeof ts[0], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT)))
+            return;
         for (int r = 0; r < j.reps; r++) {
             uint64_t start = ts[2 * r + reversed] & mask, end = ts[2 * r + 1 - reversed] & mask;
             uint64_t ticks = (end - start) & mask; /* wraps within valid bits */
@@ -563,7 +597,8 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
 
 static void vk_copy(vkb_backend *b, vkb_buffer *src, vkb_buffer *dst, uint64_t bytes)
 {
-    vkb_vk_buffer_copy(((vk_backend *)b->impl)->vk, src, dst, (bytes + 3) & ~3ull);
+    if (!FAILED(b))
+        vkb_vk_buffer_copy(((vk_backend *)b->impl)->vk, src, dst, (bytes + 3) & ~3ull);
 }
 
 typedef struct compare_job {
@@ -583,7 +618,7 @@ static void record_compare(vkb_vk *vk, VkCommandBuffer cmd, void *user)
     vkb_vk_barrier(cmd);
 }
 
-/* The compare pipeline: a one-pass plan of verify_compare over bindings {a, other, verdict}. */
+/* The compare pipeline: a one-pass plan of verify_compare over bindings {a, other, verdict}; 0, or -1 failed. */
 static int compare_ready(vkb_backend *b)
 {
     static const uint32_t local[3] = {VERIFY_COMPARE_LOCAL, 1, 1}, groups[3] = {1, 1, 1};
@@ -592,7 +627,7 @@ static int compare_ready(vkb_backend *b)
     vkb_plan plan;
     char why[200];
     if (impl->compare)
-        return 1;
+        return 0;
     vkb_mc_set_label("runner", "verify_compare"); /* --sass: not under the variant that asked first */
     memset(&plan, 0, sizeof plan);
     for (int i = 0; i < 3; i++)
@@ -605,9 +640,9 @@ static int compare_ready(vkb_backend *b)
         impl->vk->required_subgroup_size = asked;
     }
     if (!impl->compare)
-        vkb_die(VKB_EXIT_API, "the runner's compare shader: %s", why);
+        return vkb_backend_fail(&b->error, VKB_EXIT_API, "the runner's compare shader: %s", why);
     impl->verdict = vkb_vk_buffer_create(impl->vk, sizeof(struct verify_compare_verdict), 0);
-    return 1;
+    return impl->verdict ? 0 : -1;
 }
 
 static int64_t vk_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint32_t word, uint64_t bytes,
@@ -620,11 +655,12 @@ static int64_t vk_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
     compare_job j = {impl, {a, other ? other : a, NULL}};
     vkb_pass *pass;
     /* a 32-bit index, and one binding of the whole range; pageable host memory the device cannot reach */
-    if (!a->buffer || (other && !other->buffer) || words > 0x7FFFFFFFu || bytes > b->caps.max_buffer_bytes || (other && other->bytes < bytes))
+    if (FAILED(b) || !a->buffer || (other && !other->buffer) || words > 0x7FFFFFFFu || bytes > b->caps.max_buffer_bytes || (other && other->bytes < bytes))
         return -1;
     if (!words)
         return 0;
-    compare_ready(b);
+    if (compare_ready(b))
+        return -1;
     j.bufs[2] = impl->verdict;
     pass = &impl->compare->plan.pass[0];
     pass->groups[0] = vkb_groups_for(words, VERIFY_COMPARE_LOCAL, b->caps.max_group_count[0]);
@@ -633,6 +669,8 @@ static int64_t vk_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
     bind_buffers(impl->vk, impl->compare, j.bufs);
     vkb_vk_submit_wait(impl->vk, record_compare, &j);
     vkb_vk_buffer_download(impl->vk, impl->verdict, &verdict, sizeof verdict);
+    if (FAILED(b))
+        return -1;
     if (verdict.differing)
         *first = verdict.first;
     return verdict.differing;
@@ -684,22 +722,33 @@ static void vk_destroy(vkb_backend *b)
     free(b);
 }
 
-vkb_backend *vkb_vulkan_open(const char *select, int validation, int robustness_off)
+vkb_backend *vkb_vulkan_open(const char *select, int validation, int robustness_off, vkb_backend_error *error)
 {
     vkb_backend *b = vkb_calloc(1, sizeof *b);
     vk_backend *impl = vkb_calloc(1, sizeof *impl);
     VkQueryPoolCreateInfo qci = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
 
-    impl->vk = vkb_vk_create(select, validation, robustness_off, &b->caps);
-    if (impl->vk->caps->timestamps) {
+    b->impl = impl;
+    impl->vk = vkb_vk_create(select, validation, robustness_off, &b->caps, &b->error);
+    if (impl->vk && impl->vk->caps->timestamps) {
         qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
         qci.queryCount = 2 * REPS_PER_SUBMIT;
-        VKB_CHECK(vkCreateQueryPool(impl->vk->device, &qci, NULL, &impl->queries));
-        qci.queryCount = VKB_TIMESTAMP_REPEAT_MAX;
-        VKB_CHECK(vkCreateQueryPool(impl->vk->device, &qci, NULL, &impl->pass_queries));
+        if (VKB_OK(impl->vk, vkCreateQueryPool(impl->vk->device, &qci, NULL, &impl->queries))) {
+            qci.queryCount = VKB_TIMESTAMP_REPEAT_MAX;
+            VKB_OK(impl->vk, vkCreateQueryPool(impl->vk->device, &qci, NULL, &impl->pass_queries));
+        }
+    }
+    if (!impl->vk || FAILED(b)) {
+        *error = b->error;
+        if (impl->vk)
+            vk_destroy(b);
+        else {
+            free(impl);
+            free(b);
+        }
+        return NULL;
     }
     b->name = "vulkan";
-    b->impl = impl;
     b->prepare = vk_prepare;
     b->unprepare = vk_unprepare;
     b->precompile = vk_precompile;

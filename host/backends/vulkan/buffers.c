@@ -12,6 +12,7 @@
                                      * buffer size */
 #define STAGING_MIN (1ull << 20)
 
+/* UINT32_MAX when no type fits (recorded as an error: a driver that lists no memory for a buffer it made) */
 static uint32_t memory_type(vkb_vk *vk, uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback)
 {
     for (int pass = 0; pass < 2; pass++) {
@@ -20,7 +21,8 @@ static uint32_t memory_type(vkb_vk *vk, uint32_t bits, VkMemoryPropertyFlags wan
             if ((bits & (1u << i)) && (vk->mem.memoryTypes[i].propertyFlags & flags) == flags)
                 return i;
     }
-    vkb_die(VKB_EXIT_API, "no Vulkan memory type fits a buffer (flags 0x%x)", (unsigned)want);
+    vkb_backend_fail(vk->error, VKB_EXIT_API, "no Vulkan memory type fits a buffer (flags 0x%x)", (unsigned)want);
+    return UINT32_MAX;
 }
 
 static struct vkb_buffer *buffer_create_shared(vkb_vk *vk, uint64_t bytes, VkBufferUsageFlags usage,
@@ -32,7 +34,8 @@ static struct vkb_buffer *buffer_create(vkb_vk *vk, uint64_t bytes, VkBufferUsag
     return buffer_create_shared(vk, bytes, usage, want, fallback, 0);
 }
 
-/* SHARED: concurrent between the compute queue's family and the transfer queue's */
+/* SHARED: concurrent between the compute queue's family and the transfer queue's. NULL when it cannot be made
+ * (recorded: out of memory is VKB_EXIT_RESOURCE, "try a smaller size"). */
 static struct vkb_buffer *buffer_create_shared(vkb_vk *vk, uint64_t bytes, VkBufferUsageFlags usage,
                                                VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback, int shared)
 {
@@ -51,17 +54,24 @@ static struct vkb_buffer *buffer_create_shared(vkb_vk *vk, uint64_t bytes, VkBuf
     bci.queueFamilyIndexCount = shared ? 2 : 0;
     bci.pQueueFamilyIndices = shared ? families : NULL;
     r = vkCreateBuffer(vk->device, &bci, NULL, &b->buffer);
-    if (r != VK_SUCCESS)
-        vkb_die(VKB_EXIT_RESOURCE, "cannot create a Vulkan buffer of %s (%s); try a smaller size",
-                vkb_fmt_bytes(bytes, sz, sizeof sz), vkb_vk_result_text(r));
+    if (r != VK_SUCCESS) {
+        vkb_backend_fail(vk->error, VKB_EXIT_RESOURCE, "cannot create a Vulkan buffer of %s (%s); try a smaller size",
+                         vkb_fmt_bytes(bytes, sz, sizeof sz), vkb_vk_result_text(r));
+        free(b);
+        return NULL;
+    }
     vkGetBufferMemoryRequirements(vk->device, b->buffer, &req);
     mai.allocationSize = req.size;
     mai.memoryTypeIndex = memory_type(vk, req.memoryTypeBits, want, fallback);
-    r = vkAllocateMemory(vk->device, &mai, NULL, &b->memory);
+    r = mai.memoryTypeIndex == UINT32_MAX ? VK_ERROR_UNKNOWN : vkAllocateMemory(vk->device, &mai, NULL, &b->memory);
     if (r != VK_SUCCESS)
-        vkb_die(VKB_EXIT_RESOURCE, "out of device memory allocating %s (%s); try a smaller size",
-                vkb_fmt_bytes(bytes, sz, sizeof sz), vkb_vk_result_text(r));
-    VKB_CHECK(vkBindBufferMemory(vk->device, b->buffer, b->memory, 0));
+        vkb_backend_fail(vk->error, VKB_EXIT_RESOURCE, "out of device memory allocating %s (%s); try a smaller size",
+                         vkb_fmt_bytes(bytes, sz, sizeof sz), vkb_vk_result_text(r));
+    if (r != VK_SUCCESS || !VKB_OK(vk, vkBindBufferMemory(vk->device, b->buffer, b->memory, 0))) {
+        b->type = 0;
+        vkb_vk_buffer_destroy(vk, b);
+        return NULL;
+    }
     b->bytes = bytes;
     b->type = mai.memoryTypeIndex;
     return b;
@@ -153,12 +163,17 @@ const char *vkb_vk_buffer_describe(vkb_vk *vk, const struct vkb_buffer *buf, cha
     return text;
 }
 
-/* Pageable host memory: the allocation alone, page-aligned, guard bands as the device's. */
-static struct vkb_buffer *pageable_create(uint64_t total)
+/* Pageable host memory: the allocation alone, page-aligned, guard bands as the device's; NULL (recorded) when the
+ * host has not the memory. */
+static struct vkb_buffer *pageable_create(vkb_vk *vk, uint64_t total)
 {
     struct vkb_buffer *b = vkb_calloc(1, sizeof *b);
-    if (posix_memalign((void **)&b->map, 4096, (size_t)total) != 0)
-        vkb_die(VKB_EXIT_RESOURCE, "out of host memory allocating a pageable buffer; try a smaller size");
+    if (posix_memalign((void **)&b->map, 4096, (size_t)total) != 0) {
+        vkb_backend_fail(vk->error, VKB_EXIT_RESOURCE, "out of host memory allocating a pageable buffer; try a "
+                         "smaller size");
+        free(b);
+        return NULL;
+    }
     b->type = UINT32_MAX;
     return b;
 }
@@ -183,7 +198,7 @@ struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned fla
     uint32_t guard = vkb_guard_word(serial++);
     int shared = (flags & VKB_BUF_TWO_QUEUES) && vk->xfer_family != UINT32_MAX;
     if (flags & VKB_BUF_HOST_PAGEABLE) {
-        b = pageable_create(total);
+        b = pageable_create(vk, total);
     } else if (flags & (VKB_BUF_HOST_STAGING | VKB_BUF_DEVICE_MAPPED)) {
         VkMemoryRequirements req;
         VkBuffer probe;
@@ -191,25 +206,36 @@ struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned fla
         int type;
         bci.size = total;
         bci.usage = usage;
-        VKB_CHECK(vkCreateBuffer(vk->device, &bci, NULL, &probe));
+        if (!VKB_OK(vk, vkCreateBuffer(vk->device, &bci, NULL, &probe)))
+            return NULL;
         vkGetBufferMemoryRequirements(vk->device, probe, &req);
         vkDestroyBuffer(vk->device, probe, NULL);
         type = placement_type(vk, req.memoryTypeBits, flags);
-        if (type < 0)
-            vkb_die(VKB_EXIT_API, "no Vulkan memory type fits a host-visible buffer (flags 0x%x)", flags);
+        if (type < 0) {
+            vkb_backend_fail(vk->error, VKB_EXIT_API, "no Vulkan memory type fits a host-visible buffer (flags 0x%x)",
+                             flags);
+            return NULL;
+        }
         b = buffer_create_shared(vk, total, usage, vk->mem.memoryTypes[type].propertyFlags, 0, shared);
-        VKB_CHECK(vkMapMemory(vk->device, b->memory, 0, VK_WHOLE_SIZE, 0, (void **)&b->map));
+        if (b && !VKB_OK(vk, vkMapMemory(vk->device, b->memory, 0, VK_WHOLE_SIZE, 0, (void **)&b->map))) {
+            vkb_vk_buffer_destroy(vk, b);
+            return NULL;
+        }
     } else {
         b = buffer_create_shared(vk, total, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, shared);
     }
+    if (!b)
+        return NULL;
     fill_job j = {b->buffer, 0, VK_WHOLE_SIZE, 0};
     b->guard = guard;
     b->flags = flags;
     j.word = b->guard;
     if (b->map)
         host_fill(b->map, j.word, total);
-    else
-        vkb_vk_submit_wait(vk, record_fill, &j);
+    else if (vkb_vk_submit_wait(vk, record_fill, &j)) {
+        vkb_vk_buffer_destroy(vk, b);
+        return NULL;
+    }
     b->bytes = bytes;
     b->offset = VKB_GUARD_BYTES;
     return b;
@@ -262,7 +288,7 @@ static _Thread_local struct {
     int busy[2];              /* a copy submitted and not yet waited for */
 } staging;
 
-static void staging_for(vkb_vk *vk, uint64_t half)
+static int staging_for(vkb_vk *vk, uint64_t half)
 {
     VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -270,30 +296,36 @@ static void staging_for(vkb_vk *vk, uint64_t half)
     if (staging.buf && (staging.vk != vk || staging.half < half))
         vkb_vk_staging_release(staging.vk);
     if (staging.buf)
-        return;
-    staging.vk = vk;
-    staging.half = half;
+        return 0;
     staging.buf = buffer_create(vk, 2 * half, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
                                     VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
                                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-    VKB_CHECK(vkMapMemory(vk->device, staging.buf->memory, 0, VK_WHOLE_SIZE, 0, &map));
+    if (!staging.buf)
+        return -1;
+    /* from here on the release frees what was made (a failed device's state is left, not freed) */
+    staging.vk = vk;
+    staging.half = half;
+    VKB_TRY(vk, vkMapMemory(vk->device, staging.buf->memory, 0, VK_WHOLE_SIZE, 0, &map));
     staging.map = map;
     cai.commandPool = vk->pool;
     cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     cai.commandBufferCount = 2;
-    VKB_CHECK(vkAllocateCommandBuffers(vk->device, &cai, staging.cmd));
+    VKB_TRY(vk, vkAllocateCommandBuffers(vk->device, &cai, staging.cmd));
     for (int k = 0; k < 2; k++)
-        VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &staging.fence[k]));
+        VKB_TRY(vk, vkCreateFence(vk->device, &fci, NULL, &staging.fence[k]));
+    return 0;
 }
 
-static void staging_wait(int k)
+static int staging_wait(int k)
 {
     if (!staging.busy[k])
-        return;
-    vkb_vk_wait(staging.vk, staging.fence[k]);
-    VKB_CHECK(vkResetFences(staging.vk->device, 1, &staging.fence[k]));
+        return 0;
+    if (vkb_vk_wait(staging.vk, staging.fence[k]))
+        return -1;
     staging.busy[k] = 0;
+    VKB_TRY(staging.vk, vkResetFences(staging.vk->device, 1, &staging.fence[k]));
+    return 0;
 }
 
 /* A staged copy: after the work submitted before (its writes, its reads of the buffer), and a read-back's
@@ -309,12 +341,14 @@ static void record_staged_copy(vkb_vk *vk, VkCommandBuffer cmd, void *user)
                          NULL);
 }
 
-/* Submit, without waiting, the copy J on half K's command buffer. */
-static void staging_submit(int k, copy_job *j)
+/* Submit, without waiting, the copy J on half K's command buffer; 0 or -1. */
+static int staging_submit(int k, copy_job *j)
 {
-    staging_wait(k);   /* the half's command buffer may still be pending: never reset it in flight */
-    vkb_vk_submit(staging.vk, staging.cmd[k], staging.fence[k], record_staged_copy, j);
+    /* the half's command buffer may still be pending: never reset it in flight */
+    if (staging_wait(k) || vkb_vk_submit(staging.vk, staging.cmd[k], staging.fence[k], record_staged_copy, j))
+        return -1;
     staging.busy[k] = 1;
+    return 0;
 }
 
 void vkb_vk_staging_release(vkb_vk *vk)
@@ -323,9 +357,11 @@ void vkb_vk_staging_release(vkb_vk *vk)
         return;
     for (int k = 0; k < 2; k++) {
         staging_wait(k);
-        vkDestroyFence(vk->device, staging.fence[k], NULL);
+        if (staging.fence[k])
+            vkDestroyFence(vk->device, staging.fence[k], NULL);
     }
-    vkFreeCommandBuffers(vk->device, vk->pool, 2, staging.cmd);
+    if (staging.cmd[0])
+        vkFreeCommandBuffers(vk->device, vk->pool, 2, staging.cmd);
     vkUnmapMemory(vk->device, staging.buf->memory);
     vkb_vk_buffer_destroy(vk, staging.buf);
     memset(&staging, 0, sizeof staging);
@@ -333,15 +369,16 @@ void vkb_vk_staging_release(vkb_vk *vk)
 
 /* Move BYTES between HOST and BUF at OFFSET (of the allocation) through the staging buffer, chunk by chunk,
  * alternating halves: chunk i + 1 is on its way on the device while the host copies chunk i. Returns with
- * every copy finished. */
-static void staged(vkb_vk *vk, struct vkb_buffer *buf, uint64_t offset, void *host, uint64_t bytes, int to_device)
+ * every copy finished (0), or -1 failed. */
+static int staged(vkb_vk *vk, struct vkb_buffer *buf, uint64_t offset, void *host, uint64_t bytes, int to_device)
 {
     uint64_t chunk = bytes < STAGING_CHUNK ? bytes : STAGING_CHUNK, count;
     uint8_t *h = host;
     if (bytes == 0)
-        return;
+        return 0;
     /* small transfers share halves of a MiB at least, so that growing them is rare */
-    staging_for(vk, chunk < STAGING_MIN ? STAGING_MIN : chunk);
+    if (staging_for(vk, chunk < STAGING_MIN ? STAGING_MIN : chunk))
+        return -1;
     chunk = staging.half < bytes ? staging.half : bytes;
     count = (bytes + chunk - 1) / chunk;
     for (uint64_t i = 0; i < count + !to_device; i++) {
@@ -350,35 +387,39 @@ static void staged(vkb_vk *vk, struct vkb_buffer *buf, uint64_t offset, void *ho
         uint8_t *half = staging.map + (uint64_t)k * staging.half;
         copy_job j;
         if (to_device) {
-            staging_wait(k);   /* its last chunk has left */
+            if (staging_wait(k))   /* its last chunk has left */
+                return -1;
             vkb_parallel_copy(half, h + off, n);
             j = (copy_job){staging.buf->buffer, buf->buffer, (uint64_t)k * staging.half, offset + off, n};
-            staging_submit(k, &j);
+            if (staging_submit(k, &j))
+                return -1;
             continue;
         }
         if (i < count) {   /* ask for chunk i, then copy out chunk i - 1 while it comes */
             j = (copy_job){buf->buffer, staging.buf->buffer, offset + off, (uint64_t)k * staging.half, n};
-            staging_submit(k, &j);
+            if (staging_submit(k, &j))
+                return -1;
         }
         if (i > 0) {
             uint64_t prev = off - chunk, m = bytes - prev < chunk ? bytes - prev : chunk;
-            staging_wait(!k);
+            if (staging_wait(!k))
+                return -1;
             vkb_parallel_copy(h + prev, staging.map + (uint64_t)!k * staging.half, m);
         }
     }
-    staging_wait(0);
-    staging_wait(1);
+    return staging_wait(0) || staging_wait(1) ? -1 : 0;
 }
 
 /* Mapped buffers (coherent) are read and written by the host directly; the device is idle between the
- * runner's calls (every submission waited for). A pageable buffer has no VkBuffer: only the host reaches it. */
+ * runner's calls (every submission waited for). A pageable buffer has no VkBuffer: only the host reaches it.
+ * A failure is recorded in VK's error (the backend's calls return without doing anything after it). */
 void vkb_vk_buffer_copy(vkb_vk *vk, struct vkb_buffer *src, struct vkb_buffer *dst, uint64_t bytes)
 {
     copy_job j = {src->buffer, dst->buffer, src->offset, dst->offset, bytes};
     if (src->map && dst->map)
         vkb_vk_buffer_host_copy(src, dst, 0, bytes);
     else if (bytes)
-        vkb_vk_submit_wait(vk, record_copy, &j);
+        (void)vkb_vk_submit_wait(vk, record_copy, &j);
 }
 
 void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, uint64_t bytes)
@@ -386,7 +427,7 @@ void vkb_vk_buffer_upload(vkb_vk *vk, struct vkb_buffer *buf, const void *src, u
     if (buf->map)
         vkb_parallel_copy(buf->map + buf->offset, src, (size_t)bytes);
     else
-        staged(vk, buf, buf->offset, (void *)src, bytes, 1);
+        (void)staged(vk, buf, buf->offset, (void *)src, bytes, 1);
 }
 
 void vkb_vk_buffer_download(vkb_vk *vk, struct vkb_buffer *buf, void *dst, uint64_t bytes)
@@ -394,7 +435,7 @@ void vkb_vk_buffer_download(vkb_vk *vk, struct vkb_buffer *buf, void *dst, uint6
     if (buf->map)
         vkb_parallel_copy(dst, buf->map + buf->offset, (size_t)bytes);
     else
-        staged(vk, buf, buf->offset, dst, bytes, 0);
+        (void)staged(vk, buf, buf->offset, dst, bytes, 0);
 }
 
 /* J's range of BUF: by the host where it is mapped, else on the device */
@@ -403,7 +444,7 @@ static void fill_range(vkb_vk *vk, struct vkb_buffer *buf, fill_job *j)
     if (buf->map)
         host_fill(buf->map + j->offset, j->word, j->size);
     else
-        vkb_vk_submit_wait(vk, record_fill, j);
+        (void)vkb_vk_submit_wait(vk, record_fill, j);
 }
 
 void vkb_vk_buffer_fill(vkb_vk *vk, struct vkb_buffer *buf, uint32_t word)
@@ -419,8 +460,9 @@ void vkb_vk_buffer_read_guards(vkb_vk *vk, struct vkb_buffer *buf, void *before,
         memcpy(before, buf->map + buf->offset - VKB_GUARD_BYTES, VKB_GUARD_BYTES);
         memcpy(after, buf->map + buf->offset + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES);
     } else {
-        staged(vk, buf, buf->offset - VKB_GUARD_BYTES, before, VKB_GUARD_BYTES, 0);
-        staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull), after, VKB_GUARD_BYTES, 0);
+        if (staged(vk, buf, buf->offset - VKB_GUARD_BYTES, before, VKB_GUARD_BYTES, 0) ||
+            staged(vk, buf, buf->offset + ((buf->bytes + 3) & ~3ull), after, VKB_GUARD_BYTES, 0))
+            return;
     }
     vkb_guard_normalize(before, buf->guard);
     vkb_guard_normalize(after, buf->guard);

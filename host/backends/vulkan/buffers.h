@@ -21,7 +21,7 @@ struct vkb_buffer {
 /* A device-local storage buffer usable as copy source and destination, and as a uniform buffer with the
  * flag VKB_BUF_UNIFORM (FLAGS: VKB_BUF_*), its range of BYTES between two guard bands of VKB_GUARD_BYTES
  * filled with VKB_GUARD_WORD (guard.h): descriptors bind offset..offset+bytes (rounded up to 16), so a
- * kernel writing outside its range changes a guard. Exits 4 when memory runs out. */
+ * kernel writing outside its range changes a guard. NULL when memory runs out (recorded in the error: 4). */
 struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned flags);
 /* 0 when a buffer of BYTES with placement FLAGS (VKB_BUF_PLACEMENT bits) can be made on this device, else 1
  * and WHY (no device-local host-visible type, or its heap too small: no resizable BAR). */

@@ -38,22 +38,22 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
     return VK_FALSE;
 }
 
-static void load_loader(void)
+static int load_loader(vkb_backend_error *e)
 {
     char limits[300];
     void *lib;
     const char *why;
     if (volkInitialize() == VK_SUCCESS)
-        return;
+        return 0;
     /* volk does not say why: the dynamic linker does */
     lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
     why = lib ? "it loads, but lacks vkGetInstanceProcAddr" : dlerror();
     vkb_limits_text(limits, sizeof limits);
     if (!limits[0] && why && strstr(why, "No such file"))
-        vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan loader (libvulkan.so.1) found; install one "
-                "(Debian: libvulkan1 and a driver such as mesa-vulkan-drivers)");
-    vkb_die(VKB_EXIT_NO_DEVICE, "the Vulkan loader libvulkan.so.1 could not be loaded: %s%s", why ? why : "?",
-            limits);
+        return vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan loader (libvulkan.so.1) found; install one "
+                                "(Debian: libvulkan1 and a driver such as mesa-vulkan-drivers)");
+    return vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "the Vulkan loader libvulkan.so.1 could not be loaded: %s%s",
+                            why ? why : "?", limits);
 }
 
 static int has_layer(const char *name)
@@ -84,7 +84,8 @@ static int has_instance_ext(const char *name)
     return found;
 }
 
-static VkInstance create_instance(int validation, VkDebugUtilsMessengerEXT *messenger)
+/* VK_NULL_HANDLE when it cannot, E saying why */
+static VkInstance create_instance(int validation, VkDebugUtilsMessengerEXT *messenger, vkb_backend_error *e)
 {
     const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
     const char *exts[2];
@@ -110,9 +111,11 @@ static VkInstance create_instance(int validation, VkDebugUtilsMessengerEXT *mess
     mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
     mci.pfnUserCallback = on_message;
     if (validation) {
-        if (!has_layer(layers[0]))
-            vkb_die(VKB_EXIT_NO_DEVICE, "--validation needs VK_LAYER_KHRONOS_validation "
-                    "(Debian: vulkan-validationlayers)");
+        if (!has_layer(layers[0])) {
+            vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "--validation needs VK_LAYER_KHRONOS_validation "
+                             "(Debian: vulkan-validationlayers)");
+            return VK_NULL_HANDLE;
+        }
         exts[next++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
         ici.enabledLayerCount = 1;
         ici.ppEnabledLayerNames = layers;
@@ -127,20 +130,28 @@ static VkInstance create_instance(int validation, VkDebugUtilsMessengerEXT *mess
     ici.enabledExtensionCount = next;
     ici.ppEnabledExtensionNames = exts;
     r = vkCreateInstance(&ici, NULL, &instance);
-    if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED)
-        vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan driver found (vkCreateInstance: %s); install one "
-                "(Debian: mesa-vulkan-drivers for the CPU, or your GPU's driver)", vkb_vk_result_text(r));
+    if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED) {
+        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan driver found (vkCreateInstance: %s); install one "
+                         "(Debian: mesa-vulkan-drivers for the CPU, or your GPU's driver)", vkb_vk_result_text(r));
+        return VK_NULL_HANDLE;
+    }
     /* the loader answers a driver manifest it cannot parse with VK_ERROR_OUT_OF_HOST_MEMORY: a tiny
      * instance that fails is a broken driver installation, not a size to shrink */
-    if (r != VK_SUCCESS)
-        vkb_die(VKB_EXIT_NO_DEVICE, "the Vulkan loader could not create an instance (vkCreateInstance: %s): a driver "
-                "or its manifest is broken; check VK_DRIVER_FILES / VK_ICD_FILENAMES, reinstall the driver",
-                vkb_vk_result_text(r));
+    if (r != VK_SUCCESS) {
+        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "the Vulkan loader could not create an instance (vkCreateInstance: "
+                         "%s): a driver or its manifest is broken; check VK_DRIVER_FILES / VK_ICD_FILENAMES, "
+                         "reinstall the driver", vkb_vk_result_text(r));
+        return VK_NULL_HANDLE;
+    }
     volkLoadInstanceOnly(instance);
     *messenger = VK_NULL_HANDLE;
     if (validation) {
         mci.pNext = NULL; /* the validation features chain belongs to the instance only */
-        VKB_CHECK(vkCreateDebugUtilsMessengerEXT(instance, &mci, NULL, messenger));
+        if (!vkb_vk_ok(e, vkCreateDebugUtilsMessengerEXT(instance, &mci, NULL, messenger),
+                       "vkCreateDebugUtilsMessengerEXT", __FILE__, __LINE__)) {
+            vkDestroyInstance(instance, NULL);
+            return VK_NULL_HANDLE;
+        }
     }
     return instance;
 }
@@ -350,29 +361,36 @@ static VkExtensionProperties *device_exts(VkPhysicalDevice phys, uint32_t *n)
     return e;
 }
 
-static VkPhysicalDevice *physical_devices(VkInstance instance, uint32_t *n)
+/* NULL when there is none or they cannot be listed, E saying why */
+static VkPhysicalDevice *physical_devices(VkInstance instance, uint32_t *n, vkb_backend_error *e)
 {
     VkPhysicalDevice *list;
     VkResult r = vkEnumeratePhysicalDevices(instance, n, NULL);
     char limits[300];
     vkb_limits_text(limits, sizeof limits);
     if (r != VK_SUCCESS)
-        vkb_die(r == VK_ERROR_OUT_OF_HOST_MEMORY ? VKB_EXIT_RESOURCE : VKB_EXIT_NO_DEVICE,
-                "listing the Vulkan devices failed: %s%s", vkb_vk_result_text(r), limits);
-    if (*n == 0 && limits[0])
-        vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device found (no driver loaded)%s; VK_LOADER_DEBUG=error says "
-                "why", limits);
-    if (*n == 0)
-        vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device found; install a driver "
-                "(Debian: mesa-vulkan-drivers for the CPU, or your GPU's driver)");
+        vkb_backend_fail(e, r == VK_ERROR_OUT_OF_HOST_MEMORY ? VKB_EXIT_RESOURCE : VKB_EXIT_NO_DEVICE,
+                         "listing the Vulkan devices failed: %s%s", vkb_vk_result_text(r), limits);
+    else if (*n == 0 && limits[0])
+        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan device found (no driver loaded)%s; VK_LOADER_DEBUG=error "
+                         "says why", limits);
+    else if (*n == 0)
+        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan device found; install a driver "
+                         "(Debian: mesa-vulkan-drivers for the CPU, or your GPU's driver)");
+    if (r != VK_SUCCESS || *n == 0)
+        return NULL;
     list = vkb_calloc(*n, sizeof *list);
-    VKB_CHECK(vkEnumeratePhysicalDevices(instance, n, list));
+    if (!vkb_vk_ok(e, vkEnumeratePhysicalDevices(instance, n, list), "vkEnumeratePhysicalDevices", __FILE__,
+                   __LINE__)) {
+        free(list);
+        return NULL;
+    }
     return list;
 }
 
 /* Index of the device SELECT names: an index, a name substring, or NULL for the first discrete GPU,
- * else integrated GPU, else the first device (a CPU implementation). */
-static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *select)
+ * else integrated GPU, else the first device (a CPU implementation); UINT32_MAX when none is, E saying why. */
+static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *select, vkb_backend_error *e)
 {
     VkPhysicalDeviceProperties p;
     char *end;
@@ -382,17 +400,20 @@ static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *se
             unsigned long long idx;
             errno = 0;
             idx = strtoull(select, &end, 10);
-            if (errno || idx >= n)
-                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device %.30s: there %s %u (0..%u); see `vkbench devices`",
-                        select, n == 1 ? "is" : "are", n, n - 1);
-            return (uint32_t)idx;
+            if (!errno && idx < n)
+                return (uint32_t)idx;
+            vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan device %.30s: there %s %u (0..%u); see `vkbench "
+                             "devices`", select, n == 1 ? "is" : "are", n, n - 1);
+            return UINT32_MAX;
         }
         for (uint32_t i = 0; i < n; i++) {
             vkGetPhysicalDeviceProperties(list[i], &p);
             if (vkb_holds_nocase(p.deviceName, select, strlen(select)))
                 return i;
         }
-        vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%s'; see `vkbench devices`", select);
+        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%.200s'; see `vkbench devices`",
+                         select);
+        return UINT32_MAX;
     }
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t i = 0; i < n; i++) {
@@ -403,7 +424,7 @@ static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *se
     return 0;
 }
 
-static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_t next)
+static int create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_t next)
 {
     float priority[2] = {1.0f, 1.0f};
     const char *enable[16];
@@ -478,11 +499,12 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
          * (pipelines.c). Through the extension also on a Vulkan 1.4 device: the instance asks for 1.3 */
         VkPhysicalDeviceFeatures2 q = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &pr};
         if (!c->ext_pipeline_robustness)
-            vkb_die(VKB_EXIT_RESOURCE, "--robustness disabled: %s does not offer VK_EXT_pipeline_robustness", c->name);
+            return vkb_backend_fail(vk->error, VKB_EXIT_RESOURCE, "--robustness disabled: %s does not offer "
+                                    "VK_EXT_pipeline_robustness", c->name);
         vkGetPhysicalDeviceFeatures2(vk->phys, &q);
         if (!pr.pipelineRobustness)
-            vkb_die(VKB_EXIT_RESOURCE, "--robustness disabled: %s lists VK_EXT_pipeline_robustness without its "
-                    "pipelineRobustness feature", c->name);
+            return vkb_backend_fail(vk->error, VKB_EXIT_RESOURCE, "--robustness disabled: %s lists "
+                                    "VK_EXT_pipeline_robustness without its pipelineRobustness feature", c->name);
         enable[nenable++] = VK_EXT_PIPELINE_ROBUSTNESS_EXTENSION_NAME;
         *tail = &pr;
         tail = &pr.pNext;
@@ -496,7 +518,7 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     dci.pQueueCreateInfos = qci;
     dci.enabledExtensionCount = nenable;
     dci.ppEnabledExtensionNames = enable;
-    VKB_CHECK(vkCreateDevice(vk->phys, &dci, NULL, &vk->device));
+    VKB_TRY(vk, vkCreateDevice(vk->phys, &dci, NULL, &vk->device));
     if (several)
         volkLoadInstance(vk->instance);   /* the loader's trampolines: they dispatch on the device itself */
     else
@@ -504,29 +526,28 @@ static void create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
     for (uint32_t i = 0; i < vk->xfer_count; i++)
         vkGetDeviceQueue(vk->device, vk->xfer_family, i, &vk->xfer_queue[i]);
+    return 0;
 }
 
-/* VKB_DEVICE_TIMEOUT_S: how long one submission may take before the device is taken for hung. */
-static double device_timeout_s(void)
+/* VKB_DEVICE_TIMEOUT_S: how long one submission may take before the device is taken for hung; -1 when it is
+ * malformed, E saying so. */
+static double device_timeout_s(vkb_backend_error *e)
 {
-    static double seconds = -1;
-    if (seconds < 0) {
-        const char *env = getenv("VKB_DEVICE_TIMEOUT_S");
-        char *end;
-        seconds = DEVICE_TIMEOUT_S;
-        if (env) {
-            double v = strtod(env, &end);
-            if (end == env || *end || !isdigit((unsigned char)env[0]) || !(v > 0 && v <= 1e6))
-                vkb_die(VKB_EXIT_USAGE, "VKB_DEVICE_TIMEOUT_S wants seconds above 0, at most 1e6, not '%.40s'", env);
-            seconds = v;
-        }
-    }
-    return seconds;
+    const char *env = getenv("VKB_DEVICE_TIMEOUT_S");
+    char *end;
+    double v;
+    if (!env)
+        return DEVICE_TIMEOUT_S;
+    v = strtod(env, &end);
+    if (end == env || *end || !isdigit((unsigned char)env[0]) || !(v > 0 && v <= 1e6))
+        return vkb_backend_fail(e, VKB_EXIT_USAGE, "VKB_DEVICE_TIMEOUT_S wants seconds above 0, at most 1e6, not "
+                                "'%.40s'", env);
+    return v;
 }
 
-vkb_vk *vkb_vk_create(const char *select, int validation, int robustness_off, vkb_caps *caps)
+/* The context's device and its caps, queues and pools into VK (whose error record is set); 0, or -1 failed. */
+static int open_device(vkb_vk *vk, const char *select, int validation)
 {
-    vkb_vk *vk = vkb_calloc(1, sizeof *vk);
     VkPhysicalDevice *list;
     VkPhysicalDeviceProperties props;
     VkExtensionProperties *exts;
@@ -535,28 +556,35 @@ vkb_vk *vkb_vk_create(const char *select, int validation, int robustness_off, vk
     VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkPipelineCacheCreateInfo cache_ci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    int rc;
 
-    device_timeout_s(); /* a malformed VKB_DEVICE_TIMEOUT_S fails now, not at the first slow wait */
-    load_loader();
-    vk->instance = create_instance(validation, &vk->messenger);
-    list = physical_devices(vk->instance, &n);
-    index = choose_device(list, n, select);
-    vk->phys = list[index];
+    /* a malformed VKB_DEVICE_TIMEOUT_S fails now, not at the first slow wait */
+    if ((vk->timeout_s = device_timeout_s(vk->error)) < 0 || load_loader(vk->error))
+        return -1;
+    if (!(vk->instance = create_instance(validation, &vk->messenger, vk->error)))
+        return -1;
+    if (!(list = physical_devices(vk->instance, &n, vk->error)))
+        return -1;
+    index = choose_device(list, n, select, vk->error);
+    vk->phys = index == UINT32_MAX ? VK_NULL_HANDLE : list[index];
     free(list);
+    if (index == UINT32_MAX)
+        return -1;
 
     vkGetPhysicalDeviceProperties(vk->phys, &props);
     if (props.apiVersion < VK_API_VERSION_1_1)
-        vkb_die(VKB_EXIT_NO_DEVICE, "%s offers Vulkan %u.%u; vkbench needs 1.1 or later", props.deviceName,
-                VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion));
+        return vkb_backend_fail(vk->error, VKB_EXIT_NO_DEVICE, "%s offers Vulkan %u.%u; vkbench needs 1.1 or later",
+                                props.deviceName, VK_API_VERSION_MAJOR(props.apiVersion),
+                                VK_API_VERSION_MINOR(props.apiVersion));
     exts = device_exts(vk->phys, &next);
-    vk->caps = caps;
-    vk->robustness_off = robustness_off;
     read_caps(vk->phys, exts, next, vk->caps);
     vk->caps->index = (int)index;
     vkb_gpu_facts_fill(vk->caps);   /* what Vulkan does not report: SMs, clock, architecture (theoretical rates) */
     vk->queue_family = pick_queue_family(vk->phys, &vk->timestamp_bits);
-    if (vk->queue_family == UINT32_MAX)
-        vkb_die(VKB_EXIT_NO_DEVICE, "%s has no compute queue", props.deviceName);
+    if (vk->queue_family == UINT32_MAX) {
+        free(exts);
+        return vkb_backend_fail(vk->error, VKB_EXIT_NO_DEVICE, "%s has no compute queue", props.deviceName);
+    }
     vk->caps->timestamps = vk->caps->timestamps && vk->timestamp_bits > 0;
     vk->timestamp_period_ns = props.limits.timestampPeriod;
     vk->caps->timestamp_period_ns = props.limits.timestampPeriod;
@@ -564,65 +592,84 @@ vkb_vk *vkb_vk_create(const char *select, int validation, int robustness_off, vk
     vk->xfer_family = pick_transfer_family(vk->phys, &vk->xfer_count);
     if (vk->xfer_count > 2)
         vk->xfer_count = 2;   /* two directions at most: a queue each */
-    create_device(vk, exts, next);
+    rc = create_device(vk, exts, next);
     free(exts);
+    if (rc)
+        return -1;
 
     pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     pci.queueFamilyIndex = vk->queue_family;
-    VKB_CHECK(vkCreateCommandPool(vk->device, &pci, NULL, &vk->pool));
+    VKB_TRY(vk, vkCreateCommandPool(vk->device, &pci, NULL, &vk->pool));
     cai.commandPool = vk->pool;
     cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     cai.commandBufferCount = 1;
-    VKB_CHECK(vkAllocateCommandBuffers(vk->device, &cai, &vk->cmd));
-    VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &vk->fence));
+    VKB_TRY(vk, vkAllocateCommandBuffers(vk->device, &cai, &vk->cmd));
+    VKB_TRY(vk, vkCreateFence(vk->device, &fci, NULL, &vk->fence));
     if (vk->xfer_family != UINT32_MAX) {
         pci.queueFamilyIndex = vk->xfer_family;
-        VKB_CHECK(vkCreateCommandPool(vk->device, &pci, NULL, &vk->xfer_pool));
+        VKB_TRY(vk, vkCreateCommandPool(vk->device, &pci, NULL, &vk->xfer_pool));
         for (uint32_t i = 0; i < vk->xfer_count; i++)
-            VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &vk->xfer_fence[i]));
+            VKB_TRY(vk, vkCreateFence(vk->device, &fci, NULL, &vk->xfer_fence[i]));
     }
-    VKB_CHECK(vkCreatePipelineCache(vk->device, &cache_ci, NULL, &vk->cache));
-    return vk;
+    VKB_TRY(vk, vkCreatePipelineCache(vk->device, &cache_ci, NULL, &vk->cache));
+    return 0;
+}
+
+vkb_vk *vkb_vk_create(const char *select, int validation, int robustness_off, vkb_caps *caps, vkb_backend_error *error)
+{
+    vkb_vk *vk = vkb_calloc(1, sizeof *vk);
+    vk->caps = caps;
+    vk->error = error;
+    vk->robustness_off = robustness_off;
+    if (open_device(vk, select, validation) == 0)
+        return vk;
+    /* what was made goes: the application ends (or, listing, goes on) without it */
+    vkb_vk_destroy(vk);
+    return NULL;
 }
 
 void vkb_vk_destroy(vkb_vk *vk)
 {
     if (!vk)
         return;
-    vkDeviceWaitIdle(vk->device); /* no timeout to give, none needed: every submission was waited (vkb_vk_wait) */
-    vkDestroyFence(vk->device, vk->fence, NULL);
-    if (vk->never_fence)
-        vkDestroyFence(vk->device, vk->never_fence, NULL);
-    if (vk->xfer_pool) {
-        for (uint32_t i = 0; i < vk->xfer_count; i++)
-            vkDestroyFence(vk->device, vk->xfer_fence[i], NULL);
-        vkDestroyCommandPool(vk->device, vk->xfer_pool, NULL);
+    if (vk->device) {   /* none where the context failed before its device was made */
+        vkDeviceWaitIdle(vk->device); /* no timeout to give, none needed: every submission was waited (vkb_vk_wait) */
+        vkDestroyFence(vk->device, vk->fence, NULL);
+        if (vk->never_fence)
+            vkDestroyFence(vk->device, vk->never_fence, NULL);
+        if (vk->xfer_pool) {
+            for (uint32_t i = 0; i < vk->xfer_count; i++)
+                vkDestroyFence(vk->device, vk->xfer_fence[i], NULL);
+            vkDestroyCommandPool(vk->device, vk->xfer_pool, NULL);
+        }
+        vkDestroyPipelineCache(vk->device, vk->cache, NULL);
+        vkDestroyCommandPool(vk->device, vk->pool, NULL);
+        vkDestroyDevice(vk->device, NULL);
     }
-    vkDestroyPipelineCache(vk->device, vk->cache, NULL);
-    vkDestroyCommandPool(vk->device, vk->pool, NULL);
-    vkDestroyDevice(vk->device, NULL);
     if (vk->messenger)
         vkDestroyDebugUtilsMessengerEXT(vk->instance, vk->messenger, NULL);
-    vkDestroyInstance(vk->instance, NULL);
+    if (vk->instance)
+        vkDestroyInstance(vk->instance, NULL);
     free(vk);
 }
 
-void vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
-                   void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user)
+int vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
+                  void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user)
 {
     VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    VKB_CHECK(vkResetCommandBuffer(cmd, 0));
-    VKB_CHECK(vkBeginCommandBuffer(cmd, &bi));
+    VKB_TRY(vk, vkResetCommandBuffer(cmd, 0));
+    VKB_TRY(vk, vkBeginCommandBuffer(cmd, &bi));
     fn(vk, cmd, user);
-    VKB_CHECK(vkEndCommandBuffer(cmd));
+    VKB_TRY(vk, vkEndCommandBuffer(cmd));
     si.commandBufferCount = 1;
     si.pCommandBuffers = &cmd;
-    VKB_CHECK(vkQueueSubmit(vk->queue, 1, &si, fence));
+    VKB_TRY(vk, vkQueueSubmit(vk->queue, 1, &si, fence));
+    return 0;
 }
 
-void vkb_vk_wait(vkb_vk *vk, VkFence fence)
+int vkb_vk_wait(vkb_vk *vk, VkFence fence)
 {
     /* VKB_FAULT_INJECT=stuck-fence (every device) or hang:I (device I alone): a fence no submission signals, one
      * per device */
@@ -631,7 +678,7 @@ void vkb_vk_wait(vkb_vk *vk, VkFence fence)
     if (vkb_fault("stuck-fence") || (vkb_fault_arg("hang", &hung) && hung == vk->caps->index)) {
         VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
         if (!vk->never_fence)
-            VKB_CHECK(vkCreateFence(vk->device, &fci, NULL, &vk->never_fence));
+            VKB_TRY(vk, vkCreateFence(vk->device, &fci, NULL, &vk->never_fence));
         fence = vk->never_fence;
     }
     /* in slices: a signal is seen between them, and a device that never answers is named */
@@ -639,24 +686,28 @@ void vkb_vk_wait(vkb_vk *vk, VkFence fence)
         VkResult r = vkWaitForFences(vk->device, 1, &fence, VK_TRUE, WAIT_SLICE_NS);
         double now = vkb_now_ns();
         if (r == VK_SUCCESS)
-            return;
+            return 0;
         if (r != VK_TIMEOUT)
-            vkb_vk_fail("vkWaitForFences", r, __FILE__, __LINE__);
+            return vkb_vk_ok(vk->error, r, "vkWaitForFences", __FILE__, __LINE__) - 1;
         if (vkb_stop_signal() && !stopped_at)
             stopped_at = now;
-        if (stopped_at && now - stopped_at > STOP_GRACE_NS)
-            vkb_stop_now("the device was still busy");
-        if (now - start > 1e9 * device_timeout_s())
-            vkb_die(VKB_EXIT_API, "%s did not finish a submission within %g s (VKB_DEVICE_TIMEOUT_S): a hung device "
-                    "or a kernel that never ends", vk->caps->name, device_timeout_s());
+        if (stopped_at && now - stopped_at > STOP_GRACE_NS) {
+            vkb_stop_say("the device was still busy");
+            return vkb_backend_stopped(vk->error, vkb_stop_signal(), "the device was still busy");
+        }
+        if (now - start > 1e9 * vk->timeout_s)
+            return vkb_backend_fail(vk->error, VKB_EXIT_API, "%s did not finish a submission within %g s "
+                                    "(VKB_DEVICE_TIMEOUT_S): a hung device or a kernel that never ends",
+                                    vk->caps->name, vk->timeout_s);
     }
 }
 
-void vkb_vk_submit_wait(vkb_vk *vk, void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user)
+int vkb_vk_submit_wait(vkb_vk *vk, void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user)
 {
-    vkb_vk_submit(vk, vk->cmd, vk->fence, fn, user);
-    vkb_vk_wait(vk, vk->fence);
-    VKB_CHECK(vkResetFences(vk->device, 1, &vk->fence));
+    if (vkb_vk_submit(vk, vk->cmd, vk->fence, fn, user) || vkb_vk_wait(vk, vk->fence))
+        return -1;
+    VKB_TRY(vk, vkResetFences(vk->device, 1, &vk->fence));
+    return 0;
 }
 
 void vkb_vk_barrier(VkCommandBuffer cmd)
@@ -670,45 +721,49 @@ void vkb_vk_barrier(VkCommandBuffer cmd)
     vkCmdPipelineBarrier(cmd, stages, stages, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
-int vkb_vulkan_device_names(char (*names)[256], int max)
+/* EACH(device, i, USER) for the first MAX devices the loader lists; how many it lists, or -1 with E saying why. */
+static int each_device(int max, void (*each)(VkPhysicalDevice phys, uint32_t i, void *user), void *user,
+                       vkb_backend_error *e)
 {
     VkInstance instance;
     VkDebugUtilsMessengerEXT messenger;
     VkPhysicalDevice *list;
     uint32_t n;
 
-    load_loader();
-    instance = create_instance(0, &messenger);
-    list = physical_devices(instance, &n);
-    for (uint32_t i = 0; i < n && (int)i < max; i++) {
-        VkPhysicalDeviceProperties p;
-        vkGetPhysicalDeviceProperties(list[i], &p);
-        snprintf(names[i], 256, "%s", p.deviceName);
-    }
+    if (load_loader(e) || !(instance = create_instance(0, &messenger, e)))
+        return -1;
+    list = physical_devices(instance, &n, e);
+    for (uint32_t i = 0; list && i < n && (int)i < max; i++)
+        each(list[i], i, user);
     free(list);
     vkDestroyInstance(instance, NULL);
-    return (int)n;
+    return list ? (int)n : -1;
 }
 
-int vkb_vulkan_devices(vkb_caps *out, int max)
+static void device_name(VkPhysicalDevice phys, uint32_t i, void *user)
 {
-    VkInstance instance;
-    VkDebugUtilsMessengerEXT messenger;
-    VkPhysicalDevice *list;
-    uint32_t n;
+    VkPhysicalDeviceProperties p;
+    vkGetPhysicalDeviceProperties(phys, &p);
+    snprintf(((char (*)[256])user)[i], 256, "%s", p.deviceName);
+}
 
-    load_loader();
-    instance = create_instance(0, &messenger);
-    list = physical_devices(instance, &n);
-    for (uint32_t i = 0; i < n && (int)i < max; i++) {
-        uint32_t next, tsbits;
-        VkExtensionProperties *exts = device_exts(list[i], &next);
-        read_caps(list[i], exts, next, &out[i]);
-        pick_queue_family(list[i], &tsbits);
-        out[i].timestamps = out[i].timestamps && tsbits;   /* the queue vkbench uses must have them too */
-        free(exts);
-    }
-    free(list);
-    vkDestroyInstance(instance, NULL);
-    return (int)n;
+int vkb_vulkan_device_names(char (*names)[256], int max, vkb_backend_error *e)
+{
+    return each_device(max, device_name, names, e);
+}
+
+static void device_caps(VkPhysicalDevice phys, uint32_t i, void *user)
+{
+    vkb_caps *out = (vkb_caps *)user + i;
+    uint32_t next, tsbits;
+    VkExtensionProperties *exts = device_exts(phys, &next);
+    read_caps(phys, exts, next, out);
+    pick_queue_family(phys, &tsbits);
+    out->timestamps = out->timestamps && tsbits;   /* the queue vkbench uses must have them too */
+    free(exts);
+}
+
+int vkb_vulkan_devices(vkb_caps *out, int max, vkb_backend_error *e)
+{
+    return each_device(max, device_caps, out, e);
 }

@@ -17,8 +17,9 @@ static VkResult create_captured(vkb_vk *vk, const vkb_pass *pass, const VkComput
     VkPipelineCacheCreateInfo pcci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
     VkPipelineCache cache;
     size_t size = 0;
-    VkResult r;
-    VKB_CHECK(vkCreatePipelineCache(vk->device, &pcci, NULL, &cache));
+    VkResult r = vkCreatePipelineCache(vk->device, &pcci, NULL, &cache);
+    if (r != VK_SUCCESS)
+        return r;
     r = vkCreateComputePipelines(vk->device, cache, 1, cpci, NULL, &out->pipeline);
     if (r == VK_SUCCESS && vkGetPipelineCacheData(vk->device, cache, &size, NULL) == VK_SUCCESS && size >= 16) {
         uint8_t *data = vkb_alloc(size);
@@ -58,10 +59,22 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
     VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     VkDescriptorSetAllocateInfo dsai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     VkResult r;
+    /* a Vulkan call that fails here is the device's error (-1), said in WHY: the caller records it, since pipelines
+     * are built on several threads at once (precompile) and only the caller's thread owns the error record */
+#define PIPELINE_TRY(call)                                                                                   \
+    do {                                                                                                     \
+        if ((r = (call)) != VK_SUCCESS) {                                                                    \
+            snprintf(why, len, "%.*s: %s", (int)strcspn(#call, "("), #call, vkb_vk_result_text(r));          \
+            vkb_vk_pipeline_destroy(vk, out);                                                                \
+            return -1;                                                                                       \
+        }                                                                                                    \
+    } while (0)
 
     memset(out, 0, sizeof *out);
-    if (!spv)
-        vkb_die(VKB_EXIT_API, "no embedded shader named '%s' (add it to the family's shader list)", pass->kernel);
+    if (!spv) {   /* a family's row that names a shader its list does not build: vkbench's own bug */
+        snprintf(why, len, "no embedded shader named '%s' (add it to the family's shader list)", pass->kernel);
+        return -1;
+    }
     if (!spv->bytes) {   /* listed, but its compiler was absent at build time (shaders/CMakeLists.txt) */
         snprintf(why, len, "needs %s and rebuild", spv->needs ? spv->needs : "a shader compiler it lacked");
         return 1;
@@ -73,7 +86,7 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
 
     smci.codeSize = spv->bytes;
     smci.pCode = spv->code;
-    VKB_CHECK(vkCreateShaderModule(vk->device, &smci, NULL, &out->module));
+    PIPELINE_TRY(vkCreateShaderModule(vk->device, &smci, NULL, &out->module));
 
     for (int i = 0; i < pass->nbind; i++) {
         VkDescriptorType type = (uniform >> i) & 1u ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
@@ -82,12 +95,12 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
     }
     dslci.bindingCount = (uint32_t)pass->nbind;
     dslci.pBindings = binding;
-    VKB_CHECK(vkCreateDescriptorSetLayout(vk->device, &dslci, NULL, &out->set_layout));
+    PIPELINE_TRY(vkCreateDescriptorSetLayout(vk->device, &dslci, NULL, &out->set_layout));
     plci.setLayoutCount = 1;
     plci.pSetLayouts = &out->set_layout;
     plci.pushConstantRangeCount = 1;
     plci.pPushConstantRanges = &push;
-    VKB_CHECK(vkCreatePipelineLayout(vk->device, &plci, NULL, &out->layout));
+    PIPELINE_TRY(vkCreatePipelineLayout(vk->device, &plci, NULL, &out->layout));
 
     for (uint32_t i = 0; i < 3u + (uint32_t)pass->nspec; i++) {
         map[i] = (VkSpecializationMapEntry){i, i * 4, 4};
@@ -120,12 +133,13 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
     dpci.maxSets = 1;
     dpci.poolSizeCount = 2;
     dpci.pPoolSizes = ps;
-    VKB_CHECK(vkCreateDescriptorPool(vk->device, &dpci, NULL, &out->pool));
+    PIPELINE_TRY(vkCreateDescriptorPool(vk->device, &dpci, NULL, &out->pool));
     dsai.descriptorPool = out->pool;
     dsai.descriptorSetCount = 1;
     dsai.pSetLayouts = &out->set_layout;
-    VKB_CHECK(vkAllocateDescriptorSets(vk->device, &dsai, &out->set));
+    PIPELINE_TRY(vkAllocateDescriptorSets(vk->device, &dsai, &out->set));
     return 0;
+#undef PIPELINE_TRY
 }
 
 void vkb_vk_pipeline_destroy(vkb_vk *vk, vkb_vk_pipeline *p)

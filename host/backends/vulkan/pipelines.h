@@ -20,7 +20,8 @@ typedef struct vkb_vk_pipeline {
 /* Build the pipeline for a dispatch PASS: local size as spec constants 0..2, pass->spec as 3..,
  * one buffer per binding, 32 bytes of push constants. Binding k is a uniform buffer where bit k of UNIFORM
  * is set (vkb_pass_uniform_bindings), else a storage buffer: a cache of pipelines or layouts must key on
- * UNIFORM as well as the pass. Returns 0, or 1 with WHY (a skip). */
+ * UNIFORM as well as the pass. Returns 0; 1 with WHY, a skip (the driver cannot build it, the device lacks what it
+ * needs); -1 with WHY, the device's error (a Vulkan call failed: not recorded here, the caller's thread records it). */
 int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, vkb_vk_pipeline *out, char *why,
                            size_t len);
 void vkb_vk_pipeline_destroy(vkb_vk *vk, vkb_vk_pipeline *p);

@@ -4,6 +4,7 @@
 
 #include <volk.h>
 
+#include "backend.h"
 #include "caps.h"
 #include "util.h"
 
@@ -34,38 +35,43 @@ typedef struct vkb_vk {
     vkb_caps *caps;       /* the backend's caps (vkb_backend.caps): the one copy, completed by main from CUDA */
     uint32_t required_subgroup_size;  /* --subgroup-size (subgroup_size.c): every pipeline's; 0 = the device's */
     uint32_t max_workgroup_subgroups; /* maxComputeWorkgroupSubgroups, read with it */
+    vkb_backend_error *error; /* the backend's first error (backend.h): every failure is recorded there, none exits */
+    double timeout_s;     /* VKB_DEVICE_TIMEOUT_S, read at creation */
     int robustness_off;   /* --robustness disabled: the feature enabled (context.c), every pipeline without bounds
                            * checks on its storage and uniform buffers (pipelines.c) */
 } vkb_vk;
 
 /* "VK_ERROR_OUT_OF_DEVICE_MEMORY" for R. */
 const char *vkb_vk_result_text(VkResult r);
-/* Exit with one line naming the call, the result and the place; OOM results exit VKB_EXIT_RESOURCE. */
-VKB_NORETURN void vkb_vk_fail(const char *call, VkResult r, const char *file, int line);
-#define VKB_CHECK(call)                                                  \
-    do {                                                                 \
-        VkResult vkb_r_ = (call);                                        \
-        if (vkb_r_ != VK_SUCCESS)                                        \
-            vkb_vk_fail(#call, vkb_r_, __FILE__, __LINE__);              \
+/* Whether R, what CALL returned, is VK_SUCCESS; else the error is recorded in E (out-of-memory results as
+ * VKB_EXIT_RESOURCE with "; try a smaller size", the rest as VKB_EXIT_API; -v adds the place to stderr) and 0. */
+int vkb_vk_ok(vkb_backend_error *e, VkResult r, const char *call, const char *file, int line);
+#define VKB_OK(vk, call) vkb_vk_ok((vk)->error, (call), #call, __FILE__, __LINE__)
+/* In a function that returns 0 done, -1 failed: return -1 when CALL fails (recorded in VK's error). */
+#define VKB_TRY(vk, call)            \
+    do {                             \
+        if (!VKB_OK(vk, call))       \
+            return -1;               \
     } while (0)
 
-/* Context: create on the device chosen by SELECT (see backend.h), its caps written to CAPS (kept), destroy.
- * ROBUSTNESS_OFF: --robustness disabled (exits 4 with one line where the device lacks it). */
-vkb_vk *vkb_vk_create(const char *select, int validation, int robustness_off, vkb_caps *caps);
+/* Context: create on the device chosen by SELECT (see backend.h), its caps written to CAPS (kept), its errors to
+ * ERROR (kept: the backend's); NULL when it cannot, ERROR saying why (no loader, no such device: 3; --robustness
+ * disabled where the device lacks it: 4). Destroy. */
+vkb_vk *vkb_vk_create(const char *select, int validation, int robustness_off, vkb_caps *caps, vkb_backend_error *error);
 void vkb_vk_destroy(vkb_vk *vk);
 
-/* Record CMD with begin/end around FN(vk, user) and submit it, signalling FENCE; no wait. */
-void vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
+/* Record CMD with begin/end around FN(vk, user) and submit it, signalling FENCE; no wait. 0, or -1 failed. */
+int vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
                    void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user);
 /* Wait for FENCE in slices of WAIT_SLICE_NS: a stop signal (signals.h) not answered within STOP_GRACE_NS
- * exits 128 + signal; a submission longer than VKB_DEVICE_TIMEOUT_S (default DEVICE_TIMEOUT_S) fails the
- * case and the run (exit 5) with one line. */
+ * is recorded as a stop (128 + signal), a submission longer than VKB_DEVICE_TIMEOUT_S (default DEVICE_TIMEOUT_S)
+ * as a hung device (5); 0 when it was signalled, else -1. */
 #define WAIT_SLICE_NS 100000000ull
 #define STOP_GRACE_NS 1e9
 #define DEVICE_TIMEOUT_S 120
-void vkb_vk_wait(vkb_vk *vk, VkFence fence);
-/* vkb_vk_submit on the context's own command buffer, then wait: for uploads, fills and timed batches. */
-void vkb_vk_submit_wait(vkb_vk *vk, void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user);
+int vkb_vk_wait(vkb_vk *vk, VkFence fence);
+/* vkb_vk_submit on the context's own command buffer, then wait: for uploads, fills and timed batches; 0 or -1. */
+int vkb_vk_submit_wait(vkb_vk *vk, void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user);
 /* Full compute/transfer memory barrier: every earlier write visible to every later access. */
 void vkb_vk_barrier(VkCommandBuffer cmd);
 

@@ -1,4 +1,4 @@
-/* vkresult.c - VkResult to text, and the one place Vulkan failures exit. */
+/* vkresult.c - VkResult to text, and the one place a failed Vulkan call is recorded. */
 #include "vk.h"
 
 #include <stdio.h>
@@ -21,14 +21,17 @@ const char *vkb_vk_result_text(VkResult r)
     }
 }
 
-void vkb_vk_fail(const char *call, VkResult r, const char *file, int line)
+int vkb_vk_ok(vkb_backend_error *e, VkResult r, const char *call, const char *file, int line)
 {
     int oom = r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY ||
               r == VK_ERROR_OUT_OF_POOL_MEMORY || r == VK_ERROR_TOO_MANY_OBJECTS;
     char limits[300];
+    if (r == VK_SUCCESS)
+        return 1;
     /* the place in the source only with -v: a user's message says what failed, not where in vkbench */
     if (vkb_verbose)
         fprintf(stderr, "vkbench: %s failed at %s:%d\n", call, file, line);
-    vkb_die(oom ? VKB_EXIT_RESOURCE : VKB_EXIT_API, "%.*s: %s%s%s", (int)strcspn(call, "("), call,
-            vkb_vk_result_text(r), oom ? "; try a smaller size" : "", vkb_limits_text(limits, sizeof limits));
+    vkb_backend_fail(e, oom ? VKB_EXIT_RESOURCE : VKB_EXIT_API, "%.*s: %s%s%s", (int)strcspn(call, "("), call,
+                     vkb_vk_result_text(r), oom ? "; try a smaller size" : "", vkb_limits_text(limits, sizeof limits));
+    return 0;
 }
