@@ -86,6 +86,7 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
     caps->device_memory_bytes = p.totalGlobalMem;
     caps->cache_bytes = (uint64_t)p.l2CacheSize;
     caps->compute_units = (uint32_t)p.multiProcessorCount;
+    caps->copy_engines = (uint32_t)p.asyncEngineCount;   /* what lets cuda_pinned_both's two streams overlap */
     {   /* the peak rows' theoretical rates (host/families/peak/peak_rates.c): the highest SM clock, the architecture */
         int khz = 0;
         if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) == cudaSuccess)

@@ -453,8 +453,9 @@ int main(int argc, char **argv)
         }
         cu = vkb_cuda_open(NULL, why, sizeof why);
         if (cu) {
-            printf("cuda: %s (%s), %u SMs, L2 %llu KiB\n", cu->caps.name, cu->caps.driver, cu->caps.compute_units,
-                   (unsigned long long)(cu->caps.cache_bytes >> 10));
+            printf("cuda: %s (%s), %u SMs, L2 %llu KiB, %u copy engines (asyncEngineCount)\n", cu->caps.name,
+                   cu->caps.driver, cu->caps.compute_units, (unsigned long long)(cu->caps.cache_bytes >> 10),
+                   cu->caps.copy_engines);
             cu->destroy(cu);
         } else {
             printf("cuda: not available (%s)\n", why);

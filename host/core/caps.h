@@ -67,6 +67,8 @@ typedef struct vkb_caps {
     uint32_t compute_units;        /* SMs / CUs if known, else 0 */
     uint32_t clock_mhz;            /* the SMs' peak clock if known (CUDA), else 0 */
     uint32_t sm_arch;              /* NVIDIA compute capability x 10 (90: sm_90) if known (CUDA), else 0 */
+    uint32_t copy_engines;         /* copy engines (CUDA's asyncEngineCount: 2 or more copy both ways at once)
+                                      where CUDA says, else 0 (Vulkan names no engine) */
     unsigned features;             /* VKB_NEED_* bits the device has */
     int timestamps;                /* compute queue can write timestamps */
     /* cooperative-matrix sizes the device reports (host/backends/vulkan/coopmat.c), M N K; 0 where none:

@@ -18,6 +18,7 @@ static int fake_open(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
     memset(caps, 0, sizeof *caps);
     snprintf(caps->name, sizeof caps->name, "fake CUDA device (host memory)");
     caps->max_buffer_bytes = caps->device_memory_bytes = 1ull << 30;
+    caps->copy_engines = 2;   /* `vkbench devices` prints it (tests/CMakeLists.txt) */
     return 0;
 }
 

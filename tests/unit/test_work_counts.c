@@ -29,7 +29,7 @@ static uint64_t invocations(const vkb_pass *pass)
 }
 
 /* transfer: the bytes that cross, once per direction: each copy's bytes (API or host), a shader's output
- * buffer; the API-copy ceiling counts its read and its write */
+ * buffers (shader_both writes one each way); the API-copy ceiling counts its read and its write */
 static void transfer_bytes(void)
 {
     const vkb_family *f = vkb_family_find("transfer");
@@ -47,7 +47,8 @@ static void transfer_bytes(void)
             if (pass->kind == VKB_PASS_COPY || pass->kind == VKB_PASS_HOST_COPY)
                 bytes += (double)pass->copy_bytes;
             else if (pass->kind == VKB_PASS_DISPATCH)
-                bytes += (double)p.buf[pass->bind[1]].bytes;
+                for (int b = 0; b < pass->nbind; b++)
+                    bytes += p.buf[pass->bind[b]].role == VKB_BUF_OUTPUT ? (double)p.buf[pass->bind[b]].bytes : 0;
         }
         if (v->flags & (VKB_VAR_API_COPY | VKB_VAR_STREAM_COPY))
             bytes *= 2;

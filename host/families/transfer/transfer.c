@@ -8,16 +8,22 @@
 
 #include "family.h"
 #include "inputs.h"
+#include "transfer/transfer.h"
 #include "util.h"
 
 /* How a row moves its bytes: BY_BOTH uploads (src -> dst) on the compute queue while it downloads (src -> dst2)
  * on the transfer queue (CUDA: a second stream), the staging buffers host-visible (pinned); BY_BOTH_DMA the same
  * with each direction on a queue of the transfer-only family (queues 1 and 2: a DMA engine each where the driver
- * gives each queue its own, as CUDA's two streams get two copy engines) */
-enum { BY_COPY, BY_HOST, BY_SHADER, BY_BOTH, BY_BOTH_DMA };
+ * gives each queue its own, as CUDA's two streams get two copy engines); BY_BOTH_1Q both copies in one command
+ * buffer on the family's first queue (the driver may spread them over its engines); BY_SHADER_BOTH both
+ * directions in one dispatch (transfer_both: half of its workgroups each way) */
+enum { BY_COPY, BY_HOST, BY_SHADER, BY_BOTH, BY_BOTH_DMA, BY_BOTH_1Q, BY_SHADER_BOTH };
 
-/* Row knobs packed in vkb_variant.spec: {how, source placement, destination placement}; the shader rows run
- * memory.width's mem_width at WORDS=4 (the copy family's kernel), whose constant is spec[0] of the pass. */
+/* The queue (vkb_pass.queue) of the upload and of the download of each way of copying both at once */
+static const int both_queues[][2] = {[BY_BOTH] = {0, 1}, [BY_BOTH_DMA] = {1, 2}, [BY_BOTH_1Q] = {1, 1}};
+
+/* Row knobs packed in vkb_variant.spec: {how, source placement, destination placement}; the one-way shader rows
+ * run memory.width's mem_width at WORDS=4 (the copy family's kernel), whose constant is spec[0] of the pass. */
 #define TRANSFER(how, src, dst) {how, src, dst}, 3
 #define STAGING VKB_BUF_HOST_STAGING
 #define PAGEABLE VKB_BUF_HOST_PAGEABLE
@@ -59,6 +65,10 @@ static const vkb_variant variants[] = {
      "staging_both with the upload on the transfer-only family's first queue and the download on its second: one "
      "submission per queue, nothing between them, host-timed from the submissions to both fences (GB/s of both; "
      "JSON `queues` names them); skipped where that family has fewer than two queues", BOTH_CEILING},
+    {"staging_both_1q", NULL, {1, 1, 1}, TRANSFER(BY_BOTH_1Q, STAGING, STAGING), 0, 0, VK,
+     "staging_both_dma with both copies in one command buffer on the transfer-only family's first queue, nothing "
+     "between them (the driver may spread them over its copy engines), host-timed from the submission to its "
+     "fence (GB/s of both); skipped where the device has no transfer-only queue", BOTH_CEILING},
     {"bar_h2d", NULL, {1, 1, 1}, TRANSFER(BY_HOST, PAGEABLE, MAPPED), 0, 0, VK,
      "the host writes device-local memory through its mapping (resizable BAR: a device-local host-visible "
      "heap), memcpy on the worker threads, host-timed", H2D_CEILING},
@@ -71,6 +81,9 @@ static const vkb_variant variants[] = {
     {"shader_d2h", "mem_width", {256, 1, 1}, TRANSFER(BY_SHADER, 0, STAGING), 0, 0, 0,
      "a compute shader copies from device memory into host-visible (pinned) memory: writes over the bus",
      D2H_CEILING},
+    {"shader_both", "transfer_both", {256, 1, 1}, TRANSFER(BY_SHADER_BOTH, STAGING, STAGING), 0, 0, 0,
+     "shader_h2d and shader_d2h in one dispatch, alternate workgroups each way: both directions of the link at "
+     "once through the SMs, no copy engine (GB/s of both)", BOTH_CEILING},
 };
 
 typedef struct transfer_case {
@@ -133,7 +146,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     if (bytes % 4)
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "n=%llu bytes: transfers are whole 4-byte words",
                              (unsigned long long)bytes);
-    if (v->spec[0] == BY_SHADER && bytes / 4 > UINT32_MAX)
+    if ((v->spec[0] == BY_SHADER || v->spec[0] == BY_SHADER_BOTH) && bytes / 4 > UINT32_MAX)
         return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu bytes: the shader indexes 2^32 - 1 words at "
                              "most", (unsigned long long)bytes);
     b[0] = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c ? c->src : NULL);
@@ -142,23 +155,35 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         return VKB_PLAN_OK;   /* refused: vkb_family_plan says why */
     p->buf[b[0]].flags = v->spec[1];
     p->buf[b[1]].flags = v->spec[2];
-    if (v->spec[0] == BY_BOTH || v->spec[0] == BY_BOTH_DMA) {
-        /* up: staging -> device on queue 0 (BY_BOTH_DMA: 1); down: device -> staging on the next queue */
-        int up[2] = {b[0], b[1]}, down[2], up_queue = v->spec[0] == BY_BOTH_DMA;
+    if (v->spec[0] == BY_BOTH || v->spec[0] == BY_BOTH_DMA || v->spec[0] == BY_BOTH_1Q) {
+        /* up: staging -> device; down: device -> staging; each on its queue of both_queues */
+        int up[2] = {b[0], b[1]}, down[2];
         down[0] = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c ? c->src : NULL);
         down[1] = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c ? c->dst2 : NULL);
         p->buf[up[0]].flags = STAGING | VKB_BUF_TWO_QUEUES;
         p->buf[up[1]].flags = VKB_BUF_TWO_QUEUES;
         p->buf[down[0]].flags = VKB_BUF_TWO_QUEUES;
         p->buf[down[1]].flags = STAGING | VKB_BUF_TWO_QUEUES;
-        vkb_plan_copy(p, up[0], up[1], bytes)->queue = up_queue;
-        vkb_plan_copy(p, down[0], down[1], bytes)->queue = up_queue + 1;
+        vkb_plan_copy(p, up[0], up[1], bytes)->queue = both_queues[v->spec[0]][0];
+        vkb_plan_copy(p, down[0], down[1], bytes)->queue = both_queues[v->spec[0]][1];
         p->host_timed = 1;
     } else if (v->spec[0] == BY_COPY) {
         vkb_plan_copy(p, b[0], b[1], bytes);
         p->host_timed = ((v->spec[1] | v->spec[2]) & PAGEABLE) != 0;  /* the driver stages pageable memory */
     } else if (v->spec[0] == BY_HOST) {
         vkb_plan_host_copy(p, b[0], b[1], bytes);
+    } else if (v->spec[0] == BY_SHADER_BOTH) {
+        /* up: staging (b[0]) -> device (b[1]); down: device -> staging, from the same seeded words into dst2 */
+        transfer_push push = {(uint32_t)(bytes / 4)};
+        uint32_t half = vkb_groups_for(bytes / 16, v->local[0], caps->max_group_count[0] / 2);
+        uint32_t groups[3] = {2 * half, 1, 1};
+        int bind[4] = {b[0], b[1], vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c ? c->src : NULL),
+                       vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c ? c->dst2 : NULL)};
+        vkb_pass *pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
+        p->buf[b[1]].flags = 0;   /* the row's placements are each direction's host end */
+        p->buf[bind[3]].flags = v->spec[2];
+        vkb_pass_bind(pass, 4, bind);
+        vkb_pass_push(pass, &push, sizeof push);
     } else {
         uint32_t groups[3] = {vkb_groups_for(bytes / 16, v->local[0], caps->max_group_count[0]), 1, 1};
         vkb_pass *pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
@@ -173,7 +198,8 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
 /* Whether V moves its bytes up and down at once (its download lands in dst2). */
 static int both_ways(const vkb_variant *v)
 {
-    return v->spec[0] == BY_BOTH || v->spec[0] == BY_BOTH_DMA;
+    return v->spec[0] == BY_BOTH || v->spec[0] == BY_BOTH_DMA || v->spec[0] == BY_BOTH_1Q ||
+           v->spec[0] == BY_SHADER_BOTH;
 }
 
 static double work(const vkb_variant *v, const vkb_case *vc)
