@@ -39,6 +39,12 @@
       "tile64 with 4 tiles per workgroup: the next tile's loads are in flight while the current one is "              \
       "written, so no workgroup waits for its loads with nothing else to do")                                         \
     X(vec4_tile64_pipe, transpose_vec4, 64, 16, 1, 0, TRANSPOSE_TRANSPOSE, 4, 1,                                      \
-      "vec4_tile64 with 4 tiles per workgroup, the next tile's loads in flight while the current one is written")
+      "vec4_tile64 with 4 tiles per workgroup, the next tile's loads in flight while the current one is written")     \
+    X(tile64_deep, transpose_tiled, 64, 8, 1, 0, TRANSPOSE_TRANSPOSE, 8, 2,                                           \
+      "tile64_pipe with DEPTH 2 and 8 tiles per workgroup: two tiles' loads (32 KiB) in flight while one is "         \
+      "written, so the workgroup's loads stay in flight through its barriers")                                        \
+    X(vec4_tile64_deep, transpose_vec4, 64, 16, 1, 0, TRANSPOSE_TRANSPOSE, 8, 2,                                      \
+      "vec4_tile64_pipe with DEPTH 2 and 8 tiles per workgroup: two tiles' loads (32 KiB) in flight while one "       \
+      "is written, so the workgroup's loads stay in flight through its barriers")
 
 #endif
