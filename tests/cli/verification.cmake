@@ -6,7 +6,8 @@ set(faults ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/verify_faults.py ${vkbench})
 set(verify_shapes
     "copy#--n 1,1000,4099"
     # 63: a row short of a 32 and of a 64 tile (mutation sh37); 130 x 129: 3 x 3 tiles of 64, edges included, so
-    # the _pipe rows (4 tiles per workgroup) move 3 tiles each (sh38, sh39)
+    # the _pipe rows (4 tiles per workgroup) move 3 tiles each (sh38, sh39), and the _deep rows (8, DEPTH 2) 5 and 4
+    # through both slots (dp01-dp04)
     "transpose#--rows 1,33,63,64,130 --cols 1,17,64,129"
     "memory#"
     "peak#"

@@ -267,7 +267,8 @@ static void list_verbose(void)
     text[n] = 0;
     fclose(f);
     ASSERT(strstr(text, "\n  tiled16 ") && strstr(text, "\n      matmul_tiled: workgroup 16x16x1; TILE=16\n"));
-    ASSERT(strstr(text, "\n      transpose_tiled: workgroup 32x8x1; TILE=32 ROWS=8 PAD=1 SWIZZLE=0 MODE=1 TILES_PER_GROUP=1\n"));
+    ASSERT(strstr(text, "\n      transpose_tiled: workgroup 32x8x1; TILE=32 ROWS=8 PAD=1 SWIZZLE=0 MODE=1 TILES_PER_GROUP=1 "
+                        "DEPTH=1\n"));
     /* ids 0..2 decorated twice (gl_WorkGroupSize) leave room for every named one: matmul_coopmat_khr's last */
     if (vkb_spirv_find("matmul_coopmat_khr")->bytes)
         ASSERT(strstr(text, "FRAG_N=0 FRAG_K=0 PREFETCH=1 GROUP_M=1 STORE_EARLY=0\n"));

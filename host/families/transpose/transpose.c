@@ -18,12 +18,13 @@ typedef struct transpose_case {
     float *ref;  /* the transpose, cols x rows */
 } transpose_case;
 
-/* The rows of host/families/transpose/rows.h: spec = {TILE, ROWS, PAD, SWIZZLE, MODE, TILES_PER_GROUP}, param = MODE,
- * the workgroup computed from TILE and ROWS (never stated beside them), and the copies flagged as shader copies
- * (a bound the run's bandwidths are judged against beside the API's copy). */
-#define HOST_ROW(name, shader, tile, rows, pad, swizzle, mode, per_group, note)                               \
-    {#name, #shader, {(tile) / TRANSPOSE_LANES_##shader, rows, 1}, {tile, rows, pad, swizzle, mode, per_group}, \
-     TRANSPOSE_NSPEC, mode, 0, (mode) == TRANSPOSE_COPY ? VKB_VAR_SHADER_COPY : 0, note},
+/* The rows of host/families/transpose/rows.h: spec = {TILE, ROWS, PAD, SWIZZLE, MODE, TILES_PER_GROUP, DEPTH},
+ * param = MODE, the workgroup computed from TILE and ROWS (never stated beside them), and the copies flagged as
+ * shader copies (a bound the run's bandwidths are judged against beside the API's copy). */
+#define HOST_ROW(name, shader, tile, rows, pad, swizzle, mode, per_group, depth, note)                        \
+    {#name, #shader, {(tile) / TRANSPOSE_LANES_##shader, rows, 1},                                             \
+     {tile, rows, pad, swizzle, mode, per_group, depth}, TRANSPOSE_NSPEC, mode, 0,                             \
+     (mode) == TRANSPOSE_COPY ? VKB_VAR_SHADER_COPY : 0, note},
 static const vkb_variant variants[] = {
     TRANSPOSE_ROWS(HOST_ROW)
     VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device of the matrix: with stream_copy, the ceiling"),
@@ -127,7 +128,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     const transpose_case *c = vc->data;
     uint64_t rows = (uint64_t)vc->shape.d[0], cols = (uint64_t)vc->shape.d[1], bytes, tiles_x, tiles_y;
     uint32_t tile = v->spec[0], rows_per_pass = v->spec[1], pad = v->spec[2], swizzle = v->spec[3];
-    uint32_t per_group = v->spec[5];
+    uint32_t per_group = v->spec[5], depth = v->spec[6];
     uint32_t lanes, local[3], groups[3];
     int direct = strcmp(v->kernel, "transpose_direct") == 0;
     struct transpose_push push;
@@ -158,6 +159,10 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     if (per_group == 0 || (direct && per_group != 1))
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, per_group == 0 ? "TILES_PER_GROUP=%u: at least 1"
                              : "TILES_PER_GROUP=%u: 1 for transpose_direct (no shared tile to overlap)", per_group);
+    /* each slot is a tile's share per invocation in registers (vec4_tile64: 16 words): 8 is half of 255 */
+    if (depth == 0 || depth > 8 || (direct && depth != 1))
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, direct ? "DEPTH=%u: 1 for transpose_direct (no tile "
+                             "loop to run ahead)" : "DEPTH=%u: 1 to 8 (tiles of loads in flight per workgroup)", depth);
     local[0] = tile / lanes;
     local[1] = rows_per_pass;
     local[2] = 1;

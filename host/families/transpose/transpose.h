@@ -21,9 +21,9 @@ struct transpose_push {
 #define TRANSPOSE_LANES_transpose_tiled 1u
 #define TRANSPOSE_LANES_transpose_vec4 4u
 
-/* Specialization constants 3..8, declared alike by every transpose shader (a shader ignores those it has
+/* Specialization constants 3..9, declared alike by every transpose shader (a shader ignores those it has
  * no use for; the host refuses setting them). */
-#define TRANSPOSE_NSPEC 6
+#define TRANSPOSE_NSPEC 7
 #ifdef VULKAN
 layout(constant_id = 3) const uint TILE = 32;   // tile edge, a power of two
 layout(constant_id = 4) const uint ROWS = 8;    // tile rows per pass = local_size_y; divides TILE
@@ -34,6 +34,11 @@ layout(constant_id = 7) const uint MODE = TRANSPOSE_TRANSPOSE;
 // tile shaders' loop issues the next tile's loads before the current tile's stores, so a workgroup moving
 // several tiles always has loads in flight. Read by the host; the loop itself takes any number of tiles.
 layout(constant_id = 8) const uint TILES_PER_GROUP = 1;
+// Tiles whose loads are in flight while one is written (the shared-tile shaders; 1: the next tile): each
+// invocation holds DEPTH tiles' shares in registers, so a workgroup still has loads in flight while it waits for
+// a tile's loads and at its barriers. Matters where a workgroup moves more than DEPTH tiles (TILES_PER_GROUP);
+// the host allows 1 to 8.
+layout(constant_id = 9) const uint DEPTH = 1;
 
 layout(push_constant) uniform Push { transpose_push pc; };
 

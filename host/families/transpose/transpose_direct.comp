@@ -6,7 +6,7 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
-#include "transpose.h" // TILE, ROWS, PAD, SWIZZLE, MODE, TILES_PER_GROUP; pc: struct transpose_push
+#include "transpose.h" // TILE, ROWS, PAD, SWIZZLE, MODE, TILES_PER_GROUP, DEPTH; pc: struct transpose_push
 
 // restrict: src and dst never overlap, so loads may be issued ahead of stores (the twin's __restrict__)
 layout(std430, binding = 0) restrict readonly buffer Src { float src[]; };  // rows x cols, row-major

@@ -9,17 +9,18 @@
 //            column reads without the padding words
 //   TILES_PER_GROUP: tiles a workgroup moves in turn (the host's grid); the next tile's loads go out before
 //            the current tile's stores
+//   DEPTH:   tiles whose loads are in flight while one is written (1: the next one)
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
-#include "transpose.h" // TILE, ROWS, PAD, SWIZZLE, MODE, TILES_PER_GROUP; pc: struct transpose_push
+#include "transpose.h" // TILE, ROWS, PAD, SWIZZLE, MODE, TILES_PER_GROUP, DEPTH; pc: struct transpose_push
 
 // restrict: src and dst never overlap, so loads may be issued ahead of stores (the twin's __restrict__)
 layout(std430, binding = 0) restrict readonly buffer Src { float src[]; };  // rows x cols, row-major
 layout(std430, binding = 1) restrict writeonly buffer Dst { float dst[]; }; // cols x rows (MODE 0: rows x cols)
 
 shared float tile[TILE][TILE + PAD];
-float incoming[TILE / ROWS]; // a tile's elements on their way from the matrix to the shared tile
+float incoming[DEPTH * (TILE / ROWS)]; // DEPTH tiles' elements on their way from the matrix to the shared tile
 
 // the shared column of element (i, j) of the tile
 uint col_of(uint i, uint j)

@@ -10,7 +10,7 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
-#include "transpose.h" // TILE, ROWS, PAD, SWIZZLE, MODE, TILES_PER_GROUP; pc: struct transpose_push
+#include "transpose.h" // TILE, ROWS, PAD, SWIZZLE, MODE, TILES_PER_GROUP, DEPTH; pc: struct transpose_push
 
 // the same buffers seen as vec4 and as float: unaligned shapes need the scalar view. restrict (the
 // twin's __restrict__) still holds: src is only read, and a dispatch writes dst through one view only
@@ -20,7 +20,7 @@ layout(std430, binding = 1) restrict writeonly buffer DstVec { vec4 dst4[]; };
 layout(std430, binding = 1) restrict writeonly buffer DstScalar { float dst1[]; };
 
 shared float tile[TILE][TILE + PAD];
-vec4 incoming[TILE / ROWS]; // a tile's rows on their way from the matrix to the shared tile, 4 words a load
+vec4 incoming[DEPTH * (TILE / ROWS)]; // DEPTH tiles' rows on their way to the shared tile, 4 words a load
 
 // Two sets of functions from one body rather than one set with `edge` an argument: two calls of one
 // function that differ in a constant argument may be merged into one call (LLVM sinks such calls), and

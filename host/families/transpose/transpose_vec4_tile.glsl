@@ -3,23 +3,24 @@
 // 16-byte aligned on both sides: no guards, no scalar paths) and true (the guarded edge tiles). The tile's
 // origin is column bx, row by.
 
-// The tile's rows into `incoming`, 16 bytes a load, every load issued before any is used (index clamped to 0
-// outside the matrix: no branch). Loading and storing each row in turn, NVIDIA's compiler put each row in a
+// The tile's rows into slot s of `incoming`, 16 bytes a load, every load issued before any is used (index clamped
+// to 0 outside the matrix: no branch). Loading and storing each row in turn, NVIDIA's compiler put each row in a
 // branch of its own and waited for its load (--sass: one LDG.E.128 in flight per invocation; nvcc issues all
 // of them first). Rows not 16-byte aligned load nothing here: PUT_TILE reads them a word at a time.
-void LOAD_TILE(uint bx, uint by)
+void LOAD_TILE(uint s, uint bx, uint by)
 {
     const bool edge = EDGE;
     uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
     if (!edge || (pc.cols & 3u) == 0u)
         [[unroll]] for (uint j = 0u; j < TILE; j += ROWS) {
             uint r = by + y + j, c = bx + 4u * x;
-            incoming[j / ROWS] = src4[!edge || (r < pc.rows && c < pc.cols) ? (r * pc.cols + c) / 4u : 0u];
+            incoming[s * (TILE / ROWS) + j / ROWS] =
+                src4[!edge || (r < pc.rows && c < pc.cols) ? (r * pc.cols + c) / 4u : 0u];
         }
 }
 
-// `incoming` into the shared tile (the elements inside the matrix); unaligned rows straight from the matrix
-void PUT_TILE(uint bx, uint by)
+// Slot s of `incoming` into the shared tile (the elements inside the matrix); unaligned rows straight from the matrix
+void PUT_TILE(uint s, uint bx, uint by)
 {
     const bool edge = EDGE;
     uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
@@ -29,10 +30,10 @@ void PUT_TILE(uint bx, uint by)
         if (edge && (r >= pc.rows || c >= pc.cols))
             continue;
         if (vec_in) { // c + 3 < cols: c and cols are multiples of 4
-            tile[y + j][4u * x] = incoming[j / ROWS].x;
-            tile[y + j][4u * x + 1u] = incoming[j / ROWS].y;
-            tile[y + j][4u * x + 2u] = incoming[j / ROWS].z;
-            tile[y + j][4u * x + 3u] = incoming[j / ROWS].w;
+            tile[y + j][4u * x] = incoming[s * (TILE / ROWS) + j / ROWS].x;
+            tile[y + j][4u * x + 1u] = incoming[s * (TILE / ROWS) + j / ROWS].y;
+            tile[y + j][4u * x + 2u] = incoming[s * (TILE / ROWS) + j / ROWS].z;
+            tile[y + j][4u * x + 3u] = incoming[s * (TILE / ROWS) + j / ROWS].w;
         } else {
             for (uint k = 0u; k < 4u && c + k < pc.cols; k++)
                 tile[y + j][4u * x + k] = src1[r * pc.cols + c + k];
