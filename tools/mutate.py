@@ -122,7 +122,7 @@ MUTATIONS = [
       CLEAN("memory"), "structure of arrays: second field shifted"),
     M("sh32", "shader", "host/families/memory/mem_aos.comp", "dst1[i * REC + f] = src1[i * REC + f];", "dst1[i * REC + f] = src1[i * REC + (f + 1u) % FIELDS];",
       CLEAN("memory"), "array of structures: fields rotated"),
-    M("sh35", "shader", "host/families/matmul/matmul_warptile.comp", "    uint tiles = (pc.k + BK - 1u) / BK;", "    uint tiles = pc.k / BK;",
+    M("sh35", "shader", "host/families/matmul/matmul_warptile.comp", "    uint tiles = (DIM_K + BK - 1u) / BK;", "    uint tiles = DIM_K / BK;",
       CLEAN("matmul"), "warptile matmul: the last, partial k tile skipped"),
     M("sh36", "shader", "host/families/matmul/matmul_warptile.comp", "            stash((t + 1u) & 1u);", "            stash(t & 1u);",
       CLEAN("matmul"), "warptile matmul: the next tile stored into the stage being read (wrong stage index)"),
