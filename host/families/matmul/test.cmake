@@ -55,3 +55,7 @@ set(mm_fixed_shapes "--m 36,128 --n 17,20,128 --k 16,31,36")
 add_test(NAME vkb.vk.matmul.fixed_spec COMMAND sh -c
          "${vkbench} validate matmul --variant warptile_64x64,warptile_named --spec FIXED=1 ${mm_fixed_shapes} --validation --quiet --json mm_fixed_spec.json && ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tests/check_fixed.py mm_fixed_spec.json 36")
 set_tests_properties(vkb.vk.matmul.fixed_spec PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
+# the warptile_fixed row (FIXED=1 in rows.h, no --spec) at the same shapes
+add_test(NAME vkb.vk.matmul.warptile_fixed COMMAND sh -c
+         "${vkbench} validate matmul --variant warptile_fixed ${mm_fixed_shapes} --validation --quiet --json mm_fixed_row.json && ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tests/check_fixed.py mm_fixed_row.json 18")
+set_tests_properties(vkb.vk.matmul.warptile_fixed PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
