@@ -22,6 +22,7 @@ SINKS, SINKS_T = r"vkb\.unit\.sink_values\.|vkb\.unit\.sinks\.", "test_sink_valu
 RUNNER, STATS, TIMING = r"vkb\.unit\.runner\.", r"vkb\.unit\.stats\.", r"vkb\.unit\.timing\."
 WORK, WORK_T = r"vkb\.unit\.work_counts\.", "test_work_counts"
 TOOLS_V, TC_PLANS = r"vkb\.tools\.values\.", r"vkb\.unit\.tc_plans\."
+FIXED_TESTS = r"vkb\.vk\.matmul\.(fixed_spec|warptile_fixed)$"   # FIXED=1 at whole and one-short shapes
 LVP26_TC = r"vkb\.lvp26\.matmul\.tensor_cores$"   # skips (a survivor) where tools/setup-lavapipe26.sh is not run
 
 
@@ -139,12 +140,16 @@ MUTATIONS = [
       CLEAN("memory"), "structure of arrays: second field shifted"),
     M("sh32", "shader", "host/families/memory/mem_aos.comp", "dst1[i * REC + f] = src1[i * REC + f];", "dst1[i * REC + f] = src1[i * REC + (f + 1u) % FIELDS];",
       CLEAN("memory"), "array of structures: fields rotated"),
-    M("sh35", "shader", "host/families/matmul/matmul_warptile.comp", "    uint tiles = (pc.k + BK - 1u) / BK;", "    uint tiles = pc.k / BK;",
+    M("sh35", "shader", "host/families/matmul/matmul_warptile.comp", "    uint tiles = (DIM_K + BK - 1u) / BK;", "    uint tiles = DIM_K / BK;",
       CLEAN("matmul"), "warptile matmul: the last, partial k tile skipped"),
     M("sh36", "shader", "host/families/matmul/matmul_warptile.comp", "            stash((t + 1u) & 1u);", "            stash(t & 1u);",
       CLEAN("matmul"), "warptile matmul: the next tile stored into the stage being read (wrong stage index)"),
     M("sh41", "shader", "host/families/matmul/matmul_warptile_named.comp", "ROW_FMA(7, a1.wwww)", "ROW_FMA(7, a1.zzzz)",
       CLEAN("matmul"), "warptile_named matmul: the last row of each strip multiplied by the row above's A element"),
+    M("sh42", "shader", "host/families/matmul/matmul_warptile.glsl", "FIXED_N % BN == 0u", "FIXED_N % 4u == 0u",
+      FIXED_TESTS, "warptile FIXED=1: the guards folded at an N no block divides (stray columns)"),
+    M("sh43", "shader", "host/families/matmul/matmul_warptile.glsl", "#define DIM_N (FIXED != 0u ? FIXED_N : pc.n)",
+      "#define DIM_N (FIXED != 0u ? FIXED_M : pc.n)", FIXED_TESTS, "warptile FIXED=1: N taken from FIXED_M"),
     M("sg01", "shader", "host/families/reduce/subgroup_tail.glsl", "    for (uint j = rank; j < count; j += lanes)",
       "    for (uint j = gl_SubgroupInvocationID; j < count; j += gl_SubgroupSize)",
       r"vkb\.vk\.validate\.sg(32|64)$", "subgroup tail assumes a full subgroup (lavapipe runs 16 active of 32/64: issue 22)"),

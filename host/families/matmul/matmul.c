@@ -206,6 +206,33 @@ static int warptile_check(const uint32_t *s, uint32_t *nt, char *why, size_t len
     return VKB_PLAN_OK;
 }
 
+/* matmul_warptile's FIXED and FIXED_M (FIXED_N, FIXED_K follow) as indices of its constants (ids 10, 11...:
+ * matmul_warptile.glsl) */
+enum { WT_FIXED = 7, WT_DIMS = 8 };
+
+/* FIXED of the matmul_warptile configuration S: 1 builds its pipeline for the shape M x N x K, written into FIXED_M,
+ * FIXED_N, FIXED_K with *NSPEC raised to cover them; 0 leaves M, N, K to the push constants. VKB_PLAN_OK, or
+ * VKB_PLAN_BAD_REQUEST with WHY for another FIXED or a FIXED_M, _N, _K (--spec) other than the shape's. */
+static int warptile_fixed(uint32_t *s, int *nspec, uint64_t m, uint64_t n, uint64_t k, char *why, size_t len)
+{
+    const uint64_t dims[3] = {m, n, k};
+    uint32_t fixed = *nspec > WT_FIXED ? s[WT_FIXED] : 0;   /* a constant past NSPEC is the shader's default */
+    if (fixed > 1)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "FIXED=%u: 0 (M, N, K from push constants) or 1 (M, N, "
+                             "K constants of a pipeline built per shape)", fixed);
+    for (int d = 0; d < 3; d++)
+        if (*nspec > WT_DIMS + d && s[WT_DIMS + d] && s[WT_DIMS + d] != dims[d])
+            return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "FIXED_%c=%u: the plan sets FIXED_M, FIXED_N, "
+                                 "FIXED_K from the shape (%c = %llu here); leave them out of --spec", "MNK"[d],
+                                 s[WT_DIMS + d], "mnk"[d], (unsigned long long)dims[d]);
+    if (fixed) {
+        for (int d = 0; d < 3; d++)
+            s[WT_DIMS + d] = (uint32_t)dims[d];   /* each below 2^32: plan() refused larger products first */
+        *nspec = WT_DIMS + 3;
+    }
+    return VKB_PLAN_OK;
+}
+
 /* Shared memory of matmul_coopmat with S = BM BN BK WM WN and NSUB subgroups: two stages of padded fp16
  * tiles and a 16x16 fp32 staging tile per subgroup. */
 static uint32_t coopmat_shared(const uint32_t *s, uint32_t nsub)
@@ -251,6 +278,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     int bufs[3];
     uint32_t local[3] = {v->local[0], v->local[1], v->local[2]}, groups[3] = {1, 1, 1}, tile_m = 1, tile_n = 1;
     uint32_t spec[VKB_MAX_SPEC], shared = 0;
+    int nspec = v->nspec;
     matmul_push push;
     vkb_pass *pass;
 
@@ -308,6 +336,8 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                                      "%u x its %u warp tiles = %ux1x1, set by BM, BN, WM, WN (leave 0=, 1=, 2= "
                                      "out)", local[0], local[1], local[2], v->kernel, MATMUL_WARP, nt / MATMUL_WARP,
                                      nt);
+            if ((code = warptile_fixed(spec, &nspec, m, n, k, why, len)) != VKB_PLAN_OK)
+                return code;
             local[0] = nt;
             /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
             while (warptile_shared(spec) > caps->max_shared_bytes && spec[2] % 8 == 0)
@@ -347,7 +377,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         groups[1] = gy > UINT32_MAX ? UINT32_MAX : (uint32_t)gy;
         pass = vkb_plan_dispatch(p, v->kernel, local, groups);
         memcpy(pass->spec, spec, sizeof spec);
-        pass->nspec = v->nspec;
+        pass->nspec = nspec;
         pass->shared_bytes = shared;
     }
     vkb_pass_bind(pass, 3, bufs);

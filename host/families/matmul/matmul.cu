@@ -438,7 +438,10 @@ cudaError_t launch_cublas_hgemm(const vkb_pass *p, void *const *a, cudaStream_t 
     {kernel, 8, {bm, bn, bk, WARPS2(wm), wn, tm, tn, opt}, launch_block<bm, bn, bk, WARPS2(wm), wn, tm, tn, opt, lx>},
 /* the unroll hints of the Vulkan build are nvcc's default: the same template */
 #define CUDA_matmul_block_unrolled CUDA_matmul_block
-#define CUDA_matmul_warptile(kernel, lx, bm, bn, bk, wm, wn, tm, tn) \
+/* FIXED, where a row sets it, is the Vulkan driver's: the twin reads M, N, K from its push struct either way, and
+ * its entry, matching the first 7 constants, serves both; the 0 appended gives the tail an argument where no FIXED */
+#define CUDA_matmul_warptile(kernel, lx, ...) CUDA_WARPTILE(kernel, __VA_ARGS__, 0)
+#define CUDA_WARPTILE(kernel, bm, bn, bk, wm, wn, tm, tn, ...) \
     {kernel, 7, {bm, bn, bk, wm, wn, tm, tn}, launch_warptile<bm, bn, bk, wm, wn, tm, tn>},
 /* the named registers are how the Vulkan shader is written for its driver; nvcc keeps warptile's arrays in
  * registers by itself: the same template at the same constants */

@@ -26,7 +26,7 @@ void main()
     uint warp = tid / MATMUL_WARP, lane = tid % MATMUL_WARP;
     uint wr = warp / (BN / WN), wc = warp % (BN / WN), lr = lane / LC, lc = lane % LC;
     uint m0 = gl_WorkGroupID.y * BM, n0 = gl_WorkGroupID.x * BN;
-    uint tiles = (pc.k + BK - 1u) / BK;
+    uint tiles = (DIM_K + BK - 1u) / BK;
     // this invocation's first vec4 of A and of B in a k-row of stage 0; strip mi of A is mi * LR vec4 further
     uint abase = wr * (WM / 4u) + lr, bbase = wc * (WN / 4u) + lc;
     vec4 acc[TM * NI];   // row i (mi * 4 + r) of strip ni: acc[i * NI + ni]

@@ -9,6 +9,16 @@ layout(constant_id = 6) const uint WM = 64;
 layout(constant_id = 7) const uint WN = 32;
 layout(constant_id = 8) const uint TM = 8;
 layout(constant_id = 9) const uint TN = 8;
+// FIXED 1 builds the pipeline for one shape (issue 38): M, N, K are FIXED_M, FIXED_N, FIXED_K, set by the plan from
+// the case, so every stride, bound and trip count is a constant the driver can fold; FIXED 0 (the default) reads
+// them from the push constants, one pipeline for every shape. DIM_M, DIM_N, DIM_K are the one place that chooses.
+layout(constant_id = 10) const uint FIXED = 0;
+layout(constant_id = 11) const uint FIXED_M = 0;
+layout(constant_id = 12) const uint FIXED_N = 0;
+layout(constant_id = 13) const uint FIXED_K = 0;
+#define DIM_M (FIXED != 0u ? FIXED_M : pc.m)
+#define DIM_N (FIXED != 0u ? FIXED_N : pc.n)
+#define DIM_K (FIXED != 0u ? FIXED_K : pc.k)
 
 const uint NWARPS = (BM / WM) * (BN / WN);
 const uint NT = MATMUL_WARP * NWARPS;       // the workgroup (the plan sets local_size_x to it)
@@ -20,6 +30,8 @@ const uint BK4 = BK / 4u;
 const uint ASZ = BK * AP4, BSZ = BK * BN4;  // one stage, in vec4
 const uint LA = (BM * BK4 + NT - 1u) / NT;  // 16-byte global loads per invocation per tile
 const uint LB = (BK * BN4 + NT - 1u) / NT;
+// a fixed shape of whole blocks and k tiles: no access can fall outside, and the guards fold away
+const bool WHOLE = FIXED != 0u && FIXED_M % BM == 0u && FIXED_N % BN == 0u && FIXED_K % BK == 0u;
 
 layout(std430, binding = 0) readonly buffer MatA { float a1[]; };
 layout(std430, binding = 0) readonly buffer MatA4 { vec4 a4[]; };
@@ -38,21 +50,27 @@ shared vec4 bs_[2u * BSZ];
 vec4 ra[LA], rb[LB];
 uint ar[LA], ac[LA], br[LB], bc[LB];
 
+// Is index I inside a dimension of N? Always where the blocks are WHOLE (a constant the guards fold with).
+bool inside(uint i, uint n)
+{
+    return WHOLE || i < n;
+}
+
 // The tile at K0 into ra, rb: zero outside A and B.
 void fetch(uint k0, uint m0, uint n0)
 {
-    bool a_wide = (pc.k & 3u) == 0u, b_wide = (pc.n & 3u) == 0u;
+    bool a_wide = (DIM_K & 3u) == 0u, b_wide = (DIM_N & 3u) == 0u;
     [[unroll]] for (uint l = 0; l < LA; l++) {
         uint gm = m0 + ar[l], gk = k0 + ac[l];
         vec4 v = vec4(0.0);
-        if (ar[l] < BM && gm < pc.m) {
+        if (ar[l] < BM && inside(gm, DIM_M)) {
             if (a_wide) {
-                if (gk < pc.k)
-                    v = a4[(gm * pc.k + gk) >> 2];
+                if (inside(gk, DIM_K))
+                    v = a4[(gm * DIM_K + gk) >> 2];
             } else {
                 [[unroll]] for (uint q = 0; q < 4u; q++)
-                    if (gk + q < pc.k)
-                        v[q] = a1[gm * pc.k + gk + q];
+                    if (gk + q < DIM_K)
+                        v[q] = a1[gm * DIM_K + gk + q];
             }
         }
         ra[l] = v;
@@ -60,14 +78,14 @@ void fetch(uint k0, uint m0, uint n0)
     [[unroll]] for (uint l = 0; l < LB; l++) {
         uint gk = k0 + br[l], gn = n0 + bc[l];
         vec4 v = vec4(0.0);
-        if (br[l] < BK && gk < pc.k) {
+        if (br[l] < BK && inside(gk, DIM_K)) {
             if (b_wide) {
-                if (gn < pc.n)
-                    v = b4[(gk * pc.n + gn) >> 2];
+                if (inside(gn, DIM_N))
+                    v = b4[(gk * DIM_N + gn) >> 2];
             } else {
                 [[unroll]] for (uint q = 0; q < 4u; q++)
-                    if (gn + q < pc.n)
-                        v[q] = b1[gk * pc.n + gn + q];
+                    if (gn + q < DIM_N)
+                        v[q] = b1[gk * DIM_N + gn + q];
             }
         }
         rb[l] = v;
@@ -96,14 +114,14 @@ void stash(uint s)
 // Row GM of C, columns GN..GN+3, from V: what of it lies inside C (16-byte stores where N is a multiple of 4).
 void store4(uint gm, uint gn, vec4 v)
 {
-    if (gm >= pc.m)
+    if (!inside(gm, DIM_M))
         return;
-    if ((pc.n & 3u) == 0u) {
-        if (gn < pc.n)   // n and gn multiples of 4: the whole vec4 is inside
-            c4[(gm * pc.n + gn) >> 2] = v;
+    if ((DIM_N & 3u) == 0u) {
+        if (inside(gn, DIM_N))   // n and gn multiples of 4: the whole vec4 is inside
+            c4[(gm * DIM_N + gn) >> 2] = v;
     } else {
         [[unroll]] for (uint q = 0; q < 4u; q++)
-            if (gn + q < pc.n)
-                c1[gm * pc.n + gn + q] = v[q];
+            if (gn + q < DIM_N)
+                c1[gm * DIM_N + gn + q] = v[q];
     }
 }

@@ -22,7 +22,7 @@ void main()
     uint warp = tid / MATMUL_WARP, lane = tid % MATMUL_WARP;
     uint wr = warp / (BN / WN), wc = warp % (BN / WN), lr = lane / LC, lc = lane % LC;
     uint m0 = gl_WorkGroupID.y * BM, n0 = gl_WorkGroupID.x * BN;
-    uint tiles = (pc.k + BK - 1u) / BK;
+    uint tiles = (DIM_K + BK - 1u) / BK;
     uint abase = wr * (WM / 4u) + lr, bbase = wc * (WN / 4u) + lc;
     vec4 c00 = vec4(0.0), c01 = vec4(0.0), c10 = vec4(0.0), c11 = vec4(0.0);
     vec4 c20 = vec4(0.0), c21 = vec4(0.0), c30 = vec4(0.0), c31 = vec4(0.0);

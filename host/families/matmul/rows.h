@@ -3,8 +3,9 @@
  * X(name, shader, LX, LY, NSPEC, (SPEC...), param, needs, note, ceiling): the workgroup LX x LY where it is a knob
  * of its own (matmul_naive: the C tile a workgroup covers; matmul_block: the invocations sharing a block), 0 where
  * the constants decide it (MATMUL_WORKGROUP), the NSPEC constants from id 3 (matmul_tiled: TILE; matmul_block:
- * BM BN BK WM WN TM TN OPT; matmul_warptile and _named: BM BN BK WM WN TM TN, _named's TM = TN = 8; coopmat: BM BN BK WM WN); param and needs
- * are host symbols, unused by the CUDA table.
+ * BM BN BK WM WN TM TN OPT; matmul_warptile and _named: BM BN BK WM WN TM TN, _named's TM = TN = 8, then optionally
+ * FIXED, 1: M, N, K as constants of a pipeline built per shape, which the plan sets; coopmat: BM BN BK WM WN); param
+ * and needs are host symbols, unused by the CUDA table.
  * WM 0 (subgroup) is two subgroups: the host sets it from the device, the CUDA table from the warp (64). */
 #ifndef VKB_MATMUL_ROWS_H
 #define VKB_MATMUL_ROWS_H
@@ -26,7 +27,7 @@
 #define MATMUL_WG_matmul_block_unrolled MATMUL_WG_matmul_block
 #define MATMUL_WG_matmul_warptile(lx, ly, ...) MATMUL_WG_WARPTILE(__VA_ARGS__)
 #define MATMUL_WG_matmul_warptile_named MATMUL_WG_matmul_warptile
-#define MATMUL_WG_WARPTILE(bm, bn, bk, wm, wn, tm, tn) {MATMUL_WARP * ((bm) / (wm)) * ((bn) / (wn)), 1, 1}
+#define MATMUL_WG_WARPTILE(bm, bn, bk, wm, wn, ...) {MATMUL_WARP * ((bm) / (wm)) * ((bn) / (wn)), 1, 1}
 #define MATMUL_WG_matmul_coopmat(lx, ly, ...) {1, 1, 1}
 #define MATMUL_WG_matmul_coopmat_h MATMUL_WG_matmul_coopmat
 
@@ -61,6 +62,10 @@
       "8 warps of 64x32, 2x2 strips of 4x4 per invocation, written for NVIDIA's Vulkan compiler: vec4 shared "  \
       "tiles read at constant offsets from one base, vec4 fragments and FMAs, k loop [[unroll]]ed, two "        \
       "stages; predict ~85% of cuBLAS, 1.0x its twin", cublas_sgemm)                                            \
+    X(warptile_fixed, matmul_warptile, 0, 0, 8, (128, 128, 8, 64, 32, 8, 8, 1), 0, 0,                           \
+      "warptile with M, N, K as specialization constants (FIXED=1), one pipeline per shape: every stride, "     \
+      "bound and k trip count a constant, the guards folded where the shape is whole 128x128x8 blocks; "        \
+      "predict warptile + a few % if address arithmetic is on its critical path, else the same", cublas_sgemm)  \
     X(warptile_named, matmul_warptile_named, 0, 0, 7, (128, 64, 16, 64, 32, 8, 8), 0, 0,                        \
       "warptile's tiling as 4 warps of 64x32 (128 invocations, 8x8 each, BK 16, two stages) with the registers " \
       "written out: 16 named vec4 accumulators, 4 named vec4 fragments, each k step 32 vec4 FMAs in the "      \
