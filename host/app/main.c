@@ -166,6 +166,7 @@ static void prepare(app *ap, int timed, vkb_selection *sel, vkb_run_plan *plan, 
     static char spec[400];   /* the same text for every device */
     vkb_runner *r = &ap->runner;
     char err[600];
+    int code;
     open_backends(ap, timed);
     /* the default device is a CPU implementation: whoever expected their GPU must hear it before any result
      * (the table's device line and closing summary say it too, also with --quiet) */
@@ -184,7 +185,8 @@ static void prepare(app *ap, int timed, vkb_selection *sel, vkb_run_plan *plan, 
     r->nspec = ap->args.nspec;
     r->repeat = ap->args.repeat;
     vkb_runner_plan(r, sel, plan);
-    vkb_runner_preflight(r, sel, plan);
+    if ((code = vkb_runner_preflight(r, sel, plan, err, sizeof err)) != 0)
+        vkb_die((vkb_exit)code, "%s", err);
     memset(set, 0, sizeof *set);
     set->command = ap->args.command;
     set->command_line = ap->command_line;

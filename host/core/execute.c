@@ -268,6 +268,7 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
     double t0, t1, run_ms = 0;
     const vkb_result *first;
     long sick = -1;   /* VKB_FAULT_INJECT=device-lost:I: device I is lost after its first case (tests) */
+    int code;
     void *prep;
 
     res->family = f;
@@ -303,7 +304,14 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
     }
     if (vkb_schedule_apply_spec(r, v, &tuned, res))
         return;
-    if (vkb_schedule_plan_or_die(f, &tuned, c, &b->caps, st->lenient, &plan, why, sizeof why) != VKB_PLAN_OK) {
+    if ((code = vkb_schedule_plan(f, &tuned, c, &b->caps, st->lenient, &plan, why, sizeof why)) != VKB_PLAN_OK) {
+        if (vkb_schedule_plan_exit(code) && !st->lenient) {
+            /* preflight planned this case without inputs; refused with them, it is the family's inconsistency */
+            res->status = VKB_RES_FAIL;
+            snprintf(res->check.method, sizeof res->check.method, "refused with its inputs");
+            snprintf(res->check.reason, sizeof res->check.reason, "%.150s", why);
+            return;
+        }
         snprintf(res->skip_reason, sizeof res->skip_reason, "%s", why);
         return;
     }

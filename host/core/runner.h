@@ -71,11 +71,11 @@ typedef struct vkb_runner {
  * every backend open), then the selected variants on the backends asked for; with R->repeat N, that round of
  * the shape's cases N times over. Fills R->work and PLAN. */
 void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan);
-/* Plan every case (without inputs) and check it against its device's limits before anything runs: a bad
- * request exits 2, one beyond the kernel or the device exits 4, each with one line (a size shared by several
- * families: that case skips, and counts in ESTIMATE's beyond). ESTIMATE (may be NULL) gains the host's work on the
- * planned bytes. */
-void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *estimate);
+/* Plan every case (without inputs) and check it against its device's limits before anything runs: returns 0, or
+ * the exit code with ERR's one line for a request no run can hold (2: a bad request; 4: beyond the kernel or the
+ * device); a size shared by several families beyond one of them: that case skips, and counts in ESTIMATE's
+ * beyond. ESTIMATE (may be NULL) gains the host's work on the planned bytes. */
+int vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *estimate, char *err, size_t len);
 /* Run the work list, emitting begin, family_begin/end, each final result and end to the sinks. SIGINT and
  * SIGTERM stop the run after the current case; a run that exits early (vkb_die: out of host memory) still ends the
  * sinks. When a backend's device fails (backend.h) the case under way fails with its error and the run ends there:

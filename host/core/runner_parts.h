@@ -41,8 +41,14 @@ typedef struct shape_state {
 
 /* schedule.c */
 int vkb_schedule_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_variant *tuned, vkb_result *res);
-int vkb_schedule_plan_or_die(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
-                       int lenient, vkb_plan *plan, char *why, size_t len);
+/* The plan of V at C on CAPS within the device's limits: VKB_PLAN_OK, or VKB_PLAN_SKIP with WHY; a bad request
+ * (VKB_PLAN_BAD_REQUEST) or one beyond the kernel or the device (VKB_PLAN_TOO_LARGE) with WHY naming the family,
+ * row, shape and device, which ends the run (vkb_schedule_plan_exit: 2 or 4). LENIENT (a size shared with other
+ * families, vkb_selected_family.shared_sizes): one beyond the kernel or the device is a skip of this case only. */
+int vkb_schedule_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps, int lenient,
+                      vkb_plan *plan, char *why, size_t len);
+/* The exit code of a vkb_schedule_plan CODE that ends the run (2 or 4), else 0. */
+int vkb_schedule_plan_exit(int code);
 /* Whether the shape whose first work item is W has a kernel to run: 0, with WHY, where a shared size is beyond
  * every kernel case of it (vkb_selected_family.shared_sizes); else 1. */
 int vkb_schedule_shape_runs(const vkb_runner *r, const vkb_selection *sel, int w, char *why, size_t len);

@@ -145,45 +145,58 @@ int vkb_schedule_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_varia
     return 0;
 }
 
-/* The plan of V at C on CAPS within the device's limits: VKB_PLAN_OK, or VKB_PLAN_SKIP with WHY; a bad
- * request (exit 2) or one beyond the kernel or the device (exit 4) ends the run with one line. LENIENT (a size
- * shared with other families, vkb_selected_family.shared_sizes): one beyond the kernel or the device returns
- * VKB_PLAN_TOO_LARGE with WHY instead, a skip of this case only. */
-int vkb_schedule_plan_or_die(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
-                       int lenient, vkb_plan *plan, char *why, size_t len)
+int vkb_schedule_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps, int lenient,
+                      vkb_plan *plan, char *why, size_t len)
 {
-    char shape[96];
+    char shape[96], reason[300];
     int code = vkb_family_plan(f, v, c, caps, plan, why, len);
     if (code == VKB_PLAN_OK)
         code = vkb_plan_check_limits(plan, caps, why, len);
     if (code == VKB_PLAN_TOO_LARGE && lenient)
         return code;
-    if (code == VKB_PLAN_BAD_REQUEST || code == VKB_PLAN_TOO_LARGE)
-        vkb_die(code == VKB_PLAN_BAD_REQUEST ? VKB_EXIT_USAGE : VKB_EXIT_RESOURCE, "%s/%s at %s on %s: %s", f->name,
-                v->name, vkb_shape_text(f, &c->shape, shape, sizeof shape), caps->name, why);
+    if (code == VKB_PLAN_BAD_REQUEST || code == VKB_PLAN_TOO_LARGE) {
+        char text[1024];   /* WHY is rewritten around itself: through a copy, truncated to LEN */
+        size_t n = strnlen(why, sizeof reason - 1);
+        memcpy(reason, why, n);
+        reason[n] = 0;
+        snprintf(text, sizeof text, "%s/%s at %s on %s: %s", f->name, v->name,
+                 vkb_shape_text(f, &c->shape, shape, sizeof shape), caps->name, reason);
+        n = strnlen(text, len - 1);
+        memcpy(why, text, n);
+        why[n] = 0;
+    }
     return code;
 }
 
+int vkb_schedule_plan_exit(int code)
+{
+    return code == VKB_PLAN_BAD_REQUEST ? VKB_EXIT_USAGE : code == VKB_PLAN_TOO_LARGE ? VKB_EXIT_RESOURCE : 0;
+}
+
 /* A workgroup that --spec made larger than the device allows: the request is impossible, not the variant
- * (exit 2, as a memory.* family refuses a workgroup its kernels do not take). */
-static void spec_workgroup_fits(const vkb_family *f, const vkb_variant *v, const vkb_variant *tuned,
-                                const vkb_caps *caps)
+ * (VKB_PLAN_BAD_REQUEST with WHY, exit 2, as a memory.* family refuses a workgroup its kernels do not take). */
+static int spec_workgroup_fits(const vkb_family *f, const vkb_variant *v, const vkb_variant *tuned,
+                               const vkb_caps *caps, char *why, size_t len)
 {
     const uint32_t *l = tuned->local;
     if (!memcmp(l, v->local, sizeof v->local) || !l[0] || !l[1] || !l[2])
-        return;
+        return VKB_PLAN_OK;
     if ((uint64_t)l[0] * l[1] * l[2] > caps->max_workgroup_invocations || l[0] > caps->max_workgroup_size[0] ||
-        l[1] > caps->max_workgroup_size[1] || l[2] > caps->max_workgroup_size[2])
-        vkb_die(VKB_EXIT_USAGE, "%s/%s: --spec sets a %ux%ux%u workgroup, beyond %s's %ux%ux%u and %u invocations",
-                f->name, v->name, l[0], l[1], l[2], caps->name, caps->max_workgroup_size[0],
-                caps->max_workgroup_size[1], caps->max_workgroup_size[2], caps->max_workgroup_invocations);
+        l[1] > caps->max_workgroup_size[1] || l[2] > caps->max_workgroup_size[2]) {
+        snprintf(why, len, "%s/%s: --spec sets a %ux%ux%u workgroup, beyond %s's %ux%ux%u and %u invocations",
+                 f->name, v->name, l[0], l[1], l[2], caps->name, caps->max_workgroup_size[0],
+                 caps->max_workgroup_size[1], caps->max_workgroup_size[2], caps->max_workgroup_invocations);
+        return VKB_PLAN_BAD_REQUEST;
+    }
+    return VKB_PLAN_OK;
 }
 
 /* The plan of work item K without inputs (sizes only): 1, or 0 when the case will be a skip (said on its row);
- * a request beyond the kernel or the device ends the run (vkb_schedule_plan_or_die). *BEYOND (when not NULL)
- * is set where the case skips for a size beyond it (a shared size, vkb_selected_family.shared_sizes). */
+ * -1 with WHY and *EXIT (2 or 4) for a request beyond the kernel or the device, which ends the run
+ * (vkb_schedule_plan). *BEYOND (when not NULL) is set where the case skips for a size beyond it (a shared size,
+ * vkb_selected_family.shared_sizes). */
 static int plan_sizes_why(const vkb_runner *r, const vkb_selection *sel, const vkb_work *k, vkb_plan *plan,
-                          int *beyond, char *why, size_t len)
+                          int *beyond, int *exit, char *why, size_t len)
 {
     const vkb_family *f = sel->fam[k->fam].family;
     const vkb_variant *v = &f->variants[k->variant];
@@ -195,17 +208,23 @@ static int plan_sizes_why(const vkb_runner *r, const vkb_selection *sel, const v
     memset(&scratch, 0, sizeof scratch);
     if ((v->needs & ~b->caps.features) || vkb_schedule_apply_spec(r, v, &tuned, &scratch))
         return 0;
-    spec_workgroup_fits(f, v, &tuned, &b->caps);
-    code = vkb_schedule_plan_or_die(f, &tuned, &c, &b->caps, sel->fam[k->fam].shared_sizes, plan, why, len);
+    code = spec_workgroup_fits(f, v, &tuned, &b->caps, why, len);
+    if (code == VKB_PLAN_OK)
+        code = vkb_schedule_plan(f, &tuned, &c, &b->caps, sel->fam[k->fam].shared_sizes, plan, why, len);
+    if ((*exit = vkb_schedule_plan_exit(code)) != 0 && !(code == VKB_PLAN_TOO_LARGE && sel->fam[k->fam].shared_sizes))
+        return -1;
+    *exit = 0;
     if (beyond && code == VKB_PLAN_TOO_LARGE)
         *beyond = 1;
     return code == VKB_PLAN_OK;
 }
 
+/* plan_sizes_why for the cases preflight passed: 1 planned, else 0 */
 static int plan_sizes(const vkb_runner *r, const vkb_selection *sel, const vkb_work *k, vkb_plan *plan)
 {
-    char why[200];
-    return plan_sizes_why(r, sel, k, plan, NULL, why, sizeof why);
+    char why[600];
+    int exit;
+    return plan_sizes_why(r, sel, k, plan, NULL, &exit, why, sizeof why) > 0;
 }
 
 int vkb_schedule_shape_runs(const vkb_runner *r, const vkb_selection *sel, int w, char *why, size_t len)
@@ -216,33 +235,39 @@ int vkb_schedule_shape_runs(const vkb_runner *r, const vkb_selection *sel, int w
     char reason[200];
     for (; w < r->nwork && r->work[w].fam == first->fam && r->work[w].shape == first->shape; w++) {
         vkb_plan plan;
-        int was_beyond = 0;
+        int was_beyond = 0, exit;
         if (f->variants[r->work[w].variant].flags & VKB_VAR_CEILING)
             continue;   /* a ceiling is there for the kernels: it does not keep a shape none of them takes */
-        if (plan_sizes_why(r, sel, &r->work[w], &plan, &was_beyond, reason, sizeof reason))
-            return 1;
+        if (plan_sizes_why(r, sel, &r->work[w], &plan, &was_beyond, &exit, reason, sizeof reason) != 0)
+            return 1;   /* planned (or refused, which preflight has said) */
         if (was_beyond && !beyond++)
             snprintf(why, len, "%s", reason);
     }
     return !beyond;
 }
 
-void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *estimate)
+int vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *estimate, char *err, size_t len)
 {
-    if (r->nwork > VKB_MAX_RESULTS)
-        vkb_die(VKB_EXIT_USAGE, "%d cases in one run, more than %d; run fewer sizes or variants", r->nwork,
-                VKB_MAX_RESULTS);
     int planned = 0, beyond = -1;
-    char why[200], first_why[200] = "";
+    char why[600], first_why[600] = "";
+    if (r->nwork > VKB_MAX_RESULTS) {
+        snprintf(err, len, "%d cases in one run, more than %d; run fewer sizes or variants", r->nwork,
+                 VKB_MAX_RESULTS);
+        return VKB_EXIT_USAGE;
+    }
     /* the kernels first: their reasons (index ranges, constants) say more than a ceiling's buffer size */
     for (int pass = 0; pass < 2; pass++)
         for (int w = 0; w < r->nwork; w++) {
             const vkb_work *k = &r->work[w];
             vkb_plan plan;
-            int was_beyond = 0;
+            int was_beyond = 0, exit, planned_case;
             if (((sel->fam[k->fam].family->variants[k->variant].flags & VKB_VAR_CEILING) != 0) != pass)
                 continue;
-            if (plan_sizes_why(r, sel, k, &plan, &was_beyond, why, sizeof why)) {
+            if ((planned_case = plan_sizes_why(r, sel, k, &plan, &was_beyond, &exit, why, sizeof why)) < 0) {
+                snprintf(err, len, "%s", why);   /* a request no device run can hold: the application ends */
+                return exit;
+            }
+            if (planned_case) {
                 planned += pass == 0;
                 if (estimate)
                     estimate->estimate_s += HOST_S_PER_BYTE * (double)vkb_plan_bytes(&plan);
@@ -261,10 +286,12 @@ void vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan 
         const vkb_work *k = &r->work[beyond];
         const vkb_family *f = sel->fam[k->fam].family;
         char shape[96];
-        vkb_die(VKB_EXIT_RESOURCE, "%s/%s at %s on %s: %s", f->name, f->variants[k->variant].name,
-                vkb_shape_text(f, &sel->fam[k->fam].shapes[k->shape], shape, sizeof shape),
-                r->all[k->backend]->caps.name, first_why);
+        snprintf(err, len, "%s/%s at %s on %s: %s", f->name, f->variants[k->variant].name,
+                 vkb_shape_text(f, &sel->fam[k->fam].shapes[k->shape], shape, sizeof shape),
+                 r->all[k->backend]->caps.name, first_why);
+        return VKB_EXIT_RESOURCE;
     }
+    return 0;
 }
 
 /* Each backend that can builds the pipelines of all its cases ahead, on the host's cores. */

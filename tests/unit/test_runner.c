@@ -558,7 +558,12 @@ static void run_fixture(fixture *fx, const vkb_family *const *fams, int nfams, c
     fx->r.sinks = fx->sinks;
     fx->r.nsinks = 1;
     vkb_runner_plan(&fx->r, &fx->sel, &fx->plan);
-    vkb_runner_preflight(&fx->r, &fx->sel, &fx->plan);
+    {
+        char err[600];
+        int code = vkb_runner_preflight(&fx->r, &fx->sel, &fx->plan, err, sizeof err);
+        if (code)
+            vkb_die((vkb_exit)code, "%s", err);   /* as the application does (test_fatal_ends_sinks) */
+    }
     fx->rc = vkb_runner_run(&fx->r, &fx->sel, &set, &fx->plan);
 }
 
