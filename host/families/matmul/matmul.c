@@ -228,7 +228,8 @@ static int warptile_fixed(uint32_t *s, int *nspec, uint64_t m, uint64_t n, uint6
     if (fixed) {
         for (int d = 0; d < 3; d++)
             s[WT_DIMS + d] = (uint32_t)dims[d];   /* each below 2^32: plan() refused larger products first */
-        *nspec = WT_DIMS + 3;
+        if (*nspec < WT_DIMS + 3)   /* a longer row (INTERIOR) keeps its tail */
+            *nspec = WT_DIMS + 3;
     }
     return VKB_PLAN_OK;
 }
