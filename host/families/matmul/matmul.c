@@ -206,9 +206,9 @@ static int warptile_check(const uint32_t *s, uint32_t *nt, char *why, size_t len
     return VKB_PLAN_OK;
 }
 
-/* matmul_warptile's FIXED and FIXED_M (FIXED_N, FIXED_K follow) as indices of its constants (ids 10, 11...:
- * matmul_warptile.glsl) */
-enum { WT_FIXED = 7, WT_DIMS = 8 };
+/* matmul_warptile's FIXED, FIXED_M (FIXED_N, FIXED_K follow) and INTERIOR as indices of its constants (ids 10, 11...
+ * and 14: matmul_warptile.glsl) */
+enum { WT_FIXED = 7, WT_DIMS = 8, WT_INTERIOR = 11 };
 
 /* FIXED of the matmul_warptile configuration S: 1 builds its pipeline for the shape M x N x K, written into FIXED_M,
  * FIXED_N, FIXED_K with *NSPEC raised to cover them; 0 leaves M, N, K to the push constants. VKB_PLAN_OK, or
@@ -228,7 +228,8 @@ static int warptile_fixed(uint32_t *s, int *nspec, uint64_t m, uint64_t n, uint6
     if (fixed) {
         for (int d = 0; d < 3; d++)
             s[WT_DIMS + d] = (uint32_t)dims[d];   /* each below 2^32: plan() refused larger products first */
-        *nspec = WT_DIMS + 3;
+        if (*nspec < WT_DIMS + 3)   /* a longer row (INTERIOR) keeps its tail */
+            *nspec = WT_DIMS + 3;
     }
     return VKB_PLAN_OK;
 }
@@ -325,7 +326,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         } else if (strcmp(v->kernel, "matmul_warptile") == 0 || strcmp(v->kernel, "matmul_warptile_named") == 0) {
             /* the workgroup follows from the constants; a --spec 0= that says otherwise is refused */
             const vkb_variant *row = vkb_variant_find(&vkb_family_matmul, v->name);   /* as declared */
-            uint32_t nt = 0;
+            uint32_t nt = 0, interior;
             if ((code = warptile_check(spec, &nt, why, len)) != VKB_PLAN_OK)
                 return code;
             if (strcmp(v->kernel, "matmul_warptile_named") == 0 && (spec[5] != 8 || spec[6] != 8))
@@ -338,6 +339,12 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                                      nt);
             if ((code = warptile_fixed(spec, &nspec, m, n, k, why, len)) != VKB_PLAN_OK)
                 return code;
+            /* INTERIOR is read by matmul_warptile's main alone: refused where it would change nothing */
+            interior = nspec > WT_INTERIOR ? spec[WT_INTERIOR] : 0;
+            if (interior > 1 || (interior && strcmp(v->kernel, "matmul_warptile_named") == 0))
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "INTERIOR=%u: 0 (every block guarded) or 1 "
+                                     "(blocks inside M x N unguarded), in matmul_warptile's rows (not %s)", interior,
+                                     v->kernel);
             local[0] = nt;
             /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
             while (warptile_shared(spec) > caps->max_shared_bytes && spec[2] % 8 == 0)

@@ -13,44 +13,31 @@
 //  - every loop over registers and the k loop of a tile are [[unroll]]ed;
 //  - the next tile's 16-byte global loads go to registers before the math and to the other stage after it:
 //    one barrier per tile.
-// Every access is guarded, so any M, N, K is exact (16-byte loads where K, N are multiples of 4).
+// Every access is guarded, so any M, N, K is exact (16-byte loads where K, N are multiples of 4); with INTERIOR 1
+// (matmul_warptile.glsl) a block shown once to lie inside runs the same code without the guards.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"
 #include "matmul.h"
 #include "matmul_warptile.glsl"
 
-void main()
+// The block at M0, N0 from its first tile to its store, this invocation's warp tile WR, WC and lane LR, LC with
+// its shared bases ABASE, BBASE. Written once, called twice by main: interior (a constant at each call, folded
+// once the driver inlines) drops every guard of the loads and stores, for a block main has shown to lie inside.
+void block(bool interior, uint m0, uint n0, uint wr, uint wc, uint lr, uint lc, uint abase, uint bbase)
 {
-    uint tid = gl_LocalInvocationID.x;
-    uint warp = tid / MATMUL_WARP, lane = tid % MATMUL_WARP;
-    uint wr = warp / (BN / WN), wc = warp % (BN / WN), lr = lane / LC, lc = lane % LC;
-    uint m0 = gl_WorkGroupID.y * BM, n0 = gl_WorkGroupID.x * BN;
     uint tiles = (DIM_K + BK - 1u) / BK;
-    // this invocation's first vec4 of A and of B in a k-row of stage 0; strip mi of A is mi * LR vec4 further
-    uint abase = wr * (WM / 4u) + lr, bbase = wc * (WN / 4u) + lc;
     vec4 acc[TM * NI];   // row i (mi * 4 + r) of strip ni: acc[i * NI + ni]
-
-    [[unroll]] for (uint l = 0; l < LA; l++) {
-        uint i = tid + l * NT;   // past the tile (NT not dividing it): ar[l] >= BM, skipped
-        ar[l] = i / BK4;
-        ac[l] = i % BK4 * 4u;
-    }
-    [[unroll]] for (uint l = 0; l < LB; l++) {
-        uint i = tid + l * NT;
-        br[l] = i / BN4;
-        bc[l] = i % BN4 * 4u;
-    }
     [[unroll]] for (uint i = 0; i < TM * NI; i++)
         acc[i] = vec4(0.0);
 
-    fetch(0u, m0, n0);
+    fetch_in(interior, 0u, m0, n0);
     stash(0u);
     barrier();
     for (uint t = 0; t < tiles; t++) {
         bool more = t + 1u < tiles;
         if (more)
-            fetch((t + 1u) * BK, m0, n0);   // in flight while the math below runs
+            fetch_in(interior, (t + 1u) * BK, m0, n0);   // in flight while the math below runs
         uint ao = abase + (t & 1u) * ASZ, bo = bbase + (t & 1u) * BSZ;
         [[unroll]] for (uint kk = 0; kk < BK; kk++) {
             vec4 fa[MI], fb[NI];
@@ -77,7 +64,37 @@ void main()
         [[unroll]] for (uint r = 0; r < 4u; r++) {
             uint gm = m0 + wr * WM + mi * LR * 4u + lr * 4u + r;
             [[unroll]] for (uint ni = 0; ni < NI; ni++)
-                store4(gm, n0 + wc * WN + ni * LC * 4u + lc * 4u, acc[(mi * 4u + r) * NI + ni]);
+                store4_in(interior, gm, n0 + wc * WN + ni * LC * 4u + lc * 4u, acc[(mi * 4u + r) * NI + ni]);
         }
     }
+}
+
+void main()
+{
+    uint tid = gl_LocalInvocationID.x;
+    uint warp = tid / MATMUL_WARP, lane = tid % MATMUL_WARP;
+    uint wr = warp / (BN / WN), wc = warp % (BN / WN), lr = lane / LC, lc = lane % LC;
+    uint m0 = gl_WorkGroupID.y * BM, n0 = gl_WorkGroupID.x * BN;
+    // this invocation's first vec4 of A and of B in a k-row of stage 0; strip mi of A is mi * LR vec4 further
+    uint abase = wr * (WM / 4u) + lr, bbase = wc * (WN / 4u) + lc;
+
+    [[unroll]] for (uint l = 0; l < LA; l++) {
+        uint i = tid + l * NT;   // past the tile (NT not dividing it): ar[l] >= BM, skipped
+        ar[l] = i / BK4;
+        ac[l] = i % BK4 * 4u;
+    }
+    [[unroll]] for (uint l = 0; l < LB; l++) {
+        uint i = tid + l * NT;
+        br[l] = i / BN4;
+        bc[l] = i % BN4 * 4u;
+    }
+
+    // Uniform over the workgroup, tested once: the block lies inside M x N, its k tiles are whole (the last
+    // fetch ends at K) and K, N are multiples of 4 (every row of A and B starts on a vec4). WHOLE shows it
+    // for every block; INTERIOR 0 never asks, and the driver keeps one copy of block, guarded, as before.
+    if (WHOLE || (INTERIOR != 0u && m0 + BM <= DIM_M && n0 + BN <= DIM_N && DIM_K % BK == 0u &&
+                  (DIM_K & 3u) == 0u && (DIM_N & 3u) == 0u))
+        block(true, m0, n0, wr, wc, lr, lc, abase, bbase);
+    else
+        block(false, m0, n0, wr, wc, lr, lc, abase, bbase);
 }

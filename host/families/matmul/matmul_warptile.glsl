@@ -1,5 +1,6 @@
 // matmul_warptile.glsl - what matmul_warptile.comp and matmul_warptile_named.comp share: the constants, the
-// bindings, the two shared stages, the next tile's loads (fetch) and stores (stash), the store of C; each
+// bindings, the two shared stages, the next tile's loads (fetch) and stores (stash), the store of C (each load and
+// store guarded, or not in a block known to lie inside: fetch_in, store4_in); each
 // .comp holds its main (the registers it accumulates in). The layout is matmul_warptile.comp's header.
 
 layout(constant_id = 3) const uint BM = 128;
@@ -19,6 +20,10 @@ layout(constant_id = 13) const uint FIXED_K = 0;
 #define DIM_M (FIXED != 0u ? FIXED_M : pc.m)
 #define DIM_N (FIXED != 0u ? FIXED_N : pc.n)
 #define DIM_K (FIXED != 0u ? FIXED_K : pc.k)
+// INTERIOR 1 (issue 38, the warptile_interior row): a block wholly inside M x N, with K whole k tiles and K, N
+// multiples of 4, runs its k loop and its stores without a guard (the whole-block path of FIXED at any shape, one
+// pipeline); other blocks and shapes keep every guard. 0: every block guarded, unless WHOLE (matmul_warptile.comp).
+layout(constant_id = 14) const uint INTERIOR = 0;
 
 const uint NWARPS = (BM / WM) * (BN / WN);
 const uint NT = MATMUL_WARP * NWARPS;       // the workgroup (the plan sets local_size_x to it)
@@ -30,8 +35,10 @@ const uint BK4 = BK / 4u;
 const uint ASZ = BK * AP4, BSZ = BK * BN4;  // one stage, in vec4
 const uint LA = (BM * BK4 + NT - 1u) / NT;  // 16-byte global loads per invocation per tile
 const uint LB = (BK * BN4 + NT - 1u) / NT;
-// a fixed shape of whole blocks and k tiles: no access can fall outside, and the guards fold away
-const bool WHOLE = FIXED != 0u && FIXED_M % BM == 0u && FIXED_N % BN == 0u && FIXED_K % BK == 0u;
+// a fixed shape of whole blocks and k tiles: no access can fall outside, and the guards fold away. FIXED is 0 or 1
+// (the plan refuses others), so this is FIXED != 0 && every remainder 0, written without &&: glslang evaluates
+// that in the first function reading it, as code the other functions cannot see (invalid SPIR-V)
+const bool WHOLE = FIXED_M % BM + FIXED_N % BN + FIXED_K % BK < FIXED;
 
 layout(std430, binding = 0) readonly buffer MatA { float a1[]; };
 layout(std430, binding = 0) readonly buffer MatA4 { vec4 a4[]; };
@@ -50,22 +57,24 @@ shared vec4 bs_[2u * BSZ];
 vec4 ra[LA], rb[LB];
 uint ar[LA], ac[LA], br[LB], bc[LB];
 
-// Is index I inside a dimension of N? Always where the blocks are WHOLE (a constant the guards fold with).
-bool inside(uint i, uint n)
+// Is index I inside a dimension of N? Always in a block known to lie inside (interior: a constant at every call,
+// which the driver folds once it inlines, as it inlines every function) and where the blocks are WHOLE.
+bool inside(bool interior, uint i, uint n)
 {
-    return WHOLE || i < n;
+    return interior || WHOLE || i < n;
 }
 
-// The tile at K0 into ra, rb: zero outside A and B.
-void fetch(uint k0, uint m0, uint n0)
+// The tile at K0 into ra, rb: zero outside A and B; interior (a constant at each call): the block and its k tiles
+// lie inside, every access is, and the guards go.
+void fetch_in(bool interior, uint k0, uint m0, uint n0)
 {
-    bool a_wide = (DIM_K & 3u) == 0u, b_wide = (DIM_N & 3u) == 0u;
+    bool a_wide = interior || (DIM_K & 3u) == 0u, b_wide = interior || (DIM_N & 3u) == 0u;
     [[unroll]] for (uint l = 0; l < LA; l++) {
         uint gm = m0 + ar[l], gk = k0 + ac[l];
         vec4 v = vec4(0.0);
-        if (ar[l] < BM && inside(gm, DIM_M)) {
+        if (ar[l] < BM && inside(interior, gm, DIM_M)) {
             if (a_wide) {
-                if (inside(gk, DIM_K))
+                if (inside(interior, gk, DIM_K))
                     v = a4[(gm * DIM_K + gk) >> 2];
             } else {
                 [[unroll]] for (uint q = 0; q < 4u; q++)
@@ -78,9 +87,9 @@ void fetch(uint k0, uint m0, uint n0)
     [[unroll]] for (uint l = 0; l < LB; l++) {
         uint gk = k0 + br[l], gn = n0 + bc[l];
         vec4 v = vec4(0.0);
-        if (br[l] < BK && inside(gk, DIM_K)) {
+        if (br[l] < BK && inside(interior, gk, DIM_K)) {
             if (b_wide) {
-                if (inside(gn, DIM_N))
+                if (inside(interior, gn, DIM_N))
                     v = b4[(gk * DIM_N + gn) >> 2];
             } else {
                 [[unroll]] for (uint q = 0; q < 4u; q++)
@@ -90,6 +99,12 @@ void fetch(uint k0, uint m0, uint n0)
         }
         rb[l] = v;
     }
+}
+
+// The tile at K0 with every guard (matmul_warptile_named's).
+void fetch(uint k0, uint m0, uint n0)
+{
+    fetch_in(false, k0, m0, n0);
 }
 
 // ra, rb into shared stage S: A transposed (4 scalar stores down a k column), B one vec4.
@@ -112,16 +127,23 @@ void stash(uint s)
 }
 
 // Row GM of C, columns GN..GN+3, from V: what of it lies inside C (16-byte stores where N is a multiple of 4).
-void store4(uint gm, uint gn, vec4 v)
+// interior as fetch_in's.
+void store4_in(bool interior, uint gm, uint gn, vec4 v)
 {
-    if (!inside(gm, DIM_M))
+    if (!inside(interior, gm, DIM_M))
         return;
-    if ((DIM_N & 3u) == 0u) {
-        if (inside(gn, DIM_N))   // n and gn multiples of 4: the whole vec4 is inside
+    if (interior || (DIM_N & 3u) == 0u) {
+        if (inside(interior, gn, DIM_N))   // n and gn multiples of 4: the whole vec4 is inside
             c4[(gm * DIM_N + gn) >> 2] = v;
     } else {
         [[unroll]] for (uint q = 0; q < 4u; q++)
             if (gn + q < DIM_N)
                 c1[gm * DIM_N + gn + q] = v[q];
     }
+}
+
+// store4_in with every guard (matmul_warptile_named's).
+void store4(uint gm, uint gn, vec4 v)
+{
+    store4_in(false, gm, gn, v);
 }

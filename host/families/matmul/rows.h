@@ -4,7 +4,8 @@
  * of its own (matmul_naive: the C tile a workgroup covers; matmul_block: the invocations sharing a block), 0 where
  * the constants decide it (MATMUL_WORKGROUP), the NSPEC constants from id 3 (matmul_tiled: TILE; matmul_block:
  * BM BN BK WM WN TM TN OPT; matmul_warptile and _named: BM BN BK WM WN TM TN, _named's TM = TN = 8, then optionally
- * FIXED, 1: M, N, K as constants of a pipeline built per shape, which the plan sets; coopmat: BM BN BK WM WN); param
+ * FIXED, 1: M, N, K as constants of a pipeline built per shape, which the plan sets, FIXED_M FIXED_N FIXED_K (0: the
+ * plan's) and INTERIOR, 1: unguarded interior blocks; coopmat: BM BN BK WM WN); param
  * and needs are host symbols, unused by the CUDA table.
  * WM 0 (subgroup) is two subgroups: the host sets it from the device, the CUDA table from the warp (64). */
 #ifndef VKB_MATMUL_ROWS_H
@@ -66,6 +67,10 @@
       "warptile with M, N, K as specialization constants (FIXED=1), one pipeline per shape: every stride, "     \
       "bound and k trip count a constant, the guards folded where the shape is whole 128x128x8 blocks; "        \
       "predict warptile + a few % if address arithmetic is on its critical path, else the same", cublas_sgemm)  \
+    X(warptile_interior, matmul_warptile, 0, 0, 12, (128, 128, 8, 64, 32, 8, 8, 0, 0, 0, 0, 1), 0, 0,            \
+      "warptile with INTERIOR=1: a block shown once (uniform test before its k loop) to lie inside M x N with "  \
+      "whole k tiles runs the loop and stores without guards, the others guarded; one pipeline for every "     \
+      "shape; predict between warptile and warptile_fixed, near fixed at whole-block shapes", cublas_sgemm)    \
     X(warptile_named, matmul_warptile_named, 0, 0, 7, (128, 64, 16, 64, 32, 8, 8), 0, 0,                        \
       "warptile's tiling as 4 warps of 64x32 (128 invocations, 8x8 each, BK 16, two stages) with the registers " \
       "written out: 16 named vec4 accumulators, 4 named vec4 fragments, each k step 32 vec4 FMAs in the "      \

@@ -47,15 +47,25 @@ add_test(NAME vkb.vk.matmul.implicit_fallback COMMAND sh -c
          "${vkbench} run matmul --variant dbuf --size 64 --reps 2 --warmup-ms 0 --quiet --json implicit_fallback.json && ${VKB_PYTHON} -c \"import json; r = json.load(open('implicit_fallback.json'))['results']; assert [x['family'] + '/' + x['variant'] for x in r if x['family'] == 'peak'] == ['peak/fma_f32'], r; d = [x for x in r if x['variant'] == 'dbuf'][0]['metric']; assert (d['ceiling_family'], d['ceiling_variant']) == ('peak', 'fma_f32'), d; assert r[0]['family'] == 'peak'\"")
 set_tests_properties(vkb.vk.matmul.implicit_fallback PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 ENVIRONMENT VKB_CACHE_PROBE=0)
 # FIXED=1 (issue 38): M, N, K as constants of a pipeline built per shape, through --spec in both shaders that share
-# matmul_warptile.glsl, at whole blocks (the guards folded away), one dimension short of them (those guards kept) and
-# odd N, K (the scalar paths), each planned with its own shape (tests/check_fixed.py). Here a fold of the N guard
-# at a shape it does not fit shows (its stray columns land inside the buffers); one of M or K does not: lavapipe's
-# robust buffer access reads zeros past A and B and drops stores past C (the GPU check: docs/performance/matmul.md)
+# matmul_warptile.glsl, also with INTERIOR=1 (warptile_interior: WHOLE takes its unguarded copy), at whole blocks
+# (the guards folded away), one dimension short of them (those guards kept) and odd N, K (the scalar paths), each
+# planned with its own shape (tests/check_fixed.py). Here a fold of the N guard at a shape it does not fit shows
+# (its stray columns land inside the buffers); one of M or K does not: lavapipe's robust buffer access reads zeros
+# past A and B and drops stores past C (the GPU check: docs/performance/matmul.md)
 set(mm_fixed_shapes "--m 36,128 --n 17,20,128 --k 16,31,36")
 add_test(NAME vkb.vk.matmul.fixed_spec COMMAND sh -c
-         "${vkbench} validate matmul --variant warptile_64x64,warptile_named --spec FIXED=1 ${mm_fixed_shapes} --validation --quiet --json mm_fixed_spec.json && ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tests/check_fixed.py mm_fixed_spec.json 36")
+         "${vkbench} validate matmul --variant warptile_64x64,warptile_named,warptile_interior --spec FIXED=1 ${mm_fixed_shapes} --validation --quiet --json mm_fixed_spec.json && ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tests/check_fixed.py mm_fixed_spec.json 54")
 set_tests_properties(vkb.vk.matmul.fixed_spec PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
 # the warptile_fixed row (FIXED=1 in rows.h, no --spec) at the same shapes
 add_test(NAME vkb.vk.matmul.warptile_fixed COMMAND sh -c
          "${vkbench} validate matmul --variant warptile_fixed ${mm_fixed_shapes} --validation --quiet --json mm_fixed_row.json && ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tests/check_fixed.py mm_fixed_row.json 18")
 set_tests_properties(vkb.vk.matmul.warptile_fixed PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
+# warptile_interior (issue 38): blocks inside M x N with whole k tiles (260 x 132 x 24: two of them) take the
+# unguarded copy of the block, the rest and other shapes (N 130, K 36: not whole vec4 rows or k tiles) the guarded
+# one. A test that lets a block cross N shows (its stores wrap into the next row of C); one that lets it cross M or
+# K does not, here: what it reads past A and B and writes past C lies past the buffers (the GPU check:
+# docs/performance/matmul.md)
+add_test(NAME vkb.vk.matmul.warptile_interior COMMAND
+         ${vkbench} validate matmul --variant warptile,warptile_interior --m 260,128 --n 132,130,128 --k 24,36
+         --validation --quiet)
+set_tests_properties(vkb.vk.matmul.warptile_interior PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
