@@ -79,6 +79,10 @@
       "warptile at subgroup's geometry (4 warps of 64x64, 128 invocations, 8x16 each as 2x4 strips of 4x4): "  \
       "the same work per invocation in code written for the driver; predict >= subgroup's twin (~80%)",        \
       cublas_sgemm)                                                                                             \
+    X(warptile_64x64_interior, matmul_warptile, 0, 0, 12, (128, 128, 8, 64, 64, 8, 16, 0, 0, 0, 0, 1), 0, 0,     \
+      "warptile_64x64 with INTERIOR=1 (warptile_interior's uniform test): measured on the H100 1.25x "         \
+      "warptile_64x64 and 0.91 of its twin at 8192^3, the best fp32 SGEMM (at 256 invocations the same "        \
+      "test lost 4%)", cublas_sgemm)                                                                            \
     X(coopmat_f16, matmul_coopmat, 0, 0, 5, (128, 128, 32, 64, 32), MM_F16,                                     \
       VKB_NEED_COOPMAT | VKB_NEED_SUBGROUP_BASIC,                                                               \
       "fp16 inputs, fp32 accumulation, 16x16x16 cooperative matrices (tensor cores), 8 subgroups of 64x32 "    \

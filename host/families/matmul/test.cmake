@@ -66,6 +66,6 @@ set_tests_properties(vkb.vk.matmul.warptile_fixed PROPERTIES LABELS vulkan SKIP_
 # K does not, here: what it reads past A and B and writes past C lies past the buffers (the GPU check:
 # docs/performance/matmul.md)
 add_test(NAME vkb.vk.matmul.warptile_interior COMMAND
-         ${vkbench} validate matmul --variant warptile,warptile_interior --m 260,128 --n 132,130,128 --k 24,36
+         ${vkbench} validate matmul --variant warptile,warptile_interior,warptile_64x64_interior --m 260,128 --n 132,130,128 --k 24,36
          --validation --quiet)
 set_tests_properties(vkb.vk.matmul.warptile_interior PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
