@@ -225,7 +225,8 @@ static void cu_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
 
 static const char *cu_describe(vkb_backend *b, vkb_buffer *buf, char *text, size_t len)
 {
-    (void)b;
+    if (FAILED(b) || !buf)   /* a buffer the failed device could not make */
+        return NULL;
     snprintf(text, len, "%s", buf->flags & VKB_BUF_HOST_PAGEABLE ? "malloc (pageable host memory)"
                               : buf->flags & VKB_BUF_HOST_STAGING ? "cudaMallocHost (pinned host memory)"
                                                                   : "cudaMalloc (device memory)");

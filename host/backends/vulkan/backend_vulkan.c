@@ -678,6 +678,8 @@ static int64_t vk_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
 
 static const char *vk_describe(vkb_backend *b, vkb_buffer *buf, char *text, size_t len)
 {
+    if (FAILED(b) || !buf)   /* a buffer the failed device could not make */
+        return NULL;
     return vkb_vk_buffer_describe(((vk_backend *)b->impl)->vk, buf, text, len);
 }
 
