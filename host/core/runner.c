@@ -100,6 +100,14 @@ static void end_at_exit(void)
         end_sinks(active, 1);
 }
 
+/* RES, final, to every sink that takes results. */
+static void result_event(vkb_runner *r, const vkb_result *res)
+{
+    for (int i = 0; i < r->nsinks; i++)
+        if (r->sinks[i]->result)
+            r->sinks[i]->result(r->sinks[i], res);
+}
+
 /* vkb_die during the run: the case in progress fails with the error (its row says it), and the files are
  * ended with what ran, the error recorded, before the error line is printed. */
 static void end_on_fatal(const char *msg)
@@ -116,9 +124,7 @@ static void end_on_fatal(const char *msg)
         res->error = msg;
         snprintf(res->check.method, sizeof res->check.method, "the run ended here");
         snprintf(res->check.reason, sizeof res->check.reason, "error: %s", msg);
-        for (int i = 0; i < r->nsinks; i++)
-            if (r->sinks[i]->result)
-                r->sinks[i]->result(r->sinks[i], res);
+        result_event(r, res);
     }
     end_sinks(r, 1);
 }
@@ -173,6 +179,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     static int registered;
     shape_state st;
     int family = -1, rc;
+    const vkb_backend_error *failed = NULL;
 
     memset(&st, 0, sizeof st);
     st.fam = -1;
@@ -196,7 +203,6 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
         const vkb_work *k = &r->work[w];
         const vkb_family *f = sel->fam[k->fam].family;
         const vkb_variant *v = &f->variants[k->variant];
-        const vkb_backend_error *failed;
         vkb_result *res;
         if (st.fam != k->fam || st.shape != k->shape)
             shape_end(r, &st);
@@ -218,19 +224,12 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
         vkb_execute_case(r, &st, k->backend, f, v, res);
         vkb_execute_in_progress = NULL;
         if ((failed = vkb_runner_device_error(r))) {
-            /* the case failed with the error (execute.c); the shape's buffers and inputs are the failed device's:
-             * left with it, as its state is */
+            /* the case failed with the error (execute.c); the shape's input buffers are the failed device's: left
+             * with it, as its state is */
             if (!failed->stopped)
-                for (int i = 0; i < r->nsinks; i++)
-                    if (r->sinks[i]->result)
-                        r->sinks[i]->result(r->sinks[i], res);
+                result_event(r, res);
             st.ninputs = 0;
-            shape_end(r, &st);
-            vkb_compare_free(&st.saved);
-            free(st.inputs);
-            if (!r->several)
-                vkb_set_fatal_hook(NULL);
-            return device_ended(r, sel, failed);
+            break;
         }
         if (vkb_stop_signal() && vkb_timing_cut_short()) {
             r->results.n--; /* its timing was stopped: not a measurement */
@@ -239,13 +238,16 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
         vkb_judge_ceiling(r, &st, res);
         vkb_judge_metric(r, &st, res, &r->all[k->backend]->caps);
         r->done++;
-        for (int i = 0; i < r->nsinks; i++)
-            if (r->sinks[i]->result)
-                r->sinks[i]->result(r->sinks[i], res);
+        result_event(r, res);
     }
     shape_end(r, &st);
     vkb_compare_free(&st.saved);
     free(st.inputs);
+    if (failed) {
+        if (!r->several)
+            vkb_set_fatal_hook(NULL);
+        return device_ended(r, sel, failed);
+    }
     if (family >= 0)
         family_event(r, sel->fam[family].family, 0);
     r->family = -1;
@@ -294,9 +296,7 @@ static int fail_rest(vkb_runner *r, const vkb_selection *sel, const char *reason
                  reason);
         snprintf(res->check.method, sizeof res->check.method, "device failed: %.78s", reason);
         r->done++;
-        for (int i = 0; i < r->nsinks; i++)
-            if (r->sinks[i]->result)
-                r->sinks[i]->result(r->sinks[i], res);
+        result_event(r, res);
     }
     if (r->family >= 0)
         family_event(r, sel->fam[r->family].family, 0);
