@@ -20,8 +20,8 @@ typedef cudaError_t (*vkb_cuda_uniform_upload)(const vkb_pass *pass, int binding
                                                cudaStream_t stream);
 
 typedef struct vkb_cuda_kernel {
-    const char *name;        /* = the shader name (or a library op: cub_sum, cublas_sgemm...) */
-    int nspec;               /* how many of pass->spec must equal spec[] (the template arguments) */
+    const char *name; /* = the shader name (or a library op: cub_sum, cublas_sgemm...) */
+    int nspec;        /* how many of pass->spec must equal spec[] (the template arguments) */
     unsigned spec[VKB_MAX_SPEC];
     vkb_cuda_launcher launch;
     vkb_cuda_uniform_upload upload; /* kernels that read a uniform binding from __constant__ memory; else NULL */
@@ -31,8 +31,14 @@ typedef struct vkb_cuda_kernel {
 extern "C" const vkb_cuda_kernel *const vkb_cuda_tables[];
 
 /* Grid and block of a pass. */
-static inline dim3 vkb_grid(const vkb_pass *p) { return dim3(p->groups[0], p->groups[1], p->groups[2]); }
-static inline dim3 vkb_block(const vkb_pass *p) { return dim3(p->local[0], p->local[1], p->local[2]); }
+static inline dim3 vkb_grid(const vkb_pass *p)
+{
+    return dim3(p->groups[0], p->groups[1], p->groups[2]);
+}
+static inline dim3 vkb_block(const vkb_pass *p)
+{
+    return dim3(p->local[0], p->local[1], p->local[2]);
+}
 
 /* The push constants as the kernel's by-value parameter (same 32 bytes the Vulkan shader gets). */
 struct vkb_push {

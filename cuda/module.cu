@@ -8,18 +8,19 @@
 #include "no_device.h"
 #include "verify.h"
 
-namespace {
+namespace
+{
 
 /* per host thread: with --device LIST each GPU's thread opens its own device (cudaSetDevice is per thread too),
  * and every call for that GPU comes from that thread */
 thread_local int device = -1;
 thread_local cudaStream_t stream;
-thread_local cudaStream_t second;          /* the copies of queue 1 (vkb_pass.queue), beside the stream's work */
+thread_local cudaStream_t second; /* the copies of queue 1 (vkb_pass.queue), beside the stream's work */
 thread_local cudaEvent_t events[2 * 64];
-thread_local cudaEvent_t pass_event;      /* what VKB_PASS_TIMESTAMP passes record */
+thread_local cudaEvent_t pass_event; /* what VKB_PASS_TIMESTAMP passes record */
 thread_local void *evict;
 thread_local size_t evict_bytes;
-thread_local vkb_cuda_verdict *verdict;   /* compare's counters on the device, made at its first use */
+thread_local vkb_cuda_verdict *verdict; /* compare's counters on the device, made at its first use */
 
 int fail(cudaError_t e, const char *what, char *why, size_t len)
 {
@@ -29,7 +30,11 @@ int fail(cudaError_t e, const char *what, char *why, size_t len)
     cudaGetLastError(); /* clear a sticky launch error so the next call reports its own */
     return 1;
 }
-#define TRY(call) do { if (fail((call), #call, why, len)) return 1; } while (0)
+#define TRY(call)                                                                                                      \
+    do {                                                                                                               \
+        if (fail((call), #call, why, len))                                                                             \
+            return 1;                                                                                                  \
+    } while (0)
 
 const vkb_cuda_kernel *find(const vkb_pass *pass)
 {
@@ -52,7 +57,7 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
     cudaDeviceProp p;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
-        cudaDriverGetVersion(&driver);   /* 0 where no driver library is installed at all */
+        cudaDriverGetVersion(&driver); /* 0 where no driver library is installed at all */
         cudaRuntimeGetVersion(&runtime);
         vkb_cuda_no_device_text((int)e, n, driver, runtime, cudaGetErrorString(e), why, len);
         return 1;
@@ -86,27 +91,30 @@ int open_device(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
     caps->device_memory_bytes = p.totalGlobalMem;
     caps->cache_bytes = (uint64_t)p.l2CacheSize;
     caps->compute_units = (uint32_t)p.multiProcessorCount;
-    caps->copy_engines = (uint32_t)p.asyncEngineCount;   /* what lets cuda_pinned_both's two streams overlap */
-    {   /* the peak rows' theoretical rates (host/families/peak/peak_rates.c): the highest SM clock, the architecture */
+    caps->copy_engines = (uint32_t)p.asyncEngineCount; /* what lets cuda_pinned_both's two streams overlap */
+    { /* the peak rows' theoretical rates (host/families/peak/peak_rates.c): the highest SM clock, the architecture */
         int khz = 0;
         if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) == cudaSuccess)
             caps->clock_mhz = (uint32_t)(khz / 1000);
         caps->sm_arch = (uint32_t)(p.major * 10 + p.minor);
     }
-    caps->features = VKB_NEED_SUBGROUP_BASIC | VKB_NEED_SUBGROUP_ARITH | VKB_NEED_SUBGROUP_SHUFFLE |
-                     VKB_NEED_FLOAT16 | VKB_NEED_ATOMIC_FLOAT | VKB_NEED_FLOAT64 | VKB_NEED_INT16 |
+    caps->features = VKB_NEED_SUBGROUP_BASIC | VKB_NEED_SUBGROUP_ARITH | VKB_NEED_SUBGROUP_SHUFFLE | VKB_NEED_FLOAT16 |
+                     VKB_NEED_ATOMIC_FLOAT | VKB_NEED_FLOAT64 | VKB_NEED_INT16 |
                      (p.major * 10 + p.minor >= 61 ? VKB_NEED_INT_DOT : 0) |
                      (p.major >= 7 ? VKB_NEED_COOPMAT | VKB_NEED_COOPMAT_KHR : 0);
-    if (p.major >= 7)   /* WMMA's fp16 fragment and the m16n8k16 pair the twins in matmul_tc.cu use */
+    if (p.major >= 7) /* WMMA's fp16 fragment and the m16n8k16 pair the twins in matmul_tc.cu use */
         for (int i = 0; i < 3; i++)
             caps->coopmat_khr[i] = caps->coopmat_khr16[i] = 16u;
-    if (p.major >= 8) {   /* the fragments of the peak family's twins (host/families/peak/peak_coopmat.cu): NVIDIA's Vulkan ones */
-        static const unsigned types[][3] = {{VKB_CT_F16, VKB_CT_F32, 16}, {VKB_CT_F16, VKB_CT_F16, 16},
-                                            {VKB_CT_S8, VKB_CT_S32, 32}, {VKB_CT_U8, VKB_CT_U32, 32},
+    if (p.major >=
+        8) { /* the fragments of the peak family's twins (host/families/peak/peak_coopmat.cu): NVIDIA's Vulkan ones */
+        static const unsigned types[][3] = {{VKB_CT_F16, VKB_CT_F32, 16},
+                                            {VKB_CT_F16, VKB_CT_F16, 16},
+                                            {VKB_CT_S8, VKB_CT_S32, 32},
+                                            {VKB_CT_U8, VKB_CT_U32, 32},
                                             {VKB_CT_BF16, VKB_CT_F32, 16}};
         for (const auto &t : types)
             caps->coopmat_types[caps->ncoopmat_types++] = {16, 16, t[2], t[0], t[0], t[1], t[1], VKB_SCOPE_SUBGROUP, 0};
-        caps->features |= VKB_NEED_INT8 | VKB_NEED_BFLOAT16 | VKB_NEED_BFLOAT16_COOPMAT;   /* sm_80: bf16 WMMA */
+        caps->features |= VKB_NEED_INT8 | VKB_NEED_BFLOAT16 | VKB_NEED_BFLOAT16_COOPMAT; /* sm_80: bf16 WMMA */
     }
     caps->timestamps = 1;
     TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -144,7 +152,10 @@ int alloc(void **ptr, uint64_t bytes, char *why, size_t len)
     return 0;
 }
 
-void release(void *ptr) { cudaFree(ptr); }
+void release(void *ptr)
+{
+    cudaFree(ptr);
+}
 
 int alloc_host(void **ptr, uint64_t bytes, char *why, size_t len)
 {
@@ -152,7 +163,10 @@ int alloc_host(void **ptr, uint64_t bytes, char *why, size_t len)
     return 0;
 }
 
-void release_host(void *ptr) { cudaFreeHost(ptr); }
+void release_host(void *ptr)
+{
+    cudaFreeHost(ptr);
+}
 
 /* VKB_FAULT_INJECT=transfer-byte (tests): a byte in the middle of each copy's destination changed after it. */
 bool fault_transfer_byte()
@@ -168,7 +182,7 @@ int change_byte(void *dst, uint64_t bytes, cudaStream_t s, char *why, size_t len
     TRY(cudaPointerGetAttributes(&at, dst));
     if (at.type == cudaMemoryTypeDevice)
         TRY(cudaMemsetAsync(p, 0x5A, 1, s));
-    else {   /* host memory: after the copy has landed */
+    else { /* host memory: after the copy has landed */
         TRY(cudaStreamSynchronize(s));
         *p ^= 0x5A;
     }
@@ -239,8 +253,10 @@ int run_passes(const vkb_plan *plan, void *const *bufs, char *why, size_t len)
             if (pass->kind == VKB_PASS_HOST_COPY)
                 memcpy(args[1], args[0], pass->copy_bytes);
             else
-                TRY(cudaMemcpyAsync(args[1], args[0], pass->copy_bytes, cudaMemcpyDefault, pass->queue ? second : stream));
-            if (fault_transfer_byte() && pass->copy_bytes >= 4 && change_byte(args[1], pass->copy_bytes, pass->queue ? second : stream, why, len))
+                TRY(cudaMemcpyAsync(args[1], args[0], pass->copy_bytes, cudaMemcpyDefault,
+                                    pass->queue ? second : stream));
+            if (fault_transfer_byte() && pass->copy_bytes >= 4 &&
+                change_byte(args[1], pass->copy_bytes, pass->queue ? second : stream, why, len))
                 return 1;
             continue;
         }
@@ -249,7 +265,7 @@ int run_passes(const vkb_plan *plan, void *const *bufs, char *why, size_t len)
                 TRY(cudaEventRecord(pass_event, stream));
             continue;
         }
-        for (unsigned k = 0; k < repeat; k++)   /* one stream: each launch after the one before */
+        for (unsigned k = 0; k < repeat; k++) /* one stream: each launch after the one before */
             TRY(find(pass)->launch(pass, args, stream));
         TRY(cudaGetLastError());
     }
@@ -274,7 +290,7 @@ int execute(const vkb_plan *plan, void *const *bufs, int reps, int cold, double 
     const int per_batch = (int)(sizeof events / sizeof events[0]) / 2;
     if (upload_uniforms(plan, bufs, why, len))
         return 1;
-    if (plan->host_timed) {   /* the host's clock: launch (or copy) to synchronize, each repetition */
+    if (plan->host_timed) { /* the host's clock: launch (or copy) to synchronize, each repetition */
         for (int r = 0; r < reps; r++) {
             auto t0 = std::chrono::steady_clock::now();
             if (run_passes(plan, bufs, why, len))
@@ -331,8 +347,8 @@ void close_device()
 }
 
 const vkb_cuda_module module = {VKB_CUDA_ABI, sizeof(vkb_plan), sizeof(vkb_caps), open_device, supports, alloc,
-                                release, upload, download, fill, copy, compare, execute, close_device,
-                                alloc_host, release_host};
+                                release,      upload,           download,         fill,        copy,     compare,
+                                execute,      close_device,     alloc_host,       release_host};
 
 } // namespace
 

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-enum { VKB_CUDA_ERR_INSUFFICIENT_DRIVER = 35, VKB_CUDA_ERR_NO_DEVICE = 100 };   /* cudaError_t values */
+enum { VKB_CUDA_ERR_INSUFFICIENT_DRIVER = 35, VKB_CUDA_ERR_NO_DEVICE = 100 }; /* cudaError_t values */
 
 /* ERR: cudaGetDeviceCount's error (0: none, then COUNT devices); DRIVER: cudaDriverGetVersion's (0: no driver
  * library at all); RUNTIME: cudaRuntimeGetVersion's; TEXT: cudaGetErrorString(ERR). */
@@ -16,8 +16,10 @@ static inline const char *vkb_cuda_no_device_text(int err, int count, int driver
     if (err == VKB_CUDA_ERR_INSUFFICIENT_DRIVER && driver == 0)
         snprintf(buf, len, "no NVIDIA driver: libcuda.so.1 was not found (install the NVIDIA driver for CUDA rows)");
     else if (err == VKB_CUDA_ERR_INSUFFICIENT_DRIVER)
-        snprintf(buf, len, "the NVIDIA driver supports CUDA %d.%d, older than this build's runtime %d.%d: update "
-                 "the driver", driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+        snprintf(buf, len,
+                 "the NVIDIA driver supports CUDA %d.%d, older than this build's runtime %d.%d: update "
+                 "the driver",
+                 driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
     else if (err == VKB_CUDA_ERR_NO_DEVICE || (err == 0 && count == 0))
         snprintf(buf, len, "no NVIDIA GPU: the NVIDIA driver is installed but finds no GPU");
     else

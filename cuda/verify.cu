@@ -3,9 +3,10 @@
  * is not read back over PCIe to be found identical (the poison and determinism checks). */
 #include "verify.h"
 
-namespace {
+namespace
+{
 
-constexpr int LOCAL = 256;   /* threads per block */
+constexpr int LOCAL = 256; /* threads per block */
 
 /* Count the words of A that differ from OTHER's (from WORD where OTHER is NULL): the NQUADS first 16-byte
  * quads, then the WORDS - 4 * NQUADS words after them one at a time; fold the count and the smallest index
@@ -31,7 +32,7 @@ __global__ void compare_words(const uint32_t *__restrict__ a, const uint32_t *__
             differing++;
             first = min(first, (unsigned long long)i);
         }
-    if (differing) {   /* atomics only where something differs: an equal word costs its reads alone */
+    if (differing) { /* atomics only where something differs: an equal word costs its reads alone */
         atomicAdd(&v->differing, differing);
         atomicMin(&v->first, first);
     }
@@ -44,12 +45,12 @@ cudaError_t vkb_cuda_compare_words(const void *a, const void *other, uint32_t wo
 {
     bool aligned = ((uintptr_t)a | (uintptr_t)other) % 16 == 0;
     uint64_t nquads = aligned ? words / 4 : 0, tail = words - 4 * nquads;
-    uint64_t threads = nquads > tail ? nquads : tail;   /* a thread per quad, and the tail's first threads */
+    uint64_t threads = nquads > tail ? nquads : tail; /* a thread per quad, and the tail's first threads */
     cudaError_t e;
     *out = vkb_cuda_verdict{0, ~0ull};
     if (!words)
         return cudaSuccess;
-    if ((uint64_t)blocks * LOCAL > threads)   /* no more blocks than the work fills */
+    if ((uint64_t)blocks * LOCAL > threads) /* no more blocks than the work fills */
         blocks = (int)((threads + LOCAL - 1) / LOCAL);
     if ((e = cudaMemsetAsync(&v->differing, 0, sizeof v->differing, stream)) != cudaSuccess ||
         (e = cudaMemsetAsync(&v->first, 0xFF, sizeof v->first, stream)) != cudaSuccess)
@@ -61,4 +62,7 @@ cudaError_t vkb_cuda_compare_words(const void *a, const void *other, uint32_t wo
     return cudaStreamSynchronize(stream);
 }
 
-int vkb_cuda_compare_blocks(int sms) { return sms * (2048 / LOCAL); }
+int vkb_cuda_compare_blocks(int sms)
+{
+    return sms * (2048 / LOCAL);
+}

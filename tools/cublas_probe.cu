@@ -17,21 +17,21 @@
 #include <cstring>
 #include <vector>
 
-#define CK(x)                                                                                                  \
-    do {                                                                                                       \
-        cudaError_t e_ = (x);                                                                                  \
-        if (e_ != cudaSuccess) {                                                                               \
-            fprintf(stderr, "cublas_probe: %s: %s\n", #x, cudaGetErrorString(e_));                            \
-            exit(5);                                                                                           \
-        }                                                                                                      \
+#define CK(x)                                                                                                          \
+    do {                                                                                                               \
+        cudaError_t e_ = (x);                                                                                          \
+        if (e_ != cudaSuccess) {                                                                                       \
+            fprintf(stderr, "cublas_probe: %s: %s\n", #x, cudaGetErrorString(e_));                                     \
+            exit(5);                                                                                                   \
+        }                                                                                                              \
     } while (0)
-#define CB(x)                                                                                                  \
-    do {                                                                                                       \
-        cublasStatus_t s_ = (x);                                                                               \
-        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                                     \
-            fprintf(stderr, "cublas_probe: %s: %s\n", #x, cublasGetStatusString(s_));                         \
-            exit(5);                                                                                           \
-        }                                                                                                      \
+#define CB(x)                                                                                                          \
+    do {                                                                                                               \
+        cublasStatus_t s_ = (x);                                                                                       \
+        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                                             \
+            fprintf(stderr, "cublas_probe: %s: %s\n", #x, cublasGetStatusString(s_));                                  \
+            exit(5);                                                                                                   \
+        }                                                                                                              \
     } while (0)
 
 // NVML, loaded at run time (no link against the driver's library)

@@ -18,20 +18,20 @@
 #include "signals.h"
 #include "util.h"
 
-#define TAIL 0.2        /* DRAM's level: latency rising less than this in log-log (15% per doubling: TLB reach) */
-#define SPAN 1.3        /* slopes over at least this factor of footprint: a fine sweep's neighbours are noise */
-#define RISE 1.15       /* the last rise climbs at least this much ... */
-#define DRAM_GAP 1.25   /* ... from a level at least this far below DRAM's (the largest footprint's) */
-#define STEEPER 2.0     /* and is this many times steeper than the tail after it */
-#define NEAR 1.03       /* the cache ends where the rise comes this close to DRAM's level */
-#define TAIL_SPAN 4.0   /* DRAM's level: the tail's line over this factor of footprint from its start */
-#define NEAR_KNEE 1.5  /* the cross-check's steepest part: within this factor of footprint below the knee */
-#define AGREE 1.35      /* the two rules of the rise's end agree within this factor, or it has no clear end */
-#define AGAIN 1.1       /* the two sweeps' knees agree within this factor, or there is no clear knee */
+#define TAIL 0.2      /* DRAM's level: latency rising less than this in log-log (15% per doubling: TLB reach) */
+#define SPAN 1.3      /* slopes over at least this factor of footprint: a fine sweep's neighbours are noise */
+#define RISE 1.15     /* the last rise climbs at least this much ... */
+#define DRAM_GAP 1.25 /* ... from a level at least this far below DRAM's (the largest footprint's) */
+#define STEEPER 2.0   /* and is this many times steeper than the tail after it */
+#define NEAR 1.03     /* the cache ends where the rise comes this close to DRAM's level */
+#define TAIL_SPAN 4.0 /* DRAM's level: the tail's line over this factor of footprint from its start */
+#define NEAR_KNEE 1.5 /* the cross-check's steepest part: within this factor of footprint below the knee */
+#define AGREE 1.35    /* the two rules of the rise's end agree within this factor, or it has no clear end */
+#define AGAIN 1.1     /* the two sweeps' knees agree within this factor, or there is no clear knee */
 #define MAX_POINTS 128
 /* The probe's version: a file written by another (another knee rule) is measured again. */
 #define PROBE_VERSION 4
-#define CACHE_MAX_BYTES (1ull << 36)   /* 64 GiB: no last-level cache is near it; a larger value is no size */
+#define CACHE_MAX_BYTES (1ull << 36) /* 64 GiB: no last-level cache is near it; a larger value is no size */
 #define CACHE_MIN_BYTES 1024ull
 
 /* Y cleaned of noise in place: the median of each point and its neighbours (one stray point goes; a monotone
@@ -109,14 +109,14 @@ uint64_t vkb_cache_knee(const double *bytes, const double *ns, int n, vkb_cache_
     for (t = n - 1; t > 0 && slope(x, y, n, t, -1) < TAIL; t--)
         ;
     if (t >= n - 1)
-        return 0;   /* the sweep ends on a rise: DRAM is not reached */
+        return 0; /* the sweep ends on a rise: DRAM is not reached */
     /* the last rise to it, back to the level before (the whole cache, or a split L2's far partition: the H100's
      * near partition overflows first, and that earlier rise is not the cache's end) */
     for (r = t; r > 0 && slope(x, y, n, r, -1) >= TAIL; r--)
         ;
     if (r == t || y[t] - y[r] < log(RISE) || y[n - 1] - y[r] < log(DRAM_GAP))
         return 0;
-    for (int i = r; i < t; i++) {   /* its steepest part, between neighbours (smoothed: a stray point is gone) */
+    for (int i = r; i < t; i++) { /* its steepest part, between neighbours (smoothed: a stray point is gone) */
         double s = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
         if (k < 0 || s > s1) {
             k = i;
@@ -125,7 +125,7 @@ uint64_t vkb_cache_knee(const double *bytes, const double *ns, int n, vkb_cache_
     }
     s2 = slope(x, y, n, t, 1);
     if (s1 < STEEPER * (s2 > 0.05 ? s2 : 0.05))
-        return 0;   /* a steady climb: no edge to read a size off */
+        return 0; /* a steady climb: no edge to read a size off */
     /* the cache ends where the rise comes within NEAR of DRAM's level: the tail's line (least squares over
      * TAIL_SPAN of footprint from its start, extended back), crossed between the last point clearly below it and
      * the next. A crossing, not a slope: the H100's gradual rise with 1% noise on every point reads within 15% of
@@ -179,7 +179,7 @@ int vkb_cache_path(const vkb_caps *caps, char *path, size_t len)
         used += (size_t)snprintf(path + used, len - used, "%02x", caps->uuid[i]);
     if (used < len)
         used += (size_t)snprintf(path + used, len - used, ".json");
-    return used < len && used < VKB_CACHE_PATH_MAX ? 0 : -1;   /* cut short: no file, never a prefix of it */
+    return used < len && used < VKB_CACHE_PATH_MAX ? 0 : -1; /* cut short: no file, never a prefix of it */
 }
 
 /* TEXT (CAP bytes) from PATH, a regular file only: never a FIFO (no hang), a device or a link (O_NOFOLLOW).
@@ -269,7 +269,7 @@ int vkb_cache_read(const vkb_caps *caps, uint64_t *size)
         d[1 + strlen(driver)] != '"' || !(v = top_value(text, "cache_bytes")))
         return 0;
     if (strncmp(v, "null", 4) == 0 && v[4] && strchr(" \t\r\n,}", v[4]))
-        return 1;   /* measured: no clear knee */
+        return 1; /* measured: no clear knee */
     if (!json_uint(v, &bytes) || bytes < CACHE_MIN_BYTES || bytes > CACHE_MAX_BYTES)
         return 0;
     *size = bytes;
@@ -307,7 +307,7 @@ int vkb_cache_save(const vkb_caps *caps, uint64_t size, const double *bytes, con
     if (vkb_cache_path(caps, path, sizeof path))
         return -1;
     if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return -1;   /* a link, a FIFO, a folder: someone else's, left as it is */
+        return -1; /* a link, a FIFO, a folder: someone else's, left as it is */
     make_dirs(path);
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
     if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
@@ -319,15 +319,15 @@ int vkb_cache_save(const vkb_caps *caps, uint64_t size, const double *bytes, con
     }
     json_escape(caps->name, name, sizeof name);
     json_escape(caps->driver, driver, sizeof driver);
-    fprintf(f, "{\"probe_version\": %d, \"device\": \"%s\", \"driver\": \"%s\", \"cache_bytes\": ", PROBE_VERSION,
-            name, driver);
+    fprintf(f, "{\"probe_version\": %d, \"device\": \"%s\", \"driver\": \"%s\", \"cache_bytes\": ", PROBE_VERSION, name,
+            driver);
     if (size)
         fprintf(f, "%llu", (unsigned long long)size);
     else
         fputs("null", f);
     fprintf(f, ",\n \"how\": \"vkbench cache.chase: the knee of ns per load over footprints (null: no clear "
-            "knee); points: [bytes, ns], each sweep in order of footprint, the second after the first\",\n "
-            "\"points\": [");
+               "knee); points: [bytes, ns], each sweep in order of footprint, the second after the first\",\n "
+               "\"points\": [");
     for (int i = 0; i < n; i++)
         fprintf(f, "%s[%.0f, %.4g]", i ? ", " : "", bytes[i], ns[i]);
     fprintf(f, "]}\n");
@@ -388,21 +388,23 @@ static void chase_points(vkb_backend *vk, const int64_t *f, int n, double *ns)
 static double fake_chase(long kind, double bytes, int sweep)
 {
     static const double h100[][2] = {
-        {1024, 24.4}, {2048, 24.6}, {4096, 25.1}, {8192, 26.1}, {16384, 28.1}, {32768, 32.0}, {65536, 39.8},
-        {131072, 55.0}, {262144, 126.4}, {524288, 149.8}, {1048576, 150.0}, {2097152, 150.0}, {4194304, 150.1},
-        {8388608, 150.5}, {9437184, 150.8}, {10616832, 151.4}, {11943936, 151.7}, {13436928, 152.2}, {15116288,
-        152.4}, {17006592, 152.7}, {19131392, 153.0}, {21523456, 156.7}, {24213504, 165.7}, {27240448, 194.4},
-        {30645248, 241.8}, {34476032, 267.5}, {38785024, 276.2}, {43633664, 281.1}, {49087488, 325.5},
-        {55223296, 336.7}, {62126080, 342.7}, {69892096, 346.4}, {78628864, 348.5}, {88457216, 350.6},
-        {99514368, 352.1}, {111953920, 352.7}, {125947904, 354.8}, {141691904, 355.6}, {159403008, 355.6},
-        {179328000, 355.7}, {201744384, 356.7}, {226962432, 356.1}, {255332352, 355.8}};
-    static const double split[][2] = {   /* {bytes, ns} */
-        {1024, 20}, {262144, 40}, {1 << 20, 100}, {2 << 20, 101}, {2.5 * (1 << 20), 158}, {8 << 20, 165},
-        {8.5 * (1 << 20), 280}, {64 << 20, 300}};
-    const double (*curve)[2] = kind == 5 ? h100 : split;
+        {1024, 24.4},       {2048, 24.6},       {4096, 25.1},       {8192, 26.1},       {16384, 28.1},
+        {32768, 32.0},      {65536, 39.8},      {131072, 55.0},     {262144, 126.4},    {524288, 149.8},
+        {1048576, 150.0},   {2097152, 150.0},   {4194304, 150.1},   {8388608, 150.5},   {9437184, 150.8},
+        {10616832, 151.4},  {11943936, 151.7},  {13436928, 152.2},  {15116288, 152.4},  {17006592, 152.7},
+        {19131392, 153.0},  {21523456, 156.7},  {24213504, 165.7},  {27240448, 194.4},  {30645248, 241.8},
+        {34476032, 267.5},  {38785024, 276.2},  {43633664, 281.1},  {49087488, 325.5},  {55223296, 336.7},
+        {62126080, 342.7},  {69892096, 346.4},  {78628864, 348.5},  {88457216, 350.6},  {99514368, 352.1},
+        {111953920, 352.7}, {125947904, 354.8}, {141691904, 355.6}, {159403008, 355.6}, {179328000, 355.7},
+        {201744384, 356.7}, {226962432, 356.1}, {255332352, 355.8}};
+    static const double split[][2] = {
+        /* {bytes, ns} */
+        {1024, 20},     {262144, 40},           {1 << 20, 100}, {2 << 20, 101}, {2.5 * (1 << 20), 158},
+        {8 << 20, 165}, {8.5 * (1 << 20), 280}, {64 << 20, 300}};
+    const double(*curve)[2] = kind == 5 ? h100 : split;
     const int n = kind == 5 ? (int)VKB_COUNT(h100) : (int)VKB_COUNT(split);
     double ns = curve[n - 1][1];
-    uint64_t h = (uint64_t)bytes * 0x9E3779B97F4A7C15ull;   /* noise fixed per footprint: the test repeats */
+    uint64_t h = (uint64_t)bytes * 0x9E3779B97F4A7C15ull; /* noise fixed per footprint: the test repeats */
     if (kind == 3)
         return 100 * pow(1.1, log2(bytes / 1024));
     if (kind == 4 && sweep == 1)
@@ -427,7 +429,7 @@ static void measure_into(vkb_backend *vk, int64_t *f, int m, double *fb, double 
             ns[j] = fake_chase(kind, (double)f[j], sweep);
     else
         chase_points(vk, f, m, ns);
-    for (int j = 0; j < m; j++) {   /* insertion in order of footprint */
+    for (int j = 0; j < m; j++) { /* insertion in order of footprint */
         int at = *n;
         while (at > 0 && fb[at - 1] > (double)f[j])
             at--;
@@ -467,12 +469,13 @@ static uint64_t sweep_once(vkb_backend *vk, int64_t last, double *fb, double *ns
         size = vkb_cache_knee(fb, ns, *n, NULL);
         if (size && ((double)size < rise.lo || (double)size > rise.hi)) {
             vkb_note("the cache probe's knee moved from %llu KiB to %llu KiB with finer points, out of the rise "
-                     "(%.0f to %.0f KiB): no clear knee", (unsigned long long)(coarse >> 10),
-                     (unsigned long long)(size >> 10), rise.lo / 1024, rise.hi / 1024);
+                     "(%.0f to %.0f KiB): no clear knee",
+                     (unsigned long long)(coarse >> 10), (unsigned long long)(size >> 10), rise.lo / 1024,
+                     rise.hi / 1024);
             size = 0;
         }
     }
-    if (vkb_verbose) {   /* the curve the size was read off (also in the file) */
+    if (vkb_verbose) { /* the curve the size was read off (also in the file) */
         char line[64 * 32];
         size_t used = 0;
         for (int i = 0; i < *n && used < sizeof line; i++)
@@ -500,16 +503,17 @@ void vkb_cache_measure(vkb_backend *vk)
     if ((vk->caps.cache_bytes && !refresh) || (env && strcmp(env, "0") == 0))
         return;
     if (!refresh && vkb_cache_read(&vk->caps, &size)) {
-        vk->caps.cache_bytes = size;   /* 0: measured before, no clear knee: fits stays unknown */
+        vk->caps.cache_bytes = size; /* 0: measured before, no clear knee: fits stays unknown */
         vk->caps.cache_measured = size != 0;
         return;
     }
     vkb_cache_path(&vk->caps, path, sizeof path);
     vkb_note("measuring the last-level cache of %s with cache.chase, once (kept in %s; VKB_CACHE_PROBE=refresh "
-             "measures again, =0 skips it)", vk->caps.name,
+             "measures again, =0 skips it)",
+             vk->caps.name,
              path[0] ? path : "no file: HOME or XDG_CACHE_HOME, an absolute path under 1024 bytes, has none");
     size = sweep_once(vk, last, fb, ns, &n, 0);
-    if (size && !vkb_stop_signal()) {   /* the second sweep's points after the first's: the file keeps both */
+    if (size && !vkb_stop_signal()) { /* the second sweep's points after the first's: the file keeps both */
         again = sweep_once(vk, last, fb + n, ns + n, &n2, 1);
         if (!again || fabs(log((double)again / (double)size)) > log(AGAIN)) {
             vkb_note("the cache probe's two sweeps read %llu and %llu KiB: no clear knee",
@@ -528,8 +532,9 @@ void vkb_cache_measure(vkb_backend *vk)
         }
     if (!size)
         vkb_note("the cache probe found no clear step up to DRAM's latency below %lld MiB: fits stays unknown "
-                 "(kept as unknown)", (long long)(last >> 20));
-    else if (vk->caps.cache_bytes)   /* CUDA said: its word stands, the measurement is kept beside it */
+                 "(kept as unknown)",
+                 (long long)(last >> 20));
+    else if (vk->caps.cache_bytes) /* CUDA said: its word stands, the measurement is kept beside it */
         vkb_note("the cache probe measured %llu KiB; CUDA reports %llu KiB (used for fits)",
                  (unsigned long long)(size >> 10), (unsigned long long)(vk->caps.cache_bytes >> 10));
     else

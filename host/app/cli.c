@@ -79,8 +79,7 @@ static void vkb_cli_usage(FILE *out)
           "limits; 5 another API error; 6 a result file or stdout could not be written; 128 + the signal that\n"
           "stopped the run (129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM).\n",
           out);
-    fputs("health: 0 keep the node; 1 take it out of service; 7 could not judge; 2 usage error.\n",
-          out);
+    fputs("health: 0 keep the node; 1 take it out of service; 7 could not judge; 2 usage error.\n", out);
 }
 
 void vkb_cli_run_usage(FILE *out)
@@ -106,9 +105,9 @@ void vkb_cli_run_usage(FILE *out)
         /* dims that count the same thing share one entry: "--rows, --cols: matrix side" */
         for (int d = 0; d < f->ndims && uused < sizeof units; d++) {
             int last = d + 1 == f->ndims || !f->units[d] || !f->units[d + 1] || strcmp(f->units[d], f->units[d + 1]);
-            uused += (size_t)snprintf(units + uused, sizeof units - uused, "--%s%s%s%s", f->dims[d],
-                                      last ? ": " : ", ", last ? (f->units[d] ? f->units[d] : "?") : "",
-                                      last && d + 1 < f->ndims ? "; " : "");
+            uused +=
+                (size_t)snprintf(units + uused, sizeof units - uused, "--%s%s%s%s", f->dims[d], last ? ": " : ", ",
+                                 last ? (f->units[d] ? f->units[d] : "?") : "", last && d + 1 < f->ndims ? "; " : "");
         }
         fprintf(out, "  %-24s %-22s %s\n  %-24s (%s)\n", f->name, flags, f->summary, "", units);
     }
@@ -163,7 +162,8 @@ static int parse_value(const char *s, int64_t min, int64_t *out, char *err, size
         unsigned long long v;
         char *end;
         switch (s[n - 1]) {
-        case 'K': case 'k': shift = 10; break;
+        case 'K':
+        case 'k': shift = 10; break;
         case 'M': shift = 20; break;
         case 'G': shift = 30; break;
         }
@@ -301,19 +301,45 @@ int vkb_cli_variant_selected(const char *sel, const char *family, const char *na
 }
 
 enum {
-    OPT_VARIANT = 256, OPT_DEVICE, OPT_BACKEND, OPT_JSON, OPT_CSV, OPT_REPS, OPT_COLD, OPT_VALIDATION,
-    OPT_WARMUP, OPT_BUDGET, OPT_SEED, OPT_SPEC, OPT_VERSION, OPT_WIDE, OPT_SASS, OPT_DRY_RUN, OPT_SUBGROUP_SIZE,
+    OPT_VARIANT = 256,
+    OPT_DEVICE,
+    OPT_BACKEND,
+    OPT_JSON,
+    OPT_CSV,
+    OPT_REPS,
+    OPT_COLD,
+    OPT_VALIDATION,
+    OPT_WARMUP,
+    OPT_BUDGET,
+    OPT_SEED,
+    OPT_SPEC,
+    OPT_VERSION,
+    OPT_WIDE,
+    OPT_SASS,
+    OPT_DRY_RUN,
+    OPT_SUBGROUP_SIZE,
     OPT_DIM /* + VKB_DIM_* */
 };
 
-enum { OPT_REPEAT = 512, OPT_ROBUSTNESS, OPT_EXPECT, OPT_BASELINE, OPT_ALLOW_CPU, OPT_PROM };   /* apart from the list above, whose last entry opens the size flags' range */
+enum {
+    OPT_REPEAT = 512,
+    OPT_ROBUSTNESS,
+    OPT_EXPECT,
+    OPT_BASELINE,
+    OPT_ALLOW_CPU,
+    OPT_PROM
+};                          /* apart from the list above, whose last entry opens the size flags' range */
 enum { OPT_SCOPED = 1024 }; /* + the index of a --FAMILY.FLAG in scoped_flags */
 
 #define SCOPED_FLAGS_MAX 256
 
 /* --FAMILY.FLAG for each family's size flags (and --FAMILY.size where it has an extent), made once from the family
  * table: getopt_long then parses them as it does every other option. */
-static struct { char name[64]; const char *family; int dim; } scoped_flags[SCOPED_FLAGS_MAX];
+static struct {
+    char name[64];
+    const char *family;
+    int dim;
+} scoped_flags[SCOPED_FLAGS_MAX];
 static int nscoped_flags = -1;
 
 static int dim_of(const char *flag)
@@ -326,7 +352,7 @@ static int dim_of(const char *flag)
 
 static void scoped_add(const char *family, int dim)
 {
-    if (nscoped_flags >= SCOPED_FLAGS_MAX) {   /* a programmer's invariant: the table outgrew the array */
+    if (nscoped_flags >= SCOPED_FLAGS_MAX) { /* a programmer's invariant: the table outgrew the array */
         fprintf(stderr, "vkbench: internal error: more than %d --FAMILY.FLAG options\n", SCOPED_FLAGS_MAX);
         abort();
     }
@@ -412,8 +438,7 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, d
 }
 
 /* A whole number from LO to HI, exactly (decimal digits only: no rounding through a double). */
-static int parse_whole(const char *flag, const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char *err,
-                       size_t len)
+static int parse_whole(const char *flag, const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char *err, size_t len)
 {
     unsigned long long v;
     errno = 0;
@@ -502,28 +527,41 @@ static int parse_spec(const char *text, vkb_args *a, char *err, size_t len)
 int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
 {
     static const char *commands[] = {"run", "validate", "devices", "list", "health"};
-    static const struct option fixed[] = {
-        {"variant", required_argument, 0, OPT_VARIANT}, {"device", required_argument, 0, OPT_DEVICE},
-        {"backend", required_argument, 0, OPT_BACKEND}, {"json", required_argument, 0, OPT_JSON},
-        {"csv", required_argument, 0, OPT_CSV},         {"reps", required_argument, 0, OPT_REPS},
-        {"cold", no_argument, 0, OPT_COLD},             {"validation", optional_argument, 0, OPT_VALIDATION},
-        {"warmup-ms", required_argument, 0, OPT_WARMUP}, {"budget-ms", required_argument, 0, OPT_BUDGET},
-        {"seed", required_argument, 0, OPT_SEED},       {"version", no_argument, 0, OPT_VERSION},
-        {"spec", required_argument, 0, OPT_SPEC},       {"sass", required_argument, 0, OPT_SASS},       {"wide", no_argument, 0, OPT_WIDE},
-        {"dry-run", no_argument, 0, OPT_DRY_RUN},
-        {"repeat", required_argument, 0, OPT_REPEAT},
-        {"subgroup-size", required_argument, 0, OPT_SUBGROUP_SIZE},
-        {"robustness", required_argument, 0, OPT_ROBUSTNESS},
-        {"expect", required_argument, 0, OPT_EXPECT},   {"baseline", required_argument, 0, OPT_BASELINE},
-        {"allow-cpu", no_argument, 0, OPT_ALLOW_CPU},   {"prom", required_argument, 0, OPT_PROM},
-        {"verbose", no_argument, 0, 'v'},               {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},
-        {"n", required_argument, 0, OPT_DIM + VKB_DIM_N},       {"m", required_argument, 0, OPT_DIM + VKB_DIM_M},
-        {"k", required_argument, 0, OPT_DIM + VKB_DIM_K},       {"rows", required_argument, 0, OPT_DIM + VKB_DIM_ROWS},
-        {"cols", required_argument, 0, OPT_DIM + VKB_DIM_COLS}, {"size", required_argument, 0, OPT_DIM + VKB_DIM_SIZE},
-        {"stride", required_argument, 0, OPT_DIM + VKB_DIM_STRIDE},
-        {"offset", required_argument, 0, OPT_DIM + VKB_DIM_OFFSET},
-        {"width", required_argument, 0, OPT_DIM + VKB_DIM_WIDTH}};
+    static const struct option fixed[] = {{"variant", required_argument, 0, OPT_VARIANT},
+                                          {"device", required_argument, 0, OPT_DEVICE},
+                                          {"backend", required_argument, 0, OPT_BACKEND},
+                                          {"json", required_argument, 0, OPT_JSON},
+                                          {"csv", required_argument, 0, OPT_CSV},
+                                          {"reps", required_argument, 0, OPT_REPS},
+                                          {"cold", no_argument, 0, OPT_COLD},
+                                          {"validation", optional_argument, 0, OPT_VALIDATION},
+                                          {"warmup-ms", required_argument, 0, OPT_WARMUP},
+                                          {"budget-ms", required_argument, 0, OPT_BUDGET},
+                                          {"seed", required_argument, 0, OPT_SEED},
+                                          {"version", no_argument, 0, OPT_VERSION},
+                                          {"spec", required_argument, 0, OPT_SPEC},
+                                          {"sass", required_argument, 0, OPT_SASS},
+                                          {"wide", no_argument, 0, OPT_WIDE},
+                                          {"dry-run", no_argument, 0, OPT_DRY_RUN},
+                                          {"repeat", required_argument, 0, OPT_REPEAT},
+                                          {"subgroup-size", required_argument, 0, OPT_SUBGROUP_SIZE},
+                                          {"robustness", required_argument, 0, OPT_ROBUSTNESS},
+                                          {"expect", required_argument, 0, OPT_EXPECT},
+                                          {"baseline", required_argument, 0, OPT_BASELINE},
+                                          {"allow-cpu", no_argument, 0, OPT_ALLOW_CPU},
+                                          {"prom", required_argument, 0, OPT_PROM},
+                                          {"verbose", no_argument, 0, 'v'},
+                                          {"quiet", no_argument, 0, 'q'},
+                                          {"help", no_argument, 0, 'h'},
+                                          {"n", required_argument, 0, OPT_DIM + VKB_DIM_N},
+                                          {"m", required_argument, 0, OPT_DIM + VKB_DIM_M},
+                                          {"k", required_argument, 0, OPT_DIM + VKB_DIM_K},
+                                          {"rows", required_argument, 0, OPT_DIM + VKB_DIM_ROWS},
+                                          {"cols", required_argument, 0, OPT_DIM + VKB_DIM_COLS},
+                                          {"size", required_argument, 0, OPT_DIM + VKB_DIM_SIZE},
+                                          {"stride", required_argument, 0, OPT_DIM + VKB_DIM_STRIDE},
+                                          {"offset", required_argument, 0, OPT_DIM + VKB_DIM_OFFSET},
+                                          {"width", required_argument, 0, OPT_DIM + VKB_DIM_WIDTH}};
     static struct option opts[sizeof fixed / sizeof *fixed + SCOPED_FLAGS_MAX + 1];
     int c;
     uint64_t whole;
@@ -531,7 +569,8 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
     scoped_build();
     memcpy(opts, fixed, sizeof fixed);
     for (int i = 0; i < nscoped_flags; i++)
-        opts[sizeof fixed / sizeof *fixed + i] = (struct option){scoped_flags[i].name, required_argument, 0, OPT_SCOPED + i};
+        opts[sizeof fixed / sizeof *fixed + i] =
+            (struct option){scoped_flags[i].name, required_argument, 0, OPT_SCOPED + i};
 
     memset(a, 0, sizeof *a);
     a->command = "suite";
@@ -569,8 +608,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             else
                 vkb_cli_usage(stdout);
             return 1;
-        case OPT_VERSION:
-            return 1;
+        case OPT_VERSION: return 1;
         case 'v': a->verbose = 1; break;
         case 'q': a->quiet = 1; break;
         case OPT_VARIANT:
@@ -641,7 +679,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                 return -1;
             break;
         case OPT_SASS: a->sass_dir = optarg; break;
-        case OPT_SUBGROUP_SIZE:   /* Vulkan: a power of two (VUID-...-requiredSubgroupSize-02760); 128 is the most any has */
+        case OPT_SUBGROUP_SIZE: /* Vulkan: a power of two (VUID-...-requiredSubgroupSize-02760); 128 is the most any has */
             if (parse_whole("subgroup-size", optarg, 1, 128, &whole, err, len) || (whole & (whole - 1)) != 0) {
                 snprintf(err, len, "--subgroup-size wants a power of two from 1 to 128, not '%.40s'", optarg);
                 return -1;
@@ -671,12 +709,8 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             }
             a->prom_path = optarg;
             break;
-        case ':':
-            snprintf(err, len, "%s needs a value", argv[optind - 1]);
-            return -1;
-        case '?':
-            snprintf(err, len, "unknown option '%s'", argv[optind - 1]);
-            return -1;
+        case ':': snprintf(err, len, "%s needs a value", argv[optind - 1]); return -1;
+        case '?': snprintf(err, len, "unknown option '%s'", argv[optind - 1]); return -1;
         default:
             if (c >= OPT_DIM && c < OPT_DIM + VKB_DIM_COUNT) {
                 if (store_sizes(a, NULL, c - OPT_DIM, optarg, err, len))
@@ -684,8 +718,8 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                 break;
             }
             if (c >= OPT_SCOPED && c < OPT_SCOPED + nscoped_flags) {
-                if (store_sizes(a, scoped_flags[c - OPT_SCOPED].family, scoped_flags[c - OPT_SCOPED].dim, optarg,
-                                err, len))
+                if (store_sizes(a, scoped_flags[c - OPT_SCOPED].family, scoped_flags[c - OPT_SCOPED].dim, optarg, err,
+                                len))
                     return -1;
                 break;
             }
@@ -698,15 +732,20 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         return -1;
     }
     if ((a->expect || a->baseline_path || a->allow_cpu || a->prom_path) && strcmp(a->command, "health") != 0) {
-        snprintf(err, len, "--%s goes with `vkbench health`", a->expect ? "expect" : a->baseline_path ? "baseline"
-                 : a->prom_path ? "prom" : "allow-cpu");
+        snprintf(err, len, "--%s goes with `vkbench health`",
+                 a->expect          ? "expect"
+                 : a->baseline_path ? "baseline"
+                 : a->prom_path     ? "prom"
+                                    : "allow-cpu");
         return -1;
     }
     if (strcmp(a->command, "validate") == 0 && (a->budget_ms >= 0 || a->warmup_ms >= 0 || a->reps || a->cold)) {
         /* validate times nothing: a timing flag would be silently ignored (--budget-ms 100 was) */
         snprintf(err, len, "%s sets the timing, and validate times nothing: it goes with run or the default suite",
-                 a->budget_ms >= 0 ? "--budget-ms" : a->warmup_ms >= 0 ? "--warmup-ms" : a->reps ? "--reps"
-                 : "--cold");
+                 a->budget_ms >= 0   ? "--budget-ms"
+                 : a->warmup_ms >= 0 ? "--warmup-ms"
+                 : a->reps           ? "--reps"
+                                     : "--cold");
         return -1;
     }
     if (strcmp(a->command, "run") && strcmp(a->command, "validate") && strcmp(a->command, "suite")) {
@@ -715,8 +754,10 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         while (d < VKB_DIM_COUNT && !a->dims[d].n)
             d++;
         if (d < VKB_DIM_COUNT || a->nscoped) {
-            snprintf(err, len, "--%s%s%s sets a size, and %s runs none: it goes with run, validate or the default "
-                     "suite", d < VKB_DIM_COUNT ? "" : a->scoped[0].family, d < VKB_DIM_COUNT ? "" : ".",
+            snprintf(err, len,
+                     "--%s%s%s sets a size, and %s runs none: it goes with run, validate or the default "
+                     "suite",
+                     d < VKB_DIM_COUNT ? "" : a->scoped[0].family, d < VKB_DIM_COUNT ? "" : ".",
                      vkb_dim_flags[d < VKB_DIM_COUNT ? d : a->scoped[0].dim], a->command);
             return -1;
         }

@@ -20,7 +20,14 @@ typedef struct vkb_list {
 
 /* Size flags every family draws its dims from. */
 enum {
-    VKB_DIM_N, VKB_DIM_M, VKB_DIM_K, VKB_DIM_ROWS, VKB_DIM_COLS, VKB_DIM_STRIDE, VKB_DIM_OFFSET, VKB_DIM_WIDTH,
+    VKB_DIM_N,
+    VKB_DIM_M,
+    VKB_DIM_K,
+    VKB_DIM_ROWS,
+    VKB_DIM_COLS,
+    VKB_DIM_STRIDE,
+    VKB_DIM_OFFSET,
+    VKB_DIM_WIDTH,
     VKB_DIM_SIZE, /* sets every dim a family has that is not given */
     VKB_DIM_COUNT
 };
@@ -31,42 +38,42 @@ extern const char *const vkb_dim_flags[VKB_DIM_COUNT]; /* "n", "m", "k", "rows",
 /* --FAMILY.FLAG LIST (--copy.n 1M, --transpose.size 8192): a size flag for one family only, where the same
  * flag would count different things in the families of one run. */
 typedef struct vkb_scoped_size {
-    const char *family;             /* the family's name */
-    int dim;                        /* VKB_DIM_* */
+    const char *family; /* the family's name */
+    int dim;            /* VKB_DIM_* */
     vkb_list list;
 } vkb_scoped_size;
 
 typedef struct vkb_args {
-    const char *command;            /* "suite" (none given), "run", "validate", "devices", "list", "health" */
-    const char *families[16];       /* positional FAMILY arguments */
+    const char *command;      /* "suite" (none given), "run", "validate", "devices", "list", "health" */
+    const char *families[16]; /* positional FAMILY arguments */
     int nfamilies;
-    const char *variants;           /* --variant: "a,b" or "family/a,..." or "all"; NULL = all */
-    const char *device;             /* --device: index or name substring; NULL = default */
-    const char *backend;            /* --backend: vulkan, cuda or all; NULL = default */
-    const char *json_path;          /* --json PATH or "-" for stdout */
-    const char *csv_path;           /* --csv PATH */
-    int reps;                       /* --reps N: fixed count; 0 = until the spread settles */
-    int cold;                       /* --cold */
-    int validation;                 /* --validation: 0 off, 1 core, 2 core + synchronization */
-    double warmup_ms, budget_ms;    /* < 0: the defaults */
+    const char *variants;        /* --variant: "a,b" or "family/a,..." or "all"; NULL = all */
+    const char *device;          /* --device: index or name substring; NULL = default */
+    const char *backend;         /* --backend: vulkan, cuda or all; NULL = default */
+    const char *json_path;       /* --json PATH or "-" for stdout */
+    const char *csv_path;        /* --csv PATH */
+    int reps;                    /* --reps N: fixed count; 0 = until the spread settles */
+    int cold;                    /* --cold */
+    int validation;              /* --validation: 0 off, 1 core, 2 core + synchronization */
+    double warmup_ms, budget_ms; /* < 0: the defaults */
     uint64_t seed;
     int verbose, quiet;
-    int wide;                       /* --wide: tables may exceed 100 columns */
-    int dry_run;                    /* --dry-run: print the work plan, check every case, run nothing */
-    int repeat;                     /* --repeat N: each case N times, in rounds; 0 = once (no repeat field) */
-    vkb_list dims[VKB_DIM_COUNT];   /* n == 0: not given */
+    int wide;                               /* --wide: tables may exceed 100 columns */
+    int dry_run;                            /* --dry-run: print the work plan, check every case, run nothing */
+    int repeat;                             /* --repeat N: each case N times, in rounds; 0 = once (no repeat field) */
+    vkb_list dims[VKB_DIM_COUNT];           /* n == 0: not given */
     vkb_scoped_size scoped[VKB_SCOPED_MAX]; /* --FAMILY.FLAG: each (family, flag) once, the last given */
     int nscoped;
-    vkb_spec_value spec[8];         /* --spec NAME=V,...: constants overridden in the variants' shaders */
+    vkb_spec_value spec[8]; /* --spec NAME=V,...: constants overridden in the variants' shaders */
     int nspec;
-    const char *sass_dir;           /* --sass DIR: machine code of every pipeline and CUDA twin; NULL = off */
-    uint32_t subgroup_size;         /* --subgroup-size N: every kernel's required subgroup size; 0 = the device's */
-    int robustness_off;             /* --robustness disabled: Vulkan pipelines without the driver's bounds checks */
-    const char *expect;             /* health --expect: "8" or "H100:4,A100:4"; NULL: any number of GPUs */
-    const char *baseline_path;      /* health --baseline FILE: speed judged against it; NULL: reported only */
-    const char *prom_path;          /* health --prom PATH: the verdict as Prometheus text */
-    int allow_cpu;                  /* health --allow-cpu: CPU implementations count as GPUs */
-    char beyond[120];               /* the first size list holding a size above 2^50, as typed ("--n 2^60") */
+    const char *sass_dir;      /* --sass DIR: machine code of every pipeline and CUDA twin; NULL = off */
+    uint32_t subgroup_size;    /* --subgroup-size N: every kernel's required subgroup size; 0 = the device's */
+    int robustness_off;        /* --robustness disabled: Vulkan pipelines without the driver's bounds checks */
+    const char *expect;        /* health --expect: "8" or "H100:4,A100:4"; NULL: any number of GPUs */
+    const char *baseline_path; /* health --baseline FILE: speed judged against it; NULL: reported only */
+    const char *prom_path;     /* health --prom PATH: the verdict as Prometheus text */
+    int allow_cpu;             /* health --allow-cpu: CPU implementations count as GPUs */
+    char beyond[120];          /* the first size list holding a size above 2^50, as typed ("--n 2^60") */
 } vkb_args;
 
 /* Parse ARGV. Returns 0 on success, 1 when help or version was printed (exit 0), -1 on a usage error

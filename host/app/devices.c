@@ -35,7 +35,7 @@ int vkb_devices_parse(const char *text, int *out)
         size_t next = strcspn(p, ","), len = next;
         const char *item = p;
         int from = n, digits;
-        while (len && isspace((unsigned char)*item))   /* "0, 1": the spaces around an item are no part of it */
+        while (len && isspace((unsigned char)*item)) /* "0, 1": the spaces around an item are no part of it */
             item++, len--;
         while (len && isspace((unsigned char)item[len - 1]))
             len--;
@@ -74,14 +74,14 @@ int vkb_devices_parse(const char *text, int *out)
 
 /* What the device threads share. */
 static struct {
-    pthread_mutex_t lock;       /* recursive: a fatal error inside a sink call may end the sinks at exit */
+    pthread_mutex_t lock; /* recursive: a fatal error inside a sink call may end the sinks at exit */
     pthread_cond_t changed;
-    int turn;                   /* the device whose setup runs now */
-    int ready;                  /* devices set up */
-    int go;                     /* 1: run; -1: stop after setup */
-    int finished, ndevices;     /* devices done with their work, of how many */
+    int turn;               /* the device whose setup runs now */
+    int ready;              /* devices set up */
+    int go;                 /* 1: run; -1: stop after setup */
+    int finished, ndevices; /* devices done with their work, of how many */
     const vkb_devices_hooks *hooks;
-    int running;                /* the shared sinks have begun and not ended: an exit must end them */
+    int running; /* the shared sinks have begun and not ended: an exit must end them */
 } g = {.changed = PTHREAD_COND_INITIALIZER};
 
 /* A shared sink seen from one device's runner: whole results, one at a time; begin and end are the caller's. */
@@ -94,7 +94,7 @@ static void proxy_result(vkb_sink *s, const vkb_result *res)
 {
     shared_proxy *p = s->impl;
     pthread_mutex_lock(&g.lock);
-    p->inner->result(p->inner, res);   /* a file error inside the sink ends the process (outfile.c) */
+    p->inner->result(p->inner, res); /* a file error inside the sink ends the process (outfile.c) */
     pthread_mutex_unlock(&g.lock);
 }
 
@@ -219,7 +219,7 @@ static void *device_thread(void *arg)
     while (g.turn != d->slot)
         pthread_cond_wait(&g.changed, &g.lock);
     pthread_mutex_unlock(&g.lock);
-    g.hooks->setup(d);   /* serial: volk, the CUDA module and the messages of a bad request, one device at a time */
+    g.hooks->setup(d); /* serial: volk, the CUDA module and the messages of a bad request, one device at a time */
     pthread_mutex_lock(&g.lock);
     g.turn++;
     g.ready++;
@@ -260,7 +260,7 @@ static void run_device(vkb_device_run *d)
     if (d->error)
         vkb_leave_failed_state();
     if (d->error && !d->error->stopped && g.hooks->several)
-        vkb_error("%s%s", d->prefix, d->error->message);   /* now: the other devices may run for minutes */
+        vkb_error("%s%s", d->prefix, d->error->message); /* now: the other devices may run for minutes */
 }
 
 /* A fatal error outside the devices' catch points (a worker thread's, the main thread's) still closes the
@@ -290,7 +290,7 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
     pthread_mutexattr_settype(&recursive, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&g.lock, &recursive);
     if (n > 1)
-        vkb_vulkan_several();   /* one device keeps direct pointers into its driver (dispatch latency rows) */
+        vkb_vulkan_several(); /* one device keeps direct pointers into its driver (dispatch latency rows) */
     g.hooks = hooks;
     g.ndevices = n;
     for (int i = 0; i < n; i++) {
@@ -326,12 +326,12 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
         for (int b = 0; b < r->nall; b++)
             all[nall++] = r->all[b];
         total.cases += runs[i].plan.cases;
-        total.families = runs[i].plan.families;   /* one selection, run on each device */
+        total.families = runs[i].plan.families; /* one selection, run on each device */
         total.shapes += runs[i].plan.shapes;
         total.variants += runs[i].plan.variants;
         total.backends += runs[i].plan.backends;
         if (runs[i].plan.estimate_s > total.estimate_s)
-            total.estimate_s = runs[i].plan.estimate_s;   /* they run at the same time */
+            total.estimate_s = runs[i].plan.estimate_s; /* they run at the same time */
         set.paired |= runs[i].set.paired;
     }
     for (int s = 0; s < hooks->nshared; s++)
@@ -339,7 +339,7 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
             hooks->shared[s]->begin(hooks->shared[s], &set, all, nall, &total);
     g.running = 1;
     atexit(end_at_exit);
-    vkb_parallel_share(n);   /* n device threads work; the helpers of all of them stay within the cores */
+    vkb_parallel_share(n); /* n device threads work; the helpers of all of them stay within the cores */
     g.go = 1;
     pthread_cond_broadcast(&g.changed);
     pthread_mutex_unlock(&g.lock);
@@ -351,7 +351,7 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
     for (int i = 0; i < n; i++) {
         const vkb_backend_error *e = runs[i].error;
         interrupted |= runs[i].runner.interrupted || runs[i].runner.done < runs[i].runner.nwork || e;
-        if (e && !e->stopped) {   /* the files name the first failed device's error */
+        if (e && !e->stopped) { /* the files name the first failed device's error */
             char msg[sizeof runs[i].prefix + sizeof e->message];
             snprintf(msg, sizeof msg, "%s%s", runs[i].prefix, e->message);
             vkb_fatal_message_keep(msg);
@@ -363,12 +363,12 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
             rc = code;
     }
     pthread_mutex_unlock(&g.lock);
-    vkb_outfile_report();   /* a result file that could not be written: its line (exit 6 alone says nothing) */
+    vkb_outfile_report(); /* a result file that could not be written: its line (exit 6 alone says nothing) */
     for (int i = 0; i < n && !rc; i++)
         if (runs[i].rc)
-            rc = runs[i].rc;   /* a per-device sink's failure, the device's error, or the signal */
+            rc = runs[i].rc; /* a per-device sink's failure, the device's error, or the signal */
     if (!hooks->several && runs[0].error && !runs[0].error->stopped)
-        vkb_error("%s", runs[0].error->message);   /* the last line, after every file has ended */
-    free(all);   /* the shared sinks were given it, and have ended */
+        vkb_error("%s", runs[0].error->message); /* the last line, after every file has ended */
+    free(all);                                   /* the shared sinks were given it, and have ended */
     return rc;
 }

@@ -21,22 +21,22 @@ int vkb_devices_parse(const char *text, int *out);
 
 /* One device's part of the run. */
 typedef struct vkb_device_run {
-    int index;                  /* its Vulkan device index; -1 for a list of one, chosen when opened */
-    const char *select;         /* what picks it for vkb_vulkan_open: the index as text, or for a list of one
+    int index;          /* its Vulkan device index; -1 for a list of one, chosen when opened */
+    const char *select; /* what picks it for vkb_vulkan_open: the index as text, or for a list of one
                                    --device as given (NULL: the default device) */
     char index_text[16];
-    int slot;                   /* its place in the runs (set by vkb_devices_run) */
-    vkb_runner runner;          /* filled by the caller's setup: backends, work list; then its results */
+    int slot;          /* its place in the runs (set by vkb_devices_run) */
+    vkb_runner runner; /* filled by the caller's setup: backends, work list; then its results */
     vkb_selection sel;
     vkb_run_plan plan;
     vkb_run_settings set;
-    void *user;                 /* the caller's */
+    void *user; /* the caller's */
     /* filled by vkb_devices_run */
     vkb_sink *sinks[8];
     int nsinks;
-    char prefix[300];           /* "device 1 (llvmpipe): " with several devices, else "" */
-    const vkb_backend_error *error;   /* the device failed or was stopped mid-run (backend.h): how; else NULL */
-    int rc;                     /* what its runner returned */
+    char prefix[300];               /* "device 1 (llvmpipe): " with several devices, else "" */
+    const vkb_backend_error *error; /* the device failed or was stopped mid-run (backend.h): how; else NULL */
+    int rc;                         /* what its runner returned */
 } vkb_device_run;
 
 /* What vkb_devices_run needs from the caller. */
@@ -46,11 +46,11 @@ typedef struct vkb_devices_hooks {
     void (*setup)(vkb_device_run *d);
     /* The device's own table (or matrix) sink, printing to OUT. */
     vkb_sink *(*table)(FILE *out);
-    FILE *out;                  /* where the tables go, a family of one device at a time, under its name */
-    vkb_sink **shared;          /* progress, JSON, CSV: every device's results, one whole result at a time */
+    FILE *out;         /* where the tables go, a family of one device at a time, under its name */
+    vkb_sink **shared; /* progress, JSON, CSV: every device's results, one whole result at a time */
     int nshared;
-    int dry_run;                /* stop after setup */
-    int several;                /* --device all or a list, even of one: each device's table under its name, a
+    int dry_run; /* stop after setup */
+    int several; /* --device all or a list, even of one: each device's table under its name, a
                                    failed device's cases not run emitted as failed; else one device, streamed */
 } vkb_devices_hooks;
 

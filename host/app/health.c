@@ -164,8 +164,10 @@ static int vkb_health_read_baseline(vkb_health *h, const char *path, char *why, 
         g.median = strtod(field[3], &end);
         if (*end || !(g.median > 0 && g.median < 1e300) || (g.noise = strtod(field[4], &end), *end) ||
             !(g.noise >= 0 && g.noise < 1e300)) {
-            snprintf(why, len, "--baseline %.200s line %d: the median must be a positive number and the noise one "
-                     "at least 0", path, lineno);
+            snprintf(why, len,
+                     "--baseline %.200s line %d: the median must be a positive number and the noise one "
+                     "at least 0",
+                     path, lineno);
             fclose(f);
             return -1;
         }
@@ -176,8 +178,10 @@ static int vkb_health_read_baseline(vkb_health *h, const char *path, char *why, 
     }
     fclose(f);
     if (!header) {
-        snprintf(why, len, "--baseline %.200s: not a baseline file (its first line is not '# vkbench baseline 1'; "
-                 "tools/fleet.py --write-baseline writes one)", path);
+        snprintf(why, len,
+                 "--baseline %.200s: not a baseline file (its first line is not '# vkbench baseline 1'; "
+                 "tools/fleet.py --write-baseline writes one)",
+                 path);
         return -1;
     }
     return 0;
@@ -204,7 +208,7 @@ int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version)
         h->ndevices = VKB_MAX_DEVICES;
     for (int i = 0; i < h->ndevices; i++) {
         if (h->caps[i].is_cpu && !a->allow_cpu)
-            continue;   /* lavapipe is on every machine set up by tools/setup.sh: never a GPU of the node */
+            continue; /* lavapipe is on every machine set up by tools/setup.sh: never a GPU of the node */
         all_cpu &= h->caps[i].is_cpu;
         h->gpus[h->ngpus++] = i;
         used += (size_t)snprintf(h->device_list + used, sizeof h->device_list - used, "%s%d", used ? "," : "", i);
@@ -212,10 +216,12 @@ int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version)
     if (a->expect && vkb_health_expect(h, a->expect, why, sizeof why) > 0)
         snprintf(h->problem, sizeof h->problem, "%s", why);
     else if (!h->ngpus && !a->expect)
-        snprintf(h->problem, sizeof h->problem, "no GPU found (%d Vulkan device%s, all CPU implementations; "
-                 "--allow-cpu counts them)", h->ndevices, h->ndevices == 1 ? "" : "s");
+        snprintf(h->problem, sizeof h->problem,
+                 "no GPU found (%d Vulkan device%s, all CPU implementations; "
+                 "--allow-cpu counts them)",
+                 h->ndevices, h->ndevices == 1 ? "" : "s");
     if (!getenv("VKB_DEVICE_TIMEOUT_S"))
-        setenv("VKB_DEVICE_TIMEOUT_S", HEALTH_DEVICE_TIMEOUT_S, 1);   /* one hung GPU cannot hold the verdict */
+        setenv("VKB_DEVICE_TIMEOUT_S", HEALTH_DEVICE_TIMEOUT_S, 1); /* one hung GPU cannot hold the verdict */
     /* the battery as a run of its own on every GPU at once */
     a->command = "run";
     a->nfamilies = 0;
@@ -227,7 +233,7 @@ int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version)
         a->budget_ms = all_cpu ? BATTERY_BUDGET_CPU_MS : BATTERY_BUDGET_MS;
     if (a->warmup_ms < 0)
         a->warmup_ms = BATTERY_WARMUP_MS;
-    a->json_path = a->csv_path = a->prom_path = NULL;   /* the verdict's, written by vkb_health_judge */
+    a->json_path = a->csv_path = a->prom_path = NULL; /* the verdict's, written by vkb_health_judge */
     return h->ngpus ? 0 : -1;
 }
 
@@ -251,7 +257,7 @@ static const vkb_health_golden *golden_for(const vkb_health *h, const vkb_caps *
 
 typedef struct gpu_verdict {
     int verdict, action, judged_speed, validated;
-    char checks[8][400];   /* "validate: copy/vec4: ..." */
+    char checks[8][400]; /* "validate: copy/vec4: ..." */
     int nchecks;
 } gpu_verdict;
 
@@ -261,7 +267,7 @@ static void add_check(gpu_verdict *v, int verdict, int action, const char *check
         v->verdict = verdict;
     if (action > v->action)
         v->action = action;
-    if (v->nchecks < 8)   /* WHAT cut to fit beside the check's name (a device's message is up to 399) */
+    if (v->nchecks < 8) /* WHAT cut to fit beside the check's name (a device's message is up to 399) */
         snprintf(v->checks[v->nchecks++], sizeof v->checks[0], "%s: %.380s", check, what);
 }
 
@@ -278,13 +284,13 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
     const vkb_caps *c = &h->caps[d->index];
     const vkb_results *rs = &d->runner.results;
     const vkb_health_golden *all = golden_for(h, c, AGGREGATE_ROW);
-    const vkb_result *slow[8];   /* the rows slow on their own, listed after the whole GPU's check */
+    const vkb_result *slow[8]; /* the rows slow on their own, listed after the whole GPU's check */
     const vkb_health_golden *slow_golden[8];
-    int slow_verdict[8];         /* ... and each one's vkb_health_row_speed: 1 a warning, 2 out of service */
-    double logs[VKB_HEALTH_MAX_ROWS], sum_var = 0;   /* the rows judged: log(speed / median); (noise / median)^2 */
+    int slow_verdict[8]; /* ... and each one's vkb_health_row_speed: 1 a warning, 2 out of service */
+    double logs[VKB_HEALTH_MAX_ROWS], sum_var = 0; /* the rows judged: log(speed / median); (noise / median)^2 */
     int judged = 0, nslow = 0;
     memset(v, 0, sizeof *v);
-    if (failed(d))   /* lost, hung past its timeout, out of memory: the rows after it failed for that reason */
+    if (failed(d)) /* lost, hung past its timeout, out of memory: the rows after it failed for that reason */
         add_check(v, V_FAIL, ACT_RESET, "device", d->error->message);
     for (int i = 0; i < rs->n; i++) {
         const vkb_result *r = &rs->r[i];
@@ -329,12 +335,14 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
         double bound = 1 - fmax(NOISE_SIGMAS * noise, MIN_SLOWDOWN);
         char what[300];
         if (mid < bound) {
-            snprintf(what, sizeof what, "all rows: %.2fx of the baseline (the median of %d rows; bound %.2fx, "
-                     "noise %.3g)", mid, judged, bound, noise);
+            snprintf(what, sizeof what,
+                     "all rows: %.2fx of the baseline (the median of %d rows; bound %.2fx, "
+                     "noise %.3g)",
+                     mid, judged, bound, noise);
             add_check(v, V_FAIL, ACT_DRAIN, "speed", what);
         }
     }
-    for (int i = 0; i < nslow; i++) {   /* after the whole GPU's line, which a drain reason carries first */
+    for (int i = 0; i < nslow; i++) { /* after the whole GPU's line, which a drain reason carries first */
         const vkb_result *r = slow[i];
         const vkb_health_golden *g = slow_golden[i];
         char row[96], what[300];
@@ -354,7 +362,7 @@ static const char *host_name(char *host, size_t len)
 {
     memset(host, 0, len);
     if (getenv("VKB_HOST") && *getenv("VKB_HOST"))
-        snprintf(host, len, "%s", getenv("VKB_HOST"));   /* Slurm tasks standing for nodes on one host */
+        snprintf(host, len, "%s", getenv("VKB_HOST")); /* Slurm tasks standing for nodes on one host */
     else
         gethostname(host, len - 1);
     return host;
@@ -388,8 +396,10 @@ static void write_json(const vkb_health *h, const vkb_device_run *runs, const gp
     vkb_json_string(&j, "schema", "vkbench-health/1");
     vkb_json_string(&j, "hostname", host);
     vkb_json_int(&j, "time", (int64_t)time(NULL));
-    vkb_json_string(&j, "verdict", code == VKB_EXIT_OK ? "keep" : code == VKB_EXIT_MISMATCH ? "take out of service"
-                                                                                        : "could not judge");
+    vkb_json_string(&j, "verdict",
+                    code == VKB_EXIT_OK         ? "keep"
+                    : code == VKB_EXIT_MISMATCH ? "take out of service"
+                                                : "could not judge");
     vkb_json_int(&j, "exit", code);
     vkb_json_string(&j, "node_problem", h->problem[0] ? h->problem : NULL);
     vkb_json_int(&j, "gpus_found", h->ngpus);
@@ -420,8 +430,10 @@ static void write_json(const vkb_health *h, const vkb_device_run *runs, const gp
             vkb_json_object_begin(&j, NULL);
             vkb_json_string(&j, "row", row);
             vkb_json_string(&j, "backend", rs->r[r].backend);
-            vkb_json_string(&j, "status", rs->r[r].status == VKB_RES_OK ? "ok" : rs->r[r].status == VKB_RES_FAIL
-                                                                                   ? "fail" : "skip");
+            vkb_json_string(&j, "status",
+                            rs->r[r].status == VKB_RES_OK     ? "ok"
+                            : rs->r[r].status == VKB_RES_FAIL ? "fail"
+                                                              : "skip");
             if (rs->r[r].status == VKB_RES_OK && rs->r[r].timed) {
                 vkb_json_number(&j, "metric", rs->r[r].metric);
                 vkb_json_string(&j, "unit", vkb_variant_unit(rs->r[r].family, rs->r[r].variant));
@@ -488,7 +500,8 @@ static void write_prom(const vkb_health *h, const vkb_device_run *runs, const gp
     fputs("vkbench_health_last_run_timestamp_seconds{", out);
     prom_label(out, "Hostname", host, "");
     fprintf(out, "} %lld\n", (long long)time(NULL));
-    prom_family(out, "vkbench_health_exit_code", "The health check's exit code: 0 keep, 1 take out of service, 7 "
+    prom_family(out, "vkbench_health_exit_code",
+                "The health check's exit code: 0 keep, 1 take out of service, 7 "
                 "could not judge");
     fputs("vkbench_health_exit_code{", out);
     prom_label(out, "Hostname", host, "");
@@ -512,20 +525,22 @@ static void write_prom(const vkb_health *h, const vkb_device_run *runs, const gp
     for (size_t u = 0; u < sizeof units / sizeof *units; u++) {
         char name[96];
         snprintf(name, sizeof name, "vkbench_health_row_%s", units[u][1]);
-        prom_family(out, name, u == 0 ? "A battery row's rate, bytes per second (1e9 x GB/s)"
-                                      : "A battery row's rate, floating-point operations per second");
+        prom_family(out, name,
+                    u == 0 ? "A battery row's rate, bytes per second (1e9 x GB/s)"
+                           : "A battery row's rate, floating-point operations per second");
         for (int i = 0; i < n; i++)
             for (int r = 0; r < runs[i].runner.results.n; r++) {
                 const vkb_result *res = &runs[i].runner.results.r[r];
                 char row[96];
-                if (res->status != VKB_RES_OK || !res->timed || strcmp(vkb_variant_unit(res->family, res->variant), units[u][0]) != 0)
+                if (res->status != VKB_RES_OK || !res->timed ||
+                    strcmp(vkb_variant_unit(res->family, res->variant), units[u][0]) != 0)
                     continue;
                 row_key(res, row, sizeof row);
                 fprintf(out, "%s{", name);
                 prom_gpu_labels(out, &h->caps[runs[i].index], runs[i].index, host);
                 fputc(',', out);
                 prom_label(out, "row", row, "");
-                fputc(',', out);   /* a row runs through each API: one series each */
+                fputc(',', out); /* a row runs through each API: one series each */
                 prom_label(out, "backend", res->backend, "");
                 fprintf(out, "} %.9g\n", res->metric * 1e9);
             }
@@ -539,7 +554,7 @@ int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc)
     int code = VKB_EXIT_OK, unjudged = 0;
     char uuid[40];
     if (rc > 128)
-        return rc;   /* stopped by a signal: no verdict */
+        return rc; /* stopped by a signal: no verdict */
     if (h->problem[0]) {
         fprintf(stderr, "vkbench: node: count: %s\n", h->problem);
         code = VKB_EXIT_MISMATCH;
@@ -550,7 +565,7 @@ int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc)
         unjudged |= !v[i].validated && !failed(&runs[i]);
         if (v[i].verdict == V_FAIL) {
             code = VKB_EXIT_MISMATCH;
-            for (int k = 0; k < v[i].nchecks; k++)   /* the stable prefix a drain reason carries as it is */
+            for (int k = 0; k < v[i].nchecks; k++) /* the stable prefix a drain reason carries as it is */
                 fprintf(stderr, "vkbench: GPU %d %s %s: %s\n", runs[i].index, uuid_text(c, uuid), pci_text(c),
                         v[i].checks[k]);
         }
@@ -561,9 +576,12 @@ int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc)
     if (code == VKB_EXIT_OK && unjudged)
         code = VKB_EXIT_UNJUDGED;
     if (code == VKB_EXIT_OK && rc && rc != VKB_EXIT_MISMATCH)
-        code = VKB_EXIT_UNJUDGED;   /* the run itself failed in a way no GPU's verdict explains */
-    printf("health: %s (exit %d)\n", code == VKB_EXIT_OK ? "keep" : code == VKB_EXIT_MISMATCH
-                                                                      ? "take out of service" : "could not judge", code);
+        code = VKB_EXIT_UNJUDGED; /* the run itself failed in a way no GPU's verdict explains */
+    printf("health: %s (exit %d)\n",
+           code == VKB_EXIT_OK         ? "keep"
+           : code == VKB_EXIT_MISMATCH ? "take out of service"
+                                       : "could not judge",
+           code);
     if (h->json_path)
         write_json(h, runs, v, n, code, h->json_path);
     if (h->prom_path)

@@ -11,21 +11,21 @@
 /* One row of a --baseline file: a model's (and driver's) median of a battery row and its noise. */
 typedef struct vkb_health_golden {
     char model[128], driver[128], row[96];
-    double median, noise;       /* the metric's unit (GB/s, GFLOP/s); noise: a robust spread, same unit */
+    double median, noise; /* the metric's unit (GB/s, GFLOP/s); noise: a robust spread, same unit */
 } vkb_health_golden;
 
 typedef struct vkb_health {
-    vkb_caps caps[VKB_MAX_DEVICES];    /* every Vulkan device, by index */
+    vkb_caps caps[VKB_MAX_DEVICES]; /* every Vulkan device, by index */
     int ndevices;
-    int gpus[VKB_MAX_DEVICES];         /* the indices judged (CPU implementations only with --allow-cpu) */
+    int gpus[VKB_MAX_DEVICES]; /* the indices judged (CPU implementations only with --allow-cpu) */
     int ngpus;
-    char device_list[VKB_MAX_DEVICES * 4];  /* gpus as --device text */
+    char device_list[VKB_MAX_DEVICES * 4]; /* gpus as --device text */
     vkb_health_golden *golden;
     int ngolden;
-    char problem[1024];                /* a node-level failure ("expected 8 GPUs, found 7"), "" when none */
-    const char *json_path;             /* --json: the verdict; NULL: none */
-    const char *prom_path;             /* --prom: the verdict as Prometheus metrics; NULL: none */
-    const char *version;               /* vkbench's, for vkbench_build_info */
+    char problem[1024];    /* a node-level failure ("expected 8 GPUs, found 7"), "" when none */
+    const char *json_path; /* --json: the verdict; NULL: none */
+    const char *prom_path; /* --prom: the verdict as Prometheus metrics; NULL: none */
+    const char *version;   /* vkbench's, for vkbench_build_info */
 } vkb_health;
 
 /* Enumerate the devices, check --expect, read --baseline (a bad file: exit 2) and turn A into the battery's run

@@ -43,9 +43,9 @@
 
 typedef struct app {
     vkb_args args;
-    char *command_line;   /* argv joined, whole */
+    char *command_line; /* argv joined, whole */
     vkb_runner runner;
-    vkb_health *health;   /* `vkbench health`: the node's GPUs, judged after the battery ran on them */
+    vkb_health *health; /* `vkbench health`: the node's GPUs, judged after the battery ran on them */
 } app;
 
 static void open_backends(app *ap, int timed)
@@ -64,8 +64,7 @@ static void open_backends(app *ap, int timed)
         if (!vk)
             vkb_die((vkb_exit)error.code, "%s", error.message);
     }
-    if (vk && ap->args.subgroup_size &&
-        vkb_vulkan_require_subgroup_size(vk, ap->args.subgroup_size, why, sizeof why))
+    if (vk && ap->args.subgroup_size && vkb_vulkan_require_subgroup_size(vk, ap->args.subgroup_size, why, sizeof why))
         vkb_die(VKB_EXIT_RESOURCE, "--subgroup-size %u: %s", ap->args.subgroup_size, why);
     r->subgroup_size = ap->args.subgroup_size;
     r->robustness_off = ap->args.robustness_off;
@@ -84,21 +83,21 @@ static void open_backends(app *ap, int timed)
         }
     }
     if (vk && cu) {
-        cu->caps.index = vk->caps.index;   /* one GPU: one identity */
+        cu->caps.index = vk->caps.index; /* one GPU: one identity */
         memcpy(cu->caps.pci_bus, vk->caps.pci_bus, sizeof cu->caps.pci_bus);
         /* one GPU seen by two APIs: what Vulkan cannot tell (L2 size, SM count) CUDA can */
         if (!vk->caps.cache_bytes)
             vk->caps.cache_bytes = cu->caps.cache_bytes;
         if (!vk->caps.compute_units)
             vk->caps.compute_units = cu->caps.compute_units;
-        vk->caps.clock_mhz = cu->caps.clock_mhz;   /* the theoretical rates (host/families/peak/peak_rates.c) */
+        vk->caps.clock_mhz = cu->caps.clock_mhz; /* the theoretical rates (host/families/peak/peak_rates.c) */
         vk->caps.sm_arch = cu->caps.sm_arch;
     }
     if (vk && timed && !ap->args.dry_run)
-        vkb_warmup(vk);   /* before anything is timed, the cache probe included */
+        vkb_warmup(vk); /* before anything is timed, the cache probe included */
     if (vk && timed && !ap->args.dry_run && !ap->health)
-        vkb_cache_measure(vk);   /* health: a probe of seconds on a GPU never seen; the battery needs no cache size */
-    if (vk && vkb_backend_failed(vk))   /* in the warm-up or the probe, before any case */
+        vkb_cache_measure(vk); /* health: a probe of seconds on a GPU never seen; the battery needs no cache size */
+    if (vk && vkb_backend_failed(vk)) /* in the warm-up or the probe, before any case */
         vkb_die((vkb_exit)vk->error.code, "%s", vk->error.message);
     if (vk) {
         r->backends[r->nbackends++] = vk;
@@ -114,7 +113,7 @@ static void open_backends(app *ap, int timed)
         vkb_timing_defaults(t, &r->all[i]->caps);
         t->reps = ap->args.reps;
         t->cold = ap->args.cold;
-        t->cpu_share = ap->health != NULL;   /* judged against a baseline made under another load */
+        t->cpu_share = ap->health != NULL; /* judged against a baseline made under another load */
         if (ap->args.warmup_ms >= 0)
             t->warmup_ms = t->first_warmup_ms = ap->args.warmup_ms;
         if (ap->args.budget_ms >= 0)
@@ -148,13 +147,15 @@ static void print_plan(const vkb_selection *sel, const vkb_run_plan *plan, const
         for (int w = 0; w < r->nwork; w++)
             cases += r->work[w].fam == i;
         printf("  %-24s %4d shape%s (%s%s), %d cases\n", sel->fam[i].family->name, sel->fam[i].nshapes,
-               sel->fam[i].nshapes == 1 ? " " : "s", vkb_shape_text(sel->fam[i].family, &sel->fam[i].shapes[0], shape,
-               sizeof shape), sel->fam[i].nshapes > 1 ? ", ..." : "", cases);
+               sel->fam[i].nshapes == 1 ? " " : "s",
+               vkb_shape_text(sel->fam[i].family, &sel->fam[i].shapes[0], shape, sizeof shape),
+               sel->fam[i].nshapes > 1 ? ", ..." : "", cases);
     }
-    if (plan->beyond)   /* a size several families share, beyond some of them: those cases skip when run */
+    if (plan->beyond) /* a size several families share, beyond some of them: those cases skip when run */
         printf("%d kernel case%s skip%s: a size shared with other families is beyond %s family's limits; every "
-               "other case fits the device's limits; nothing was run (--dry-run)\n", plan->beyond,
-               plan->beyond == 1 ? "" : "s", plan->beyond == 1 ? "s" : "", plan->beyond == 1 ? "its" : "their");
+               "other case fits the device's limits; nothing was run (--dry-run)\n",
+               plan->beyond, plan->beyond == 1 ? "" : "s", plan->beyond == 1 ? "s" : "",
+               plan->beyond == 1 ? "its" : "their");
     else
         printf("every case fits the device's limits; nothing was run (--dry-run)\n");
 }
@@ -163,7 +164,7 @@ static void print_plan(const vkb_selection *sel, const vkb_run_plan *plan, const
  * SEL's families are chosen already. */
 static void prepare(app *ap, int timed, vkb_selection *sel, vkb_run_plan *plan, vkb_run_settings *set)
 {
-    static char spec[400];   /* the same text for every device */
+    static char spec[400]; /* the same text for every device */
     vkb_runner *r = &ap->runner;
     char err[600];
     int code;
@@ -174,8 +175,8 @@ static void prepare(app *ap, int timed, vkb_selection *sel, vkb_run_plan *plan, 
         strcmp(r->all[0]->name, "vulkan") == 0) {
         char kind[128];
         vkb_warn("no GPU found: the default device %s is %s (is the GPU's Vulkan driver installed? `vkbench devices` "
-                 "lists what the loader sees; --device picks one)", r->all[0]->caps.name,
-                 vkb_identity_kind(&r->all[0]->caps, kind, sizeof kind));
+                 "lists what the loader sees; --device picks one)",
+                 r->all[0]->caps.name, vkb_identity_kind(&r->all[0]->caps, kind, sizeof kind));
     }
     if (vkb_selection_shapes(&ap->args, &r->backends[0]->caps, sel, err, sizeof err))
         vkb_die(VKB_EXIT_USAGE, "%s", err);
@@ -258,14 +259,14 @@ static void device_setup(vkb_device_run *d)
     prepare(dev, run.timed, &d->sel, &d->plan, &d->set);
     d->runner = dev->runner;
     if (!dev->health)
-        d->runner.recheck = vkb_warmup_recheck;   /* the warm-up's ceilings again at the device's end */
+        d->runner.recheck = vkb_warmup_recheck; /* the warm-up's ceilings again at the device's end */
     if (dev->args.dry_run) {
         if (run.several)
             printf("device %d: %s\n", d->index, d->runner.all[0]->caps.name);
         print_plan(&d->sel, &d->plan, &d->runner);
     } else if (!run.several) {
         vkb_stop_if_signalled("before any case ran");
-        vkb_mc_make_folder();   /* the request passed its checks: only now --sass's folder */
+        vkb_mc_make_folder(); /* the request passed its checks: only now --sass's folder */
     }
 }
 
@@ -291,7 +292,7 @@ static int run_devices(app *ap, int timed, FILE *table, vkb_sink **shared, int n
         runs[i].select = several ? NULL : ap->args.device;
     }
     rc = vkb_devices_run(runs, n, &hooks);
-    if (ap->health)   /* judged before the runners go */
+    if (ap->health) /* judged before the runners go */
         rc = vkb_health_judge(ap->health, runs, n, rc);
     messages = vkb_vulkan_validation_messages();
     for (int i = 0; i < nshared; i++)
@@ -299,14 +300,14 @@ static int run_devices(app *ap, int timed, FILE *table, vkb_sink **shared, int n
     for (int i = 0; i < n; i++) {
         vkb_runner *r = &runs[i].runner;
         verdict |= verdicts(r);
-        vkb_sink_destroy(runs[i].sinks[0]);   /* the device's table; the others are proxies of the shared ones */
+        vkb_sink_destroy(runs[i].sinks[0]); /* the device's table; the others are proxies of the shared ones */
         for (int s = 1; s < runs[i].nsinks; s++)
             free(runs[i].sinks[s]->impl);
         vkb_runner_free(r);
         vkb_selection_free(&runs[i].sel);
     }
     if (ap->health)
-        return rc;   /* the verdict's own exit code */
+        return rc; /* the verdict's own exit code */
     return ap->args.dry_run ? VKB_EXIT_OK : final_code(rc, verdict, messages);
 }
 
@@ -346,9 +347,9 @@ static int health_command(app *ap)
     FILE *tables;
     int rc;
     if (vkb_health_prepare(&h, &ap->args, VKB_VERSION))
-        return vkb_health_judge(&h, NULL, 0, 0);   /* no GPU to run on: the node's verdict */
+        return vkb_health_judge(&h, NULL, 0, 0); /* no GPU to run on: the node's verdict */
     ap->health = &h;
-    vkb_quiet = 1;   /* no progress: a health check's output is its verdict */
+    vkb_quiet = 1; /* no progress: a health check's output is its verdict */
     tables = ap->args.verbose ? stderr : fopen("/dev/null", "w");
     if (!tables)
         vkb_die(VKB_EXIT_OUTPUT, "cannot open /dev/null for the battery's tables");

@@ -92,7 +92,7 @@ static const char *plain_flag_sets(const vkb_args *a, const vkb_family *f, int d
         int again = 0;
         if (!plain_flag_sets_dim(a, f, d, k))
             continue;
-        for (int j = 0; j < k; j++)   /* each unit once: --size on matmul sets three matrix sides */
+        for (int j = 0; j < k; j++) /* each unit once: --size on matmul sets three matrix sides */
             again |= plain_flag_sets_dim(a, f, d, j) && f->units[j] && strcmp(f->units[j], unit) == 0;
         if (!again && used < len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " and " : "", unit);
@@ -222,9 +222,8 @@ static int check_flags(const vkb_args *a, const vkb_selection *s, char *err, siz
                         vkb_dim_flags[d]);
         if (second >= 0)
             return fail(err, len, "--%s counts %s for %s but %s for %s: give each its own (--%s.%s, --%s.%s)",
-                        vkb_dim_flags[d], unit[0], s->fam[first].family->name, unit[1],
-                        s->fam[second].family->name, s->fam[first].family->name, vkb_dim_flags[d],
-                        s->fam[second].family->name, vkb_dim_flags[d]);
+                        vkb_dim_flags[d], unit[0], s->fam[first].family->name, unit[1], s->fam[second].family->name,
+                        s->fam[first].family->name, vkb_dim_flags[d], s->fam[second].family->name, vkb_dim_flags[d]);
         if (taken)
             continue;
         if (s->nfams == 1)
@@ -257,8 +256,10 @@ static int check_named_not_empty(const vkb_args *a, const vkb_selection *s, char
                 any |= sf->selected[v];
         }
         if (!any)
-            return fail(err, len, "--variant %.60s leaves %s%.60s with nothing to run; `vkbench list` names its "
-                        "variants", a->variants ? a->variants : "all", exact ? "" : "the group ", name);
+            return fail(err, len,
+                        "--variant %.60s leaves %s%.60s with nothing to run; `vkbench list` names its "
+                        "variants",
+                        a->variants ? a->variants : "all", exact ? "" : "the group ", name);
     }
     return 0;
 }
@@ -284,13 +285,15 @@ static int check_spec_names(const vkb_args *a, const vkb_selection *s, char *err
                     continue;
                 found = vkb_spirv_spec_id(spv, name) >= 0;
                 nc = vkb_spirv_spec_constants(spv, c, (int)VKB_COUNT(c));
-                for (int j = 0; j < nc; j++)   /* the names there are, once each, for the message */
+                for (int j = 0; j < nc; j++) /* the names there are, once each, for the message */
                     if (c[j].name[0] && !strstr(have, c[j].name) && used < sizeof have)
                         used += (size_t)snprintf(have + used, sizeof have - used, "%s%s", used ? " " : "", c[j].name);
             }
         if (!found)
-            return fail(err, len, "--spec: no selected variant's shader has a constant %s; theirs: %s, each variant's "
-                        "in `vkbench list --verbose`", name, have[0] ? have : "none");
+            return fail(err, len,
+                        "--spec: no selected variant's shader has a constant %s; theirs: %s, each variant's "
+                        "in `vkbench list --verbose`",
+                        name, have[0] ? have : "none");
     }
     return 0;
 }
@@ -318,8 +321,8 @@ static void add_fallbacks(vkb_selection *s)
                 if (s->fam[k].family == g)
                     at = k;
             if (at >= 0 && !s->fam[at].implicit)
-                continue;   /* asked for: its own selection stands (the family order puts it first) */
-            if (at < 0) {   /* first in the run: the fallback is measured before the rows judged against it */
+                continue; /* asked for: its own selection stands (the family order puts it first) */
+            if (at < 0) { /* first in the run: the fallback is measured before the rows judged against it */
                 memmove(&s->fam[1], &s->fam[0], (size_t)s->nfams * sizeof *s->fam);
                 memset(&s->fam[0], 0, sizeof s->fam[0]);
                 s->fam[0].family = g;
@@ -373,9 +376,9 @@ int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_
         const vkb_family *f = sf->family;
         sf->selected = vkb_calloc((size_t)f->nvariants + 1, 1);
         for (int v = 0; v < f->nvariants; v++)
-            sf->selected[v] = (unsigned char)(vkb_cli_variant_selected(a->variants, f->name, f->variants[v].name) &&
-                                              !(strcmp(a->command, "suite") == 0 &&
-                                                (f->variants[v].flags & VKB_VAR_NOT_IN_SUITE)));
+            sf->selected[v] =
+                (unsigned char)(vkb_cli_variant_selected(a->variants, f->name, f->variants[v].name) &&
+                                !(strcmp(a->command, "suite") == 0 && (f->variants[v].flags & VKB_VAR_NOT_IN_SUITE)));
     }
     if (check_named_not_empty(a, s, err, len))
         return -1;
@@ -400,15 +403,15 @@ int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_
         for (int i = 0; i < s->nfams && reached > 1; i++)
             s->fam[i].shared_sizes |= plain_flag_sets(a, s->fam[i].family, d, unit, sizeof unit) != NULL;
     }
-    if (strcmp(a->command, "validate") != 0 && !a->nspec)   /* --spec would set the fallback's constants too */
+    if (strcmp(a->command, "validate") != 0 && !a->nspec) /* --spec would set the fallback's constants too */
         add_fallbacks(s);
     return check_spec_names(a, s, err, len);
 }
 
 /* Shapes from the size flags F takes: the --size values (one axis shared by every extent dim without its
  * own flag) times each explicit per-dim list; the other dims from the first default shape. */
-static int shapes_from_flags(const vkb_family *f, const vkb_args *a, const vkb_shape *defaults, vkb_shape *out,
-                                    int max, char *err, size_t len)
+static int shapes_from_flags(const vkb_family *f, const vkb_args *a, const vkb_shape *defaults, vkb_shape *out, int max,
+                             char *err, size_t len)
 {
     const vkb_list *axis[VKB_MAX_DIMS + 1];
     int naxes = 0, dim_axis[VKB_MAX_DIMS], idx[VKB_MAX_DIMS + 1] = {0}, n = 0, size_axis = -1;

@@ -15,14 +15,14 @@
 #include "stats.h"
 #include "util.h"
 
-#define WINDOW_NS 50e6     /* one window: about 50 ms of back-to-back runs */
-#define SETTLED 0.02       /* two consecutive windows within 2%: the clock has stopped rising */
+#define WINDOW_NS 50e6 /* one window: about 50 ms of back-to-back runs */
+#define SETTLED 0.02   /* two consecutive windows within 2%: the clock has stopped rising */
 #define MIN_WINDOWS 3
-#define LIMIT_NS 3e9       /* both probes together, at most */
-#define COPY_BYTES (256ull << 20)   /* well past any last-level cache: the memory's own rate */
-#define COPY_BYTES_CPU (16ull << 20)   /* VKB_WARMUP=1 on a CPU implementation (tests): milliseconds a window */
-#define MOVED 0.05         /* the end's rate this far from the warm-up's last: the clocks moved during the run */
-#define RECHECK_NS 0.75e9  /* the end's re-measure, each probe, at most (past its first MIN_WINDOWS) */
+#define LIMIT_NS 3e9                 /* both probes together, at most */
+#define COPY_BYTES (256ull << 20)    /* well past any last-level cache: the memory's own rate */
+#define COPY_BYTES_CPU (16ull << 20) /* VKB_WARMUP=1 on a CPU implementation (tests): milliseconds a window */
+#define MOVED 0.05        /* the end's rate this far from the warm-up's last: the clocks moved during the run */
+#define RECHECK_NS 0.75e9 /* the end's re-measure, each probe, at most (past its first MIN_WINDOWS) */
 
 /* Fault warm-climb: each probe's windows so far in the process, so that the end's re-measure goes on climbing,
  * as if by CLIMB_RUN windows during the run (5x: far beyond what a loaded CPU's noise can hide) */
@@ -48,7 +48,7 @@ static int probe_open(vkb_backend *b, probe *p, const char *family, const char *
     p->v = p->f ? vkb_variant_find(p->f, row) : NULL;
     if (!p->v)
         return 0;
-    p->c = (vkb_case){p->f, *shape, NULL};   /* planned without inputs: sizes only */
+    p->c = (vkb_case){p->f, *shape, NULL}; /* planned without inputs: sizes only */
     if (vkb_family_plan(p->f, p->v, &p->c, &b->caps, &p->plan, why, sizeof why) != VKB_PLAN_OK)
         return 0;
     p->prep = b->prepare(b, &p->plan, why, sizeof why);
@@ -79,11 +79,11 @@ static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first
         double rate, median;
         b->execute(b, p->prep, p->bufs, reps, 0, ns);
         if (vkb_backend_failed(b))
-            return 0;   /* the caller ends the run with the device's error */
+            return 0; /* the caller ends the run with the device's error */
         median = vkb_median(ns, reps);
         if (!(median > 0))
             return 0;
-        if (vkb_fault("warm-climb"))   /* a clock that never stops rising (tests): 18% more each window, the run's
+        if (vkb_fault("warm-climb")) /* a clock that never stops rising (tests): 18% more each window, the run's
                                           end included (a device that speeds up during the run) */
             median *= pow(0.85, ++*climb);
         rate = p->work / median;
@@ -93,7 +93,7 @@ static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first
         if (w + 1 >= MIN_WINDOWS && prev > 0 && rate <= prev * (1 + SETTLED) && rate >= prev * (1 - SETTLED))
             return 1;
         if (w + 1 >= MIN_WINDOWS && vkb_now_ns() > deadline)
-            return 0;   /* the last of at least MIN_WINDOWS: a first window of one repetition is no rate */
+            return 0; /* the last of at least MIN_WINDOWS: a first window of one repetition is no rate */
         prev = rate;
         reps = median < WINDOW_NS ? (int)(WINDOW_NS / median) + 1 : 1;
         if (reps > (int)VKB_COUNT(ns))
@@ -124,8 +124,9 @@ void vkb_warmup(vkb_backend *b)
     b->caps.warm_settled = settled;
     if (!settled)
         vkb_warn("%s: the clocks were still rising after %.1f s of warm-up (copy %.0f -> %.0f GB/s, fma %.0f -> %.0f "
-                 "GFLOP/s): the first rows may read low", b->caps.name, b->caps.warm_s, b->caps.warm_mem_first,
-                 b->caps.warm_mem_last, b->caps.warm_fma_first, b->caps.warm_fma_last);
+                 "GFLOP/s): the first rows may read low",
+                 b->caps.name, b->caps.warm_s, b->caps.warm_mem_first, b->caps.warm_mem_last, b->caps.warm_fma_first,
+                 b->caps.warm_fma_last);
     else if (vkb_verbose)
         vkb_note("%s: clocks warm after %.2f s: copy %.0f -> %.0f GB/s, fma %.0f -> %.0f GFLOP/s", b->caps.name,
                  b->caps.warm_s, b->caps.warm_mem_first, b->caps.warm_mem_last, b->caps.warm_fma_first,
@@ -181,7 +182,7 @@ void vkb_warmup_recheck(const vkb_runner *r)
         vkb_shape copy_shape = {{(int64_t)((c->is_cpu ? COPY_BYTES_CPU : COPY_BYTES) / 4)}}, fma_shape;
         const vkb_family *peak = vkb_family_find("peak");
         if (!(c->warm_s > 0) || !peak || peak->default_shapes(c, &fma_shape, 1) < 1)
-            continue;   /* no warm-up ran here (a CPU implementation, VKB_WARMUP=0): nothing to compare with */
+            continue; /* no warm-up ran here (a CPU implementation, VKB_WARMUP=0): nothing to compare with */
         c->recheck_mem = probe_again(b, "copy", "vec4", &copy_shape, vkb_now_ns() + RECHECK_NS, &climbed[0]);
         c->recheck_fma = probe_again(b, "peak", "fma_f32", &fma_shape, vkb_now_ns() + RECHECK_NS, &climbed[1]);
         for (int memory = 1; memory >= 0; memory--) {
@@ -193,9 +194,10 @@ void vkb_warmup_recheck(const vkb_runner *r)
             c->clocks_moved = 1;
             n = rows_of_unit(r, b, memory, rows, sizeof rows);
             vkb_warn("%s: the clocks moved during the run: %s read %.4g %s after the warm-up and %.4g at the end "
-                     "(%+.0f%%): %d %s row%s measured between may be off (%s)", c->name, memory ? "copy/vec4" :
-                     "peak/fma_f32", first, memory ? "GB/s" : "GFLOP/s", end, 100 * (end / first - 1), n,
-                     memory ? "GB/s" : "GFLOP/s and GOP/s", n == 1 ? "" : "s", n ? rows : "none");
+                     "(%+.0f%%): %d %s row%s measured between may be off (%s)",
+                     c->name, memory ? "copy/vec4" : "peak/fma_f32", first, memory ? "GB/s" : "GFLOP/s", end,
+                     100 * (end / first - 1), n, memory ? "GB/s" : "GFLOP/s and GOP/s", n == 1 ? "" : "s",
+                     n ? rows : "none");
         }
     }
 }

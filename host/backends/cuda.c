@@ -16,18 +16,18 @@
 #include "util.h"
 
 struct vkb_buffer {
-    void *ptr;       /* the range: VKB_GUARD_BYTES into the allocation, between two guard bands */
-    void *base;      /* the allocation */
+    void *ptr;  /* the range: VKB_GUARD_BYTES into the allocation, between two guard bands */
+    void *base; /* the allocation */
     uint64_t bytes;
-    uint32_t guard;  /* its guard word (guard.h: vkb_guard_word) */
-    unsigned flags;  /* VKB_BUF_*: host placements are read and written by the host */
+    uint32_t guard; /* its guard word (guard.h: vkb_guard_word) */
+    unsigned flags; /* VKB_BUF_*: host placements are read and written by the host */
 };
 
 #define HOST_PLACED(buf) ((buf)->flags & (VKB_BUF_HOST_STAGING | VKB_BUF_HOST_PAGEABLE))
 
 static const vkb_cuda_module *mod;
-static _Thread_local char why_buf[256];   /* per device thread (--device LIST) */
-static char module_path[4096]; /* for --sass: cuobjdump reads the kernels' machine code from it */
+static _Thread_local char why_buf[256]; /* per device thread (--device LIST) */
+static char module_path[4096];          /* for --sass: cuobjdump reads the kernels' machine code from it */
 
 /* A module call that failed (non-zero) records its line as the backend's error (backend.h); 1 then, else 0. After
  * the first error every call of the backend returns at once (FAILED). */
@@ -107,7 +107,8 @@ static vkb_buffer *cu_buffer_create(vkb_backend *b, uint64_t bytes, unsigned fla
     buf->flags = flags;
     if (flags & VKB_BUF_HOST_PAGEABLE) {
         if (posix_memalign(&buf->base, 4096, (size_t)total) != 0) {
-            vkb_backend_fail(&b->error, VKB_EXIT_RESOURCE, "out of host memory allocating a pageable buffer; try a "
+            vkb_backend_fail(&b->error, VKB_EXIT_RESOURCE,
+                             "out of host memory allocating a pageable buffer; try a "
                              "smaller size");
             free(buf);
             return NULL;
@@ -178,10 +179,10 @@ static int64_t cu_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
                           uint64_t *first)
 {
     uint64_t count = 0, at = 0;
-    if (FAILED(b) || a->bytes < bytes || (other && other->bytes < bytes) || HOST_PLACED(a) || (other && HOST_PLACED(other)))
-        return -1;   /* host memory: the runner compares on the host */
-    if (CU_FAILS(b, mod->compare(a->ptr, other ? other->ptr : NULL, word, bytes, &count, &at, why_buf,
-                                 sizeof why_buf)))
+    if (FAILED(b) || a->bytes < bytes || (other && other->bytes < bytes) || HOST_PLACED(a) ||
+        (other && HOST_PLACED(other)))
+        return -1; /* host memory: the runner compares on the host */
+    if (CU_FAILS(b, mod->compare(a->ptr, other ? other->ptr : NULL, word, bytes, &count, &at, why_buf, sizeof why_buf)))
         return -1;
     if (count)
         *first = at;
@@ -196,8 +197,8 @@ static void cu_guards(vkb_backend *b, vkb_buffer *buf, void *before, void *after
         memcpy(before, buf->base, VKB_GUARD_BYTES);
         memcpy(after, (char *)buf->ptr + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES);
     } else if (CU_FAILS(b, mod->download(before, buf->base, VKB_GUARD_BYTES, why_buf, sizeof why_buf)) ||
-               CU_FAILS(b, mod->download(after, (char *)buf->ptr + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES,
-                                         why_buf, sizeof why_buf))) {
+               CU_FAILS(b, mod->download(after, (char *)buf->ptr + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES, why_buf,
+                                         sizeof why_buf))) {
         return;
     }
     vkb_guard_normalize(before, buf->guard);
@@ -215,7 +216,7 @@ static void cu_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
     int shifted = !vkb_fault("oob-write") && !vkb_fault("oob-write-past");
     for (int i = 0; i < plan->nbuf; i++) {
         ptrs[i] = bufs[i]->ptr;
-        if (!shifted && plan->buf[i].role == VKB_BUF_OUTPUT) {   /* the fault: 16 bytes late, past the end */
+        if (!shifted && plan->buf[i].role == VKB_BUF_OUTPUT) { /* the fault: 16 bytes late, past the end */
             ptrs[i] = (char *)ptrs[i] + 16;
             shifted = 1;
         }
@@ -225,11 +226,12 @@ static void cu_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
 
 static const char *cu_describe(vkb_backend *b, vkb_buffer *buf, char *text, size_t len)
 {
-    if (FAILED(b) || !buf)   /* a buffer the failed device could not make */
+    if (FAILED(b) || !buf) /* a buffer the failed device could not make */
         return NULL;
-    snprintf(text, len, "%s", buf->flags & VKB_BUF_HOST_PAGEABLE ? "malloc (pageable host memory)"
-                              : buf->flags & VKB_BUF_HOST_STAGING ? "cudaMallocHost (pinned host memory)"
-                                                                  : "cudaMalloc (device memory)");
+    snprintf(text, len, "%s",
+             buf->flags & VKB_BUF_HOST_PAGEABLE  ? "malloc (pageable host memory)"
+             : buf->flags & VKB_BUF_HOST_STAGING ? "cudaMallocHost (pinned host memory)"
+                                                 : "cudaMalloc (device memory)");
     return text;
 }
 
@@ -286,7 +288,7 @@ vkb_backend *vkb_cuda_open(const vkb_caps *match, char *why, size_t len)
         return NULL;
     }
     b->name = "cuda";
-    b->caps.vendor_id = 0x10DE;   /* CUDA runs on NVIDIA's GPUs only; it gives no PCI device ID */
+    b->caps.vendor_id = 0x10DE; /* CUDA runs on NVIDIA's GPUs only; it gives no PCI device ID */
     snprintf(b->caps.vendor, sizeof b->caps.vendor, "%s", vkb_caps_vendor_name(b->caps.vendor_id));
     b->prepare = cu_prepare;
     b->unprepare = cu_unprepare;

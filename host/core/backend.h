@@ -10,21 +10,21 @@
 #include "machine_code.h"
 #include "plan.h"
 
-typedef struct vkb_buffer vkb_buffer;   /* opaque; each backend defines it */
+typedef struct vkb_buffer vkb_buffer; /* opaque; each backend defines it */
 
 #define VKB_MAX_STATS 16
 
 /* What the driver says one compiled pipeline (one executable of it) uses: registers, shared memory,
  * spills... named and valued as the driver reports them (VK_KHR_pipeline_executable_properties). */
 typedef struct vkb_pipeline_stats {
-    const char *kernel;        /* the pass's shader */
-    char executable[32];       /* the driver's name of the executable, e.g. "CS" */
+    const char *kernel;  /* the pass's shader */
+    char executable[32]; /* the driver's name of the executable, e.g. "CS" */
     int nstat;
     struct {
         char name[48];
-        double value;          /* booleans as 0 / 1 */
+        double value; /* booleans as 0 / 1 */
     } stat[VKB_MAX_STATS];
-    vkb_mc_summary mc;         /* --sass: the machine code by instruction class (mc.valid 0: not read) */
+    vkb_mc_summary mc; /* --sass: the machine code by instruction class (mc.valid 0: not read) */
 } vkb_pipeline_stats;
 typedef struct vkb_backend vkb_backend;
 
@@ -33,9 +33,9 @@ typedef struct vkb_backend vkb_backend;
  * nothing done), and every later call of that backend does nothing. The runner reads it after each call whose
  * result it needs (vkb_backend_failed), the application decides what the error ends. */
 typedef struct vkb_backend_error {
-    int code;            /* the exit class (vkb_exit: 3 no device, 4 resource, 5 API) or 128 + the signal; 0: none */
-    int stopped;         /* a stop signal, not a fault, ended the device's work: its resources may still be busy */
-    char message[400];   /* one line, without "vkbench: error: " */
+    int code;          /* the exit class (vkb_exit: 3 no device, 4 resource, 5 API) or 128 + the signal; 0: none */
+    int stopped;       /* a stop signal, not a fault, ended the device's work: its resources may still be busy */
+    char message[400]; /* one line, without "vkbench: error: " */
 } vkb_backend_error;
 
 /* Record the first error in E (CODE, a printf message) and return -1; a later one is dropped (the first one
@@ -49,10 +49,10 @@ int vkb_backend_fail(vkb_backend_error *e, int code, const char *fmt, ...)
 int vkb_backend_stopped(vkb_backend_error *e, int sig, const char *while_doing);
 
 struct vkb_backend {
-    const char *name;   /* "vulkan" or "cuda": the JSON `backend` field */
+    const char *name; /* "vulkan" or "cuda": the JSON `backend` field */
     vkb_caps caps;
     void *impl;
-    vkb_backend_error error;   /* the first error of its device (code 0: none) */
+    vkb_backend_error error; /* the first error of its device (code 0: none) */
 
     /* Make the plan runnable (pipelines, kernel lookup). Returns NULL and writes WHY when this backend
      * cannot run it (no such CUDA twin, a limit exceeded): the caller skips the variant. */
@@ -97,7 +97,10 @@ struct vkb_backend {
 };
 
 /* Whether B's device has failed (B->error says how): its calls do nothing any more. */
-static inline int vkb_backend_failed(const vkb_backend *b) { return b->error.code != 0; }
+static inline int vkb_backend_failed(const vkb_backend *b)
+{
+    return b->error.code != 0;
+}
 
 /* Most repeats of a VKB_PASS_TIMESTAMP pass (each writes a query of its own). */
 #define VKB_TIMESTAMP_REPEAT_MAX 4096

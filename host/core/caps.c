@@ -6,7 +6,10 @@
 
 const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, unsigned len)
 {
-    static const struct { unsigned bit; const char *what; } names[] = {
+    static const struct {
+        unsigned bit;
+        const char *what;
+    } names[] = {
         {VKB_NEED_SUBGROUP_BASIC, "subgroup basic operations"},
         {VKB_NEED_SUBGROUP_ARITH, "subgroup arithmetic"},
         {VKB_NEED_SUBGROUP_SHUFFLE, "subgroup shuffle"},
@@ -29,10 +32,12 @@ const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, un
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!(missing & names[i].bit) || used >= len)
             continue;
-        if (names[i].bit == VKB_NEED_COOPMAT_KHR && caps->ncoopmat_types > 0)   /* listed, without the base */
-            used += (size_t)snprintf(buf + used, len - used, "%sVK_KHR_cooperative_matrix's fp16 x fp16 + fp32 "
-                                     "(listed without it; every tensor-core row starts from it)", used ? ", " : "");
-        else if (names[i].bit == VKB_NEED_COOPMAT2 && caps->coopmat2_missing[0])   /* listed: which feature it lacks */
+        if (names[i].bit == VKB_NEED_COOPMAT_KHR && caps->ncoopmat_types > 0) /* listed, without the base */
+            used += (size_t)snprintf(buf + used, len - used,
+                                     "%sVK_KHR_cooperative_matrix's fp16 x fp16 + fp32 "
+                                     "(listed without it; every tensor-core row starts from it)",
+                                     used ? ", " : "");
+        else if (names[i].bit == VKB_NEED_COOPMAT2 && caps->coopmat2_missing[0]) /* listed: which feature it lacks */
             used += (size_t)snprintf(buf + used, len - used, "%sVK_NV_cooperative_matrix2 (listed; %s)",
                                      used ? ", " : "", caps->coopmat2_missing);
         else
@@ -44,11 +49,14 @@ const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, un
 const char *vkb_caps_vendor_name(uint32_t vendor_id)
 {
     /* PCI-SIG vendor IDs, and the Khronos IDs (VkVendorId) of vendors without one */
-    static const struct { uint32_t id; const char *name; } vendors[] = {
-        {0x10DE, "NVIDIA"}, {0x1002, "AMD"}, {0x1022, "AMD"}, {0x8086, "Intel"}, {0x13B5, "ARM"},
-        {0x5143, "Qualcomm"}, {0x1010, "Imagination"}, {0x106B, "Apple"}, {0x14E4, "Broadcom"},
-        {0x1AE0, "Google"}, {0x10001, "Vivante"}, {0x10002, "VeriSilicon"}, {0x10003, "Kazan"},
-        {0x10004, "Codeplay"}, {0x10005, "Mesa"}, {0x10006, "PoCL"}, {0x10007, "Mobileye"},
+    static const struct {
+        uint32_t id;
+        const char *name;
+    } vendors[] = {
+        {0x10DE, "NVIDIA"},   {0x1002, "AMD"},          {0x1022, "AMD"},    {0x8086, "Intel"},     {0x13B5, "ARM"},
+        {0x5143, "Qualcomm"}, {0x1010, "Imagination"},  {0x106B, "Apple"},  {0x14E4, "Broadcom"},  {0x1AE0, "Google"},
+        {0x10001, "Vivante"}, {0x10002, "VeriSilicon"}, {0x10003, "Kazan"}, {0x10004, "Codeplay"}, {0x10005, "Mesa"},
+        {0x10006, "PoCL"},    {0x10007, "Mobileye"},
     };
     for (size_t i = 0; i < sizeof vendors / sizeof vendors[0]; i++)
         if (vendors[i].id == vendor_id)

@@ -17,7 +17,6 @@ void vkb_check_init(vkb_check *r, const char *method)
     snprintf(r->method, sizeof r->method, "%s", method);
 }
 
-
 void vkb_check_first_bad(vkb_check *r, uint64_t index, int64_t row, int64_t col, double out, double ref)
 {
     r->first_bad = index;
@@ -39,7 +38,7 @@ static double account(vkb_check *r, uint64_t index, double out, double ref, doub
 {
     *err = fabs(out - ref);
     r->checked++;
-    if (!(*err <= bound)) {   /* NaN (an unwritten, poisoned element) lands here too */
+    if (!(*err <= bound)) { /* NaN (an unwritten, poisoned element) lands here too */
         if (r->bad++ == 0) {
             int64_t row, col;
             index_place(r, index, &row, &col);
@@ -157,7 +156,7 @@ static void run_chunks(vkb_check *r, int64_t count, vkb_check_chunk_fn fn, void 
         vkb_check_part *p = &run.parts[t];
         memset(p, 0, sizeof *p);
         p->c.bad_row = p->c.bad_col = -1;
-        p->c.cols = r->cols;   /* a 2-D check places its first bad element */
+        p->c.cols = r->cols; /* a 2-D check places its first bad element */
     }
     vkb_parallel_run(count, chunk_task, &run);
     for (int64_t t = 0; t < count; t++)
@@ -184,7 +183,7 @@ static void words_chunk(void *ctx, vkb_check_part *part, int64_t t)
 void vkb_check_words(vkb_check *r, const uint32_t *out, const uint32_t *ref, uint64_t n)
 {
     words_run w = {out, ref, n};
-    if (n <= VKB_CHECK_CHUNK) {   /* one chunk: no threads to start */
+    if (n <= VKB_CHECK_CHUNK) { /* one chunk: no threads to start */
         words_range(r, out, ref, 0, n);
         return;
     }

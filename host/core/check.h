@@ -10,19 +10,19 @@
 
 typedef struct vkb_check {
     int pass;
-    uint64_t checked;      /* elements compared */
-    uint64_t bad;          /* elements beyond their bound (NaN counts) */
-    uint64_t first_bad;    /* index of the first bad element */
-    double worst_ratio;    /* max over elements of |out - ref| / bound (exact: 0 or inf) */
-    double max_error;      /* |out - ref| at the worst element */
-    double tolerance;      /* the bound at the worst element */
-    char method[96];       /* how it was checked: "exact", "gamma(K)*sum|a||b|", "Freivalds x8 + 256 entries" */
+    uint64_t checked;   /* elements compared */
+    uint64_t bad;       /* elements beyond their bound (NaN counts) */
+    uint64_t first_bad; /* index of the first bad element */
+    double worst_ratio; /* max over elements of |out - ref| / bound (exact: 0 or inf) */
+    double max_error;   /* |out - ref| at the worst element */
+    double tolerance;   /* the bound at the worst element */
+    char method[96];    /* how it was checked: "exact", "gamma(K)*sum|a||b|", "Freivalds x8 + 256 entries" */
     /* the first wrong element, for the report: its row and column (-1 when the check has none: a 1-D
      * output, or a Freivalds line that failed before its element was found), expected and actual value */
     int64_t bad_row, bad_col;
     double bad_expected, bad_actual;
-    uint64_t cols;         /* set by a 2-D check after init: bad_row/bad_col are derived from the index */
-    char reason[160];      /* a failure beyond the values: guard bands, poison, timer, determinism */
+    uint64_t cols;    /* set by a 2-D check after init: bad_row/bad_col are derived from the index */
+    char reason[160]; /* a failure beyond the values: guard bands, poison, timer, determinism */
 } vkb_check;
 
 void vkb_check_init(vkb_check *r, const char *method);
@@ -31,7 +31,7 @@ void vkb_check_value(vkb_check *r, uint64_t index, double out, double ref, doubl
 /* Compare N 32-bit words exactly (copies, transposes, integer sums); past VKB_CHECK_CHUNK words in chunks of
  * that many on the host's cores, merged as below. */
 void vkb_check_words(vkb_check *r, const uint32_t *out, const uint32_t *ref, uint64_t n);
-#define VKB_CHECK_CHUNK (1u << 18)   /* words per chunk: a constant, so the chunks never depend on the threads */
+#define VKB_CHECK_CHUNK (1u << 18) /* words per chunk: a constant, so the chunks never depend on the threads */
 
 /* Element checks on the host's cores (parallel.h): FN accounts chunk T's elements, in their order, into PART
  * with vkb_check_part_value; chunk T's elements all come after chunk T-1's, and the chunks depend on the

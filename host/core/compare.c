@@ -21,12 +21,12 @@
 #define COMPARE_SPAN_WORDS ((uint64_t)1 << 20)
 
 typedef struct compare_span {
-    uint64_t differing, beyond, first_beyond;   /* first_beyond: the lowest index beyond the tolerance */
+    uint64_t differing, beyond, first_beyond; /* first_beyond: the lowest index beyond the tolerance */
     double max_diff;
 } compare_span;
 
 typedef struct compare_job {
-    const uint32_t *a, *b;   /* the first backend's words, this one's */
+    const uint32_t *a, *b; /* the first backend's words, this one's */
     uint64_t words;
     double tol;
     int exact;
@@ -106,8 +106,10 @@ void vkb_compare_outputs(vkb_result *res, const vkb_plan *plan, const saved_outp
                     snprintf(res->check.method, sizeof res->check.method, "differs from %s at [%llu]: 0x%08x vs 0x%08x",
                              saved->backend, (unsigned long long)w, b, a);
                 else
-                    snprintf(res->check.method, sizeof res->check.method, "differs from %s at [%llu]: %.9g vs %.9g "
-                             "(> %.2g)", saved->backend, (unsigned long long)w, (double)fb, (double)fa, tol);
+                    snprintf(res->check.method, sizeof res->check.method,
+                             "differs from %s at [%llu]: %.9g vs %.9g "
+                             "(> %.2g)",
+                             saved->backend, (unsigned long long)w, (double)fb, (double)fa, tol);
                 res->check.first_bad = w;
             }
             beyond += sp->beyond;

@@ -18,7 +18,7 @@
 
 /* One buffer for read-backs, kept for the run: a fresh one per case costs a page fault per 4 KiB (a 1 GiB
  * output: a third of a second). */
-static _Thread_local void *scratch;   /* per thread: each device of --device LIST runs on its own */
+static _Thread_local void *scratch; /* per thread: each device of --device LIST runs on its own */
 static _Thread_local size_t scratch_bytes;
 
 void vkb_execute_thread_done(void)
@@ -63,7 +63,7 @@ static void fault_wrong_device(const vkb_backend *b, const vkb_plan *plan)
         return;
     for (int i = 0; i < plan->nbuf; i++)
         if (plan->buf[i].role == VKB_BUF_OUTPUT && plan->buf[i].host && plan->buf[i].bytes >= 4) {
-            *(uint32_t *)plan->buf[i].host ^= 0x40000000u;   /* an exponent bit: far beyond any tolerance */
+            *(uint32_t *)plan->buf[i].host ^= 0x40000000u; /* an exponent bit: far beyond any tolerance */
             return;
         }
 }
@@ -246,13 +246,13 @@ static int device_failed(const vkb_runner *r, vkb_result *res, const vkb_backend
     res->error = b->error.message;
     snprintf(res->check.method, sizeof res->check.method, r->several ? "device failed: %.78s" : "the run ended here",
              b->error.message);
-    snprintf(res->check.reason, sizeof res->check.reason, "%s%.*s", r->several ? "device failed: " : "error: ",
-             (int)sizeof res->check.reason - 16, b->error.message);
+    snprintf(res->check.reason, sizeof res->check.reason, "%s%.*s",
+             r->several ? "device failed: " : "error: ", (int)sizeof res->check.reason - 16, b->error.message);
     return 1;
 }
 
 void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *f, const vkb_variant *v,
-                    vkb_result *res)
+                      vkb_result *res)
 {
     vkb_backend *b = r->all[bi];
     const vkb_case *c = &st->c;
@@ -267,7 +267,7 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
     char why[200] = "", missing[200];
     double t0, t1, run_ms = 0;
     const vkb_result *first;
-    long sick = -1;   /* VKB_FAULT_INJECT=device-lost:I: device I is lost after its first case (tests) */
+    long sick = -1; /* VKB_FAULT_INJECT=device-lost:I: device I is lost after its first case (tests) */
     int code;
     void *prep;
 
@@ -281,7 +281,8 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
     res->status = VKB_RES_SKIP;
     res->subgroup_asked = r->subgroup_size;
     res->robustness = strcmp(b->name, "vulkan") != 0 ? VKB_ROBUSTNESS_NONE
-                      : r->robustness_off ? VKB_ROBUSTNESS_DISABLED : VKB_ROBUSTNESS_DEFAULT;
+                      : r->robustness_off            ? VKB_ROBUSTNESS_DISABLED
+                                                     : VKB_ROBUSTNESS_DEFAULT;
     /* --repeat: a case is checked once, in its first round; later rounds time it again, or repeat its skip or
      * failure without running it */
     first = res->repeat > 0 ? first_run(r, st, res) : NULL;
@@ -293,7 +294,7 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
         return;
     }
 
-    if (st->lenient && !c->data) {   /* a shared size beyond every kernel of the shape: no inputs (runner.c) */
+    if (st->lenient && !c->data) { /* a shared size beyond every kernel of the shape: no inputs (runner.c) */
         snprintf(res->skip_reason, sizeof res->skip_reason, "%s", st->beyond);
         return;
     }
@@ -323,7 +324,7 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
         return;
     }
     vkb_verify_inject(&plan, f->name, v->name); /* VKB_FAULT_INJECT=skip-pass:K (tests) */
-    vkb_mc_set_label(f->name, v->name); /* --sass: files named by family and variant */
+    vkb_mc_set_label(f->name, v->name);         /* --sass: files named by family and variant */
     t0 = vkb_now_ns();
     prep = b->prepare(b, &plan, why, sizeof why);
     r->clock.prepare_ns += vkb_now_ns() - t0;
@@ -359,7 +360,7 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
             vkb_parallel_set((void *)plan.buf[i].host, 0xA5, plan.buf[i].bytes); /* a stale host copy must not pass */
     r->clock.upload_ns += vkb_now_ns() - t0;
 
-    if (first) {   /* --repeat: checked (and compared across APIs) in the first round */
+    if (first) { /* --repeat: checked (and compared across APIs) in the first round */
         res->check = first->check;
         res->status = VKB_RES_OK;
         res->cross = first->cross;
@@ -384,14 +385,16 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
         r->clock.download_ns += t1 - t0;
         fault_wrong_device(b, &plan);
         vkb_verify_low_bit(&plan, f->name, v->name);
-        if (vkb_fault_arg("device-lost", &sick) && sick == b->caps.index && r->done > 0)   /* as the backend would */
-            vkb_backend_fail(&b->error, VKB_EXIT_API, "vkQueueSubmit: VK_ERROR_DEVICE_LOST (planted: "
-                             "VKB_FAULT_INJECT=device-lost:%ld)", sick);
+        if (vkb_fault_arg("device-lost", &sick) && sick == b->caps.index && r->done > 0) /* as the backend would */
+            vkb_backend_fail(&b->error, VKB_EXIT_API,
+                             "vkQueueSubmit: VK_ERROR_DEVICE_LOST (planted: "
+                             "VKB_FAULT_INJECT=device-lost:%ld)",
+                             sick);
         if (device_failed(r, res, b))
-            goto done;   /* the outputs are not the kernel's: nothing to check */
+            goto done; /* the outputs are not the kernel's: nothing to check */
         vkb_family_check(f, v, c, &plan, &res->check);
         if (unpoisoned || vkb_verify_guards(b, bufs, &plan, why, sizeof why)) {
-            res->check.pass = 0;   /* the outputs were not poisoned, or bytes beside them were written */
+            res->check.pass = 0; /* the outputs were not poisoned, or bytes beside them were written */
             snprintf(res->check.reason, sizeof res->check.reason, "%s", why);
             snprintf(res->check.method, sizeof res->check.method, "%s", why);
         }
@@ -439,14 +442,14 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
         vkb_timing_measure(b, prep, bufs, &timing, &res->time_ns);
         r->clock.warmup_ns += vkb_timing_warmup_ns();
         if (vkb_timing_error(res->check.reason, sizeof res->check.reason)) {
-            res->status = VKB_RES_FAIL;   /* timestamps out of order, zero, or beyond the host's clock */
+            res->status = VKB_RES_FAIL; /* timestamps out of order, zero, or beyond the host's clock */
             snprintf(res->check.method, sizeof res->check.method, "%.90s", res->check.reason);
         }
         r->clock.timing_ns += vkb_now_ns() - t0;
         if ((v->flags & VKB_VAR_API_COPY) && vkb_fault("slow-api-copy"))
             slow_api_copy(&res->time_ns);
         res->timed = 1;
-        if (f->time_unit_ns > 0)   /* a time per unit of work */
+        if (f->time_unit_ns > 0) /* a time per unit of work */
             res->metric = res->work > 0 ? res->time_ns.median / res->work / f->time_unit_ns : 0;
         else
             res->metric = res->time_ns.median > 0 ? res->work / res->time_ns.median : 0; /* per ns = G per s */
@@ -456,7 +459,7 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
             determinism_failed(res, "a timed run differs from the checked one", why);
         r->clock.rerun_ns += vkb_now_ns() - t0;
     }
-    device_failed(r, res, b);   /* during the timing or the determinism check: the row fails with the error */
+    device_failed(r, res, b); /* during the timing or the determinism check: the row fails with the error */
 done:
     vkb_verify_release(b, kept);
     for (int i = 0; i < plan.nbuf; i++)

@@ -56,8 +56,10 @@ static int plan_stream_copy(const vkb_family *f, const vkb_variant *v, const vkb
     int b[2];
     vkb_pass *pass;
     if (bytes % 4 || words > UINT32_MAX)
-        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "%llu bytes: the stream copy moves whole floats, at "
-                             "most 2^32 - 1 (the kernel indexes with 32 bits)", (unsigned long long)bytes);
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE,
+                             "%llu bytes: the stream copy moves whole floats, at "
+                             "most 2^32 - 1 (the kernel indexes with 32 bits)",
+                             (unsigned long long)bytes);
     b[0] = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, src);
     b[1] = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, dst);
     groups[0] = vkb_groups_for((words + 3) / 4, v->local[0], caps->max_group_count[0]);
@@ -69,15 +71,17 @@ static int plan_stream_copy(const vkb_family *f, const vkb_variant *v, const vkb
     return VKB_PLAN_OK;
 }
 
-int vkb_family_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
-                    vkb_plan *p, char *why, size_t len)
+int vkb_family_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps, vkb_plan *p,
+                    char *why, size_t len)
 {
     int code;
     memset(p, 0, sizeof *p);
     why[0] = 0;
     if (!v->local[0] || !v->local[1] || !v->local[2])
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup; each of its sizes (--spec 0=, "
-                             "1=, 2=) is at least 1", v->local[0], v->local[1], v->local[2]);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "a %ux%ux%u workgroup; each of its sizes (--spec 0=, "
+                             "1=, 2=) is at least 1",
+                             v->local[0], v->local[1], v->local[2]);
     if (v->flags & VKB_VAR_API_COPY) {
         const void *src = NULL;
         void *dst = NULL;
@@ -95,7 +99,8 @@ int vkb_family_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c
     if (code != VKB_PLAN_OK)
         return code;
     if (p->refused)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "the shape and constants give an empty buffer; "
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "the shape and constants give an empty buffer; "
                              "use sizes and constants of at least 1");
     return VKB_PLAN_OK;
 }
@@ -107,8 +112,7 @@ double vkb_family_work(const vkb_family *f, const vkb_variant *v, const vkb_case
     return f->work(v, c);
 }
 
-void vkb_family_check(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_plan *p,
-                      vkb_check *res)
+void vkb_family_check(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_plan *p, vkb_check *res)
 {
     if (v->flags & (VKB_VAR_API_COPY | VKB_VAR_STREAM_COPY)) {
         vkb_check_init(res, "exact copy of the input");

@@ -19,46 +19,52 @@ typedef struct vkb_shape {
 
 /* Row flags. */
 enum {
-    VKB_VAR_CEILING = 1u << 0,        /* a vendor/API reference, not a kernel of ours */
+    VKB_VAR_CEILING = 1u << 0, /* a vendor/API reference, not a kernel of ours */
     VKB_VAR_VULKAN_ONLY = 1u << 1,
     VKB_VAR_CUDA_ONLY = 1u << 2,
     VKB_VAR_NONDETERMINISTIC = 1u << 3, /* float atomics: bits may differ run to run */
-    VKB_VAR_API_COPY = 1u << 4,        /* the API's own copy of the family's input, planned, counted and checked
+    VKB_VAR_API_COPY = 1u << 4,         /* the API's own copy of the family's input, planned, counted and checked
                                           by vkb_family_plan/_work/_check from the family's copy_io */
-    VKB_VAR_NOT_IN_SUITE = 1u << 5,    /* left out of the default suite (which keeps the rows others need) */
-    VKB_VAR_SHADER_COPY = 1u << 6,     /* a kernel that moves its input unchanged: with the API's copies, a bound
+    VKB_VAR_NOT_IN_SUITE = 1u << 5,     /* left out of the default suite (which keeps the rows others need) */
+    VKB_VAR_SHADER_COPY = 1u << 6,      /* a kernel that moves its input unchanged: with the API's copies, a bound
                                           the bandwidths of its shape are judged against (the SUSPECT rule) */
-    VKB_VAR_STREAM_COPY = 1u << 7,     /* a shader stream copy of the family's input (copy_io's bytes, the copy
+    VKB_VAR_STREAM_COPY = 1u << 7,      /* a shader stream copy of the family's input (copy_io's bytes, the copy
                                           family's vec4 kernel), planned, counted and checked by vkb_family_* */
-    VKB_VAR_INTEGER_OPS = 1u << 8      /* its work counts integer operations: GOP/s where the family's metric is
+    VKB_VAR_INTEGER_OPS = 1u << 8       /* its work counts integer operations: GOP/s where the family's metric is
                                           GFLOP/s (vkb_variant_unit), the family's bounds as they are */
 };
 
 /* The API-copy ceiling row (vkCmdCopyBuffer / cudaMemcpy device-to-device): one line in a family's table. */
-#define VKB_API_COPY_ROW(note) {"api_copy", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_API_COPY, note}
+#define VKB_API_COPY_ROW(note)                                                                                         \
+    {                                                                                                                  \
+        "api_copy", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_API_COPY, note                            \
+    }
 
 /* The shader stream-copy ceiling row: the copy family's vec4 kernel (memory.width's mem_width at WORDS=4) on the
  * API copy's bytes. Beside VKB_API_COPY_ROW, the ceiling of a shape is the faster of the two: an API copy can be
  * far below what the memory streams (vkCmdCopyBuffer on NVIDIA's driver 580: 28% of a shader copy). */
-#define VKB_STREAM_COPY_ROW                                                                                        \
-    {"stream_copy", "mem_width", {256, 1, 1}, {4}, 1, 0, 0,                                                        \
-     VKB_VAR_CEILING | VKB_VAR_STREAM_COPY | VKB_VAR_SHADER_COPY,                                                  \
-     "the copy family's vec4 kernel on the API copy's bytes: with api_copy, the ceiling (the faster of the two)"}
+#define VKB_STREAM_COPY_ROW                                                                                            \
+    {                                                                                                                  \
+        "stream_copy", "mem_width", {256, 1, 1}, {4}, 1, 0, 0,                                                         \
+            VKB_VAR_CEILING | VKB_VAR_STREAM_COPY | VKB_VAR_SHADER_COPY,                                               \
+            "the copy family's vec4 kernel on the API copy's bytes: with api_copy, the ceiling (the faster of the "    \
+            "two)"                                                                                                     \
+    }
 
 /* One row of a family's table. A new variant is a shader (and CUDA twin) plus a row. */
 typedef struct vkb_variant {
-    const char *name;       /* CLI and JSON name: family/name */
-    const char *kernel;     /* shader = CUDA twin name; NULL for API and library rows */
-    uint32_t local[3];      /* workgroup size (spec constants 0..2) */
+    const char *name;            /* CLI and JSON name: family/name */
+    const char *kernel;          /* shader = CUDA twin name; NULL for API and library rows */
+    uint32_t local[3];           /* workgroup size (spec constants 0..2) */
     uint32_t spec[VKB_MAX_SPEC]; /* the family's named spec constants (ids 3...) */
     int nspec;
-    int param;              /* a family-specific knob (elements per thread, ...) */
-    unsigned needs;         /* VKB_NEED_* */
-    unsigned flags;         /* VKB_VAR_* */
-    const char *note;       /* one line for `vkbench list`: what it changes and why */
-    const char *ceiling;    /* the ceiling row to compare with, or rows by preference "a|b" (the first measured at
+    int param;            /* a family-specific knob (elements per thread, ...) */
+    unsigned needs;       /* VKB_NEED_* */
+    unsigned flags;       /* VKB_VAR_* */
+    const char *note;     /* one line for `vkbench list`: what it changes and why */
+    const char *ceiling;  /* the ceiling row to compare with, or rows by preference "a|b" (the first measured at
                                the shape); NULL: the fastest ceiling row of the family */
-    const char *fallback;   /* "family/variant": a row of another family whose rate is the ceiling where no ceiling
+    const char *fallback; /* "family/variant": a row of another family whose rate is the ceiling where no ceiling
                                row of the own family ran (no vendor library); the fastest such result of the run */
 } vkb_variant;
 
@@ -66,15 +72,15 @@ typedef struct vkb_variant {
 typedef struct vkb_case {
     const struct vkb_family *family;
     vkb_shape shape;
-    void *data;  /* family-owned */
+    void *data; /* family-owned */
 } vkb_case;
 
 typedef struct vkb_family {
     const char *name;
     const char *summary;
-    const char *dims[VKB_MAX_DIMS];   /* CLI flags (--n, --rows, ...), in shape order */
+    const char *dims[VKB_MAX_DIMS]; /* CLI flags (--n, --rows, ...), in shape order */
     int ndims;
-    const char *metric;               /* "GB/s" or "GFLOP/s": work / time */
+    const char *metric; /* "GB/s" or "GFLOP/s": work / time */
     const vkb_variant *variants;
     int nvariants;
 
@@ -88,8 +94,7 @@ typedef struct vkb_family {
     /* The plan for V on CAPS: a VKB_PLAN_* outcome, with WHY unless VKB_PLAN_OK. Checks every constant and
      * size before using it; no side effects, and works with c->data NULL (sizes from c->shape, host
      * pointers NULL): the runner plans every case before it makes inputs. Called through vkb_family_plan. */
-    int (*plan)(const vkb_variant *v, const vkb_case *c, const vkb_caps *caps, vkb_plan *plan,
-                char *why, size_t len);
+    int (*plan)(const vkb_variant *v, const vkb_case *c, const vkb_caps *caps, vkb_plan *plan, char *why, size_t len);
     /* Bytes (GB/s) or flops (GFLOP/s) one run of V does. */
     double (*work)(const vkb_variant *v, const vkb_case *c);
     /* Check the outputs of PLAN (downloaded into the output buffers' host pointers). */
@@ -113,18 +118,16 @@ typedef struct vkb_family {
     const char *units[VKB_MAX_DIMS];
 } vkb_family;
 
-
 const vkb_variant *vkb_variant_find(const vkb_family *f, const char *name);
 /* The plan for V at C on CAPS (the family's plan, or the API copy), with the checks every plan gets: a
  * workgroup of at least 1x1x1, no buffer of 0 bytes. A VKB_PLAN_* outcome, with WHY unless VKB_PLAN_OK.
  * The device's limits are checked apart, by vkb_plan_check_limits (device_limits.h). */
-int vkb_family_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps,
-                    vkb_plan *p, char *why, size_t len);
+int vkb_family_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps, vkb_plan *p,
+                    char *why, size_t len);
 /* Bytes or flops of one run of V (the family's work, or the API copy's read + write). */
 double vkb_family_work(const vkb_family *f, const vkb_variant *v, const vkb_case *c);
 /* Check the downloaded outputs of PLAN (the family's check, or the API copy's exact compare). */
-void vkb_family_check(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_plan *p,
-                      vkb_check *res);
+void vkb_family_check(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_plan *p, vkb_check *res);
 /* The unit of V's metric, the one name every output prints: the family's metric, or "GOP/s" for a
  * VKB_VAR_INTEGER_OPS row of a GFLOP/s family (an integer multiply-add is no floating-point operation). */
 const char *vkb_variant_unit(const vkb_family *f, const vkb_variant *v);

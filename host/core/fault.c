@@ -28,19 +28,41 @@ long vkb_fault_second(long fallback)
  * rather than ignored. */
 static const struct fault_spec {
     const char *name;
-    int nfields, optional;   /* how many numbers; the last one may be left out */
+    int nfields, optional; /* how many numbers; the last one may be left out */
     long lo[2], hi[2];
 } faults[] = {
-    {"no-dispatch"}, {"no-poison"}, {"oob-write"}, {"oob-write-past"}, {"drop-element"}, {"second-run-differs"},
-    {"timer-zero"}, {"timer-reversed"}, {"timer-early"}, {"product-element"}, {"product-tile"}, {"product-nan"},
-    {"stuck-fence"}, {"peak-fold"}, {"peak-trips"}, {"peak-count"}, {"transfer-byte"}, {"drop-dispatch"}, {"chase-skip"},
+    {"no-dispatch"},
+    {"no-poison"},
+    {"oob-write"},
+    {"oob-write-past"},
+    {"drop-element"},
+    {"second-run-differs"},
+    {"timer-zero"},
+    {"timer-reversed"},
+    {"timer-early"},
+    {"product-element"},
+    {"product-tile"},
+    {"product-nan"},
+    {"stuck-fence"},
+    {"peak-fold"},
+    {"peak-trips"},
+    {"peak-count"},
+    {"transfer-byte"},
+    {"drop-dispatch"},
+    {"chase-skip"},
     {"low-bit"},
     {"skip-pass", 1, 0, {0}, {63}},
-    {"signal-early", 1, 0, {1}, {31}}, {"signal-late", 1, 0, {1}, {31}}, {"signal-twice", 1, 0, {1}, {31}},
-    {"slow-device", 2, 1, {0, 2}, {63, 16}},   /* device I, K times the work (default 2) */
-    {"slower", 2, 0, {0, 1}, {63, 1000}},      /* device I, PCT percent more time */
-    {"wrong-device", 1, 0, {0}, {63}}, {"device-lost", 1, 0, {0}, {63}}, {"hang", 1, 0, {0}, {63}},
-    {"slow-api-copy"}, {"warm-climb"}, {"chase-curve", 1, 0, {1}, {5}},
+    {"signal-early", 1, 0, {1}, {31}},
+    {"signal-late", 1, 0, {1}, {31}},
+    {"signal-twice", 1, 0, {1}, {31}},
+    {"slow-device", 2, 1, {0, 2}, {63, 16}}, /* device I, K times the work (default 2) */
+    {"slower", 2, 0, {0, 1}, {63, 1000}},    /* device I, PCT percent more time */
+    {"wrong-device", 1, 0, {0}, {63}},
+    {"device-lost", 1, 0, {0}, {63}},
+    {"hang", 1, 0, {0}, {63}},
+    {"slow-api-copy"},
+    {"warm-climb"},
+    {"chase-curve", 1, 0, {1}, {5}},
 };
 
 /* Whether the numbers after NAME (ARGS: "", or ":3", ":0:4") are what SPEC takes. */
@@ -80,11 +102,14 @@ int vkb_fault_check(char *why, size_t len)
             else
                 snprintf(why, len, "'%.60s': %s takes %s", f, faults[i].name,
                          faults[i].nfields == 0 ? "no number"
-                         : faults[i].lo[0] == 1 ? "':SIG', a signal number 1 to 31" : "':K', a number 0 to 63");
+                         : faults[i].lo[0] == 1 ? "':SIG', a signal number 1 to 31"
+                                                : "':K', a number 0 to 63");
             return -1;
         }
     }
-    snprintf(why, len, "'%.60s' is not a fault the tests plant (docs/verification.md lists them: no-dispatch, "
-             "skip-pass:K, oob-write, timer-zero, stuck-fence, ...)", f);
+    snprintf(why, len,
+             "'%.60s' is not a fault the tests plant (docs/verification.md lists them: no-dispatch, "
+             "skip-pass:K, oob-write, timer-zero, stuck-fence, ...)",
+             f);
     return -1;
 }

@@ -6,8 +6,8 @@
 
 #include "util.h"
 
-void vkb_check_freivalds(vkb_check *r, int64_t m, int64_t n, int64_t k, const float *a, const float *b,
-                         const float *c, int rounds, uint64_t seed, double u)
+void vkb_check_freivalds(vkb_check *r, int64_t m, int64_t n, int64_t k, const float *a, const float *b, const float *c,
+                         int rounds, uint64_t seed, double u)
 {
     double *x = vkb_alloc((size_t)n * sizeof *x);
     double *bx = vkb_alloc((size_t)k * sizeof *bx);

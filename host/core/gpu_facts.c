@@ -8,15 +8,32 @@
  * 114 at 1755, H200 and GH200 as the H100 SXM5, A100 108 at 1410). More specific names come first: "H100 PCIe"
  * before "H100". */
 static const vkb_gpu_model models[] = {
-    {"H100 PCIe", 90, "SM90", 114, 1755}, {"GH200", 90, "SM90", 132, 1980}, {"H100", 90, "SM90", 132, 1980},
-    {"H200", 90, "SM90", 132, 1980},      {"H800", 90, "SM90", 0, 0},       {"H20", 90, "SM90", 0, 0},
-    {"GB200", 100, "SM100", 0, 0},        {"B200", 100, "SM100", 0, 0},     {"B100", 100, "SM100", 0, 0},
-    {"RTX 50", 120, "SM120", 0, 0},       {"L40", 89, "SM89", 0, 0},        {"L4", 89, "SM89", 0, 0},
-    {"RTX 40", 89, "SM89", 0, 0},         {"Ada", 89, "SM89", 0, 0},        {"A100", 80, "SM80", 108, 1410},
-    {"A800", 80, "SM80", 0, 0},           {"A30", 80, "SM80", 0, 0},        {"RTX 30", 86, "SM86", 0, 0},
-    {"RTX A", 86, "SM86", 0, 0},          {"A40", 86, "SM86", 0, 0},        {"A10", 86, "SM86", 0, 0},
-    {"A16", 86, "SM86", 0, 0},            {"A2", 86, "SM86", 0, 0},         {"RTX 20", 75, "SM75", 0, 0},
-    {"T4", 75, "SM75", 0, 0},             {"V100", 70, "SM70", 0, 0},
+    {"H100 PCIe", 90, "SM90", 114, 1755},
+    {"GH200", 90, "SM90", 132, 1980},
+    {"H100", 90, "SM90", 132, 1980},
+    {"H200", 90, "SM90", 132, 1980},
+    {"H800", 90, "SM90", 0, 0},
+    {"H20", 90, "SM90", 0, 0},
+    {"GB200", 100, "SM100", 0, 0},
+    {"B200", 100, "SM100", 0, 0},
+    {"B100", 100, "SM100", 0, 0},
+    {"RTX 50", 120, "SM120", 0, 0},
+    {"L40", 89, "SM89", 0, 0},
+    {"L4", 89, "SM89", 0, 0},
+    {"RTX 40", 89, "SM89", 0, 0},
+    {"Ada", 89, "SM89", 0, 0},
+    {"A100", 80, "SM80", 108, 1410},
+    {"A800", 80, "SM80", 0, 0},
+    {"A30", 80, "SM80", 0, 0},
+    {"RTX 30", 86, "SM86", 0, 0},
+    {"RTX A", 86, "SM86", 0, 0},
+    {"A40", 86, "SM86", 0, 0},
+    {"A10", 86, "SM86", 0, 0},
+    {"A16", 86, "SM86", 0, 0},
+    {"A2", 86, "SM86", 0, 0},
+    {"RTX 20", 75, "SM75", 0, 0},
+    {"T4", 75, "SM75", 0, 0},
+    {"V100", 70, "SM70", 0, 0},
 };
 
 /* Per-SM rates by architecture. Scalar classes: NVIDIA CUDA C++ Programming Guide, "Arithmetic Instructions",
@@ -51,14 +68,14 @@ double vkb_gpu_rate_per_sm(unsigned sm_arch, vkb_rate_class c)
 
 double vkb_gpu_rate(const vkb_caps *caps, vkb_rate_class c)
 {
-    double ops = c == VKB_RATE_TENSOR16 ? 1 : 2;   /* the tensor rate counts operations already */
+    double ops = c == VKB_RATE_TENSOR16 ? 1 : 2; /* the tensor rate counts operations already */
     return vkb_gpu_rate_per_sm(caps->sm_arch, c) * ops * caps->compute_units * caps->clock_mhz * 1e-3;
 }
 
 void vkb_gpu_facts_fill(vkb_caps *caps)
 {
     const vkb_gpu_model *m = strcmp(caps->vendor, "NVIDIA") == 0 ? vkb_gpu_model_find(caps->name) : NULL;
-    if (!m)   /* the names are NVIDIA's: another vendor's "A10..." is not an A10 */
+    if (!m) /* the names are NVIDIA's: another vendor's "A10..." is not an A10 */
         return;
     if (!caps->sm_arch)
         caps->sm_arch = m->sm_arch;

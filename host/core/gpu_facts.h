@@ -8,20 +8,20 @@
 
 /* Instruction classes with a published per-SM throughput. */
 typedef enum vkb_rate_class {
-    VKB_RATE_F32,       /* fp32 add, multiply, FMA: results per clock per SM */
-    VKB_RATE_F16,       /* fp16, counted per half (a half2 instruction is two) */
+    VKB_RATE_F32, /* fp32 add, multiply, FMA: results per clock per SM */
+    VKB_RATE_F16, /* fp16, counted per half (a half2 instruction is two) */
     VKB_RATE_F64,
-    VKB_RATE_I32,       /* 32-bit integer multiply, multiply-add */
-    VKB_RATE_TENSOR16,  /* dense fp16 tensor-core operations (a multiply-add is 2) per clock per SM */
+    VKB_RATE_I32,      /* 32-bit integer multiply, multiply-add */
+    VKB_RATE_TENSOR16, /* dense fp16 tensor-core operations (a multiply-add is 2) per clock per SM */
     VKB_RATE_COUNT
 } vkb_rate_class;
 
 typedef struct vkb_gpu_model {
-    const char *pattern;   /* a substring of the device's name; the first match wins */
-    unsigned sm_arch;      /* compute capability x 10 */
-    const char *sass;      /* nvdisasm's name of the architecture ("SM90") */
-    unsigned sms;          /* SMs of this model, 0 where the name covers several parts */
-    unsigned boost_mhz;    /* its SMs' boost clock, 0 where unknown */
+    const char *pattern; /* a substring of the device's name; the first match wins */
+    unsigned sm_arch;    /* compute capability x 10 */
+    const char *sass;    /* nvdisasm's name of the architecture ("SM90") */
+    unsigned sms;        /* SMs of this model, 0 where the name covers several parts */
+    unsigned boost_mhz;  /* its SMs' boost clock, 0 where unknown */
 } vkb_gpu_model;
 
 /* The model whose pattern DEVICE_NAME holds, or NULL. */

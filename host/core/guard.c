@@ -6,7 +6,7 @@
 
 uint32_t vkb_guard_word(uint32_t n)
 {
-    return VKB_GUARD_WORD ^ (n * 0x9E3779B8u);   /* an even multiplier: the low bit stays 1, never 0 */
+    return VKB_GUARD_WORD ^ (n * 0x9E3779B8u); /* an even multiplier: the low bit stays 1, never 0 */
 }
 
 void vkb_guard_normalize(void *band, uint32_t word)
@@ -16,8 +16,7 @@ void vkb_guard_normalize(void *band, uint32_t word)
         w[i] ^= word ^ VKB_GUARD_WORD;
 }
 
-uint64_t vkb_guard_scan(const uint8_t *before, const uint8_t *after, int index, const char *role, char *msg,
-                        size_t len)
+uint64_t vkb_guard_scan(const uint8_t *before, const uint8_t *after, int index, const char *role, char *msg, size_t len)
 {
     uint8_t pattern[4];
     uint32_t word = VKB_GUARD_WORD;
@@ -27,7 +26,7 @@ uint64_t vkb_guard_scan(const uint8_t *before, const uint8_t *after, int index, 
     memcpy(pattern, &word, 4);
     for (uint32_t o = 0; o < VKB_GUARD_BYTES; o++) {
         if (before[o] != pattern[o & 3]) {
-            int64_t d = (int64_t)o - VKB_GUARD_BYTES;   /* -1 is the byte just before the start */
+            int64_t d = (int64_t)o - VKB_GUARD_BYTES; /* -1 is the byte just before the start */
             if (nb++ == 0)
                 b_lo = d;
             b_hi = d;
@@ -41,12 +40,11 @@ uint64_t vkb_guard_scan(const uint8_t *before, const uint8_t *after, int index, 
     if (len)
         msg[0] = 0;
     if (na)
-        used += (size_t)snprintf(msg, len, "wrote %llu byte%s after the end of %s %d, at +%lld..+%lld",
-                                 (unsigned long long)na, na == 1 ? "" : "s", role, index, (long long)a_lo,
-                                 (long long)a_hi);
+        used +=
+            (size_t)snprintf(msg, len, "wrote %llu byte%s after the end of %s %d, at +%lld..+%lld",
+                             (unsigned long long)na, na == 1 ? "" : "s", role, index, (long long)a_lo, (long long)a_hi);
     if (nb && used < len)
-        snprintf(msg + used, len - used, "%swrote %llu byte%s before the start of %s %d, at %lld..%lld",
-                 na ? "; " : "", (unsigned long long)nb, nb == 1 ? "" : "s", role, index, (long long)b_lo,
-                 (long long)b_hi);
+        snprintf(msg + used, len - used, "%swrote %llu byte%s before the start of %s %d, at %lld..%lld", na ? "; " : "",
+                 (unsigned long long)nb, nb == 1 ? "" : "s", role, index, (long long)b_lo, (long long)b_hi);
     return na + nb;
 }

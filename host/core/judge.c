@@ -17,7 +17,7 @@
 #include "util.h"
 #include "verify.h"
 
-#define SUSPECT_COPY_FACTOR 1.25  /* a bandwidth this far above the fastest copy of its shape is not believed */
+#define SUSPECT_COPY_FACTOR 1.25 /* a bandwidth this far above the fastest copy of its shape is not believed */
 /* ... for rows that move at least this much: below it, fixed per-call costs (which differ between an API
  * copy and a dispatch) dominate, and a GB/s figure bounds nothing */
 #define SUSPECT_MIN_BYTES (64.0 * 1048576)
@@ -70,28 +70,34 @@ void vkb_judge_metric(const vkb_runner *r, const shape_state *st, vkb_result *re
     int shader;
     if (!res->timed || res->status != VKB_RES_OK)
         return;
-    if (res->family->theoretical) {   /* the row's own bound, at the highest clock: nothing runs faster */
+    if (res->family->theoretical) { /* the row's own bound, at the highest clock: nothing runs faster */
         if (res->bound > 0 && res->metric > SUSPECT_THEORY_FACTOR * res->bound) {
             res->suspect = 1;
-            snprintf(res->suspect_reason, sizeof res->suspect_reason, "%.0f %s is above the bound %.0f (%s): a "
-                     "timing error, or an operation count above what ran?", res->metric, res->family->metric,
-                     res->bound, res->bound == res->theoretical ? "the theoretical rate" : "the issue limit");
+            snprintf(res->suspect_reason, sizeof res->suspect_reason,
+                     "%.0f %s is above the bound %.0f (%s): a "
+                     "timing error, or an operation count above what ran?",
+                     res->metric, res->family->metric, res->bound,
+                     res->bound == res->theoretical ? "the theoretical rate" : "the issue limit");
         }
         return;
     }
     if (strcmp(res->family->metric, "GB/s") == 0) {
         if (caps->is_cpu || res->work < SUSPECT_MIN_BYTES || !res->ceiling || !is_copy(res->ceiling))
-            return;   /* only rows measured against a copy: a cache or transfer row has other bounds */
+            return; /* only rows measured against a copy: a cache or transfer row has other bounds */
         bound = copy_bound(r, st, res, &shader);
         if (bound > 0 && res->metric > SUSPECT_COPY_FACTOR * bound) {
             res->suspect = 1;
-            snprintf(res->suspect_reason, sizeof res->suspect_reason, "%.1f GB/s is above %.2fx the fastest copy "
-                     "of the same bytes (%.1f GB/s): a timing error?", res->metric, SUSPECT_COPY_FACTOR, bound);
+            snprintf(res->suspect_reason, sizeof res->suspect_reason,
+                     "%.1f GB/s is above %.2fx the fastest copy "
+                     "of the same bytes (%.1f GB/s): a timing error?",
+                     res->metric, SUSPECT_COPY_FACTOR, bound);
         }
     } else if ((peak = peak_flops(caps, res->variant)) > 0 && res->metric > peak) {
         res->suspect = 1;
-        snprintf(res->suspect_reason, sizeof res->suspect_reason, "%.0f GFLOP/s is above the peak of %.60s (%.0f "
-                 "GFLOP/s): a timing error?", res->metric, caps->name, peak);
+        snprintf(res->suspect_reason, sizeof res->suspect_reason,
+                 "%.0f GFLOP/s is above the peak of %.60s (%.0f "
+                 "GFLOP/s): a timing error?",
+                 res->metric, caps->name, peak);
     }
 }
 
@@ -133,7 +139,7 @@ void vkb_judge_ceiling(vkb_runner *r, const shape_state *st, vkb_result *res)
         int before = rank;
         if (!c->timed || !(c->variant->flags & VKB_VAR_CEILING) || c->metric <= 0 || c->repeat != res->repeat ||
             !named_ceiling(res->variant->ceiling, c->variant->name, &rank))
-            continue;   /* --repeat: the ceiling of the same round, measured beside the row */
+            continue; /* --repeat: the ceiling of the same round, measured beside the row */
         /* a preferred row first; among equals the fastest (a time metric: the shortest) */
         if (!best || rank < before || (time ? c->metric < best->metric : c->metric > best->metric))
             best = c;
@@ -144,7 +150,7 @@ void vkb_judge_ceiling(vkb_runner *r, const shape_state *st, vkb_result *res)
         if (c == res || !c->timed || c->status != VKB_RES_OK || c->suspect || c->metric <= 0 ||
             strncmp(fb, c->family->name, flen) != 0 || fb[flen] != '/' || strcmp(fb + flen + 1, c->variant->name))
             continue;
-        for (int k = j; k < r->results.n; k++) {   /* the fastest of its backends */
+        for (int k = j; k < r->results.n; k++) { /* the fastest of its backends */
             const vkb_result *o = &r->results.r[k];
             if (o->family == c->family && o->variant == c->variant && o->timed && o->status == VKB_RES_OK &&
                 !o->suspect && o->metric > c->metric)

@@ -17,9 +17,9 @@
 #include "util.h"
 
 const char *const vkb_mc_class_names[VKB_MC_NCLASS] = {
-    "instructions", "hmma_f32", "hmma_f16", "hgmma_f32", "hgmma_f16", "ldg_32", "ldg_64", "ldg_128",
-    "stg_32",       "stg_64",   "stg_128",  "ldgsts",    "lds",       "sts",    "ffma",   "ldl",
-    "stl",          "atomics",  "shuffles", "branches",  "barriers"};
+    "instructions", "hmma_f32", "hmma_f16", "hgmma_f32", "hgmma_f16", "ldg_32",   "ldg_64",
+    "ldg_128",      "stg_32",   "stg_64",   "stg_128",   "ldgsts",    "lds",      "sts",
+    "ffma",         "ldl",      "stl",      "atomics",   "shuffles",  "branches", "barriers"};
 
 /* ---- summary of a disassembly ---- */
 
@@ -244,17 +244,17 @@ static struct {
     int on;
     char dir[3072];
     char label[160];
-    int vk_pass, cu_pass;       /* dispatch passes seen since the label was set */
+    int vk_pass, cu_pass; /* dispatch passes seen since the label was set */
     int said_unavailable, said_no_nvdisasm, said_nvdisasm_failed, said_no_arch, said_no_twin;
-    char *cuda_text;            /* cuobjdump -sass of the CUDA module, read once */
+    char *cuda_text; /* cuobjdump -sass of the CUDA module, read once */
     int cuda_tried;
     struct seen {
         char base[200];
         uint64_t hash;
         vkb_mc_summary s;
-    } *seen;
+    } * seen;
     int nseen;
-    int nvulkan, ncuda;         /* pipelines and twins written */
+    int nvulkan, ncuda; /* pipelines and twins written */
 } mc;
 
 /* One line at exit: what --sass wrote, and where. */
@@ -315,7 +315,7 @@ int vkb_mc_enabled(void)
 void vkb_mc_set_label(const char *family, const char *variant)
 {
     if (!mc.on)
-        return;   /* without --sass nothing reads it (and --device LIST, which refuses --sass, runs threads) */
+        return; /* without --sass nothing reads it (and --device LIST, which refuses --sass, runs threads) */
     snprintf(mc.label, sizeof mc.label, "%s_%s", family, variant);
     mc.vk_pass = mc.cu_pass = 0;
 }

@@ -16,29 +16,29 @@ enum {
     VKB_MC_HMMA_F16,     /* ... fp16 accumulator */
     VKB_MC_HGMMA_F32,    /* Hopper warpgroup mma, fp32 accumulator */
     VKB_MC_HGMMA_F16,
-    VKB_MC_LDG_32,       /* global loads of 32 bits or narrower */
+    VKB_MC_LDG_32, /* global loads of 32 bits or narrower */
     VKB_MC_LDG_64,
     VKB_MC_LDG_128,
     VKB_MC_STG_32,
     VKB_MC_STG_64,
     VKB_MC_STG_128,
-    VKB_MC_LDGSTS,       /* asynchronous global-to-shared copies (cp.async) */
-    VKB_MC_LDS,          /* shared loads (LDS, LDSM) */
+    VKB_MC_LDGSTS, /* asynchronous global-to-shared copies (cp.async) */
+    VKB_MC_LDS,    /* shared loads (LDS, LDSM) */
     VKB_MC_STS,
     VKB_MC_FFMA,
-    VKB_MC_LDL,          /* local memory: register spills or arrays indexed at run time */
+    VKB_MC_LDL, /* local memory: register spills or arrays indexed at run time */
     VKB_MC_STL,
-    VKB_MC_ATOMICS,      /* ATOM, ATOMG, ATOMS, RED, REDG */
-    VKB_MC_SHUFFLES,     /* SHFL */
-    VKB_MC_BRANCHES,     /* BRA, BRX, JMP, JMX */
-    VKB_MC_BARRIERS,     /* BAR */
+    VKB_MC_ATOMICS,  /* ATOM, ATOMG, ATOMS, RED, REDG */
+    VKB_MC_SHUFFLES, /* SHFL */
+    VKB_MC_BRANCHES, /* BRA, BRX, JMP, JMX */
+    VKB_MC_BARRIERS, /* BAR */
     VKB_MC_NCLASS
 };
 extern const char *const vkb_mc_class_names[VKB_MC_NCLASS];
 
 typedef struct vkb_mc_summary {
-    int valid;             /* 1 when COUNT was read from a disassembly */
-    char source[12];       /* "nvdisasm" (a Vulkan pipeline) or "cuobjdump" (a CUDA kernel) */
+    int valid;       /* 1 when COUNT was read from a disassembly */
+    char source[12]; /* "nvdisasm" (a Vulkan pipeline) or "cuobjdump" (a CUDA kernel) */
     unsigned count[VKB_MC_NCLASS];
 } vkb_mc_summary;
 

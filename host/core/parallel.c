@@ -76,7 +76,7 @@ void vkb_parallel_run(int64_t count, vkb_task_fn fn, void *ctx)
 
 typedef struct span_job {
     char *dst;
-    const char *src;   /* NULL: set to BYTE */
+    const char *src; /* NULL: set to BYTE */
     int byte;
     size_t bytes;
 } span_job;
@@ -100,7 +100,7 @@ static void span_task(void *ctx, int64_t t)
 static void span_run(span_job *j)
 {
     if (j->bytes <= 2 * BYTES_PER_TASK)
-        span_do(j, 0, j->bytes);   /* a task or two: not worth a thread */
+        span_do(j, 0, j->bytes); /* a task or two: not worth a thread */
     else
         vkb_parallel_run(vkb_tasks_of(j->bytes, BYTES_PER_TASK), span_task, j);
 }

@@ -8,13 +8,13 @@
 
 #define VKB_MAX_BUFFERS 6
 #define VKB_MAX_PASSES 4
-#define VKB_MAX_SPEC 12     /* specialization constants after the three local-size ids (coopmat_khr: 3..14) */
-#define VKB_PUSH_WORDS 8    /* 32 bytes of push constants / kernel parameters */
+#define VKB_MAX_SPEC 12  /* specialization constants after the three local-size ids (coopmat_khr: 3..14) */
+#define VKB_PUSH_WORDS 8 /* 32 bytes of push constants / kernel parameters */
 
 typedef enum vkb_buffer_role {
-    VKB_BUF_INPUT,    /* uploaded from host data before the run */
-    VKB_BUF_OUTPUT,   /* poisoned before the run, downloaded and checked after it */
-    VKB_BUF_SCRATCH   /* poisoned before the run, never read back */
+    VKB_BUF_INPUT,  /* uploaded from host data before the run */
+    VKB_BUF_OUTPUT, /* poisoned before the run, downloaded and checked after it */
+    VKB_BUF_SCRATCH /* poisoned before the run, never read back */
 } vkb_buffer_role;
 
 /* Buffer flags (vkb_plan_buffer.flags); 0 is a storage buffer, bound as such in every pass. */
@@ -43,34 +43,34 @@ enum {
 typedef struct vkb_plan_buffer {
     uint64_t bytes;
     vkb_buffer_role role;
-    const void *host;  /* inputs: the data to upload (bytes long); outputs: where to download */
-    unsigned flags;    /* VKB_BUF_*: set by the family after vkb_plan_buffer_add */
+    const void *host; /* inputs: the data to upload (bytes long); outputs: where to download */
+    unsigned flags;   /* VKB_BUF_*: set by the family after vkb_plan_buffer_add */
 } vkb_plan_buffer;
 
 typedef enum vkb_pass_kind {
-    VKB_PASS_DISPATCH, /* a compute shader / CUDA kernel named `kernel` */
-    VKB_PASS_COPY,     /* the API's own buffer copy: vkCmdCopyBuffer / cudaMemcpyAsync D2D */
-    VKB_PASS_LIBRARY,  /* a vendor library call named `kernel` (CUDA only: cub_sum, cublas_sgemm, ...) */
+    VKB_PASS_DISPATCH,  /* a compute shader / CUDA kernel named `kernel` */
+    VKB_PASS_COPY,      /* the API's own buffer copy: vkCmdCopyBuffer / cudaMemcpyAsync D2D */
+    VKB_PASS_LIBRARY,   /* a vendor library call named `kernel` (CUDA only: cub_sum, cublas_sgemm, ...) */
     VKB_PASS_HOST_COPY, /* the host copies copy_bytes from bind[0] to bind[1] (host-visible or host buffers) on
                           its worker threads: a host-timed plan (vkb_plan.host_timed) of host copies only */
-    VKB_PASS_TIMESTAMP /* one timestamp written (vkCmdWriteTimestamp / cudaEventRecord): its own cost */
+    VKB_PASS_TIMESTAMP  /* one timestamp written (vkCmdWriteTimestamp / cudaEventRecord): its own cost */
 } vkb_pass_kind;
 
 typedef struct vkb_pass {
     vkb_pass_kind kind;
-    const char *kernel;               /* shader name = CUDA twin name, or library op */
-    uint32_t local[3];                /* workgroup / block size: spec constants 0, 1, 2 */
-    uint32_t groups[3];               /* workgroup count / grid */
-    uint32_t spec[VKB_MAX_SPEC];      /* spec constants 3, 4, ... / template arguments */
+    const char *kernel;          /* shader name = CUDA twin name, or library op */
+    uint32_t local[3];           /* workgroup / block size: spec constants 0, 1, 2 */
+    uint32_t groups[3];          /* workgroup count / grid */
+    uint32_t spec[VKB_MAX_SPEC]; /* spec constants 3, 4, ... / template arguments */
     int nspec;
-    uint32_t push[VKB_PUSH_WORDS];    /* push constants / by-value kernel parameter */
-    int bind[VKB_MAX_BUFFERS];        /* plan buffer index for binding 0, 1, ... */
+    uint32_t push[VKB_PUSH_WORDS]; /* push constants / by-value kernel parameter */
+    int bind[VKB_MAX_BUFFERS];     /* plan buffer index for binding 0, 1, ... */
     int nbind;
-    uint64_t copy_bytes;              /* VKB_PASS_COPY: bytes from bind[0] to bind[1] */
-    uint32_t shared_bytes;            /* shared memory per workgroup the kernel declares (its constants') */
-    uint32_t repeat;                  /* run the pass this many times back to back (0: once) */
-    int no_barrier;                   /* ... with no barrier between the repeats (they may overlap) */
-    int queue;                        /* 1, 2: a copy on the transfer-only family's first, second queue (Vulkan;
+    uint64_t copy_bytes;   /* VKB_PASS_COPY: bytes from bind[0] to bind[1] */
+    uint32_t shared_bytes; /* shared memory per workgroup the kernel declares (its constants') */
+    uint32_t repeat;       /* run the pass this many times back to back (0: once) */
+    int no_barrier;        /* ... with no barrier between the repeats (they may overlap) */
+    int queue;             /* 1, 2: a copy on the transfer-only family's first, second queue (Vulkan;
                                          CUDA: a second stream), at the same time as the passes on the others;
                                          only in a host-timed plan, whose buffers the copy binds are
                                          VKB_BUF_TWO_QUEUES */
@@ -96,7 +96,7 @@ typedef struct vkb_plan {
     int nbuf;
     vkb_pass pass[VKB_MAX_PASSES];
     int npass;
-    int refused;          /* a buffer of 0 bytes was asked for: the plan is a bad request */
+    int refused; /* a buffer of 0 bytes was asked for: the plan is a bad request */
     /* What the family's check needs from this plan, where the order of operations sets the tolerance:
      * the most roundings any output element meets, and that order in words. */
     uint64_t check_depth;

@@ -30,7 +30,7 @@ double vkb_product_row_tolerance(int64_t n, int64_t k, double sum_t, double sum_
 {
     double kk = (double)k, var;
     (void)n;
-    if (mode == VKB_ACC_F16 || mode == VKB_ACC_F16_EACH) {   /* Q groups: of 16 products, or of one */
+    if (mode == VKB_ACC_F16 || mode == VKB_ACC_F16_EACH) { /* Q groups: of 16 products, or of one */
         double q = mode == VKB_ACC_F16 ? ceil(kk / VKB_TENSOR_K_STEP) : kk;
         double rnd = (q + 1) / 2 * sum_t + (q + 1) * (2 * q + 1) / (6 * q) * sum_c2;
         double in = VKB_ACC16_U_IN / u;
@@ -47,16 +47,16 @@ double vkb_product_row_tolerance(int64_t n, int64_t k, double sum_t, double sum_
 /* ---- what the check of C = A B needs from A and B alone (built once per case) ---- */
 
 struct vkb_product_ref {
-    int64_t m, n, k, nbc, nbr;     /* column blocks of the rows, row blocks of the columns */
+    int64_t m, n, k, nbc, nbr; /* column blocks of the rows, row blocks of the columns */
     const float *a, *b;
-    double *x, *y;                 /* rounds x N and rounds x M random signs */
-    double *vx, *vsq, *vabs;       /* per p: B's row p against x by column block; sum b^2, sum |b| by block */
-    double *wx, *wsq, *wabs;       /* per p: A's column p against y by row block; sum a^2, sum |a| by block */
-    double *row;                   /* per row i and column block: R references, sum T, rigorous sum */
-    double *col;                   /* per column j and row block: the same */
+    double *x, *y;           /* rounds x N and rounds x M random signs */
+    double *vx, *vsq, *vabs; /* per p: B's row p against x by column block; sum b^2, sum |b| by block */
+    double *wx, *wsq, *wabs; /* per p: A's column p against y by row block; sum a^2, sum |a| by block */
+    double *row;             /* per row i and column block: R references, sum T, rigorous sum */
+    double *col;             /* per column j and row block: the same */
     int nlr, nlc;
-    int64_t lr[17], lc[17];        /* the exact lines */
-    double *lrow, *lcol;           /* exact values, sum |a b| and the fp16-accumulation bound: 3 per element */
+    int64_t lr[17], lc[17]; /* the exact lines */
+    double *lrow, *lcol;    /* exact values, sum |a b| and the fp16-accumulation bound: 3 per element */
 };
 
 enum { R = VKB_PRODUCT_ROUNDS, BW = VKB_PRODUCT_BLOCK, L = VKB_PRODUCT_ROUNDS + 2, CHUNK = 64 };
@@ -65,7 +65,7 @@ enum { R = VKB_PRODUCT_ROUNDS, BW = VKB_PRODUCT_BLOCK, L = VKB_PRODUCT_ROUNDS + 
  * has it: twice SSE2's doubles a vector (with the row groups below, the 4096^3 reference 1.5x faster on one
  * core here). The same bits: the vectors run across independent sums (no sum is reordered) and AVX2 brings
  * no FMA to contract into. */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__)   /* ifunc: glibc picks the clone */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__) /* ifunc: glibc picks the clone */
 #define WIDE_PASS __attribute__((target_clones("avx2", "default")))
 #else
 #define WIDE_PASS
@@ -138,7 +138,7 @@ WIDE_PASS static void ref_a_block(void *ctx, int64_t t)
         for (int64_t p = 0; p < f->k; p++) {
             const double *vx = f->vx + p * nx, *vsq = f->vsq + p * f->nbc, *vab = f->vabs + p * f->nbc;
             double *wp = w + p * L;
-            for (int g = 0; g < ng; g++) {   /* the rows in order: W's sums over them too */
+            for (int g = 0; g < ng; g++) { /* the rows in order: W's sums over them too */
                 double v = f->a[(i0 + g) * f->k + p], v2 = v * v, va = fabs(v);
                 double *ag = acc + g * per, *asq = ag + nx, *aab = asq + f->nbc;
                 for (int64_t c = 0; c < nx; c++)
@@ -182,14 +182,14 @@ WIDE_PASS static void ref_b_cols(void *ctx, int64_t t)
     double *asq = acc + nx * CHUNK, *aab = asq + f->nbr * CHUNK, b2[GROUP][CHUNK], ba[GROUP][CHUNK];
     for (int64_t p0 = 0; p0 < f->k; p0 += GROUP) {
         int np = f->k - p0 < GROUP ? (int)(f->k - p0) : GROUP;
-        const float *b = f->b + p0 * f->n + j0;   /* row p0 + q at b + q n */
+        const float *b = f->b + p0 * f->n + j0; /* row p0 + q at b + q n */
         for (int q = 0; q < np; q++)
             for (int64_t jj = 0; jj < nj; jj++) {
                 b2[q][jj] = (double)b[q * f->n + jj] * b[q * f->n + jj];
                 ba[q][jj] = fabs(b[q * f->n + jj]);
             }
         for (int64_t c = 0; c < nx; c++)
-            for (int q = 0; q < np; q++) {   /* the rows in order: each sum over p as before */
+            for (int q = 0; q < np; q++) { /* the rows in order: each sum over p as before */
                 double w = f->wx[(p0 + q) * nx + c];
                 for (int64_t jj = 0; jj < nj; jj++)
                     acc[c * CHUNK + jj] += w * b[q * f->n + jj];
@@ -277,7 +277,7 @@ WIDE_PASS static void ref_exact_cols(void *ctx, int64_t t)
     for (int64_t p = 0; p < f->k; p++)
         for (int q = 0; q < nl; q++)
             bt[p * nl + q] = f->b[p * f->n + f->lc[q]];
-    for (int64_t i0 = t * CHUNK; i0 < end; i0 += GROUP) {   /* GROUP rows a pass over BT */
+    for (int64_t i0 = t * CHUNK; i0 < end; i0 += GROUP) { /* GROUP rows a pass over BT */
         int ng = end - i0 < GROUP ? (int)(end - i0) : GROUP;
         memset(s, 0, sizeof s);
         memset(sa, 0, sizeof sa);
@@ -314,8 +314,7 @@ static int64_t ceil_div(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
-vkb_product_ref *vkb_product_ref_create(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
-                                        uint64_t seed)
+vkb_product_ref *vkb_product_ref_create(int64_t m, int64_t n, int64_t k, const float *a, const float *b, uint64_t seed)
 {
     vkb_product_ref *f = vkb_calloc(1, sizeof *f);
     vkb_rng rng;
@@ -375,8 +374,8 @@ void vkb_product_ref_destroy(vkb_product_ref *f)
 typedef struct c_pass {
     const vkb_product_ref *f;
     const float *c;
-    double *row;        /* per row and column block: R residual sums C x, sum C^2, sum |C| */
-    double *col;        /* per column and row block: R sums y^T C, sum C^2, sum |C| */
+    double *row;         /* per row and column block: R residual sums C x, sum C^2, sum |C| */
+    double *col;         /* per column and row block: R sums y^T C, sum C^2, sum |C| */
     uint64_t *nonfinite; /* per row block: the count, and the first index (UINT64_MAX: none) */
 } c_pass;
 
@@ -494,7 +493,7 @@ static void exact_value(vkb_check *r, uint64_t index, double out, const double *
     /* fp16 accumulation by 16: the recurrence over the partial sums; else (a rounding per product, in any
      * order) gamma_K sum |a b| with the accumulator's unit U */
     double bound = mode == VKB_ACC_F16 ? o[2] : vkb_bound_dot((uint64_t)k, o[1], u);
-    vkb_check_value(r, index, out, o[0], bound + 0x1.0p-50 * o[1]);   /* + the double sum's own rounding */
+    vkb_check_value(r, index, out, o[0], bound + 0x1.0p-50 * o[1]); /* + the double sum's own rounding */
 }
 
 void vkb_product_check(vkb_check *r, const vkb_product_ref *f, const float *c, double u, int mode)
@@ -516,7 +515,7 @@ void vkb_product_check(vkb_check *r, const vkb_product_ref *f, const float *c, d
         if (count) {
             int64_t i = (int64_t)first / n, j = (int64_t)first % n;
             double ref = 0;
-            for (int64_t p = 0; p < k && r->bad == 0; p++)   /* the first one's value, for the message */
+            for (int64_t p = 0; p < k && r->bad == 0; p++) /* the first one's value, for the message */
                 ref += (double)f->a[i * k + p] * f->b[p * n + j];
             mark_bad(r, first, i, j, c[first], ref);
             r->checked += count - 1;
@@ -529,14 +528,16 @@ void vkb_product_check(vkb_check *r, const vkb_product_ref *f, const float *c, d
         for (int64_t cb = 0; cb < f->nbc; cb++) {
             int64_t w = n - cb * BW < BW ? n - cb * BW : BW;
             if (block_lines(r, (uint64_t)(i * n + cb * BW), i, -1, f->row + (i * f->nbc + cb) * L,
-                            cp.row + (i * f->nbc + cb) * L, w, k, u, mode, &widest) && row_fail < 0)
+                            cp.row + (i * f->nbc + cb) * L, w, k, u, mode, &widest) &&
+                row_fail < 0)
                 row_fail = i;
         }
     for (int64_t j = 0; j < n; j++)
         for (int64_t rb = 0; rb < f->nbr; rb++) {
             int64_t w = m - rb * BW < BW ? m - rb * BW : BW;
             if (block_lines(r, (uint64_t)(rb * BW * n + j), -1, j, f->col + (j * f->nbr + rb) * L,
-                            cp.col + (j * f->nbr + rb) * L, w, k, u, mode, &widest) && col_fail < 0)
+                            cp.col + (j * f->nbr + rb) * L, w, k, u, mode, &widest) &&
+                col_fail < 0)
                 col_fail = j;
         }
     /* 3. exact rows and columns, every element against the rigorous bound */
@@ -560,17 +561,22 @@ void vkb_product_check(vkb_check *r, const vkb_product_ref *f, const float *c, d
             vkb_check_first_bad(r, (uint64_t)(row_fail * n + col_fail), row_fail, col_fail, out, o[0]);
         free(bcol);
     }
-    snprintf(r->method, sizeof r->method, "Freivalds x%d, %d-blocks, %.0f sigma%s (rigorous %.0fx wider) + "
-             "exact lines", R, BW, VKB_PRODUCT_SIGMAS,
-             mode == VKB_ACC_F16 ? ", fp16 acc" : mode == VKB_ACC_F16_EACH ? ", fp16 acc each" : "", widest);
+    snprintf(r->method, sizeof r->method,
+             "Freivalds x%d, %d-blocks, %.0f sigma%s (rigorous %.0fx wider) + "
+             "exact lines",
+             R, BW, VKB_PRODUCT_SIGMAS,
+             mode == VKB_ACC_F16        ? ", fp16 acc"
+             : mode == VKB_ACC_F16_EACH ? ", fp16 acc each"
+                                        : "",
+             widest);
     free(cp.row);
     free(cp.col);
     free(cp.nonfinite);
     free(planted);
 }
 
-void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const float *a, const float *b,
-                       const float *c, double u, int mode, uint64_t seed)
+void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const float *a, const float *b, const float *c,
+                       double u, int mode, uint64_t seed)
 {
     vkb_product_ref *f = vkb_product_ref_create(m, n, k, a, b, seed);
     vkb_product_check(r, f, c, u, mode);

@@ -16,20 +16,19 @@
  * 4096^3 and 8192^3 (fp32, and fp16 inputs with truncating fp32 accumulation). */
 #define VKB_PRODUCT_SIGMAS 8.0
 #define VKB_PRODUCT_ROUNDS 4
-#define VKB_PRODUCT_BLOCK 256   /* elements per Freivalds sum: fewer make a tighter tolerance, cost M N K / it */
+#define VKB_PRODUCT_BLOCK 256 /* elements per Freivalds sum: fewer make a tighter tolerance, cost M N K / it */
 
 /* What the product check needs from A and B alone (random vectors, references, model sums, exact lines):
  * built once per case (on vkb_threads() threads, parallel.h), shared by every variant checked on it. It
  * keeps A and B (M x K, K x N, row-major), which must outlive it. */
 typedef struct vkb_product_ref vkb_product_ref;
-vkb_product_ref *vkb_product_ref_create(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
-                                        uint64_t seed);
+vkb_product_ref *vkb_product_ref_create(int64_t m, int64_t n, int64_t k, const float *a, const float *b, uint64_t seed);
 void vkb_product_ref_destroy(vkb_product_ref *ref);
 /* Check C against REF (accumulates into R). */
 void vkb_product_check(vkb_check *r, const vkb_product_ref *ref, const float *c, double u, int mode);
 /* Both in one call (the tests). */
-void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const float *a, const float *b,
-                       const float *c, double u, int mode, uint64_t seed);
+void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const float *a, const float *b, const float *c,
+                       double u, int mode, uint64_t seed);
 /* The model tolerance of one Freivalds sum of vkb_check_product over N elements of K products (for tests
  * and docs): SIGMAS sqrt(sum_j Var e_ij), SUM_T = sum_j sum_p (a_ip b_pj)^2, SUM_C2 = sum_j C_ij^2. */
 double vkb_product_row_tolerance(int64_t n, int64_t k, double sum_t, double sum_c2, double u, int mode);

@@ -41,7 +41,7 @@ void vkb_result_value(vkb_result *r, const char *tag, double value, const char *
         return;
     while (i < r->nvalues && strcmp(r->values[i].tag, tag) != 0)
         i++;
-    if (i == VKB_MAX_VALUES)   /* a programmer's error: raise VKB_MAX_VALUES */
+    if (i == VKB_MAX_VALUES) /* a programmer's error: raise VKB_MAX_VALUES */
         vkb_die(VKB_EXIT_API, "more than %d named values on a result (adding %s)", VKB_MAX_VALUES, tag);
     r->values[i] = (vkb_named_value){tag, value, unit, source};
     if (i == r->nvalues)

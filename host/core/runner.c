@@ -17,7 +17,7 @@
 #include "util.h"
 #include "verify.h"
 
-static vkb_runner *active;   /* the run whose sinks an early exit must still end */
+static vkb_runner *active; /* the run whose sinks an early exit must still end */
 
 /* Inputs of shape S of family FI (whose first work item is W), made once for all its variants and backends; none
  * where a shared size is beyond every case of the shape (each then skips, with the reason, without inputs). */
@@ -50,12 +50,11 @@ static void print_clock(const char *what, const vkb_runner_clock *clock, const v
     const vkb_runner_clock *b = before ? before : &zero;
     vkb_note("time%s%s: %.2f s: inputs %.2f, pipelines %.2f, buffers and uploads %.2f, checked runs %.2f, "
              "downloads %.2f, CPU checks %.2f, determinism and cross-backend %.2f, timing %.2f (warm-up %.2f)",
-             what[0] ? " of " : "", what, (clock->wall_ns - b->wall_ns) / 1e9,
-             (clock->inputs_ns - b->inputs_ns) / 1e9, (clock->prepare_ns - b->prepare_ns) / 1e9,
-             (clock->upload_ns - b->upload_ns) / 1e9, (clock->run_ns - b->run_ns) / 1e9,
-             (clock->download_ns - b->download_ns) / 1e9, (clock->check_ns - b->check_ns) / 1e9,
-             (clock->rerun_ns - b->rerun_ns) / 1e9, (clock->timing_ns - b->timing_ns) / 1e9,
-             (clock->warmup_ns - b->warmup_ns) / 1e9);
+             what[0] ? " of " : "", what, (clock->wall_ns - b->wall_ns) / 1e9, (clock->inputs_ns - b->inputs_ns) / 1e9,
+             (clock->prepare_ns - b->prepare_ns) / 1e9, (clock->upload_ns - b->upload_ns) / 1e9,
+             (clock->run_ns - b->run_ns) / 1e9, (clock->download_ns - b->download_ns) / 1e9,
+             (clock->check_ns - b->check_ns) / 1e9, (clock->rerun_ns - b->rerun_ns) / 1e9,
+             (clock->timing_ns - b->timing_ns) / 1e9, (clock->warmup_ns - b->warmup_ns) / 1e9);
 }
 
 static void shape_end(vkb_runner *r, shape_state *st)
@@ -166,7 +165,7 @@ static int device_ended(vkb_runner *r, const vkb_selection *sel, const vkb_backe
     r->family = -1;
     if (e->stopped || !r->several) {
         if (!e->stopped)
-            vkb_fatal_message_keep(e->message);   /* the files' "error" */
+            vkb_fatal_message_keep(e->message); /* the files' "error" */
         rc = end_sinks(r, 1);
     } else {
         rc = fail_rest(r, sel, e->message);
@@ -192,7 +191,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
             r->sinks[i]->begin(r->sinks[i], set, r->all, r->nall, plan);
     if (!registered && !r->several)
         registered = atexit(end_at_exit) == 0;
-    if (!r->several) {   /* --device LIST: the devices' threads catch their own fatal errors (devices.c) */
+    if (!r->several) { /* --device LIST: the devices' threads catch their own fatal errors (devices.c) */
         active = r;
         vkb_set_fatal_hook(end_on_fatal);
     }
@@ -289,7 +288,7 @@ static int fail_rest(vkb_runner *r, const vkb_selection *sel, const char *reason
         res->device_index = r->all[k->backend]->caps.index;
         res->shape = sel->fam[k->fam].shapes[k->shape];
         res->status = VKB_RES_FAIL;
-        res->error = reason;   /* the files record why, as for the case a fatal error ends in a one-device run */
+        res->error = reason; /* the files record why, as for the case a fatal error ends in a one-device run */
         res->cache_fits = -1;
         res->predicted = NAN;
         snprintf(res->check.reason, sizeof res->check.reason, "device failed: %.*s", (int)sizeof res->check.reason - 16,

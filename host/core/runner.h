@@ -12,57 +12,57 @@
 
 /* One case of the work list: a variant of a selected family at one of its shapes on one backend. */
 typedef struct vkb_work {
-    int fam;      /* index into the selection */
-    int shape;    /* index into its shapes */
-    int variant;  /* index into the family's variants */
-    int backend;  /* index into vkb_runner.all */
-    int repeat;   /* --repeat: which round of the shape's cases (0-based) */
+    int fam;     /* index into the selection */
+    int shape;   /* index into its shapes */
+    int variant; /* index into the family's variants */
+    int backend; /* index into vkb_runner.all */
+    int repeat;  /* --repeat: which round of the shape's cases (0-based) */
 } vkb_work;
 
 /* Where the run's wall time went (-v prints it; the default suite's budget is found from it). */
 typedef struct vkb_runner_clock {
-    double inputs_ns;    /* case_create: host inputs and references */
-    double prepare_ns;   /* pipelines, kernel lookup */
-    double upload_ns;    /* buffers created, inputs uploaded, outputs poisoned */
-    double run_ns;       /* the poison check, the checked run */
-    double download_ns;  /* the checked run's outputs read back */
-    double check_ns;     /* the CPU check of the outputs, guard bands */
-    double rerun_ns;     /* the determinism re-run, the cross-backend compare */
-    double timing_ns;    /* warm-up and timed repetitions */
-    double warmup_ns;    /* ... of which the warm-up */
-    double wall_ns;      /* all of it, from the first case */
+    double inputs_ns;   /* case_create: host inputs and references */
+    double prepare_ns;  /* pipelines, kernel lookup */
+    double upload_ns;   /* buffers created, inputs uploaded, outputs poisoned */
+    double run_ns;      /* the poison check, the checked run */
+    double download_ns; /* the checked run's outputs read back */
+    double check_ns;    /* the CPU check of the outputs, guard bands */
+    double rerun_ns;    /* the determinism re-run, the cross-backend compare */
+    double timing_ns;   /* warm-up and timed repetitions */
+    double warmup_ns;   /* ... of which the warm-up */
+    double wall_ns;     /* all of it, from the first case */
 } vkb_runner_clock;
 
 typedef struct vkb_runner {
-    vkb_backend *backends[2];   /* the backends asked for */
+    vkb_backend *backends[2]; /* the backends asked for */
     int nbackends;
-    vkb_backend *all[2];        /* every backend open: ceilings may come from one not asked for */
+    vkb_backend *all[2]; /* every backend open: ceilings may come from one not asked for */
     int nall;
-    int timed;                  /* 0 for `validate`: check only */
-    vkb_timing timing[2];       /* per entry of all[] */
+    int timed;            /* 0 for `validate`: check only */
+    vkb_timing timing[2]; /* per entry of all[] */
     uint64_t seed;
     const vkb_spec_value *spec; /* --spec: constants set in every selected kernel's shader */
     int nspec;
-    int repeat;                 /* --repeat N: each shape's cases run N times, in rounds; 0: once */
-    uint32_t subgroup_size;     /* --subgroup-size: every kernel's required subgroup size; 0: the device's */
-    int robustness_off;         /* --robustness disabled: the Vulkan backend builds without bounds checks */
-    vkb_results results;        /* every result, in the order emitted */
-    vkb_sink *const *sinks;     /* where results go */
+    int repeat;             /* --repeat N: each shape's cases run N times, in rounds; 0: once */
+    uint32_t subgroup_size; /* --subgroup-size: every kernel's required subgroup size; 0: the device's */
+    int robustness_off;     /* --robustness disabled: the Vulkan backend builds without bounds checks */
+    vkb_results results;    /* every result, in the order emitted */
+    vkb_sink *const *sinks; /* where results go */
     int nsinks;
 
     /* filled by the runner */
-    vkb_work *work;             /* the work list (vkb_runner_plan) */
+    vkb_work *work; /* the work list (vkb_runner_plan) */
     int nwork;
-    int done;                   /* cases finished */
+    int done; /* cases finished */
     vkb_runner_clock clock;
-    double start_ns;            /* when the run began (vkb_now_ns) */
-    int interrupted;            /* the signal that stopped the run (SIGINT, SIGTERM), else 0 */
-    int several;                /* one of several devices' runners (--device LIST): the caller owns the end
+    double start_ns;     /* when the run began (vkb_now_ns) */
+    int interrupted;     /* the signal that stopped the run (SIGINT, SIGTERM), else 0 */
+    int several;         /* one of several devices' runners (--device LIST): the caller owns the end
                                    at exit; a failed device's cases not run are emitted as failed */
-    int family;                 /* the family whose family_begin the sinks got last, -1 none */
-    void (*ended)(void);        /* called once every sink has ended (the application reports the files that
+    int family;          /* the family whose family_begin the sinks got last, -1 none */
+    void (*ended)(void); /* called once every sink has ended (the application reports the files that
                                    failed); may be NULL */
-    void (*recheck)(const struct vkb_runner *r);   /* after a run that finished, before the sinks end: the
+    void (*recheck)(const struct vkb_runner *r); /* after a run that finished, before the sinks end: the
                                    application measures the warm-up's ceilings again (host/app/warmup.c), then each
                                    sink hears of each device's (sink.h's recheck); may be NULL */
 } vkb_runner;

@@ -9,8 +9,8 @@
 typedef struct saved_outputs {
     void *data[VKB_MAX_BUFFERS];
     uint64_t bytes[VKB_MAX_BUFFERS];
-    uint64_t cap[VKB_MAX_BUFFERS];  /* kept from variant to variant: fresh memory costs a page fault per 4 KiB */
-    double tolerance;   /* the first backend's check tolerance (0: exact) */
+    uint64_t cap[VKB_MAX_BUFFERS]; /* kept from variant to variant: fresh memory costs a page fault per 4 KiB */
+    double tolerance;              /* the first backend's check tolerance (0: exact) */
     const char *backend;
     int valid;
 } saved_outputs;
@@ -27,16 +27,16 @@ typedef struct cached_input {
 
 /* What the run holds for the shape being worked on. */
 typedef struct shape_state {
-    int fam, shape;          /* -1: none */
-    int lenient;             /* the family's sizes are shared with others (vkb_selected_family.shared_sizes) */
-    char beyond[200];        /* a shape no kernel takes (no inputs, c.data NULL): why, each of its cases' skip */
+    int fam, shape;   /* -1: none */
+    int lenient;      /* the family's sizes are shared with others (vkb_selected_family.shared_sizes) */
+    char beyond[200]; /* a shape no kernel takes (no inputs, c.data NULL): why, each of its cases' skip */
     vkb_case c;
-    int first_result;        /* results of this shape start here (its ceilings first) */
+    int first_result; /* results of this shape start here (its ceilings first) */
     cached_input *inputs;
     int ninputs, cap;
-    saved_outputs saved;     /* the current variant's outputs on its first backend */
+    saved_outputs saved; /* the current variant's outputs on its first backend */
     int saved_variant;
-    vkb_runner_clock clock;  /* the run's clock when the shape began (-v: where the shape's time went) */
+    vkb_runner_clock clock; /* the run's clock when the shape began (-v: where the shape's time went) */
 } shape_state;
 
 /* schedule.c */
@@ -69,6 +69,6 @@ extern _Thread_local vkb_result *vkb_execute_in_progress; /* the case being run:
 /* Free what the calling thread kept for reuse (the read-back buffer). */
 void vkb_execute_thread_done(void);
 void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *f, const vkb_variant *v,
-                    vkb_result *res);
+                      vkb_result *res);
 
 #endif

@@ -139,8 +139,8 @@ int vkb_schedule_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_varia
                 tuned->nspec = (int)id - 2;
         }
         if (used < sizeof res->constants)
-            used += (size_t)snprintf(res->constants + used, sizeof res->constants - used, "%s%s=%u",
-                                     i ? "," : "", name, r->spec[i].value);
+            used += (size_t)snprintf(res->constants + used, sizeof res->constants - used, "%s%s=%u", i ? "," : "", name,
+                                     r->spec[i].value);
     }
     return 0;
 }
@@ -155,7 +155,7 @@ int vkb_schedule_plan(const vkb_family *f, const vkb_variant *v, const vkb_case 
     if (code == VKB_PLAN_TOO_LARGE && lenient)
         return code;
     if (code == VKB_PLAN_BAD_REQUEST || code == VKB_PLAN_TOO_LARGE) {
-        char text[1024];   /* WHY is rewritten around itself: through a copy, truncated to LEN */
+        char text[1024]; /* WHY is rewritten around itself: through a copy, truncated to LEN */
         size_t n = strnlen(why, sizeof reason - 1);
         memcpy(reason, why, n);
         reason[n] = 0;
@@ -183,9 +183,9 @@ static int spec_workgroup_fits(const vkb_family *f, const vkb_variant *v, const 
         return VKB_PLAN_OK;
     if ((uint64_t)l[0] * l[1] * l[2] > caps->max_workgroup_invocations || l[0] > caps->max_workgroup_size[0] ||
         l[1] > caps->max_workgroup_size[1] || l[2] > caps->max_workgroup_size[2]) {
-        snprintf(why, len, "%s/%s: --spec sets a %ux%ux%u workgroup, beyond %s's %ux%ux%u and %u invocations",
-                 f->name, v->name, l[0], l[1], l[2], caps->name, caps->max_workgroup_size[0],
-                 caps->max_workgroup_size[1], caps->max_workgroup_size[2], caps->max_workgroup_invocations);
+        snprintf(why, len, "%s/%s: --spec sets a %ux%ux%u workgroup, beyond %s's %ux%ux%u and %u invocations", f->name,
+                 v->name, l[0], l[1], l[2], caps->name, caps->max_workgroup_size[0], caps->max_workgroup_size[1],
+                 caps->max_workgroup_size[2], caps->max_workgroup_invocations);
         return VKB_PLAN_BAD_REQUEST;
     }
     return VKB_PLAN_OK;
@@ -195,15 +195,15 @@ static int spec_workgroup_fits(const vkb_family *f, const vkb_variant *v, const 
  * -1 with WHY and *EXIT (2 or 4) for a request beyond the kernel or the device, which ends the run
  * (vkb_schedule_plan). *BEYOND (when not NULL) is set where the case skips for a size beyond it (a shared size,
  * vkb_selected_family.shared_sizes). */
-static int plan_sizes_why(const vkb_runner *r, const vkb_selection *sel, const vkb_work *k, vkb_plan *plan,
-                          int *beyond, int *exit, char *why, size_t len)
+static int plan_sizes_why(const vkb_runner *r, const vkb_selection *sel, const vkb_work *k, vkb_plan *plan, int *beyond,
+                          int *exit, char *why, size_t len)
 {
     const vkb_family *f = sel->fam[k->fam].family;
     const vkb_variant *v = &f->variants[k->variant];
     const vkb_backend *b = r->all[k->backend];
     vkb_case c = {f, sel->fam[k->fam].shapes[k->shape], NULL};
     vkb_variant tuned;
-    vkb_result scratch;   /* vkb_schedule_apply_spec's skip reason, unused here */
+    vkb_result scratch; /* vkb_schedule_apply_spec's skip reason, unused here */
     int code;
     memset(&scratch, 0, sizeof scratch);
     if ((v->needs & ~b->caps.features) || vkb_schedule_apply_spec(r, v, &tuned, &scratch))
@@ -237,9 +237,9 @@ int vkb_schedule_shape_runs(const vkb_runner *r, const vkb_selection *sel, int w
         vkb_plan plan;
         int was_beyond = 0, exit;
         if (f->variants[r->work[w].variant].flags & VKB_VAR_CEILING)
-            continue;   /* a ceiling is there for the kernels: it does not keep a shape none of them takes */
+            continue; /* a ceiling is there for the kernels: it does not keep a shape none of them takes */
         if (plan_sizes_why(r, sel, &r->work[w], &plan, &was_beyond, &exit, reason, sizeof reason) != 0)
-            return 1;   /* planned (or refused, which preflight has said) */
+            return 1; /* planned (or refused, which preflight has said) */
         if (was_beyond && !beyond++)
             snprintf(why, len, "%s", reason);
     }
@@ -251,8 +251,7 @@ int vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *
     int planned = 0, beyond = -1;
     char why[600], first_why[600] = "";
     if (r->nwork > VKB_MAX_RESULTS) {
-        snprintf(err, len, "%d cases in one run, more than %d; run fewer sizes or variants", r->nwork,
-                 VKB_MAX_RESULTS);
+        snprintf(err, len, "%d cases in one run, more than %d; run fewer sizes or variants", r->nwork, VKB_MAX_RESULTS);
         return VKB_EXIT_USAGE;
     }
     /* the kernels first: their reasons (index ranges, constants) say more than a ceiling's buffer size */
@@ -264,7 +263,7 @@ int vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *
             if (((sel->fam[k->fam].family->variants[k->variant].flags & VKB_VAR_CEILING) != 0) != pass)
                 continue;
             if ((planned_case = plan_sizes_why(r, sel, k, &plan, &was_beyond, &exit, why, sizeof why)) < 0) {
-                snprintf(err, len, "%s", why);   /* a request no device run can hold: the application ends */
+                snprintf(err, len, "%s", why); /* a request no device run can hold: the application ends */
                 return exit;
             }
             if (planned_case) {

@@ -8,16 +8,16 @@
 #include "caps.h"
 #include "family.h"
 
-#define VKB_MAX_SHAPES 1024  /* per family and command: a sweep beyond this is a usage error */
+#define VKB_MAX_SHAPES 1024 /* per family and command: a sweep beyond this is a usage error */
 
 /* One family of the command: the variants --variant selects, and the shapes it runs. */
 typedef struct vkb_selected_family {
     const vkb_family *family;
-    unsigned char *selected;  /* nvariants flags: chosen by --variant (ceilings run anyway when timing) */
+    unsigned char *selected; /* nvariants flags: chosen by --variant (ceilings run anyway when timing) */
     vkb_shape *shapes;
     int nshapes;
-    int implicit;             /* not asked for: it holds the fallback ceiling of a row that was (its default shape) */
-    int shared_sizes;         /* sized by a flag that sizes other families too: a size beyond it skips, with the
+    int implicit;     /* not asked for: it holds the fallback ceiling of a row that was (its default shape) */
+    int shared_sizes; /* sized by a flag that sizes other families too: a size beyond it skips, with the
                                  reason, instead of ending the run */
 } vkb_selected_family;
 

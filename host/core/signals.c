@@ -19,7 +19,7 @@
 #define MAX_TRACKED 16
 
 static volatile sig_atomic_t stop_sig;
-static const char *volatile tracked[MAX_TRACKED];  /* temporaries a second signal removes */
+static const char *volatile tracked[MAX_TRACKED]; /* temporaries a second signal removes */
 static int stdout_closed;
 
 /* The first SIGINT, SIGTERM or SIGHUP asks the run to stop after the current case; a second one ends the
@@ -116,7 +116,7 @@ void vkb_signal_fault(const char *name)
     if (vkb_fault_arg(name, &sig) && sig > 0 && sig < 32)
         raise((int)sig);
     if (strcmp(name, "signal-late") == 0 && vkb_fault_arg("signal-twice", &sig) && sig > 0 && sig < 32) {
-        raise((int)sig);   /* one after the other, each delivered: the second ends the process at once */
+        raise((int)sig); /* one after the other, each delivered: the second ends the process at once */
         raise((int)sig);
     }
 }

@@ -11,31 +11,31 @@
 
 /* How the run measures: recorded in the JSON and shown where it matters. */
 typedef struct vkb_run_settings {
-    const char *command;        /* "run", "validate", "suite" */
-    const char *command_line;   /* argv joined by spaces, whole (not cut) */
+    const char *command;      /* "run", "validate", "suite" */
+    const char *command_line; /* argv joined by spaces, whole (not cut) */
     uint64_t seed;
-    int timed;                  /* 0 for validate */
-    int cold;                   /* --cold: caches flushed before each repetition */
-    double warmup_ms;           /* per variant (the first of the process warms longer) */
+    int timed;        /* 0 for validate */
+    int cold;         /* --cold: caches flushed before each repetition */
+    double warmup_ms; /* per variant (the first of the process warms longer) */
     double first_warmup_ms;
-    double budget_ms;           /* per variant */
-    int reps;                   /* fixed repetitions, 0: until the median settles */
-    const char *spec;           /* --spec text, NULL when none */
-    int paired;                 /* two backends side by side */
-    int repeat;                 /* --repeat N: each case's results come N times (vkb_result.repeat); 0: once */
-    uint32_t subgroup_size;     /* --subgroup-size, 0 when not given: rows are named NAME@sgN */
-    int robustness_off;         /* --robustness disabled: Vulkan rows are named NAME@nobc */
+    double budget_ms;       /* per variant */
+    int reps;               /* fixed repetitions, 0: until the median settles */
+    const char *spec;       /* --spec text, NULL when none */
+    int paired;             /* two backends side by side */
+    int repeat;             /* --repeat N: each case's results come N times (vkb_result.repeat); 0: once */
+    uint32_t subgroup_size; /* --subgroup-size, 0 when not given: rows are named NAME@sgN */
+    int robustness_off;     /* --robustness disabled: Vulkan rows are named NAME@nobc */
 } vkb_run_settings;
 
 /* The work list, known before the first case runs. */
 typedef struct vkb_run_plan {
-    int cases;                  /* (family, shape, row, backend) tuples, ceilings included */
+    int cases; /* (family, shape, row, backend) tuples, ceilings included */
     int families;
-    int shapes;                 /* summed over the families: each runs its own shapes */
-    int variants;               /* summed over the families */
+    int shapes;   /* summed over the families: each runs its own shapes */
+    int variants; /* summed over the families */
     int backends;
-    double estimate_s;          /* rough wall-time estimate; <= 0 when unknown */
-    int beyond;                 /* kernel cases a size shared by several families puts beyond their own family's
+    double estimate_s; /* rough wall-time estimate; <= 0 when unknown */
+    int beyond;        /* kernel cases a size shared by several families puts beyond their own family's
                                    or device's limits: each skips, with the reason (vkb_runner_preflight) */
 } vkb_run_plan;
 

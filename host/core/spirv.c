@@ -13,8 +13,13 @@ const vkb_spirv *vkb_spirv_find(const char *name)
 }
 
 enum {
-    OP_NAME = 5, OP_SPEC_CONSTANT_TRUE = 48, OP_SPEC_CONSTANT_FALSE = 49, OP_SPEC_CONSTANT = 50, OP_DECORATE = 71,
-    DECORATION_SPEC_ID = 1, HEADER_WORDS = 5
+    OP_NAME = 5,
+    OP_SPEC_CONSTANT_TRUE = 48,
+    OP_SPEC_CONSTANT_FALSE = 49,
+    OP_SPEC_CONSTANT = 50,
+    OP_DECORATE = 71,
+    DECORATION_SPEC_ID = 1,
+    HEADER_WORDS = 5
 };
 
 int vkb_spirv_spec_id(const vkb_spirv *s, const char *name)
@@ -26,7 +31,7 @@ int vkb_spirv_spec_id(const vkb_spirv *s, const char *name)
         for (size_t w = HEADER_WORDS; w < words;) {
             uint32_t count = s->code[w] >> 16, op = s->code[w] & 0xffffu;
             if (count == 0 || w + count > words)
-                return -1;   /* malformed: spirv-val checks the embedded modules, so not expected */
+                return -1; /* malformed: spirv-val checks the embedded modules, so not expected */
             if (pass == 0 && op == OP_NAME && count >= 3 && (count - 2) * 4 > len &&
                 memcmp(&s->code[w + 2], name, len + 1) == 0) {
                 target = s->code[w + 1];
@@ -70,7 +75,7 @@ int vkb_spirv_spec_constants(const vkb_spirv *s, vkb_spirv_constant *out, int ma
         for (size_t w = HEADER_WORDS; w < words;) {
             uint32_t count = s->code[w] >> 16, op = s->code[w] & 0xffffu;
             if (count == 0 || w + count > words)
-                break;   /* malformed: spirv-val checks the embedded modules, so not expected */
+                break; /* malformed: spirv-val checks the embedded modules, so not expected */
             if (pass == 0 && op == OP_DECORATE && count == 4 && s->code[w + 2] == DECORATION_SPEC_ID && n < max &&
                 !has_id(out, n, s->code[w + 3])) {
                 memset(&out[n], 0, sizeof out[n]);

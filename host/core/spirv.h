@@ -6,10 +6,10 @@
 #include <stdint.h>
 
 typedef struct vkb_spirv {
-    const char *name;      /* the shader's file name without .comp: the plan's kernel name */
+    const char *name; /* the shader's file name without .comp: the plan's kernel name */
     const uint32_t *code;
     size_t bytes;
-    const char *needs;     /* bytes 0: what the build lacked, "glslang 16 (bf16, fp8): run tools/setup-glslang.sh --16" */
+    const char *needs; /* bytes 0: what the build lacked, "glslang 16 (bf16, fp8): run tools/setup-glslang.sh --16" */
 } vkb_spirv;
 
 /* The module named NAME, or NULL. */

@@ -5,12 +5,12 @@
 typedef struct vkb_stats {
     int n;
     double min, q1, median, q3, max, mean, stddev; /* quartiles interpolated linearly between order statistics */
-    int settled;  /* set by timing: the median settled before the budget ran out (1 too when --reps fixed n) */
+    int settled; /* set by timing: the median settled before the budget ran out (1 too when --reps fixed n) */
 } vkb_stats;
 
 /* Repetitions a statistic needs to mean anything: below them the outputs show `-` (table) or null (JSON) */
 #define VKB_STATS_MIN_STDDEV 2
-#define VKB_STATS_MIN_QUARTILES 3   /* q1, q3 and the IQR spread */
+#define VKB_STATS_MIN_QUARTILES 3 /* q1, q3 and the IQR spread */
 
 /* Summarise N samples (the array is not modified). N = 0 gives all zeros. */
 void vkb_stats_compute(const double *x, int n, vkb_stats *out);

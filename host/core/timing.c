@@ -14,25 +14,26 @@
 
 #define MIN_SAMPLES 10
 #define MAX_SAMPLES 20000
-#define SETTLE_FRACTION 0.005   /* median moved < 0.5% after a batch: more samples change nothing */
-#define WARMUP_SETTLE 0.02      /* two warm-up batches within 2%: the clocks have ramped */
-#define BATCH_TARGET_NS 2e6     /* aim each batch at ~2 ms of device time */
-#define HOST_SLACK 1.02         /* device time of a batch <= host time around it x this + HOST_MARGIN_NS: */
-#define HOST_MARGIN_NS 2e5      /* the two clocks' rates and the timestamp period's rounding differ a little */
-#define EARLY_FRACTION 1e-4     /* device time below this fraction of the host's: the work was not inside */
-#define EARLY_FRACTION_CPU 1e-3 /* the same on a CPU implementation, where the span rule is not judged: honest
+#define SETTLE_FRACTION 0.005 /* median moved < 0.5% after a batch: more samples change nothing */
+#define WARMUP_SETTLE 0.02    /* two warm-up batches within 2%: the clocks have ramped */
+#define BATCH_TARGET_NS 2e6   /* aim each batch at ~2 ms of device time */
+#define HOST_SLACK 1.02       /* device time of a batch <= host time around it x this + HOST_MARGIN_NS: */
+#define HOST_MARGIN_NS 2e5    /* the two clocks' rates and the timestamp period's rounding differ a little */
+#define EARLY_FRACTION 1e-4   /* device time below this fraction of the host's: the work was not inside */
+#define EARLY_FRACTION_CPU                                                                                             \
+    1e-3                      /* the same on a CPU implementation, where the span rule is not judged: honest
                                  * runs measured 0.12-0.99 of the host's time on lavapipe, an end written
                                  * before the work 2.3e-4 (copy of 2^24 floats) */
-#define EARLY_MIN_HOST_NS 1e7   /* judged only over 10 ms of host time: submission overhead is noise */
+#define EARLY_MIN_HOST_NS 1e7 /* judged only over 10 ms of host time: submission overhead is noise */
 
-#define STOP_CHECK_REPS 64       /* fixed repetitions are run in batches this long: a signal is seen between them */
-#define SPAN_FRACTION 0.02      /* repetitions covering less of their submission's span: the work was outside */
+#define STOP_CHECK_REPS 64 /* fixed repetitions are run in batches this long: a signal is seen between them */
+#define SPAN_FRACTION 0.02 /* repetitions covering less of their submission's span: the work was outside */
 
-static _Thread_local char timer_error[200];   /* thread-local: each device of --device LIST times on its own thread */
+static _Thread_local char timer_error[200]; /* thread-local: each device of --device LIST times on its own thread */
 static _Thread_local double span_measured_ns, span_ns;
-static _Thread_local double warmup_spent_ns;   /* the last vkb_timing_measure's warm-up, host time */
-static _Thread_local double last_busy_ns;      /* when this thread's last timed run ended (0: none yet) */
-static _Thread_local int cut_short;            /* the last vkb_timing_measure stopped early for a signal */
+static _Thread_local double warmup_spent_ns; /* the last vkb_timing_measure's warm-up, host time */
+static _Thread_local double last_busy_ns;    /* when this thread's last timed run ended (0: none yet) */
+static _Thread_local int cut_short;          /* the last vkb_timing_measure stopped early for a signal */
 
 int vkb_timing_cut_short(void)
 {
@@ -110,7 +111,7 @@ static void scale_to_cpu_share(double *ns, int reps, double cpu_ns, double host_
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     double share = host_ns > 0 ? cpu_ns / (host_ns * (double)(ncpu > 0 ? ncpu : 1)) : 1;
     if (!(share > 0 && share < 1))
-        return;   /* the whole machine, or no CPU time seen: as measured */
+        return; /* the whole machine, or no CPU time seen: as measured */
     for (int r = 0; r < reps; r++)
         ns[r] *= share;
 }
@@ -131,13 +132,13 @@ static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs,
         b->execute(b, prepared, bufs, extra * reps, cold, more);
     b->execute(b, prepared, bufs, reps, cold, ns);
     host = busy = vkb_now_ns() - t0;
-    if (vkb_backend_failed(b)) {   /* the device failed: no time measured (the runner fails the case) */
+    if (vkb_backend_failed(b)) { /* the device failed: no time measured (the runner fails the case) */
         for (int r = 0; r < reps; r++)
             ns[r] = 0;
         free(more);
         return;
     }
-    cpu = process_cpu_ns() - cpu0;   /* before slower's stretch: its wait is the device's, not another process's */
+    cpu = process_cpu_ns() - cpu0; /* before slower's stretch: its wait is the device's, not another process's */
     if (slower > 0)
         host = stretch_batch(ns, reps, slower, t0);
     for (int r = 0; more && r < reps; r++)
@@ -153,17 +154,19 @@ static void timed_batch(vkb_backend *b, void *prepared, vkb_buffer *const *bufs,
     if (sum > host * HOST_SLACK + HOST_MARGIN_NS && !timer_error[0])
         snprintf(timer_error, sizeof timer_error,
                  "timer: %d repetitions measured %.4g ms on the device, but only %.4g ms passed on the host "
-                 "around them", reps, sum * 1e-6, host * 1e-6);
+                 "around them",
+                 reps, sum * 1e-6, host * 1e-6);
     /* --cold writes a large buffer between repetitions: the span is then mostly that. A CPU implementation's
      * timestamps are the host's clock, and its span holds whatever the scheduler did between repetitions
      * (a loaded machine stretches it without limit): there the host-time rule below judges early ends */
     if (!cold && !b->caps.is_cpu && span_ns > 0 && span_measured_ns < SPAN_FRACTION * span_ns && !timer_error[0])
         snprintf(timer_error, sizeof timer_error,
                  "timer: %d repetitions cover %.3g%% of the device time from the first start to the last end "
-                 "(end timestamps before the work?)", reps, 100 * span_measured_ns / span_ns);
+                 "(end timestamps before the work?)",
+                 reps, 100 * span_measured_ns / span_ns);
     *device_ns += vkb_median(ns, reps) * reps;
     *host_ns += host;
-    if (t->cpu_share && b->caps.is_cpu)   /* after the timer's rules, which judge the times as measured */
+    if (t->cpu_share && b->caps.is_cpu) /* after the timer's rules, which judge the times as measured */
         scale_to_cpu_share(ns, reps, cpu, busy);
 }
 
@@ -213,7 +216,7 @@ static int batch_for(double median_ns)
 
 int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, const vkb_timing *t, vkb_stats *st)
 {
-    static _Thread_local int first_in_process = 1;   /* per device thread: each GPU ramps its own clocks */
+    static _Thread_local int first_in_process = 1; /* per device thread: each GPU ramps its own clocks */
     double warm[32], prev = 0, start = vkb_now_ns();
     double warm_ns = 1e6 * (first_in_process ? t->first_warmup_ms : t->warmup_ms), idle_ns = start - last_busy_ns;
     double *s, device_ns = 0, host_ns = 0;
@@ -271,7 +274,8 @@ int vkb_timing_measure(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
         device_ns < (b->caps.is_cpu ? EARLY_FRACTION_CPU : EARLY_FRACTION) * host_ns)
         snprintf(timer_error, sizeof timer_error,
                  "timer: the device measured %.3g%% of the host's time around the same submissions (an end "
-                 "timestamp before the work?)", 100 * device_ns / host_ns);
+                 "timestamp before the work?)",
+                 100 * device_ns / host_ns);
     vkb_stats_compute(s, n, st);
     st->settled = settled;
     free(s);

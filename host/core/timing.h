@@ -6,12 +6,12 @@
 #include "stats.h"
 
 typedef struct vkb_timing {
-    int reps;             /* fixed count; 0 = until the median settles or the budget is spent */
-    int cold;             /* evict caches before each repetition */
-    double warmup_ms;     /* wall time spent warming up each variant */
+    int reps;               /* fixed count; 0 = until the median settles or the budget is spent */
+    int cold;               /* evict caches before each repetition */
+    double warmup_ms;       /* wall time spent warming up each variant */
     double first_warmup_ms; /* the first variant of a process warms up longer: clocks ramp */
-    double budget_ms;     /* wall time for the timed repetitions of one variant */
-    int cpu_share;        /* a CPU implementation's repetitions scaled by the share of the CPUs the process had
+    double budget_ms;       /* wall time for the timed repetitions of one variant */
+    int cpu_share;          /* a CPU implementation's repetitions scaled by the share of the CPUs the process had
                            * around them: what other processes took is not the device's slowness (health) */
 } vkb_timing;
 

@@ -132,7 +132,7 @@ void vkb_note(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "vkbench: %s\n", msg);   /* one call: several devices' notes never share a line */
+    fprintf(stderr, "vkbench: %s\n", msg); /* one call: several devices' notes never share a line */
 }
 
 void *vkb_alloc(size_t bytes)
@@ -160,15 +160,21 @@ void vkb_host_reserve(uint64_t bytes, const char *what)
     uint64_t have = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
     char need_text[32], have_text[32];
     if (have && bytes > have / 4 * 3)
-        vkb_die(VKB_EXIT_RESOURCE, "%s needs %s of host memory for inputs and checks; this machine has %s; "
-                "try a smaller size", what, vkb_fmt_bytes(bytes, need_text, sizeof need_text),
+        vkb_die(VKB_EXIT_RESOURCE,
+                "%s needs %s of host memory for inputs and checks; this machine has %s; "
+                "try a smaller size",
+                what, vkb_fmt_bytes(bytes, need_text, sizeof need_text),
                 vkb_fmt_bytes(have, have_text, sizeof have_text));
 }
 
 const char *vkb_limits_text(char *buf, size_t len)
 {
     /* limits below these are seen to keep a Vulkan driver from loading or starting its threads */
-    static const struct { int resource; const char *flag, *what; rlim_t below, unit; } limits[] = {
+    static const struct {
+        int resource;
+        const char *flag, *what;
+        rlim_t below, unit;
+    } limits[] = {
         {RLIMIT_AS, "-v", "KiB of address space", (rlim_t)8 << 30, 1024},
         {RLIMIT_NOFILE, "-n", "open files", 64, 1},
         {RLIMIT_NPROC, "-u", "processes and threads", 256, 1},
@@ -177,7 +183,8 @@ const char *vkb_limits_text(char *buf, size_t len)
     buf[0] = 0;
     for (size_t i = 0; i < VKB_COUNT(limits); i++) {
         struct rlimit lim;
-        if (getrlimit(limits[i].resource, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY || lim.rlim_cur >= limits[i].below)
+        if (getrlimit(limits[i].resource, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY ||
+            lim.rlim_cur >= limits[i].below)
             continue;
         used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s ulimit %s %llu (%s)",
                                  used ? "," : "; this process runs under", limits[i].flag,
@@ -195,11 +202,17 @@ double vkb_now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-void vkb_rng_seed(vkb_rng *r, uint64_t seed) { r->state = seed; }
+void vkb_rng_seed(vkb_rng *r, uint64_t seed)
+{
+    r->state = seed;
+}
 
 #define RNG_GAMMA 0x9E3779B97F4A7C15ull /* splitmix64's step: the state is a counter, so it jumps by multiples */
 
-void vkb_rng_skip(vkb_rng *r, uint64_t draws) { r->state += draws * RNG_GAMMA; }
+void vkb_rng_skip(vkb_rng *r, uint64_t draws)
+{
+    r->state += draws * RNG_GAMMA;
+}
 
 uint64_t vkb_rng_u64(vkb_rng *r)
 {
@@ -219,10 +232,10 @@ static char host_name[256];
 
 static void read_host_name(void)
 {
-    const char *env = getenv("VKB_HOST");   /* several tasks of one machine that stand for hosts (tests) */
+    const char *env = getenv("VKB_HOST"); /* several tasks of one machine that stand for hosts (tests) */
     if (env && *env) {
         snprintf(host_name, sizeof host_name, "%s", env);
-        for (char *p = host_name; *p; p++)   /* control characters would reach the terminal and the CSV raw */
+        for (char *p = host_name; *p; p++) /* control characters would reach the terminal and the CSV raw */
             if ((unsigned char)*p < 0x20 || *p == 0x7f)
                 *p = '?';
     } else if (gethostname(host_name, sizeof host_name - 1) != 0 || !host_name[0])
@@ -240,7 +253,8 @@ const char *vkb_fmt_uuid(const uint8_t uuid[16], char *buf, size_t len)
 {
     size_t used = 0;
     for (int i = 0; i < 16 && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%02x%s", uuid[i], i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
+        used += (size_t)snprintf(buf + used, len - used, "%02x%s", uuid[i],
+                                 i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
     return buf;
 }
 

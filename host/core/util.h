@@ -7,14 +7,14 @@
 
 /* Process exit codes: one enum, documented in README.md. */
 typedef enum vkb_exit {
-    VKB_EXIT_OK = 0,         /* everything ran and validated */
-    VKB_EXIT_MISMATCH = 1,   /* a result failed validation, or the validation layer spoke */
-    VKB_EXIT_USAGE = 2,      /* bad command line */
-    VKB_EXIT_NO_DEVICE = 3,  /* no Vulkan loader, driver or device (or no CUDA when asked for) */
-    VKB_EXIT_RESOURCE = 4,   /* out of memory, size beyond the device's limits */
-    VKB_EXIT_API = 5,        /* another API error */
-    VKB_EXIT_OUTPUT = 6,     /* a result file (JSON, CSV, ...) could not be written; the last good one is kept */
-    VKB_EXIT_UNJUDGED = 7    /* health: the node could not be judged (2 stays the usage error) */
+    VKB_EXIT_OK = 0,        /* everything ran and validated */
+    VKB_EXIT_MISMATCH = 1,  /* a result failed validation, or the validation layer spoke */
+    VKB_EXIT_USAGE = 2,     /* bad command line */
+    VKB_EXIT_NO_DEVICE = 3, /* no Vulkan loader, driver or device (or no CUDA when asked for) */
+    VKB_EXIT_RESOURCE = 4,  /* out of memory, size beyond the device's limits */
+    VKB_EXIT_API = 5,       /* another API error */
+    VKB_EXIT_OUTPUT = 6,    /* a result file (JSON, CSV, ...) could not be written; the last good one is kept */
+    VKB_EXIT_UNJUDGED = 7   /* health: the node could not be judged (2 stays the usage error) */
 } vkb_exit;
 
 #if defined(__GNUC__)
@@ -67,7 +67,9 @@ const char *vkb_limits_text(char *buf, size_t len);
 double vkb_now_ns(void);
 
 /* Seeded generator (splitmix64): the same seed gives the same inputs on every machine. */
-typedef struct vkb_rng { uint64_t state; } vkb_rng;
+typedef struct vkb_rng {
+    uint64_t state;
+} vkb_rng;
 void vkb_rng_seed(vkb_rng *r, uint64_t seed);
 uint64_t vkb_rng_u64(vkb_rng *r);
 /* Move R ahead by DRAWS draws at once (as if vkb_rng_u64 had been called DRAWS times). */

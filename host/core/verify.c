@@ -53,7 +53,7 @@ void vkb_verify_low_bit(const vkb_plan *plan, const char *family, const char *va
 {
     for (int i = 0; i < plan->nbuf && vkb_fault("low-bit"); i++)
         if (plan->buf[i].role == VKB_BUF_OUTPUT && plan->buf[i].host && plan->buf[i].bytes) {
-            uint64_t at = plan->buf[i].bytes / 16 * 8;   /* the middle, 8-byte aligned: any element's lowest byte */
+            uint64_t at = plan->buf[i].bytes / 16 * 8; /* the middle, 8-byte aligned: any element's lowest byte */
             ((uint8_t *)plan->buf[i].host)[at] ^= 1u;
             fprintf(stderr, "vkbench: fault injected: %s/%s: bit 0 of output byte %llu flipped\n", family, variant,
                     (unsigned long long)at);
@@ -87,7 +87,7 @@ int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *p
         if (vkb_fault("no-poison") && input >= 0) {
             uint64_t n = plan->buf[input].bytes < plan->buf[i].bytes ? plan->buf[input].bytes : plan->buf[i].bytes;
             b->upload(b, bufs[i], plan->buf[input].host, n);
-        } else if (vkb_fault("no-poison")) {   /* no input (a counter): zeros, as a fresh buffer would hold */
+        } else if (vkb_fault("no-poison")) { /* no input (a counter): zeros, as a fresh buffer would hold */
             void *zeros = vkb_calloc(1, plan->buf[i].bytes);
             b->upload(b, bufs[i], zeros, plan->buf[i].bytes);
             free(zeros);
@@ -107,9 +107,11 @@ int vkb_verify_poison(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *p
                 return 1;
             }
         free(back);
-        if (differing > 0) {   /* the device saw what the read-back does not show: neither can be trusted */
-            snprintf(why, len, "output %d: the device found %lld words not poisoned before the run, the read-back "
-                     "none", role_index(plan, i), (long long)differing);
+        if (differing > 0) { /* the device saw what the read-back does not show: neither can be trusted */
+            snprintf(why, len,
+                     "output %d: the device found %lld words not poisoned before the run, the read-back "
+                     "none",
+                     role_index(plan, i), (long long)differing);
             return 1;
         }
     }
@@ -149,7 +151,7 @@ int vkb_verify_keep(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *pla
     for (int i = 0; i < plan->nbuf; i++)
         if (plan->buf[i].role == VKB_BUF_OUTPUT) {
             kept[i] = b->buffer_create(b, plan->buf[i].bytes, plan->buf[i].flags);
-            if (!kept[i]) {   /* no room for a copy: read back instead */
+            if (!kept[i]) { /* no room for a copy: read back instead */
                 vkb_verify_release(b, kept);
                 return 0;
             }
@@ -175,8 +177,8 @@ static void name_difference(const uint32_t *again, const uint32_t *before, uint6
     while (w < nwords && again[w] == before[w])
         w++;
     if (w < nwords)
-        snprintf(why, len, "output %d [%llu]: 0x%08x, 0x%08x before (%llu %s)", k, (unsigned long long)w,
-                 again[w], before[w], (unsigned long long)differing, differing == 1 ? "word differs" : "words differ");
+        snprintf(why, len, "output %d [%llu]: 0x%08x, 0x%08x before (%llu %s)", k, (unsigned long long)w, again[w],
+                 before[w], (unsigned long long)differing, differing == 1 ? "word differs" : "words differ");
 }
 
 int vkb_verify_same(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *plan, vkb_buffer *const *kept,
@@ -198,7 +200,7 @@ int vkb_verify_same(vkb_backend *b, vkb_buffer *const *bufs, const vkb_plan *pla
         /* differing, or no device copy: read back, and compare with the checked run's host copy */
         b->download(b, bufs[i], scratch, bytes);
         if (memcmp(scratch, plan->buf[i].host, bytes) == 0) {
-            if (on_device > 0 && first < nwords) {   /* a whole word the device saw differ, equal when read back */
+            if (on_device > 0 && first < nwords) { /* a whole word the device saw differ, equal when read back */
                 snprintf(why, len, "output %d: the device compare and the read-back disagree at word %llu",
                          role_index(plan, i), (unsigned long long)first);
                 return 0;

@@ -21,7 +21,8 @@ typedef struct csv_sink {
 static const char *const columns =
     "family,variant,backend,device,shape,constants,status,skip_reason,reps,settled,min_ms,q1_ms,median_ms,"
     "q3_ms,max_ms,mean_ms,stddev_ms,iqr_over_median,metric_name,metric,ceiling_variant,ceiling_backend,ceiling,"
-    "fraction,predicted,fits_in_cache,max_error,tolerance,suspect,suspect_reason,repeat,subgroup_size,device_index,uuid,"
+    "fraction,predicted,fits_in_cache,max_error,tolerance,suspect,suspect_reason,repeat,subgroup_size,device_index,"
+    "uuid,"
     "pci_bus,driver,host,robustness,values\n";
 
 /* A text field: quoted when it holds a comma, a quote or a line break; NULL is empty. */
@@ -120,7 +121,7 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
     text(out, r->suspect ? "true" : "false", 0);
     text(out, r->suspect ? r->suspect_reason : NULL, 0);
     if (r->repeats > 0)
-        fprintf(out, "%d", r->repeat);  /* --repeat: which run of the case; empty without */
+        fprintf(out, "%d", r->repeat); /* --repeat: which run of the case; empty without */
     fputc(',', out);
     if (r->subgroup_size)
         fprintf(out, "%u", r->subgroup_size);
@@ -130,7 +131,7 @@ static void csv_result(vkb_sink *s, const vkb_result *r)
     text(out, device && device->pci_bus[0] ? device->pci_bus : NULL, 0);
     text(out, device ? device->driver : NULL, 0);
     text(out, vkb_host_name(), 0);
-    text(out, vkb_robustness_name(r->robustness), 0);   /* --robustness; empty for CUDA */
+    text(out, vkb_robustness_name(r->robustness), 0); /* --robustness; empty for CUDA */
     text(out, named_values(r, values, sizeof values), 1);
     if (out == stdout)
         fflush(stdout);

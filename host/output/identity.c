@@ -41,8 +41,9 @@ static const char *vkb_identity_line(const vkb_backend *b, char *buf, size_t len
     else
         snprintf(vendor, sizeof vendor, "ID 0x%x", c->vendor_id);
     snprintf(buf, len, "%s: %s; vendor %s; driver %s; %s %s; %s", b->name, c->name, vendor, c->driver,
-             cuda ? "compute capability" : "Vulkan", cuda && strncmp(c->api_version, "cc ", 3) == 0 ?
-             c->api_version + 3 : c->api_version, vkb_identity_kind(c, kind, sizeof kind));
+             cuda ? "compute capability" : "Vulkan",
+             cuda && strncmp(c->api_version, "cc ", 3) == 0 ? c->api_version + 3 : c->api_version,
+             vkb_identity_kind(c, kind, sizeof kind));
     return buf;
 }
 

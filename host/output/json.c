@@ -120,10 +120,22 @@ static void close_scope(vkb_json *j, char c)
         fputc('\n', j->out);
 }
 
-void vkb_json_object_begin(vkb_json *j, const char *key) { open_scope(j, key, '{'); }
-void vkb_json_object_end(vkb_json *j) { close_scope(j, '}'); }
-void vkb_json_array_begin(vkb_json *j, const char *key) { open_scope(j, key, '['); }
-void vkb_json_array_end(vkb_json *j) { close_scope(j, ']'); }
+void vkb_json_object_begin(vkb_json *j, const char *key)
+{
+    open_scope(j, key, '{');
+}
+void vkb_json_object_end(vkb_json *j)
+{
+    close_scope(j, '}');
+}
+void vkb_json_array_begin(vkb_json *j, const char *key)
+{
+    open_scope(j, key, '[');
+}
+void vkb_json_array_end(vkb_json *j)
+{
+    close_scope(j, ']');
+}
 
 void vkb_json_string(vkb_json *j, const char *key, const char *value)
 {
@@ -138,7 +150,7 @@ void vkb_json_number(vkb_json *j, const char *key, double value)
 {
     member(j, key);
     if (isfinite(value) && value == floor(value) && fabs(value) < 0x1p53)
-        fprintf(j->out, "%.0f", value);   /* integers exactly (counts, the driver's byte sizes) */
+        fprintf(j->out, "%.0f", value); /* integers exactly (counts, the driver's byte sizes) */
     else if (isfinite(value))
         fprintf(j->out, "%.10g", value);
     else

@@ -33,7 +33,7 @@ typedef struct json_sink {
     vkb_backend *const *backends;
     int nbackends;
     int begun;
-    json_recheck_seen recheck[128];   /* two backends of each of --device LIST's 64 devices */
+    json_recheck_seen recheck[128]; /* two backends of each of --device LIST's 64 devices */
     int nrecheck;
 } json_sink;
 
@@ -51,12 +51,12 @@ static void json_caps(vkb_json *j, const vkb_backend *b)
     vkb_json_string(j, "type", c->type);
     vkb_json_string(j, "driver", c->driver);
     vkb_json_string(j, "api_version", c->api_version);
-    vkb_json_string(j, "vendor", c->vendor[0] ? c->vendor : NULL);          /* 2.1: the device's identity */
+    vkb_json_string(j, "vendor", c->vendor[0] ? c->vendor : NULL); /* 2.1: the device's identity */
     vkb_json_int(j, "vendor_id", c->vendor_id);
     if (c->device_id || strcmp(b->name, "cuda") != 0)
         vkb_json_int(j, "device_id", c->device_id);
     else
-        vkb_json_null(j, "device_id");                                      /* CUDA does not say */
+        vkb_json_null(j, "device_id"); /* CUDA does not say */
     vkb_json_bool(j, "cpu_implementation", c->is_cpu);
     vkb_json_int(j, "subgroup_size", c->subgroup_size);
     vkb_json_int(j, "subgroup_size_min", c->subgroup_min);
@@ -105,7 +105,7 @@ static void json_settings(vkb_json *j, const vkb_run_settings *s)
     vkb_json_string(j, "robustness", s->robustness_off ? "disabled" : "default");
     vkb_json_bool(j, "paired", s->paired);
     if (s->repeat > 0)
-        vkb_json_int(j, "repeat", s->repeat);   /* 2.1: --repeat N */
+        vkb_json_int(j, "repeat", s->repeat); /* 2.1: --repeat N */
     else
         vkb_json_null(j, "repeat");
     vkb_json_string(j, "tool_version", VKB_VERSION);
@@ -156,15 +156,15 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
     vkb_json_string(j, "skip_reason", r->status == VKB_RES_SKIP ? r->skip_reason : NULL);
     vkb_json_string(j, "constants", r->constants[0] ? r->constants : NULL);
     if (r->repeats > 0)
-        vkb_json_int(j, "repeat", r->repeat);   /* 2.1, --repeat only: which run of the case, 0-based */
+        vkb_json_int(j, "repeat", r->repeat); /* 2.1, --repeat only: which run of the case, 0-based */
     if (r->subgroup_size)
         vkb_json_int(j, "subgroup_size", r->subgroup_size);
     else
         vkb_json_null(j, "subgroup_size");
-    vkb_json_string(j, "robustness", vkb_robustness_name(r->robustness));   /* 2.1: null for CUDA */
+    vkb_json_string(j, "robustness", vkb_robustness_name(r->robustness)); /* 2.1: null for CUDA */
     vkb_json_string(j, "memory", r->memory[0] ? r->memory : NULL);
     vkb_json_string(j, "queues", r->queues[0] ? r->queues : NULL);
-    if (r->planned_kernel[0]) {   /* optional in 2.1: the kernel's shape as planned for this device */
+    if (r->planned_kernel[0]) { /* optional in 2.1: the kernel's shape as planned for this device */
         vkb_json_object_begin(j, "planned");
         vkb_json_string(j, "kernel", r->planned_kernel);
         vkb_json_array_begin(j, "workgroup");
@@ -189,7 +189,7 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
     if (r->timed) {
         json_time(j, &r->time_ns);
         vkb_json_object_begin(j, "metric");
-        vkb_json_string(j, "name", vkb_variant_unit(r->family, r->variant));   /* GOP/s on integer rows */
+        vkb_json_string(j, "name", vkb_variant_unit(r->family, r->variant)); /* GOP/s on integer rows */
         vkb_json_string(j, "better", r->family->time_unit_ns > 0 ? "lower" : "higher");
         vkb_json_number(j, "value", r->metric);
         vkb_json_number(j, "ceiling", r->ceiling ? r->ceiling->metric : NAN);
@@ -205,7 +205,7 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
         vkb_json_null(j, "metric");
     }
     vkb_json_number(j, "predicted", predicts ? r->predicted : NAN);
-    vkb_json_array_begin(j, "values");   /* the named values (result.h): each as it is, whatever it names */
+    vkb_json_array_begin(j, "values"); /* the named values (result.h): each as it is, whatever it names */
     for (int i = 0; i < r->nvalues; i++) {
         vkb_json_object_begin(j, NULL);
         vkb_json_string(j, "tag", r->values[i].tag);

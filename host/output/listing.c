@@ -14,14 +14,16 @@ static void print_constants(FILE *out, const vkb_variant *v)
     vkb_spirv_constant c[VKB_MAX_SPEC + 3];
     int n;
     if (!spv) {
-        fprintf(out, "      %s\n", v->kernel ? "(no Vulkan shader: CUDA only)" : "(no shader: the API's or a library's "
-                "own routine)");
+        fprintf(out, "      %s\n",
+                v->kernel ? "(no Vulkan shader: CUDA only)"
+                          : "(no shader: the API's or a library's "
+                            "own routine)");
         return;
     }
     int named = 0;
     if (v->local[0] * v->local[1] * v->local[2] > 1)
         fprintf(out, "      %s: workgroup %ux%ux%u;", v->kernel, v->local[0], v->local[1], v->local[2]);
-    else   /* rows of 1x1x1 leave the workgroup to the plan (from the device's fragment or subgroup size) */
+    else /* rows of 1x1x1 leave the workgroup to the plan (from the device's fragment or subgroup size) */
         fprintf(out, "      %s: workgroup from the plan;", v->kernel);
     n = vkb_spirv_spec_constants(spv, c, (int)(sizeof c / sizeof *c));
     for (int i = 0; i < n; i++) {
@@ -37,7 +39,8 @@ void vkb_list_families(FILE *out, int verbose)
 {
     if (verbose)
         fputs("each variant's shader, its workgroup (--spec 0=X,1=Y,2=Z) and its constants at the row's values "
-              "(--spec NAME=V; a 0 the plan replaces, see the note)\n", out);
+              "(--spec NAME=V; a 0 the plan replaces, see the note)\n",
+              out);
     for (int i = 0; i < vkb_family_count; i++) {
         const vkb_family *f = vkb_families[i];
         char units[64];
@@ -48,7 +51,7 @@ void vkb_list_families(FILE *out, int verbose)
         for (int v = 0; v < f->nvariants; v++) {
             const vkb_variant *var = &f->variants[v];
             const char *unit = vkb_variant_unit(f, var);
-            int own_unit = strcmp(unit, f->metric) != 0;   /* peak's integer rows: GOP/s */
+            int own_unit = strcmp(unit, f->metric) != 0; /* peak's integer rows: GOP/s */
             fprintf(out, "  %-22s %s%s%s%s%s%s\n", var->name, var->flags & VKB_VAR_CEILING ? "(ceiling) " : "",
                     var->flags & VKB_VAR_NONDETERMINISTIC ? "(nondeterministic) " : "", own_unit ? "(" : "",
                     own_unit ? unit : "", own_unit ? ") " : "", var->note);

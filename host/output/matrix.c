@@ -19,13 +19,13 @@ typedef struct matrix_sink {
     vkb_sink base;
     FILE *out;
     int width;
-    int name_w, shape_w, started, header;   /* started: the family's title printed; header: its columns */
-    int sg_w;                           /* "@sgN" (--subgroup-size), "@nobc" (--robustness disabled), else 0 */
-    int oks, fails, skips;              /* this family */
+    int name_w, shape_w, started, header; /* started: the family's title printed; header: its columns */
+    int sg_w;                             /* "@sgN" (--subgroup-size), "@nobc" (--robustness disabled), else 0 */
+    int oks, fails, skips;                /* this family */
     int total_oks, total_fails, total_skips;
     reason_count *reasons;
     int nreasons, cap;
-    vkb_backend *const *backends;       /* the devices under test: named first, per family and at the end */
+    vkb_backend *const *backends; /* the devices under test: named first, per family and at the end */
     int nbackends;
 } matrix_sink;
 
@@ -99,14 +99,14 @@ static void matrix_result(vkb_sink *s, const vkb_result *r)
     if (!m->name_w)
         matrix_family_begin(s, r->family);
     vkb_progress_pause(m->out);
-    if (!m->started) {   /* the family's title, always: a saved log says what ran where */
+    if (!m->started) { /* the family's title, always: a saved log says what ran where */
         char names[600], title[800];
         snprintf(title, sizeof title, "== validate %s on %s", r->family->name, device_names(m, names, sizeof names));
         fputc('\n', m->out);
         vkb_fmt_wrap(m->out, 0, 3, title, m->width);
         m->started = 1;
     }
-    if (!vkb_verbose && r->status != VKB_RES_FAIL) {   /* counted; shown with -v */
+    if (!vkb_verbose && r->status != VKB_RES_FAIL) { /* counted; shown with -v */
         if (r->status == VKB_RES_SKIP) {
             m->skips++;
             count_reason(m, r->skip_reason);
@@ -116,7 +116,7 @@ static void matrix_result(vkb_sink *s, const vkb_result *r)
         vkb_progress_resume();
         return;
     }
-    if (!m->header) {    /* the columns, over the first row shown */
+    if (!m->header) { /* the columns, over the first row shown */
         vkb_fmt_cell(m->out, "variant", m->name_w, 1);
         vkb_fmt_cell(m->out, "backend", 7, 1);
         vkb_fmt_cell(m->out, "shape", m->shape_w, 1);

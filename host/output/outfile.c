@@ -17,15 +17,15 @@
 #include "util.h"
 
 #define TEMP_SUFFIX ".XXXXXX"
-#define SHORT_TEMP "/.vkb.XXXXXX"   /* when NAME + TEMP_SUFFIX would pass the folder's NAME_MAX */
+#define SHORT_TEMP "/.vkb.XXXXXX" /* when NAME + TEMP_SUFFIX would pass the folder's NAME_MAX */
 
 struct vkb_outfile {
-    char *path;         /* the target, as the user wrote it (for messages) */
-    const char *what;   /* the option that named it */
-    char *dest;         /* where it goes: PATH, or what a symbolic link PATH points to */
-    char *tmp;          /* the temporary file beside DEST; NULL when written in place */
+    char *path;       /* the target, as the user wrote it (for messages) */
+    const char *what; /* the option that named it */
+    char *dest;       /* where it goes: PATH, or what a symbolic link PATH points to */
+    char *tmp;        /* the temporary file beside DEST; NULL when written in place */
     FILE *out;
-    int error;          /* errno of the first failure seen, 0 while all is well */
+    int error;                /* errno of the first failure seen, 0 while all is well */
     struct vkb_outfile *next; /* still open: removed at exit if the run dies before closing */
 };
 
@@ -34,15 +34,15 @@ typedef enum out_kind { OUT_STDOUT, OUT_DESCRIPTOR, OUT_IN_PLACE, OUT_REGULAR } 
 /* Where a path goes (classify). */
 typedef struct out_place {
     out_kind kind;
-    int fd;             /* OUT_DESCRIPTOR: the descriptor a name such as /dev/fd/3 names */
-    char *dest;         /* OUT_REGULAR: the file to replace or create (links followed); malloc'd */
-    int exists;         /* OUT_REGULAR: DEST is there (OLD holds its mode and owner) */
+    int fd;     /* OUT_DESCRIPTOR: the descriptor a name such as /dev/fd/3 names */
+    char *dest; /* OUT_REGULAR: the file to replace or create (links followed); malloc'd */
+    int exists; /* OUT_REGULAR: DEST is there (OLD holds its mode and owner) */
     struct stat old;
 } out_place;
 
 static vkb_outfile *open_files;
-static char reason[400];        /* why the last open or check failed */
-static char failures[1200];     /* the closes that failed, for one line (vkb_outfile_report) */
+static char reason[400];    /* why the last open or check failed */
+static char failures[1200]; /* the closes that failed, for one line (vkb_outfile_report) */
 
 /* A run that exits early (vkb_die) leaves no temporary files behind. */
 static void remove_temporaries(void)
@@ -143,12 +143,14 @@ static int classify(const char *path, out_place *p)
         ssize_t n = readlink(path, target, sizeof target - 1);
         char why[400];
         target[n > 0 ? n : 0] = 0;
-        snprintf(why, sizeof why, "a symbolic link to '%.200s', which is missing (links are followed only to a "
-                 "file or device that exists)", target);
+        snprintf(why, sizeof why,
+                 "a symbolic link to '%.200s', which is missing (links are followed only to a "
+                 "file or device that exists)",
+                 target);
         return fail(ENOENT, why);
     }
     if (fstat(1, &out) == 0 && same_file(&st, &out))
-        return p->kind = OUT_STDOUT, 0;   /* `--json out.json > out.json`: one stream, not two files */
+        return p->kind = OUT_STDOUT, 0; /* `--json out.json > out.json`: one stream, not two files */
     if (S_ISDIR(st.st_mode))
         return fail(EISDIR, NULL);
     if (!S_ISREG(st.st_mode))
@@ -171,7 +173,7 @@ static char *temp_name(const char *dest)
     if (name_max <= 0)
         name_max = 255;
     tmp = strlen(base) + strlen(TEMP_SUFFIX) <= (size_t)name_max ? copy_text(dest, TEMP_SUFFIX)
-                                                                  : copy_text(dir, SHORT_TEMP);
+                                                                 : copy_text(dir, SHORT_TEMP);
     free(dir);
     return tmp;
 }
@@ -212,7 +214,7 @@ const char *vkb_outfile_reason(void)
  * folder and name. */
 typedef struct out_id {
     struct stat st;
-    const char *name;   /* NULL when the file exists */
+    const char *name; /* NULL when the file exists */
 } out_id;
 
 static int identify(const char *path, out_id *id, char **dir)
@@ -301,8 +303,7 @@ vkb_outfile *vkb_outfile_open(const char *path, const char *what)
     if (p.kind != OUT_REGULAR) {
         fd = p.kind == OUT_DESCRIPTOR ? dup(p.fd) : open_in_place(path);
         if (fd < 0)
-            return fail_open(f, errno, errno == ENXIO ? "a FIFO that no process reads (start its reader first)"
-                                                      : NULL);
+            return fail_open(f, errno, errno == ENXIO ? "a FIFO that no process reads (start its reader first)" : NULL);
         if (!(f->out = fdopen(fd, "w"))) {
             int err = errno;
             close(fd);

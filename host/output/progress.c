@@ -13,8 +13,8 @@ typedef struct progress_sink {
     vkb_sink base;
     int total, done, tty;
     double start_ns;
-    char bar[320];      /* the bar as last drawn */
-    int drawn;          /* it is on the screen now */
+    char bar[320]; /* the bar as last drawn */
+    int drawn;     /* it is on the screen now */
 } progress_sink;
 
 /* The bar on the terminal, if any: a table printing to the same terminal takes it down and puts it back. */
@@ -96,7 +96,11 @@ static void progress_result(vkb_sink *s, const vkb_result *r)
         if (r->repeats > 1)
             snprintf(run, sizeof run, " (run %d of %d)", r->repeat + 1, r->repeats);
         fprintf(stderr, "vkbench: [%d/%d] %s/%s %s %s %s%s\n", p->done, total, r->family->name, r->variant->name,
-                r->backend, shape, r->status == VKB_RES_OK ? "ok" : r->status == VKB_RES_FAIL ? "FAIL" : "skip", run);
+                r->backend, shape,
+                r->status == VKB_RES_OK     ? "ok"
+                : r->status == VKB_RES_FAIL ? "FAIL"
+                                            : "skip",
+                run);
     }
     fflush(stderr);
 }

@@ -10,7 +10,7 @@
 typedef struct vkb_repeat_case {
     const vkb_result **runs;
     int n;
-    vkb_folded *folded;   /* once shown */
+    vkb_folded *folded; /* once shown */
 } vkb_repeat_case;
 
 static double median_of(double *x, int n)
@@ -26,7 +26,7 @@ void vkb_repeats_fold(const vkb_result *const *runs, int n, vkb_folded *out)
     out->r = *runs[0];
     out->spread = NAN;
     for (int k = 0; k < n; k++)
-        if (runs[k]->status == VKB_RES_FAIL) {   /* a run that failed (its timer, say) is the row */
+        if (runs[k]->status == VKB_RES_FAIL) { /* a run that failed (its timer, say) is the row */
             out->r = *runs[k];
             break;
         }
@@ -62,7 +62,7 @@ void vkb_repeats_fold(const vkb_result *const *runs, int n, vkb_folded *out)
     out->r.time_ns.median = median_of(med, timed);
     out->r.time_ns.q1 = median_of(q1, timed);
     out->r.time_ns.q3 = median_of(q3, timed);
-    out->r.metric = out->r.time_ns.median > 0 ? out->r.work / out->r.time_ns.median : 0;   /* per ns = G per s */
+    out->r.metric = out->r.time_ns.median > 0 ? out->r.work / out->r.time_ns.median : 0; /* per ns = G per s */
     out->r.fraction = fracs ? median_of(frac, fracs) : 0;
     if (timed >= 2 && out->r.time_ns.median > 0)
         out->spread = (hi - lo) / out->r.time_ns.median;
@@ -85,7 +85,7 @@ static const vkb_folded *fold_case(vkb_repeat_case *c)
 const vkb_folded *vkb_repeats_add(vkb_repeats *rs, const vkb_result *r)
 {
     vkb_repeat_case *c = NULL;
-    for (int i = rs->n - 1; i >= 0 && !c; i--)   /* the latest cases first: a shape's cases are together */
+    for (int i = rs->n - 1; i >= 0 && !c; i--) /* the latest cases first: a shape's cases are together */
         if (!rs->cases[i].folded && same_case(rs->cases[i].runs[0], r))
             c = &rs->cases[i];
     if (!c) {

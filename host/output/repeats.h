@@ -10,8 +10,8 @@
  * work / that median, fraction the median of the runs' fractions (each against its own round's ceiling).
  * A failed run makes the row that run. */
 typedef struct vkb_folded {
-    vkb_result r;   /* first: a table holding &r finds the spread again */
-    double spread;  /* (slowest - fastest run median) / the median of the medians; NAN below 2 timed runs */
+    vkb_result r;  /* first: a table holding &r finds the spread again */
+    double spread; /* (slowest - fastest run median) / the median of the medians; NAN below 2 timed runs */
 } vkb_folded;
 
 typedef struct vkb_repeats {

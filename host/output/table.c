@@ -28,34 +28,42 @@ typedef struct markers {
 typedef struct table_sink {
     vkb_sink base;
     FILE *out;
-    int width;                  /* columns to fit; 0: no limit (--wide) */
-    int sg_w;                   /* "@sgN" (--subgroup-size) and "@nobc" (--robustness disabled) on names, else 0 */
+    int width; /* columns to fit; 0: no limit (--wide) */
+    int sg_w;  /* "@sgN" (--subgroup-size) and "@nobc" (--robustness disabled) on names, else 0 */
     int paired;
-    const char *home;           /* the backend asked for; rows from another get "@backend" */
+    const char *home; /* the backend asked for; rows from another get "@backend" */
     int have_cuda;
     const vkb_family *family;
     int name_w, shape_w, predicts, started;
     markers used;
-    struct { const char *family, *variant, *backend; } ceiling[MAX_CEILINGS];
+    struct {
+        const char *family, *variant, *backend;
+    } ceiling[MAX_CEILINGS];
     int nceilings;
-    char none_why[400];         /* why a row has no ceiling */
+    char none_why[400];                     /* why a row has no ceiling */
     const vkb_result *pending[MAX_PENDING]; /* paired: results waiting for the other backend's */
     int npending;
-    char *notes[MAX_NOTES];     /* per-row details printed in the legend (suspect reasons) */
+    char *notes[MAX_NOTES]; /* per-row details printed in the legend (suspect reasons) */
     int nnotes, dropped_notes;
     vkb_backend *const *backends; /* the devices under test, named first and in the closing summary */
     int nbackends;
     const char *command;
     int passed, failed, skipped, suspect; /* the closing summary's counts, one per row */
-    int repeat;                 /* --repeat N (N > 1): each row folds a case's N runs, with a run% column */
-    vkb_repeats runs;           /* ... collected until each case's last run is in */
-    struct { const char *variant, *backend; } placed[MAX_NOTES]; /* rows whose memory a note already names */
+    int repeat;                           /* --repeat N (N > 1): each row folds a case's N runs, with a run% column */
+    vkb_repeats runs;                     /* ... collected until each case's last run is in */
+    struct {
+        const char *variant, *backend;
+    } placed[MAX_NOTES]; /* rows whose memory a note already names */
     int nplaced;
-    char *legend[MAX_LEGEND];   /* the run's distinct legend lines, printed once at its end */
+    char *legend[MAX_LEGEND]; /* the run's distinct legend lines, printed once at its end */
     int nlegend;
-    const vkb_result *fastest;  /* the family's fastest trusted kernel row (largest share of its ceiling) */
-    const char *column_unit;    /* the unit the rate column's name shows now (a row of another unit names it again) */
-    struct { const char *reason; int rows; char names[300]; } skips[MAX_SKIP_REASONS]; /* this family's, by reason */
+    const vkb_result *fastest; /* the family's fastest trusted kernel row (largest share of its ceiling) */
+    const char *column_unit;   /* the unit the rate column's name shows now (a row of another unit names it again) */
+    struct {
+        const char *reason;
+        int rows;
+        char names[300];
+    } skips[MAX_SKIP_REASONS]; /* this family's, by reason */
     int nskips;
 } table_sink;
 
@@ -75,10 +83,9 @@ static int fold_skip(table_sink *t, const vkb_result *r)
         t->nskips++;
     }
     t->skips[i].rows++;
-    if (!strstr(t->skips[i].names, r->variant->name)) {   /* each variant once, whatever its shapes */
+    if (!strstr(t->skips[i].names, r->variant->name)) { /* each variant once, whatever its shapes */
         size_t used = strlen(t->skips[i].names);
-        snprintf(t->skips[i].names + used, sizeof t->skips[i].names - used, "%s%s", used ? ", " : "",
-                 r->variant->name);
+        snprintf(t->skips[i].names + used, sizeof t->skips[i].names - used, "%s%s", used ? ", " : "", r->variant->name);
     }
     return 1;
 }
@@ -125,8 +132,11 @@ static const char *of_ceiling(table_sink *t, const vkb_result *r, char *buf, siz
         snprintf(buf, len, "(none)");
         t->used.none = 1;
     } else {
-        snprintf(buf, len, pct < 0.995 ? "%.2f%%%c" : pct < 999.95 ? "%.1f%%%c" : "%.0f%%%c", pct,
-                 ceiling_letter(t, r->ceiling));
+        snprintf(buf, len,
+                 pct < 0.995    ? "%.2f%%%c"
+                 : pct < 999.95 ? "%.1f%%%c"
+                                : "%.0f%%%c",
+                 pct, ceiling_letter(t, r->ceiling));
         t->used.over100 |= pct > 100;
     }
     return buf;
@@ -287,7 +297,7 @@ static void columns(table_sink *t, const char *unit);
 /* The memory a placing row used, once per variant and backend in the legend. */
 static void memory_note(table_sink *t, const vkb_result *r)
 {
-    if (!vkb_verbose || !r || !r->memory[0] || r->status == VKB_RES_SKIP)   /* heap detail: -v only */
+    if (!vkb_verbose || !r || !r->memory[0] || r->status == VKB_RES_SKIP) /* heap detail: -v only */
         return;
     for (int i = 0; i < t->nplaced; i++)
         if (strcmp(t->placed[i].variant, r->variant->name) == 0 && strcmp(t->placed[i].backend, r->backend) == 0)
@@ -324,15 +334,17 @@ static void single_row(table_sink *t, const vkb_result *r)
             untimed_row(t, name, shape, r);
         return;
     }
-    if (strcmp(vkb_variant_unit(r->family, r->variant), t->column_unit) != 0)   /* peak: float, then integer rows */
+    if (strcmp(vkb_variant_unit(r->family, r->variant), t->column_unit) != 0) /* peak: float, then integer rows */
         columns(t, vkb_variant_unit(r->family, r->variant));
     vkb_fmt_cell(t->out, name, t->name_w, 1);
     vkb_fmt_cell(t->out, shape, t->shape_w, 1);
     vkb_fmt_cell(t->out, vkb_fmt_time(r->time_ns.median, buf, sizeof buf), 7, 0);
     snprintf(buf, sizeof buf, "%d", r->time_ns.n);
     vkb_fmt_cell(t->out, buf, 5, 0);
-    vkb_fmt_cell(t->out, r->time_ns.n < VKB_STATS_MIN_QUARTILES ? "-" :
-                 iqr_text(t, vkb_stats_iqr_ratio(&r->time_ns), buf, sizeof buf), 5, 0);
+    vkb_fmt_cell(
+        t->out,
+        r->time_ns.n < VKB_STATS_MIN_QUARTILES ? "-" : iqr_text(t, vkb_stats_iqr_ratio(&r->time_ns), buf, sizeof buf),
+        5, 0);
     if (t->repeat > 1)
         vkb_fmt_cell(t->out, runs_text(t, runs_spread(r), buf, sizeof buf), 5, 0);
     vkb_fmt_cell(t->out, metric(t, r, buf, sizeof buf), 8, 0);
@@ -491,10 +503,9 @@ static void legend_line(table_sink *t, const char *text)
 static void weigh_fastest(table_sink *t, const vkb_result *r)
 {
     const vkb_result *b = t->fastest;
-    int lower = r->family->time_unit_ns > 0;   /* a time per operation (latency, cache.chase): fewer is faster */
+    int lower = r->family->time_unit_ns > 0; /* a time per operation (latency, cache.chase): fewer is faster */
     int own_r, own_b;
-    if (!r->timed || r->status != VKB_RES_OK || r->suspect || (r->variant->flags & VKB_VAR_CEILING) ||
-        !(r->metric > 0))
+    if (!r->timed || r->status != VKB_RES_OK || r->suspect || (r->variant->flags & VKB_VAR_CEILING) || !(r->metric > 0))
         return;
     own_r = strcmp(vkb_variant_unit(r->family, r->variant), r->family->metric) == 0;
     own_b = b && strcmp(vkb_variant_unit(b->family, b->variant), b->family->metric) == 0;
@@ -534,14 +545,17 @@ static void legend(table_sink *t)
     skip_lines(t);
     fastest_line(t);
     if (t->paired)
-        snprintf(line, sizeof line, "vulkan, cuda: %s through each API; vk/cu: their ratio; reps, IQR%%: the fewer "
+        snprintf(line, sizeof line,
+                 "vulkan, cuda: %s through each API; vk/cu: their ratio; reps, IQR%%: the fewer "
                  "runs and the larger spread (interquartile range / median); check: one word when both agree, else "
-                 "vulkan|cuda", vkb_family_units(f, units, sizeof units));
+                 "vulkan|cuda",
+                 vkb_family_units(f, units, sizeof units));
     else
-        snprintf(line, sizeof line, "median: device time of one run, median of reps runs; IQR%%: spread, interquartile "
+        snprintf(line, sizeof line,
+                 "median: device time of one run, median of reps runs; IQR%%: spread, interquartile "
                  "range / median");
     legend_line(t, line);
-    for (int i = 0; i < t->nceilings; i++)   /* a row of another family (a fallback ceiling) by its family too */
+    for (int i = 0; i < t->nceilings; i++) /* a row of another family (a fallback ceiling) by its family too */
         used += (size_t)snprintf(line + used, sizeof line - used, "%s%c = %s%s%s (%s)", i ? ", " : "", 'a' + i,
                                  strcmp(t->ceiling[i].family, f->name) ? t->ceiling[i].family : "",
                                  strcmp(t->ceiling[i].family, f->name) ? "/" : "", t->ceiling[i].variant,
@@ -570,21 +584,26 @@ static void legend(table_sink *t)
                  rule_name(f));
         legend_line(t, line);
     } else if (t->predicts) {
-        snprintf(line, sizeof line, "rule%%: %% of ceiling %s predicts (every row within 25%% of it)",
-                 rule_name(f));
+        snprintf(line, sizeof line, "rule%%: %% of ceiling %s predicts (every row within 25%% of it)", rule_name(f));
         legend_line(t, line);
     }
     if (t->repeat > 1) {
-        snprintf(line, sizeof line, "--repeat %d: a row is the case's %d runs (in rounds: every variant once per "
+        snprintf(line, sizeof line,
+                 "--repeat %d: a row is the case's %d runs (in rounds: every variant once per "
                  "round): the median of their medians, all their reps, their median IQR; run%%: (slowest - fastest "
-                 "run) / that median%s", t->repeat, t->repeat, t->used.runs_apart ? "; ! above 10%: the runs disagree, "
-                 "the machine or its clock drifted between them" : "");
+                 "run) / that median%s",
+                 t->repeat, t->repeat,
+                 t->used.runs_apart ? "; ! above 10%: the runs disagree, "
+                                      "the machine or its clock drifted between them"
+                                    : "");
         legend_line(t, line);
     }
     if (t->used.noisy) {
-        snprintf(line, sizeof line, "IQR%% !: a spread above %.0f%%: the repetitions disagree, so the machine was "
+        snprintf(line, sizeof line,
+                 "IQR%% !: a spread above %.0f%%: the repetitions disagree, so the machine was "
                  "busy or the clock unstable while they ran: rerun on an idle machine before trusting a difference of "
-                 "that size", 100 * VKB_NOISY_IQR);
+                 "that size",
+                 100 * VKB_NOISY_IQR);
         legend_line(t, line);
     }
     if (t->used.unsettled)
@@ -600,7 +619,7 @@ static void legend(table_sink *t)
         legend_line(t, "fits ?: Vulkan alone cannot tell the cache size: in cache (L2) or not (DRAM) is unknown");
     if (t->used.nobc)
         legend_line(t, VKB_NOBC_MARK ": Vulkan pipelines built without the driver's bounds checks on buffer accesses "
-                       "(--robustness disabled); CUDA rows are unaffected");
+                                     "(--robustness disabled); CUDA rows are unaffected");
     if (t->used.cross)
         legend_line(t, "ok*: within tolerance, but some elements differ bitwise between the APIs (JSON: "
                        "cross_backend)");
@@ -639,7 +658,10 @@ static void table_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *c
     table_sink *t = s->impl;
     (void)plan;
     t->paired = set->paired;
-    t->sg_w = set->subgroup_size ? (int)strlen("@sg") + (set->subgroup_size >= 100 ? 3 : set->subgroup_size >= 10 ? 2 : 1) : 0;
+    t->sg_w = set->subgroup_size ? (int)strlen("@sg") + (set->subgroup_size >= 100  ? 3
+                                                         : set->subgroup_size >= 10 ? 2
+                                                                                    : 1)
+                                 : 0;
     t->sg_w += set->robustness_off ? (int)strlen(VKB_NOBC_MARK) : 0;
     t->home = nbackends > 0 ? backends[0]->name : NULL;
     for (int i = 0; i < nbackends; i++)
@@ -697,8 +719,10 @@ static void table_family_begin(vkb_sink *s, const vkb_family *f)
             }
         if (n) {
             size_t used = strlen(t->none_why);
-            snprintf(t->none_why + used, sizeof t->none_why - used, " need%s CUDA (a vendor library), which is not "
-                     "available here", n == 1 ? "s" : "");
+            snprintf(t->none_why + used, sizeof t->none_why - used,
+                     " need%s CUDA (a vendor library), which is not "
+                     "available here",
+                     n == 1 ? "s" : "");
         }
     }
 }
@@ -712,7 +736,7 @@ static int same_case(const vkb_result *a, const vkb_result *b)
 static void table_result(vkb_sink *s, const vkb_result *r)
 {
     table_sink *t = s->impl;
-    if (r->repeats > 1 && r->repeat >= 0) {   /* --repeat: one row once the case's last run is in */
+    if (r->repeats > 1 && r->repeat >= 0) { /* --repeat: one row once the case's last run is in */
         const vkb_folded *folded = vkb_repeats_add(&t->runs, r);
         if (!folded)
             return;

@@ -5,7 +5,7 @@
 
 #include "vkb_types.h"
 
-#define VERIFY_COMPARE_LOCAL 256u   /* threads per workgroup */
+#define VERIFY_COMPARE_LOCAL 256u /* threads per workgroup */
 
 /* Compare words [0, words) of binding 0 with binding 1, or with WORD where BY_WORD is nonzero. */
 struct verify_compare_push {

@@ -3,9 +3,9 @@
 #ifndef VKB_TYPES_H
 #define VKB_TYPES_H
 
-#ifdef VULKAN           /* glslang, compiling for Vulkan */
+#ifdef VULKAN /* glslang, compiling for Vulkan */
 #define VKB_U32 uint
-#else                   /* C11 or CUDA C++ */
+#else /* C11 or CUDA C++ */
 #include <stdint.h>
 #define VKB_U32 uint32_t
 #endif

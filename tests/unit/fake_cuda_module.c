@@ -18,7 +18,7 @@ static int fake_open(const uint8_t *uuid, vkb_caps *caps, char *why, size_t len)
     memset(caps, 0, sizeof *caps);
     snprintf(caps->name, sizeof caps->name, "fake CUDA device (host memory)");
     caps->max_buffer_bytes = caps->device_memory_bytes = 1ull << 30;
-    caps->copy_engines = 2;   /* `vkbench devices` prints it (tests/CMakeLists.txt) */
+    caps->copy_engines = 2; /* `vkbench devices` prints it (tests/CMakeLists.txt) */
     return 0;
 }
 
@@ -45,7 +45,10 @@ static int fake_alloc(void **ptr, uint64_t bytes, char *why, size_t len)
     return !*ptr;
 }
 
-static void fake_release(void *ptr) { free(ptr); }
+static void fake_release(void *ptr)
+{
+    free(ptr);
+}
 
 /* upload and download: both sides are host memory */
 static int fake_transfer(void *dst, const void *src, uint64_t bytes, char *why, size_t len)
@@ -81,8 +84,7 @@ static int fake_compare(const void *a, const void *other, uint32_t word, uint64_
     return 0;
 }
 
-static int fake_execute(const vkb_plan *plan, void *const *bufs, int reps, int cold, double *ns, char *why,
-                        size_t len)
+static int fake_execute(const vkb_plan *plan, void *const *bufs, int reps, int cold, double *ns, char *why, size_t len)
 {
     (void)reps, (void)cold, (void)ns;
     if (!fake_store_plan(plan)) {
@@ -95,11 +97,13 @@ static int fake_execute(const vkb_plan *plan, void *const *bufs, int reps, int c
     return 0;
 }
 
-static void fake_close(void) {}
+static void fake_close(void)
+{
+}
 
-static vkb_cuda_module fake = {VKB_CUDA_ABI, sizeof(vkb_plan), sizeof(vkb_caps), fake_open, fake_supports,
-                               fake_alloc, fake_release, fake_transfer, fake_transfer, fake_fill, fake_copy,
-                               fake_compare, fake_execute, fake_close};
+static vkb_cuda_module fake = {VKB_CUDA_ABI, sizeof(vkb_plan), sizeof(vkb_caps), fake_open,     fake_supports,
+                               fake_alloc,   fake_release,     fake_transfer,    fake_transfer, fake_fill,
+                               fake_copy,    fake_compare,     fake_execute,     fake_close};
 
 const vkb_cuda_module *vkb_cuda_module_get(void);
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #define MIB (1024.0 * 1024.0)
-#define PRINTK(k) fprintf(stderr, "%s: %.2f MiB\n", #k, (double)(k) / MIB)   /* the value, where a test fails */
+#define PRINTK(k) fprintf(stderr, "%s: %.2f MiB\n", #k, (double)(k) / MIB) /* the value, where a test fails */
 
 /* L1 to 256 KiB, L2 (40-42 ns) to 48 MiB, DRAM (100 ns, then a TLB climb of 10% to 256 MiB) beyond: a sharp
  * step, read where the rise comes within 3% of the tail's line, just short of 64 MiB; the rise from 48 to 64 */
@@ -25,7 +25,7 @@ static void two_levels(void)
     PRINTK(k);
     ASSERT(k > 60 * MIB && k <= 64 * MIB);
     ASSERT(rise.lo == 48 * MIB && rise.hi == 64 * MIB);
-    ns[7] = 118;   /* an 18% climb after the step: the rise's end is unclear (the two rules disagree): no size */
+    ns[7] = 118; /* an 18% climb after the step: the rise's end is unclear (the two rules disagree): no size */
     ns[8] = 120;
     ASSERT(vkb_cache_knee(b, ns, 9, NULL) == 0);
 }
@@ -62,8 +62,8 @@ static void stray_on_rise(void)
  * climb through 16-64 MiB */
 static void h100(void)
 {
-    double b[] = {1024, 65536, 262144, 1 * MIB, 4 * MIB, 8 * MIB, 16 * MIB, 32 * MIB, 64 * MIB, 128 * MIB,
-                  256 * MIB, 512 * MIB};
+    double b[] = {1024,     65536,    262144,   1 * MIB,   4 * MIB,   8 * MIB,
+                  16 * MIB, 32 * MIB, 64 * MIB, 128 * MIB, 256 * MIB, 512 * MIB};
     double ns[] = {24.4, 39.7, 124.4, 147.6, 147.5, 147.7, 173.4, 236.0, 299.9, 338.6, 345.6, 345.0};
     uint64_t k = vkb_cache_knee(b, ns, 12, NULL);
     PRINTK(k);
@@ -74,15 +74,15 @@ static void h100(void)
  * far plateau (229-240 ns, 32-42 MiB) between the near partition's rise and the last one */
 static void h100_probe(void)
 {
-    double b[] = {1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304,
-                  8388608, 16777216, 24302720, 29163264, 33554432, 34023808, 38884288, 43744832, 48605376, 53465920,
-                  67108864, 134217728, 268435456, 536870912};
-    double ns[] = {24.34, 24.58, 25.05, 25.99, 27.91, 31.7, 39.28, 55.48, 125.6, 148.9, 148.9, 148.9, 148.9, 170.3,
-                   173.8, 194.8, 214.8, 233.7, 232.2, 229.2, 239.6, 259.7, 273.4, 294, 325, 339.6, 346.5};
+    double b[] = {1024,     2048,     4096,     8192,     16384,    32768,    65536,     131072,    262144,
+                  524288,   1048576,  2097152,  4194304,  8388608,  16777216, 24302720,  29163264,  33554432,
+                  34023808, 38884288, 43744832, 48605376, 53465920, 67108864, 134217728, 268435456, 536870912};
+    double ns[] = {24.34, 24.58, 25.05, 25.99, 27.91, 31.7,  39.28, 55.48, 125.6, 148.9, 148.9, 148.9, 148.9, 170.3,
+                   173.8, 194.8, 214.8, 233.7, 232.2, 229.2, 239.6, 259.7, 273.4, 294,   325,   339.6, 346.5};
     uint64_t k = vkb_cache_knee(b, ns, 27, NULL);
     PRINTK(k);
     ASSERT(k > 42.5 * MIB && k < 57.5 * MIB);
-    ns[19] = 265;   /* a stray point on the far plateau (37.1 MiB), 15% high: smoothed away, the same size */
+    ns[19] = 265; /* a stray point on the far plateau (37.1 MiB), 15% high: smoothed away, the same size */
     ASSERT(vkb_cache_knee(b, ns, 27, NULL) == k);
 }
 
@@ -114,12 +114,13 @@ static double curve_at(const double *b, const double *ns, int n, double f)
 static void h100_quarter_octaves(void)
 {
     static const double curve[][2] = {
-        {1024, 24.4}, {2048, 24.6}, {4096, 25.1}, {8192, 26.1}, {16384, 28.1}, {32768, 32.0}, {65536, 39.8},
-        {131072, 55.0}, {262144, 126.4}, {524288, 149.8}, {1048576, 150.0}, {2097152, 150.0}, {4194304, 150.1},
-        {8388608, 150.5}, {9437184, 150.8}, {11943936, 151.7}, {13436928, 152.2}, {17006592, 152.7}, {19131392,
-        153.0}, {24213504, 165.7}, {27240448, 194.4}, {34476032, 267.5}, {38785024, 276.2}, {49087488, 325.5},
-        {55223296, 336.7}, {69892096, 346.4}, {78628864, 348.5}, {99514368, 352.1}, {111953920, 352.7},
-        {141691904, 355.6}, {159403008, 355.6}, {179328000, 355.7}, {226962432, 356.1}};
+        {1024, 24.4},       {2048, 24.6},       {4096, 25.1},      {8192, 26.1},       {16384, 28.1},
+        {32768, 32.0},      {65536, 39.8},      {131072, 55.0},    {262144, 126.4},    {524288, 149.8},
+        {1048576, 150.0},   {2097152, 150.0},   {4194304, 150.1},  {8388608, 150.5},   {9437184, 150.8},
+        {11943936, 151.7},  {13436928, 152.2},  {17006592, 152.7}, {19131392, 153.0},  {24213504, 165.7},
+        {27240448, 194.4},  {34476032, 267.5},  {38785024, 276.2}, {49087488, 325.5},  {55223296, 336.7},
+        {69892096, 346.4},  {78628864, 348.5},  {99514368, 352.1}, {111953920, 352.7}, {141691904, 355.6},
+        {159403008, 355.6}, {179328000, 355.7}, {226962432, 356.1}};
     double b[64], ns[64];
     int n = (int)(sizeof curve / sizeof *curve);
     uint64_t size;
@@ -135,8 +136,8 @@ static void h100_quarter_octaves(void)
  * of the draws within 15% of 50 MiB, none further than 20% (the others unknown) */
 static void noisy_h100(void)
 {
-    static const double b[] = {1024, 65536, 262144, 1 * MIB, 4 * MIB, 8 * MIB, 16 * MIB, 32 * MIB, 64 * MIB,
-                               128 * MIB, 256 * MIB, 512 * MIB};
+    static const double b[] = {1024,     65536,    262144,   1 * MIB,   4 * MIB,   8 * MIB,
+                               16 * MIB, 32 * MIB, 64 * MIB, 128 * MIB, 256 * MIB, 512 * MIB};
     static const double ns[] = {24.4, 39.7, 124.4, 147.6, 147.5, 147.7, 173.4, 236.0, 299.9, 338.6, 345.6, 345.0};
     int within = 0, far = 0;
     uint32_t seed = 12345;
@@ -148,12 +149,12 @@ static void noisy_h100(void)
         for (double v = 1024; v <= 512 * MIB; v *= 2, n++)
             f[n] = v;
         for (int i = 0; i < n; i++) {
-            seed = seed * 1664525u + 1013904223u;   /* an LCG: the same draws on every host */
+            seed = seed * 1664525u + 1013904223u; /* an LCG: the same draws on every host */
             y[i] = curve_at(b, ns, 12, f[i]) * (1 + 0.01 * ((seed >> 8) / 8388608.0 - 1));
         }
         k = vkb_cache_knee(f, y, n, &rise);
         if (k) {
-            for (int j = 0; j < 7; j++) {   /* merged in order; footprints already there are not repeated */
+            for (int j = 0; j < 7; j++) { /* merged in order; footprints already there are not repeated */
                 double g = round(rise.lo * pow(rise.hi / rise.lo, (j + 1) / 8.0) / 64) * 64, v;
                 int at = n;
                 while (at > 0 && f[at - 1] > g)
@@ -193,7 +194,7 @@ static void no_tail(void)
     double ns[] = {40, 40, 40, 41, 80, 160};
     double shuffled[] = {1 * MIB, 2 * MIB, 8 * MIB, 4 * MIB, 16 * MIB, 32 * MIB};
     ASSERT(vkb_cache_knee(b, ns, 6, NULL) == 0);
-    ns[5] = 82;   /* flattened: a knee */
+    ns[5] = 82; /* flattened: a knee */
     ASSERT(vkb_cache_knee(b, ns, 6, NULL) > 8 * MIB);
     ASSERT(vkb_cache_knee(shuffled, ns, 6, NULL) == 0);
 }
@@ -202,14 +203,14 @@ static void no_tail(void)
  * DRAM 330-350: the cache ends past 48 MiB (within 15% of 50 MiB), not at the near partition's edge */
 static void split_knee(void)
 {
-    double b[] = {1 * MIB, 4 * MIB, 8 * MIB, 16 * MIB, 20 * MIB, 24 * MIB, 32 * MIB, 40 * MIB, 48 * MIB, 52 * MIB,
-                  56 * MIB, 64 * MIB, 128 * MIB, 256 * MIB};
+    double b[] = {1 * MIB,  4 * MIB,  8 * MIB,  16 * MIB, 20 * MIB, 24 * MIB,  32 * MIB,
+                  40 * MIB, 48 * MIB, 52 * MIB, 56 * MIB, 64 * MIB, 128 * MIB, 256 * MIB};
     double ns[] = {150, 150, 150, 151, 200, 238, 240, 241, 242, 300, 330, 334, 345, 350};
     vkb_cache_rise rise;
     uint64_t k = vkb_cache_knee(b, ns, 14, &rise);
     PRINTK(k);
     ASSERT(k > 48 * MIB && k < 57.5 * MIB);
-    ASSERT(rise.lo == 48 * MIB);   /* the last rise starts at the far partition's end */
+    ASSERT(rise.lo == 48 * MIB); /* the last rise starts at the far partition's end */
 }
 
 /* two levels (L2 40 ns to 32 MiB, DRAM 120 ns from 64 MiB) with +-4% noise on every point: the knee of the clean
@@ -218,7 +219,7 @@ static void noisy_levels(void)
 {
     double b[19], ns[19], clean[19];
     static const double noise[] = {1.04, 0.97, 1.02, 0.96, 1.03, 0.98, 1.04, 0.96, 1.01, 1.04,
-                                   0.97, 1.03, 0.96, 1.02, 1.04, 0.97, 1.0, 1.03, 0.99};
+                                   0.97, 1.03, 0.96, 1.02, 1.04, 0.97, 1.0,  1.03, 0.99};
     uint64_t want, k;
     for (int i = 0; i < 19; i++) {
         b[i] = 1024.0 * (1 << i);
@@ -312,9 +313,10 @@ static void file_strict(void)
         {"{\"probe_version\": 4, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": 99999999999999}", 0, 0},
         {"{\"probe_version\": 4, \"driver\": \"driver \\\"1.0\\\"\", \"x\": {\"cache_bytes\": 5000000}}", 0, 0},
         {"{\"probe_version\": 4, \"driver\": \"driver \\\"1.0\\\"\", \"x\": [{\"cache_bytes\": 1}], "
-         "\"cache_bytes\": 5000000}", 1, 5000000},
+         "\"cache_bytes\": 5000000}",
+         1, 5000000},
         {"{\"probe_version\": 3, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": 5000000}", 0, 0},
-        {"{\"device\": \"x\", \"driver\": \"x\", \"cache_bytes\": 5000000}", 0, 0},   /* an old file */
+        {"{\"device\": \"x\", \"driver\": \"x\", \"cache_bytes\": 5000000}", 0, 0}, /* an old file */
         {"{\"probe_version\": 4, \"driver\": \"driver 2.0\", \"cache_bytes\": 5000000}", 0, 0},
         {"{\"probe_version\": 4, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": \"5000000\"}", 0, 0},
     };
@@ -323,10 +325,10 @@ static void file_strict(void)
     double b[] = {1024, 2048}, ns[] = {10, 20};
     uint64_t size = 7;
     fresh_home(&caps, path, sizeof path);
-    ASSERT(vkb_cache_read(&caps, &size) == 0 && size == 0);   /* no file */
+    ASSERT(vkb_cache_read(&caps, &size) == 0 && size == 0); /* no file */
     ASSERT(vkb_cache_save(&caps, 50u << 20, b, ns, 2) == 0);
     ASSERT(vkb_cache_read(&caps, &size) == 1 && size == 50u << 20);
-    ASSERT(vkb_cache_save(&caps, 0, b, ns, 2) == 0);          /* no clear knee: kept as unknown */
+    ASSERT(vkb_cache_save(&caps, 0, b, ns, 2) == 0); /* no clear knee: kept as unknown */
     ASSERT(vkb_cache_read(&caps, &size) == 1 && size == 0);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         write_text(path, cases[i].text);
@@ -350,7 +352,7 @@ static void file_not_plain(void)
     snprintf(dir, sizeof dir, "%s/vkbench", home);
     ASSERT(mkdir(dir, 0700) == 0);
     ASSERT(mkfifo(path, 0600) == 0);
-    alarm(10);   /* a hang fails by SIGALRM */
+    alarm(10); /* a hang fails by SIGALRM */
     ASSERT(vkb_cache_read(&caps, &size) == 0 && size == 0);
     ASSERT(vkb_cache_save(&caps, 1u << 20, b, ns, 1) == -1);
     alarm(0);
@@ -380,8 +382,8 @@ static void file_path_rules(void)
     setenv("XDG_CACHE_HOME", "relative/cache", 1);
     setenv("HOME", home, 1);
     ASSERT(vkb_cache_path(&caps, path, sizeof path) == 0 && path[0] == '/' && strstr(path, "/.cache/vkbench/"));
-    ASSERT(vkb_cache_save(&caps, 1u << 20, b, ns, 1) == 0);   /* $HOME/.cache made, no deeper */
-    snprintf(probe, sizeof probe, "%s/xdg", home);   /* a cache home not made yet is made (XDG), one level */
+    ASSERT(vkb_cache_save(&caps, 1u << 20, b, ns, 1) == 0); /* $HOME/.cache made, no deeper */
+    snprintf(probe, sizeof probe, "%s/xdg", home);          /* a cache home not made yet is made (XDG), one level */
     setenv("XDG_CACHE_HOME", probe, 1);
     ASSERT(vkb_cache_save(&caps, 1u << 20, b, ns, 1) == 0 && vkb_cache_path(&caps, path, sizeof path) == 0 &&
            stat(path, &st) == 0);
@@ -400,15 +402,15 @@ static void file_path_rules(void)
     ASSERT(vkb_cache_path(&caps, path, sizeof path) == -1);
     ASSERT(vkb_cache_save(&caps, 1u << 20, b, ns, 1) == -1);
     snprintf(probe, sizeof probe, "%s/a", home);
-    ASSERT(stat(probe, &st) != 0);   /* not one folder of the 2000 */
+    ASSERT(stat(probe, &st) != 0); /* not one folder of the 2000 */
     if (saved_home[0])
         setenv("HOME", saved_home, 1);
     free(deep);
     clean_home();
 }
 
-UNIT_TESTS({"split_knee", split_knee}, {"h100_quarter_octaves", h100_quarter_octaves}, {"noisy_levels", noisy_levels}, {"steady_rise", steady_rise},
-           {"file_strict", file_strict}, {"file_not_plain", file_not_plain}, {"file_path_rules", file_path_rules},
-           {"two_levels", two_levels}, {"noisy_rise", noisy_rise}, {"h100", h100}, {"h100_probe", h100_probe},
-           {"h100_table", h100_table}, {"no_step", no_step}, {"no_tail", no_tail},
+UNIT_TESTS({"split_knee", split_knee}, {"h100_quarter_octaves", h100_quarter_octaves}, {"noisy_levels", noisy_levels},
+           {"steady_rise", steady_rise}, {"file_strict", file_strict}, {"file_not_plain", file_not_plain},
+           {"file_path_rules", file_path_rules}, {"two_levels", two_levels}, {"noisy_rise", noisy_rise}, {"h100", h100},
+           {"h100_probe", h100_probe}, {"h100_table", h100_table}, {"no_step", no_step}, {"no_tail", no_tail},
            {"stray_on_rise", stray_on_rise}, {"noisy_h100", noisy_h100})

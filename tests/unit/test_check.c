@@ -48,7 +48,7 @@ static void words(void)
     vkb_check_finish(&r);
     ASSERT(!r.pass && r.bad == 1 && r.first_bad == 2);
     b[2] = 3;
-    b[0] = 9;   /* the first word and the last are compared too */
+    b[0] = 9; /* the first word and the last are compared too */
     b[3] = 5;
     vkb_check_init(&r, "exact");
     vkb_check_words(&r, b, a, 4);
@@ -88,7 +88,7 @@ static void words_low_bits(void)
     static const uint32_t flips[] = {0x1u, 0x80u, 0xffu, 0xffffu};
     flips_caught(flips, sizeof flips / sizeof flips[0]);
     {
-        double ref_d = 1.0 + 0x1p-40, out_d = ref_d + 0x1p-52;   /* the last bit of the mantissa */
+        double ref_d = 1.0 + 0x1p-40, out_d = ref_d + 0x1p-52; /* the last bit of the mantissa */
         vkb_check r;
         vkb_check_init(&r, "exact");
         vkb_check_value(&r, 0, out_d, ref_d, 0);
@@ -166,7 +166,7 @@ static void hand_values(void)
     }
 }
 
-enum { PM = 500, PN = 500, PK = 540 };   /* 1.35e8 multiply-adds: past FULL_CHECK_MACS (2^27), Freivalds' side */
+enum { PM = 500, PN = 500, PK = 540 }; /* 1.35e8 multiply-adds: past FULL_CHECK_MACS (2^27), Freivalds' side */
 
 typedef struct product {
     float a[PM * PK], b[PK * PN], c[PM * PN];
@@ -351,7 +351,7 @@ static void guard_messages(void)
         ASSERT(vkb_guard_word(0) == VKB_GUARD_WORD);
         for (int k = 0; k < 4; k++)
             ASSERT(((other >> (8 * k)) & 0xff) != ((VKB_GUARD_WORD >> (8 * k)) & 0xff));
-        band[5] = VKB_GUARD_WORD;   /* a word of buffer 0's band copied into buffer 1's */
+        band[5] = VKB_GUARD_WORD; /* a word of buffer 0's band copied into buffer 1's */
         vkb_guard_normalize(band, other);
         ASSERT(band[0] == VKB_GUARD_WORD && band[VKB_GUARD_BYTES / 4 - 1] == VKB_GUARD_WORD);
         ASSERT(band[5] != VKB_GUARD_WORD);
@@ -376,7 +376,7 @@ static uint16_t nearest_half(double x)
         return 0x7e00;
     if (ax >= 65536.0)
         return sign | 0x7c00;
-    while (hi - lo > 1) {   /* half_value(lo) <= ax < value(hi), with value(0x7c00) = 65536 */
+    while (hi - lo > 1) { /* half_value(lo) <= ax < value(hi), with value(0x7c00) = 65536 */
         uint16_t mid = (uint16_t)((lo + hi) / 2);
         if (half_value(mid) <= ax)
             lo = mid;
@@ -397,11 +397,11 @@ static void fp16_all_halves(void)
         float f = vkb_half_to_float((uint16_t)h);
         double v = half_value((uint16_t)h);
         if (v != v) {
-            bad += !(f != f) || (vkb_half_from_float(f) & 0x7e00) != 0x7e00;   /* NaN stays a (quiet) NaN */
+            bad += !(f != f) || (vkb_half_from_float(f) & 0x7e00) != 0x7e00; /* NaN stays a (quiet) NaN */
             continue;
         }
         bad += (double)f != v || !signbit(f) != !signbit(v);
-        bad += vkb_half_from_float(f) != h;   /* exact round trip, -0 included */
+        bad += vkb_half_from_float(f) != h; /* exact round trip, -0 included */
     }
     ASSERT(bad == 0);
 }
@@ -413,7 +413,7 @@ static void fp16_floats(void)
     /* every tie between neighbouring halves, one float ulp either side, and the neighbours themselves */
     for (uint32_t h = 0; h < 0x7c00; h++) {
         double a = half_value((uint16_t)h), b = h + 1 == 0x7c00 ? 65536.0 : half_value((uint16_t)(h + 1));
-        float mid = (float)((a + b) / 2);   /* exact: a float has 13 more mantissa bits than a half */
+        float mid = (float)((a + b) / 2); /* exact: a float has 13 more mantissa bits than a half */
         float around[5] = {mid, nextafterf(mid, 0), nextafterf(mid, INFINITY), (float)a, -mid};
         for (int k = 0; k < 5; k++, tested++)
             bad += vkb_half_from_float(around[k]) != nearest_half(around[k]);
@@ -431,12 +431,12 @@ static void fp16_floats(void)
         else
             bad += vkb_half_from_float(f) != nearest_half(f);
     }
-    for (int k = 0; k < 6; k++, tested++) {   /* overflow edges: 65504 stays, 65519.99 stays, 65520 is inf */
+    for (int k = 0; k < 6; k++, tested++) { /* overflow edges: 65504 stays, 65519.99 stays, 65520 is inf */
         static const float edge[6] = {65504.0f, 65519.996f, 65520.0f, 1e10f, 5.9604645e-8f, 2.9802322e-8f};
         bad += vkb_half_from_float(edge[k]) != nearest_half(edge[k]);
     }
     ASSERT(vkb_half_from_float(65520.0f) == 0x7c00 && vkb_half_from_float(65519.996f) == 0x7bff);
-    ASSERT(vkb_half_from_float(2.9802322e-8f) == 0);   /* half the smallest subnormal: tie to even 0 */
+    ASSERT(vkb_half_from_float(2.9802322e-8f) == 0); /* half the smallest subnormal: tie to even 0 */
     fprintf(stderr, "%d floats converted, %d wrong\n", tested, bad);
     ASSERT(bad == 0);
 }
@@ -461,12 +461,12 @@ static void bf16_all(void)
 {
     int bad = 0, tested = 0;
     vkb_rng rng;
-    for (uint32_t b = 0; b < 65536; b++) {   /* every bf16: its value is fp32's with 16 zero bits; round trip */
+    for (uint32_t b = 0; b < 65536; b++) { /* every bf16: its value is fp32's with 16 zero bits; round trip */
         uint32_t x = b << 16;
         float f = vkb_bf16_to_float((uint16_t)b), want;
         memcpy(&want, &x, 4);
         if (want != want) {
-            bad += !(f != f) || (vkb_bf16_from_float(f) & 0x7fc0u) != 0x7fc0u;   /* NaN stays a (quiet) NaN */
+            bad += !(f != f) || (vkb_bf16_from_float(f) & 0x7fc0u) != 0x7fc0u; /* NaN stays a (quiet) NaN */
             continue;
         }
         bad += memcmp(&f, &want, 4) != 0 || vkb_bf16_from_float(f) != b;
@@ -481,22 +481,20 @@ static void bf16_all(void)
         }
     }
     vkb_rng_seed(&rng, 17);
-    for (int k = 0; k < 1000000; k++, tested++) {   /* any bits: subnormals, overflow, NaN */
+    for (int k = 0; k < 1000000; k++, tested++) { /* any bits: subnormals, overflow, NaN */
         uint32_t bits = (uint32_t)(vkb_rng_u64(&rng) >> 32);
         float f;
         memcpy(&f, &bits, 4);
         bad += f != f ? (vkb_bf16_from_float(f) & 0x7fc0u) != 0x7fc0u : vkb_bf16_from_float(f) != nearest_bf16(f);
     }
-    ASSERT(vkb_bf16_from_float(1.00390625f) == 0x3f80);    /* 1 + 2^-8: a tie, to the even 1 */
-    ASSERT(vkb_bf16_from_float(1.01171875f) == 0x3f82);    /* 1 + 3 2^-8: a tie, to the even 1 + 2^-6 */
-    ASSERT(vkb_bf16_from_float(3.4e38f) == 0x7f80);   /* past the largest bf16 (3.3895e38) by over half an ulp */
+    ASSERT(vkb_bf16_from_float(1.00390625f) == 0x3f80); /* 1 + 2^-8: a tie, to the even 1 */
+    ASSERT(vkb_bf16_from_float(1.01171875f) == 0x3f82); /* 1 + 3 2^-8: a tie, to the even 1 + 2^-6 */
+    ASSERT(vkb_bf16_from_float(3.4e38f) == 0x7f80);     /* past the largest bf16 (3.3895e38) by over half an ulp */
     fprintf(stderr, "%d floats converted to bf16, %d wrong\n", tested, bad);
     ASSERT(bad == 0);
 }
 
 UNIT_TESTS({"gamma_rules", gamma_rules}, {"values", values}, {"words", words}, {"words_high_bits", words_high_bits},
-           {"words_low_bits", words_low_bits},
-           {"freivalds", freivalds}, {"hand_values", hand_values}, {"product_clean", product_clean},
-           {"product_planted", product_planted},
-           {"guard_messages", guard_messages}, {"fp16_all_halves", fp16_all_halves}, {"fp16_floats", fp16_floats},
-           {"bf16_all", bf16_all})
+           {"words_low_bits", words_low_bits}, {"freivalds", freivalds}, {"hand_values", hand_values},
+           {"product_clean", product_clean}, {"product_planted", product_planted}, {"guard_messages", guard_messages},
+           {"fp16_all_halves", fp16_all_halves}, {"fp16_floats", fp16_floats}, {"bf16_all", bf16_all})

@@ -26,10 +26,10 @@ static void set_threads(int n)
 static int same_check(const vkb_check *x, const vkb_check *y)
 {
 #define SAME_BITS(f) (memcmp(&x->f, &y->f, sizeof x->f) == 0)
-    return SAME_BITS(pass) && SAME_BITS(checked) && SAME_BITS(bad) && SAME_BITS(first_bad) &&
-           SAME_BITS(worst_ratio) && SAME_BITS(max_error) && SAME_BITS(tolerance) && SAME_BITS(bad_row) &&
-           SAME_BITS(bad_col) && SAME_BITS(bad_expected) && SAME_BITS(bad_actual) && SAME_BITS(cols) &&
-           strcmp(x->method, y->method) == 0 && strcmp(x->reason, y->reason) == 0;
+    return SAME_BITS(pass) && SAME_BITS(checked) && SAME_BITS(bad) && SAME_BITS(first_bad) && SAME_BITS(worst_ratio) &&
+           SAME_BITS(max_error) && SAME_BITS(tolerance) && SAME_BITS(bad_row) && SAME_BITS(bad_col) &&
+           SAME_BITS(bad_expected) && SAME_BITS(bad_actual) && SAME_BITS(cols) && strcmp(x->method, y->method) == 0 &&
+           strcmp(x->reason, y->reason) == 0;
 #undef SAME_BITS
 }
 
@@ -74,8 +74,8 @@ static void words_agree(const uint32_t *out, const uint32_t *ref, uint64_t n, ui
 static void chunked_words(void)
 {
     /* three whole chunks and a partial one */
-    uint64_t n = 3 * (uint64_t)VKB_CHECK_CHUNK + 1001, last = n - 1, planted[] = {2 * VKB_CHECK_CHUNK + 5, 17,
-                 VKB_CHECK_CHUNK, 3 * VKB_CHECK_CHUNK + 7};
+    uint64_t n = 3 * (uint64_t)VKB_CHECK_CHUNK + 1001, last = n - 1,
+             planted[] = {2 * VKB_CHECK_CHUNK + 5, 17, VKB_CHECK_CHUNK, 3 * VKB_CHECK_CHUNK + 7};
     uint32_t *ref = vkb_alloc(n * 4), *out = vkb_alloc(n * 4);
     vkb_check r;
     for (uint64_t i = 0; i < n; i++)
@@ -109,7 +109,7 @@ static void chunked_words(void)
 /* ---- values ---- */
 
 typedef struct values {
-    uint64_t n, per;   /* elements, elements per chunk */
+    uint64_t n, per; /* elements, elements per chunk */
     double *out, *ref, *bound;
 } values;
 
@@ -184,7 +184,7 @@ static void chunked_values(void)
     v.out[5200] = v.ref[5200] + 0.5;
     values_agree_both(&v);
     v.out[4999] = v.ref[4999] - 0.25;
-    v.out[2000] = v.ref[2000] + 2e-3;   /* a chunk's first element */
+    v.out[2000] = v.ref[2000] + 2e-3; /* a chunk's first element */
     values_agree_both(&v);
     v.out[1999] = NAN;
     values_agree_both(&v);
@@ -265,7 +265,7 @@ static void family_chunks(void)
     ASSERT(vkb_mm_rows_per_chunk(40, 300) == 22);
     family_agree("matmul", "naive", shape, fill_product, &mf, &r);
     ASSERT(r.pass && r.checked == 200 * 40);
-    mf.nplant = 3;   /* a NaN in the last element, two errors before it: the first is the lowest */
+    mf.nplant = 3; /* a NaN in the last element, two errors before it: the first is the lowest */
     family_agree("matmul", "naive", shape, fill_product, &mf, &r);
     ASSERT(!r.pass && r.bad == 3 && r.first_bad == 22 * 40 && r.bad_row == 22 && r.bad_col == 0);
 }
@@ -274,7 +274,7 @@ static void family_chunks(void)
  * one of them off by one in the last chunk of threads. */
 static void fill_stride_sums(const vkb_plan *p, void *ctx)
 {
-    const uint64_t *shape = ctx;   /* n, stride, threads */
+    const uint64_t *shape = ctx; /* n, stride, threads */
     const uint32_t *src = p->buf[0].host;
     uint32_t *dst = (uint32_t *)p->buf[1].host;
     memset(dst, 0, shape[2] * 4);
@@ -288,8 +288,8 @@ static void stride_chunks(void)
     /* n = 2^20 + 12345: 65 groups of 256 threads, each thread 64 elements (the last fewer) */
     uint64_t shape[3] = {(1u << 20) + 12345, 3, 65 * 256};
     vkb_check r;
-    family_agree("memory.stride", "read", (vkb_shape){{(int64_t)shape[0], (int64_t)shape[1]}}, fill_stride_sums,
-                 shape, &r);
+    family_agree("memory.stride", "read", (vkb_shape){{(int64_t)shape[0], (int64_t)shape[1]}}, fill_stride_sums, shape,
+                 &r);
     ASSERT(!r.pass && r.bad == 1 && r.first_bad == shape[2] - 3 && r.checked == shape[2]);
 }
 

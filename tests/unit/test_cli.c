@@ -84,11 +84,16 @@ static void spec_constants(void)
     vkb_args a;
     char err[256];
     const char *ok[] = {"vkbench", "run", "matmul", "--spec", "BM=64,TN=4,0=128", "--spec", "OPT=010"};
-    const char *bad[][4] = {{"vkbench", "run", "matmul", "--spec=BM"},      {"vkbench", "run", "matmul", "--spec=BM=x"},
-                            {"vkbench", "run", "matmul", "--spec=B-M=1"},  {"vkbench", "run", "matmul", "--spec=BM=-1"},
-                            {"vkbench", "run", "matmul", "--spec=BM=4294967296"}, {"vkbench", "run", "matmul", "--spec==3"},
-                            {"vkbench", "run", "matmul", "--spec=BM=0x10"}, {"vkbench", "run", "matmul", "--spec=BM= 16"},
-                            {"vkbench", "run", "matmul", "--spec=BM=+16"}, {"vkbench", "run", "matmul", "--spec=BM=8,BM=4"}};
+    const char *bad[][4] = {{"vkbench", "run", "matmul", "--spec=BM"},
+                            {"vkbench", "run", "matmul", "--spec=BM=x"},
+                            {"vkbench", "run", "matmul", "--spec=B-M=1"},
+                            {"vkbench", "run", "matmul", "--spec=BM=-1"},
+                            {"vkbench", "run", "matmul", "--spec=BM=4294967296"},
+                            {"vkbench", "run", "matmul", "--spec==3"},
+                            {"vkbench", "run", "matmul", "--spec=BM=0x10"},
+                            {"vkbench", "run", "matmul", "--spec=BM= 16"},
+                            {"vkbench", "run", "matmul", "--spec=BM=+16"},
+                            {"vkbench", "run", "matmul", "--spec=BM=8,BM=4"}};
     ASSERT(parse(&a, err, 7, ok) == 0 && a.nspec == 4);
     ASSERT(strcmp(a.spec[0].name, "BM") == 0 && a.spec[0].value == 64);
     ASSERT(strcmp(a.spec[1].name, "TN") == 0 && a.spec[1].value == 4);
@@ -114,9 +119,9 @@ static void list_syntax(void)
 {
     vkb_list l;
     char err[256];
-    static const char *bad[] = {"1M,", "1,,2", ",1", ",", "", "1:8:", "1::x2", ":8:x2", "1:8:x", "1:8:+",
-                                "1:8:/2", " 4", "4 ", "+4", "0x10", "inf", "nan", "1e", "1e+", ".", "1.2.3",
-                                "2^", "2^x", "2^-1", "4KK", "K", "1.5K", "1e6,,"};
+    static const char *bad[] = {"1M,",    "1,,2", ",1",  ",",    "",     "1:8:", "1::x2", ":8:x2", "1:8:x", "1:8:+",
+                                "1:8:/2", " 4",   "4 ",  "+4",   "0x10", "inf",  "nan",   "1e",    "1e+",   ".",
+                                "1.2.3",  "2^",   "2^x", "2^-1", "4KK",  "K",    "1.5K",  "1e6,,"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         err[0] = 0;
         ASSERT(vkb_cli_parse_list(bad[i], 1, &l, err, sizeof err) < 0 && err[0] && !strchr(err, '\n'));
@@ -170,8 +175,8 @@ static void whole_numbers(void)
     const char *max[] = {"vkbench", "run", "copy", "--seed", "18446744073709551615"};
     const char *odd[] = {"vkbench", "run", "copy", "--seed", "9007199254740993", "--reps", "1000000"};
     const char *zero[] = {"vkbench", "run", "copy", "--seed", "0"};
-    static const char *bad_seed[] = {"18446744073709551616", "99999999999999999999999", "1.5", "-1", "1e3", "",
-                                     " 1", "0x10", "nan"};
+    static const char *bad_seed[] = {
+        "18446744073709551616", "99999999999999999999999", "1.5", "-1", "1e3", "", " 1", "0x10", "nan"};
     static const char *bad_reps[] = {"1.5", "0", "1000001", "-1", "", "1e3", "2147483648", "nan", "inf"};
     ASSERT(parse(&a, err, 5, max) == 0 && a.seed == UINT64_MAX);
     ASSERT(parse(&a, err, 7, odd) == 0 && a.seed == 9007199254740993ull && a.reps == 1000000); /* 2^53 + 1 */
@@ -191,13 +196,13 @@ static void empty_values(void)
 {
     vkb_args a;
     char err[256];
-    static const char *bad[][2] = {{"--variant", ""},    {"--variant", ",,"},       {"--variant", "vec4,"},
-                                   {"--variant", "copy/"}, {"--variant", "/vec4"},  {"--spec", ""},
-                                   {"--spec", "BM=64,"}, {"--spec", "BM=64,,BN=64"}, {"--device", ""},
-                                   {"--json", ""},        {"--csv", ""},             {"--warmup-ms", "nan"},
-                                   {"--budget-ms", "inf"}, {"--budget-ms", ""},      {"--warmup-ms", "-1"}};
-    const char *ok[] = {"vkbench", "run", "copy", "--variant", "copy/vec4,vec4", "--wide", "--dry-run",
-                        "--budget-ms", ".5"};
+    static const char *bad[][2] = {
+        {"--variant", ""},      {"--variant", ",,"}, {"--variant", "vec4,"}, {"--variant", "copy/"},
+        {"--variant", "/vec4"}, {"--spec", ""},      {"--spec", "BM=64,"},   {"--spec", "BM=64,,BN=64"},
+        {"--device", ""},       {"--json", ""},      {"--csv", ""},          {"--warmup-ms", "nan"},
+        {"--budget-ms", "inf"}, {"--budget-ms", ""}, {"--warmup-ms", "-1"}};
+    const char *ok[] = {"vkbench", "run",       "copy",        "--variant", "copy/vec4,vec4",
+                        "--wide",  "--dry-run", "--budget-ms", ".5"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         const char *argv[] = {"vkbench", "run", "copy", bad[i][0], bad[i][1]};
         err[0] = 0;
@@ -245,7 +250,7 @@ static void run_help(void)
     for (int i = 0; i < vkb_family_count; i++) {
         char line[200] = "", units[200] = "", start[80];
         const char *at, *eol, *eol2;
-        snprintf(start, sizeof start, "\n  %s ", vkb_families[i]->name);   /* a family's line, not a mention */
+        snprintf(start, sizeof start, "\n  %s ", vkb_families[i]->name); /* a family's line, not a mention */
         at = strstr(text, start);
         eol = at ? strchr(at + 1, '\n') : NULL;
         eol2 = eol ? strchr(eol + 1, '\n') : NULL;
@@ -253,7 +258,7 @@ static void run_help(void)
         if (!at || !eol || !eol2)
             continue;
         snprintf(line, sizeof line, "%.*s", (int)(eol - at), at);
-        snprintf(units, sizeof units, "%.*s", (int)(eol2 - eol), eol);   /* the next line: what each flag counts */
+        snprintf(units, sizeof units, "%.*s", (int)(eol2 - eol), eol); /* the next line: what each flag counts */
         for (int d = 0; d < vkb_families[i]->ndims; d++) {
             char flag[40];
             snprintf(flag, sizeof flag, "--%s", vkb_families[i]->dims[d]);

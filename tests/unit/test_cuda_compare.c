@@ -26,17 +26,18 @@ static uint32_t *pattern(uint64_t n)
 {
     uint32_t *h = vkb_alloc(n * 4);
     for (uint64_t i = 0; i < n; i++)
-        h[i] = (uint32_t)(i * 2654435761u) | 1u << 31;   /* VKB_POISON has bit 31 clear */
+        h[i] = (uint32_t)(i * 2654435761u) | 1u << 31; /* VKB_POISON has bit 31 clear */
     return h;
 }
 
 /* Two buffers of 2^20 + 3 words (a tail past the 16-byte quads): equal, 3 words apart, a copy. */
 static void words(void)
 {
-    static const uint64_t flips[3] = {(1u << 20) + 2, 4099, 777777};   /* the last word, the smallest, another */
+    static const uint64_t flips[3] = {(1u << 20) + 2, 4099, 777777}; /* the last word, the smallest, another */
     const uint64_t n = (1u << 20) + 3, bytes = n * 4;
     vkb_backend *b = open_or_skip();
-    vkb_buffer *a = b->buffer_create(b, bytes, 0), *o = b->buffer_create(b, bytes, 0), *small = b->buffer_create(b, 16, 0);
+    vkb_buffer *a = b->buffer_create(b, bytes, 0), *o = b->buffer_create(b, bytes, 0),
+               *small = b->buffer_create(b, 16, 0);
     uint32_t *h = pattern(n);
     uint64_t first = 0;
     b->upload(b, a, h, bytes);
@@ -53,7 +54,7 @@ static void words(void)
     ASSERT(b->compare(b, a, o, 0, 4100 * 4, &first) == 1 && first == 4099);
     b->copy(b, a, o, bytes);
     ASSERT(b->compare(b, a, o, 0, bytes, &first) == 0);
-    ASSERT(b->compare(b, a, small, 0, bytes, &first) == -1);   /* OTHER shorter than BYTES */
+    ASSERT(b->compare(b, a, small, 0, bytes, &first) == -1); /* OTHER shorter than BYTES */
     b->buffer_destroy(b, small);
     b->buffer_destroy(b, o);
     b->buffer_destroy(b, a);
@@ -92,7 +93,7 @@ static void partial_word(void)
     uint32_t *h = pattern(k + 1);
     uint64_t first = 0;
     b->upload(b, d, h, 4 * (k + 1));
-    h[k] ^= 0xFFFF0000u;   /* the two bytes past BYTES (little-endian) */
+    h[k] ^= 0xFFFF0000u; /* the two bytes past BYTES (little-endian) */
     b->upload(b, e, h, 4 * (k + 1));
     ASSERT(b->compare(b, d, e, 0, bytes, &first) == 1 && first == k);
     ASSERT(b->compare(b, d, e, 0, 4 * k, &first) == 0);
@@ -159,7 +160,7 @@ static void guard_oob_write_past(void)
     static const uint64_t sizes[] = {1000, 4096 + 12, 4};
     static const char *const wrote[] = {"wrote 16 bytes after the end of output 0, at +0..+15",
                                         "wrote 16 bytes after the end of output 0, at +0..+15",
-                                        "wrote 4 bytes after the end of output 0, at +12..+15"};   /* 4 bytes, 16 late */
+                                        "wrote 4 bytes after the end of output 0, at +12..+15"}; /* 4 bytes, 16 late */
     vkb_backend *b = open_or_skip();
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         vkb_plan plan;

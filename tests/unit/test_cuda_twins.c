@@ -30,12 +30,14 @@ static void every_row(void)
     for (int i = 0; i < 3; i++)
         caps.coopmat_khr[i] = caps.coopmat_khr16[i] = 16;
     {
-        static const uint32_t types[][3] = {{VKB_CT_F16, VKB_CT_F32, 16}, {VKB_CT_F16, VKB_CT_F16, 16},
-                                            {VKB_CT_S8, VKB_CT_S32, 32}, {VKB_CT_U8, VKB_CT_U32, 32},
+        static const uint32_t types[][3] = {{VKB_CT_F16, VKB_CT_F32, 16},
+                                            {VKB_CT_F16, VKB_CT_F16, 16},
+                                            {VKB_CT_S8, VKB_CT_S32, 32},
+                                            {VKB_CT_U8, VKB_CT_U32, 32},
                                             {VKB_CT_BF16, VKB_CT_F32, 16}};
         for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
-            caps.coopmat_types[caps.ncoopmat_types++] = (vkb_coopmat_type){16, 16, types[t][2], types[t][0],
-                types[t][0], types[t][1], types[t][1], VKB_SCOPE_SUBGROUP, 0};
+            caps.coopmat_types[caps.ncoopmat_types++] = (vkb_coopmat_type){
+                16, 16, types[t][2], types[t][0], types[t][0], types[t][1], types[t][1], VKB_SCOPE_SUBGROUP, 0};
     }
     for (int fi = 0; fi < vkb_family_count; fi++) {
         const vkb_family *f = vkb_families[fi];

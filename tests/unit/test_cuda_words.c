@@ -12,9 +12,10 @@ static void no_driver(void)
     ASSERT(strcmp(vkb_cuda_no_device_text(35, 0, 0, 13000, insufficient, buf, sizeof buf),
                   "no NVIDIA driver: libcuda.so.1 was not found (install the NVIDIA driver for CUDA rows)") == 0);
     ASSERT(strcmp(vkb_cuda_no_device_text(35, 0, 12020, 13000, insufficient, buf, sizeof buf),
-                  "the NVIDIA driver supports CUDA 12.2, older than this build's runtime 13.0: update the driver") == 0);
-    ASSERT(strstr(vkb_cuda_no_device_text(100, 0, 13000, 13000, "no CUDA-capable device is detected", buf,
-                                          sizeof buf), "no NVIDIA GPU") != NULL);
+                  "the NVIDIA driver supports CUDA 12.2, older than this build's runtime 13.0: update the driver") ==
+           0);
+    ASSERT(strstr(vkb_cuda_no_device_text(100, 0, 13000, 13000, "no CUDA-capable device is detected", buf, sizeof buf),
+                  "no NVIDIA GPU") != NULL);
     ASSERT(strstr(vkb_cuda_no_device_text(0, 0, 13000, 13000, "no error", buf, sizeof buf), "no NVIDIA GPU") != NULL);
     ASSERT(strcmp(vkb_cuda_no_device_text(999, 0, 13000, 13000, "unknown error", buf, sizeof buf),
                   "no CUDA device (unknown error)") == 0);

@@ -9,32 +9,35 @@
 static void coopmat_words(void)
 {
     char out[160];
-    vkb_coopmat_type_text(&(vkb_coopmat_type){.m = 16, .n = 16, .k = 16, .a = 0, .b = 0, .c = 1, .result = 1,
-                                                .scope = 3},
-                          out, sizeof out);
+    vkb_coopmat_type_text(
+        &(vkb_coopmat_type){.m = 16, .n = 16, .k = 16, .a = 0, .b = 0, .c = 1, .result = 1, .scope = 3}, out,
+        sizeof out);
     ASSERT(strcmp(out, "fp16 x fp16 -> fp32, 16x16x16, subgroup") == 0);
-    vkb_coopmat_type_text(&(vkb_coopmat_type){.m = 16, .n = 8, .k = 32, .a = 1000141000, .b = 1000141000, .c = 1,
-                                                .result = 1, .scope = 2},
-                          out, sizeof out);
+    vkb_coopmat_type_text(
+        &(vkb_coopmat_type){
+            .m = 16, .n = 8, .k = 32, .a = 1000141000, .b = 1000141000, .c = 1, .result = 1, .scope = 2},
+        out, sizeof out);
     ASSERT(strcmp(out, "bf16 x bf16 -> fp32, 16x8x32, workgroup") == 0);
-    vkb_coopmat_type_text(&(vkb_coopmat_type){.m = 16, .n = 16, .k = 32, .a = 3, .b = 7, .c = 5, .result = 3,
-                                                .scope = 3, .saturating = 1},
-                          out, sizeof out);
+    vkb_coopmat_type_text(
+        &(vkb_coopmat_type){
+            .m = 16, .n = 16, .k = 32, .a = 3, .b = 7, .c = 5, .result = 3, .scope = 3, .saturating = 1},
+        out, sizeof out);
     ASSERT(strcmp(out, "int8 x uint8 + int32 -> int8, 16x16x32, subgroup, saturating") == 0);
-    vkb_coopmat_type_text(&(vkb_coopmat_type){.m = 16, .n = 16, .k = 32, .a = 1000491002, .b = 1000491003,
-                                                .c = 0, .result = 0, .scope = 3},
-                          out, sizeof out);
+    vkb_coopmat_type_text(
+        &(vkb_coopmat_type){
+            .m = 16, .n = 16, .k = 32, .a = 1000491002, .b = 1000491003, .c = 0, .result = 0, .scope = 3},
+        out, sizeof out);
     ASSERT(strcmp(out, "fp8 e4m3 x fp8 e5m2 -> fp16, 16x16x32, subgroup") == 0);
-    vkb_coopmat_type_text(&(vkb_coopmat_type){.m = 8, .n = 8, .k = 8, .a = 4242, .b = 0, .c = 0, .result = 0,
-                                                .scope = 9},
-                          out, sizeof out);
+    vkb_coopmat_type_text(
+        &(vkb_coopmat_type){.m = 8, .n = 8, .k = 8, .a = 4242, .b = 0, .c = 0, .result = 0, .scope = 9}, out,
+        sizeof out);
     ASSERT(strcmp(out, "type 4242 x fp16 -> fp16, 8x8x8, scope 9") == 0);
 }
 
 static void type_names(void)
 {
-    static const char *const want[] = {"fp16", "fp32", "fp64", "int8", "int16", "int32", "int64", "uint8", "uint16",
-                                       "uint32", "uint64"};
+    static const char *const want[] = {"fp16",  "fp32",  "fp64",   "int8",   "int16", "int32",
+                                       "int64", "uint8", "uint16", "uint32", "uint64"};
     for (uint32_t t = 0; t < 11; t++)
         ASSERT(strcmp(vkb_component_type_name(t), want[t]) == 0);
     ASSERT(vkb_component_type_name(11) == NULL);

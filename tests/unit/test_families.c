@@ -19,8 +19,7 @@ static vkb_caps roomy(void)
     return test_caps_gpu("test device", 16);
 }
 
-static int plan_of(const char *family, const char *variant, const vkb_shape *s, const vkb_variant *tuned,
-                   vkb_plan *p)
+static int plan_of(const char *family, const char *variant, const vkb_shape *s, const vkb_variant *tuned, vkb_plan *p)
 {
     const vkb_family *f = vkb_family_find(family);
     const vkb_variant *v = tuned ? tuned : vkb_variant_find(f, variant);
@@ -76,23 +75,23 @@ static void bad_constants(void)
     vkb_plan p;
     vkb_variant v;
     v = with("transpose", "coalesced", 3, 0);
-    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);   /* TILE=0 */
+    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST); /* TILE=0 */
     v = with("transpose", "coalesced", 3, 48);
-    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);   /* not a power of two */
+    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST); /* not a power of two */
     v = with("transpose", "coalesced", 0, 16);
-    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);   /* 0= apart from TILE */
+    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST); /* 0= apart from TILE */
     v = with("transpose", "coalesced", 7, 0);
-    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);   /* MODE is the row's */
-    v = with("transpose", "coalesced", 3, 64);                                  /* TILE=64 retiles */
+    ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST); /* MODE is the row's */
+    v = with("transpose", "coalesced", 3, 64);                               /* TILE=64 retiles */
     ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_OK && p.pass[0].local[0] == 64 &&
            p.pass[0].local[1] == 8 && p.pass[0].shared_bytes == 64 * 64 * 4);
     v = with("transpose", "vec4", 3, 64);
     ASSERT(plan_of("transpose", NULL, &sq, &v, &p) == VKB_PLAN_OK && p.pass[0].local[0] == 16);
     v = with("matmul", "tiled16", 3, 64);
-    ASSERT(plan_of("matmul", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);      /* 16x16 workgroup */
+    ASSERT(plan_of("matmul", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST); /* 16x16 workgroup */
     v = with("matmul", "tiled16", 3, 0);
     ASSERT(plan_of("matmul", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);
-    for (int id = 3; id <= 9; id++) {                                           /* BM..TN = 0 */
+    for (int id = 3; id <= 9; id++) { /* BM..TN = 0 */
         v = with("matmul", "block2d", id, 0);
         ASSERT(plan_of("matmul", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);
     }
@@ -104,21 +103,24 @@ static void bad_constants(void)
     ASSERT(plan_of("reduce", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
     v = with("copy", "vec4", 0, 0);
     ASSERT(plan_of("copy", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
-    v = with("memory.aos_soa", "aos12", 4, 0);                                 /* REC=0 */
+    v = with("memory.aos_soa", "aos12", 4, 0); /* REC=0 */
     ASSERT(plan_of("memory.aos_soa", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
-    v = with("memory.aos_soa", "aos12", 4, 5);                                 /* packed, REC != FIELDS */
+    v = with("memory.aos_soa", "aos12", 4, 5); /* packed, REC != FIELDS */
     ASSERT(plan_of("memory.aos_soa", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
     v = with("memory.width", "copy", 0, 0);
     ASSERT(plan_of("memory.width", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
-    v = with("memory.width", "copy", 0, 128);                                  /* the checks assume 256 */
+    v = with("memory.width", "copy", 0, 128); /* the checks assume 256 */
     ASSERT(plan_of("memory.width", NULL, &n, &v, &p) == VKB_PLAN_BAD_REQUEST);
     /* the tensor-core load schedules (coopmat_khr: PREFETCH 11, GROUP_M 12, STORE_EARLY 13; coopmat2_staged:
      * PREFETCH 6, TENSOR_LOAD 7, GROUP_M 8, STORE_EARLY 9): beyond their range a bad request, on any device;
      * in range (0: the default) no bad request (a skip where the device has no cooperative matrices) */
-    static const struct { const char *row; int id; uint32_t bad, good; } sched[] = {
-        {"coopmat_khr", 11, 3, 2}, {"coopmat_khr", 12, 65536, 8}, {"coopmat_khr", 13, 2, 0},
-        {"coopmat2_staged", 6, 3, 0}, {"coopmat2_staged", 7, 2, 1}, {"coopmat2_staged", 8, 65536, 65535},
-        {"coopmat2_staged", 9, 2, 1}};
+    static const struct {
+        const char *row;
+        int id;
+        uint32_t bad, good;
+    } sched[] = {{"coopmat_khr", 11, 3, 2},    {"coopmat_khr", 12, 65536, 8}, {"coopmat_khr", 13, 2, 0},
+                 {"coopmat2_staged", 6, 3, 0}, {"coopmat2_staged", 7, 2, 1},  {"coopmat2_staged", 8, 65536, 65535},
+                 {"coopmat2_staged", 9, 2, 1}};
     for (size_t i = 0; i < sizeof sched / sizeof sched[0]; i++) {
         v = with("matmul", sched[i].row, sched[i].id, sched[i].bad);
         ASSERT(plan_of("matmul", NULL, &sq, &v, &p) == VKB_PLAN_BAD_REQUEST);
@@ -138,7 +140,7 @@ static void too_large(void)
     ASSERT(plan_of("memory.stride", "read", &stride, NULL, &p) == VKB_PLAN_TOO_LARGE);
     ASSERT(plan_of("memory.shared_stride", "read", &shared, NULL, &p) == VKB_PLAN_TOO_LARGE);
     ASSERT(plan_of("copy", "vec4", &c, NULL, &p) == VKB_PLAN_TOO_LARGE);
-    {   /* cache.*: a footprint past the kernels' 32-bit word index is too large (exit 4, as the README says), a
+    { /* cache.*: a footprint past the kernels' 32-bit word index is too large (exit 4, as the README says), a
          * footprint of no whole element a bad request */
         vkb_shape past = {{1ll << 34}}, last = {{(1ll << 34) - 64}}, odd = {{1000}};
         ASSERT(plan_of("cache.chase", "chase", &past, NULL, &p) == VKB_PLAN_TOO_LARGE);
@@ -156,21 +158,21 @@ static void device_limits(void)
     char why[200];
     ASSERT(plan_of("matmul", "tiled32", &sq, NULL, &p) == VKB_PLAN_OK);
     ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_OK);
-    caps.max_shared_bytes = 8191;                    /* tiled32 declares 2 x 32 x 32 floats */
+    caps.max_shared_bytes = 8191; /* tiled32 declares 2 x 32 x 32 floats */
     ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_SKIP);
     caps = roomy();
-    caps.max_workgroup_invocations = 512;            /* 32 x 32 */
+    caps.max_workgroup_invocations = 512; /* 32 x 32 */
     ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_SKIP);
     caps = roomy();
-    caps.max_group_count[0] = 31;                    /* 1024 / 32 columns of workgroups */
+    caps.max_group_count[0] = 31; /* 1024 / 32 columns of workgroups */
     ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
     caps = roomy();
     ASSERT(plan_of("transpose", "padded", &big, NULL, &p) == VKB_PLAN_OK);
-    caps.max_buffer_bytes = 8192ull * 8192 * 4 - 1;  /* one byte short */
+    caps.max_buffer_bytes = 8192ull * 8192 * 4 - 1; /* one byte short */
     ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
     /* one byte short reads "256 MiB" both ways when rounded: the message gives the exact counts */
     ASSERT(strstr(why, "needs a 268435456-byte buffer") && strstr(why, "allows is 268435455 bytes"));
-    caps.max_buffer_bytes = 8192ull * 8192 * 2;      /* half: the rounded sizes differ, and say so */
+    caps.max_buffer_bytes = 8192ull * 8192 * 2; /* half: the rounded sizes differ, and say so */
     ASSERT(vkb_plan_check_limits(&p, &caps, why, sizeof why) == VKB_PLAN_TOO_LARGE);
     ASSERT(strstr(why, "needs a 256 MiB buffer") && strstr(why, "allows is 128 MiB"));
     caps = roomy();
@@ -197,12 +199,12 @@ static void chase_one_cycle(void)
             ASSERT(c.data && seen);
             ASSERT(vkb_family_plan(f, &f->variants[0], &c, &caps, &p, why, sizeof why) == VKB_PLAN_OK);
             links = p.buf[0].host;
-            do {   /* a link is the next element's first word: 16 words (64 bytes) to an element */
+            do { /* a link is the next element's first word: 16 words (64 bytes) to an element */
                 ASSERT(links[e * 16] % 16 == 0 && links[e * 16] / 16 < n && !seen[e]);
                 seen[e] = 1;
                 e = links[e * 16] / 16;
             } while (++steps < n && e != 0);
-            ASSERT(steps == n && e == 0);   /* back at the start after exactly every element */
+            ASSERT(steps == n && e == 0); /* back at the start after exactly every element */
             free(seen);
             f->case_destroy(c.data);
         }
@@ -233,15 +235,15 @@ static void reduce_lastblock(void)
             vkb_shape s = {{n[k]}};
             vkb_plan p, two;
             const vkb_pass *d;
-            const vkb_variant *v = vkb_variant_find(vkb_family_find("reduce"), i32 ? "subgroup_lastblock_i32"
-                                                                                       : "subgroup_lastblock");
+            const vkb_variant *v =
+                vkb_variant_find(vkb_family_find("reduce"), i32 ? "subgroup_lastblock_i32" : "subgroup_lastblock");
             ASSERT(v && !(v->flags & VKB_VAR_NONDETERMINISTIC));
             ASSERT(plan_of("reduce", v->name, &s, NULL, &p) == VKB_PLAN_OK);
             ASSERT(plan_of("reduce", i32 ? "subgroup_i32" : "subgroup", &s, NULL, &two) == VKB_PLAN_OK);
             ASSERT(p.npass == 1 && two.npass == (two.pass[0].groups[0] > 1 ? 2 : 1));
             d = &p.pass[0];
             ASSERT(d->kind == VKB_PASS_DISPATCH && d->nbind == 4);
-            {   /* subgroup's grid, but at most a workgroup per 4 x 256 vectors (the same grid at 2^28) */
+            { /* subgroup's grid, but at most a workgroup per 4 x 256 vectors (the same grid at 2^28) */
                 uint64_t most = ((uint64_t)n[k] + 16 * 256 - 1) / (16 * 256);
                 ASSERT(d->groups[0] == (two.pass[0].groups[0] < most ? two.pass[0].groups[0] : most));
                 ASSERT(n[k] != 1 << 28 || d->groups[0] == two.pass[0].groups[0]);
@@ -267,8 +269,9 @@ static void list_verbose(void)
     text[n] = 0;
     fclose(f);
     ASSERT(strstr(text, "\n  tiled16 ") && strstr(text, "\n      matmul_tiled: workgroup 16x16x1; TILE=16\n"));
-    ASSERT(strstr(text, "\n      transpose_tiled: workgroup 32x8x1; TILE=32 ROWS=8 PAD=1 SWIZZLE=0 MODE=1 TILES_PER_GROUP=1 "
-                        "DEPTH=1\n"));
+    ASSERT(strstr(text,
+                  "\n      transpose_tiled: workgroup 32x8x1; TILE=32 ROWS=8 PAD=1 SWIZZLE=0 MODE=1 TILES_PER_GROUP=1 "
+                  "DEPTH=1\n"));
     /* ids 0..2 decorated twice (gl_WorkGroupSize) leave room for every named one: matmul_coopmat_khr's last */
     if (vkb_spirv_find("matmul_coopmat_khr")->bytes)
         ASSERT(strstr(text, "FRAG_N=0 FRAG_K=0 PREFETCH=1 GROUP_M=1 STORE_EARLY=0\n"));
@@ -284,7 +287,7 @@ static void list_verbose(void)
             snprintf(head, sizeof head, "\n%s: ", vkb_families[i]->name);
             block = strstr(text, head);
             snprintf(head, sizeof head, "\n  %-22s ", var->name);
-            block = block ? strstr(block, head) : NULL;  /* this variant's line in its family */
+            block = block ? strstr(block, head) : NULL; /* this variant's line in its family */
             ASSERT(block != NULL);
             if (!block)
                 continue;
@@ -303,7 +306,7 @@ static void list_verbose(void)
                 ASSERT(strstr(block, item) && strstr(block, item) < end);
                 ASSERT(vkb_spirv_spec_id(spv, c[k].name) == c[k].id);
                 if (var->flags & VKB_VAR_CEILING)
-                    continue;   /* --spec leaves ceilings as they are */
+                    continue; /* --spec leaves ceilings as they are */
                 snprintf(cmd, sizeof cmd, "vkbench run %s --variant %s --spec %s=1", vkb_families[i]->name, var->name,
                          c[k].name);
                 for (char *w = strtok_r(cmd, " ", &save); w && argc < 15; w = strtok_r(NULL, " ", &save))
@@ -325,5 +328,5 @@ static void list_verbose(void)
 }
 
 UNIT_TESTS({"plans_without_inputs", plans_without_inputs}, {"bad_constants", bad_constants}, {"too_large", too_large},
-           {"device_limits", device_limits}, {"chase_one_cycle", chase_one_cycle}, {"reduce_twins", reduce_twins}, {"reduce_lastblock", reduce_lastblock},
-           {"list_verbose", list_verbose})
+           {"device_limits", device_limits}, {"chase_one_cycle", chase_one_cycle}, {"reduce_twins", reduce_twins},
+           {"reduce_lastblock", reduce_lastblock}, {"list_verbose", list_verbose})

@@ -24,7 +24,7 @@ static void rates_from_facts(void)
 {
     vkb_caps c = test_caps_gpu("NVIDIA H100 80GB HBM3", 0);
     snprintf(c.vendor, sizeof c.vendor, "NVIDIA");
-    ASSERT(vkb_gpu_rate(&c, VKB_RATE_F32) == 0);   /* nothing known before the facts are filled in */
+    ASSERT(vkb_gpu_rate(&c, VKB_RATE_F32) == 0); /* nothing known before the facts are filled in */
     vkb_gpu_facts_fill(&c);
     ASSERT(c.sm_arch == 90 && c.compute_units == 132 && c.clock_mhz == 1980);
     ASSERT(fabs(vkb_gpu_rate(&c, VKB_RATE_F32) - 66908.16) < 1e-6);
@@ -35,7 +35,7 @@ static void rates_from_facts(void)
     vkb_gpu_facts_fill(&c);
     ASSERT(fabs(vkb_gpu_rate(&c, VKB_RATE_F32) - 19491.84) < 1e-6);
     ASSERT(fabs(vkb_gpu_rate(&c, VKB_RATE_TENSOR16) - 311869.44) < 1e-6);
-    ASSERT(vkb_gpu_rate_per_sm(75, VKB_RATE_F32) == 0);   /* an architecture the sources do not cover */
+    ASSERT(vkb_gpu_rate_per_sm(75, VKB_RATE_F32) == 0); /* an architecture the sources do not cover */
 }
 
 /* What the device reported stays (CUDA's clock and SM count); another vendor's device is never given an

@@ -7,11 +7,11 @@
 static void bound(void)
 {
     ASSERT(vkb_health_row_speed(100, 100, 1, 0) == 0);
-    ASSERT(vkb_health_row_speed(80.5, 100, 1, 0) == 0);    /* 20% is the floor where the noise is small */
+    ASSERT(vkb_health_row_speed(80.5, 100, 1, 0) == 0); /* 20% is the floor where the noise is small */
     ASSERT(vkb_health_row_speed(79.5, 100, 1, 0) == 1);
-    ASSERT(vkb_health_row_speed(71, 100, 3, 4) == 0);      /* 6 x 5 = 30: wider than the floor */
+    ASSERT(vkb_health_row_speed(71, 100, 3, 4) == 0); /* 6 x 5 = 30: wider than the floor */
     ASSERT(vkb_health_row_speed(69, 100, 3, 4) == 1);
-    ASSERT(vkb_health_row_speed(1e9, 100, 1, 0) == 0);     /* faster is never slow */
+    ASSERT(vkb_health_row_speed(1e9, 100, 1, 0) == 0); /* faster is never slow */
 }
 
 /* A row alone takes the GPU out only below half its median: the H100's pinned host copy read 0.54x and 0.65x of

@@ -26,10 +26,10 @@ static const struct {
     {"matmul", {{300, 260, 500}}},
     {"reduce", {{3 * VKB_INPUT_CHUNK + 7}}},
     {"transfer", {{4 * (3 * VKB_INPUT_CHUNK + 5)}}},
-    {"latency", {{0}}},   /* no inputs: a counter that starts at the poison */
+    {"latency", {{0}}}, /* no inputs: a counter that starts at the poison */
     {"cache.chase", {{64 * 3001}}},
     {"cache.read", {{4 * (3 * VKB_INPUT_CHUNK + 16)}}},
-    {"peak", {{300, 2}}},   /* seeded per slot, not in chunks: the same on any thread count by construction */
+    {"peak", {{300, 2}}}, /* seeded per slot, not in chunks: the same on any thread count by construction */
 };
 
 /* F's shape above, or, for a family this table does not know (a new folder), the largest of its battery: the
@@ -65,8 +65,8 @@ static void set_threads(const char *n)
 /* ---- the chunked fill itself ---- */
 
 typedef struct record {
-    uint64_t *draws;   /* two per element */
-    int *calls;        /* per chunk */
+    uint64_t *draws; /* two per element */
+    int *calls;      /* per chunk */
 } record;
 
 static void record_draws(void *ctx, vkb_rng *rng, uint64_t chunk, uint64_t first, uint64_t end)
@@ -155,7 +155,7 @@ static void threads_identical(void)
             continue;
         }
         if (shape_of(f)->d[0] == 0)
-            continue;   /* a family without inputs */
+            continue; /* a family without inputs */
         one = make_case(f, 7, "1");
         three = make_case(f, 7, "3");
         if (inputs_differ(&one, &three, &compared) != 0)
@@ -176,13 +176,13 @@ static void seeds_differ(void)
         vkb_case a, b;
         uint64_t compared, differ;
         if (!shape_of(f) || shape_of(f)->d[0] == 0)
-            continue;   /* threads_identical reports it; a family without inputs */
+            continue; /* threads_identical reports it; a family without inputs */
         a = make_case(f, 7, "3");
         b = make_case(f, 8, "3");
         differ = inputs_differ(&a, &b, &compared);
         if (differ * 2 <= compared)
-            fprintf(stderr, "%s: seeds 7 and 8 differ in %llu of %llu bytes\n", f->name,
-                    (unsigned long long)differ, (unsigned long long)compared);
+            fprintf(stderr, "%s: seeds 7 and 8 differ in %llu of %llu bytes\n", f->name, (unsigned long long)differ,
+                    (unsigned long long)compared);
         ASSERT(differ * 2 > compared);
         f->case_destroy(a.data);
         f->case_destroy(b.data);
@@ -218,7 +218,7 @@ static void chunks_differ(void)
             uint64_t same = 0;
             for (uint64_t k = 0; k < VKB_INPUT_CHUNK; k++)
                 same += in[k] == in[VKB_INPUT_CHUNK + k];
-            ASSERT(same < VKB_INPUT_CHUNK / 4);   /* reduce's sixteenths agree 1 time in 32 */
+            ASSERT(same < VKB_INPUT_CHUNK / 4); /* reduce's sixteenths agree 1 time in 32 */
         }
         f->case_destroy(c.data);
     }
@@ -267,7 +267,7 @@ static void sum_floats(const vkb_case *c, const void *in, void *out, int off)
     float f;
     for (int64_t k = 0; k < c->shape.d[0]; k++)
         s += x[k];
-    f = (float)s;   /* exact: sixteenths, well below 2^20 */
+    f = (float)s; /* exact: sixteenths, well below 2^20 */
     memcpy(out, &f, sizeof f);
 }
 

@@ -54,7 +54,8 @@ static void document(void)
 {
     char *out = written(doc);
     strip_spaces(out);
-    ASSERT(strcmp(out, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"x\":1.5,\"nan\":null,\"inf\":null,\"big\":68719477280,\"i\":-42,\"t\":true,"
+    ASSERT(strcmp(out, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"x\":1.5,\"nan\":null,\"inf\":null,\"big\":68719477280,\"i\":"
+                       "-42,\"t\":true,"
                        "\"z\":null,\"a\":[1,{}],\"empty\":[]}") == 0);
 }
 
@@ -79,16 +80,19 @@ static const char *as_json(const char *s)
  * byte becomes U+FFFD, valid sequences pass unchanged. */
 static void utf8(void)
 {
-    ASSERT(strcmp(as_json("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") == 0);
-    ASSERT(strcmp(as_json("a\xff" "b"), "a\\ufffdb") == 0);            /* never valid */
-    ASSERT(strcmp(as_json("\x80"), "\\ufffd") == 0);                  /* a stray continuation byte */
-    ASSERT(strcmp(as_json("x\xc3"), "x\\ufffd") == 0);                /* cut short at the end */
-    ASSERT(strcmp(as_json("\xc3(x"), "\\ufffd(x") == 0);              /* cut short by ASCII */
-    ASSERT(strcmp(as_json("\xc0\xaf"), "\\ufffd\\ufffd") == 0);       /* overlong '/' */
+    ASSERT(strcmp(as_json("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") ==
+           0);
+    ASSERT(strcmp(as_json("a\xff"
+                          "b"),
+                  "a\\ufffdb") == 0);                           /* never valid */
+    ASSERT(strcmp(as_json("\x80"), "\\ufffd") == 0);            /* a stray continuation byte */
+    ASSERT(strcmp(as_json("x\xc3"), "x\\ufffd") == 0);          /* cut short at the end */
+    ASSERT(strcmp(as_json("\xc3(x"), "\\ufffd(x") == 0);        /* cut short by ASCII */
+    ASSERT(strcmp(as_json("\xc0\xaf"), "\\ufffd\\ufffd") == 0); /* overlong '/' */
     ASSERT(strcmp(as_json("\xe0\x80\xaf"), "\\ufffd\\ufffd\\ufffd") == 0);
-    ASSERT(strcmp(as_json("\xed\xa0\x80"), "\\ufffd\\ufffd\\ufffd") == 0); /* a UTF-16 surrogate */
+    ASSERT(strcmp(as_json("\xed\xa0\x80"), "\\ufffd\\ufffd\\ufffd") == 0);            /* a UTF-16 surrogate */
     ASSERT(strcmp(as_json("\xf4\x90\x80\x80"), "\\ufffd\\ufffd\\ufffd\\ufffd") == 0); /* beyond U+10FFFF */
-    ASSERT(strcmp(as_json("\xf4\x8f\xbf\xbf"), "\xf4\x8f\xbf\xbf") == 0); /* U+10FFFF itself */
+    ASSERT(strcmp(as_json("\xf4\x8f\xbf\xbf"), "\xf4\x8f\xbf\xbf") == 0);             /* U+10FFFF itself */
     ASSERT(vkb_utf8_sequence("\xe2\x82\xac") == 3 && vkb_utf8_sequence("\xe2\x82") == 0);
 }
 

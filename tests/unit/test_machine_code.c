@@ -194,10 +194,12 @@ static void cuda_function(void)
 {
     const char *text =
         "\tcode for sm_90\n"
-        "\t\tFunction : _ZN45_GLOBAL__N__288630ea_12_transpose_cu_ff2bdcd915transpose_tiledILj32ELj8ELj0ELj0ELj1EEEvPKfPf8vkb_push\n"
+        "\t\tFunction : "
+        "_ZN45_GLOBAL__N__288630ea_12_transpose_cu_ff2bdcd915transpose_tiledILj32ELj8ELj0ELj0ELj1EEEvPKfPf8vkb_push\n"
         "        /*0000*/                   LDG.E R4, desc[UR4][R2.64] ;\n"
         "\t\t..........\n"
-        "\t\tFunction : _ZN45_GLOBAL__N__288630ea_12_transpose_cu_ff2bdcd915transpose_tiledILj32ELj8ELj1ELj0ELj1EEEvPKfPf8vkb_push\n"
+        "\t\tFunction : "
+        "_ZN45_GLOBAL__N__288630ea_12_transpose_cu_ff2bdcd915transpose_tiledILj32ELj8ELj1ELj0ELj1EEEvPKfPf8vkb_push\n"
         "        /*0000*/                   LDG.E R4, desc[UR4][R2.64] ;\n"
         "        /*0010*/                   STS [R3], R4 ;\n"
         "\t\t..........\n"

@@ -28,7 +28,7 @@ static void every_task_once(void)
         vkb_parallel_run(1000, count_task, runs);
         for (int i = 0; i < 1000; i++)
             ASSERT(runs[i] == 1);
-        vkb_parallel_run(0, count_task, runs);   /* no tasks: nothing runs */
+        vkb_parallel_run(0, count_task, runs); /* no tasks: nothing runs */
         ASSERT(runs[0] == 1);
     }
 }
@@ -47,7 +47,7 @@ static void copies_and_fills(void)
         memset(dst, 0x5A, n + 1);
         vkb_parallel_copy(dst, src, n);
         ASSERT(memcmp(dst, src, n) == 0);
-        ASSERT(dst[n] == 0x5A);   /* not a byte beyond */
+        ASSERT(dst[n] == 0x5A); /* not a byte beyond */
         vkb_parallel_set(dst, 0xA5, n);
         for (size_t i = 0; i < n; i++)
             if (dst[i] != 0xA5) {
@@ -94,7 +94,7 @@ static void shared_pool(void)
     for (int i = 0; i < 4; i++)
         pthread_join(th[i], NULL);
     ASSERT(atomic_load(&most) <= 6);
-    ASSERT(atomic_load(&most) >= 2);   /* the callers did overlap (64 ms of sleeps each): the bound was tested */
+    ASSERT(atomic_load(&most) >= 2); /* the callers did overlap (64 ms of sleeps each): the bound was tested */
     ASSERT(atomic_load(&running) == 0);
 }
 

@@ -21,7 +21,8 @@ typedef struct product {
 
 static product product_alloc(int64_t m, int64_t n, int64_t k)
 {
-    product p = {m, n, k, vkb_alloc((size_t)(m * k) * 4), vkb_alloc((size_t)(k * n) * 4), vkb_alloc((size_t)(m * n) * 4)};
+    product p = {
+        m, n, k, vkb_alloc((size_t)(m * k) * 4), vkb_alloc((size_t)(k * n) * 4), vkb_alloc((size_t)(m * n) * 4)};
     return p;
 }
 
@@ -164,11 +165,11 @@ static void f16_deep_planted(void)
     make_f16_product(&p, 4243);
     d = 0.01 * rms_of(&p);
     /* a full block at this K with inputs uniform in [-1, 1]: sum_t = w K / 9, sum_c2 = w K / 9 */
-    tol = vkb_product_row_tolerance(VKB_PRODUCT_BLOCK, DK, VKB_PRODUCT_BLOCK * DK / 9.0,
-                                    VKB_PRODUCT_BLOCK * DK / 9.0, 0x1.0p-23, VKB_ACC_TRUNCATE);
+    tol = vkb_product_row_tolerance(VKB_PRODUCT_BLOCK, DK, VKB_PRODUCT_BLOCK * DK / 9.0, VKB_PRODUCT_BLOCK * DK / 9.0,
+                                    0x1.0p-23, VKB_ACC_TRUNCATE);
     fprintf(stderr, "K = %d: 1%% of rms(C) = %.4g, a block's tolerance %.4g (%.2fx margin)\n", DK, d, tol, d / tol);
     ASSERT(tol < d / 2);
-    ref = vkb_product_ref_create(DM, DN, DK, p.a, p.b, 5);   /* one reference: the planted errors are in C */
+    ref = vkb_product_ref_create(DM, DN, DK, p.a, p.b, 5); /* one reference: the planted errors are in C */
     ASSERT(f16_passes(&p, ref, 5, &r));
     vkb_rng_seed(&rng, 98);
     for (int e = 0; e < 40; e++) {
@@ -190,7 +191,7 @@ static void f16_deep_planted(void)
         ASSERT(r.bad_row == 100 && r.bad_col == 200);
         p.c[100 * DN + 200] = keep;
     }
-    for (int e = 0; e < 4; e++) {   /* a 16x16 tile off by 1%: interior, and the last tiles (edge) */
+    for (int e = 0; e < 4; e++) { /* a 16x16 tile off by 1%: interior, and the last tiles (edge) */
         float *keep = vkb_alloc((size_t)(DM * DN) * 4);
         int64_t ti = e < 2 ? 3 + e : DM / 16 - 1, tj = e < 2 ? 7 - e : DN / 16 - 1;
         memcpy(keep, p.c, (size_t)(DM * DN) * 4);
@@ -254,8 +255,8 @@ static void threads_identical(void)
             vkb_check_finish(&many);
             ASSERT(same_check(&one, &many));
         }
-        fprintf(stderr, "case %d: pass %d, bad %llu, worst %.17g, %s\n", variant, one.pass,
-                (unsigned long long)one.bad, one.worst_ratio, one.method);
+        fprintf(stderr, "case %d: pass %d, bad %llu, worst %.17g, %s\n", variant, one.pass, (unsigned long long)one.bad,
+                one.worst_ratio, one.method);
     }
     unsetenv("VKB_THREADS");
     product_free(&p);

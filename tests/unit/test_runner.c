@@ -16,7 +16,10 @@
 
 /* ---- a fake family: n words copied from src to dst ---- */
 
-enum { P_OFF = 0, P_CEIL = 1 }; /* push word 0: 4 x the offset the "cuda" backend adds to element 3; word 1: 1 for a
+enum {
+    P_OFF = 0,
+    P_CEIL = 1
+}; /* push word 0: 4 x the offset the "cuda" backend adds to element 3; word 1: 1 for a
                                  * ceiling on every API, 2 for a CUDA-only one (times_differ tells them apart) */
 
 typedef struct fake_case {
@@ -77,8 +80,7 @@ static void fake_destroy(void *data)
     free(c);
 }
 
-static int fake_plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why,
-                     size_t len)
+static int fake_plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
 {
     const fake_case *c = vc->data;
     uint64_t bytes = (uint64_t)vc->shape.d[0] * 4;
@@ -125,10 +127,20 @@ static void fake_check(const vkb_variant *v, const vkb_case *vc, const vkb_plan 
 }
 
 static const vkb_family fake_family = {
-    .name = "fake", .summary = "a CPU copy", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
-    .variants = fake_variants, .nvariants = (int)VKB_COUNT(fake_variants), .default_shapes = fake_defaults,
-    .battery = fake_battery, .case_create = fake_create, .case_destroy = fake_destroy, .plan = fake_plan,
-    .work = fake_work, .check = fake_check,
+    .name = "fake",
+    .summary = "a CPU copy",
+    .dims = {"n"},
+    .ndims = 1,
+    .metric = "GB/s",
+    .variants = fake_variants,
+    .nvariants = (int)VKB_COUNT(fake_variants),
+    .default_shapes = fake_defaults,
+    .battery = fake_battery,
+    .case_create = fake_create,
+    .case_destroy = fake_destroy,
+    .plan = fake_plan,
+    .work = fake_work,
+    .check = fake_check,
 };
 /* the ceilings again, and a row that names the vendor's as its own (test_ceiling_choice) */
 static const vkb_variant named_variants[] = {
@@ -138,15 +150,35 @@ static const vkb_variant named_variants[] = {
     {"named", "copy", {1, 1, 1}, {0}, 0, 0, 0, 0, "compared with the vendor's row", "vendor"},
 };
 static const vkb_family named_family = {
-    .name = "named", .summary = "rows naming their ceiling", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
-    .variants = named_variants, .nvariants = (int)VKB_COUNT(named_variants), .default_shapes = fake_defaults,
-    .battery = fake_battery, .case_create = fake_create, .case_destroy = fake_destroy, .plan = fake_plan,
-    .work = fake_work, .check = fake_check,
+    .name = "named",
+    .summary = "rows naming their ceiling",
+    .dims = {"n"},
+    .ndims = 1,
+    .metric = "GB/s",
+    .variants = named_variants,
+    .nvariants = (int)VKB_COUNT(named_variants),
+    .default_shapes = fake_defaults,
+    .battery = fake_battery,
+    .case_create = fake_create,
+    .case_destroy = fake_destroy,
+    .plan = fake_plan,
+    .work = fake_work,
+    .check = fake_check,
 };
 static const vkb_family fake_family2 = {
-    .name = "fake2", .summary = "the same, again", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
-    .variants = fake_variants, .nvariants = 2, .default_shapes = fake_defaults, .battery = fake_battery,
-    .case_create = fake_create, .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work,
+    .name = "fake2",
+    .summary = "the same, again",
+    .dims = {"n"},
+    .ndims = 1,
+    .metric = "GB/s",
+    .variants = fake_variants,
+    .nvariants = 2,
+    .default_shapes = fake_defaults,
+    .battery = fake_battery,
+    .case_create = fake_create,
+    .case_destroy = fake_destroy,
+    .plan = fake_plan,
+    .work = fake_work,
     .check = fake_check,
 };
 
@@ -159,10 +191,20 @@ static const vkb_variant shader_copy_variants[] = {
     {"faster", "fastest", {1, 1, 1}, {0}, 0, 0, 0, 0, "10x the shader copy: a timing error", NULL},
 };
 static const vkb_family shader_copy_family = {
-    .name = "shadercopy", .summary = "a shader copy faster than the API's", .dims = {"n"}, .ndims = 1,
-    .metric = "GB/s", .variants = shader_copy_variants, .nvariants = (int)VKB_COUNT(shader_copy_variants),
-    .default_shapes = fake_defaults, .battery = fake_battery, .case_create = fake_create,
-    .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work, .check = fake_check,
+    .name = "shadercopy",
+    .summary = "a shader copy faster than the API's",
+    .dims = {"n"},
+    .ndims = 1,
+    .metric = "GB/s",
+    .variants = shader_copy_variants,
+    .nvariants = (int)VKB_COUNT(shader_copy_variants),
+    .default_shapes = fake_defaults,
+    .battery = fake_battery,
+    .case_create = fake_create,
+    .case_destroy = fake_destroy,
+    .plan = fake_plan,
+    .work = fake_work,
+    .check = fake_check,
 };
 
 /* The H100 without CUDA (issue 40): the copy family ran first, its shader copy at half clock; a reduce at the
@@ -177,16 +219,36 @@ static const vkb_variant reduce_like_variants[] = {
     {"sum", "fast", {1, 1, 1}, {0}, 0, 0, 0, 0, "at full speed: 2x the half-clock copy", NULL},
 };
 static const vkb_family halfclock_family = {
-    .name = "halfcopy", .summary = "copies at half clock", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
-    .variants = halfclock_variants, .nvariants = (int)VKB_COUNT(halfclock_variants),
-    .default_shapes = fake_defaults, .battery = fake_battery, .case_create = fake_create,
-    .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work, .check = fake_check,
+    .name = "halfcopy",
+    .summary = "copies at half clock",
+    .dims = {"n"},
+    .ndims = 1,
+    .metric = "GB/s",
+    .variants = halfclock_variants,
+    .nvariants = (int)VKB_COUNT(halfclock_variants),
+    .default_shapes = fake_defaults,
+    .battery = fake_battery,
+    .case_create = fake_create,
+    .case_destroy = fake_destroy,
+    .plan = fake_plan,
+    .work = fake_work,
+    .check = fake_check,
 };
 static const vkb_family reduce_like_family = {
-    .name = "reducelike", .summary = "a reduce at full speed", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
-    .variants = reduce_like_variants, .nvariants = (int)VKB_COUNT(reduce_like_variants),
-    .default_shapes = fake_defaults, .battery = fake_battery, .case_create = fake_create,
-    .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work, .check = fake_check,
+    .name = "reducelike",
+    .summary = "a reduce at full speed",
+    .dims = {"n"},
+    .ndims = 1,
+    .metric = "GB/s",
+    .variants = reduce_like_variants,
+    .nvariants = (int)VKB_COUNT(reduce_like_variants),
+    .default_shapes = fake_defaults,
+    .battery = fake_battery,
+    .case_create = fake_create,
+    .case_destroy = fake_destroy,
+    .plan = fake_plan,
+    .work = fake_work,
+    .check = fake_check,
 };
 
 /* A family with both ceilings, its API copy 10x slower than its stream copy (NVIDIA's vkCmdCopyBuffer, or
@@ -198,10 +260,20 @@ static const vkb_variant streamed_variants[] = {
     {"slow", "copy", {1, 1, 1}, {0}, 0, 0, 0, 0, "as slow as the API copy", NULL},
 };
 static const vkb_family streamed_family = {
-    .name = "streamed", .summary = "both ceilings", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
-    .variants = streamed_variants, .nvariants = (int)VKB_COUNT(streamed_variants),
-    .default_shapes = fake_defaults, .battery = fake_battery, .case_create = fake_create,
-    .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work, .check = fake_check,
+    .name = "streamed",
+    .summary = "both ceilings",
+    .dims = {"n"},
+    .ndims = 1,
+    .metric = "GB/s",
+    .variants = streamed_variants,
+    .nvariants = (int)VKB_COUNT(streamed_variants),
+    .default_shapes = fake_defaults,
+    .battery = fake_battery,
+    .case_create = fake_create,
+    .case_destroy = fake_destroy,
+    .plan = fake_plan,
+    .work = fake_work,
+    .check = fake_check,
 };
 
 /* A family with theoretical rates (the peak family's hook) and one whose rows fall back to its rows' rates as
@@ -224,15 +296,36 @@ static double theory_rate(const vkb_variant *v, const vkb_caps *caps, double *bo
 }
 
 static const vkb_family theory_family = {
-    .name = "theory", .summary = "rates with bounds", .dims = {"n"}, .ndims = 1, .metric = "GFLOP/s",
-    .variants = theory_variants, .nvariants = 2, .default_shapes = fake_defaults, .battery = fake_battery,
-    .case_create = fake_create, .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work,
-    .check = fake_check, .theoretical = theory_rate,
+    .name = "theory",
+    .summary = "rates with bounds",
+    .dims = {"n"},
+    .ndims = 1,
+    .metric = "GFLOP/s",
+    .variants = theory_variants,
+    .nvariants = 2,
+    .default_shapes = fake_defaults,
+    .battery = fake_battery,
+    .case_create = fake_create,
+    .case_destroy = fake_destroy,
+    .plan = fake_plan,
+    .work = fake_work,
+    .check = fake_check,
+    .theoretical = theory_rate,
 };
 static const vkb_family user_family = {
-    .name = "user", .summary = "rows with fallback ceilings", .dims = {"n"}, .ndims = 1, .metric = "GFLOP/s",
-    .variants = user_variants, .nvariants = 3, .default_shapes = fake_defaults, .battery = fake_battery,
-    .case_create = fake_create, .case_destroy = fake_destroy, .plan = fake_plan, .work = fake_work,
+    .name = "user",
+    .summary = "rows with fallback ceilings",
+    .dims = {"n"},
+    .ndims = 1,
+    .metric = "GFLOP/s",
+    .variants = user_variants,
+    .nvariants = 3,
+    .default_shapes = fake_defaults,
+    .battery = fake_battery,
+    .case_create = fake_create,
+    .case_destroy = fake_destroy,
+    .plan = fake_plan,
+    .work = fake_work,
     .check = fake_check,
 };
 
@@ -417,7 +510,7 @@ static void fb_free(vkb_backend *b)
 
 static fake_stats vk_stats, cu_stats;
 static vkb_backend fake_vk, fake_cu;
-static int device_compare;   /* fake_backend gives copy and compare */
+static int device_compare; /* fake_backend gives copy and compare */
 
 static void fake_backend(vkb_backend *b, const char *name, fake_stats *st)
 {
@@ -456,7 +549,7 @@ static void fake_backend(vkb_backend *b, const char *name, fake_stats *st)
 #define MAX_EVENTS 256
 typedef struct recorder {
     vkb_sink base;
-    char ev[MAX_EVENTS];          /* B begin, F family_begin, f family_end, R result, E end */
+    char ev[MAX_EVENTS]; /* B begin, F family_begin, f family_end, R result, E end */
     const vkb_result *res[MAX_EVENTS];
     int n, nres, interrupted, plan_cases;
 } recorder;
@@ -518,7 +611,7 @@ typedef struct fixture {
     int rc;
 } fixture;
 
-static int fixture_repeat;   /* --repeat N for run_fixture (0: none) */
+static int fixture_repeat; /* --repeat N for run_fixture (0: none) */
 
 /* FAMS with SHAPES (n values) each, variants chosen by SEL_MASK bits (all when 0), on Vulkan (and CUDA
  * when BOTH; CUDA open as the ceilings' home when CUDA_OPEN). */
@@ -562,15 +655,15 @@ static void run_fixture(fixture *fx, const vkb_family *const *fams, int nfams, c
         char err[600];
         int code = vkb_runner_preflight(&fx->r, &fx->sel, &fx->plan, err, sizeof err);
         if (code)
-            vkb_die((vkb_exit)code, "%s", err);   /* as the application does (test_fatal_ends_sinks) */
+            vkb_die((vkb_exit)code, "%s", err); /* as the application does (test_fatal_ends_sinks) */
     }
     fx->rc = vkb_runner_run(&fx->r, &fx->sel, &set, &fx->plan);
 }
 
 /* run_fixture on Vulkan alone with a fake backend that copies and compares on the device; its compare and
  * download counts into COMPARES and DOWNLOADS. */
-static void run_device_fixture(fixture *fx, const vkb_family *const *fams, const int64_t *n, int timed,
-                               int *compares, int *downloads)
+static void run_device_fixture(fixture *fx, const vkb_family *const *fams, const int64_t *n, int timed, int *compares,
+                               int *downloads)
 {
     device_compare = 1;
     run_fixture(fx, fams, 1, n, 1, 0, 0, 0, timed);
@@ -750,7 +843,7 @@ static void test_suspect_other_clock(void)
     slow_copy = find(&fx, "vec4", "vulkan", 16);
     sum = find(&fx, "sum", "vulkan", 16);
     ASSERT(slow_copy && sum);
-    ASSERT(slow_copy && sum && sum->metric > 1.5 * slow_copy->metric);   /* the old rule's SUSPECT */
+    ASSERT(slow_copy && sum && sum->metric > 1.5 * slow_copy->metric); /* the old rule's SUSPECT */
     ASSERT(sum && !sum->suspect);
     ASSERT(slow_copy && !slow_copy->suspect);
     free_fixture(&fx);
@@ -821,7 +914,7 @@ static void test_fallback_theory(void)
 static void test_device_compare(void)
 {
     static const vkb_family *fams[] = {&fake_family};
-    static const int64_t n[] = {1 << 18};   /* a MiB of output: kept on the device (smaller is read back) */
+    static const int64_t n[] = {1 << 18}; /* a MiB of output: kept on the device (smaller is read back) */
     const char *fault[] = {NULL, "second-run-differs", "no-poison"};
     fixture fx;
     for (int timed = 0; timed < 2; timed++)
@@ -892,11 +985,11 @@ static void test_ceiling_choice(void)
         ASSERT(plain && fastest && vk && vendor);
         if (!plain || !fastest || !vk || !vendor)
             break;
-        ASSERT(fastest->metric > vendor->metric && vendor->metric > vk->metric);   /* 4x, 2x, 1x */
+        ASSERT(fastest->metric > vendor->metric && vendor->metric > vk->metric); /* 4x, 2x, 1x */
         ASSERT(plain->ceiling == fastest);
         ASSERT(fabs(plain->fraction - 0.25) < 1e-12 && fabs(plain->fraction * fastest->metric - plain->metric) < 1e-9);
         ASSERT(find(&fx, "fast", "vulkan", n[s])->ceiling == fastest);
-        ASSERT(vk->ceiling == NULL && fastest->ceiling == NULL);   /* a ceiling is no fraction of another */
+        ASSERT(vk->ceiling == NULL && fastest->ceiling == NULL); /* a ceiling is no fraction of another */
     }
     free_fixture(&fx);
     /* a row that names its ceiling is a fraction of that one, though another ran faster */
@@ -921,9 +1014,9 @@ static void test_cross_counts(void)
     static const vkb_family *fams[] = {&fake_family};
     static const int64_t n[] = {(1 << 21) + 5};
     static const cross_add adds[] = {
-        {10, -0.875f, 0.875f},                 /* span 0: 1.75 apart */
-        {(1 << 20) + 7, -1.0f, 1.0f},          /* span 1: 2 apart, the largest; within 1 + 1 exactly */
-        {(1 << 21) + 1, 0.25f, -0.75f},        /* span 2: 1 apart */
+        {10, -0.875f, 0.875f},          /* span 0: 1.75 apart */
+        {(1 << 20) + 7, -1.0f, 1.0f},   /* span 1: 2 apart, the largest; within 1 + 1 exactly */
+        {(1 << 21) + 1, 0.25f, -0.75f}, /* span 2: 1 apart */
     };
     const vkb_result *loose, *near;
     fixture fx;
@@ -1006,8 +1099,8 @@ static void test_repeat_rounds(void)
         if (!(res->variant->flags & VKB_VAR_CEILING))
             ASSERT(res->ceiling && res->ceiling->repeat == round && res->ceiling->shape.d[0] == res->shape.d[0]);
     }
-    ASSERT(vk_stats.downloads == downloads_once);     /* checked once */
-    ASSERT(vk_stats.executes > executes_once);        /* timed again in rounds 1 and 2 */
+    ASSERT(vk_stats.downloads == downloads_once); /* checked once */
+    ASSERT(vk_stats.executes > executes_once);    /* timed again in rounds 1 and 2 */
     free_fixture(&fx);
     /* both APIs: "loose" differs between them (a FAIL in round 0): its later rounds fail too, untimed */
     fixture_repeat = 2;
@@ -1079,7 +1172,7 @@ static void run_failing(fixture *fx, int several)
     vkb_run_settings set = {.command = "run", .command_line = "test", .seed = 1, .timed = 1, .reps = 3};
     memset(fx, 0, sizeof *fx);
     fake_backend(&fake_vk, "vulkan", &vk_stats);
-    vk_stats.fail_at = 3;   /* api_copy's checked run and re-run, then plain's checked run */
+    vk_stats.fail_at = 3; /* api_copy's checked run and re-run, then plain's checked run */
     fx->r.backends[fx->r.nbackends++] = &fake_vk;
     fx->r.all[fx->r.nall++] = &fake_vk;
     fx->r.timing[0] = (vkb_timing){.reps = 3};
@@ -1109,14 +1202,14 @@ static void test_device_error(void)
     run_failing(&fx, 0);
     ASSERT(fx.rc == VKB_EXIT_API);
     ASSERT(vkb_runner_device_error(&fx.r) == &fake_vk.error);
-    ASSERT(vk_stats.after_failure == 0);   /* the runner stopped calling the failed device */
+    ASSERT(vk_stats.after_failure == 0); /* the runner stopped calling the failed device */
     ASSERT(fx.rec.interrupted && fx.rec.nres == 2 && fx.r.results.n == 2);
     failed = &fx.r.results.r[1];
     ASSERT(failed->status == VKB_RES_FAIL && !failed->timed && failed->error && strstr(failed->error, "DEVICE_LOST"));
     ASSERT(strcmp(failed->check.method, "the run ended here") == 0);
     ASSERT(fx.r.results.r[0].status == VKB_RES_OK);
     free_fixture(&fx);
-    vkb_leave_failed_state();   /* what the runner left with the failed device (its inputs) is not a leak */
+    vkb_leave_failed_state(); /* what the runner left with the failed device (its inputs) is not a leak */
 }
 
 static void test_device_error_several(void)
@@ -1280,18 +1373,20 @@ static void test_flags_one_meaning(void)
     ASSERT(select_shapes("vkbench run latency transfer --n 1M", "latency", s, err, sizeof err) == -1);
     ASSERT(strstr(err, "(--latency.n, --transfer.n)"));
     ASSERT(select_shapes("vkbench run memory --n 1M", "memory.width", s, err, sizeof err) == -1);
-    ASSERT(select_shapes("vkbench run --n 1000", "copy", s, err, sizeof err) == -2);   /* run needs a family */
-    ASSERT(select_shapes("vkbench --n 1000", "copy", s, err, sizeof err) == -1);       /* the suite: every family */
+    ASSERT(select_shapes("vkbench run --n 1000", "copy", s, err, sizeof err) == -2); /* run needs a family */
+    ASSERT(select_shapes("vkbench --n 1000", "copy", s, err, sizeof err) == -1);     /* the suite: every family */
     /* the same unit in each: both sized */
     ASSERT(select_shapes("vkbench run copy reduce --n 1000", "copy", s, err, sizeof err) == 1 && s[0].d[0] == 1000);
     ASSERT(select_shapes("vkbench run copy reduce --n 1000", "reduce", s, err, sizeof err) == 1 && s[0].d[0] == 1000);
     ASSERT(select_shapes("vkbench run transpose matmul --size 64", "matmul", s, err, sizeof err) == 1);
     ASSERT(s[0].d[0] == 64 && s[0].d[1] == 64 && s[0].d[2] == 64);
     /* --FAMILY.FLAG: one family each; a plain flag then sizes the families without their own */
-    ASSERT(select_shapes("vkbench run copy transpose --copy.n 1000 --transpose.size 64", "copy", s, err, sizeof err)
-           == 1 && s[0].d[0] == 1000);
+    ASSERT(select_shapes("vkbench run copy transpose --copy.n 1000 --transpose.size 64", "copy", s, err, sizeof err) ==
+               1 &&
+           s[0].d[0] == 1000);
     ASSERT(select_shapes("vkbench run copy transpose --copy.n 1000 --transpose.size 64", "transpose", s, err,
-                         sizeof err) == 1 && s[0].d[0] == 64 && s[0].d[1] == 64);
+                         sizeof err) == 1 &&
+           s[0].d[0] == 64 && s[0].d[1] == 64);
     ASSERT(select_shapes("vkbench run copy transpose --copy.n 7 --size 64", "transpose", s, err, sizeof err) == 1);
     ASSERT(s[0].d[0] == 64 && s[0].d[1] == 64);
     ASSERT(select_shapes("vkbench run copy transpose --copy.n 7 --size 64", "copy", s, err, sizeof err) == 1);
@@ -1300,7 +1395,7 @@ static void test_flags_one_meaning(void)
     ASSERT(s[0].d[0] == 1 << 20);
     ASSERT(vkb_family_find("transpose")->default_shapes(&caps, d, VKB_MAX_SHAPES) >= 1);
     ASSERT(select_shapes("vkbench run copy transpose --copy.n 7", "transpose", s, err, sizeof err) >= 1);
-    ASSERT(s[0].d[0] == d[0].d[0] && s[0].d[1] == d[0].d[1]);   /* not sized: its defaults */
+    ASSERT(s[0].d[0] == d[0].d[0] && s[0].d[1] == d[0].d[1]); /* not sized: its defaults */
     ASSERT(select_shapes("vkbench run copy --transpose.rows 7", "copy", s, err, sizeof err) == -1);
     ASSERT(strstr(err, "transpose is not selected"));
     ASSERT(select_shapes("vkbench run copy --copy.n 5 --n 6", "copy", s, err, sizeof err) == -1);
@@ -1352,8 +1447,7 @@ static void test_family_groups(void)
            strstr(err, "unknown variant 'vec5' (did you mean vec4?)"));
     vkb_selection_free(&s);
     ASSERT(parse(&a, "vkbench run transpose --variant transpose/padde") == 0);
-    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 &&
-           strstr(err, "(did you mean transpose/padded?)"));
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "(did you mean transpose/padded?)"));
     vkb_selection_free(&s);
     /* --variant that leaves a named family with nothing to run: an error naming it (was: dropped unsaid) */
     ASSERT(parse(&a, "vkbench run copy reduce --variant vec4_i32") == 0);
@@ -1378,8 +1472,7 @@ static void test_spec_names(void)
     vkb_selection s;
     char err[400];
     ASSERT(parse(&a, "vkbench run transpose --spec BX=7") == 0);
-    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "constant BX") &&
-           strstr(err, "TILE"));
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "constant BX") && strstr(err, "TILE"));
     vkb_selection_free(&s);
     ASSERT(parse(&a, "vkbench run matmul --variant naive,dbuf --spec BM=64") == 0);
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0);
@@ -1387,7 +1480,7 @@ static void test_spec_names(void)
     ASSERT(parse(&a, "vkbench run matmul --variant naive --spec BM=64") == 0);
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "constant BM"));
     vkb_selection_free(&s);
-    ASSERT(parse(&a, "vkbench run transpose --spec 0=64,TILE=16") == 0);   /* a SpecId is taken as given */
+    ASSERT(parse(&a, "vkbench run transpose --spec 0=64,TILE=16") == 0); /* a SpecId is taken as given */
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0);
     vkb_selection_free(&s);
 }
@@ -1400,17 +1493,15 @@ static int quiet(void)
 }
 
 UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"ceilings_first", test_ceilings_first}, {"events", test_events},
-           {"input_cache", test_input_cache}, {"cross_backend", test_cross_backend},
-           {"cross_backend_spans", test_cross_backend_spans}, {"suspect", test_suspect},
-           {"suspect_other_clock", test_suspect_other_clock},
-           {"stream_ceiling", test_stream_ceiling},
-           {"suspect_shader_copy", test_suspect_shader_copy}, {"fallback_theory", test_fallback_theory},
-           {"interrupt", test_interrupt}, {"fatal_ends_sinks", test_fatal_ends_sinks},
-           {"device_error", test_device_error}, {"device_error_several", test_device_error_several},
-           {"size_cubic", test_size_cubic}, {"flags_per_family", test_flags_per_family},
-           {"flags_one_meaning", test_flags_one_meaning},
-           {"family_groups", test_family_groups}, {"spec_names", test_spec_names},
-           {"repeat_rounds", test_repeat_rounds}, {"device_compare", test_device_compare},
-           {"ceiling_choice", test_ceiling_choice}, {"cross_counts", test_cross_counts},
-           {"device_compare_cannot", test_device_compare_cannot},
-           {"device_compare_disagrees", test_device_compare_disagrees})
+                 {"input_cache", test_input_cache}, {"cross_backend", test_cross_backend},
+                 {"cross_backend_spans", test_cross_backend_spans}, {"suspect", test_suspect},
+                 {"suspect_other_clock", test_suspect_other_clock}, {"stream_ceiling", test_stream_ceiling},
+                 {"suspect_shader_copy", test_suspect_shader_copy}, {"fallback_theory", test_fallback_theory},
+                 {"interrupt", test_interrupt}, {"fatal_ends_sinks", test_fatal_ends_sinks},
+                 {"device_error", test_device_error}, {"device_error_several", test_device_error_several},
+                 {"size_cubic", test_size_cubic}, {"flags_per_family", test_flags_per_family},
+                 {"flags_one_meaning", test_flags_one_meaning}, {"family_groups", test_family_groups},
+                 {"spec_names", test_spec_names}, {"repeat_rounds", test_repeat_rounds},
+                 {"device_compare", test_device_compare}, {"ceiling_choice", test_ceiling_choice},
+                 {"cross_counts", test_cross_counts}, {"device_compare_cannot", test_device_compare_cannot},
+                 {"device_compare_disagrees", test_device_compare_disagrees})

@@ -19,14 +19,26 @@ static double predicts(const vkb_variant *v, const vkb_case *c, const vkb_caps *
 }
 
 static const vkb_variant variants[] = {{.name = "api_copy", .flags = VKB_VAR_CEILING}, {.name = "tiled"}};
-static const vkb_family family = {.name = "matmul.fake", .dims = {"m", "n", "k"}, .ndims = 3,
-                                  .metric = "GFLOP/s", .variants = variants, .nvariants = 2, .predict = predicts};
+static const vkb_family family = {.name = "matmul.fake",
+                                  .dims = {"m", "n", "k"},
+                                  .ndims = 3,
+                                  .metric = "GFLOP/s",
+                                  .variants = variants,
+                                  .nvariants = 2,
+                                  .predict = predicts};
 static vkb_backend vulkan_backend = {.name = "vulkan"}, cuda_backend = {.name = "cuda"};
 static vkb_result ceiling, result;
 
-static const vkb_run_settings settings = {.command = "run", .command_line = "vkbench run matmul.fake",
-    .seed = 1234567891011ull, .timed = 1, .warmup_ms = 21.5, .first_warmup_ms = 47.25, .budget_ms = 313.5,
-    .reps = 9, .spec = "BM=64", .robustness_off = 1};
+static const vkb_run_settings settings = {.command = "run",
+                                          .command_line = "vkbench run matmul.fake",
+                                          .seed = 1234567891011ull,
+                                          .timed = 1,
+                                          .warmup_ms = 21.5,
+                                          .first_warmup_ms = 47.25,
+                                          .budget_ms = 313.5,
+                                          .reps = 9,
+                                          .spec = "BM=64",
+                                          .robustness_off = 1};
 static const vkb_run_plan plan = {.cases = 11, .shapes = 3, .variants = 5, .backends = 2, .estimate_s = 42.75};
 
 /* Every field distinct from every other (and from its neighbours' likely mix-ups). */
@@ -47,8 +59,15 @@ static void fabricate(void)
     result.status = VKB_RES_FAIL;
     result.robustness = VKB_ROBUSTNESS_DISABLED;
     result.timed = 1;
-    result.time_ns = (vkb_stats){.n = 7, .min = 1.1e6, .q1 = 1.3e6, .median = 1.7e6, .q3 = 1.9e6, .max = 2.3e6,
-                                 .mean = 1.75e6, .stddev = 0.29e6, .settled = 1};
+    result.time_ns = (vkb_stats){.n = 7,
+                                 .min = 1.1e6,
+                                 .q1 = 1.3e6,
+                                 .median = 1.7e6,
+                                 .q3 = 1.9e6,
+                                 .max = 2.3e6,
+                                 .mean = 1.75e6,
+                                 .stddev = 0.29e6,
+                                 .settled = 1};
     result.work = 34439110.0;
     result.metric = 20.25;
     result.ceiling = &ceiling;
@@ -56,16 +75,24 @@ static void fabricate(void)
     result.predicted = 0.0375;
     result.cache_fits = 0;
     result.working_set_bytes = 2222223;
-    result.check = (vkb_check){.bad = 3, .checked = 264967, .first_bad = 4130, .worst_ratio = 17.5,
-                               .max_error = 0.0078125, .tolerance = 0.000446, .bad_row = 4, .bad_col = 6,
-                               .bad_expected = 1.5625, .bad_actual = -2.75, .cols = 1031};
+    result.check = (vkb_check){.bad = 3,
+                               .checked = 264967,
+                               .first_bad = 4130,
+                               .worst_ratio = 17.5,
+                               .max_error = 0.0078125,
+                               .tolerance = 0.000446,
+                               .bad_row = 4,
+                               .bad_col = 6,
+                               .bad_expected = 1.5625,
+                               .bad_actual = -2.75,
+                               .cols = 1031};
     snprintf(result.check.method, sizeof result.check.method, "exact");
     result.cross = 1, result.cross_differing = 12, result.cross_max_diff = 0.3125, result.cross_fail = 1;
     result.cross_index = 99, result.cross_buffer = 2, result.cross_this = 6.5, result.cross_other = -7.25;
     result.cross_backend = "cuda";
     vkb_result_value(&result, "theoretical", 51234.5, "GFLOP/s", "a rate from the data sheet");
     vkb_result_value(&result, "issue_bound", 61875.25, "GFLOP/s", "an issue limit");
-    vkb_result_value(&result, "theoretical", 52468.75, "GFLOP/s", "a rate from the data sheet");   /* replaced */
+    vkb_result_value(&result, "theoretical", 52468.75, "GFLOP/s", "a rate from the data sheet"); /* replaced */
     vkb_result_value(&result, "nothing", NAN, "GB/s", "not finite: not kept");
     result.npipelines = 1;
     result.pipelines[0].kernel = "matmul_tiled";
@@ -75,7 +102,7 @@ static void fabricate(void)
     result.pipelines[0].stat[0].value = 72;
     snprintf(result.pipelines[0].stat[1].name, 48, "shared_bytes");
     result.pipelines[0].stat[1].value = 8704;
-    result.pipelines[0].mc.valid = 1;   /* --sass: each class its own count, 1000 + 7 k */
+    result.pipelines[0].mc.valid = 1; /* --sass: each class its own count, 1000 + 7 k */
     snprintf(result.pipelines[0].mc.source, sizeof result.pipelines[0].mc.source, "nvdisasm");
     for (int k = 0; k < VKB_MC_NCLASS; k++)
         result.pipelines[0].mc.count[k] = 1000u + 7u * (unsigned)k;
@@ -181,17 +208,23 @@ static void json_values(void)
     ASSERT(strstr(t, "\"ceiling_variant\": \"api_copy\"") && strstr(t, "\"ceiling_backend\": \"cuda\""));
     ASSERT(strstr(t, "\"settled\": true") && strstr(t, "\"fits_in_cache\": false"));
     /* the named values, each whole and in order, the replaced one once, the non-finite one not at all */
-    {   /* the named values, each whole and in order, the replaced one once, the non-finite one not at all */
+    { /* the named values, each whole and in order, the replaced one once, the non-finite one not at all */
         const char *v = strstr(t, "\"values\": [");
-        const char *want[] = {"\"tag\": \"theoretical\"", "\"value\": 52468.75", "\"unit\": \"GFLOP/s\"",
-                              "\"source\": \"a rate from the data sheet\"", "\"tag\": \"issue_bound\"",
-                              "\"value\": 61875.25", "\"unit\": \"GFLOP/s\"", "\"source\": \"an issue limit\"", "]"};
+        const char *want[] = {"\"tag\": \"theoretical\"",
+                              "\"value\": 52468.75",
+                              "\"unit\": \"GFLOP/s\"",
+                              "\"source\": \"a rate from the data sheet\"",
+                              "\"tag\": \"issue_bound\"",
+                              "\"value\": 61875.25",
+                              "\"unit\": \"GFLOP/s\"",
+                              "\"source\": \"an issue limit\"",
+                              "]"};
         for (size_t i = 0; i < sizeof want / sizeof *want && v; i++)
             v = strstr(v + 1, want[i]);
         ASSERT(v != NULL && v < strstr(t, "\"work\""));
     }
     ASSERT(strstr(t, "51234.5") == NULL && strstr(t, "\"nothing\"") == NULL);
-    {   /* --robustness: in the settings and on the result, each after its own key */
+    { /* --robustness: in the settings and on the result, each after its own key */
         const char *set = strstr(t, "\"settings\""), *res = strstr(t, "\"results\"");
         const char *in_set = set ? strstr(set, "\"robustness\": \"disabled\"") : NULL;
         ASSERT(set && res && in_set && in_set < res && strstr(res, "\"robustness\": \"disabled\""));
@@ -217,8 +250,7 @@ static const char *object_field(const char *text, const char *object, const char
     snprintf(out, len, "%.*s", (int)strcspn(k, ",\n}"), k);
     return out;
 }
-#define FIELD_IS(text, object, key, want) \
-    (strcmp(object_field(text, object, key, (char[64]){0}, 64), want) == 0)
+#define FIELD_IS(text, object, key, want) (strcmp(object_field(text, object, key, (char[64]){0}, 64), want) == 0)
 
 /* Issue 37: a failure at the first element is reported at 0, not left out or written null: the check's own
  * place (index 0, row 0, col 0 of a 2-D output, found by vkb_check_words) and the cross-backend element
@@ -229,7 +261,7 @@ static void json_zero_location(void)
     char *t;
     fabricate();
     vkb_check_init(&result.check, "exact");
-    result.check.cols = 2;   /* a 2x2 output: element 0 is row 0, col 0 */
+    result.check.cols = 2; /* a 2x2 output: element 0 is row 0, col 0 */
     vkb_check_words(&result.check, out, ref, 4);
     vkb_check_finish(&result.check);
     result.cross_index = 0, result.cross_buffer = 0, result.cross_this = 0, result.cross_other = 5;
@@ -307,7 +339,7 @@ static void csv_values(void)
     ASSERT(near(csv_at(t, "tolerance"), 0.000446, e));
     ASSERT(strstr(t, ",257x1031x65,") || strstr(t, ",257 x 1031 x 65,"));
     ASSERT(strstr(t, ",api_copy,cuda,"));
-    ASSERT(strstr(t, ",robustness,values\n"));   /* the last columns, header and row */
+    ASSERT(strstr(t, ",robustness,values\n")); /* the last columns, header and row */
     ASSERT(strstr(t, ",disabled,theoretical=52468.8 GFLOP/s; issue_bound=61875.2 GFLOP/s\n"));
     if (unit_failures)
         fputs(t, stderr);
@@ -342,9 +374,11 @@ static const char *json_metric_name(const char *text, char *out, size_t len)
  * integer operations, so the JSON, the CSV, the table and `vkbench list` say GOP/s; its float rows GFLOP/s. */
 static void integer_units(void)
 {
-    static const struct { const char *variant, *unit; } rows[] = {
+    static const struct {
+        const char *variant, *unit;
+    } rows[] = {
         {"fma_f32", "GFLOP/s"}, {"fma_f16x2", "GFLOP/s"}, {"coopmat_f16_f32", "GFLOP/s"}, {"mad_i32", "GOP/s"},
-        {"mad_i16", "GOP/s"}, {"dot_u8x4", "GOP/s"}, {"coopmat_s8_s32", "GOP/s"}, {"coopmat_u8_u32", "GOP/s"},
+        {"mad_i16", "GOP/s"},   {"dot_u8x4", "GOP/s"},    {"coopmat_s8_s32", "GOP/s"},    {"coopmat_u8_u32", "GOP/s"},
     };
     const vkb_family *peak = NULL;
     char got[64], line[256], *t;

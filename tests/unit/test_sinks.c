@@ -31,10 +31,15 @@ static const vkb_variant variants[] = {
     {.name = "cublas", .flags = VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY, .note = "vendor ceiling"},
 };
 
-static const vkb_family family = {
-    .name = "memory.fake", .summary = "a fabricated family with a summary long enough to need wrapping when the "
-    "table is fitted to one hundred columns of a terminal", .dims = {"n"}, .ndims = 1, .metric = "GB/s",
-    .variants = variants, .nvariants = 6, .predict = never_predicts};
+static const vkb_family family = {.name = "memory.fake",
+                                  .summary = "a fabricated family with a summary long enough to need wrapping when the "
+                                             "table is fitted to one hundred columns of a terminal",
+                                  .dims = {"n"},
+                                  .ndims = 1,
+                                  .metric = "GB/s",
+                                  .variants = variants,
+                                  .nvariants = 6,
+                                  .predict = never_predicts};
 
 static vkb_backend vulkan_backend = {.name = "vulkan"}, cuda_backend = {.name = "cuda"};
 
@@ -48,7 +53,7 @@ static vkb_result *add(const char *backend, int variant, vkb_status status)
     r->family = &family;
     r->variant = &variants[variant];
     r->backend = backend;
-    r->robustness = strcmp(backend, "vulkan") == 0 ? VKB_ROBUSTNESS_DEFAULT : VKB_ROBUSTNESS_NONE;   /* as the runner */
+    r->robustness = strcmp(backend, "vulkan") == 0 ? VKB_ROBUSTNESS_DEFAULT : VKB_ROBUSTNESS_NONE; /* as the runner */
     r->shape.d[0] = 16777216;
     r->status = status;
     r->predicted = NAN;
@@ -88,9 +93,14 @@ static void fabricate(const char *backend)
     r->check.max_error = 0.5, r->check.tolerance = 1e-6;
 }
 
-static const vkb_run_settings run_settings = {.command = "run", .command_line = "vkbench run memory.fake \xff",
-    .seed = 18446744073709551615ull, .timed = 1, .warmup_ms = 20, .first_warmup_ms = 20, .budget_ms = 300,
-    .spec = "BM=64"};
+static const vkb_run_settings run_settings = {.command = "run",
+                                              .command_line = "vkbench run memory.fake \xff",
+                                              .seed = 18446744073709551615ull,
+                                              .timed = 1,
+                                              .warmup_ms = 20,
+                                              .first_warmup_ms = 20,
+                                              .budget_ms = 300,
+                                              .spec = "BM=64"};
 static const vkb_run_plan run_plan = {.cases = 10, .families = 1, .shapes = 1, .variants = 5, .backends = 2};
 
 /* Feed every fabricated result to S as the runner would; returns end()'s exit code. */
@@ -248,22 +258,22 @@ static void legend_once(void)
     ASSERT(count == 1);
     legend = strstr(out, "\nlegend:\n");
     ASSERT(legend != NULL && strstr(legend, "~: the median had not settled") != NULL);
-    ASSERT(strstr(legend, "== memory.fake") == NULL);   /* after the last table */
+    ASSERT(strstr(legend, "== memory.fake") == NULL); /* after the last table */
     count = 0;
     for (p = out; (p = strstr(p, "fastest in this family: ")) != NULL; p++)
         count++;
     ASSERT(count == 2);
     ASSERT(strstr(out, "fastest in this family: a_variant_whose_name_is_far_longer_than_any_column_should_be "
                        "(vulkan) 16777216, 50 GB/s, 50.0% of ceiling a") != NULL);
-    ASSERT(strstr(out, "fastest in this family: vec4") == NULL);   /* SUSPECT: never the answer */
+    ASSERT(strstr(out, "fastest in this family: vec4") == NULL); /* SUSPECT: never the answer */
     ASSERT(strstr(out, "ceilings: a = api_copy (vulkan)") != NULL);
-    ASSERT(strstr(out, "heap 0 device-local") == NULL);            /* heap detail: -v only */
-    ASSERT(strstr(out, "a_bound") == NULL);                        /* named values too */
+    ASSERT(strstr(out, "heap 0 device-local") == NULL); /* heap detail: -v only */
+    ASSERT(strstr(out, "a_bound") == NULL);             /* named values too */
     vkb_verbose = 1;
     out = two_tables();
     vkb_verbose = 0;
     ASSERT(strstr(out, "heap 0 device-local 80 GiB") != NULL);
-    ASSERT(strstr(out, "a_bound ") && strstr(out, ": 2048.5 GB/s (a fact no sink knows)"));   /* as it is */
+    ASSERT(strstr(out, "a_bound ") && strstr(out, ": 2048.5 GB/s (a fact no sink knows)")); /* as it is */
 }
 
 /* "fits L2" only where a footprint means something: a GB/s row says it, a GFLOP/s or µs row does not. */
@@ -468,8 +478,8 @@ static void noisy_rows(void)
     double quiet[] = {1.0e6, 1.02e6, 1.03e6, 1.04e6, 1.05e6}, busy[] = {1.0e6, 1.2e6, 1.3e6, 1.6e6, 3e6};
     setup(0);
     nresults = 3;
-    vkb_stats_compute(quiet, 5, &results[0].time_ns);   /* IQR 2%: the ceiling */
-    vkb_stats_compute(busy, 5, &results[1].time_ns);    /* IQR 31% */
+    vkb_stats_compute(quiet, 5, &results[0].time_ns); /* IQR 2%: the ceiling */
+    vkb_stats_compute(busy, 5, &results[1].time_ns);  /* IQR 31% */
     vkb_stats_compute(quiet, 5, &results[2].time_ns);
     results[0].time_ns.settled = results[1].time_ns.settled = results[2].time_ns.settled = 1;
     results[2].suspect = 0;
@@ -533,7 +543,7 @@ static void repeat_rows(void)
     nresults = 0;
     setup(0);
     nresults = 0;
-    for (int k = 0; k < 3; k++) {   /* in rounds, as the runner sends them: ceiling, kernel; three times */
+    for (int k = 0; k < 3; k++) { /* in rounds, as the runner sends them: ceiling, kernel; three times */
         vkb_result *ceil = add("vulkan", 0, VKB_RES_OK), *r = add("vulkan", 2, VKB_RES_OK);
         timed(ceil, 1e6, 100.0, 1);
         vkb_stats_compute(x[k], 3, &r->time_ns);
@@ -546,11 +556,11 @@ static void repeat_rows(void)
     out = slurp(f);
     ASSERT(strstr(out, "IQR%  run%") != NULL);
     row = strstr(out, "\nvec4 ");
-    ASSERT(row && !strstr(row + 1, "\nvec4 "));                      /* one row for the three runs */
+    ASSERT(row && !strstr(row + 1, "\nvec4 ")); /* one row for the three runs */
     /* median of 1.0, 1.3, 1.1 ms: 1.1 ms; 9 repetitions; runs (1.3 - 1.0) / 1.1 = 27% apart */
     ASSERT(row && strstr(row, "1.100ms     9   0.0   27!    0.909") != NULL);
     ASSERT(strstr(out, "--repeat 3: a row is the case's 3 runs") && strstr(out, "! above 10%: the runs disagree"));
-    ASSERT(strstr(out, "run: 2 passed, 0 failed, 0 skipped") != NULL);   /* rows, not runs */
+    ASSERT(strstr(out, "run: 2 passed, 0 failed, 0 skipped") != NULL); /* rows, not runs */
     make_tmpdir();
     ASSERT(feed(vkb_sink_json_create(path_in("rep.json")), &set, -1) == VKB_EXIT_OK);
     out = read_text(path_in("rep.json"));
@@ -589,8 +599,8 @@ static void repeat_rows(void)
     ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
     out = slurp(f);
     row = strstr(out, "\nvec4 ");
-    ASSERT(row && !strstr(row + 1, "\nvec4 ") && strstr(row, "0.909  0.91%a        1") &&
-           strstr(row, "   27! ") && strstr(row, "   27! ") < strchr(row + 1, '\n'));
+    ASSERT(row && !strstr(row + 1, "\nvec4 ") && strstr(row, "0.909  0.91%a        1") && strstr(row, "   27! ") &&
+           strstr(row, "   27! ") < strchr(row + 1, '\n'));
     /* without --repeat: no run% column, no repeat field */
     ASSERT(strstr(table_text(0, 0), "run%") == NULL);
 }
@@ -620,8 +630,9 @@ static void repeat_flags_disagree(void)
         snprintf(runs[odd].suspect_reason, sizeof runs[odd].suspect_reason, "round %d above the bound", odd);
         vkb_repeats_fold(p, N, &f);
         ASSERT(f.r.status == VKB_RES_OK && f.r.suspect == 1);
-        ASSERT(strcmp(f.r.suspect_reason, odd == 0 ? "round 0 above the bound" :
-                                          odd == 1 ? "round 1 above the bound" : "round 2 above the bound") == 0);
+        ASSERT(strcmp(f.r.suspect_reason, odd == 0   ? "round 0 above the bound"
+                                          : odd == 1 ? "round 1 above the bound"
+                                                     : "round 2 above the bound") == 0);
         runs[odd].suspect = 0;
         runs[odd].status = VKB_RES_FAIL;
         runs[odd].timed = 0;
@@ -651,9 +662,11 @@ static void device_named(void)
     char *out, *last;
     vkb_run_settings set = run_settings;
     out = table_text(0, 0);
-    ASSERT(strncmp(out, "device: vulkan: llvmpipe \xc3\x28 (LLVM 15); vendor Mesa; driver Mesa 22.3.6; Vulkan ; a "
+    ASSERT(strncmp(out,
+                   "device: vulkan: llvmpipe \xc3\x28 (LLVM 15); vendor Mesa; driver Mesa 22.3.6; Vulkan ; a "
                    "CPU implementation (lavapipe): no GPU is being tested\ndevice: cuda: NVIDIA H100; vendor ID 0x0; "
-                   "driver CUDA driver 13.0; compute capability ; a discrete GPU\n\n== ", 230) == 0);
+                   "driver CUDA driver 13.0; compute capability ; a discrete GPU\n\n== ",
+                   230) == 0);
     last = strrchr(out, '\n');
     while (last > out && last[-1] != '\n')
         last--;
@@ -667,7 +680,7 @@ static void device_named(void)
         vkb_backend *both[] = {&vulkan_backend, &cuda_backend};
         char buf[400];
         ASSERT(strcmp(vkb_identity_short(both, 2, buf, sizeof buf), "NVIDIA H100 (vulkan: driver Mesa 22.3.6; cuda: "
-                      "driver CUDA driver 13.0), discrete GPU") == 0);
+                                                                    "driver CUDA driver 13.0), discrete GPU") == 0);
     }
     /* the matrix: first line, each family's heading, the closing line */
     set.timed = 0;
@@ -686,7 +699,7 @@ static void device_named(void)
     ASSERT(strstr(out, "\"vendor\": \"Mesa\",\n      \"vendor_id\": 65541,\n      \"device_id\": 0,\n      "
                        "\"cpu_implementation\": true,") != NULL);
     ASSERT(strstr(out, "\"vendor\": null,\n      \"vendor_id\": 0,\n      \"device_id\": null,\n      "
-                       "\"cpu_implementation\": false,") != NULL);  /* CUDA: no device ID */
+                       "\"cpu_implementation\": false,") != NULL); /* CUDA: no device ID */
     unlink(path_in("d.json"));
     rmdir(tmpdir);
 }
@@ -698,7 +711,7 @@ static void single_rep_nulls(void)
     double one = 2e6, two[] = {2e6, 3e6};
     make_tmpdir();
     setup(0);
-    nresults = 3;                                   /* the ceiling, one row of 1 repetition, one of 2 */
+    nresults = 3; /* the ceiling, one row of 1 repetition, one of 2 */
     vkb_stats_compute(&one, 1, &results[1].time_ns);
     vkb_stats_compute(two, 2, &results[2].time_ns);
     results[1].time_ns.settled = results[2].time_ns.settled = 1;
@@ -710,7 +723,7 @@ static void single_rep_nulls(void)
     row = strstr(text, "\"vec4\"");
     ASSERT(row && strstr(row, "\"q1\": null") && strstr(row, "\"iqr_over_median\": null") &&
            strstr(row, "\"stddev\": 0.7071"));
-    row = strstr(text, "\"api_copy\"");                 /* five repetitions: every statistic */
+    row = strstr(text, "\"api_copy\""); /* five repetitions: every statistic */
     ASSERT(row && strstr(row, "\"q1\": 2,") && strstr(row, "\"iqr_over_median\": 0.1") &&
            strstr(row, "\"iqr_over_median\": 0.1") < strstr(row, "\"a_variant_whose"));
     setup(0);
@@ -718,7 +731,7 @@ static void single_rep_nulls(void)
     vkb_stats_compute(&one, 1, &results[1].time_ns);
     ASSERT(feed(vkb_sink_csv_create(path_in("one.csv")), &run_settings, -1) == VKB_EXIT_OK);
     text = read_text(path_in("one.csv"));
-    ASSERT(strstr(text, ",1,false,2,,2,,2,2,,,GB/s,") != NULL);  /* reps 1: q1, q3, stddev, IQR empty */
+    ASSERT(strstr(text, ",1,false,2,,2,,2,2,,,GB/s,") != NULL); /* reps 1: q1, q3, stddev, IQR empty */
     unlink(path_in("one.json"));
     unlink(path_in("one.csv"));
     rmdir(tmpdir);
@@ -764,7 +777,7 @@ static void csv_rows(void)
     ASSERT(feed(vkb_sink_csv_create(path_in("r.csv")), &run_settings, -1) == VKB_EXIT_OK);
     text = read_text(path_in("r.csv"));
     header = csv_fields(text);
-    ASSERT(header == 39);   /* 30, repeat, subgroup_size, then the device's index, UUID, PCI address, driver and host
+    ASSERT(header == 39); /* 30, repeat, subgroup_size, then the device's index, UUID, PCI address, driver and host
                                (issue 26), robustness, and the named values */
     ASSERT(strstr(text, "device,shape,constants,status,skip_reason,reps,settled") != NULL);
     ASSERT(strstr(text, "predicted") && strstr(text, "iqr_over_median"));
@@ -773,7 +786,7 @@ static void csv_rows(void)
         lines++;
     }
     ASSERT(lines == 1 + nresults);
-    ASSERT(strstr(text, ",\"BM=64,BN=\"\"64\"\"\",") != NULL); /* a comma and quotes inside a field */
+    ASSERT(strstr(text, ",\"BM=64,BN=\"\"64\"\"\",") != NULL);         /* a comma and quotes inside a field */
     ASSERT(strstr(text, ",needs subgroup arithmetic, which") == NULL); /* quoted: it has a comma */
     ASSERT(strstr(text, "llvmpipe \xef\xbf\xbd(") != NULL);
     unlink(path_in("r.csv"));
@@ -793,8 +806,14 @@ static int in_child(void (*fn)(void))
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static void create_missing_dir(void) { vkb_sink_json_create("/nonexistent-vkb-dir/out.json"); }
-static void create_dir_target(void) { vkb_sink_csv_create(tmpdir); }
+static void create_missing_dir(void)
+{
+    vkb_sink_json_create("/nonexistent-vkb-dir/out.json");
+}
+static void create_dir_target(void)
+{
+    vkb_sink_csv_create(tmpdir);
+}
 static void die_mid_run(void)
 {
     vkb_sink *s = vkb_sink_json_create(path_in("mid.json"));
@@ -901,7 +920,8 @@ static void progress_lines(void)
     out = slurp(f);
     ASSERT(strstr(out, "10 cases (1 family: 1 shape and 5 variants in all; 2 backends)") != NULL);
     /* no table on this file: the progress names the devices first */
-    ASSERT(strncmp(out, "vkbench: device: vulkan: llvmpipe", 33) == 0 && strstr(out, "\nvkbench: device: cuda: NVIDIA"));
+    ASSERT(strncmp(out, "vkbench: device: vulkan: llvmpipe", 33) == 0 &&
+           strstr(out, "\nvkbench: device: cuda: NVIDIA"));
     ASSERT(strstr(out, "[10/10] memory.fake/broken cuda 16777216 FAIL") != NULL);
     ASSERT(strstr(out, "[11/") == NULL);
 }
@@ -914,11 +934,10 @@ static int out_arg(void)
 }
 
 UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_legend}, {"legend_once", legend_once},
-           {"fits_where_it_matters", fits_where_it_matters}, {"plan_line", plan_line},
-           {"paired_fits", paired_fits},
-           {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure}, {"json_stream", json_stream},
-           {"json_interrupted", json_interrupted}, {"csv_rows", csv_rows}, {"file_safety", file_safety},
-           {"concurrent_runs", concurrent_runs}, {"progress_lines", progress_lines},
-           {"single_rep_nulls", single_rep_nulls}, {"csv_interrupted", csv_interrupted},
-           {"device_named", device_named}, {"noisy_rows", noisy_rows}, {"repeat_rows", repeat_rows}, {"repeat_flags_disagree", repeat_flags_disagree},
-           {"nobc_rows", nobc_rows})
+                 {"fits_where_it_matters", fits_where_it_matters}, {"plan_line", plan_line},
+                 {"paired_fits", paired_fits}, {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure},
+                 {"json_stream", json_stream}, {"json_interrupted", json_interrupted}, {"csv_rows", csv_rows},
+                 {"file_safety", file_safety}, {"concurrent_runs", concurrent_runs}, {"progress_lines", progress_lines},
+                 {"single_rep_nulls", single_rep_nulls}, {"csv_interrupted", csv_interrupted},
+                 {"device_named", device_named}, {"noisy_rows", noisy_rows}, {"repeat_rows", repeat_rows},
+                 {"repeat_flags_disagree", repeat_flags_disagree}, {"nobc_rows", nobc_rows})

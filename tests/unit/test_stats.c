@@ -38,9 +38,9 @@ static void quartiles(void)
 {
     double x[] = {9, 1, 5, 3, 7}, y[] = {10, 40, 20, 30}, one[] = {7};
     vkb_stats s;
-    vkb_stats_compute(x, 5, &s);  /* sorted 1 3 5 7 9: q1 at position 1, q3 at 3 */
+    vkb_stats_compute(x, 5, &s); /* sorted 1 3 5 7 9: q1 at position 1, q3 at 3 */
     ASSERT(s.q1 == 3 && s.q3 == 7 && fabs(vkb_stats_iqr_ratio(&s) - 0.8) < 1e-12);
-    vkb_stats_compute(y, 4, &s);  /* sorted 10 20 30 40: positions 0.75 and 2.25 */
+    vkb_stats_compute(y, 4, &s); /* sorted 10 20 30 40: positions 0.75 and 2.25 */
     ASSERT(fabs(s.q1 - 17.5) < 1e-12 && fabs(s.q3 - 32.5) < 1e-12);
     vkb_stats_compute(one, 1, &s);
     ASSERT(s.q1 == 7 && s.q3 == 7 && vkb_stats_iqr_ratio(&s) == 0);
@@ -51,7 +51,7 @@ static void settle_rule(void)
     double flat[40], drift[40];
     for (int i = 0; i < 40; i++) {
         flat[i] = 100 + (i % 3);
-        drift[i] = 100 + 10 * i;  /* still ramping: the median keeps moving */
+        drift[i] = 100 + 10 * i; /* still ramping: the median keeps moving */
     }
     ASSERT(vkb_timing_settled(flat, 20, 40));
     ASSERT(!vkb_timing_settled(drift, 20, 40));
@@ -64,7 +64,10 @@ static void settle_rule(void)
 static void settle_edges(void)
 {
     double x[40];
-    struct { double newer; int settled; } cases[] = {{100.49, 1}, {100.52, 0}, {100.501, 1}, {99.51, 1}, {99.49, 0}};
+    struct {
+        double newer;
+        int settled;
+    } cases[] = {{100.49, 1}, {100.52, 0}, {100.501, 1}, {99.51, 1}, {99.49, 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         /* the first 10 at 100, the next 10 at v: the median of 20 is (100 + v) / 2 */
         for (int i = 0; i < 20; i++)
@@ -73,7 +76,7 @@ static void settle_edges(void)
     }
     for (int i = 0; i < 40; i++)
         x[i] = 100 + (i % 2) * 0.1;
-    x[25] = 4100;   /* the mean of 40 moves by 100: the median does not */
+    x[25] = 4100; /* the mean of 40 moves by 100: the median does not */
     ASSERT(vkb_timing_settled(x, 20, 40));
     ASSERT(vkb_timing_settled(x, 5, 10) && !vkb_timing_settled(x, 5, 9) && !vkb_timing_settled(x, 0, 20));
 }

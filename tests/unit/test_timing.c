@@ -12,7 +12,7 @@
 
 enum { HONEST, ZERO, NEGATIVE, TOO_LONG, EARLY_END, EARLY_END_STRETCHED, HONEST_STRETCHED, DRIFT, OFF_CPU };
 static int mode;
-static int drawn;   /* repetitions reported so far (DRIFT: each 0.2% slower than the one before) */
+static int drawn; /* repetitions reported so far (DRIFT: each 0.2% slower than the one before) */
 
 /* Each repetition "takes" 1 ms of host time; the device reports per MODE. */
 static void fake_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns)
@@ -20,19 +20,23 @@ static void fake_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs
     double t0 = vkb_now_ns(), sum = 0;
     (void)b, (void)prepared, (void)bufs, (void)cold;
     while (vkb_now_ns() - t0 < 1e6 * reps)
-        if (mode == OFF_CPU) {   /* the time passes while other processes have the CPUs */
+        if (mode == OFF_CPU) { /* the time passes while other processes have the CPUs */
             struct timespec ms = {0, 1000000L};
             nanosleep(&ms, NULL);
         }
     for (int r = 0; ns && r < reps; r++) {
-        ns[r] = mode == ZERO ? 0 : mode == NEGATIVE ? -5e5 : mode == TOO_LONG ? 1e9 : mode == EARLY_END ? 1e2
-              : mode == DRIFT ? fmin(5e5 * pow(1.002, drawn++), 9.5e5) : 9e5;
+        ns[r] = mode == ZERO        ? 0
+                : mode == NEGATIVE  ? -5e5
+                : mode == TOO_LONG  ? 1e9
+                : mode == EARLY_END ? 1e2
+                : mode == DRIFT     ? fmin(5e5 * pow(1.002, drawn++), 9.5e5)
+                                    : 9e5;
         /* a worker thread preempted between two timestamps: one repetition measures 4 ms instead */
         if (mode == EARLY_END_STRETCHED || mode == HONEST_STRETCHED)
             ns[r] = r == 0 ? 4e6 : mode == EARLY_END_STRETCHED ? 1e2 : 5e5;
         sum += ns[r];
     }
-    vkb_timing_span(sum, 1e6 * reps);   /* first start to last end: the repetitions and the barriers between */
+    vkb_timing_span(sum, 1e6 * reps); /* first start to last end: the repetitions and the barriers between */
 }
 
 /* REPS repetitions in MODE on a GPU, or on a CPU implementation when IS_CPU (no span rule there: the
@@ -84,7 +88,7 @@ static void early_end(void)
 {
     const char *why = measure(EARLY_END);
     ASSERT(why && strstr(why, "from the first start to the last end"));
-    ASSERT(measure(HONEST) == NULL);   /* the error does not outlive its measurement */
+    ASSERT(measure(HONEST) == NULL); /* the error does not outlive its measurement */
 }
 
 /* vkb.verify.timer_early's rule on lavapipe, where load stretches what the scheduler touches: an early end
@@ -111,10 +115,10 @@ static void settle_in_measure(void)
     vkb_stats st;
     memset(&b, 0, sizeof b);
     b.execute = fake_execute;
-    t.budget_ms = 1e5;   /* never reached: the times settle */
+    t.budget_ms = 1e5; /* never reached: the times settle */
     mode = HONEST;
     ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) == 11 && st.settled == 1);
-    t.budget_ms = 300;   /* the drift never settles (however few repetitions a loaded host lets run) */
+    t.budget_ms = 300; /* the drift never settles (however few repetitions a loaded host lets run) */
     mode = DRIFT, drawn = 0;
     ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) > 0 && st.settled == 0);
 }
@@ -130,10 +134,10 @@ static void idle_gap(void)
     vkb_stats st;
     struct timespec nap = {0, 80 * 1000000L};
     ASSERT(vkb_timing_warmup_after_idle(1e6, 80e6, 1e9, 0) == 80e6);
-    ASSERT(vkb_timing_warmup_after_idle(1e6, 5e9, 1e9, 0) == 1e9);      /* capped at the first warm-up */
-    ASSERT(vkb_timing_warmup_after_idle(1e6, 5e5, 1e9, 0) == 1e6);      /* idle shorter than the warm-up */
-    ASSERT(vkb_timing_warmup_after_idle(1e6, 80e6, 1e9, 1) == 1e6);     /* a CPU implementation */
-    ASSERT(vkb_timing_warmup_after_idle(0, 80e6, 0, 0) == 0);           /* --warmup-ms 0 */
+    ASSERT(vkb_timing_warmup_after_idle(1e6, 5e9, 1e9, 0) == 1e9);       /* capped at the first warm-up */
+    ASSERT(vkb_timing_warmup_after_idle(1e6, 5e5, 1e9, 0) == 1e6);       /* idle shorter than the warm-up */
+    ASSERT(vkb_timing_warmup_after_idle(1e6, 80e6, 1e9, 1) == 1e6);      /* a CPU implementation */
+    ASSERT(vkb_timing_warmup_after_idle(0, 80e6, 0, 0) == 0);            /* --warmup-ms 0 */
     ASSERT(vkb_timing_warmup_after_idle(300e6, 5e9, 200e6, 0) == 300e6); /* never shorter than asked */
     memset(&b, 0, sizeof b);
     b.execute = fake_execute;
@@ -168,6 +172,6 @@ static void cpu_share(void)
     ASSERT(st.median == 9e5);
 }
 
-UNIT_TESTS({"honest", honest}, {"zero", zero}, {"negative", negative}, {"too_long", too_long},
-           {"early_end", early_end}, {"early_end_cpu", early_end_cpu}, {"settle_in_measure", settle_in_measure},
-           {"idle_gap", idle_gap}, {"cpu_share", cpu_share})
+UNIT_TESTS({"honest", honest}, {"zero", zero}, {"negative", negative}, {"too_long", too_long}, {"early_end", early_end},
+           {"early_end_cpu", early_end_cpu}, {"settle_in_measure", settle_in_measure}, {"idle_gap", idle_gap},
+           {"cpu_share", cpu_share})

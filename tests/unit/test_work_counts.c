@@ -109,7 +109,7 @@ static void peak_operations(void)
         const char *row;
         int lanes, ops;
     } rows[] = {{"fma_f32", 1, 2}, {"fma_f32x4", 4, 2}, {"fma_f16", 1, 2}, {"fma_f16x2", 2, 2},
-                {"fma_f64", 1, 2}, {"mad_i32", 1, 2}, {"mad_i16", 1, 2},   {"dot_u8x4", 1, 8}};
+                {"fma_f64", 1, 2}, {"mad_i32", 1, 2},   {"mad_i16", 1, 2}, {"dot_u8x4", 1, 8}};
     const vkb_family *f = vkb_family_find("peak");
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         const vkb_variant *v = vkb_variant_find(f, rows[r].row);
@@ -131,7 +131,7 @@ static void peak_operations(void)
  * combination the peak rows name (A = B, C = result), and the matmul tensor-core rows' sizes */
 static vkb_caps tensor_caps(uint32_t fm, uint32_t fn, uint32_t fk, uint32_t subgroup)
 {
-    static const uint32_t ab_c[][2] = {{VKB_CT_F16, VKB_CT_F32}, {VKB_CT_F16, VKB_CT_F16}, {VKB_CT_S8, VKB_CT_S32},
+    static const uint32_t ab_c[][2] = {{VKB_CT_F16, VKB_CT_F32}, {VKB_CT_F16, VKB_CT_F16},  {VKB_CT_S8, VKB_CT_S32},
                                        {VKB_CT_U8, VKB_CT_U32},  {VKB_CT_BF16, VKB_CT_F32}, {VKB_CT_E4M3, VKB_CT_F32},
                                        {VKB_CT_E5M2, VKB_CT_F32}};
     vkb_caps caps = test_caps_gpu("H100-like", 132);
@@ -140,8 +140,8 @@ static vkb_caps tensor_caps(uint32_t fm, uint32_t fn, uint32_t fk, uint32_t subg
     caps.subgroup_size = caps.subgroup_min = caps.subgroup_max = subgroup;
     caps.max_shared_bytes = 228 * 1024;
     for (size_t i = 0; i < sizeof ab_c / sizeof ab_c[0]; i++)
-        caps.coopmat_types[caps.ncoopmat_types++] = (vkb_coopmat_type){fm, fn, fk, ab_c[i][0], ab_c[i][0], ab_c[i][1],
-                                                                       ab_c[i][1], VKB_SCOPE_SUBGROUP, 0};
+        caps.coopmat_types[caps.ncoopmat_types++] =
+            (vkb_coopmat_type){fm, fn, fk, ab_c[i][0], ab_c[i][0], ab_c[i][1], ab_c[i][1], VKB_SCOPE_SUBGROUP, 0};
     return caps;
 }
 
@@ -173,11 +173,11 @@ static void matmul_coopmat_flops(void)
             }
             {
                 const vkb_pass *pass = &p.pass[p.npass - 1];
-                const uint32_t *frag = &pass->spec[5];   /* FRAG_M, FRAG_N, FRAG_K: ids 8, 9, 10 */
+                const uint32_t *frag = &pass->spec[5]; /* FRAG_M, FRAG_N, FRAG_K: ids 8, 9, 10 */
                 uint64_t subgroups = (uint64_t)pass->groups[0] * pass->groups[1] * pass->groups[2] *
                                      (pass->local[0] / caps.subgroup_size);
-                double ran = (double)subgroups * 16 * (double)((k + frag[2] - 1) / frag[2]) * 2.0 * frag[0] *
-                             frag[1] * frag[2];
+                double ran =
+                    (double)subgroups * 16 * (double)((k + frag[2] - 1) / frag[2]) * 2.0 * frag[0] * frag[1] * frag[2];
                 peaks++;
                 ASSERT(frag[0] == 16 && frag[1] == 16 && frag[2] == 16);
                 if (s == 0 && vkb_family_work(f, v, &c) != ran)
@@ -188,7 +188,7 @@ static void matmul_coopmat_flops(void)
             }
         }
     }
-    ASSERT(gemm >= 3 * 8 && peaks == 3 * 2);   /* the GEMM rows and tc_peak(_acc16), each planned */
+    ASSERT(gemm >= 3 * 8 && peaks == 3 * 2); /* the GEMM rows and tc_peak(_acc16), each planned */
 }
 
 /* peak's cooperative-matrix rows: each subgroup of the dispatch runs PEAK_CM_CHAINS accumulators through k trips
@@ -205,7 +205,7 @@ static void peak_coopmat_operations(void)
         char why[200];
         void *data = f->case_create(&shape, 1, why, sizeof why);
         ASSERT(data != NULL);
-        for (int vi = 0; vi < f->nvariants && data; vi++) {   /* every row with a kernel plans: none is left out */
+        for (int vi = 0; vi < f->nvariants && data; vi++) { /* every row with a kernel plans: none is left out */
             const vkb_variant *v = &f->variants[vi];
             vkb_case c = {f, shape, data};
             vkb_plan p;
@@ -216,16 +216,17 @@ static void peak_coopmat_operations(void)
             ops = (double)invocations(&p.pass[0]) / caps.subgroup_size * PEAK_CM_CHAINS * 7 * 2.0 * frags[fi][0] *
                   frags[fi][1] * frags[fi][2];
             if (vkb_family_work(f, v, &c) != ops)
-                fprintf(stderr, "peak/%s: work %.0f, the dispatch runs %.0f\n", v->name, vkb_family_work(f, v, &c), ops);
-            ASSERT(invocations(&p.pass[0]) == 6 * PEAK_LOCAL);   /* whole workgroups */
+                fprintf(stderr, "peak/%s: work %.0f, the dispatch runs %.0f\n", v->name, vkb_family_work(f, v, &c),
+                        ops);
+            ASSERT(invocations(&p.pass[0]) == 6 * PEAK_LOCAL); /* whole workgroups */
             ASSERT(vkb_family_work(f, v, &c) == ops);
             planned++;
         }
         f->case_destroy(data);
     }
-    ASSERT(planned >= 2 * 4);   /* f16 + f32, f16 + f16, s8 + s32, u8 + u32 (and bf16, fp8) at each fragment */
+    ASSERT(planned >= 2 * 4); /* f16 + f32, f16 + f16, s8 + s32, u8 + u32 (and bf16, fp8) at each fragment */
 }
 
-UNIT_TESTS({"transfer_bytes", transfer_bytes}, {"latency_dispatches", latency_dispatches},
-           {"cache_loads", cache_loads}, {"peak_operations", peak_operations},
-           {"matmul_coopmat_flops", matmul_coopmat_flops}, {"peak_coopmat_operations", peak_coopmat_operations})
+UNIT_TESTS({"transfer_bytes", transfer_bytes}, {"latency_dispatches", latency_dispatches}, {"cache_loads", cache_loads},
+           {"peak_operations", peak_operations}, {"matmul_coopmat_flops", matmul_coopmat_flops},
+           {"peak_coopmat_operations", peak_coopmat_operations})

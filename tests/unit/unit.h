@@ -7,12 +7,12 @@
 #include <string.h>
 
 static int unit_failures;
-#define ASSERT(e)                                                              \
-    do {                                                                       \
-        if (!(e)) {                                                            \
-            fprintf(stderr, "%s:%d: ASSERT(%s) failed\n", __FILE__, __LINE__, #e); \
-            unit_failures++;                                                   \
-        }                                                                      \
+#define ASSERT(e)                                                                                                      \
+    do {                                                                                                               \
+        if (!(e)) {                                                                                                    \
+            fprintf(stderr, "%s:%d: ASSERT(%s) failed\n", __FILE__, __LINE__, #e);                                     \
+            unit_failures++;                                                                                           \
+        }                                                                                                              \
     } while (0)
 
 typedef struct unit_test {
@@ -58,11 +58,11 @@ static inline int unit_main(int argc, char **argv, const unit_test *tests, int n
 
 /* UNIT_TESTS({"name", fn}, ...): the file's table and its main. UNIT_TESTS_SETUP(setup, ...): with a setup. */
 #define UNIT_TESTS(...) UNIT_TESTS_SETUP(NULL, __VA_ARGS__)
-#define UNIT_TESTS_SETUP(setup, ...)                                                           \
-    static const unit_test unit_tests[] = {__VA_ARGS__};                                       \
-    int main(int argc, char **argv)                                                            \
-    {                                                                                          \
-        return unit_main(argc, argv, unit_tests, (int)(sizeof unit_tests / sizeof unit_tests[0]), setup); \
+#define UNIT_TESTS_SETUP(setup, ...)                                                                                   \
+    static const unit_test unit_tests[] = {__VA_ARGS__};                                                               \
+    int main(int argc, char **argv)                                                                                    \
+    {                                                                                                                  \
+        return unit_main(argc, argv, unit_tests, (int)(sizeof unit_tests / sizeof unit_tests[0]), setup);              \
     }
 
 #endif

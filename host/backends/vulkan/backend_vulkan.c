@@ -15,24 +15,24 @@
 #include "verify_compare.h"
 #include "vulkan.h"
 
-#define REPS_PER_SUBMIT 32      /* timestamp pairs per command buffer */
+#define REPS_PER_SUBMIT 32             /* timestamp pairs per command buffer */
 #define EVICT_MIN_BYTES (256ull << 20) /* --cold: written between repetitions; larger than any GPU's L2 of today */
 
 typedef struct vk_prepared {
     vkb_plan plan;
     vkb_vk_pipeline pipe[VKB_MAX_PASSES];
-    VkCommandBuffer host_timed;   /* a host-timed plan's passes on the compute queue, recorded once (submit to
+    VkCommandBuffer host_timed; /* a host-timed plan's passes on the compute queue, recorded once (submit to
                                      fence); none where all its device passes are on the transfer queues */
-    VkCommandBuffer side[2];      /* ... its copies on transfer queue 0 and 1 (vkb_pass.queue 1, 2), beside it */
+    VkCommandBuffer side[2];    /* ... its copies on transfer queue 0 and 1 (vkb_pass.queue 1, 2), beside it */
 } vk_prepared;
 
 typedef struct vk_backend {
     vkb_vk *vk;
     VkQueryPool queries;
-    VkQueryPool pass_queries;        /* what VKB_PASS_TIMESTAMP passes write (VKB_TIMESTAMP_REPEAT_MAX) */
+    VkQueryPool pass_queries; /* what VKB_PASS_TIMESTAMP passes write (VKB_TIMESTAMP_REPEAT_MAX) */
     struct vkb_buffer *evict;
-    vk_prepared *compare;            /* verify_compare's pipeline, made at its first use */
-    struct vkb_buffer *verdict;      /* ... and its verdict (struct verify_compare_verdict) */
+    vk_prepared *compare;       /* verify_compare's pipeline, made at its first use */
+    struct vkb_buffer *verdict; /* ... and its verdict (struct verify_compare_verdict) */
 } vk_backend;
 
 /* A failed device does nothing: each entry point below returns at once once its error is recorded (backend.h) */
@@ -67,8 +67,10 @@ static void *vk_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t 
             else if (pass->kind != VKB_PASS_COPY || !plan->host_timed)
                 snprintf(why, len, "only a host-timed plan's copies go to the transfer queues");
             else
-                snprintf(why, len, "the transfer-only queue family %u has %u queue%s: a copy on transfer queue %d "
-                         "needs %d", impl->vk->xfer_family, impl->vk->xfer_count, impl->vk->xfer_count == 1 ? "" : "s",
+                snprintf(why, len,
+                         "the transfer-only queue family %u has %u queue%s: a copy on transfer queue %d "
+                         "needs %d",
+                         impl->vk->xfer_family, impl->vk->xfer_count, impl->vk->xfer_count == 1 ? "" : "s",
                          pass->queue - 1, pass->queue);
             b->unprepare(b, p);
             return NULL;
@@ -76,13 +78,15 @@ static void *vk_prepare(vkb_backend *b, const vkb_plan *plan, char *why, size_t 
         if ((pass->kind == VKB_PASS_TIMESTAMP && !impl->pass_queries) ||
             (pass->kind == VKB_PASS_COPY && pass->nbind == 2 &&
              (plan->buf[pass->bind[0]].flags | plan->buf[pass->bind[1]].flags) & VKB_BUF_HOST_PAGEABLE)) {
-            snprintf(why, len, pass->kind == VKB_PASS_TIMESTAMP ? "no timestamps on the compute queue"
-                                                                 : "vkCmdCopyBuffer cannot reach pageable host memory");
+            snprintf(why, len,
+                     pass->kind == VKB_PASS_TIMESTAMP ? "no timestamps on the compute queue"
+                                                      : "vkCmdCopyBuffer cannot reach pageable host memory");
             b->unprepare(b, p);
             return NULL;
         }
         if (pass->kind == VKB_PASS_DISPATCH) {
-            int rc = vkb_vk_pipeline_create(impl->vk, pass, vkb_pass_uniform_bindings(plan, pass), &p->pipe[i], why, len);
+            int rc =
+                vkb_vk_pipeline_create(impl->vk, pass, vkb_pass_uniform_bindings(plan, pass), &p->pipe[i], why, len);
             if (rc < 0)
                 vkb_backend_fail(&b->error, VKB_EXIT_API, "%s", why);
             if (rc) {
@@ -126,7 +130,7 @@ static void vk_precompile(vkb_backend *b, const vkb_plan *plans, int n)
     precompile_job j = {((vk_backend *)b->impl)->vk, NULL, NULL, 0};
     int cap = 0;
     double t0 = vkb_now_ns();
-    const char *env = getenv("VKB_PRECOMPILE");   /* 0: never, 1: on a CPU implementation too (tests) */
+    const char *env = getenv("VKB_PRECOMPILE"); /* 0: never, 1: on a CPU implementation too (tests) */
     /* --sass reads each pipeline's own cache (pipelines.c): nothing to share. A CPU implementation's cache
      * (lavapipe's) keeps no compiled code: building ahead doubled its suite's pipeline time (0.37 -> 0.79 s) */
     if (FAILED(b) || vkb_mc_enabled() || (env && strcmp(env, "0") == 0) ||
@@ -143,7 +147,7 @@ static void vk_precompile(vkb_backend *b, const vkb_plan *plans, int n)
                 seen = same_pipeline(j.pass[k], j.uniform[k], pass, uniform);
             if (seen)
                 continue;
-            if (j.n == cap) {   /* a few hundred at most: vkb_alloc's out-of-host-memory line if not */
+            if (j.n == cap) { /* a few hundred at most: vkb_alloc's out-of-host-memory line if not */
                 const vkb_pass **pass = j.pass;
                 unsigned *uniform = j.uniform;
                 cap = cap ? 2 * cap : 64;
@@ -235,8 +239,8 @@ typedef struct record_job {
     vk_prepared *prep;
     vkb_buffer *const *bufs;
     int reps, cold, timed;
-    int early_end;   /* VKB_FAULT_INJECT=timer-early: the end timestamp written before the work, */
-    VkPipelineStageFlagBits early_stage;   /* at this stage (vk_execute says why) */
+    int early_end;                       /* VKB_FAULT_INJECT=timer-early: the end timestamp written before the work, */
+    VkPipelineStageFlagBits early_stage; /* at this stage (vk_execute says why) */
 } record_job;
 
 /* Whether INDEX is the plan's first output. */
@@ -281,13 +285,14 @@ static void record_passes(VkCommandBuffer cmd, vk_backend *impl, vk_prepared *p,
         const vkb_pass *pass = &p->plan.pass[i];
         uint32_t repeat = pass->repeat ? pass->repeat : 1;
         vkb_vk_pipeline *pipe = &p->pipe[i];
-        if (pass->queue)   /* a transfer queue's: record_side */
+        if (pass->queue) /* a transfer queue's: record_side */
             continue;
         if (i > 0)
             vkb_vk_barrier(cmd);
         if (pass->kind == VKB_PASS_COPY) {
             VkBufferCopy region = {bufs[pass->bind[0]]->offset,
-                                   bufs[pass->bind[1]]->offset + fault_shift(&p->plan, pass->bind[1]), pass->copy_bytes};
+                                   bufs[pass->bind[1]]->offset + fault_shift(&p->plan, pass->bind[1]),
+                                   pass->copy_bytes};
             vkCmdCopyBuffer(cmd, bufs[pass->bind[0]]->buffer, bufs[pass->bind[1]]->buffer, 1, &region);
             if (vkb_fault("transfer-byte") && pass->copy_bytes >= 4)
                 fault_transfer_byte(cmd, bufs[pass->bind[1]], pass->copy_bytes);
@@ -451,7 +456,7 @@ static int record_host_timed(vk_backend *impl, vk_prepared *p, vkb_buffer *const
 {
     VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    int compute_passes = 0;   /* device passes on the compute queue */
+    int compute_passes = 0; /* device passes on the compute queue */
     for (int i = 0; i < p->plan.npass; i++)
         compute_passes += p->plan.pass[i].kind != VKB_PASS_HOST_COPY && !p->plan.pass[i].queue;
     cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
@@ -497,16 +502,15 @@ static void bind_buffers(vkb_vk *vk, vk_prepared *p, vkb_buffer *const *bufs)
             continue;
         for (int k = 0; k < pass->nbind; k++) {
             /* the range only, between its guard bands (16-byte rounded: kernels may read vec4s) */
-            info[k] = (VkDescriptorBufferInfo){bufs[pass->bind[k]]->buffer,
-                                               bufs[pass->bind[k]]->offset + fault_shift(&p->plan, pass->bind[k]),
-                                               ((bufs[pass->bind[k]]->bytes + 15) & ~15ull) -
-                                                   fault_range_cut(&p->plan, pass->bind[k])};
+            info[k] = (VkDescriptorBufferInfo){
+                bufs[pass->bind[k]]->buffer, bufs[pass->bind[k]]->offset + fault_shift(&p->plan, pass->bind[k]),
+                ((bufs[pass->bind[k]]->bytes + 15) & ~15ull) - fault_range_cut(&p->plan, pass->bind[k])};
             w[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             w[k].dstSet = p->pipe[i].set;
             w[k].dstBinding = (uint32_t)k;
             w[k].descriptorCount = 1;
-            w[k].descriptorType = (uniform >> k) & 1u ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                                                      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w[k].descriptorType =
+                (uniform >> k) & 1u ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
             w[k].pBufferInfo = &info[k];
         }
         vkUpdateDescriptorSets(vk->device, (uint32_t)pass->nbind, w, 0, NULL);
@@ -536,7 +540,13 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
      * scheduler makes it (milliseconds on a loaded machine: the fault then measured an honest-looking 0.1% of
      * the host's time and went uncaught); at TOP_OF_PIPE nothing is flushed between the pair, which is read
      * back to back, well under a microsecond at any load. A GPU keeps BOTTOM_OF_PIPE for both stamps */
-    record_job j = {impl, prepared, bufs, 0, cold, 0, vkb_fault("timer-early"),
+    record_job j = {impl,
+                    prepared,
+                    bufs,
+                    0,
+                    cold,
+                    0,
+                    vkb_fault("timer-early"),
                     b->caps.is_cpu ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT};
     int zero = vkb_fault("timer-zero"), reversed = vkb_fault("timer-reversed");
     if (FAILED(b) || (cold && ensure_evict(impl)))
@@ -585,7 +595,7 @@ static void vk_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, 
             uint64_t start = ts[2 * r + reversed] & mask, end = ts[2 * r + 1 - reversed] & mask;
             uint64_t ticks = (end - start) & mask; /* wraps within valid bits */
             ns[done + r] = (double)ticks * vk->timestamp_period_ns;
-            if (mask == ~0ull && end < start)   /* 64 valid bits never wrap: out of order, say so */
+            if (mask == ~0ull && end < start) /* 64 valid bits never wrap: out of order, say so */
                 ns[done + r] = -(double)(start - end) * vk->timestamp_period_ns;
             if (zero)
                 ns[done + r] = 0;
@@ -633,7 +643,7 @@ static int compare_ready(vkb_backend *b)
     for (int i = 0; i < 3; i++)
         vkb_plan_buffer_add(&plan, 8, VKB_BUF_SCRATCH, NULL);
     vkb_pass_bind(vkb_plan_dispatch(&plan, "verify_compare", local, groups), 3, bind);
-    {   /* the runner's own shader, not a kernel measured: at the device's subgroup size, whatever was asked */
+    { /* the runner's own shader, not a kernel measured: at the device's subgroup size, whatever was asked */
         uint32_t asked = impl->vk->required_subgroup_size;
         impl->vk->required_subgroup_size = 0;
         impl->compare = vk_prepare(b, &plan, why, sizeof why);
@@ -655,7 +665,8 @@ static int64_t vk_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
     compare_job j = {impl, {a, other ? other : a, NULL}};
     vkb_pass *pass;
     /* a 32-bit index, and one binding of the whole range; pageable host memory the device cannot reach */
-    if (FAILED(b) || !a->buffer || (other && !other->buffer) || words > 0x7FFFFFFFu || bytes > b->caps.max_buffer_bytes || (other && other->bytes < bytes))
+    if (FAILED(b) || !a->buffer || (other && !other->buffer) || words > 0x7FFFFFFFu ||
+        bytes > b->caps.max_buffer_bytes || (other && other->bytes < bytes))
         return -1;
     if (!words)
         return 0;
@@ -678,7 +689,7 @@ static int64_t vk_compare(vkb_backend *b, vkb_buffer *a, vkb_buffer *other, uint
 
 static const char *vk_describe(vkb_backend *b, vkb_buffer *buf, char *text, size_t len)
 {
-    if (FAILED(b) || !buf)   /* a buffer the failed device could not make */
+    if (FAILED(b) || !buf) /* a buffer the failed device could not make */
         return NULL;
     return vkb_vk_buffer_describe(((vk_backend *)b->impl)->vk, buf, text, len);
 }
@@ -701,9 +712,12 @@ static const char *vk_describe_queues(vkb_backend *b, void *prepared, char *text
         if (pass->kind != VKB_PASS_COPY)
             continue;
         used += (size_t)snprintf(text + used, len - used, "%spass %d copy: queue family %u (%s%s, %u queue%s) queue %u",
-                                 used ? "; " : "", i, family, f & VK_QUEUE_GRAPHICS_BIT ? "graphics compute " :
-                                 f & VK_QUEUE_COMPUTE_BIT ? "compute " : "", "transfer", family < nq ?
-                                 q[family].queueCount : 0, family < nq && q[family].queueCount == 1 ? "" : "s", index);
+                                 used ? "; " : "", i, family,
+                                 f & VK_QUEUE_GRAPHICS_BIT  ? "graphics compute "
+                                 : f & VK_QUEUE_COMPUTE_BIT ? "compute "
+                                                            : "",
+                                 "transfer", family < nq ? q[family].queueCount : 0,
+                                 family < nq && q[family].queueCount == 1 ? "" : "s", index);
     }
     return text[0] ? text : NULL;
 }

@@ -8,7 +8,8 @@
 #include "guard.h"
 #include "parallel.h"
 
-#define STAGING_CHUNK (32ull << 20) /* a half of the staging buffer: bounded host-visible memory, whatever the
+#define STAGING_CHUNK                                                                                                  \
+    (32ull << 20) /* a half of the staging buffer: bounded host-visible memory, whatever the
                                      * buffer size */
 #define STAGING_MIN (1ull << 20)
 
@@ -98,7 +99,8 @@ static void record_fill(vkb_vk *vk, VkCommandBuffer cmd, void *user)
  * device-local types), a mapped device buffer needs a device-local host-visible type. */
 static int placement_type(vkb_vk *vk, uint32_t bits, unsigned flags)
 {
-    static const VkMemoryPropertyFlags staging[][2] = {   /* {want, avoid}, best first */
+    static const VkMemoryPropertyFlags staging[][2] = {
+        /* {want, avoid}, best first */
         {HOST_BITS | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT},
         {HOST_BITS, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT},
         {HOST_BITS, 0},
@@ -126,8 +128,8 @@ int vkb_vk_placement_check(vkb_vk *vk, uint64_t bytes, unsigned flags, char *why
         return 0;
     type = placement_type(vk, ~0u, flags);
     if (type < 0) {
-        snprintf(why, len, "no %s memory type on this device", flags & VKB_BUF_HOST_STAGING
-                 ? "host-visible coherent" : "device-local host-visible (resizable BAR)");
+        snprintf(why, len, "no %s memory type on this device",
+                 flags & VKB_BUF_HOST_STAGING ? "host-visible coherent" : "device-local host-visible (resizable BAR)");
         return 1;
     }
     if (total > vk->mem.memoryHeaps[vk->mem.memoryTypes[type].heapIndex].size) {
@@ -169,7 +171,8 @@ static struct vkb_buffer *pageable_create(vkb_vk *vk, uint64_t total)
 {
     struct vkb_buffer *b = vkb_calloc(1, sizeof *b);
     if (posix_memalign((void **)&b->map, 4096, (size_t)total) != 0) {
-        vkb_backend_fail(vk->error, VKB_EXIT_RESOURCE, "out of host memory allocating a pageable buffer; try a "
+        vkb_backend_fail(vk->error, VKB_EXIT_RESOURCE,
+                         "out of host memory allocating a pageable buffer; try a "
                          "smaller size");
         free(b);
         return NULL;
@@ -194,7 +197,7 @@ struct vkb_buffer *vkb_vk_buffer_create(vkb_vk *vk, uint64_t bytes, unsigned fla
                                VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                (flags & VKB_BUF_UNIFORM ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : 0);
     struct vkb_buffer *b;
-    static _Thread_local uint32_t serial;   /* per device thread: the guard words of a one-device run */
+    static _Thread_local uint32_t serial; /* per device thread: the guard words of a one-device run */
     uint32_t guard = vkb_guard_word(serial++);
     int shared = (flags & VKB_BUF_TWO_QUEUES) && vk->xfer_family != UINT32_MAX;
     if (flags & VKB_BUF_HOST_PAGEABLE) {
@@ -282,10 +285,10 @@ static _Thread_local struct {
     vkb_vk *vk;
     struct vkb_buffer *buf;
     uint8_t *map;
-    uint64_t half;            /* bytes of each half */
+    uint64_t half; /* bytes of each half */
     VkCommandBuffer cmd[2];
     VkFence fence[2];
-    int busy[2];              /* a copy submitted and not yet waited for */
+    int busy[2]; /* a copy submitted and not yet waited for */
 } staging;
 
 static int staging_for(vkb_vk *vk, uint64_t half)
@@ -387,7 +390,7 @@ static int staged(vkb_vk *vk, struct vkb_buffer *buf, uint64_t offset, void *hos
         uint8_t *half = staging.map + (uint64_t)k * staging.half;
         copy_job j;
         if (to_device) {
-            if (staging_wait(k))   /* its last chunk has left */
+            if (staging_wait(k)) /* its last chunk has left */
                 return -1;
             vkb_parallel_copy(half, h + off, n);
             j = (copy_job){staging.buf->buffer, buf->buffer, (uint64_t)k * staging.half, offset + off, n};
@@ -395,7 +398,7 @@ static int staged(vkb_vk *vk, struct vkb_buffer *buf, uint64_t offset, void *hos
                 return -1;
             continue;
         }
-        if (i < count) {   /* ask for chunk i, then copy out chunk i - 1 while it comes */
+        if (i < count) { /* ask for chunk i, then copy out chunk i - 1 while it comes */
             j = (copy_job){buf->buffer, staging.buf->buffer, offset + off, (uint64_t)k * staging.half, n};
             if (staging_submit(k, &j))
                 return -1;
@@ -456,7 +459,7 @@ void vkb_vk_buffer_fill(vkb_vk *vk, struct vkb_buffer *buf, uint32_t word)
 
 void vkb_vk_buffer_read_guards(vkb_vk *vk, struct vkb_buffer *buf, void *before, void *after)
 {
-    if (buf->map) {   /* the host's view of the same bands */
+    if (buf->map) { /* the host's view of the same bands */
         memcpy(before, buf->map + buf->offset - VKB_GUARD_BYTES, VKB_GUARD_BYTES);
         memcpy(after, buf->map + buf->offset + ((buf->bytes + 3) & ~3ull), VKB_GUARD_BYTES);
     } else {

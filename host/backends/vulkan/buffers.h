@@ -9,13 +9,13 @@ struct vkb_buffer {
     VkBuffer buffer;
     VkDeviceMemory memory;
     uint64_t bytes;
-    uint64_t offset;   /* where the buffer's range starts in BUFFER: after the guard band before it */
-    uint32_t guard;    /* its guard word: VKB_GUARD_WORD varied per buffer, so bytes copied from another
+    uint64_t offset; /* where the buffer's range starts in BUFFER: after the guard band before it */
+    uint32_t guard;  /* its guard word: VKB_GUARD_WORD varied per buffer, so bytes copied from another
                         * buffer's band do not match */
-    uint8_t *map;      /* the allocation as the host sees it (host-visible placements, VKB_BUF_HOST_*,
+    uint8_t *map;    /* the allocation as the host sees it (host-visible placements, VKB_BUF_HOST_*,
                         * VKB_BUF_DEVICE_MAPPED), else NULL; a pageable buffer is this alone (BUFFER null) */
-    uint32_t type;     /* the memory type and heap it was allocated from (UINT32_MAX: pageable host memory) */
-    unsigned flags;    /* VKB_BUF_* */
+    uint32_t type;   /* the memory type and heap it was allocated from (UINT32_MAX: pageable host memory) */
+    unsigned flags;  /* VKB_BUF_* */
 };
 
 /* A device-local storage buffer usable as copy source and destination, and as a uniform buffer with the

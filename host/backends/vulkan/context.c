@@ -18,12 +18,18 @@
 #include "signals.h"
 #include "vulkan.h"
 
-static _Atomic unsigned validation_messages;   /* atomic: several devices' threads may report at once */
-static int several;   /* vkb_vulkan_several: device functions through the loader's dispatch */
+static _Atomic unsigned validation_messages; /* atomic: several devices' threads may report at once */
+static int several;                          /* vkb_vulkan_several: device functions through the loader's dispatch */
 
-unsigned vkb_vulkan_validation_messages(void) { return validation_messages; }
+unsigned vkb_vulkan_validation_messages(void)
+{
+    return validation_messages;
+}
 
-void vkb_vulkan_several(void) { several = 1; }
+void vkb_vulkan_several(void)
+{
+    several = 1;
+}
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                  VkDebugUtilsMessageTypeFlagsEXT type,
@@ -50,7 +56,8 @@ static int load_loader(vkb_backend_error *e)
     why = lib ? "it loads, but lacks vkGetInstanceProcAddr" : dlerror();
     vkb_limits_text(limits, sizeof limits);
     if (!limits[0] && why && strstr(why, "No such file"))
-        return vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan loader (libvulkan.so.1) found; install one "
+        return vkb_backend_fail(e, VKB_EXIT_NO_DEVICE,
+                                "no Vulkan loader (libvulkan.so.1) found; install one "
                                 "(Debian: libvulkan1 and a driver such as mesa-vulkan-drivers)");
     return vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "the Vulkan loader libvulkan.so.1 could not be loaded: %s%s",
                             why ? why : "?", limits);
@@ -107,12 +114,14 @@ static VkInstance create_instance(int validation, VkDebugUtilsMessengerEXT *mess
         exts[next++] = VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME;
         ici.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
     }
-    mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    mci.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
     mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
     mci.pfnUserCallback = on_message;
     if (validation) {
         if (!has_layer(layers[0])) {
-            vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "--validation needs VK_LAYER_KHRONOS_validation "
+            vkb_backend_fail(e, VKB_EXIT_NO_DEVICE,
+                             "--validation needs VK_LAYER_KHRONOS_validation "
                              "(Debian: vulkan-validationlayers)");
             return VK_NULL_HANDLE;
         }
@@ -131,16 +140,20 @@ static VkInstance create_instance(int validation, VkDebugUtilsMessengerEXT *mess
     ici.ppEnabledExtensionNames = exts;
     r = vkCreateInstance(&ici, NULL, &instance);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED) {
-        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan driver found (vkCreateInstance: %s); install one "
-                         "(Debian: mesa-vulkan-drivers for the CPU, or your GPU's driver)", vkb_vk_result_text(r));
+        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE,
+                         "no Vulkan driver found (vkCreateInstance: %s); install one "
+                         "(Debian: mesa-vulkan-drivers for the CPU, or your GPU's driver)",
+                         vkb_vk_result_text(r));
         return VK_NULL_HANDLE;
     }
     /* the loader answers a driver manifest it cannot parse with VK_ERROR_OUT_OF_HOST_MEMORY: a tiny
      * instance that fails is a broken driver installation, not a size to shrink */
     if (r != VK_SUCCESS) {
-        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "the Vulkan loader could not create an instance (vkCreateInstance: "
+        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE,
+                         "the Vulkan loader could not create an instance (vkCreateInstance: "
                          "%s): a driver or its manifest is broken; check VK_DRIVER_FILES / VK_ICD_FILENAMES, "
-                         "reinstall the driver", vkb_vk_result_text(r));
+                         "reinstall the driver",
+                         vkb_vk_result_text(r));
         return VK_NULL_HANDLE;
     }
     volkLoadInstanceOnly(instance);
@@ -204,7 +217,8 @@ static uint32_t pick_transfer_family(VkPhysicalDevice phys, uint32_t *count)
     q = vkb_calloc(n, sizeof *q);
     vkGetPhysicalDeviceQueueFamilyProperties(phys, &n, q);
     for (uint32_t i = 0; i < n && best == UINT32_MAX; i++)
-        if ((q[i].queueFlags & VK_QUEUE_TRANSFER_BIT) && !(q[i].queueFlags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT)))
+        if ((q[i].queueFlags & VK_QUEUE_TRANSFER_BIT) &&
+            !(q[i].queueFlags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT)))
             best = i;
     *count = best == UINT32_MAX ? 0 : q[best].queueCount;
     free(q);
@@ -216,18 +230,21 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
 {
     VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     VkPhysicalDeviceSubgroupProperties sg = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
-    VkPhysicalDeviceSubgroupSizeControlPropertiesEXT sgc = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES_EXT};
+    VkPhysicalDeviceSubgroupSizeControlPropertiesEXT sgc = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES_EXT};
     VkPhysicalDeviceIDProperties id = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
     VkPhysicalDeviceMaintenance3Properties m3 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
     VkPhysicalDeviceDriverProperties drv = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
-    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
     VkPhysicalDeviceShaderCorePropertiesAMD amd = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
     VkPhysicalDevicePCIBusInfoPropertiesEXT pci = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT};
     int has_pci = has_device_ext(exts, next, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDevice16BitStorageFeatures s16 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
     VkPhysicalDeviceCooperativeMatrixFeaturesNV cm = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
-    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
     VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     VkPhysicalDeviceMemoryProperties mem;
     const VkPhysicalDeviceLimits *lim = &p2.properties.limits;
@@ -275,13 +292,14 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
         snprintf(c->driver, sizeof c->driver, "%.120s %.120s", drv.driverName, drv.driverInfo);
     else
         snprintf(c->driver, sizeof c->driver, "driver version 0x%x", p2.properties.driverVersion);
-    snprintf(c->api_version, sizeof c->api_version, "%u.%u.%u", VK_API_VERSION_MAJOR(api),
-             VK_API_VERSION_MINOR(api), VK_API_VERSION_PATCH(api));
+    snprintf(c->api_version, sizeof c->api_version, "%u.%u.%u", VK_API_VERSION_MAJOR(api), VK_API_VERSION_MINOR(api),
+             VK_API_VERSION_PATCH(api));
     snprintf(c->type, sizeof c->type, "%s", type_name(p2.properties.deviceType));
     c->is_cpu = p2.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     c->vendor_id = p2.properties.vendorID;
     c->device_id = p2.properties.deviceID;
-    snprintf(c->vendor, sizeof c->vendor, "%s", vkb_caps_vendor_name(c->vendor_id) ? vkb_caps_vendor_name(c->vendor_id) : "");
+    snprintf(c->vendor, sizeof c->vendor, "%s",
+             vkb_caps_vendor_name(c->vendor_id) ? vkb_caps_vendor_name(c->vendor_id) : "");
     memcpy(c->uuid, id.deviceUUID, sizeof c->uuid);
     if (has_pci)
         snprintf(c->pci_bus, sizeof c->pci_bus, "%04x:%02x:%02x.%x", pci.pciDomain & 0xffff, pci.pciBus & 0xff,
@@ -308,7 +326,8 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
 
     vkGetPhysicalDeviceMemoryProperties(phys, &mem);
     for (uint32_t i = 0; i < mem.memoryHeapCount; i++)
-        if ((mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) && mem.memoryHeaps[i].size > c->device_memory_bytes)
+        if ((mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
+            mem.memoryHeaps[i].size > c->device_memory_bytes)
             c->device_memory_bytes = mem.memoryHeaps[i].size;
 
     if (sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) {
@@ -372,10 +391,13 @@ static VkPhysicalDevice *physical_devices(VkInstance instance, uint32_t *n, vkb_
         vkb_backend_fail(e, r == VK_ERROR_OUT_OF_HOST_MEMORY ? VKB_EXIT_RESOURCE : VKB_EXIT_NO_DEVICE,
                          "listing the Vulkan devices failed: %s%s", vkb_vk_result_text(r), limits);
     else if (*n == 0 && limits[0])
-        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan device found (no driver loaded)%s; VK_LOADER_DEBUG=error "
-                         "says why", limits);
+        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE,
+                         "no Vulkan device found (no driver loaded)%s; VK_LOADER_DEBUG=error "
+                         "says why",
+                         limits);
     else if (*n == 0)
-        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan device found; install a driver "
+        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE,
+                         "no Vulkan device found; install a driver "
                          "(Debian: mesa-vulkan-drivers for the CPU, or your GPU's driver)");
     if (r != VK_SUCCESS || *n == 0)
         return NULL;
@@ -402,8 +424,10 @@ static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *se
             idx = strtoull(select, &end, 10);
             if (!errno && idx < n)
                 return (uint32_t)idx;
-            vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan device %.30s: there %s %u (0..%u); see `vkbench "
-                             "devices`", select, n == 1 ? "is" : "are", n, n - 1);
+            vkb_backend_fail(e, VKB_EXIT_NO_DEVICE,
+                             "no Vulkan device %.30s: there %s %u (0..%u); see `vkbench "
+                             "devices`",
+                             select, n == 1 ? "is" : "are", n, n - 1);
             return UINT32_MAX;
         }
         for (uint32_t i = 0; i < n; i++) {
@@ -411,14 +435,14 @@ static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *se
             if (vkb_holds_nocase(p.deviceName, select, strlen(select)))
                 return i;
         }
-        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%.200s'; see `vkbench devices`",
-                         select);
+        vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%.200s'; see `vkbench devices`", select);
         return UINT32_MAX;
     }
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t i = 0; i < n; i++) {
             vkGetPhysicalDeviceProperties(list[i], &p);
-            if (p.deviceType == (pass == 0 ? VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU : VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU))
+            if (p.deviceType ==
+                (pass == 0 ? VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU : VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU))
                 return i;
         }
     return 0;
@@ -436,10 +460,14 @@ static int create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_t
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDevice16BitStorageFeatures s16 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
     VkPhysicalDeviceCooperativeMatrixFeaturesNV cm = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
-    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
-    VkPhysicalDeviceSubgroupSizeControlFeaturesEXT sgc = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT};
-    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-    VkPhysicalDevicePipelineRobustnessFeaturesEXT pr = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_FEATURES_EXT};
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+    VkPhysicalDeviceSubgroupSizeControlFeaturesEXT sgc = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT};
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    VkPhysicalDevicePipelineRobustnessFeaturesEXT pr = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_FEATURES_EXT};
     VkPhysicalDeviceProperties props;
     void **tail = &f2.pNext;
     const vkb_caps *c = vk->caps;
@@ -499,12 +527,16 @@ static int create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_t
          * (pipelines.c). Through the extension also on a Vulkan 1.4 device: the instance asks for 1.3 */
         VkPhysicalDeviceFeatures2 q = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &pr};
         if (!c->ext_pipeline_robustness)
-            return vkb_backend_fail(vk->error, VKB_EXIT_RESOURCE, "--robustness disabled: %s does not offer "
-                                    "VK_EXT_pipeline_robustness", c->name);
+            return vkb_backend_fail(vk->error, VKB_EXIT_RESOURCE,
+                                    "--robustness disabled: %s does not offer "
+                                    "VK_EXT_pipeline_robustness",
+                                    c->name);
         vkGetPhysicalDeviceFeatures2(vk->phys, &q);
         if (!pr.pipelineRobustness)
-            return vkb_backend_fail(vk->error, VKB_EXIT_RESOURCE, "--robustness disabled: %s lists "
-                                    "VK_EXT_pipeline_robustness without its pipelineRobustness feature", c->name);
+            return vkb_backend_fail(vk->error, VKB_EXIT_RESOURCE,
+                                    "--robustness disabled: %s lists "
+                                    "VK_EXT_pipeline_robustness without its pipelineRobustness feature",
+                                    c->name);
         enable[nenable++] = VK_EXT_PIPELINE_ROBUSTNESS_EXTENSION_NAME;
         *tail = &pr;
         tail = &pr.pNext;
@@ -520,9 +552,9 @@ static int create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_t
     dci.ppEnabledExtensionNames = enable;
     VKB_TRY(vk, vkCreateDevice(vk->phys, &dci, NULL, &vk->device));
     if (several)
-        volkLoadInstance(vk->instance);   /* the loader's trampolines: they dispatch on the device itself */
+        volkLoadInstance(vk->instance); /* the loader's trampolines: they dispatch on the device itself */
     else
-        volkLoadDevice(vk->device);       /* direct pointers into this one device's driver */
+        volkLoadDevice(vk->device); /* direct pointers into this one device's driver */
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
     for (uint32_t i = 0; i < vk->xfer_count; i++)
         vkGetDeviceQueue(vk->device, vk->xfer_family, i, &vk->xfer_queue[i]);
@@ -540,8 +572,10 @@ static double device_timeout_s(vkb_backend_error *e)
         return DEVICE_TIMEOUT_S;
     v = strtod(env, &end);
     if (end == env || *end || !isdigit((unsigned char)env[0]) || !(v > 0 && v <= 1e6))
-        return vkb_backend_fail(e, VKB_EXIT_USAGE, "VKB_DEVICE_TIMEOUT_S wants seconds above 0, at most 1e6, not "
-                                "'%.40s'", env);
+        return vkb_backend_fail(e, VKB_EXIT_USAGE,
+                                "VKB_DEVICE_TIMEOUT_S wants seconds above 0, at most 1e6, not "
+                                "'%.40s'",
+                                env);
     return v;
 }
 
@@ -579,7 +613,7 @@ static int open_device(vkb_vk *vk, const char *select, int validation)
     exts = device_exts(vk->phys, &next);
     read_caps(vk->phys, exts, next, vk->caps);
     vk->caps->index = (int)index;
-    vkb_gpu_facts_fill(vk->caps);   /* what Vulkan does not report: SMs, clock, architecture (theoretical rates) */
+    vkb_gpu_facts_fill(vk->caps); /* what Vulkan does not report: SMs, clock, architecture (theoretical rates) */
     vk->queue_family = pick_queue_family(vk->phys, &vk->timestamp_bits);
     if (vk->queue_family == UINT32_MAX) {
         free(exts);
@@ -591,7 +625,7 @@ static int open_device(vkb_vk *vk, const char *select, int validation)
     vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem);
     vk->xfer_family = pick_transfer_family(vk->phys, &vk->xfer_count);
     if (vk->xfer_count > 2)
-        vk->xfer_count = 2;   /* two directions at most: a queue each */
+        vk->xfer_count = 2; /* two directions at most: a queue each */
     rc = create_device(vk, exts, next);
     free(exts);
     if (rc)
@@ -632,7 +666,7 @@ void vkb_vk_destroy(vkb_vk *vk)
 {
     if (!vk)
         return;
-    if (vk->device) {   /* none where the context failed before its device was made */
+    if (vk->device) {                 /* none where the context failed before its device was made */
         vkDeviceWaitIdle(vk->device); /* no timeout to give, none needed: every submission was waited (vkb_vk_wait) */
         vkDestroyFence(vk->device, vk->fence, NULL);
         if (vk->never_fence)
@@ -696,7 +730,8 @@ int vkb_vk_wait(vkb_vk *vk, VkFence fence)
             return vkb_backend_stopped(vk->error, vkb_stop_signal(), "the device was still busy");
         }
         if (now - start > 1e9 * vk->timeout_s)
-            return vkb_backend_fail(vk->error, VKB_EXIT_API, "%s did not finish a submission within %g s "
+            return vkb_backend_fail(vk->error, VKB_EXIT_API,
+                                    "%s did not finish a submission within %g s "
                                     "(VKB_DEVICE_TIMEOUT_S): a hung device or a kernel that never ends",
                                     vk->caps->name, vk->timeout_s);
     }
@@ -744,7 +779,7 @@ static void device_name(VkPhysicalDevice phys, uint32_t i, void *user)
 {
     VkPhysicalDeviceProperties p;
     vkGetPhysicalDeviceProperties(phys, &p);
-    snprintf(((char (*)[256])user)[i], 256, "%s", p.deviceName);
+    snprintf(((char(*)[256])user)[i], 256, "%s", p.deviceName);
 }
 
 int vkb_vulkan_device_names(char (*names)[256], int max, vkb_backend_error *e)
@@ -759,7 +794,7 @@ static void device_caps(VkPhysicalDevice phys, uint32_t i, void *user)
     VkExtensionProperties *exts = device_exts(phys, &next);
     read_caps(phys, exts, next, out);
     pick_queue_family(phys, &tsbits);
-    out->timestamps = out->timestamps && tsbits;   /* the queue vkbench uses must have them too */
+    out->timestamps = out->timestamps && tsbits; /* the queue vkbench uses must have them too */
     free(exts);
 }
 

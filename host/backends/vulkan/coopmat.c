@@ -23,16 +23,15 @@ typedef struct {
     VkStructureType sType;
     void *pNext;
     uint32_t m, n, k;
-    uint32_t a_type, b_type, c_type, result_type;   /* VkComponentTypeKHR */
+    uint32_t a_type, b_type, c_type, result_type; /* VkComponentTypeKHR */
     VkBool32 saturating;
-    uint32_t scope;                                 /* VkScopeKHR */
+    uint32_t scope; /* VkScopeKHR */
 } cm_properties;
 
 typedef struct {
     VkStructureType sType;
     void *pNext;
-    VkBool32 workgroup_scope, flexible_dimensions, reductions, conversions, per_element, tensor_addressing,
-        block_loads;
+    VkBool32 workgroup_scope, flexible_dimensions, reductions, conversions, per_element, tensor_addressing, block_loads;
 } cm2_features;
 
 typedef struct {
@@ -83,8 +82,7 @@ static int pick_fragment(const cm_properties *p, uint32_t n, uint32_t acc, uint3
     return best != 0;
 }
 
-void vkb_coopmat_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, uint32_t next, int base_ok,
-                      vkb_caps *c)
+void vkb_coopmat_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, uint32_t next, int base_ok, vkb_caps *c)
 {
     VkInstance inst = volkGetLoadedInstance();
     VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
@@ -112,9 +110,10 @@ void vkb_coopmat_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
             p[i] = (cm_properties){ST_CM_KHR_PROPERTIES};
         if (q(phys, &n, p) >= 0) {
             int f32 = pick_fragment(p, n, COMPONENT_F32, c->coopmat_khr);
-            for (uint32_t i = 0; i < n && c->ncoopmat_types < VKB_MAX_COOPMAT_TYPES; i++)   /* the peak rows' */
-                c->coopmat_types[c->ncoopmat_types++] = (vkb_coopmat_type){p[i].m, p[i].n, p[i].k, p[i].a_type,
-                    p[i].b_type, p[i].c_type, p[i].result_type, p[i].scope, p[i].saturating};
+            for (uint32_t i = 0; i < n && c->ncoopmat_types < VKB_MAX_COOPMAT_TYPES; i++) /* the peak rows' */
+                c->coopmat_types[c->ncoopmat_types++] =
+                    (vkb_coopmat_type){p[i].m,      p[i].n,           p[i].k,     p[i].a_type,    p[i].b_type,
+                                       p[i].c_type, p[i].result_type, p[i].scope, p[i].saturating};
             pick_fragment(p, n, COMPONENT_F16, c->coopmat_khr16);
             if (f32 && base_ok)
                 c->features |= VKB_NEED_COOPMAT_KHR;
@@ -159,7 +158,7 @@ void vkb_coopmat_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
         c->coopmat2_max_invocations = props.max_workgroup_size;
         if (c->coopmat2_granularity[0] && base_ok && (c->features & VKB_NEED_COOPMAT_KHR))
             c->features |= VKB_NEED_COOPMAT2;
-        else if (!c->coopmat2_granularity[0])   /* the features, but not the rows' types */
+        else if (!c->coopmat2_granularity[0]) /* the features, but not the rows' types */
             snprintf(c->coopmat2_missing, sizeof c->coopmat2_missing,
                      "no workgroup-scope fp16 x fp16 + fp32 combination listed");
     }

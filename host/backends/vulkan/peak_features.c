@@ -68,15 +68,15 @@ void vkb_peak_features_caps(VkPhysicalDevice phys, const VkExtensionProperties *
         c->features |= VKB_NEED_INT_DOT;
     if (bf16.bfloat16_type)
         c->features |= VKB_NEED_BFLOAT16;
-    if (bf16.bfloat16_type && bf16.bfloat16_cooperative_matrix)   /* the bf16 cooperative-matrix rows need both */
+    if (bf16.bfloat16_type && bf16.bfloat16_cooperative_matrix) /* the bf16 cooperative-matrix rows need both */
         c->features |= VKB_NEED_BFLOAT16_COOPMAT;
     if (fp8.float8 && fp8.float8_cooperative_matrix)
         c->features |= VKB_NEED_FLOAT8_COOPMAT;
     c->maintenance4 = m4.maintenance4 != 0;
 }
 
-void **vkb_peak_features_enable(const vkb_caps *c, VkPhysicalDeviceFeatures *core, void **tail,
-                                const char **enable, uint32_t *n)
+void **vkb_peak_features_enable(const vkb_caps *c, VkPhysicalDeviceFeatures *core, void **tail, const char **enable,
+                                uint32_t *n)
 {
     core->shaderFloat64 = (c->features & VKB_NEED_FLOAT64) != 0;
     core->shaderInt16 = (c->features & VKB_NEED_INT16) != 0;

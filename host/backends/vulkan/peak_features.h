@@ -15,7 +15,7 @@ void vkb_peak_features_caps(VkPhysicalDevice phys, const VkExtensionProperties *
 /* At device creation: the core features CAPS' bits need into CORE, their structs appended to the pNext
  * chain at *TAIL and their extensions to ENABLE (growing *N); returns the new tail. The structs are static:
  * one device. */
-void **vkb_peak_features_enable(const vkb_caps *caps, VkPhysicalDeviceFeatures *core, void **tail,
-                                const char **enable, uint32_t *n);
+void **vkb_peak_features_enable(const vkb_caps *caps, VkPhysicalDeviceFeatures *core, void **tail, const char **enable,
+                                uint32_t *n);
 
 #endif

@@ -24,8 +24,8 @@ static VkResult create_captured(vkb_vk *vk, const vkb_pass *pass, const VkComput
     if (r == VK_SUCCESS && vkGetPipelineCacheData(vk->device, cache, &size, NULL) == VK_SUCCESS && size >= 16) {
         uint8_t *data = vkb_alloc(size);
         if (vkGetPipelineCacheData(vk->device, cache, &size, data) >= 0 && size >= 16) {
-            uint32_t vendor = (uint32_t)data[8] | (uint32_t)data[9] << 8 | (uint32_t)data[10] << 16 |
-                              (uint32_t)data[11] << 24;
+            uint32_t vendor =
+                (uint32_t)data[8] | (uint32_t)data[9] << 8 | (uint32_t)data[10] << 16 | (uint32_t)data[11] << 24;
             vkb_mc_vulkan(vk->caps->name, vendor, pass, data, size, &out->mc);
         }
         free(data);
@@ -51,9 +51,12 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
     VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required;
     /* --robustness disabled: no bounds check on any buffer access (the driver's default puts one on each) */
-    VkPipelineRobustnessCreateInfoEXT robustness = {VK_STRUCTURE_TYPE_PIPELINE_ROBUSTNESS_CREATE_INFO_EXT, NULL,
-        VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_DISABLED_EXT, VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_DISABLED_EXT,
-        VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_DEVICE_DEFAULT_EXT, VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_DEVICE_DEFAULT_EXT};
+    VkPipelineRobustnessCreateInfoEXT robustness = {VK_STRUCTURE_TYPE_PIPELINE_ROBUSTNESS_CREATE_INFO_EXT,
+                                                    NULL,
+                                                    VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_DISABLED_EXT,
+                                                    VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_DISABLED_EXT,
+                                                    VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_DEVICE_DEFAULT_EXT,
+                                                    VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_DEVICE_DEFAULT_EXT};
     VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VKB_MAX_BUFFERS},
                                   {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VKB_MAX_BUFFERS}};
     VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
@@ -61,21 +64,21 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
     VkResult r;
     /* a Vulkan call that fails here is the device's error (-1), said in WHY: the caller records it, since pipelines
      * are built on several threads at once (precompile) and only the caller's thread owns the error record */
-#define PIPELINE_TRY(call)                                                                                   \
-    do {                                                                                                     \
-        if ((r = (call)) != VK_SUCCESS) {                                                                    \
-            snprintf(why, len, "%.*s: %s", (int)strcspn(#call, "("), #call, vkb_vk_result_text(r));          \
-            vkb_vk_pipeline_destroy(vk, out);                                                                \
-            return -1;                                                                                       \
-        }                                                                                                    \
+#define PIPELINE_TRY(call)                                                                                             \
+    do {                                                                                                               \
+        if ((r = (call)) != VK_SUCCESS) {                                                                              \
+            snprintf(why, len, "%.*s: %s", (int)strcspn(#call, "("), #call, vkb_vk_result_text(r));                    \
+            vkb_vk_pipeline_destroy(vk, out);                                                                          \
+            return -1;                                                                                                 \
+        }                                                                                                              \
     } while (0)
 
     memset(out, 0, sizeof *out);
-    if (!spv) {   /* a family's row that names a shader its list does not build: vkbench's own bug */
+    if (!spv) { /* a family's row that names a shader its list does not build: vkbench's own bug */
         snprintf(why, len, "no embedded shader named '%s' (add it to the family's shader list)", pass->kernel);
         return -1;
     }
-    if (!spv->bytes) {   /* listed, but its compiler was absent at build time (shaders/CMakeLists.txt) */
+    if (!spv->bytes) { /* listed, but its compiler was absent at build time (shaders/CMakeLists.txt) */
         snprintf(why, len, "needs %s and rebuild", spv->needs ? spv->needs : "a shader compiler it lacked");
         return 1;
     }
@@ -89,8 +92,8 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
     PIPELINE_TRY(vkCreateShaderModule(vk->device, &smci, NULL, &out->module));
 
     for (int i = 0; i < pass->nbind; i++) {
-        VkDescriptorType type = (uniform >> i) & 1u ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                                                    : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        VkDescriptorType type =
+            (uniform >> i) & 1u ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         binding[i] = (VkDescriptorSetLayoutBinding){(uint32_t)i, type, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
     }
     dslci.bindingCount = (uint32_t)pass->nbind;
@@ -116,7 +119,7 @@ int vkb_vk_pipeline_create(vkb_vk *vk, const vkb_pass *pass, unsigned uniform, v
     cpci.stage.pName = "main";
     cpci.stage.pSpecializationInfo = &si;
     cpci.layout = out->layout;
-    if (vk->robustness_off)   /* the device enabled pipelineRobustness (context.c): else the driver ignores it */
+    if (vk->robustness_off) /* the device enabled pipelineRobustness (context.c): else the driver ignores it */
         cpci.pNext = &robustness;
     if (vk->has_exec_props)
         cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;

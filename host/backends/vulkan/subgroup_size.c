@@ -6,7 +6,8 @@
 int vkb_vk_subgroup_size_require(vkb_vk *vk, uint32_t size, char *why, size_t len)
 {
     VkPhysicalDeviceProperties props;
-    VkPhysicalDeviceSubgroupSizeControlFeatures feat = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+    VkPhysicalDeviceSubgroupSizeControlFeatures feat = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
     VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &feat};
     VkPhysicalDeviceSubgroupSizeControlProperties sizes = {
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
@@ -36,7 +37,7 @@ int vkb_vk_subgroup_size_require(vkb_vk *vk, uint32_t size, char *why, size_t le
     }
     vk->required_subgroup_size = size;
     vk->max_workgroup_subgroups = sizes.maxComputeWorkgroupSubgroups;
-    vk->caps->subgroup_size = size;   /* what the families plan with: workgroup shapes, rounding depths */
+    vk->caps->subgroup_size = size; /* what the families plan with: workgroup shapes, rounding depths */
     return 0;
 }
 
@@ -47,13 +48,14 @@ int vkb_vk_subgroup_size_chain(const vkb_vk *vk, uint64_t invocations, VkPipelin
     if (!size)
         return 0;
     if (invocations > (uint64_t)size * vk->max_workgroup_subgroups) {
-        snprintf(why, len, "--subgroup-size %u: a workgroup of %llu invocations needs more than the device's %u "
-                 "subgroups (maxComputeWorkgroupSubgroups)", size, (unsigned long long)invocations,
-                 vk->max_workgroup_subgroups);
+        snprintf(why, len,
+                 "--subgroup-size %u: a workgroup of %llu invocations needs more than the device's %u "
+                 "subgroups (maxComputeWorkgroupSubgroups)",
+                 size, (unsigned long long)invocations, vk->max_workgroup_subgroups);
         return 1;
     }
     required->sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO;
-    required->pNext = (void *)stage->pNext;   /* the struct declares a non-const pNext */
+    required->pNext = (void *)stage->pNext; /* the struct declares a non-const pNext */
     required->requiredSubgroupSize = size;
     stage->pNext = required;
     return 0;

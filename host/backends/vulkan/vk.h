@@ -18,7 +18,7 @@ typedef struct vkb_vk {
     VkCommandPool pool;
     VkCommandBuffer cmd;
     VkFence fence;
-    VkFence never_fence;  /* VKB_FAULT_INJECT=stuck-fence or hang:I: a fence never submitted (tests) */
+    VkFence never_fence; /* VKB_FAULT_INJECT=stuck-fence or hang:I: a fence never submitted (tests) */
     /* up to two more queues, of a transfer-only family (UINT32_MAX: the device has none; a DMA engine each where
      * the driver maps queues to engines), for transfers beside the compute queue's (vkb_pass.queue 1 and 2):
      * how many the family gave, their pool and a fence each */
@@ -30,14 +30,14 @@ typedef struct vkb_vk {
     VkPhysicalDeviceMemoryProperties mem;
     double timestamp_period_ns;
     uint32_t timestamp_bits;
-    int has_exec_props;   /* VK_KHR_pipeline_executable_properties enabled */
+    int has_exec_props;    /* VK_KHR_pipeline_executable_properties enabled */
     VkPipelineCache cache; /* every pipeline of the run: one built ahead (precompile) is found, not rebuilt */
-    vkb_caps *caps;       /* the backend's caps (vkb_backend.caps): the one copy, completed by main from CUDA */
+    vkb_caps *caps;        /* the backend's caps (vkb_backend.caps): the one copy, completed by main from CUDA */
     uint32_t required_subgroup_size;  /* --subgroup-size (subgroup_size.c): every pipeline's; 0 = the device's */
     uint32_t max_workgroup_subgroups; /* maxComputeWorkgroupSubgroups, read with it */
     vkb_backend_error *error; /* the backend's first error (backend.h): every failure is recorded there, none exits */
-    double timeout_s;     /* VKB_DEVICE_TIMEOUT_S, read at creation */
-    int robustness_off;   /* --robustness disabled: the feature enabled (context.c), every pipeline without bounds
+    double timeout_s;         /* VKB_DEVICE_TIMEOUT_S, read at creation */
+    int robustness_off;       /* --robustness disabled: the feature enabled (context.c), every pipeline without bounds
                            * checks on its storage and uniform buffers (pipelines.c) */
 } vkb_vk;
 
@@ -48,10 +48,10 @@ const char *vkb_vk_result_text(VkResult r);
 int vkb_vk_ok(vkb_backend_error *e, VkResult r, const char *call, const char *file, int line);
 #define VKB_OK(vk, call) vkb_vk_ok((vk)->error, (call), #call, __FILE__, __LINE__)
 /* In a function that returns 0 done, -1 failed: return -1 when CALL fails (recorded in VK's error). */
-#define VKB_TRY(vk, call)            \
-    do {                             \
-        if (!VKB_OK(vk, call))       \
-            return -1;               \
+#define VKB_TRY(vk, call)                                                                                              \
+    do {                                                                                                               \
+        if (!VKB_OK(vk, call))                                                                                         \
+            return -1;                                                                                                 \
     } while (0)
 
 /* Context: create on the device chosen by SELECT (see backend.h), its caps written to CAPS (kept), its errors to
@@ -62,7 +62,7 @@ void vkb_vk_destroy(vkb_vk *vk);
 
 /* Record CMD with begin/end around FN(vk, user) and submit it, signalling FENCE; no wait. 0, or -1 failed. */
 int vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
-                   void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user);
+                  void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user);
 /* Wait for FENCE in slices of WAIT_SLICE_NS: a stop signal (signals.h) not answered within STOP_GRACE_NS
  * is recorded as a stop (128 + signal), a submission longer than VKB_DEVICE_TIMEOUT_S (default DEVICE_TIMEOUT_S)
  * as a hung device (5); 0 when it was signalled, else -1. */

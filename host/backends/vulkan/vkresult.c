@@ -6,6 +6,8 @@
 
 const char *vkb_vk_result_text(VkResult r)
 {
+    /* a table, one name per entry: kept as written */
+    /* clang-format off */
     switch (r) {
 #define R(x) case x: return #x;
     R(VK_SUCCESS) R(VK_NOT_READY) R(VK_TIMEOUT) R(VK_EVENT_SET) R(VK_EVENT_RESET) R(VK_INCOMPLETE)
@@ -19,6 +21,7 @@ const char *vkb_vk_result_text(VkResult r)
 #undef R
     default: return "unknown VkResult";
     }
+    /* clang-format on */
 }
 
 int vkb_vk_ok(vkb_backend_error *e, VkResult r, const char *call, const char *file, int line)

@@ -13,14 +13,14 @@
 
 #define LOCAL 256u
 #define ELEMENT_BYTES (CACHE_CHASE_STRIDE * 4u)
-#define CHASE_HOPS 8192u       /* a DRAM chase of ~0.35 us a load: 3 ms a run, a launch's cost a thousandth */
+#define CHASE_HOPS 8192u /* a DRAM chase of ~0.35 us a load: 3 ms a run, a launch's cost a thousandth */
 /* what one run of cache.read reads at least: 13 us from an H100's L2, where a dispatch costs 2 us; a CPU
  * implementation reads 1-10 GB/s, and the default suite runs it once or twice */
 #define READ_BYTES_GPU (256ull << 20)
 #define READ_BYTES_CPU (16ull << 20)
-#define READ_GROUPS 1024u      /* 256 Ki invocations: an H100's 132 SMs hold 270 Ki */
+#define READ_GROUPS 1024u /* 256 Ki invocations: an H100's 132 SMs hold 270 Ki */
 #define READ_THREADS ((uint64_t)READ_GROUPS * LOCAL)
-#define SWEEP_FIRST 1024ll     /* footprints from 1 KiB, two a power of two (x1, x1.5) */
+#define SWEEP_FIRST 1024ll           /* footprints from 1 KiB, two a power of two (x1, x1.5) */
 #define SWEEP_LAST_GPU (512ll << 20) /* where nothing says how large the last-level cache is */
 #define SWEEP_LAST_CPU (64ll << 20)
 
@@ -63,8 +63,8 @@ static int battery(vkb_shape *out, int max)
 
 typedef struct cache_case {
     uint64_t bytes;
-    uint32_t *src;      /* the footprint: the chase's links, or the words read */
-    uint32_t *out;      /* the chase's final index, or the read's partial sums */
+    uint32_t *src; /* the footprint: the chase's links, or the words read */
+    uint32_t *out; /* the chase's final index, or the read's partial sums */
 } cache_case;
 
 /* Whether BYTES is a footprint the kernels take: VKB_PLAN_OK, VKB_PLAN_BAD_REQUEST (not whole elements, fewer
@@ -72,11 +72,15 @@ typedef struct cache_case {
 static int footprint_check(uint64_t bytes, char *why, size_t len)
 {
     if (bytes % ELEMENT_BYTES != 0 || bytes < 2 * ELEMENT_BYTES)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "n=%llu bytes: a footprint is whole 64-byte elements, "
-                             "at least 2 of them", (unsigned long long)bytes);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "n=%llu bytes: a footprint is whole 64-byte elements, "
+                             "at least 2 of them",
+                             (unsigned long long)bytes);
     if (bytes / 4 > UINT32_MAX)
-        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu bytes: past the kernels' 32-bit index (at most "
-                             "2^32 - 1 words, 16 GiB); try a smaller size", (unsigned long long)bytes);
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE,
+                             "n=%llu bytes: past the kernels' 32-bit index (at most "
+                             "2^32 - 1 words, 16 GiB); try a smaller size",
+                             (unsigned long long)bytes);
     return VKB_PLAN_OK;
 }
 
@@ -109,9 +113,9 @@ static void *chase_create(const vkb_shape *s, uint64_t seed, char *why, size_t l
         perm[i] = perm[j];
         perm[j] = t;
     }
-    for (uint64_t w = 0; w < bytes / 4; w++)   /* the words no hop reads: seeded noise, not zeros */
+    for (uint64_t w = 0; w < bytes / 4; w++) /* the words no hop reads: seeded noise, not zeros */
         c->src[w] = (uint32_t)vkb_rng_u64(&rng);
-    for (uint64_t e = 0; e < n; e++)   /* element e links to element perm[e]: one cycle (Sattolo) */
+    for (uint64_t e = 0; e < n; e++) /* element e links to element perm[e]: one cycle (Sattolo) */
         c->src[e * CACHE_CHASE_STRIDE] = perm[e] * CACHE_CHASE_STRIDE;
     free(perm);
     return c;
@@ -157,8 +161,8 @@ static int chase_plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *
     push.words = (uint32_t)(bytes / 4);
     (void)caps;
     push.hops = CHASE_HOPS;
-    p->check_depth = push.hops;   /* the hops the check walks */
-    if (vkb_fault("chase-skip"))  /* a chase one hop short (tests) */
+    p->check_depth = push.hops;  /* the hops the check walks */
+    if (vkb_fault("chase-skip")) /* a chase one hop short (tests) */
         push.hops--;
     b[0] = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c ? c->src : NULL);
     b[1] = vkb_plan_buffer_add(p, 4, VKB_BUF_OUTPUT, c ? c->out : NULL);
@@ -179,8 +183,7 @@ static cache_read_push read_push(uint64_t bytes, const vkb_caps *caps)
     return push;
 }
 
-static int read_plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why,
-                     size_t len)
+static int read_plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
 {
     cache_case *c = vc->data;
     uint64_t bytes = (uint64_t)vc->shape.d[0];
@@ -197,8 +200,8 @@ static int read_plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *c
     pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
     vkb_pass_bind(pass, 2, b);
     vkb_pass_push(pass, &push, sizeof push);
-    p->check_depth = READ_THREADS * push.loads;   /* the loads, for the check's count of each vec4's reads */
-    p->work = (double)p->check_depth * 16;         /* bytes read */
+    p->check_depth = READ_THREADS * push.loads; /* the loads, for the check's count of each vec4's reads */
+    p->work = (double)p->check_depth * 16;      /* bytes read */
     return VKB_PLAN_OK;
 }
 
@@ -206,14 +209,14 @@ static double chase_work(const vkb_variant *v, const vkb_case *c)
 {
     (void)v;
     (void)c;
-    return CHASE_HOPS;   /* dependent loads */
+    return CHASE_HOPS; /* dependent loads */
 }
 
 static double read_work(const vkb_variant *v, const vkb_case *c)
 {
     (void)v;
     (void)c;
-    return 0;   /* the plan's (vkb_plan.work): how much a run reads depends on the device */
+    return 0; /* the plan's (vkb_plan.work): how much a run reads depends on the device */
 }
 
 static void chase_check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
@@ -251,15 +254,43 @@ static void read_check(const vkb_variant *v, const vkb_case *vc, const vkb_plan 
 }
 
 const vkb_family vkb_family_cache_chase = {
-    "cache.chase", "pointer chase over a footprint: latency of each cache level and of DRAM", {"n"}, 1,
-    "ns/load", chase_variants, (int)VKB_COUNT(chase_variants),
-    default_shapes, battery, chase_create, free, chase_plan, chase_work, chase_check, NULL, NULL, 1,
+    "cache.chase",
+    "pointer chase over a footprint: latency of each cache level and of DRAM",
+    {"n"},
+    1,
+    "ns/load",
+    chase_variants,
+    (int)VKB_COUNT(chase_variants),
+    default_shapes,
+    battery,
+    chase_create,
+    free,
+    chase_plan,
+    chase_work,
+    chase_check,
+    NULL,
+    NULL,
+    1,
     .units = {"bytes"},
 };
 
 const vkb_family vkb_family_cache_read = {
-    "cache.read", "read bandwidth over a footprint: the knee is the last-level cache", {"n"}, 1, "GB/s",
-    read_variants, (int)VKB_COUNT(read_variants),
-    default_shapes, battery, read_create, free, read_plan, read_work, read_check, NULL, NULL, 0,
+    "cache.read",
+    "read bandwidth over a footprint: the knee is the last-level cache",
+    {"n"},
+    1,
+    "GB/s",
+    read_variants,
+    (int)VKB_COUNT(read_variants),
+    default_shapes,
+    battery,
+    read_create,
+    free,
+    read_plan,
+    read_work,
+    read_check,
+    NULL,
+    NULL,
+    0,
     .units = {"bytes"},
 };

@@ -2,7 +2,8 @@
 #include "kernels.h"
 #include "cache/rows.h"
 
-namespace {
+namespace
+{
 
 /* plain loads, as the shader's: no __restrict__ or __ldg that would route the chase through another path */
 __global__ void cache_chase(const unsigned *next, unsigned *at, cache_chase_push pc)
@@ -40,7 +41,5 @@ __global__ void cache_read(const uint4 *src, unsigned *partial, cache_read_push 
 #define LAUNCH_cache_read vkb_launch_push<uint4, unsigned, cache_read_push, cache_read>
 #define CUDA_ROW(name, shader, note) {#shader, 0, {}, LAUNCH_##shader},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_cache[] = {
-    CACHE_CHASE_ROWS(CUDA_ROW)
-    CACHE_READ_ROWS(CUDA_ROW)
-    {nullptr, 0, {}, nullptr},
+    CACHE_CHASE_ROWS(CUDA_ROW) CACHE_READ_ROWS(CUDA_ROW){nullptr, 0, {}, nullptr},
 };

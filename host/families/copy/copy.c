@@ -13,7 +13,14 @@ typedef struct copy_case {
 
 static const vkb_variant variants[] = {
     /* name       kernel       local      spec  nspec param needs flags  note */
-    {"vec4", "mem_width", {256, 1, 1}, {4}, 1, 0, 0, VKB_VAR_SHADER_COPY,
+    {"vec4",
+     "mem_width",
+     {256, 1, 1},
+     {4},
+     1,
+     0,
+     0,
+     VKB_VAR_SHADER_COPY,
      "16-byte loads and stores, one vec4 per thread, grid-stride past the workgroup-count limit (memory.width's "
      "kernel at WORDS=4)"},
     VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device: with stream_copy, the ceiling"),
@@ -72,11 +79,15 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     vkb_pass *pass;
     int b[2];
     if (n > UINT32_MAX)
-        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu: at most 2^32 - 1 floats (the kernel indexes "
-                             "with 32 bits); try a smaller size", (unsigned long long)n);
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE,
+                             "n=%llu: at most 2^32 - 1 floats (the kernel indexes "
+                             "with 32 bits); try a smaller size",
+                             (unsigned long long)n);
     if (v->spec[0] != 4)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "WORDS=%u: copy/vec4 copies vec4s (WORDS=4); "
-                             "memory.width sweeps the width", v->spec[0]);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "WORDS=%u: copy/vec4 copies vec4s (WORDS=4); "
+                             "memory.width sweeps the width",
+                             v->spec[0]);
     b[0] = vkb_plan_buffer_add(p, n * sizeof(float), VKB_BUF_INPUT, c ? c->src : NULL);
     b[1] = vkb_plan_buffer_add(p, n * sizeof(float), VKB_BUF_OUTPUT, c ? c->dst : NULL);
     groups[0] = vkb_groups_for((n + 3) / 4, v->local[0], caps->max_group_count[0]);
@@ -116,6 +127,21 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 }
 
 const vkb_family vkb_family_copy = {
-    "copy", "buffer copy, the bandwidth reference", {"n"}, 1, "GB/s", variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, free, plan, work, check, NULL, copy_io, .units = {"4-byte words"},
+    "copy",
+    "buffer copy, the bandwidth reference",
+    {"n"},
+    1,
+    "GB/s",
+    variants,
+    (int)VKB_COUNT(variants),
+    default_shapes,
+    battery,
+    case_create,
+    free,
+    plan,
+    work,
+    check,
+    NULL,
+    copy_io,
+    .units = {"4-byte words"},
 };

@@ -12,14 +12,22 @@
 
 enum { LAT_SUBMIT, LAT_SUBMIT_SPIN, LAT_BARRIER, LAT_NO_BARRIER, LAT_TIMESTAMP };
 
-#define ROW(name, shader, param, flags, note) \
+#define ROW(name, shader, param, flags, note)                                                                          \
     {#name, #shader, {1, 1, 1}, {0}, 0, param, 0, (flags) | VKB_VAR_NONDETERMINISTIC, note, NULL},
 /* NONDETERMINISTIC: the counter goes on counting from run to run, so no two runs leave the same word */
 static const vkb_variant variants[] = {
-    LATENCY_ROWS(ROW)
-    {"timestamp", NULL, {1, 1, 1}, {0}, 0, LAT_TIMESTAMP, 0, 0,
-     "--n timestamps written back to back (vkCmdWriteTimestamp; CUDA: cudaEventRecord) between the timing pair: "
-     "one timestamp's own cost (the period of the device's timestamps: `vkbench devices`)", NULL},
+    LATENCY_ROWS(ROW){
+        "timestamp",
+        NULL,
+        {1, 1, 1},
+        {0},
+        0,
+        LAT_TIMESTAMP,
+        0,
+        0,
+        "--n timestamps written back to back (vkCmdWriteTimestamp; CUDA: cudaEventRecord) between the timing pair: "
+        "one timestamp's own cost (the period of the device's timestamps: `vkbench devices`)",
+        NULL},
 };
 
 static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
@@ -43,7 +51,7 @@ static int battery(vkb_shape *out, int max)
 }
 
 typedef struct latency_case {
-    uint32_t counter;   /* the read-back of the counter */
+    uint32_t counter; /* the read-back of the counter */
 } latency_case;
 
 static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t len)
@@ -105,7 +113,7 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     (void)p;
     if (v->param == LAT_TIMESTAMP) {
         vkb_check_init(res, "none: timestamps write only their queries");
-        res->pass = 1;   /* nothing of theirs to read back: the timer's own checks (timing.c) judge them */
+        res->pass = 1; /* nothing of theirs to read back: the timer's own checks (timing.c) judge them */
         return;
     }
     vkb_check_init(res, "exact: the counter rose by one per dispatch");
@@ -114,7 +122,22 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 }
 
 const vkb_family vkb_family_latency = {
-    "latency", "what a dispatch costs: submit to fence, per dispatch back to back, a timestamp",
-    {"n"}, 1, "us", variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, free, plan, work, check, NULL, NULL, 1e3, .units = {"dispatches"},
+    "latency",
+    "what a dispatch costs: submit to fence, per dispatch back to back, a timestamp",
+    {"n"},
+    1,
+    "us",
+    variants,
+    (int)VKB_COUNT(variants),
+    default_shapes,
+    battery,
+    case_create,
+    free,
+    plan,
+    work,
+    check,
+    NULL,
+    NULL,
+    1e3,
+    .units = {"dispatches"},
 };

@@ -2,7 +2,8 @@
 #include "kernels.h"
 #include "latency/rows.h"
 
-namespace {
+namespace
+{
 
 __global__ void latency_count(unsigned *count)
 {
@@ -20,6 +21,5 @@ cudaError_t launch_latency_count(const vkb_pass *p, void *const *a, cudaStream_t
 
 #define CUDA_ROW(name, shader, param, flags, note) {#shader, 0, {}, launch_##shader},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_latency[] = {
-    LATENCY_ROWS(CUDA_ROW)
-    {nullptr, 0, {}, nullptr},
+    LATENCY_ROWS(CUDA_ROW){nullptr, 0, {}, nullptr},
 };

@@ -28,11 +28,11 @@ enum {
 
 typedef struct mm_case {
     int64_t m, n, k;
-    float *a, *b, *c;          /* fp32 inputs; the output of whichever variant ran last */
-    uint16_t *a16, *b16;       /* fp16 bits of the same inputs, rounded to nearest even */
-    uint16_t *abf, *bbf;       /* bf16 bits of the same inputs, rounded to nearest even (the bf16 rows) */
-    uint16_t *c16;             /* the fp16 C of the fp16-accumulate rows (matmul_tc.h) */
-    int acc16_group;           /* products the last planned device sums per fp16 rounding (its plan sets it) */
+    float *a, *b, *c;    /* fp32 inputs; the output of whichever variant ran last */
+    uint16_t *a16, *b16; /* fp16 bits of the same inputs, rounded to nearest even */
+    uint16_t *abf, *bbf; /* bf16 bits of the same inputs, rounded to nearest even (the bf16 rows) */
+    uint16_t *c16;       /* the fp16 C of the fp16-accumulate rows (matmul_tc.h) */
+    int acc16_group;     /* products the last planned device sums per fp16 rounding (its plan sets it) */
     /* made by the first check that needs them, shared by every variant and backend of the case: the fp16
      * inputs as floats, and what the large-product check needs from A and B (fp32 and fp16 inputs) */
     float *a16f, *b16f, *abff, *bbff;
@@ -46,23 +46,60 @@ typedef struct mm_case {
 #define FALLBACK_cublas_hgemm "matmul/tc_peak"
 #define FALLBACK_cublas_hgemm_acc16 "matmul/tc_peak_acc16"
 #define FALLBACK_OF(ceiling) FALLBACK_##ceiling
-#define HOST_ROW(name, shader, lx, ly, nspec, spec, param, needs, note, ceiling) \
-    {#name, #shader, MATMUL_WORKGROUP(shader, lx, ly, spec), {SPEC_LIST spec}, nspec, param, needs, 0, note, #ceiling, \
+#define HOST_ROW(name, shader, lx, ly, nspec, spec, param, needs, note, ceiling)                                       \
+    {#name,                                                                                                            \
+     #shader,                                                                                                          \
+     MATMUL_WORKGROUP(shader, lx, ly, spec),                                                                           \
+     {SPEC_LIST spec},                                                                                                 \
+     nspec,                                                                                                            \
+     param,                                                                                                            \
+     needs,                                                                                                            \
+     0,                                                                                                                \
+     note,                                                                                                             \
+     #ceiling,                                                                                                         \
      FALLBACK_OF(ceiling)},
 /* The tensor-core rows of host/families/matmul/rows_tc.h (issue 17). */
 #define TC_SPEC_LIST(...) __VA_ARGS__
 /* LX 0: the plan decides the workgroup (stored as 1 until then) */
-#define TC_HOST_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling) \
-    {#name, #shader, {(lx) ? (lx) : 1, 1, 1}, {TC_SPEC_LIST spec}, nspec, param, needs, flags, note, ceiling, \
-     (param) & MM_TC_ACC16 ? "matmul/tc_peak_acc16" : "matmul/tc_peak"},
+#define TC_HOST_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling)                                 \
+    {#name,                                                                                                            \
+     #shader,                                                                                                          \
+     {(lx) ? (lx) : 1, 1, 1},                                                                                          \
+     {TC_SPEC_LIST spec},                                                                                              \
+     nspec,                                                                                                            \
+     param,                                                                                                            \
+     needs,                                                                                                            \
+     flags,                                                                                                            \
+     note,                                                                                                             \
+     ceiling,                                                                                                          \
+     (param)&MM_TC_ACC16 ? "matmul/tc_peak_acc16" : "matmul/tc_peak"},
 static const vkb_variant variants[] = {
-    MATMUL_ROWS(HOST_ROW)
-    MATMUL_TC_ROWS(TC_HOST_ROW)
-    {"cublas_sgemm", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
-     "cublasSgemm, CUBLAS_PEDANTIC_MATH (no TF32): the fp32 ceiling"},
-    {"cublas_hgemm", NULL, {1, 1, 1}, {0}, 0, MM_F16, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
+    MATMUL_ROWS(HOST_ROW) MATMUL_TC_ROWS(TC_HOST_ROW){"cublas_sgemm",
+                                                      NULL,
+                                                      {1, 1, 1},
+                                                      {0},
+                                                      0,
+                                                      0,
+                                                      0,
+                                                      VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
+                                                      "cublasSgemm, CUBLAS_PEDANTIC_MATH (no TF32): the fp32 ceiling"},
+    {"cublas_hgemm",
+     NULL,
+     {1, 1, 1},
+     {0},
+     0,
+     MM_F16,
+     0,
+     VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
      "cublasGemmEx fp16 x fp16 -> fp32, compute 32F: the ceiling of coopmat_f16"},
-    {"cublas_hgemm_acc16", NULL, {1, 1, 1}, {0}, 0, MM_F16 | MM_TC_ACC16, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
+    {"cublas_hgemm_acc16",
+     NULL,
+     {1, 1, 1},
+     {0},
+     0,
+     MM_F16 | MM_TC_ACC16,
+     0,
+     VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
      "cublasGemmEx fp16 x fp16 -> fp16, compute 16F: the ceiling of the fp16-accumulate rows"},
 };
 
@@ -82,8 +119,8 @@ static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
 static int battery(vkb_shape *out, int max)
 {
     /* 1x1x1, a row, a column, K = 1, no dimension a multiple of any tile, tall and skinny, K > tiles */
-    static const int64_t s[][3] = {{1, 1, 1}, {1, 33, 17}, {33, 1, 5}, {65, 63, 1}, {127, 129, 67},
-                                   {200, 40, 300}, {40, 260, 9}, {132, 136, 36}};
+    static const int64_t s[][3] = {{1, 1, 1},      {1, 33, 17},    {33, 1, 5},   {65, 63, 1},
+                                   {127, 129, 67}, {200, 40, 300}, {40, 260, 9}, {132, 136, 36}};
     int count = 0;
     for (size_t i = 0; i < VKB_COUNT(s) && count < max; i++)
         out[count++] = (vkb_shape){{s[i][0], s[i][1], s[i][2]}};
@@ -173,8 +210,8 @@ static void case_destroy(void *data)
 /* Shared memory of the matmul_block configuration S (BM BN BK WM WN TM TN OPT), in bytes (UINT32_MAX past it). */
 static uint32_t block_shared(const uint32_t *s)
 {
-    uint64_t b = ((s[7] & MATMUL_OPT_DB) ? 2u : 1u) * ((uint64_t)s[2] * (s[0] + ((s[7] & MATMUL_OPT_AT) ? 4ull : 0ull)) +
-                                                   (uint64_t)s[2] * s[1]) * 4u;
+    uint64_t b = ((s[7] & MATMUL_OPT_DB) ? 2u : 1u) *
+                 ((uint64_t)s[2] * (s[0] + ((s[7] & MATMUL_OPT_AT) ? 4ull : 0ull)) + (uint64_t)s[2] * s[1]) * 4u;
     return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
 }
 
@@ -192,15 +229,18 @@ static int warptile_check(const uint32_t *s, uint32_t *nt, char *why, size_t len
 {
     uint32_t bm = s[0], bn = s[1], bk = s[2], wm = s[3], wn = s[4], tm = s[5], tn = s[6];
     uint64_t warps;
-    if (!bm || !bn || !bk || !wm || !wn || !tm || !tn || bm % wm || bn % wn || wm % tm || wn % tn || tm % 4 ||
-        tn % 4 || bk % 4)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "BM=%u BN=%u BK=%u WM=%u WN=%u TM=%u TN=%u: each at "
+    if (!bm || !bn || !bk || !wm || !wn || !tm || !tn || bm % wm || bn % wn || wm % tm || wn % tn || tm % 4 || tn % 4 ||
+        bk % 4)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "BM=%u BN=%u BK=%u WM=%u WN=%u TM=%u TN=%u: each at "
                              "least 1, WM dividing BM, WN dividing BN, TM dividing WM, TN dividing WN, TM, TN and BK "
-                             "multiples of 4", bm, bn, bk, wm, wn, tm, tn);
+                             "multiples of 4",
+                             bm, bn, bk, wm, wn, tm, tn);
     if ((uint64_t)(wm / tm) * (wn / tn) != MATMUL_WARP)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%u warp tile of %ux%u per invocation is %u x %u "
-                             "invocations: matmul_warptile's warp is %u (WM/TM x WN/TN)", wm, wn, tm, tn, wm / tm,
-                             wn / tn, MATMUL_WARP);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "a %ux%u warp tile of %ux%u per invocation is %u x %u "
+                             "invocations: matmul_warptile's warp is %u (WM/TM x WN/TN)",
+                             wm, wn, tm, tn, wm / tm, wn / tn, MATMUL_WARP);
     warps = (uint64_t)(bm / wm) * (bn / wn);
     *nt = warps * MATMUL_WARP > UINT32_MAX ? UINT32_MAX : (uint32_t)(warps * MATMUL_WARP);
     return VKB_PLAN_OK;
@@ -216,19 +256,22 @@ enum { WT_FIXED = 7, WT_DIMS = 8, WT_INTERIOR = 11 };
 static int warptile_fixed(uint32_t *s, int *nspec, uint64_t m, uint64_t n, uint64_t k, char *why, size_t len)
 {
     const uint64_t dims[3] = {m, n, k};
-    uint32_t fixed = *nspec > WT_FIXED ? s[WT_FIXED] : 0;   /* a constant past NSPEC is the shader's default */
+    uint32_t fixed = *nspec > WT_FIXED ? s[WT_FIXED] : 0; /* a constant past NSPEC is the shader's default */
     if (fixed > 1)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "FIXED=%u: 0 (M, N, K from push constants) or 1 (M, N, "
-                             "K constants of a pipeline built per shape)", fixed);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "FIXED=%u: 0 (M, N, K from push constants) or 1 (M, N, "
+                             "K constants of a pipeline built per shape)",
+                             fixed);
     for (int d = 0; d < 3; d++)
         if (*nspec > WT_DIMS + d && s[WT_DIMS + d] && s[WT_DIMS + d] != dims[d])
-            return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "FIXED_%c=%u: the plan sets FIXED_M, FIXED_N, "
-                                 "FIXED_K from the shape (%c = %llu here); leave them out of --spec", "MNK"[d],
-                                 s[WT_DIMS + d], "mnk"[d], (unsigned long long)dims[d]);
+            return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                                 "FIXED_%c=%u: the plan sets FIXED_M, FIXED_N, "
+                                 "FIXED_K from the shape (%c = %llu here); leave them out of --spec",
+                                 "MNK"[d], s[WT_DIMS + d], "mnk"[d], (unsigned long long)dims[d]);
     if (fixed) {
         for (int d = 0; d < 3; d++)
-            s[WT_DIMS + d] = (uint32_t)dims[d];   /* each below 2^32: plan() refused larger products first */
-        if (*nspec < WT_DIMS + 3)   /* a longer row (INTERIOR) keeps its tail */
+            s[WT_DIMS + d] = (uint32_t)dims[d]; /* each below 2^32: plan() refused larger products first */
+        if (*nspec < WT_DIMS + 3)               /* a longer row (INTERIOR) keeps its tail */
             *nspec = WT_DIMS + 3;
     }
     return VKB_PLAN_OK;
@@ -238,8 +281,8 @@ static int warptile_fixed(uint32_t *s, int *nspec, uint64_t m, uint64_t n, uint6
  * tiles and a 16x16 fp32 staging tile per subgroup. */
 static uint32_t coopmat_shared(const uint32_t *s, uint32_t nsub)
 {
-    uint64_t b = 2u * ((uint64_t)s[0] * (s[2] / 8u + 1u) + (uint64_t)s[2] * (s[1] / 8u + 1u)) * 16u +
-                 (uint64_t)nsub * 256u * 4u;
+    uint64_t b =
+        2u * ((uint64_t)s[0] * (s[2] / 8u + 1u) + (uint64_t)s[2] * (s[1] / 8u + 1u)) * 16u + (uint64_t)nsub * 256u * 4u;
     return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
 }
 
@@ -249,24 +292,29 @@ static int block_check(const uint32_t *s, uint32_t nt, char *why, size_t len)
 {
     uint32_t bm = s[0], bn = s[1], bk = s[2], wm = s[3], wn = s[4], tm = s[5], tn = s[6], opt = s[7];
     uint32_t nwarps, ws, lr;
-    if (!bm || !bn || !bk || !wm || !wn || !tm || !tn || bm % wm || bn % wn || wm % tm || bm % 4 || bn % 4 ||
-        bk % 4 || opt > 7)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "BM=%u BN=%u BK=%u WM=%u WN=%u TM=%u TN=%u OPT=%u: each "
+    if (!bm || !bn || !bk || !wm || !wn || !tm || !tn || bm % wm || bn % wn || wm % tm || bm % 4 || bn % 4 || bk % 4 ||
+        opt > 7)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "BM=%u BN=%u BK=%u WM=%u WN=%u TM=%u TN=%u OPT=%u: each "
                              "at least 1, BM, BN, BK multiples of 4, WM dividing BM, WN dividing BN, TM dividing WM, "
-                             "OPT bits 0-2", bm, bn, bk, wm, wn, tm, tn, opt);
+                             "OPT bits 0-2",
+                             bm, bn, bk, wm, wn, tm, tn, opt);
     nwarps = (bm / wm) * (bn / wn);
     ws = nt / nwarps;
     lr = wm / tm;
     if (nt % nwarps || ws % lr || wn % (ws / lr * tn))
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "%u invocations do not tile %u warp tiles of %ux%u with "
-                             "%ux%u per invocation", nt, nwarps, wm, wn, tm, tn);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "%u invocations do not tile %u warp tiles of %ux%u with "
+                             "%ux%u per invocation",
+                             nt, nwarps, wm, wn, tm, tn);
     if ((opt & MATMUL_OPT_WIDE) && (tn % 4 || ((opt & MATMUL_OPT_AT) && tm % 4)))
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "vec4 accesses need TN (and TM with a transposed A) "
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "vec4 accesses need TN (and TM with a transposed A) "
                              "a multiple of 4");
     return VKB_PLAN_OK;
 }
 
-extern const vkb_family vkb_family_matmul;   /* the family's own table, defined at the end */
+extern const vkb_family vkb_family_matmul; /* the family's own table, defined at the end */
 
 static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why, size_t len)
 {
@@ -284,14 +332,15 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     vkb_pass *pass;
 
     if (vkb_mul_sat(m, k) > UINT32_MAX || vkb_mul_sat(k, n) > UINT32_MAX || vkb_mul_sat(m, n) > UINT32_MAX)
-        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "%llux%llux%llu: the kernels index with 32 bits, so M*K, "
-                             "K*N and M*N each stay below 2^32; try a smaller size", (unsigned long long)m,
-                             (unsigned long long)n, (unsigned long long)k);
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE,
+                             "%llux%llux%llu: the kernels index with 32 bits, so M*K, "
+                             "K*N and M*N each stay below 2^32; try a smaller size",
+                             (unsigned long long)m, (unsigned long long)n, (unsigned long long)k);
     bufs[0] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(m * k), f16 || bf16 ? 2 : 4), VKB_BUF_INPUT, a_in);
     bufs[1] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(k * n), f16 || bf16 ? 2 : 4), VKB_BUF_INPUT, b_in);
     /* C exactly M*N floats: the guard band begins where C ends, so a store past row M-1 or column N-1 is
      * seen (the backends still bind a 16-byte multiple for vec4 views) */
-    if (v->param & MM_TC_ACC16)   /* an fp16 C (its last word padded) */
+    if (v->param & MM_TC_ACC16) /* an fp16 C (its last word padded) */
         bufs[2] = vkb_plan_buffer_add(p, ((uint64_t)m * n * 2 + 3) / 4 * 4, VKB_BUF_OUTPUT, c ? c->c16 : NULL);
     else
         bufs[2] = vkb_plan_buffer_add(p, (uint64_t)m * n * 4, VKB_BUF_OUTPUT, c ? c->c : NULL);
@@ -304,17 +353,21 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             tile_n = local[0];
         } else if (strcmp(v->kernel, "matmul_tiled") == 0) {
             if (spec[0] == 0 || local[0] != spec[0] || local[1] != spec[0] || local[2] != 1)
-                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "TILE=%u with a %ux%ux%u workgroup: "
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                                     "TILE=%u with a %ux%ux%u workgroup: "
                                      "matmul_tiled's workgroup is TILE x TILE (set 0=%u,1=%u with TILE), TILE at "
-                                     "least 1", spec[0], local[0], local[1], local[2], spec[0], spec[0]);
+                                     "least 1",
+                                     spec[0], local[0], local[1], local[2], spec[0], spec[0]);
             shared = spec[0] > 1u << 14 ? UINT32_MAX : 2u * spec[0] * spec[0] * 4u;
             tile_m = tile_n = spec[0];
         } else if (strcmp(v->kernel, "matmul_block") == 0 || strcmp(v->kernel, "matmul_block_unrolled") == 0) {
             if ((v->param & MM_WM_SUBGROUP) && spec[3] == 0) /* unless --spec set WM */
                 spec[3] = 2u * caps->subgroup_size;
             if (local[1] != 1 || local[2] != 1)
-                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: matmul_block's is "
-                                     "1-D (0=)", local[0], local[1], local[2]);
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                                     "a %ux%ux%u workgroup: matmul_block's is "
+                                     "1-D (0=)",
+                                     local[0], local[1], local[2]);
             if ((code = block_check(spec, local[0], why, len)) != VKB_PLAN_OK)
                 return code;
             /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
@@ -325,26 +378,30 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             tile_n = spec[1];
         } else if (strcmp(v->kernel, "matmul_warptile") == 0 || strcmp(v->kernel, "matmul_warptile_named") == 0) {
             /* the workgroup follows from the constants; a --spec 0= that says otherwise is refused */
-            const vkb_variant *row = vkb_variant_find(&vkb_family_matmul, v->name);   /* as declared */
+            const vkb_variant *row = vkb_variant_find(&vkb_family_matmul, v->name); /* as declared */
             uint32_t nt = 0, interior;
             if ((code = warptile_check(spec, &nt, why, len)) != VKB_PLAN_OK)
                 return code;
             if (strcmp(v->kernel, "matmul_warptile_named") == 0 && (spec[5] != 8 || spec[6] != 8))
-                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "TM=%u TN=%u: matmul_warptile_named names "
-                                     "8x8 accumulators per invocation (TM=8, TN=8)", spec[5], spec[6]);
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                                     "TM=%u TN=%u: matmul_warptile_named names "
+                                     "8x8 accumulators per invocation (TM=8, TN=8)",
+                                     spec[5], spec[6]);
             if (local[1] != 1 || local[2] != 1 || (row && local[0] != row->local[0] && local[0] != nt))
-                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: %s's is "
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                                     "a %ux%ux%u workgroup: %s's is "
                                      "%u x its %u warp tiles = %ux1x1, set by BM, BN, WM, WN (leave 0=, 1=, 2= "
-                                     "out)", local[0], local[1], local[2], v->kernel, MATMUL_WARP, nt / MATMUL_WARP,
-                                     nt);
+                                     "out)",
+                                     local[0], local[1], local[2], v->kernel, MATMUL_WARP, nt / MATMUL_WARP, nt);
             if ((code = warptile_fixed(spec, &nspec, m, n, k, why, len)) != VKB_PLAN_OK)
                 return code;
             /* INTERIOR is read by matmul_warptile's main alone: refused where it would change nothing */
             interior = nspec > WT_INTERIOR ? spec[WT_INTERIOR] : 0;
             if (interior > 1 || (interior && strcmp(v->kernel, "matmul_warptile_named") == 0))
-                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "INTERIOR=%u: 0 (every block guarded) or 1 "
-                                     "(blocks inside M x N unguarded), in matmul_warptile's rows (not %s)", interior,
-                                     v->kernel);
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                                     "INTERIOR=%u: 0 (every block guarded) or 1 "
+                                     "(blocks inside M x N unguarded), in matmul_warptile's rows (not %s)",
+                                     interior, v->kernel);
             local[0] = nt;
             /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
             while (warptile_shared(spec) > caps->max_shared_bytes && spec[2] % 8 == 0)
@@ -362,14 +419,17 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                 ((mm_case *)vc->data)->acc16_group = caps->vendor_id == 0x10DE ? 16 : 1;
         } else { /* matmul_coopmat(_h): one subgroup per WM x WN sub-block */
             uint32_t nsub;
-            if (!spec[0] || !spec[1] || !spec[2] || !spec[3] || !spec[4] || spec[0] % spec[3] ||
-                spec[1] % spec[4] || spec[3] % 16 || spec[4] % 16 || spec[2] % 16)
-                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "BM=%u BN=%u BK=%u WM=%u WN=%u: multiples "
-                                     "of the 16x16x16 fragments, WM dividing BM and WN dividing BN", spec[0], spec[1],
-                                     spec[2], spec[3], spec[4]);
-            if (spec[3] > 64 || spec[4] > 64)   /* the shader names at most 4 x 4 fragments */
-                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "subgroup tile %ux%u: at most 64x64 (4 x 4 "
-                                     "fragments)", spec[3], spec[4]);
+            if (!spec[0] || !spec[1] || !spec[2] || !spec[3] || !spec[4] || spec[0] % spec[3] || spec[1] % spec[4] ||
+                spec[3] % 16 || spec[4] % 16 || spec[2] % 16)
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                                     "BM=%u BN=%u BK=%u WM=%u WN=%u: multiples "
+                                     "of the 16x16x16 fragments, WM dividing BM and WN dividing BN",
+                                     spec[0], spec[1], spec[2], spec[3], spec[4]);
+            if (spec[3] > 64 || spec[4] > 64) /* the shader names at most 4 x 4 fragments */
+                return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                                     "subgroup tile %ux%u: at most 64x64 (4 x 4 "
+                                     "fragments)",
+                                     spec[3], spec[4]);
             nsub = (spec[0] / spec[3]) * (spec[1] / spec[4]);
             /* a shallower k-step where the device's shared memory is short (lavapipe: 32 KiB) */
             while ((shared = coopmat_shared(spec, nsub)) > caps->max_shared_bytes && spec[2] % 32 == 0)
@@ -451,7 +511,7 @@ static void full_rows(void *ctx, vkb_check_part *part, int64_t t)
 
 static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
 {
-    mm_case *c = vc->data;   /* the check fills the case's caches (the inputs stay as they are) */
+    mm_case *c = vc->data; /* the check fills the case's caches (the inputs stay as they are) */
     int f16 = (v->param & (MM_F16 | MM_TC_ACC16)) != 0, bf16 = (v->param & MM_TC_BF16) != 0;
     (void)p;
     if (f16 && !c->a16f) {
@@ -462,14 +522,14 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
         c->abff = vkb_floats_of_bf16s(c->abf, c->m * c->k);
         c->bbff = vkb_floats_of_bf16s(c->bbf, c->k * c->n);
     }
-    if (v->param & MM_TC_PEAK) {   /* the tensor-core rows' own checks (matmul_tc.c) */
+    if (v->param & MM_TC_PEAK) { /* the tensor-core rows' own checks (matmul_tc.c) */
         vkb_mm_tc_check_peak(res);
         return;
     }
     if (v->param & MM_TC_ACC16) {
         /* our kernels: the grouping of the device they were planned for; cuBLAS's grouping is unknown */
-        vkb_mm_tc_check_acc16(c->m, c->n, c->k, v->kernel && c->acc16_group ? c->acc16_group : 1, c->a16, c->b16, c->c16,
-                              is_large(c) ? product_ref(c, &c->ref16, c->a16f, c->b16f) : NULL, res);
+        vkb_mm_tc_check_acc16(c->m, c->n, c->k, v->kernel && c->acc16_group ? c->acc16_group : 1, c->a16, c->b16,
+                              c->c16, is_large(c) ? product_ref(c, &c->ref16, c->a16f, c->b16f) : NULL, res);
         return;
     }
     /* the reference is the product of the inputs the device read (fp16 or bf16 rounded: their rounding is no
@@ -483,7 +543,9 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     if (!is_large(c)) {
         full_run run = {c, a, b, u, vkb_mm_rows_per_chunk(c->n, c->k)};
         snprintf(method, sizeof method, "every element, gamma(K,2^%d)*sum|a||b|%s", narrow ? -23 : -24,
-                 bf16 ? " of bf16 inputs" : f16 ? " of fp16 inputs" : "");
+                 bf16  ? " of bf16 inputs"
+                 : f16 ? " of fp16 inputs"
+                       : "");
         vkb_check_init(res, method);
         res->cols = (uint64_t)c->n;
         vkb_check_chunks(res, vkb_tasks_of((uint64_t)c->m, (uint64_t)run.rows), full_rows, &run);
@@ -496,7 +558,21 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 }
 
 const vkb_family vkb_family_matmul = {
-    "matmul", "row-major C = A B, fp32 (and fp16 -> fp32), beside cuBLAS", {"m", "n", "k"}, 3, "GFLOP/s",
-    variants, (int)VKB_COUNT(variants), default_shapes, battery, case_create, case_destroy, plan, work, check,
-    NULL, NULL, .units = {"matrix side", "matrix side", "matrix side"},
+    "matmul",
+    "row-major C = A B, fp32 (and fp16 -> fp32), beside cuBLAS",
+    {"m", "n", "k"},
+    3,
+    "GFLOP/s",
+    variants,
+    (int)VKB_COUNT(variants),
+    default_shapes,
+    battery,
+    case_create,
+    case_destroy,
+    plan,
+    work,
+    check,
+    NULL,
+    NULL,
+    .units = {"matrix side", "matrix side", "matrix side"},
 };

@@ -8,7 +8,8 @@
 #include "matmul/rows.h"
 #include "matmul_wmma.cuh"
 
-namespace {
+namespace
+{
 
 __global__ void matmul_naive(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c,
                              matmul_push pc)
@@ -68,10 +69,11 @@ __device__ __forceinline__ float4 load_w(const float *__restrict__ p, bool ok, b
 /* The register-blocked ladder: see host/families/matmul/matmul_block.comp for the meaning of each constant. */
 template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsigned TM, unsigned TN, unsigned OPT,
           unsigned NT>
-__global__ void __launch_bounds__(NT) matmul_block(const float *__restrict__ a, const float *__restrict__ b,
-                                                   float *__restrict__ c, matmul_push pc)
+__global__ void __launch_bounds__(NT)
+    matmul_block(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c, matmul_push pc)
 {
-    constexpr unsigned WIDE = OPT & MATMUL_OPT_WIDE, AT = (OPT & MATMUL_OPT_AT) >> 1u, DB = (OPT & MATMUL_OPT_DB) >> 2u, W = 1u + 3u * WIDE;
+    constexpr unsigned WIDE = OPT & MATMUL_OPT_WIDE, AT = (OPT & MATMUL_OPT_AT) >> 1u, DB = (OPT & MATMUL_OPT_DB) >> 2u,
+                       W = 1u + 3u * WIDE;
     constexpr unsigned NWARPS = (BM / WM) * (BN / WN), WS = NT / NWARPS, LR = WM / TM, LC = WS / LR;
     constexpr unsigned WSUBN = LC * TN, WNITER = WN / WSUBN, PADA = 4u * AT;
     constexpr unsigned ASZ = BK * (BM + PADA) / 4u, BSZ = BK * BN / 4u;
@@ -195,7 +197,8 @@ __global__ void __launch_bounds__(NT) matmul_block(const float *__restrict__ a, 
 #pragma unroll
                 for (unsigned j = 0; j < TN; j += 4u)
                     if (gn0 + j < n)
-                        c4[(gm * n + gn0 + j) >> 2] = make_float4(acc[f + j], acc[f + j + 1], acc[f + j + 2], acc[f + j + 3]);
+                        c4[(gm * n + gn0 + j) >> 2] =
+                            make_float4(acc[f + j], acc[f + j + 1], acc[f + j + 2], acc[f + j + 3]);
             } else {
 #pragma unroll
                 for (unsigned j = 0; j < TN; j++)
@@ -212,8 +215,7 @@ template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsig
 __global__ void __launch_bounds__(MATMUL_WARP *(BM / WM) * (BN / WN))
     matmul_warptile(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c, matmul_push pc)
 {
-    constexpr unsigned NT = MATMUL_WARP * (BM / WM) * (BN / WN), LR = WM / TM, LC = WN / TN, MI = TM / 4u,
-                       NI = TN / 4u;
+    constexpr unsigned NT = MATMUL_WARP * (BM / WM) * (BN / WN), LR = WM / TM, LC = WN / TN, MI = TM / 4u, NI = TN / 4u;
     constexpr unsigned AP4 = BM / 4u + 1u, BN4 = BN / 4u, BK4 = BK / 4u, ASZ = BK * AP4, BSZ = BK * BN4;
     constexpr unsigned LA = (BM * BK4 + NT - 1u) / NT, LB = (BK * BN4 + NT - 1u) / NT;
     __shared__ float4 as_[2u * ASZ], bs_[2u * BSZ];
@@ -342,15 +344,14 @@ constexpr vkb_cuda_launcher launch_coopmat =
 cudaError_t launch_naive(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
     matmul_naive<<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (const float *)a[1], (float *)a[2],
-                                                       vkb_push_as<matmul_push>(p));
+                                                      vkb_push_as<matmul_push>(p));
     return cudaGetLastError();
 }
 
-template <unsigned TILE>
-cudaError_t launch_tiled(const vkb_pass *p, void *const *a, cudaStream_t s)
+template <unsigned TILE> cudaError_t launch_tiled(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
     matmul_tiled<TILE><<<vkb_grid(p), vkb_block(p), 0, s>>>((const float *)a[0], (const float *)a[1], (float *)a[2],
-                                                             vkb_push_as<matmul_push>(p));
+                                                            vkb_push_as<matmul_push>(p));
     return cudaGetLastError();
 }
 
@@ -359,7 +360,7 @@ template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsig
 cudaError_t launch_block(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
     if (p->local[0] != NT || p->local[1] != 1 || p->local[2] != 1)
-        return cudaErrorInvalidConfiguration;   /* the register arrays are sized for NT threads */
+        return cudaErrorInvalidConfiguration; /* the register arrays are sized for NT threads */
     matmul_block<BM, BN, BK, WM, WN, TM, TN, OPT, NT><<<vkb_grid(p), vkb_block(p), 0, s>>>(
         (const float *)a[0], (const float *)a[1], (float *)a[2], vkb_push_as<matmul_push>(p));
     return cudaGetLastError();
@@ -369,7 +370,7 @@ template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsig
 cudaError_t launch_warptile(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
     if (p->local[0] != MATMUL_WARP * (BM / WM) * (BN / WN) || p->local[1] != 1 || p->local[2] != 1)
-        return cudaErrorInvalidConfiguration;   /* the warp tiles are laid out for this many threads */
+        return cudaErrorInvalidConfiguration; /* the warp tiles are laid out for this many threads */
     matmul_warptile<BM, BN, BK, WM, WN, TM, TN><<<vkb_grid(p), vkb_block(p), 0, s>>>(
         (const float *)a[0], (const float *)a[1], (float *)a[2], vkb_push_as<matmul_push>(p));
     return cudaGetLastError();
@@ -401,7 +402,7 @@ cudaError_t blas_result(cublasStatus_t st, const char *what)
 /* Row-major C = A B is column-major C^T = B^T A^T: swap the operands, keep the leading dimensions. */
 cudaError_t launch_cublas_sgemm(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
-    int m, n, k;   /* CUBLAS_PEDANTIC_MATH: true fp32, no TF32, no reduced-precision reductions */
+    int m, n, k; /* CUBLAS_PEDANTIC_MATH: true fp32, no TF32, no reduced-precision reductions */
     cublasHandle_t h = blas(p, s, CUBLAS_PEDANTIC_MATH, &m, &n, &k);
     const float one = 1.0f, zero = 0.0f;
     if (!h)
@@ -413,7 +414,7 @@ cudaError_t launch_cublas_sgemm(const vkb_pass *p, void *const *a, cudaStream_t 
 
 cudaError_t launch_cublas_hgemm(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
-    int m, n, k;   /* CUBLAS_DEFAULT_MATH: tensor cores, fp32 accumulation */
+    int m, n, k; /* CUBLAS_DEFAULT_MATH: tensor cores, fp32 accumulation */
     cublasHandle_t h = blas(p, s, CUBLAS_DEFAULT_MATH, &m, &n, &k);
     const float one = 1.0f, zero = 0.0f;
     if (!h)
@@ -430,29 +431,28 @@ cudaError_t launch_cublas_hgemm(const vkb_pass *p, void *const *a, cudaStream_t 
 #define SPEC_LIST(...) __VA_ARGS__
 #define CALL(macro, args) macro args
 #define WARPS2(wm) ((wm) ? (wm) : 64u)
-#define CUDA_ROW(name, shader, lx, ly, nspec, spec, param, needs, note, ceiling) \
+#define CUDA_ROW(name, shader, lx, ly, nspec, spec, param, needs, note, ceiling)                                       \
     CALL(CUDA_##shader, (#shader, lx, SPEC_LIST spec))
 #define CUDA_matmul_naive(kernel, lx, unused) {kernel, 0, {}, launch_naive},
 #define CUDA_matmul_tiled(kernel, lx, tile) {kernel, 1, {tile}, launch_tiled<tile>},
-#define CUDA_matmul_block(kernel, lx, bm, bn, bk, wm, wn, tm, tn, opt) \
+#define CUDA_matmul_block(kernel, lx, bm, bn, bk, wm, wn, tm, tn, opt)                                                 \
     {kernel, 8, {bm, bn, bk, WARPS2(wm), wn, tm, tn, opt}, launch_block<bm, bn, bk, WARPS2(wm), wn, tm, tn, opt, lx>},
 /* the unroll hints of the Vulkan build are nvcc's default: the same template */
 #define CUDA_matmul_block_unrolled CUDA_matmul_block
 /* FIXED, where a row sets it, is the Vulkan driver's: the twin reads M, N, K from its push struct either way, and
  * its entry, matching the first 7 constants, serves both; the 0 appended gives the tail an argument where no FIXED */
 #define CUDA_matmul_warptile(kernel, lx, ...) CUDA_WARPTILE(kernel, __VA_ARGS__, 0)
-#define CUDA_WARPTILE(kernel, bm, bn, bk, wm, wn, tm, tn, ...) \
+#define CUDA_WARPTILE(kernel, bm, bn, bk, wm, wn, tm, tn, ...)                                                         \
     {kernel, 7, {bm, bn, bk, wm, wn, tm, tn}, launch_warptile<bm, bn, bk, wm, wn, tm, tn>},
 /* the named registers are how the Vulkan shader is written for its driver; nvcc keeps warptile's arrays in
  * registers by itself: the same template at the same constants */
 #define CUDA_matmul_warptile_named CUDA_matmul_warptile
-#define CUDA_matmul_coopmat(kernel, lx, bm, bn, bk, wm, wn) \
+#define CUDA_matmul_coopmat(kernel, lx, bm, bn, bk, wm, wn)                                                            \
     {kernel, 5, {bm, bn, bk, wm, wn}, launch_coopmat<bm, bn, bk, wm, wn>},
 /* CUDA's shared tile is half already */
 #define CUDA_matmul_coopmat_h CUDA_matmul_coopmat
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_matmul[] = {
-    MATMUL_ROWS(CUDA_ROW)
-    {"cublas_sgemm", 0, {}, launch_cublas_sgemm},
+    MATMUL_ROWS(CUDA_ROW){"cublas_sgemm", 0, {}, launch_cublas_sgemm},
     {"cublas_hgemm", 0, {}, launch_cublas_hgemm},
     {nullptr, 0, {}, nullptr},
 };

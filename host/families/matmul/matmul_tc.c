@@ -56,10 +56,11 @@ static int fragment(const char *kernel, const vkb_caps *caps, uint32_t *spec, ch
         if (!spec[5 + i])
             spec[5 + i] = f[i];
     if (!spec[5] || !spec[6] || !spec[7])
-        return skip(why, len, is_bf16 ? "the device lists no subgroup cooperative matrix of bf16 x bf16 + fp32 "
-                                         "(vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)"
-                                       : "the device reports no subgroup cooperative matrix of fp16 inputs with this "
-                                         "accumulator (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)");
+        return skip(why, len,
+                    is_bf16 ? "the device lists no subgroup cooperative matrix of bf16 x bf16 + fp32 "
+                              "(vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)"
+                            : "the device reports no subgroup cooperative matrix of fp16 inputs with this "
+                              "accumulator (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)");
     return VKB_PLAN_OK;
 }
 
@@ -69,8 +70,10 @@ static int fragment(const char *kernel, const vkb_caps *caps, uint32_t *spec, ch
 static int staged_shared(uint32_t *spec, uint32_t gk, const vkb_caps *caps, uint32_t *shared, char *why, size_t len)
 {
     if (spec[1] % 8 || spec[2] % 8)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "block %ux%ux%u: the staged kernel loads 8-half "
-                             "chunks, so BN and BK are multiples of 8", spec[0], spec[1], spec[2]);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "block %ux%ux%u: the staged kernel loads 8-half "
+                             "chunks, so BN and BK are multiples of 8",
+                             spec[0], spec[1], spec[2]);
     for (;;) {
         *shared = 2u * (spec[0] * (spec[2] / 8u + 1u) + spec[2] * (spec[1] / 8u + 1u)) * 16u;
         if (*shared <= caps->max_shared_bytes || spec[2] % (2u * gk) || spec[2] / 2u % 8u)
@@ -87,9 +90,10 @@ static int schedule_bad(uint32_t prefetch, uint32_t store_early, uint32_t tensor
 {
     if (prefetch <= 2 && store_early <= 1 && tensor_load <= 1 && group_m <= 65535)
         return 0;
-    vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "PREFETCH=%u STORE_EARLY=%u TENSOR_LOAD=%u GROUP_M=%u: PREFETCH "
-                  "0 to 2, STORE_EARLY and TENSOR_LOAD 0 or 1, GROUP_M 0 to 65535 (0: the default)", prefetch,
-                  store_early, tensor_load, group_m);
+    vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                  "PREFETCH=%u STORE_EARLY=%u TENSOR_LOAD=%u GROUP_M=%u: PREFETCH "
+                  "0 to 2, STORE_EARLY and TENSOR_LOAD 0 or 1, GROUP_M 0 to 65535 (0: the default)",
+                  prefetch, store_early, tensor_load, group_m);
     return 1;
 }
 
@@ -128,7 +132,7 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
     if (strncmp(kernel, "matmul_coopmat_khr", 18) == 0) {
         uint32_t bm = spec[0], bn = spec[1], wm, wn, fm, fn, fk, nsub;
         int chosen;
-        if (schedule_bad(spec[8], spec[10], 0, spec[9], why, len))   /* SpecIds 11-13 */
+        if (schedule_bad(spec[8], spec[10], 0, spec[9], why, len)) /* SpecIds 11-13 */
             return VKB_PLAN_BAD_REQUEST;
         if (!bm || !bn || !spec[2] || bm > 4096 || bn > 4096 || spec[2] > 4096)
             return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "block %ux%ux%u: each 1 to 4096", bm, bn, spec[2]);
@@ -137,33 +141,39 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
         fm = spec[5], fn = spec[6], fk = spec[7];
         chosen = subgroup_tile(spec);
         wm = spec[3], wn = spec[4];
-        if ((bm % wm || bn % wn) && chosen) {   /* the device's fragments do not tile the row's block */
+        if ((bm % wm || bn % wn) && chosen) { /* the device's fragments do not tile the row's block */
             snprintf(why, len, "block %ux%u: no multiple of the subgroup tile %ux%u of the device's %ux%u fragments",
                      bm, bn, wm, wn, fm, fn);
             return VKB_PLAN_SKIP;
         }
         if (bm % wm || bn % wn)
-            return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "block %ux%u, subgroup tile %ux%u: WM dividing BM "
-                                 "and WN dividing BN", bm, bn, wm, wn);
+            return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                                 "block %ux%u, subgroup tile %ux%u: WM dividing BM "
+                                 "and WN dividing BN",
+                                 bm, bn, wm, wn);
         /* the rest depends on the device's fragment: a skip, so a default row never fails on other hardware */
         if (wm % fm || wn % fn || spec[2] % fk) {
-            snprintf(why, len, "block %ux%ux%u, subgroup tile %ux%u: not multiples of the device's %ux%ux%u "
-                     "fragments", bm, bn, spec[2], wm, wn, fm, fn, fk);
+            snprintf(why, len,
+                     "block %ux%ux%u, subgroup tile %ux%u: not multiples of the device's %ux%ux%u "
+                     "fragments",
+                     bm, bn, spec[2], wm, wn, fm, fn, fk);
             return VKB_PLAN_SKIP;
         }
-        if (wm / fm > 4 || wn / fn > 4) {   /* the shader names at most 4 x 4 fragments */
+        if (wm / fm > 4 || wn / fn > 4) { /* the shader names at most 4 x 4 fragments */
             snprintf(why, len, "subgroup tile %ux%u: at most 4 x 4 of the device's %ux%u fragments", wm, wn, fm, fn);
             return VKB_PLAN_SKIP;
         }
-        if (fk % 8 || fn % 8 || bn % 8)     /* shared tiles are addressed in 16-byte chunks of 8 halves */
-            return skip(why, len, "the shader addresses shared memory in 8-half chunks: FRAG_K and FRAG_N must be "
-                                  "multiples of 8");
+        if (fk % 8 || fn % 8 || bn % 8) /* shared tiles are addressed in 16-byte chunks of 8 halves */
+            return skip(why, len,
+                        "the shader addresses shared memory in 8-half chunks: FRAG_K and FRAG_N must be "
+                        "multiples of 8");
         nsub = (bm / wm) * (bn / wn);
         for (;;) {
-            *shared = 2u * (bm * (spec[2] / 8u + 1u) + spec[2] * (bn / 8u + 1u)) * 16u + nsub * fm * fn * (acc16 ? 2u : 4u);
+            *shared =
+                2u * (bm * (spec[2] / 8u + 1u) + spec[2] * (bn / 8u + 1u)) * 16u + nsub * fm * fn * (acc16 ? 2u : 4u);
             if (*shared <= caps->max_shared_bytes || spec[2] % (2u * fk))
                 break;
-            spec[2] /= 2u;   /* a shallower k-step where shared memory is short */
+            spec[2] /= 2u; /* a shallower k-step where shared memory is short */
         }
         local[0] = nsub * caps->subgroup_size;
         *tile_m = bm;
@@ -172,24 +182,25 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
     }
     if (strncmp(kernel, "matmul_coopmat2", 15) == 0) {
         const uint32_t *g = caps->coopmat2_granularity;
-        if (strstr(kernel, "_staged") && schedule_bad(spec[3], spec[6], spec[4], spec[5], why, len))   /* 6-9 */
+        if (strstr(kernel, "_staged") && schedule_bad(spec[3], spec[6], spec[4], spec[5], why, len)) /* 6-9 */
             return VKB_PLAN_BAD_REQUEST;
         if (!g[0])
-            return skip(why, len, "the device reports no workgroup-scope fp16 cooperative matrix "
-                                  "(vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV)");
+            return skip(why, len,
+                        "the device reports no workgroup-scope fp16 cooperative matrix "
+                        "(vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV)");
         if (!spec[0] || !spec[1] || !spec[2] || spec[0] > 4096 || spec[1] > 4096 || spec[2] > 4096)
             return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "block %ux%ux%u: each 1 to 4096", spec[0], spec[1],
                                  spec[2]);
         if (spec[0] % g[0] || spec[1] % g[1] || spec[2] % g[2]) {
-            snprintf(why, len, "block %ux%ux%u: not multiples of the device's workgroup granularity %ux%ux%u",
-                     spec[0], spec[1], spec[2], g[0], g[1], g[2]);
+            snprintf(why, len, "block %ux%ux%u: not multiples of the device's workgroup granularity %ux%ux%u", spec[0],
+                     spec[1], spec[2], g[0], g[1], g[2]);
             return VKB_PLAN_SKIP;
         }
         if (caps->coopmat2_max_invocations && invocations > caps->coopmat2_max_invocations) {
             snprintf(why, len, "workgroup-scope matrices allow at most %u invocations", caps->coopmat2_max_invocations);
             return VKB_PLAN_SKIP;
         }
-        *shared = 0;   /* the driver's own staging */
+        *shared = 0; /* the driver's own staging */
         *tile_m = spec[0];
         *tile_n = spec[1];
         return strstr(kernel, "_staged") ? staged_shared(spec, g[2], caps, shared, why, len) : VKB_PLAN_OK;
@@ -225,8 +236,8 @@ int64_t vkb_mm_rows_per_chunk(int64_t n, int64_t k)
 }
 
 /* Row I of C against its exact values and bounds (S, G, E: scratch of N each). */
-static void acc16_row(int64_t n, int64_t k, int group, const float *a, const float *b, int64_t i,
-                      const uint16_t *c16, double *s, double *g, double *e, vkb_check_part *part)
+static void acc16_row(int64_t n, int64_t k, int group, const float *a, const float *b, int64_t i, const uint16_t *c16,
+                      double *s, double *g, double *e, vkb_check_part *part)
 {
     for (int64_t j = 0; j < n; j++)
         s[j] = g[j] = e[j] = 0;
@@ -249,7 +260,7 @@ static void acc16_row(int64_t n, int64_t k, int group, const float *a, const flo
 typedef struct acc16_run {
     int64_t m, n, k, rows;
     int group;
-    float *a, *b;   /* the fp16 inputs as floats, made for the check */
+    float *a, *b; /* the fp16 inputs as floats, made for the check */
     const uint16_t *c16;
 } acc16_run;
 
@@ -301,5 +312,5 @@ void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, int group, const uin
 void vkb_mm_tc_check_peak(vkb_check *res)
 {
     vkb_check_init(res, "none: the register-only peak's C is not a product");
-    res->pass = 1;   /* nothing was compared (checked stays 0): a ceiling row, like a vendor library's timing */
+    res->pass = 1; /* nothing was compared (checked stays 0): a ceiling row, like a vendor library's timing */
 }

@@ -12,7 +12,8 @@
 #include "matmul/rows_tc.h"
 #include "matmul_wmma.cuh"
 
-namespace {
+namespace
+{
 
 /* The twin of matmul_coopmat_khr.comp (matmul_wmma.cuh) with IN inputs (fp16, bf16) and ACC accumulators, C
  * written as ACC. */
@@ -70,8 +71,8 @@ struct acc_f16 {
  * multiples. A block is a row of 8 warp tiles (grid: N / 512 x M / 64), as in the shader. The accumulators
  * (ACC: acc_f32 or acc_f16) go to C so nothing is removed; C is not a product. */
 template <typename ACC>
-__global__ void __launch_bounds__(256) mma_peak(const unsigned *__restrict__ a, const unsigned *__restrict__ b,
-                                                void *__restrict__ c, vkb_push pc)
+__global__ void __launch_bounds__(256)
+    mma_peak(const unsigned *__restrict__ a, const unsigned *__restrict__ b, void *__restrict__ c, vkb_push pc)
 {
     unsigned m = pc.u[0], n = pc.u[1], k = pc.u[2], lane = threadIdx.x % 32u;
     unsigned m0 = blockIdx.y * 64u, n0 = (blockIdx.x * (blockDim.x / 32u) + threadIdx.x / 32u) * 64u;
@@ -97,13 +98,12 @@ template <typename ACC, typename IN, unsigned BM, unsigned BN, unsigned BK, unsi
 constexpr vkb_cuda_launcher launch_wmma =
     launch_wmma_kernel<ACC, vkb_push, BM, BN, WM, WN, coopmat_wmma<ACC, IN, BM, BN, BK, WM, WN>>;
 
-template <typename ACC>
-cudaError_t launch_peak(const vkb_pass *p, void *const *a, cudaStream_t s)
+template <typename ACC> cudaError_t launch_peak(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
     if (p->local[0] != 256u || p->local[1] != 1u || p->local[2] != 1u)
         return cudaErrorInvalidConfiguration;
-    mma_peak<ACC><<<vkb_grid(p), vkb_block(p), 0, s>>>((const unsigned *)a[0], (const unsigned *)a[1], a[2],
-                                                           vkb_push_of(p));
+    mma_peak<ACC>
+        <<<vkb_grid(p), vkb_block(p), 0, s>>>((const unsigned *)a[0], (const unsigned *)a[1], a[2], vkb_push_of(p));
     return cudaGetLastError();
 }
 
@@ -111,7 +111,7 @@ cudaError_t launch_peak(const vkb_pass *p, void *const *a, cudaStream_t s)
  * of the fp16-accumulate rows. Row-major C = A B as column-major C^T = B^T A^T. */
 cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
-    static thread_local cublasHandle_t h;   /* per host thread, as blas() */
+    static thread_local cublasHandle_t h; /* per host thread, as blas() */
     int m = (int)p->push[0], n = (int)p->push[1], k = (int)p->push[2];
     const half one = __float2half(1.0f), zero = __float2half(0.0f);
     cublasStatus_t st;
@@ -121,8 +121,8 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
     }
     cublasSetStream(h, s);
     cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
-    st = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, a[1], CUDA_R_16F, n, a[0], CUDA_R_16F, k, &zero,
-                      a[2], CUDA_R_16F, n, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
+    st = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, a[1], CUDA_R_16F, n, a[0], CUDA_R_16F, k, &zero, a[2],
+                      CUDA_R_16F, n, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
     if (st != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "vkbench: cublasGemmEx (fp16 compute): %s\n", cublasGetStatusString(st));
         return cudaErrorUnknown;
@@ -137,15 +137,17 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
  * coopmat2 and coopmat2_staged have no twin (a workgroup-scope matrix has no CUDA equivalent). */
 #define TC_SPEC_LIST(...) __VA_ARGS__
 #define TC_CALL(macro, args) macro args
-#define TC_CUDA_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling) \
+#define TC_CUDA_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling)                                 \
     TC_CALL(TC_CUDA_##shader, (#shader, TC_SPEC_LIST spec))
 /* the row's WM WN 0: the tile the host plans for WMMA's 16x16 fragments (matmul_tc.c) */
-#define TC_KHR_TWIN(acc, in, k, bm, bn, bk) \
-    {k, 8, {bm, bn, bk, MATMUL_KHR_WM, MATMUL_KHR_WN, 16, 16, 16}, \
+#define TC_KHR_TWIN(acc, in, k, bm, bn, bk)                                                                            \
+    {k,                                                                                                                \
+     8,                                                                                                                \
+     {bm, bn, bk, MATMUL_KHR_WM, MATMUL_KHR_WN, 16, 16, 16},                                                           \
      launch_wmma<acc, in, bm, bn, bk, MATMUL_KHR_WM, MATMUL_KHR_WN>},
 #define TC_CUDA_matmul_coopmat_khr(k, bm, bn, bk, wm, wn, fm, fn, fk) TC_KHR_TWIN(float, half, k, bm, bn, bk)
 #define TC_CUDA_matmul_coopmat_khr_acc16(k, bm, bn, bk, wm, wn, fm, fn, fk) TC_KHR_TWIN(half, half, k, bm, bn, bk)
-#define TC_CUDA_matmul_coopmat_khr_bf16(k, bm, bn, bk, wm, wn, fm, fn, fk) \
+#define TC_CUDA_matmul_coopmat_khr_bf16(k, bm, bn, bk, wm, wn, fm, fn, fk)                                             \
     TC_KHR_TWIN(float, __nv_bfloat16, k, bm, bn, bk)
 #define TC_CUDA_matmul_coopmat2(k, ...)
 #define TC_CUDA_matmul_coopmat2_acc16(k, ...)
@@ -154,7 +156,6 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
 #define TC_CUDA_matmul_coopmat_peak(k, ...) {k, 8, {0, 0, 0, 0, 0, 16, 16, 16}, launch_peak<acc_f32>},
 #define TC_CUDA_matmul_coopmat_peak_acc16(k, ...) {k, 8, {0, 0, 0, 0, 0, 16, 16, 16}, launch_peak<acc_f16>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_matmul_tc[] = {
-    MATMUL_TC_ROWS(TC_CUDA_ROW)
-    {"cublas_hgemm_acc16", 0, {}, launch_cublas_hgemm_acc16},
+    MATMUL_TC_ROWS(TC_CUDA_ROW){"cublas_hgemm_acc16", 0, {}, launch_cublas_hgemm_acc16},
     {nullptr, 0, {}, nullptr},
 };

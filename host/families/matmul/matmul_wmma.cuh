@@ -12,11 +12,18 @@
 
 #include "kernels.h"
 
-namespace {
+namespace
+{
 
 template <typename T> __device__ T acc_zero();
-template <> __device__ float acc_zero<float>() { return 0.0f; }
-template <> __device__ half acc_zero<half>() { return __float2half(0.0f); }
+template <> __device__ float acc_zero<float>()
+{
+    return 0.0f;
+}
+template <> __device__ half acc_zero<half>()
+{
+    return __float2half(0.0f);
+}
 
 /* Eight halves of row ROW from column COL of a ROWS x COLS fp16 matrix W (as 32-bit words), zero beyond. */
 __device__ uint4 chunk8(const unsigned *__restrict__ w, unsigned row, unsigned col, unsigned rows, unsigned cols)
@@ -136,7 +143,7 @@ template <typename ACC, typename P, unsigned BM, unsigned BN, unsigned WM, unsig
 cudaError_t launch_wmma_kernel(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
     if (p->local[0] != (BM / WM) * (BN / WN) * 32u)
-        return cudaErrorInvalidConfiguration;   /* one warp per sub-block: the register arrays are sized so */
+        return cudaErrorInvalidConfiguration; /* one warp per sub-block: the register arrays are sized so */
     K<<<vkb_grid(p), vkb_block(p), 0, s>>>((const unsigned *)a[0], (const unsigned *)a[1], (ACC *)a[2],
                                            vkb_push_as<P>(p));
     return cudaGetLastError();

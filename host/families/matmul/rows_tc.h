@@ -20,45 +20,54 @@
 #define MATMUL_KHR_WM 64
 #define MATMUL_KHR_WN 32
 
-#define MATMUL_TC_ROWS(X)                                                                                        \
-    X(coopmat_khr, matmul_coopmat_khr, 0, 8, (MATMUL_KHR_TILE), MM_F16,                                  \
-      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, 0,                                                         \
-      "VK_KHR_cooperative_matrix (AMD, Intel, NVIDIA): coopmat_f16's pipeline with the fragment the device "      \
-      "reports; fp16 in, fp32 accumulate; twin: WMMA", "cublas_hgemm")                                           \
-    X(coopmat_khr_bf16, matmul_coopmat_khr_bf16, 0, 8, (MATMUL_KHR_TILE), MM_TC_BF16,                          \
-      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_BFLOAT16_COOPMAT, 0,                             \
-      "BF16 INPUTS: coopmat_khr with bf16 A and B (VK_KHR_shader_bfloat16, glslang 16) and the device's bf16 "    \
-      "fragment; fp32 accumulate; twin: WMMA bf16", "cublas_hgemm")                                              \
-    X(coopmat2, matmul_coopmat2, 256, 3, (128, 128, 32), MM_F16, VKB_NEED_COOPMAT2, VKB_VAR_VULKAN_ONLY,          \
-      "VK_NV_cooperative_matrix2: one workgroup-scope BM x BN accumulator, tiles loaded by clamped tensor "       \
-      "layouts (any shape), the driver splits the work; fp16 in, fp32 accumulate", "cublas_hgemm")              \
-    X(coopmat2_interior, matmul_coopmat2, 256, 5, (128, 256, 32, 16, 1), MM_F16, VKB_NEED_COOPMAT2,              \
-      VKB_VAR_VULKAN_ONLY, "coopmat2 whose blocks inside M x N load through unclamped tensor layouts (16-byte "  \
-      "rows: K and N multiples of 8), 16 k steps unrolled per trip, 128x256x32 blocks; the edges and other "     \
-      "shapes clamped as coopmat2; measured 2.7x coopmat2 at 8192^3 on the H100", "cublas_hgemm")              \
-    X(coopmat_khr_acc16, matmul_coopmat_khr_acc16, 0, 8, (MATMUL_KHR_TILE), MM_F16 | MM_TC_ACC16,       \
-      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, 0,                                                         \
-      "FP16 ACCUMULATE: coopmat_khr with fp16 accumulators and C; like with like against cuBLAS fp16 compute",  \
-      "cublas_hgemm_acc16")                                                                                      \
-    X(coopmat2_acc16, matmul_coopmat2_acc16, 256, 3, (128, 128, 32), MM_F16 | MM_TC_ACC16, VKB_NEED_COOPMAT2,    \
-      VKB_VAR_VULKAN_ONLY, "FP16 ACCUMULATE: coopmat2 with fp16 accumulators and C (as ggml's coopmat2 GEMM)",    \
-      "cublas_hgemm_acc16")                                                                                      \
-    X(coopmat2_interior_acc16, matmul_coopmat2_acc16, 256, 5, (256, 256, 32, 8, 1), MM_F16 | MM_TC_ACC16,       \
-      VKB_NEED_COOPMAT2, VKB_VAR_VULKAN_ONLY, "FP16 ACCUMULATE: coopmat2_interior with fp16 accumulators and C, "\
-      "256x256x32 blocks", "cublas_hgemm_acc16")                                                                 \
-    X(coopmat2_staged, matmul_coopmat2_staged, 256, 7, (128, 128, 32, 1, 0, 8, 1), MM_F16, VKB_NEED_COOPMAT2,    \
-      VKB_VAR_VULKAN_ONLY, "VK_NV_cooperative_matrix2 fed from shared memory: the kernel stages A and B itself "  \
-      "(16-byte loads, two stages, stored after the barrier, block rows in groups of 8), workgroup-scope "       \
-      "matrices loaded from shared; fp16 in, fp32 accumulate", "cublas_hgemm")                                  \
-    X(coopmat2_staged_acc16, matmul_coopmat2_staged_acc16, 256, 7, (256, 256, 16, 1, 0, 1, 1),                   \
-      MM_F16 | MM_TC_ACC16, VKB_NEED_COOPMAT2, VKB_VAR_VULKAN_ONLY,                                              \
-      "FP16 ACCUMULATE: coopmat2_staged with fp16 accumulators and C, 256x256x16 blocks", "cublas_hgemm_acc16")  \
-    X(tc_peak, matmul_coopmat_peak, 256, 8, (0, 0, 0, 0, 0, 0, 0, 0), MM_F16 | MM_TC_PEAK,                       \
-      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, VKB_VAR_CEILING,                                           \
-      "the tensor-core instruction's own peak, fp32 accumulate: register-only cooperative-matrix multiply-adds "  \
-      "(CUDA: mma.sync m16n8k16); C not a product", NULL)                                                         \
-    X(tc_peak_acc16, matmul_coopmat_peak_acc16, 256, 8, (0, 0, 0, 0, 0, 0, 0, 0),                                 \
-      MM_F16 | MM_TC_ACC16 | MM_TC_PEAK, VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, VKB_VAR_CEILING,         \
-      "tc_peak with fp16 accumulators", NULL)
+#define MATMUL_TC_ROWS(X)                                                                                              \
+    X(coopmat_khr, matmul_coopmat_khr, 0, 8, (MATMUL_KHR_TILE), MM_F16,                                                \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, 0,                                                               \
+      "VK_KHR_cooperative_matrix (AMD, Intel, NVIDIA): coopmat_f16's pipeline with the fragment the device "           \
+      "reports; fp16 in, fp32 accumulate; twin: WMMA",                                                                 \
+      "cublas_hgemm")                                                                                                  \
+    X(coopmat_khr_bf16, matmul_coopmat_khr_bf16, 0, 8, (MATMUL_KHR_TILE), MM_TC_BF16,                                  \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_BFLOAT16_COOPMAT, 0,                                   \
+      "BF16 INPUTS: coopmat_khr with bf16 A and B (VK_KHR_shader_bfloat16, glslang 16) and the device's bf16 "         \
+      "fragment; fp32 accumulate; twin: WMMA bf16",                                                                    \
+      "cublas_hgemm")                                                                                                  \
+    X(coopmat2, matmul_coopmat2, 256, 3, (128, 128, 32), MM_F16, VKB_NEED_COOPMAT2, VKB_VAR_VULKAN_ONLY,               \
+      "VK_NV_cooperative_matrix2: one workgroup-scope BM x BN accumulator, tiles loaded by clamped tensor "            \
+      "layouts (any shape), the driver splits the work; fp16 in, fp32 accumulate",                                     \
+      "cublas_hgemm")                                                                                                  \
+    X(coopmat2_interior, matmul_coopmat2, 256, 5, (128, 256, 32, 16, 1), MM_F16, VKB_NEED_COOPMAT2,                    \
+      VKB_VAR_VULKAN_ONLY,                                                                                             \
+      "coopmat2 whose blocks inside M x N load through unclamped tensor layouts (16-byte "                             \
+      "rows: K and N multiples of 8), 16 k steps unrolled per trip, 128x256x32 blocks; the edges and other "           \
+      "shapes clamped as coopmat2; measured 2.7x coopmat2 at 8192^3 on the H100",                                      \
+      "cublas_hgemm")                                                                                                  \
+    X(coopmat_khr_acc16, matmul_coopmat_khr_acc16, 0, 8, (MATMUL_KHR_TILE), MM_F16 | MM_TC_ACC16,                      \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, 0,                                                               \
+      "FP16 ACCUMULATE: coopmat_khr with fp16 accumulators and C; like with like against cuBLAS fp16 compute",         \
+      "cublas_hgemm_acc16")                                                                                            \
+    X(coopmat2_acc16, matmul_coopmat2_acc16, 256, 3, (128, 128, 32), MM_F16 | MM_TC_ACC16, VKB_NEED_COOPMAT2,          \
+      VKB_VAR_VULKAN_ONLY, "FP16 ACCUMULATE: coopmat2 with fp16 accumulators and C (as ggml's coopmat2 GEMM)",         \
+      "cublas_hgemm_acc16")                                                                                            \
+    X(coopmat2_interior_acc16, matmul_coopmat2_acc16, 256, 5, (256, 256, 32, 8, 1), MM_F16 | MM_TC_ACC16,              \
+      VKB_NEED_COOPMAT2, VKB_VAR_VULKAN_ONLY,                                                                          \
+      "FP16 ACCUMULATE: coopmat2_interior with fp16 accumulators and C, "                                              \
+      "256x256x32 blocks",                                                                                             \
+      "cublas_hgemm_acc16")                                                                                            \
+    X(coopmat2_staged, matmul_coopmat2_staged, 256, 7, (128, 128, 32, 1, 0, 8, 1), MM_F16, VKB_NEED_COOPMAT2,          \
+      VKB_VAR_VULKAN_ONLY,                                                                                             \
+      "VK_NV_cooperative_matrix2 fed from shared memory: the kernel stages A and B itself "                            \
+      "(16-byte loads, two stages, stored after the barrier, block rows in groups of 8), workgroup-scope "             \
+      "matrices loaded from shared; fp16 in, fp32 accumulate",                                                         \
+      "cublas_hgemm")                                                                                                  \
+    X(coopmat2_staged_acc16, matmul_coopmat2_staged_acc16, 256, 7, (256, 256, 16, 1, 0, 1, 1), MM_F16 | MM_TC_ACC16,   \
+      VKB_NEED_COOPMAT2, VKB_VAR_VULKAN_ONLY,                                                                          \
+      "FP16 ACCUMULATE: coopmat2_staged with fp16 accumulators and C, 256x256x16 blocks", "cublas_hgemm_acc16")        \
+    X(tc_peak, matmul_coopmat_peak, 256, 8, (0, 0, 0, 0, 0, 0, 0, 0), MM_F16 | MM_TC_PEAK,                             \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, VKB_VAR_CEILING,                                                 \
+      "the tensor-core instruction's own peak, fp32 accumulate: register-only cooperative-matrix multiply-adds "       \
+      "(CUDA: mma.sync m16n8k16); C not a product",                                                                    \
+      NULL)                                                                                                            \
+    X(tc_peak_acc16, matmul_coopmat_peak_acc16, 256, 8, (0, 0, 0, 0, 0, 0, 0, 0), MM_F16 | MM_TC_ACC16 | MM_TC_PEAK,   \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, VKB_VAR_CEILING, "tc_peak with fp16 accumulators", NULL)
 
 #endif

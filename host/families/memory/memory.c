@@ -25,33 +25,34 @@
 enum { WIDTH, OFFSET, STRIDE, LAYOUT, SHARED, BROADCAST, UNIFORM };
 
 #define LOCAL 256u
-#define STRIDE_PER_THREAD 64u  /* memory.stride: elements each thread sums (the partial sums are ~1.5%) */
-#define SHARED_ITERS 64u       /* loop trips: 1024 loads per thread (shared and uniform kernels) */
+#define STRIDE_PER_THREAD 64u    /* memory.stride: elements each thread sums (the partial sums are ~1.5%) */
+#define SHARED_ITERS 64u         /* loop trips: 1024 loads per thread (shared and uniform kernels) */
 #define SHARED_OFFSET_MASK 1536u /* per-trip offset (trip << 9) & mask: 0, 512, 1024, 1536 words */
-#define UNIFORM_TRIP_MASK 384u /* per-trip offset (trip << 7) & mask: 0, 128, 256, 384 words; max word 991 */
-#define MAX_GROUPS 65535u      /* the grid every Vulkan device allows; kernels loop past it */
+#define UNIFORM_TRIP_MASK 384u   /* per-trip offset (trip << 7) & mask: 0, 128, 256, 384 words; max word 991 */
+#define MAX_GROUPS 65535u        /* the grid every Vulkan device allows; kernels loop past it */
 
 typedef struct mem_case {
     int kind;
-    uint64_t n, knob;     /* n and the swept value (width bytes, offset, stride); 0 where none */
+    uint64_t n, knob; /* n and the swept value (width bytes, offset, stride); 0 where none */
     uint32_t *src, *dst;
     uint64_t src_words, dst_words;
 } mem_case;
 
 /* ---- variant tables: the rows of host/families/memory/rows.h ---- */
 
-#define API_COPY VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device: with stream_copy, the ceiling"), \
-    VKB_STREAM_COPY_ROW
+#define API_COPY                                                                                                       \
+    VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device: with stream_copy, the ceiling"),                  \
+        VKB_STREAM_COPY_ROW
 
 /* the shared kernels' access modes: thread t reads shared[((t % MOD) * MUL) & 1023 + offsets] (shared_mode) */
 enum { SH_STRIDE, SH_ONE, SH_DISTINCT, SH_SAME, SH_FEW, SH_FEW_BANK };
 /* memory.uniform: param bits; the kernel (uniform or storage buffer) follows UN_CONSTANT */
 enum { UN_DIVERGENT = 1, UN_CONSTANT = 2 };
 
-#define ROW(name, shader, param, flags, note, ceiling) \
+#define ROW(name, shader, param, flags, note, ceiling)                                                                 \
     {#name, #shader, {LOCAL, 1, 1}, {0}, 0, param, 0, flags, note, ceiling},
 /* memory.aos_soa: spec {FIELDS, REC} (mem_soa reads FIELDS only) */
-#define LAYOUT_ROW(name, shader, fields, rec, note) \
+#define LAYOUT_ROW(name, shader, fields, rec, note)                                                                    \
     {#name, #shader, {LOCAL, 1, 1}, {fields, rec}, MEM_NSPEC_##shader, 0, 0, 0, note},
 
 static const vkb_variant width_variants[] = {MEM_WIDTH_ROWS(ROW) API_COPY};
@@ -225,7 +226,8 @@ static int case_words(int kind, const vkb_shape *s, uint64_t *src, uint64_t *dst
         break;
     case STRIDE:
         if (k < 1 || k > UINT32_MAX || (n > 1 && (n - 1) > (UINT32_MAX - 1) / k))
-            return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "--stride %llu at n=%llu: the kernel indexes with 32 "
+            return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE,
+                                 "--stride %llu at n=%llu: the kernel indexes with 32 "
                                  "bits, so (n - 1) * stride < 2^32; try a smaller n or stride",
                                  (unsigned long long)k, (unsigned long long)n);
         *src = (n - 1) * k + 1;
@@ -241,14 +243,17 @@ static int case_words(int kind, const vkb_shape *s, uint64_t *src, uint64_t *dst
             return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu: at most %u threads; try a smaller n",
                                  (unsigned long long)n, MAX_GROUPS * LOCAL);
         if (k > UINT32_MAX)
-            return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "--stride %llu: the kernel multiplies with 32 bits, "
-                                 "so at most 2^32 - 1 (and only stride mod 1024 matters)", (unsigned long long)k);
+            return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE,
+                                 "--stride %llu: the kernel multiplies with 32 bits, "
+                                 "so at most 2^32 - 1 (and only stride mod 1024 matters)",
+                                 (unsigned long long)k);
         *src = kind == UNIFORM ? MEM_UNIFORM_WORDS : MEM_SHARED_WORDS;
         *dst = n;
         break;
     }
     if (*src >= 1ull << 32 || *dst >= 1ull << 32)
-        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "more than 2^32 words in a buffer (the kernels index "
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE,
+                             "more than 2^32 words in a buffer (the kernels index "
                              "with 32 bits); try a smaller size");
     return VKB_PLAN_OK;
 }
@@ -295,10 +300,13 @@ static int kind_of(const vkb_case *c)
     extern const vkb_family vkb_family_memory_width, vkb_family_memory_offset, vkb_family_memory_stride,
         vkb_family_memory_aos_soa, vkb_family_memory_shared_stride, vkb_family_memory_shared_broadcast;
     const vkb_family *f = c->family;
-    return f == &vkb_family_memory_width ? WIDTH : f == &vkb_family_memory_offset ? OFFSET
-         : f == &vkb_family_memory_stride ? STRIDE : f == &vkb_family_memory_aos_soa ? LAYOUT
-         : f == &vkb_family_memory_shared_stride ? SHARED : f == &vkb_family_memory_shared_broadcast ? BROADCAST
-         : UNIFORM;
+    return f == &vkb_family_memory_width              ? WIDTH
+           : f == &vkb_family_memory_offset           ? OFFSET
+           : f == &vkb_family_memory_stride           ? STRIDE
+           : f == &vkb_family_memory_aos_soa          ? LAYOUT
+           : f == &vkb_family_memory_shared_stride    ? SHARED
+           : f == &vkb_family_memory_shared_broadcast ? BROADCAST
+                                                      : UNIFORM;
 }
 
 /* memory.aos_soa's constants: FIELDS (and REC, the words per stored record) within the 8 words per record the
@@ -307,8 +315,10 @@ static int layout_check(const vkb_variant *v, char *why, size_t len)
 {
     uint32_t fields = v->spec[0], rec = v->nspec == 2 ? v->spec[1] : fields;
     if (fields < 1 || rec > 8 || fields > rec || (rec % 4 != 0 && rec != fields))
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "FIELDS=%u, REC=%u: 1 <= FIELDS <= REC <= 8, and a "
-                             "record not padded to a multiple of 4 words has REC = FIELDS", fields, rec);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "FIELDS=%u, REC=%u: 1 <= FIELDS <= REC <= 8, and a "
+                             "record not padded to a multiple of 4 words has REC = FIELDS",
+                             fields, rec);
     return VKB_PLAN_OK;
 }
 
@@ -323,8 +333,10 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     if ((code = case_words(kind, &vc->shape, &in_words, &out_words, why, len)) != VKB_PLAN_OK)
         return code;
     if (v->local[0] != LOCAL || v->local[1] != 1 || v->local[2] != 1)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: the memory kernels' grids, "
-                             "checks and predictions assume %ux1x1", v->local[0], v->local[1], v->local[2], LOCAL);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "a %ux%ux%u workgroup: the memory kernels' grids, "
+                             "checks and predictions assume %ux1x1",
+                             v->local[0], v->local[1], v->local[2], LOCAL);
     if (kind == WIDTH && v->nspec != 0) /* the row sets none: --spec WORDS=... did */
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "WORDS follows --width; sweep --width 4,8,16");
     if (kind == LAYOUT && (code = layout_check(v, why, len)) != VKB_PLAN_OK)
@@ -338,21 +350,15 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     if (kind == UNIFORM && (v->param & UN_CONSTANT))
         p->buf[b[0]].flags |= VKB_BUF_UNIFORM; /* the limits check skips it where the device's limit is smaller */
     switch (kind) {
-    case WIDTH:
-        items = n / (knob / 4);
-        break;
-    case STRIDE:
-        groups[0] = (uint32_t)(stride_threads(n) / LOCAL);
-        break;
+    case WIDTH: items = n / (knob / 4); break;
+    case STRIDE: groups[0] = (uint32_t)(stride_threads(n) / LOCAL); break;
     case SHARED:
     case BROADCAST:
-    case UNIFORM:
-        groups[0] = (uint32_t)((n + LOCAL - 1) / LOCAL);
-        break;
+    case UNIFORM: groups[0] = (uint32_t)((n + LOCAL - 1) / LOCAL); break;
     }
     if (kind != STRIDE && kind != SHARED && kind != BROADCAST && kind != UNIFORM)
-        groups[0] = vkb_groups_for(items ? items : 1, v->local[0], caps->max_group_count[0] < MAX_GROUPS
-                                   ? caps->max_group_count[0] : MAX_GROUPS);
+        groups[0] = vkb_groups_for(items ? items : 1, v->local[0],
+                                   caps->max_group_count[0] < MAX_GROUPS ? caps->max_group_count[0] : MAX_GROUPS);
     pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
     vkb_pass_bind(pass, 2, b);
     switch (kind) {
@@ -405,16 +411,12 @@ static double work(const vkb_variant *v, const vkb_case *vc)
 {
     const mem_case *c = vc->data;
     switch (c->kind) {
-    case STRIDE:
-        return 4.0 * (double)(c->n + stride_threads(c->n));
-    case LAYOUT:
-        return 8.0 * (double)c->n * v->spec[0]; /* FIELDS read and written */
+    case STRIDE: return 4.0 * (double)(c->n + stride_threads(c->n));
+    case LAYOUT: return 8.0 * (double)c->n * v->spec[0]; /* FIELDS read and written */
     case SHARED:
     case BROADCAST:
-    case UNIFORM:
-        return 4.0 * (double)c->n * SHARED_ITERS * MEM_UNROLL;
-    default:
-        return 8.0 * (double)c->n;
+    case UNIFORM: return 4.0 * (double)c->n * SHARED_ITERS * MEM_UNROLL;
+    default: return 8.0 * (double)c->n;
     }
 }
 
@@ -446,7 +448,7 @@ static void stride_chunk(void *ctx, int64_t chunk)
 {
     const stride_run *run = ctx;
     uint64_t t0 = (uint64_t)chunk * STRIDE_CHUNK, t1 = vkb_task_end(chunk, STRIDE_CHUNK, run->threads);
-    for (uint64_t base = 0; base + t0 < run->c->n; base += run->threads)   /* one element per thread a trip */
+    for (uint64_t base = 0; base + t0 < run->c->n; base += run->threads) /* one element per thread a trip */
         for (uint64_t t = t0; t < t1 && base + t < run->c->n; t++)
             run->ref[t] += run->c->src[(base + t) * run->c->knob];
 }
@@ -473,14 +475,15 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
         free(ref);
     } else {
         uint32_t local[LOCAL], mul, mod;
-        snprintf(res->method, sizeof res->method, "exact (uint32 sums of %u %s loads)",
-                 SHARED_ITERS * MEM_UNROLL, c->kind == UNIFORM ? "table" : "shared");
+        snprintf(res->method, sizeof res->method, "exact (uint32 sums of %u %s loads)", SHARED_ITERS * MEM_UNROLL,
+                 c->kind == UNIFORM ? "table" : "shared");
         shared_mode(v, c->knob, &mul, &mod);
         for (uint32_t t = 0; t < LOCAL; t++) /* mem_uniform(_storage): MUL 0 (same) or 1 (divergent) */
-            local[t] = c->kind == UNIFORM
-                ? trip_sum(c->src, (t * (v->param & UN_DIVERGENT ? 1 : 0)) & MEM_UNIFORM_SPREAD,
-                           MEM_UNIFORM_TRIP_SHIFT, UNIFORM_TRIP_MASK)
-                : trip_sum(c->src, ((t % mod) * mul) & MEM_SHARED_SPAN, MEM_SHARED_TRIP_SHIFT, SHARED_OFFSET_MASK);
+            local[t] =
+                c->kind == UNIFORM
+                    ? trip_sum(c->src, (t * (v->param & UN_DIVERGENT ? 1 : 0)) & MEM_UNIFORM_SPREAD,
+                               MEM_UNIFORM_TRIP_SHIFT, UNIFORM_TRIP_MASK)
+                    : trip_sum(c->src, ((t % mod) * mul) & MEM_SHARED_SPAN, MEM_SHARED_TRIP_SHIFT, SHARED_OFFSET_MASK);
         ref = vkb_alloc(4 * c->n);
         for (uint64_t i = 0; i < c->n; i++)
             ref[i] = local[i % LOCAL];
@@ -570,10 +573,10 @@ static double predict(const vkb_variant *v, const vkb_case *vc, const vkb_caps *
 
 /* ---- the families ---- */
 
-#define CREATE(name, kind) \
-    static void *name(const vkb_shape *s, uint64_t seed, char *why, size_t len) \
-    { \
-        return case_create(kind, s, seed, why, len); \
+#define CREATE(name, kind)                                                                                             \
+    static void *name(const vkb_shape *s, uint64_t seed, char *why, size_t len)                                        \
+    {                                                                                                                  \
+        return case_create(kind, s, seed, why, len);                                                                   \
     }
 CREATE(width_create, WIDTH)
 CREATE(offset_create, OFFSET)
@@ -585,11 +588,24 @@ CREATE(uniform_create, UNIFORM)
 
 /* memory.NAME, built from PART's rows, shapes and case; every part shares the plan, work, check and prediction
  * above. The size flags follow the summary, and what each counts (vkb_family.units) follows them. */
-#define FAMILY(name, part, summary, flags, ...)                                                                    \
-    const vkb_family vkb_family_memory_##name = {                                                                  \
-        "memory." #name, summary, {flags}, (int)VKB_COUNT(((const char *[]){flags})), "GB/s",                       \
-        part##_variants, (int)VKB_COUNT(part##_variants), part##_defaults, part##_battery, part##_create,          \
-        free, plan, work, check, predict, copy_io, .units = {__VA_ARGS__}};
+#define FAMILY(name, part, summary, flags, ...)                                                                        \
+    const vkb_family vkb_family_memory_##name = {"memory." #name,                                                      \
+                                                 summary,                                                              \
+                                                 {flags},                                                              \
+                                                 (int)VKB_COUNT(((const char *[]){flags})),                            \
+                                                 "GB/s",                                                               \
+                                                 part##_variants,                                                      \
+                                                 (int)VKB_COUNT(part##_variants),                                      \
+                                                 part##_defaults,                                                      \
+                                                 part##_battery,                                                       \
+                                                 part##_create,                                                        \
+                                                 free,                                                                 \
+                                                 plan,                                                                 \
+                                                 work,                                                                 \
+                                                 check,                                                                \
+                                                 predict,                                                              \
+                                                 copy_io,                                                              \
+                                                 .units = {__VA_ARGS__}};
 #define PAIR(a, b) a, b
 
 FAMILY(width, width, "4-, 8- and 16-byte loads (useful bytes; predicted by the coalescing rule)", PAIR("n", "width"),
@@ -604,7 +620,11 @@ FAMILY(aos_soa, layout,
 FAMILY(shared_stride, shared,
        "shared[t * --stride]: the bank-conflict rule, degree gcd(s, 32 banks) (GB/s = 4 x loads/ns)",
        PAIR("n", "stride"), "threads", "4-byte words")
-FAMILY(shared_broadcast, broadcast, "one shared word read by a whole subgroup: a broadcast, no bank conflict (GB/s = "
-       "4 x loads/ns; n threads)", "n", "threads")
-FAMILY(uniform, uniform, "the broadcast rule: constant memory is fast when a subgroup reads one address (GB/s = 4 x "
-       "loads/ns)", "n", "threads")
+FAMILY(shared_broadcast, broadcast,
+       "one shared word read by a whole subgroup: a broadcast, no bank conflict (GB/s = "
+       "4 x loads/ns; n threads)",
+       "n", "threads")
+FAMILY(uniform, uniform,
+       "the broadcast rule: constant memory is fast when a subgroup reads one address (GB/s = 4 x "
+       "loads/ns)",
+       "n", "threads")

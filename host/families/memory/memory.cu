@@ -2,21 +2,33 @@
 #include "kernels.h"
 #include "memory/rows.h"
 
-namespace {
+namespace
+{
 
 /* mem_uniform's table in constant memory: upload_mem_uniform copies the plan's uniform buffer here */
 __constant__ unsigned uniform_table[MEM_UNIFORM_WORDS];
 
 template <int WORDS> struct vec_of;
-template <> struct vec_of<1> { using type = float; };
-template <> struct vec_of<2> { using type = float2; };
-template <> struct vec_of<4> { using type = float4; };
+template <> struct vec_of<1> {
+    using type = float;
+};
+template <> struct vec_of<2> {
+    using type = float2;
+};
+template <> struct vec_of<4> {
+    using type = float4;
+};
 
-__device__ unsigned grid_threads() { return gridDim.x * blockDim.x; }
-__device__ unsigned global_id() { return blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ unsigned grid_threads()
+{
+    return gridDim.x * blockDim.x;
+}
+__device__ unsigned global_id()
+{
+    return blockIdx.x * blockDim.x + threadIdx.x;
+}
 
-template <int WORDS>
-__global__ void mem_width(const float *__restrict__ src, float *__restrict__ dst, mem_push pc)
+template <int WORDS> __global__ void mem_width(const float *__restrict__ src, float *__restrict__ dst, mem_push pc)
 {
     using T = typename vec_of<WORDS>::type;
     unsigned n = pc.n, nel = n / WORDS, id = global_id();
@@ -74,8 +86,7 @@ __global__ void mem_aos(const float *__restrict__ src, float *__restrict__ dst, 
     }
 }
 
-template <int FIELDS>
-__global__ void mem_soa(const float *__restrict__ src, float *__restrict__ dst, mem_push pc)
+template <int FIELDS> __global__ void mem_soa(const float *__restrict__ src, float *__restrict__ dst, mem_push pc)
 {
     unsigned n = pc.n;
     for (unsigned i = global_id(); i < n; i += grid_threads())
@@ -137,23 +148,23 @@ cudaError_t upload_mem_uniform(const vkb_pass *, int binding, const void *src, u
 #define CUDA_mem_offset {"mem_offset", 0, {}, vkb_launch_push<float, float, mem_push, mem_offset>},
 #define CUDA_mem_stride {"mem_stride", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push, mem_stride>},
 #define CUDA_mem_shared {"mem_shared", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push_shared, mem_shared>},
-#define CUDA_mem_uniform                                                                                          \
-    {"mem_uniform", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push_uniform, mem_uniform<true>>,               \
+#define CUDA_mem_uniform                                                                                               \
+    {"mem_uniform",                                                                                                    \
+     0,                                                                                                                \
+     {},                                                                                                               \
+     vkb_launch_push<unsigned, unsigned, mem_push_uniform, mem_uniform<true>>,                                         \
      upload_mem_uniform},
-#define CUDA_mem_uniform_storage                                                                                  \
+#define CUDA_mem_uniform_storage                                                                                       \
     {"mem_uniform_storage", 0, {}, vkb_launch_push<unsigned, unsigned, mem_push_uniform, mem_uniform<false>>},
 /* memory.aos_soa: the template each layout shader's constants instantiate */
 #define INSTANCE_mem_aos(fields, rec) mem_aos<fields, rec>
 #define INSTANCE_mem_soa(fields, rec) mem_soa<fields>
-#define CUDA_LAYOUT_ROW(name, shader, fields, rec, note) \
-    {#shader, MEM_NSPEC_##shader, {fields, rec}, vkb_launch_push<float, float, mem_push, INSTANCE_##shader(fields, rec)>},
+#define CUDA_LAYOUT_ROW(name, shader, fields, rec, note)                                                               \
+    {#shader,                                                                                                          \
+     MEM_NSPEC_##shader,                                                                                               \
+     {fields, rec},                                                                                                    \
+     vkb_launch_push<float, float, mem_push, INSTANCE_##shader(fields, rec)>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_memory[] = {
-    MEM_WIDTH_ROWS(CUDA_ROW)
-    MEM_OFFSET_ROWS(CUDA_ROW)
-    MEM_STRIDE_ROWS(CUDA_ROW)
-    MEM_LAYOUT_ROWS(CUDA_LAYOUT_ROW)
-    MEM_SHARED_ROWS(CUDA_ROW)
-    MEM_BROADCAST_ROWS(CUDA_ROW)
-    MEM_UNIFORM_ROWS(CUDA_ROW)
-    {nullptr, 0, {}, nullptr},
+    MEM_WIDTH_ROWS(CUDA_ROW) MEM_OFFSET_ROWS(CUDA_ROW) MEM_STRIDE_ROWS(CUDA_ROW) MEM_LAYOUT_ROWS(CUDA_LAYOUT_ROW)
+        MEM_SHARED_ROWS(CUDA_ROW) MEM_BROADCAST_ROWS(CUDA_ROW) MEM_UNIFORM_ROWS(CUDA_ROW){nullptr, 0, {}, nullptr},
 };

@@ -38,13 +38,13 @@ typedef struct mem_push_shared mem_push_shared;
 typedef struct mem_push_uniform mem_push_uniform;
 #endif
 
-#define MEM_UNROLL 16u             /* loads per loop trip, 32 words apart (the same bank) */
-#define MEM_SHARED_WORDS 4096u     /* mem_shared's shared array (16 KiB) */
-#define MEM_SHARED_SPAN 1023u      /* a thread's base word within the first 1024 */
-#define MEM_SHARED_TRIP_SHIFT 9    /* per-trip offset: multiples of 512 words */
-#define MEM_UNIFORM_WORDS 1024u    /* mem_uniform's table (4 KiB) */
-#define MEM_UNIFORM_SPREAD 127u    /* invocation t's own offset: t & 127, distinct across any subgroup (<= 128) */
-#define MEM_UNIFORM_TRIP_SHIFT 7   /* per-trip offset: multiples of 128 words */
-#define MEM_STRIDE_LOADS 8u        /* mem_stride: independent loads in flight per thread */
+#define MEM_UNROLL 16u           /* loads per loop trip, 32 words apart (the same bank) */
+#define MEM_SHARED_WORDS 4096u   /* mem_shared's shared array (16 KiB) */
+#define MEM_SHARED_SPAN 1023u    /* a thread's base word within the first 1024 */
+#define MEM_SHARED_TRIP_SHIFT 9  /* per-trip offset: multiples of 512 words */
+#define MEM_UNIFORM_WORDS 1024u  /* mem_uniform's table (4 KiB) */
+#define MEM_UNIFORM_SPREAD 127u  /* invocation t's own offset: t & 127, distinct across any subgroup (<= 128) */
+#define MEM_UNIFORM_TRIP_SHIFT 7 /* per-trip offset: multiples of 128 words */
+#define MEM_STRIDE_LOADS 8u      /* mem_stride: independent loads in flight per thread */
 
 #endif

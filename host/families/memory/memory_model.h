@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#define VKB_MM_HALF_WARP 16   /* the protocol serves 16 threads at a time */
-#define VKB_MM_BANKS 32u      /* assumed on every device: 32 banks of 4 bytes (NVIDIA; AMD LDS too) */
+#define VKB_MM_HALF_WARP 16 /* the protocol serves 16 threads at a time */
+#define VKB_MM_BANKS 32u    /* assumed on every device: 32 banks of 4 bytes (NVIDIA; AMD LDS too) */
 
 /* Bytes moved for one instruction of COUNT (<= 16) threads reading WORD-byte words at byte addresses ADDR
  * (ACTIVE[t] nonzero where thread t accesses): take the segment (32 B for 1-byte words, 64 B for 2, 128 B

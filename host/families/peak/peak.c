@@ -20,32 +20,34 @@
 #include "peak_rates.h"
 #include "util.h"
 
-#define ROW(name, shader, type, ops, needs, flags, note) \
+#define ROW(name, shader, type, ops, needs, flags, note)                                                               \
     {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, flags, note},
-#define UNBUILT_ROW(name, type, ops, needs, note, reason) \
+#define UNBUILT_ROW(name, type, ops, needs, note, reason)                                                              \
     {#name, NULL, {PEAK_LOCAL, 1, 1}, {0}, 0, type, needs, VKB_VAR_VULKAN_ONLY | VKB_VAR_NOT_IN_SUITE, note},
-#define CM_ROW(name, shader, combo, needs, flags, note) \
+#define CM_ROW(name, shader, combo, needs, flags, note)                                                                \
     {#name, #shader, {PEAK_LOCAL, 1, 1}, {0}, 0, combo, needs, flags, note},
 static const vkb_variant variants[] = {PEAK_ROWS(ROW) PEAK_COOPMAT_ROWS(CM_ROW) PEAK_COOPMAT_VK_ROWS(CM_ROW)
-                                       PEAK_UNBUILT_ROWS(UNBUILT_ROW)};
+                                           PEAK_UNBUILT_ROWS(UNBUILT_ROW)};
 
 /* operations one step counts, by type (the cooperative-matrix rows count 2 M N K per multiply-add) */
 #define OPS(name, shader, type, ops, needs, flags, note) [type] = ops,
 #define UNBUILT_OPS(name, type, ops, needs, note, reason) [type] = ops,
 static const int ops_of[PEAK_CM_END] = {PEAK_ROWS(OPS) PEAK_UNBUILT_ROWS(UNBUILT_OPS)};
 
-#define CM_COMBOS (PEAK_CM_END - PEAK_CM_F16_F32)   /* every combination has a shader */
+#define CM_COMBOS (PEAK_CM_END - PEAK_CM_F16_F32) /* every combination has a shader */
 
 #define UNBUILT_REASON(name, type, ops, needs, note, reason) {#name, reason},
-static const struct { const char *name, *reason; } unbuilt[] = {PEAK_UNBUILT_ROWS(UNBUILT_REASON)};
+static const struct {
+    const char *name, *reason;
+} unbuilt[] = {PEAK_UNBUILT_ROWS(UNBUILT_REASON)};
 
 typedef struct peak_case {
     uint64_t n, trips, steps;
     uint32_t slots;
-    uint32_t *seeds[PEAK_T_COUNT];      /* slots x PEAK_CHAINS x {x0, a, b}, words of the type each */
+    uint32_t *seeds[PEAK_T_COUNT];       /* slots x PEAK_CHAINS x {x0, a, b}, words of the type each */
     uint32_t *expected[2][PEAK_T_COUNT]; /* [unfused, fused] final values of every slot's chains, made on demand */
-    uint32_t *out;                      /* the downloaded outputs: n x PEAK_CHAINS values of the widest type */
-    uint8_t *cm_ab[CM_COMBOS], *cm_start[CM_COMBOS];   /* the cooperative-matrix rows' input pools */
+    uint32_t *out;                       /* the downloaded outputs: n x PEAK_CHAINS values of the widest type */
+    uint8_t *cm_ab[CM_COMBOS], *cm_start[CM_COMBOS]; /* the cooperative-matrix rows' input pools */
     /* the cooperative-matrix row planned last (work() and the outputs depend on the device's subgroup and
      * fragment: its plan, made just before, records them here): its operations and its output */
     double cm_work;
@@ -112,7 +114,7 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     c->slots = c->n < PEAK_MAX_SLOTS ? (uint32_t)c->n : PEAK_MAX_SLOTS;
     vkb_host_reserve(c->n * PEAK_CHAINS * PEAK_MAX_WORDS * 4, "peak");
     for (int t = 0; t < PEAK_T_COUNT; t++) {
-        uint64_t state = seed * 0x9e3779b97f4a7c15ull + (uint64_t)t;   /* each type its own stream */
+        uint64_t state = seed * 0x9e3779b97f4a7c15ull + (uint64_t)t; /* each type its own stream */
         int w = vkb_peak_words(t);
         c->seeds[t] = vkb_alloc((size_t)c->slots * PEAK_CHAINS * 3 * (size_t)w * 4);
         for (uint32_t k = 0; k < c->slots * PEAK_CHAINS; k++) {
@@ -162,22 +164,28 @@ static int plan_coopmat(const vkb_variant *v, const vkb_case *vc, const vkb_caps
     int b[3];
     vkb_pass *pass;
     peak_push push;
-    if (v->spec[0] || v->spec[1] || v->spec[2])   /* --spec FRAG_M=...: the shape is the device's, not a knob */
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "the cooperative-matrix peak runs the fragment the device "
+    if (v->spec[0] || v->spec[1] || v->spec[2]) /* --spec FRAG_M=...: the shape is the device's, not a knob */
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "the cooperative-matrix peak runs the fragment the device "
                              "lists for its types (vkbench devices): FRAG_M, FRAG_N, FRAG_K are not settable");
     if (!vkb_peak_cm_fragment(caps, v->param, frag))
-        return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "the device lists no subgroup cooperative matrix of %s "
-                             "(vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)", vkb_peak_cm_name(v->param));
+        return vkb_plan_fail(why, len, VKB_PLAN_SKIP,
+                             "the device lists no subgroup cooperative matrix of %s "
+                             "(vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)",
+                             vkb_peak_cm_name(v->param));
     /* K a multiple of 8, not 16 (lavapipe 26 lists 8x8x8): the float A's one +-1 per 16 pool elements then
      * falls on every other row of a fragment, whose products still move every step; the others stay exact */
-    if (frag[0] > PEAK_CM_MAX_MN || frag[1] > PEAK_CM_MAX_MN || frag[2] > PEAK_CM_MAX_K || frag[2] % 8 ||
-        frag[1] % 4 || !caps->subgroup_size || PEAK_LOCAL % caps->subgroup_size)
-        return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "fragment %ux%ux%u: the peak takes M, N <= %u (N a multiple "
-                             "of 4), K <= %u a multiple of 8, whole subgroups in %u invocations", frag[0], frag[1],
-                             frag[2], PEAK_CM_MAX_MN, PEAK_CM_MAX_K, PEAK_LOCAL);
+    if (frag[0] > PEAK_CM_MAX_MN || frag[1] > PEAK_CM_MAX_MN || frag[2] > PEAK_CM_MAX_K || frag[2] % 8 || frag[1] % 4 ||
+        !caps->subgroup_size || PEAK_LOCAL % caps->subgroup_size)
+        return vkb_plan_fail(why, len, VKB_PLAN_SKIP,
+                             "fragment %ux%ux%u: the peak takes M, N <= %u (N a multiple "
+                             "of 4), K <= %u a multiple of 8, whole subgroups in %u invocations",
+                             frag[0], frag[1], frag[2], PEAK_CM_MAX_MN, PEAK_CM_MAX_K, PEAK_LOCAL);
     if (n > UINT32_MAX || trips > PEAK_MAX_TRIPS)
-        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu k=%llu: below 2^32 invocations and at most %u "
-                             "trips", (unsigned long long)n, (unsigned long long)trips, PEAK_MAX_TRIPS);
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE,
+                             "n=%llu k=%llu: below 2^32 invocations and at most %u "
+                             "trips",
+                             (unsigned long long)n, (unsigned long long)trips, PEAK_MAX_TRIPS);
     if (trips > vkb_peak_cm_max_trips(v->param, frag[2]))
         return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "k=%llu: %s accumulators stay exact for at most %u trips",
                              (unsigned long long)trips, vkb_peak_cm_name(v->param),
@@ -210,8 +218,8 @@ static int plan_coopmat(const vkb_variant *v, const vkb_case *vc, const vkb_caps
         push.trips = trips > 1 ? push.trips - 1 : 2;
     vkb_pass_push(pass, &push, sizeof push);
     if (c)
-        ((peak_case *)c)->cm_work = (double)subgroups * PEAK_CM_CHAINS * (double)cm_steps(trips) * 2.0 * frag[0] *
-                                    frag[1] * frag[2];
+        ((peak_case *)c)->cm_work =
+            (double)subgroups * PEAK_CM_CHAINS * (double)cm_steps(trips) * 2.0 * frag[0] * frag[1] * frag[2];
     return VKB_PLAN_OK;
 }
 
@@ -232,25 +240,26 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "n=%llu k=%llu: at least one invocation and one trip",
                              (unsigned long long)n, (unsigned long long)trips);
     if (n > UINT32_MAX / PEAK_CHAINS || trips > PEAK_MAX_TRIPS)
-        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu k=%llu: below 2^29 invocations (32-bit indices) "
-                             "and at most %u trips (the host emulates every step of %u chains)", (unsigned long long)n,
-                             (unsigned long long)trips, PEAK_MAX_TRIPS, PEAK_MAX_SLOTS * PEAK_CHAINS);
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE,
+                             "n=%llu k=%llu: below 2^29 invocations (32-bit indices) "
+                             "and at most %u trips (the host emulates every step of %u chains)",
+                             (unsigned long long)n, (unsigned long long)trips, PEAK_MAX_TRIPS,
+                             PEAK_MAX_SLOTS * PEAK_CHAINS);
     if (v->local[0] != PEAK_LOCAL || v->local[1] != 1 || v->local[2] != 1)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "the peak kernels' workgroup is %u x 1 x 1",
-                             PEAK_LOCAL);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "the peak kernels' workgroup is %u x 1 x 1", PEAK_LOCAL);
     groups[0] = (uint32_t)((n + PEAK_LOCAL - 1) / PEAK_LOCAL);
     if (groups[0] > caps->max_group_count[0])
         return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu: more than %u workgroups of %u",
                              (unsigned long long)n, caps->max_group_count[0], PEAK_LOCAL);
     if (vkb_fault("peak-fold") && strcmp(kernel, "peak_fma_f32") == 0)
-        kernel = "peak_fma_f32_fold";   /* planted: the loop's result unused (host/families/peak/test.cmake) */
+        kernel = "peak_fma_f32_fold"; /* planted: the loop's result unused (host/families/peak/test.cmake) */
     b[0] = vkb_plan_buffer_add(p, (uint64_t)slots * PEAK_CHAINS * 3 * (uint64_t)w * 4, VKB_BUF_INPUT,
                                c ? c->seeds[v->param] : NULL);
     b[1] = vkb_plan_buffer_add(p, n * PEAK_CHAINS * (uint64_t)w * 4, VKB_BUF_OUTPUT, c ? c->out : NULL);
     pass = vkb_plan_dispatch(p, kernel, v->local, groups);
     vkb_pass_bind(pass, 2, b);
     push = (peak_push){(uint32_t)n, (uint32_t)trips, slots};
-    if (vkb_fault("peak-trips"))   /* planted: the device runs one trip fewer than the host counts */
+    if (vkb_fault("peak-trips")) /* planted: the device runs one trip fewer than the host counts */
         push.trips = trips > 1 ? push.trips - 1 : 2;
     vkb_pass_push(pass, &push, sizeof push);
     return VKB_PLAN_OK;
@@ -321,8 +330,8 @@ static void check_coopmat(const vkb_variant *v, peak_case *c, const vkb_plan *p,
     for (uint32_t s = 0; s < push.slots; s++)
         for (uint32_t j = 0; j < PEAK_CM_CHAINS; j++)
             for (uint32_t e = 0; e < mn; e++)
-                expect[(s * PEAK_CM_CHAINS + j) * mn + e] = vkb_peak_cm_expected(v->param, frag, c->cm_ab[k],
-                    c->cm_start[k], s, j, e / frag[1], e % frag[1], cm_steps(c->trips));
+                expect[(s * PEAK_CM_CHAINS + j) * mn + e] = vkb_peak_cm_expected(
+                    v->param, frag, c->cm_ab[k], c->cm_start[k], s, j, e / frag[1], e % frag[1], cm_steps(c->trips));
     vkb_check_init(res, "exact: acc0 + steps x A B, every step exact (integer-valued inputs)");
     for (uint64_t g = 0; g < (uint64_t)push.n * PEAK_CM_CHAINS * mn; g++) {
         uint64_t sg = g / (PEAK_CM_CHAINS * mn), rest = g % (PEAK_CM_CHAINS * mn);
@@ -334,8 +343,10 @@ static void check_coopmat(const vkb_variant *v, peak_case *c, const vkb_plan *p,
         }
     }
     if (wrong)
-        snprintf(res->reason, sizeof res->reason, "%llu of %llu accumulator elements differ (first: subgroup %llu, "
-                 "chain %llu)", (unsigned long long)wrong, (unsigned long long)((uint64_t)push.n * PEAK_CM_CHAINS * mn),
+        snprintf(res->reason, sizeof res->reason,
+                 "%llu of %llu accumulator elements differ (first: subgroup %llu, "
+                 "chain %llu)",
+                 (unsigned long long)wrong, (unsigned long long)((uint64_t)push.n * PEAK_CM_CHAINS * mn),
                  (unsigned long long)(first / (PEAK_CM_CHAINS * mn)),
                  (unsigned long long)(first / mn % PEAK_CM_CHAINS));
     res->checked = (uint64_t)push.n * PEAK_CM_CHAINS * mn;
@@ -351,8 +362,8 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
         check_coopmat(v, c, p, res);
         return;
     }
-    int type = v->param, w = vkb_peak_words(type), is_float = type != PEAK_T_I32 && type != PEAK_T_I16 &&
-                                                              type != PEAK_T_DOT;
+    int type = v->param, w = vkb_peak_words(type),
+        is_float = type != PEAK_T_I32 && type != PEAK_T_I16 && type != PEAK_T_DOT;
     uint64_t first = 0, wrong = count_wrong(c, c->out, expected(c, type, 1), w, &first), first2 = 0;
     (void)p;
     if (wrong && is_float && count_wrong(c, c->out, expected(c, type, 0), w, &first2) == 0) {
@@ -363,17 +374,18 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     }
     vkb_check_init(res, is_float ? "exact: every step emulated, fused fma" : "exact: every step emulated");
     if (wrong) {
-        const uint32_t *ref = expected(c, type, 1) + ((first / PEAK_CHAINS % c->slots) * PEAK_CHAINS +
-                                                      first % PEAK_CHAINS) * (uint64_t)w;
+        const uint32_t *ref =
+            expected(c, type, 1) + ((first / PEAK_CHAINS % c->slots) * PEAK_CHAINS + first % PEAK_CHAINS) * (uint64_t)w;
         const uint32_t *got = c->out + first * (uint64_t)w;
         int word = 0;
         while (word < w - 1 && got[word] == ref[word])
             word++;
         /* the first differing word of the first wrong value (its bits, as a number) */
         vkb_check_value(res, first, (double)got[word], (double)ref[word], 0);
-        snprintf(res->reason, sizeof res->reason, "%llu of %llu chains differ from the emulated %llu steps "
-                 "(first: invocation %llu, chain %llu)", (unsigned long long)wrong,
-                 (unsigned long long)(c->n * PEAK_CHAINS), (unsigned long long)c->steps,
+        snprintf(res->reason, sizeof res->reason,
+                 "%llu of %llu chains differ from the emulated %llu steps "
+                 "(first: invocation %llu, chain %llu)",
+                 (unsigned long long)wrong, (unsigned long long)(c->n * PEAK_CHAINS), (unsigned long long)c->steps,
                  (unsigned long long)(first / PEAK_CHAINS), (unsigned long long)(first % PEAK_CHAINS));
     }
     res->checked = c->n * PEAK_CHAINS;
@@ -384,7 +396,7 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 static double theoretical(const vkb_variant *v, const vkb_caps *caps, double *bound)
 {
     *bound = 0;
-    if (vkb_peak_is_cm(v->param)) {   /* the whitepapers' dense tensor-core rate: the row's rate and bound */
+    if (vkb_peak_is_cm(v->param)) { /* the whitepapers' dense tensor-core rate: the row's rate and bound */
         *bound = vkb_peak_tensor_rate(v->param == PEAK_CM_S8_S32 || v->param == PEAK_CM_U8_U32, caps);
         return *bound;
     }
@@ -392,8 +404,23 @@ static double theoretical(const vkb_variant *v, const vkb_caps *caps, double *bo
 }
 
 const vkb_family vkb_family_peak = {
-    "peak", "instruction throughput per number type: register-resident dependent chains, every step checked",
-    {"n", "k"}, 2, "GFLOP/s", variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, NULL, 0, theoretical,
+    "peak",
+    "instruction throughput per number type: register-resident dependent chains, every step checked",
+    {"n", "k"},
+    2,
+    "GFLOP/s",
+    variants,
+    (int)VKB_COUNT(variants),
+    default_shapes,
+    battery,
+    case_create,
+    case_destroy,
+    plan,
+    work,
+    check,
+    NULL,
+    NULL,
+    0,
+    theoretical,
     .units = {"threads", "loop trips"},
 };

@@ -12,7 +12,7 @@ int vkb_peak_words(int type)
     return type == PEAK_T_F32X4 ? 4 : type == PEAK_T_F64 ? 2 : 1;
 }
 
-static uint64_t next(uint64_t *s)   /* splitmix64 */
+static uint64_t next(uint64_t *s) /* splitmix64 */
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -33,9 +33,9 @@ uint16_t vkb_peak_half_of(double v)
     v = fabs(v);
     if (isnan(v))
         return 0x7e00u;
-    if (v < 0x1p-14)   /* subnormal: multiples of 2^-24 (q = 1024 is the smallest normal's encoding) */
+    if (v < 0x1p-14) /* subnormal: multiples of 2^-24 (q = 1024 is the smallest normal's encoding) */
         return (uint16_t)(sign | (uint16_t)nearbyint(v * 0x1p24));
-    frexp(v, &e);      /* v = m 2^e, m in [0.5, 1): 11 significant bits are v 2^(11 - e) */
+    frexp(v, &e); /* v = m 2^e, m in [0.5, 1): 11 significant bits are v 2^(11 - e) */
     q = nearbyint(ldexp(v, 11 - e));
     if (q == 2048) {
         q = 1024;
@@ -69,9 +69,7 @@ static void float_input(int type, uint64_t *s, double lo, double hi, uint32_t *o
         memcpy(out, &d, 8);
         break;
     }
-    case PEAK_T_F16:
-        out[0] = vkb_peak_half_of(uniform(s, lo, hi));
-        break;
+    case PEAK_T_F16: out[0] = vkb_peak_half_of(uniform(s, lo, hi)); break;
     case PEAK_T_F16X2:
     case PEAK_T_BF16X2:
         out[0] = vkb_peak_half_of(uniform(s, lo, hi)) | (uint32_t)vkb_peak_half_of(uniform(s, lo, hi)) << 16;
@@ -119,7 +117,7 @@ static uint16_t half_step(uint16_t x, uint16_t b, int fused)
 
 static float f32_step(float x, float b, int fused)
 {
-    volatile float p;   /* the product rounded to fp32 on its own */
+    volatile float p; /* the product rounded to fp32 on its own */
     if (fused)
         return fmaf(x, x, b);
     p = x * x;
@@ -192,7 +190,6 @@ void vkb_peak_chain(int type, int fused, const uint32_t *x0, const uint32_t *a, 
         out[0] = x;
         break;
     }
-    default:
-        memset(out, 0, (size_t)vkb_peak_words(type) * 4);
+    default: memset(out, 0, (size_t)vkb_peak_words(type) * 4);
     }
 }

@@ -6,10 +6,20 @@
 #include <stdint.h>
 
 /* The chain's number type (host/families/peak/rows.h's type column; peak_chain.comp's -D PEAK_*). */
-enum { PEAK_T_F32, PEAK_T_F32X4, PEAK_T_F16, PEAK_T_F16X2, PEAK_T_F64, PEAK_T_I32, PEAK_T_I16, PEAK_T_DOT,
-       PEAK_T_BF16X2, PEAK_T_COUNT };
+enum {
+    PEAK_T_F32,
+    PEAK_T_F32X4,
+    PEAK_T_F16,
+    PEAK_T_F16X2,
+    PEAK_T_F64,
+    PEAK_T_I32,
+    PEAK_T_I16,
+    PEAK_T_DOT,
+    PEAK_T_BF16X2,
+    PEAK_T_COUNT
+};
 
-#define PEAK_MAX_WORDS 4   /* 32-bit words of one stored value at most (vec4) */
+#define PEAK_MAX_WORDS 4 /* 32-bit words of one stored value at most (vec4) */
 
 /* 32-bit words one value of TYPE occupies in the shader's buffers (a half or an int16 in the low bits of a
  * word, f16vec2 packed in one, double two, vec4 four). */

@@ -8,9 +8,9 @@
 #include "util.h"
 
 static const struct {
-    uint32_t a, c;          /* VkComponentTypeKHR */
+    uint32_t a, c; /* VkComponentTypeKHR */
     int a_bytes, c_bytes;
-    uint32_t one;           /* a floating operand type's encoding of 1 (its sign bit the top one); 0: integers */
+    uint32_t one; /* a floating operand type's encoding of 1 (its sign bit the top one); 0: integers */
     const char *name;
 } combos[] = {
     [PEAK_CM_F16_F32 - PEAK_CM_F16_F32] = {VKB_CT_F16, VKB_CT_F32, 2, 4, 0x3c00, "fp16 x fp16 + fp32"},
@@ -21,11 +21,20 @@ static const struct {
     [PEAK_CM_E4M3_F32 - PEAK_CM_F16_F32] = {VKB_CT_E4M3, VKB_CT_F32, 1, 4, 0x38, "fp8 e4m3 x e4m3 + fp32"},
     [PEAK_CM_E5M2_F32 - PEAK_CM_F16_F32] = {VKB_CT_E5M2, VKB_CT_F32, 1, 4, 0x3c, "fp8 e5m2 x e5m2 + fp32"},
 };
-#define COMBO(c) combos[(c) - PEAK_CM_F16_F32]
+#define COMBO(c) combos[(c)-PEAK_CM_F16_F32]
 
-int vkb_peak_cm_a_bytes(int combo) { return COMBO(combo).a_bytes; }
-int vkb_peak_cm_c_bytes(int combo) { return COMBO(combo).c_bytes; }
-const char *vkb_peak_cm_name(int combo) { return COMBO(combo).name; }
+int vkb_peak_cm_a_bytes(int combo)
+{
+    return COMBO(combo).a_bytes;
+}
+int vkb_peak_cm_c_bytes(int combo)
+{
+    return COMBO(combo).c_bytes;
+}
+const char *vkb_peak_cm_name(int combo)
+{
+    return COMBO(combo).name;
+}
 
 int vkb_peak_cm_fragment(const vkb_caps *caps, int combo, uint32_t frag[3])
 {
@@ -37,7 +46,7 @@ int vkb_peak_cm_fragment(const vkb_caps *caps, int combo, uint32_t frag[3])
             t->c != COMBO(combo).c || t->result != COMBO(combo).c || t->saturating)
             continue;
         if (t->m == 16 && t->n == 16 && t->k == 16)
-            vol = UINT64_MAX;   /* the twins' shape first */
+            vol = UINT64_MAX; /* the twins' shape first */
         if (vol > best) {
             best = vol;
             frag[0] = t->m, frag[1] = t->n, frag[2] = t->k;
@@ -46,7 +55,7 @@ int vkb_peak_cm_fragment(const vkb_caps *caps, int combo, uint32_t frag[3])
     return best != 0;
 }
 
-static uint64_t next(uint64_t *s)   /* splitmix64 */
+static uint64_t next(uint64_t *s) /* splitmix64 */
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -54,7 +63,10 @@ static uint64_t next(uint64_t *s)   /* splitmix64 */
     return z ^ (z >> 31);
 }
 
-static int is_float(int combo) { return COMBO(combo).one != 0; }
+static int is_float(int combo)
+{
+    return COMBO(combo).one != 0;
+}
 
 /* +1 or -1 in COMBO's floating operand type */
 static uint32_t unit_operand(int combo, int negative)
@@ -70,7 +82,10 @@ static double operand_value(int combo, uint32_t bits)
 }
 
 /* element E of a pool of N elements of BYTES each */
-static void put(uint8_t *pool, uint64_t e, int bytes, uint32_t v) { memcpy(pool + e * (uint64_t)bytes, &v, (size_t)bytes); }
+static void put(uint8_t *pool, uint64_t e, int bytes, uint32_t v)
+{
+    memcpy(pool + e * (uint64_t)bytes, &v, (size_t)bytes);
+}
 
 static uint32_t get(const uint8_t *pool, uint64_t e, int bytes)
 {
@@ -87,7 +102,7 @@ void vkb_peak_cm_pools(int combo, uint64_t seed, uint8_t **ab, uint8_t **start)
     *start = vkb_alloc((size_t)(PEAK_CM_START_ELEMS * (uint64_t)c_bytes));
     for (uint64_t e = 0; e < n; e++) {
         uint32_t v;
-        if (is_float(combo))   /* A's: +-1 at every 16th element (one per 16 of a row's K), else 0; B's: all +-1 */
+        if (is_float(combo)) /* A's: +-1 at every 16th element (one per 16 of a row's K), else 0; B's: all +-1 */
             v = e % 16 == 0 || e >= PEAK_CM_B_OFFSET ? unit_operand(combo, !(next(&s) & 1)) : 0;
         else if (COMBO(combo).a == VKB_CT_S8)
             v = (uint32_t)(int32_t)((int)(next(&s) % 16) - 8) & 0xffu;
@@ -110,15 +125,15 @@ void vkb_peak_cm_pools(int combo, uint64_t seed, uint8_t **ab, uint8_t **start)
 
 uint32_t vkb_peak_cm_max_trips(int combo, uint32_t k)
 {
-    uint32_t per_step = (k + 15) / 16;   /* |(A B)_ij| at most: A's nonzeros per row */
+    uint32_t per_step = (k + 15) / 16; /* |(A B)_ij| at most: A's nonzeros per row */
     if (!is_float(combo))
         return UINT32_MAX;
     return ((COMBO(combo).c_bytes == 2 ? 2048u : 1u << 24) - 8u) / per_step;
 }
 
 /* The operand pool as the shader reads it: slot S's A at S M K, its B at PEAK_CM_B_OFFSET + S K N */
-uint32_t vkb_peak_cm_expected(int combo, const uint32_t frag[3], const uint8_t *ab, const uint8_t *start,
-                              uint32_t slot, uint32_t chain, uint32_t i, uint32_t j, uint64_t trips)
+uint32_t vkb_peak_cm_expected(int combo, const uint32_t frag[3], const uint8_t *ab, const uint8_t *start, uint32_t slot,
+                              uint32_t chain, uint32_t i, uint32_t j, uint64_t trips)
 {
     uint32_t m = frag[0], n = frag[1], k = frag[2];
     int c_bytes = COMBO(combo).c_bytes;
@@ -134,14 +149,14 @@ uint32_t vkb_peak_cm_expected(int combo, const uint32_t frag[3], const uint8_t *
             c = vkb_half_to_float((uint16_t)c0);
         else
             memcpy(&f, &c0, 4), c = f;
-        f = (float)(c + (double)trips * sum);   /* an integer below 2^24 (2048 for fp16): exact */
+        f = (float)(c + (double)trips * sum); /* an integer below 2^24 (2048 for fp16): exact */
         if (c_bytes == 2)
             return vkb_half_from_float(f);
         memcpy(&c0, &f, 4);
         return c0;
     }
     {
-        uint32_t sum = 0;   /* modulo 2^32, as the accumulator */
+        uint32_t sum = 0; /* modulo 2^32, as the accumulator */
         for (uint32_t p = 0; p < k; p++) {
             uint32_t a = get(ab, a0 + (uint64_t)i * k + p, 1), b = get(ab, b0 + (uint64_t)p * n + j, 1);
             if (COMBO(combo).a == VKB_CT_S8)

@@ -13,7 +13,8 @@
 
 using namespace nvcuda;
 
-namespace {
+namespace
+{
 
 /* AT: the operands' WMMA type; CT: the accumulator's (u8 accumulates in int: the same bits as u32); KS: 16-deep
  * WMMA steps per K (K = 16 KS). A's halves of K are not 32-byte aligned where KS > 1: staged through shared
@@ -31,13 +32,13 @@ __device__ __forceinline__ void coopmat_chain(const unsigned *__restrict__ ab, c
     wmma::fragment<wmma::matrix_a, 16, 16, 16, AT, wmma::row_major> fa[KS];
     wmma::fragment<wmma::matrix_b, 16, 16, 16, AT, wmma::row_major> fb[KS];
     wmma::fragment<wmma::accumulator, 16, 16, 16, CT> acc[PEAK_CM_CHAINS];
-    for (unsigned e = lane; e < 16u * K; e += 32u)   /* A (16 x K) as KS 16 x 16 tiles */
+    for (unsigned e = lane; e < 16u * K; e += 32u) /* A (16 x K) as KS 16 x 16 tiles */
         staged[warp][e % K / 16u][e / K * 16u + e % 16u] = a[e];
     __syncwarp();
 #pragma unroll
     for (int s = 0; s < KS; s++) {
         wmma::load_matrix_sync(fa[s], staged[warp][s], 16);
-        wmma::load_matrix_sync(fb[s], b + s * 256u, 16);   /* rows 16 s .. 16 s + 15 of B */
+        wmma::load_matrix_sync(fb[s], b + s * 256u, 16); /* rows 16 s .. 16 s + 15 of B */
     }
 #pragma unroll
     for (unsigned j = 0; j < PEAK_CM_CHAINS; j++)
@@ -57,11 +58,11 @@ __device__ __forceinline__ void coopmat_chain(const unsigned *__restrict__ ab, c
 }
 
 /* each row's kernel named as its shader (--sass pairs them by name) */
-#define CM_KERNEL(shader, AT, CT, KS)                                                                             \
-    __global__ void shader(const unsigned *__restrict__ ab, const CT *__restrict__ start, CT *__restrict__ dst,   \
-                           peak_push pc)                                                                          \
-    {                                                                                                             \
-        coopmat_chain<AT, CT, KS>(ab, start, dst, pc);                                                            \
+#define CM_KERNEL(shader, AT, CT, KS)                                                                                  \
+    __global__ void shader(const unsigned *__restrict__ ab, const CT *__restrict__ start, CT *__restrict__ dst,        \
+                           peak_push pc)                                                                               \
+    {                                                                                                                  \
+        coopmat_chain<AT, CT, KS>(ab, start, dst, pc);                                                                 \
     }
 CM_KERNEL(peak_coopmat_f16_f32, half, float, 1)
 CM_KERNEL(peak_coopmat_f16_f16, half, half, 1)
@@ -88,9 +89,8 @@ constexpr unsigned k_peak_coopmat_f16_f32 = 16, k_peak_coopmat_f16_f16 = 16, k_p
 
 } // namespace
 
-#define CUDA_CM_ROW(name, shader, combo, needs, flags, note) \
+#define CUDA_CM_ROW(name, shader, combo, needs, flags, note)                                                           \
     {#shader, 3, {16, 16, k_##shader}, launch<ct_##shader, shader>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_peak_coopmat[] = {
-    PEAK_COOPMAT_ROWS(CUDA_CM_ROW)
-    {nullptr, 0, {}, nullptr},
+    PEAK_COOPMAT_ROWS(CUDA_CM_ROW){nullptr, 0, {}, nullptr},
 };

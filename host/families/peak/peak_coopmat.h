@@ -9,10 +9,21 @@
 #include "peak/peak.h"
 
 /* Row params of the cooperative-matrix rows (host/families/peak/rows.h), after peak_chain.h's PEAK_T_*. */
-enum { PEAK_CM_F16_F32 = 32, PEAK_CM_F16_F16, PEAK_CM_S8_S32, PEAK_CM_U8_U32, PEAK_CM_BF16_F32, PEAK_CM_E4M3_F32,
-       PEAK_CM_E5M2_F32, PEAK_CM_END };
+enum {
+    PEAK_CM_F16_F32 = 32,
+    PEAK_CM_F16_F16,
+    PEAK_CM_S8_S32,
+    PEAK_CM_U8_U32,
+    PEAK_CM_BF16_F32,
+    PEAK_CM_E4M3_F32,
+    PEAK_CM_E5M2_F32,
+    PEAK_CM_END
+};
 
-static inline int vkb_peak_is_cm(int param) { return param >= PEAK_CM_F16_F32 && param < PEAK_CM_END; }
+static inline int vkb_peak_is_cm(int param)
+{
+    return param >= PEAK_CM_F16_F32 && param < PEAK_CM_END;
+}
 
 /* The fragment of COMBO the device lists at subgroup scope (A = B types, C = result, not saturating) into
  * FRAG (M N K): 16 x 16 x 16 where listed (the CUDA twins' WMMA shape, so both APIs compute the same), else the
@@ -37,7 +48,7 @@ void vkb_peak_cm_pools(int combo, uint64_t seed, uint8_t **ab, uint8_t **start);
 /* Trips that keep COMBO's accumulators exact at fragment depth K (UINT32_MAX: any). */
 uint32_t vkb_peak_cm_max_trips(int combo, uint32_t k);
 /* The expected accumulator element (i, j) of chain CHAIN of slot SLOT after TRIPS steps, as the stored bits. */
-uint32_t vkb_peak_cm_expected(int combo, const uint32_t frag[3], const uint8_t *ab, const uint8_t *start,
-                              uint32_t slot, uint32_t chain, uint32_t i, uint32_t j, uint64_t trips);
+uint32_t vkb_peak_cm_expected(int combo, const uint32_t frag[3], const uint8_t *ab, const uint8_t *start, uint32_t slot,
+                              uint32_t chain, uint32_t i, uint32_t j, uint64_t trips);
 
 #endif

@@ -11,22 +11,24 @@
 
 /* Each chain type's instruction class in the GPU facts table (-1: none there). */
 static const int class_of[PEAK_T_COUNT] = {
-    [PEAK_T_F32] = VKB_RATE_F32, [PEAK_T_F32X4] = VKB_RATE_F32, [PEAK_T_F16] = VKB_RATE_F16,
-    [PEAK_T_F16X2] = VKB_RATE_F16, [PEAK_T_F64] = VKB_RATE_F64, [PEAK_T_I32] = VKB_RATE_I32,
-    [PEAK_T_I16] = VKB_RATE_I32, [PEAK_T_DOT] = -1, [PEAK_T_BF16X2] = -1,
+    [PEAK_T_F32] = VKB_RATE_F32, [PEAK_T_F32X4] = VKB_RATE_F32,
+    [PEAK_T_F16] = VKB_RATE_F16, [PEAK_T_F16X2] = VKB_RATE_F16,
+    [PEAK_T_F64] = VKB_RATE_F64, [PEAK_T_I32] = VKB_RATE_I32,
+    [PEAK_T_I16] = VKB_RATE_I32, [PEAK_T_DOT] = -1,
+    [PEAK_T_BF16X2] = -1,
 };
 
-#define ISSUE_PER_SM 128.0   /* thread-instructions per clock per SM: 4 schedulers x 32 lanes */
+#define ISSUE_PER_SM 128.0 /* thread-instructions per clock per SM: 4 schedulers x 32 lanes */
 
 double vkb_peak_theoretical(int type, int ops, const vkb_caps *caps, double *bound)
 {
     /* ops counts per lane-step; the table counts results: an FMA result is 2 of our ops, IDP4A's would be 8 */
     double lanes = type == PEAK_T_F32X4 ? 4 : type == PEAK_T_F16X2 || type == PEAK_T_BF16X2 ? 2 : 1;
-    double per_clock = (double)caps->compute_units * caps->clock_mhz * 1e-3;   /* SMs x GHz */
+    double per_clock = (double)caps->compute_units * caps->clock_mhz * 1e-3; /* SMs x GHz */
     *bound = 0;
     if (!caps->compute_units || !caps->clock_mhz || type < 0 || type >= PEAK_T_COUNT)
         return 0;
-    if (!vkb_gpu_rate_per_sm(caps->sm_arch, VKB_RATE_F32))   /* an architecture the table does not know */
+    if (!vkb_gpu_rate_per_sm(caps->sm_arch, VKB_RATE_F32)) /* an architecture the table does not know */
         return 0;
     {
         double per_sm = class_of[type] < 0 ? 0 : vkb_gpu_rate_per_sm(caps->sm_arch, (vkb_rate_class)class_of[type]);

@@ -25,21 +25,21 @@
 
 /* The row's param: element type, how pass 1 loads (and so sizes its grid), and its workgroup tree. */
 enum {
-    P_I32 = 1 << 0,            /* int32 wrapping sum (exact compare); else float32 */
-    LOAD_BLOCK1 = 0 << 1,      /* one element per thread, a block of L per workgroup */
-    LOAD_BLOCK2 = 1 << 1,      /* two elements L apart per thread, a block of 2L */
-    LOAD_GRID = 2 << 1,        /* grid-stride loop over elements */
-    LOAD_LOCAL = 3 << 1,       /* per * L contiguous elements per workgroup, workgroup-stride loop */
-    LOAD_VEC4 = 4 << 1,        /* grid-stride loop over vec4s, the n % 4 tail as scalars */
+    P_I32 = 1 << 0,       /* int32 wrapping sum (exact compare); else float32 */
+    LOAD_BLOCK1 = 0 << 1, /* one element per thread, a block of L per workgroup */
+    LOAD_BLOCK2 = 1 << 1, /* two elements L apart per thread, a block of 2L */
+    LOAD_GRID = 2 << 1,   /* grid-stride loop over elements */
+    LOAD_LOCAL = 3 << 1,  /* per * L contiguous elements per workgroup, workgroup-stride loop */
+    LOAD_VEC4 = 4 << 1,   /* grid-stride loop over vec4s, the n % 4 tail as scalars */
     LOAD_MASK = 7 << 1,
-    GRID_THREADS = 1 << 4,     /* a fixed number of threads (REDUCE_FIXED_THREADS) */
-    GRID_CUS = 2 << 4,         /* a multiple of the compute-unit count */
-    TREE_BARRIER = 0 << 6,     /* barrier after every step down to one sum */
-    TREE_TAIL = 1 << 6,        /* barrier steps down to a subgroup's worth, then subgroupAdd */
-    TREE_SUBGROUP = 2 << 6,    /* subgroupAdd, one shared slot per subgroup, subgroupAdd */
+    GRID_THREADS = 1 << 4,  /* a fixed number of threads (REDUCE_FIXED_THREADS) */
+    GRID_CUS = 2 << 4,      /* a multiple of the compute-unit count */
+    TREE_BARRIER = 0 << 6,  /* barrier after every step down to one sum */
+    TREE_TAIL = 1 << 6,     /* barrier steps down to a subgroup's worth, then subgroupAdd */
+    TREE_SUBGROUP = 2 << 6, /* subgroupAdd, one shared slot per subgroup, subgroupAdd */
     TREE_MASK = 3 << 6,
-    COMBINE_ATOMIC = 1 << 8,   /* workgroups atomicAdd into the zeroed result: no later passes */
-    COMBINE_LAST = 1 << 9      /* the last workgroup to arrive adds the partials (binding 2), counted in binding 3 */
+    COMBINE_ATOMIC = 1 << 8, /* workgroups atomicAdd into the zeroed result: no later passes */
+    COMBINE_LAST = 1 << 9    /* the last workgroup to arrive adds the partials (binding 2), counted in binding 3 */
 };
 
 /* COMBINE_LAST's arrival count: an input, so it starts at 0 (outputs and scratch are poisoned), and the kernel
@@ -50,32 +50,45 @@ static const uint32_t arrived_zero = 0;
 
 typedef struct reduce_case {
     uint64_t n;
-    float *f;           /* float inputs: +-k/16, k uniform in 1..16 (every partial sum exact, see check) */
-    uint32_t *i;        /* int inputs: any 32-bit value, so a lost or doubled element shows */
-    double sum_f;       /* reference: exact (the inputs are sixteenths) */
-    double abs_f;       /* sum of |x|: the float bound's scale */
-    uint32_t sum_i;     /* wrapping 32-bit sum: exact */
-    uint32_t out;       /* the downloaded result */
-    uint32_t *copy;     /* api_copy's destination */
+    float *f;       /* float inputs: +-k/16, k uniform in 1..16 (every partial sum exact, see check) */
+    uint32_t *i;    /* int inputs: any 32-bit value, so a lost or doubled element shows */
+    double sum_f;   /* reference: exact (the inputs are sixteenths) */
+    double abs_f;   /* sum of |x|: the float bound's scale */
+    uint32_t sum_i; /* wrapping 32-bit sum: exact */
+    uint32_t out;   /* the downloaded result */
+    uint32_t *copy; /* api_copy's destination */
 } reduce_case;
 
 #define SUB VKB_NEED_SUBGROUP_BASIC | VKB_NEED_SUBGROUP_ARITH
 /* The rows of host/families/reduce/rows.h, each twice: NAME sums float32, NAME_i32 int32 (wrapping), each with its
  * shader compiled for that type; the int row needs no float atomics and is deterministic. */
-#define ROW(name, algo, param, needs, flags, note)                                                            \
-    {#name, "reduce_" #algo "_f32", {256, 1, 1}, {0}, 0, (param), (needs), (flags), note},                    \
-    {#name "_i32", "reduce_" #algo "_i32", {256, 1, 1}, {0}, 0, (param) | P_I32,                              \
-     (needs) & ~VKB_NEED_ATOMIC_FLOAT, (flags) & ~VKB_VAR_NONDETERMINISTIC, "int32, wrapping: " note},
+#define ROW(name, algo, param, needs, flags, note)                                                                     \
+    {#name, "reduce_" #algo "_f32", {256, 1, 1}, {0}, 0, (param), (needs), (flags), note},                             \
+        {#name "_i32",                                                                                                 \
+         "reduce_" #algo "_i32",                                                                                       \
+         {256, 1, 1},                                                                                                  \
+         {0},                                                                                                          \
+         0,                                                                                                            \
+         (param) | P_I32,                                                                                              \
+         (needs) & ~VKB_NEED_ATOMIC_FLOAT,                                                                             \
+         (flags) & ~VKB_VAR_NONDETERMINISTIC,                                                                          \
+         "int32, wrapping: " note},
 
 static const vkb_variant variants[] = {
     /* ceilings first: the runner takes a backend's first ceiling row as that backend's reference */
-    {"cub_sum", NULL, {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
+    {"cub_sum",
+     NULL,
+     {1, 1, 1},
+     {0},
+     0,
+     0,
+     0,
+     VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
      "cub::DeviceReduce::Sum of the float input, temp storage allocated once and kept: the CUDA ceiling"},
     VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy of the n*4 input bytes; work = read + write (2*n*4), so it "
                      "is the device's copy bandwidth, not a read-only ceiling"),
     VKB_STREAM_COPY_ROW,
-    REDUCE_ROWS(ROW)
-};
+    REDUCE_ROWS(ROW)};
 
 static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
 {
@@ -103,7 +116,7 @@ typedef struct chunk_sums {
 
 typedef struct reduce_fill {
     reduce_case *c;
-    chunk_sums *sums;   /* one slot per chunk */
+    chunk_sums *sums; /* one slot per chunk */
 } reduce_fill;
 
 /* One chunk of both inputs and its slot of the reference sums. */
@@ -146,14 +159,14 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     rf.c = c;
     rf.sums = vkb_calloc(chunks ? chunks : 1, sizeof *rf.sums);
     vkb_rng_seed(&rng, seed);
-    vkb_input_fill(&rng, c->n, 2, fill_chunk, &rf);   /* two draws per element: the float, then the int */
-    for (uint64_t k = 0; k < chunks; k++) {            /* in chunk order */
+    vkb_input_fill(&rng, c->n, 2, fill_chunk, &rf); /* two draws per element: the float, then the int */
+    for (uint64_t k = 0; k < chunks; k++) {         /* in chunk order */
         sixteenths += rf.sums[k].sixteenths;
         abs_sixteenths += rf.sums[k].abs_sixteenths;
         sum_i += rf.sums[k].sum_i;
     }
     free(rf.sums);
-    c->sum_f = (double)sixteenths / 16.0;   /* exact: |sum| <= 2^31 x 16 sixteenths */
+    c->sum_f = (double)sixteenths / 16.0; /* exact: |sum| <= 2^31 x 16 sixteenths */
     c->abs_f = (double)abs_sixteenths / 16.0;
     c->sum_i = sum_i;
     return c;
@@ -168,9 +181,18 @@ static void case_destroy(void *data)
     free(c);
 }
 
-static uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t div_up(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
 
 static uint64_t log2_u64(uint64_t x)
 {
@@ -183,8 +205,10 @@ static uint64_t log2_u64(uint64_t x)
 /* Workgroups of size L for ITEMS items under the row's grid rule, at most one per L items. */
 static uint32_t grid_groups(unsigned param, uint64_t items, uint32_t L, const vkb_caps *caps)
 {
-    uint64_t want = (param & GRID_THREADS) ? REDUCE_FIXED_THREADS / L
-                  : (uint64_t)(caps->compute_units ? caps->compute_units : REDUCE_DEFAULT_CUS) * REDUCE_GROUPS_PER_CU;
+    uint64_t want =
+        (param & GRID_THREADS)
+            ? REDUCE_FIXED_THREADS / L
+            : (uint64_t)(caps->compute_units ? caps->compute_units : REDUCE_DEFAULT_CUS) * REDUCE_GROUPS_PER_CU;
     uint64_t g = min_u64(want, div_up(items ? items : 1, L));
     return (uint32_t)min_u64(g, caps->max_group_count[0]);
 }
@@ -195,12 +219,9 @@ static uint64_t tree_depth(unsigned tree, uint64_t L, uint64_t sg)
 {
     uint64_t left = min_u64(L, sg), slots = div_up(L, sg);
     switch (tree & TREE_MASK) {
-    case TREE_TAIL:
-        return log2_u64(L / left) + (left - 1);
-    case TREE_SUBGROUP:
-        return (left - 1) + (div_up(slots, sg) - 1) + (min_u64(slots, sg) - 1);
-    default:
-        return log2_u64(L);
+    case TREE_TAIL: return log2_u64(L / left) + (left - 1);
+    case TREE_SUBGROUP: return (left - 1) + (div_up(slots, sg) - 1) + (min_u64(slots, sg) - 1);
+    default: return log2_u64(L);
     }
 }
 
@@ -224,7 +245,7 @@ static uint64_t plan_partials(vkb_plan *p, const char *kernel, uint64_t m, int f
         pass->shared_bytes = REDUCE_PARTIALS_LOCAL * 4;
         depth += (per - 1) + log2_u64(REDUCE_PARTIALS_LOCAL);
         m = groups[0];
-        scratch = from;   /* ping-pong: the buffer just read is free again */
+        scratch = from; /* ping-pong: the buffer just read is free again */
         from = to;
     }
     return depth;
@@ -242,14 +263,20 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     vkb_pass *pass;
 
     if (n > REDUCE_MAX_N)
-        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu: at most 2^31 - 1 (the shaders index with 32-bit "
-                             "unsigned integers); try a smaller n", (unsigned long long)n);
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE,
+                             "n=%llu: at most 2^31 - 1 (the shaders index with 32-bit "
+                             "unsigned integers); try a smaller n",
+                             (unsigned long long)n);
     if ((L & (L - 1)) != 0 || L > REDUCE_MAX_LOCAL || v->local[1] != 1 || v->local[2] != 1)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "a %ux%ux%u workgroup: the trees halve a 1-D workgroup, "
-                             "so its width (0=) is a power of two up to 1024", L, v->local[1], v->local[2]);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "a %ux%ux%u workgroup: the trees halve a 1-D workgroup, "
+                             "so its width (0=) is a power of two up to 1024",
+                             L, v->local[1], v->local[2]);
     src = vkb_plan_buffer_add(p, n * sizeof(float), VKB_BUF_INPUT,
-                              !c ? NULL : i32 ? (const void *)c->i : (const void *)c->f);
-    if (!v->kernel) {   /* cub_sum */
+                              !c    ? NULL
+                              : i32 ? (const void *)c->i
+                                    : (const void *)c->f);
+    if (!v->kernel) { /* cub_sum */
         out = vkb_plan_buffer_add(p, sizeof(uint32_t), VKB_BUF_OUTPUT, result);
         pass = vkb_plan_library(p, "cub_sum");
         b[0] = src;
@@ -271,7 +298,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     case LOAD_BLOCK2: {
         uint64_t block = (v->param & LOAD_MASK) == LOAD_BLOCK2 ? 2ull * L : L;
         m = div_up(n, block);
-        groups[0] = (uint32_t)min_u64(m, caps->max_group_count[0]);   /* past the limit, workgroups loop */
+        groups[0] = (uint32_t)min_u64(m, caps->max_group_count[0]); /* past the limit, workgroups loop */
         chain = block / L;
         break;
     }
@@ -299,14 +326,14 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     }
     out = vkb_plan_buffer_add(p, sizeof(uint32_t), VKB_BUF_OUTPUT, result);
     if (v->param & COMBINE_ATOMIC) {
-        static const uint32_t zero = 0;   /* 0.0f and 0 */
+        static const uint32_t zero = 0; /* 0.0f and 0 */
         vkb_plan_copy(p, vkb_plan_buffer_add(p, sizeof zero, VKB_BUF_INPUT, &zero), out, sizeof zero);
-        m = 1;   /* the kernel's m workgroups all add into out */
+        m = 1; /* the kernel's m workgroups all add into out */
     }
     s1 = m > 1 || (v->param & COMBINE_LAST) ? vkb_plan_buffer_add(p, m * sizeof(float), VKB_BUF_SCRATCH, NULL) : out;
     b[0] = src;
     b[1] = s1;
-    if (v->param & COMBINE_LAST) {   /* the result, the partials, the arrival count */
+    if (v->param & COMBINE_LAST) { /* the result, the partials, the arrival count */
         b[1] = out;
         b[2] = s1;
         b[3] = vkb_plan_buffer_add(p, sizeof arrived_zero, VKB_BUF_INPUT, &arrived_zero);
@@ -317,18 +344,19 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     vkb_pass_bind(pass, (v->param & COMBINE_LAST) ? 4 : 2, b);
     push.per = per;
     vkb_pass_push(pass, &push, sizeof push);
-    pass->shared_bytes = L * 4 + ((v->param & COMBINE_LAST) ? 4 : 0);   /* sh[L] (and `last`) */
+    pass->shared_bytes = L * 4 + ((v->param & COMBINE_LAST) ? 4 : 0); /* sh[L] (and `last`) */
 
     /* the bound's depth: the first element of a thread's chain meets chain - 1 roundings (0 + x is
      * exact), then the tree, at the worst subgroup size the device may pick */
-    for (uint64_t sg = caps->subgroup_min ? caps->subgroup_min : 1; sg <= (caps->subgroup_max ? caps->subgroup_max : 1); sg *= 2) {
+    for (uint64_t sg = caps->subgroup_min ? caps->subgroup_min : 1; sg <= (caps->subgroup_max ? caps->subgroup_max : 1);
+         sg *= 2) {
         uint64_t d = tree_depth(v->param, L, sg);
         if (d > p->check_depth)
             p->check_depth = d;
     }
     p->check_depth += chain - 1;
     if (v->param & COMBINE_ATOMIC)
-        p->check_depth += groups[0] - 1;   /* the atomics' order is the hardware's: a chain at worst */
+        p->check_depth += groups[0] - 1; /* the atomics' order is the hardware's: a chain at worst */
     if (v->param & COMBINE_LAST) {
         /* the last workgroup's sum_partials: div_up(m, L) partials per thread, then the tree of L; no more passes */
         p->check_depth += (div_up(m, L) - 1) + log2_u64(L);
@@ -391,8 +419,21 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 }
 
 const vkb_family vkb_family_reduce = {
-    "reduce", "sum of n floats or ints: the classic reduction ladder, naive to subgroup", {"n"}, 1, "GB/s",
-    variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, copy_io,
+    "reduce",
+    "sum of n floats or ints: the classic reduction ladder, naive to subgroup",
+    {"n"},
+    1,
+    "GB/s",
+    variants,
+    (int)VKB_COUNT(variants),
+    default_shapes,
+    battery,
+    case_create,
+    case_destroy,
+    plan,
+    work,
+    check,
+    NULL,
+    copy_io,
     .units = {"4-byte words"},
 };

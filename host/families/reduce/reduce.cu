@@ -5,11 +5,16 @@
 #include "kernels.h"
 #include "reduce/rows.h"
 
-namespace {
+namespace
+{
 
 template <typename T> struct vec4_of;
-template <> struct vec4_of<float> { typedef float4 type; };
-template <> struct vec4_of<unsigned> { typedef uint4 type; };
+template <> struct vec4_of<float> {
+    typedef float4 type;
+};
+template <> struct vec4_of<unsigned> {
+    typedef uint4 type;
+};
 
 /* The workgroup's shared array, sized at launch (local * sizeof(T)): the twin of `shared T sh[L]`. */
 template <typename T> __device__ T *shared_array()
@@ -25,7 +30,10 @@ __device__ float warp_sum(float v)
         v += __shfl_xor_sync(0xffffffffu, v, o);
     return v;
 }
-__device__ unsigned warp_sum(unsigned v) { return __reduce_add_sync(0xffffffffu, v); }
+__device__ unsigned warp_sum(unsigned v)
+{
+    return __reduce_add_sync(0xffffffffu, v);
+}
 
 /* reduce.glsl's tree_sequential: halve the active threads until KEEP sums are left. */
 template <typename T> __device__ void tree_sequential(T *sh, unsigned t, unsigned keep)
@@ -99,12 +107,13 @@ __global__ void one_per_thread(const T *__restrict__ src, T *__restrict__ dst, r
         tree_one_per_thread<T, TREE>(sh, t, L);
         if (t == 0u)
             dst[b] = sh[0];
-        __syncthreads();   /* sh is refilled for the next block */
+        __syncthreads(); /* sh is refilled for the next block */
     }
 }
 
 /* first_add, unroll_last_subgroup: two elements L apart per thread; KEEP 1 or a warp's worth left */
-template <typename T, bool TAIL> __global__ void first_add(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
+template <typename T, bool TAIL>
+__global__ void first_add(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     T *sh = shared_array<T>();
     unsigned t = threadIdx.x, L = blockDim.x, n = pc.n, blocks = (n + 2u * L - 1u) / (2u * L);
@@ -124,7 +133,8 @@ template <typename T, bool TAIL> __global__ void first_add(const T *__restrict__
     }
 }
 
-template <typename T, unsigned L> __global__ void unroll_complete(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
+template <typename T, unsigned L>
+__global__ void unroll_complete(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     __shared__ T sh[L];
     unsigned t = threadIdx.x, n = pc.n, blocks = (n + 2u * L - 1u) / (2u * L);
@@ -138,7 +148,8 @@ template <typename T, unsigned L> __global__ void unroll_complete(const T *__res
     }
 }
 
-template <typename T, unsigned L> __global__ void stride_global(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
+template <typename T, unsigned L>
+__global__ void stride_global(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     __shared__ T sh[L];
     unsigned t = threadIdx.x, n = pc.n, threads = gridDim.x * L;
@@ -151,7 +162,8 @@ template <typename T, unsigned L> __global__ void stride_global(const T *__restr
     tail_subgroup(sh, dst, blockIdx.x, L);
 }
 
-template <typename T, unsigned L> __global__ void stride_local(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
+template <typename T, unsigned L>
+__global__ void stride_local(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     __shared__ T sh[L];
     unsigned t = threadIdx.x, n = pc.n, per = pc.per;
@@ -180,7 +192,7 @@ template <typename T> __device__ T load_vec4_sum(const T *__restrict__ src, unsi
         a.w += x.w;
     }
     T acc = (a.x + a.y) + (a.z + a.w);
-    for (unsigned i = gid; i < (n & 3u); i += threads)   /* a grid of 1 or 2 threads has a 3-element tail */
+    for (unsigned i = gid; i < (n & 3u); i += threads) /* a grid of 1 or 2 threads has a 3-element tail */
         acc += src[nvec * 4u + i];
     return acc;
 }
@@ -214,7 +226,8 @@ template <typename T, unsigned L> __device__ bool block_sum_warps(T acc, T &sum)
     return lane == 0u;
 }
 
-template <typename T, unsigned L> __global__ void subgroup(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
+template <typename T, unsigned L>
+__global__ void subgroup(const T *__restrict__ src, T *__restrict__ dst, reduce_push pc)
 {
     T sum;
     if (block_sum_warps<T, L>(load_vec4_sum(src, pc.n), sum))
@@ -260,7 +273,7 @@ __global__ void subgroup_lastblock(const T *__restrict__ src, T *dst, reduce_pus
     __shared__ bool last;
     T sum;
     bool holds_sum = block_sum_warps<T, L>(load_vec4_sum(src, pc.n), sum);
-    if (gridDim.x == 1u) {   /* the whole sum is this block's (small n): no partial, no count */
+    if (gridDim.x == 1u) { /* the whole sum is this block's (small n): no partial, no count */
         if (holds_sum)
             dst[0] = sum;
         return;
@@ -271,7 +284,7 @@ __global__ void subgroup_lastblock(const T *__restrict__ src, T *dst, reduce_pus
         last = atomicAdd(arrived, 1u) == gridDim.x - 1u;
         if (last) {
             __threadfence();
-            *arrived = 0u;   /* every other block has counted: the next launch starts at 0 */
+            *arrived = 0u; /* every other block has counted: the next launch starts at 0 */
         }
     }
     __syncthreads();
@@ -283,14 +296,14 @@ __global__ void subgroup_lastblock(const T *__restrict__ src, T *dst, reduce_pus
 }
 
 /* Kernels with a runtime block size: shared memory sized at launch. Warp-tail kernels need whole warps. */
-#define LAUNCH_DYNAMIC(name, whole_warps, ...)                                                      \
-    template <typename T> cudaError_t launch_##name(const vkb_pass *p, void *const *a, cudaStream_t s) \
-    {                                                                                                  \
-        if (whole_warps && p->local[0] % 32u)                                                          \
-            return cudaErrorInvalidConfiguration;                                                      \
-        __VA_ARGS__<<<vkb_grid(p), vkb_block(p), p->local[0] * sizeof(T), s>>>(                       \
-            (const T *)a[0], (T *)a[1], vkb_push_as<reduce_push>(p));                                               \
-        return cudaGetLastError();                                                                     \
+#define LAUNCH_DYNAMIC(name, whole_warps, ...)                                                                         \
+    template <typename T> cudaError_t launch_##name(const vkb_pass *p, void *const *a, cudaStream_t s)                 \
+    {                                                                                                                  \
+        if (whole_warps && p->local[0] % 32u)                                                                          \
+            return cudaErrorInvalidConfiguration;                                                                      \
+        __VA_ARGS__<<<vkb_grid(p), vkb_block(p), p->local[0] * sizeof(T), s>>>((const T *)a[0], (T *)a[1],             \
+                                                                               vkb_push_as<reduce_push>(p));           \
+        return cudaGetLastError();                                                                                     \
     }
 LAUNCH_DYNAMIC(interleaved_divergent, false, one_per_thread<T, TREE_DIVERGENT>)
 LAUNCH_DYNAMIC(interleaved_strided, false, one_per_thread<T, TREE_STRIDED>)
@@ -301,22 +314,22 @@ LAUNCH_DYNAMIC(partials, false, partials<T>)
 
 /* Kernels unrolled for the block size (the shader's specialization constant): one instance per size, with
  * SHARED bytes of dynamic shared memory and the arguments ARGS (of src, dst, pc and the bindings a[]). */
-#define LAUNCH_BLOCK_ARGS(name, shared, args)                                                          \
-    template <typename T> cudaError_t launch_##name(const vkb_pass *p, void *const *a, cudaStream_t s) \
-    {                                                                                                  \
-        const T *src = (const T *)a[0];                                                                \
-        T *dst = (T *)a[1];                                                                            \
-        reduce_push pc = vkb_push_as<reduce_push>(p);                                                  \
-        size_t bytes = (shared);                                                                       \
-        switch (p->local[0]) {                                                                         \
-        case 64: name<T, 64><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                     \
-        case 128: name<T, 128><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                   \
-        case 256: name<T, 256><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                   \
-        case 512: name<T, 512><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                   \
-        case 1024: name<T, 1024><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                 \
-        default: return cudaErrorInvalidConfiguration;                                                 \
-        }                                                                                              \
-        return cudaGetLastError();                                                                     \
+#define LAUNCH_BLOCK_ARGS(name, shared, args)                                                                          \
+    template <typename T> cudaError_t launch_##name(const vkb_pass *p, void *const *a, cudaStream_t s)                 \
+    {                                                                                                                  \
+        const T *src = (const T *)a[0];                                                                                \
+        T *dst = (T *)a[1];                                                                                            \
+        reduce_push pc = vkb_push_as<reduce_push>(p);                                                                  \
+        size_t bytes = (shared);                                                                                       \
+        switch (p->local[0]) {                                                                                         \
+        case 64: name<T, 64><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                                     \
+        case 128: name<T, 128><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                                   \
+        case 256: name<T, 256><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                                   \
+        case 512: name<T, 512><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                                   \
+        case 1024: name<T, 1024><<<vkb_grid(p), vkb_block(p), bytes, s>>> args; break;                                 \
+        default: return cudaErrorInvalidConfiguration;                                                                 \
+        }                                                                                                              \
+        return cudaGetLastError();                                                                                     \
     }
 #define LAUNCH_BLOCK(name) LAUNCH_BLOCK_ARGS(name, 0, (src, dst, pc))
 LAUNCH_BLOCK(unroll_complete)
@@ -331,7 +344,7 @@ LAUNCH_BLOCK_ARGS(subgroup_lastblock, p->local[0] * sizeof(T), (src, dst, pc, (T
  * run and kept for the process, so timed runs measure the reduction only. */
 cudaError_t launch_cub_sum(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
-    static thread_local void *temp;   /* per host thread: each GPU of --device LIST its own */
+    static thread_local void *temp; /* per host thread: each GPU of --device LIST its own */
     static thread_local size_t temp_bytes;
     size_t need = 0;
     const float *src = (const float *)a[0];
@@ -353,15 +366,16 @@ cudaError_t launch_cub_sum(const vkb_pass *p, void *const *a, cudaStream_t s)
 
 } // namespace
 
-#define TWINS(algo)                                                        \
-    {"reduce_" #algo "_f32", 0, {}, launch_##algo<float>},                \
-    {"reduce_" #algo "_i32", 0, {}, launch_##algo<unsigned>}
+#define TWINS(algo)                                                                                                    \
+    {"reduce_" #algo "_f32", 0, {}, launch_##algo<float>},                                                             \
+    {                                                                                                                  \
+        "reduce_" #algo "_i32", 0, {}, launch_##algo<unsigned>                                                         \
+    }
 
 /* the rows of reduce/rows.h (rows sharing an algorithm list its twins again: the first match serves) */
 #define CUDA_ROW(name, algo, param, needs, flags, note) TWINS(algo),
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_reduce[] = {
-    REDUCE_ROWS(CUDA_ROW)
-    TWINS(partials),
+    REDUCE_ROWS(CUDA_ROW) TWINS(partials),
     {"cub_sum", 0, {}, launch_cub_sum},
     {nullptr, 0, {}, nullptr},
 };

@@ -37,58 +37,166 @@ static const int both_queues[][2] = {[BY_BOTH] = {0, 1}, [BY_BOTH_DMA] = {1, 2},
 
 static const vkb_variant variants[] = {
     /* name, kernel, local, {how, src, dst}, nspec, param, needs, flags, note, ceiling */
-    {"memcpy", NULL, {1, 1, 1}, TRANSFER(BY_HOST, PAGEABLE, PAGEABLE), 0, 0, CEIL | VK,
+    {"memcpy",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_HOST, PAGEABLE, PAGEABLE),
+     0,
+     0,
+     CEIL | VK,
      "host to host: memcpy between two malloc buffers on the host's worker threads (VKB_THREADS), host-timed: "
-     "the reference where CUDA is absent", NULL},
-    {"cuda_pinned_h2d", NULL, {1, 1, 1}, TRANSFER(BY_COPY, STAGING, 0), 0, 0, CEIL | CU,
-     "cudaMemcpyAsync host to device from pinned memory (cudaMallocHost): the ceiling on NVIDIA", NULL},
-    {"cuda_pinned_d2h", NULL, {1, 1, 1}, TRANSFER(BY_COPY, 0, STAGING), 0, 0, CEIL | CU,
-     "cudaMemcpyAsync device to host into pinned memory: the ceiling on NVIDIA", NULL},
-    {"cuda_pageable_h2d", NULL, {1, 1, 1}, TRANSFER(BY_COPY, PAGEABLE, 0), 0, 0, CEIL | CU,
-     "cudaMemcpy host to device from malloc memory (the driver stages it), host-timed", NULL},
-    {"cuda_pageable_d2h", NULL, {1, 1, 1}, TRANSFER(BY_COPY, 0, PAGEABLE), 0, 0, CEIL | CU,
-     "cudaMemcpy device to host into malloc memory (the driver stages it), host-timed", NULL},
-    {"cuda_pinned_both", NULL, {1, 1, 1}, TRANSFER(BY_BOTH, STAGING, STAGING), 0, 0, CEIL | CU,
+     "the reference where CUDA is absent",
+     NULL},
+    {"cuda_pinned_h2d",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_COPY, STAGING, 0),
+     0,
+     0,
+     CEIL | CU,
+     "cudaMemcpyAsync host to device from pinned memory (cudaMallocHost): the ceiling on NVIDIA",
+     NULL},
+    {"cuda_pinned_d2h",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_COPY, 0, STAGING),
+     0,
+     0,
+     CEIL | CU,
+     "cudaMemcpyAsync device to host into pinned memory: the ceiling on NVIDIA",
+     NULL},
+    {"cuda_pageable_h2d",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_COPY, PAGEABLE, 0),
+     0,
+     0,
+     CEIL | CU,
+     "cudaMemcpy host to device from malloc memory (the driver stages it), host-timed",
+     NULL},
+    {"cuda_pageable_d2h",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_COPY, 0, PAGEABLE),
+     0,
+     0,
+     CEIL | CU,
+     "cudaMemcpy device to host into malloc memory (the driver stages it), host-timed",
+     NULL},
+    {"cuda_pinned_both",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_BOTH, STAGING, STAGING),
+     0,
+     0,
+     CEIL | CU,
      "cudaMemcpyAsync up from pinned memory on one stream while another copies down into pinned memory, "
-     "host-timed: both directions of the link at once (GB/s of both)", NULL},
-    {"staging_h2d", NULL, {1, 1, 1}, TRANSFER(BY_COPY, STAGING, 0), 0, 0, VK,
+     "host-timed: both directions of the link at once (GB/s of both)",
+     NULL},
+    {"staging_h2d",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_COPY, STAGING, 0),
+     0,
+     0,
+     VK,
      "vkCmdCopyBuffer from a host-visible staging buffer (system memory) to device-local memory: the usual "
-     "upload", H2D_CEILING},
-    {"staging_d2h", NULL, {1, 1, 1}, TRANSFER(BY_COPY, 0, STAGING), 0, 0, VK,
+     "upload",
+     H2D_CEILING},
+    {"staging_d2h",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_COPY, 0, STAGING),
+     0,
+     0,
+     VK,
      "vkCmdCopyBuffer from device-local memory to a host-visible staging buffer: the usual read-back",
      D2H_CEILING},
-    {"staging_both", NULL, {1, 1, 1}, TRANSFER(BY_BOTH, STAGING, STAGING), 0, 0, VK,
+    {"staging_both",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_BOTH, STAGING, STAGING),
+     0,
+     0,
+     VK,
      "staging_h2d on the compute queue while staging_d2h runs on a transfer-only queue, host-timed from the "
      "submissions to both fences (GB/s of both); skipped where the device has no transfer-only queue",
      BOTH_CEILING},
-    {"staging_both_dma", NULL, {1, 1, 1}, TRANSFER(BY_BOTH_DMA, STAGING, STAGING), 0, 0, VK,
+    {"staging_both_dma",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_BOTH_DMA, STAGING, STAGING),
+     0,
+     0,
+     VK,
      "staging_both with the upload on the transfer-only family's first queue and the download on its second: one "
      "submission per queue, nothing between them, host-timed from the submissions to both fences (GB/s of both; "
-     "JSON `queues` names them); skipped where that family has fewer than two queues", BOTH_CEILING},
-    {"staging_both_1q", NULL, {1, 1, 1}, TRANSFER(BY_BOTH_1Q, STAGING, STAGING), 0, 0, VK,
+     "JSON `queues` names them); skipped where that family has fewer than two queues",
+     BOTH_CEILING},
+    {"staging_both_1q",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_BOTH_1Q, STAGING, STAGING),
+     0,
+     0,
+     VK,
      "staging_both_dma with both copies in one command buffer on the transfer-only family's first queue, nothing "
      "between them (the driver may spread them over its copy engines), host-timed from the submission to its "
-     "fence (GB/s of both); skipped where the device has no transfer-only queue", BOTH_CEILING},
-    {"bar_h2d", NULL, {1, 1, 1}, TRANSFER(BY_HOST, PAGEABLE, MAPPED), 0, 0, VK,
+     "fence (GB/s of both); skipped where the device has no transfer-only queue",
+     BOTH_CEILING},
+    {"bar_h2d",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_HOST, PAGEABLE, MAPPED),
+     0,
+     0,
+     VK,
      "the host writes device-local memory through its mapping (resizable BAR: a device-local host-visible "
-     "heap), memcpy on the worker threads, host-timed", H2D_CEILING},
-    {"bar_d2h", NULL, {1, 1, 1}, TRANSFER(BY_HOST, MAPPED, PAGEABLE), 0, 0, VK,
+     "heap), memcpy on the worker threads, host-timed",
+     H2D_CEILING},
+    {"bar_d2h",
+     NULL,
+     {1, 1, 1},
+     TRANSFER(BY_HOST, MAPPED, PAGEABLE),
+     0,
+     0,
+     VK,
      "the host reads device-local memory through its mapping (uncached: slow on most GPUs), host-timed",
      D2H_CEILING},
-    {"shader_h2d", "mem_width", {256, 1, 1}, TRANSFER(BY_SHADER, STAGING, 0), 0, 0, 0,
+    {"shader_h2d",
+     "mem_width",
+     {256, 1, 1},
+     TRANSFER(BY_SHADER, STAGING, 0),
+     0,
+     0,
+     0,
      "a compute shader (CUDA: a kernel) copies from host-visible (pinned) memory to device memory: reads over "
-     "the bus", H2D_CEILING},
-    {"shader_d2h", "mem_width", {256, 1, 1}, TRANSFER(BY_SHADER, 0, STAGING), 0, 0, 0,
+     "the bus",
+     H2D_CEILING},
+    {"shader_d2h",
+     "mem_width",
+     {256, 1, 1},
+     TRANSFER(BY_SHADER, 0, STAGING),
+     0,
+     0,
+     0,
      "a compute shader copies from device memory into host-visible (pinned) memory: writes over the bus",
      D2H_CEILING},
-    {"shader_both", "transfer_both", {256, 1, 1}, TRANSFER(BY_SHADER_BOTH, STAGING, STAGING), 0, 0, 0,
+    {"shader_both",
+     "transfer_both",
+     {256, 1, 1},
+     TRANSFER(BY_SHADER_BOTH, STAGING, STAGING),
+     0,
+     0,
+     0,
      "shader_h2d and shader_d2h in one dispatch, alternate workgroups each way: both directions of the link at "
-     "once through the SMs, no copy engine (GB/s of both)", BOTH_CEILING},
+     "once through the SMs, no copy engine (GB/s of both)",
+     BOTH_CEILING},
 };
 
 typedef struct transfer_case {
     uint64_t bytes;
-    uint32_t *src, *dst, *dst2;   /* dst2: the download of BY_BOTH */
+    uint32_t *src, *dst, *dst2; /* dst2: the download of BY_BOTH */
 } transfer_case;
 
 static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
@@ -147,12 +255,14 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "n=%llu bytes: transfers are whole 4-byte words",
                              (unsigned long long)bytes);
     if ((v->spec[0] == BY_SHADER || v->spec[0] == BY_SHADER_BOTH) && bytes / 4 > UINT32_MAX)
-        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu bytes: the shader indexes 2^32 - 1 words at "
-                             "most", (unsigned long long)bytes);
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE,
+                             "n=%llu bytes: the shader indexes 2^32 - 1 words at "
+                             "most",
+                             (unsigned long long)bytes);
     b[0] = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c ? c->src : NULL);
     b[1] = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c ? c->dst : NULL);
     if (b[0] < 0 || b[1] < 0)
-        return VKB_PLAN_OK;   /* refused: vkb_family_plan says why */
+        return VKB_PLAN_OK; /* refused: vkb_family_plan says why */
     p->buf[b[0]].flags = v->spec[1];
     p->buf[b[1]].flags = v->spec[2];
     if (v->spec[0] == BY_BOTH || v->spec[0] == BY_BOTH_DMA || v->spec[0] == BY_BOTH_1Q) {
@@ -169,7 +279,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         p->host_timed = 1;
     } else if (v->spec[0] == BY_COPY) {
         vkb_plan_copy(p, b[0], b[1], bytes);
-        p->host_timed = ((v->spec[1] | v->spec[2]) & PAGEABLE) != 0;  /* the driver stages pageable memory */
+        p->host_timed = ((v->spec[1] | v->spec[2]) & PAGEABLE) != 0; /* the driver stages pageable memory */
     } else if (v->spec[0] == BY_HOST) {
         vkb_plan_host_copy(p, b[0], b[1], bytes);
     } else if (v->spec[0] == BY_SHADER_BOTH) {
@@ -180,7 +290,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         int bind[4] = {b[0], b[1], vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c ? c->src : NULL),
                        vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c ? c->dst2 : NULL)};
         vkb_pass *pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
-        p->buf[b[1]].flags = 0;   /* the row's placements are each direction's host end */
+        p->buf[b[1]].flags = 0; /* the row's placements are each direction's host end */
         p->buf[bind[3]].flags = v->spec[2];
         vkb_pass_bind(pass, 4, bind);
         vkb_pass_push(pass, &push, sizeof push);
@@ -188,7 +298,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         uint32_t groups[3] = {vkb_groups_for(bytes / 16, v->local[0], caps->max_group_count[0]), 1, 1};
         vkb_pass *pass = vkb_plan_dispatch(p, v->kernel, v->local, groups);
         vkb_pass_bind(pass, 2, b);
-        pass->spec[0] = 4;   /* mem_width's WORDS: vec4s */
+        pass->spec[0] = 4; /* mem_width's WORDS: vec4s */
         pass->nspec = 1;
         pass->push[0] = (uint32_t)(bytes / 4);
     }
@@ -204,7 +314,7 @@ static int both_ways(const vkb_variant *v)
 
 static double work(const vkb_variant *v, const vkb_case *vc)
 {
-    return (double)vc->shape.d[0] * (both_ways(v) ? 2 : 1);   /* the bytes that cross */
+    return (double)vc->shape.d[0] * (both_ways(v) ? 2 : 1); /* the bytes that cross */
 }
 
 static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, vkb_check *res)
@@ -219,7 +329,22 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
 }
 
 const vkb_family vkb_family_transfer = {
-    "transfer", "host <-> device transfers: staging copies, mapped device memory, shaders over the bus",
-    {"n"}, 1, "GB/s", variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, free, plan, work, check, NULL, NULL, 0, .units = {"bytes"},
+    "transfer",
+    "host <-> device transfers: staging copies, mapped device memory, shaders over the bus",
+    {"n"},
+    1,
+    "GB/s",
+    variants,
+    (int)VKB_COUNT(variants),
+    default_shapes,
+    battery,
+    case_create,
+    free,
+    plan,
+    work,
+    check,
+    NULL,
+    NULL,
+    0,
+    .units = {"bytes"},
 };

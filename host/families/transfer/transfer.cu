@@ -4,7 +4,8 @@
 #include "kernels.h"
 #include "transfer/transfer.h"
 
-namespace {
+namespace
+{
 
 /* one direction: vec4s from a grid-stride loop over half the grid, the n % 4 tail as single words */
 __device__ void copy_half(const float *__restrict__ src, float *__restrict__ dst, unsigned n, unsigned id,

@@ -13,21 +13,27 @@
 
 typedef struct transpose_case {
     uint64_t rows, cols;
-    float *src;  /* rows x cols, row-major */
-    float *dst;  /* download target: cols x rows (copies: rows x cols) */
-    float *ref;  /* the transpose, cols x rows */
+    float *src; /* rows x cols, row-major */
+    float *dst; /* download target: cols x rows (copies: rows x cols) */
+    float *ref; /* the transpose, cols x rows */
 } transpose_case;
 
 /* The rows of host/families/transpose/rows.h: spec = {TILE, ROWS, PAD, SWIZZLE, MODE, TILES_PER_GROUP, DEPTH},
  * param = MODE, the workgroup computed from TILE and ROWS (never stated beside them), and the copies flagged as
  * shader copies (a bound the run's bandwidths are judged against beside the API's copy). */
-#define HOST_ROW(name, shader, tile, rows, pad, swizzle, mode, per_group, depth, note)                        \
-    {#name, #shader, {(tile) / TRANSPOSE_LANES_##shader, rows, 1},                                             \
-     {tile, rows, pad, swizzle, mode, per_group, depth}, TRANSPOSE_NSPEC, mode, 0,                             \
-     (mode) == TRANSPOSE_COPY ? VKB_VAR_SHADER_COPY : 0, note},
+#define HOST_ROW(name, shader, tile, rows, pad, swizzle, mode, per_group, depth, note)                                 \
+    {#name,                                                                                                            \
+     #shader,                                                                                                          \
+     {(tile) / TRANSPOSE_LANES_##shader, rows, 1},                                                                     \
+     {tile, rows, pad, swizzle, mode, per_group, depth},                                                               \
+     TRANSPOSE_NSPEC,                                                                                                  \
+     mode,                                                                                                             \
+     0,                                                                                                                \
+     (mode) == TRANSPOSE_COPY ? VKB_VAR_SHADER_COPY : 0,                                                               \
+     note},
 static const vkb_variant variants[] = {
     TRANSPOSE_ROWS(HOST_ROW)
-    VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device of the matrix: with stream_copy, the ceiling"),
+        VKB_API_COPY_ROW("vkCmdCopyBuffer / cudaMemcpy device-to-device of the matrix: with stream_copy, the ceiling"),
     VKB_STREAM_COPY_ROW,
 };
 
@@ -50,9 +56,8 @@ static int battery(vkb_shape *out, int max)
      * one side or both, and 65536 tiles in a row (one past lavapipe's 65535 workgroups: the
      * grid strides) */
     static const int64_t s[][2] = {
-        {1, 1},    {1, 1000},  {1000, 1},  {2, 3},     {31, 33},  {32, 32},   {33, 31},   {17, 1000},
-        {1000, 17}, {36, 68},  {37, 68},   {36, 69},   {100, 4},  {4, 100},   {257, 129}, {96, 160},
-        {1, 65535 * 32 + 5},
+        {1, 1},   {1, 1000}, {1000, 1}, {2, 3},   {31, 33}, {32, 32},   {33, 31},  {17, 1000},          {1000, 17},
+        {36, 68}, {37, 68},  {36, 69},  {100, 4}, {4, 100}, {257, 129}, {96, 160}, {1, 65535 * 32 + 5},
     };
     int count = 0;
     for (size_t i = 0; i < VKB_COUNT(s) && count < max; i++)
@@ -139,30 +144,42 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         row = v;
     lanes = row->spec[0] / row->local[0];
     if (rows > UINT32_MAX || cols > UINT32_MAX || rows * cols > UINT32_MAX)
-        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "%llux%llu is more than 2^32 - 1 elements (the kernels "
-                             "index with 32 bits); try a smaller size", (unsigned long long)rows,
-                             (unsigned long long)cols);
+        return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE,
+                             "%llux%llu is more than 2^32 - 1 elements (the kernels "
+                             "index with 32 bits); try a smaller size",
+                             (unsigned long long)rows, (unsigned long long)cols);
     bytes = rows * cols * sizeof(float);
     b[0] = vkb_plan_buffer_add(p, bytes, VKB_BUF_INPUT, c ? c->src : NULL);
     b[1] = vkb_plan_buffer_add(p, bytes, VKB_BUF_OUTPUT, c ? c->dst : NULL);
     /* TILE a power of two (the swizzle XORs within it) of at least LANES, ROWS a divisor of it */
     if (tile < lanes || (tile & (tile - 1)) != 0 || rows_per_pass == 0 || tile % rows_per_pass != 0)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "TILE=%u, ROWS=%u: TILE is a power of two of at least "
-                             "%u and ROWS a divisor of it", tile, rows_per_pass, lanes);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "TILE=%u, ROWS=%u: TILE is a power of two of at least "
+                             "%u and ROWS a divisor of it",
+                             tile, rows_per_pass, lanes);
     if (memcmp(v->local, row->local, sizeof v->local) != 0)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "%s's workgroup is TILE/%u x ROWS: set TILE and ROWS, "
-                             "not 0=, 1=, 2=", v->kernel, lanes);
-    if (v->spec[4] != (uint32_t)v->param || swizzle > 1 || (direct && (pad || swizzle)) ||
-        (lanes > 1 && swizzle) || pad > 64)
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "MODE is what the row computes (%s: %u); SWIZZLE is 0 "
-                             "or 1 (transpose_tiled), PAD at most 64 (not transpose_direct)", v->name, v->param);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "%s's workgroup is TILE/%u x ROWS: set TILE and ROWS, "
+                             "not 0=, 1=, 2=",
+                             v->kernel, lanes);
+    if (v->spec[4] != (uint32_t)v->param || swizzle > 1 || (direct && (pad || swizzle)) || (lanes > 1 && swizzle) ||
+        pad > 64)
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             "MODE is what the row computes (%s: %u); SWIZZLE is 0 "
+                             "or 1 (transpose_tiled), PAD at most 64 (not transpose_direct)",
+                             v->name, v->param);
     if (per_group == 0 || (direct && per_group != 1))
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, per_group == 0 ? "TILES_PER_GROUP=%u: at least 1"
-                             : "TILES_PER_GROUP=%u: 1 for transpose_direct (no shared tile to overlap)", per_group);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             per_group == 0 ? "TILES_PER_GROUP=%u: at least 1"
+                                            : "TILES_PER_GROUP=%u: 1 for transpose_direct (no shared tile to overlap)",
+                             per_group);
     /* each slot is a tile's share per invocation in registers (vec4_tile64: 16 words): 8 is half of 255 */
     if (depth == 0 || depth > 8 || (direct && depth != 1))
-        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, direct ? "DEPTH=%u: 1 for transpose_direct (no tile "
-                             "loop to run ahead)" : "DEPTH=%u: 1 to 8 (tiles of loads in flight per workgroup)", depth);
+        return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                             direct ? "DEPTH=%u: 1 for transpose_direct (no tile "
+                                      "loop to run ahead)"
+                                    : "DEPTH=%u: 1 to 8 (tiles of loads in flight per workgroup)",
+                             depth);
     local[0] = tile / lanes;
     local[1] = rows_per_pass;
     local[2] = 1;
@@ -214,14 +231,26 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     (void)p;
     int copied = v->param == (int)TRANSPOSE_COPY;
     vkb_check_init(res, copied ? "exact (copy of the input)" : "exact (CPU transpose)");
-    vkb_check_words(res, (const uint32_t *)c->dst, (const uint32_t *)(copied ? c->src : c->ref),
-                    c->rows * c->cols);
+    vkb_check_words(res, (const uint32_t *)c->dst, (const uint32_t *)(copied ? c->src : c->ref), c->rows * c->cols);
     vkb_check_finish(res);
 }
 
 const vkb_family vkb_family_transpose = {
-    "transpose", "out-of-place fp32 matrix transpose, rows x cols into cols x rows", {"rows", "cols"}, 2, "GB/s",
-    variants, (int)VKB_COUNT(variants),
-    default_shapes, battery, case_create, case_destroy, plan, work, check, NULL, copy_io,
+    "transpose",
+    "out-of-place fp32 matrix transpose, rows x cols into cols x rows",
+    {"rows", "cols"},
+    2,
+    "GB/s",
+    variants,
+    (int)VKB_COUNT(variants),
+    default_shapes,
+    battery,
+    case_create,
+    case_destroy,
+    plan,
+    work,
+    check,
+    NULL,
+    copy_io,
     .units = {"matrix side", "matrix side"},
 };

@@ -4,7 +4,8 @@
 #include "kernels.h"
 #include "transpose/rows.h"
 
-namespace {
+namespace
+{
 
 /* transpose_direct.comp: MODE 0 copies, 1 transposes with strided writes. */
 template <unsigned TILE, unsigned ROWS, unsigned PAD, unsigned SWIZZLE, unsigned MODE, unsigned PER_GROUP,
@@ -170,10 +171,11 @@ __global__ void transpose_vec4(const float *__restrict__ src, float *__restrict_
 
 /* one launcher per row of transpose/rows.h, matched by shader name and its seven constants (TILES_PER_GROUP sets
  * only the grid: the template ignores it, and moves any number of tiles) */
-#define CUDA_ROW(name, shader, tile, rows, pad, swizzle, mode, per_group, depth, note)                          \
-    {#shader, TRANSPOSE_NSPEC, {tile, rows, pad, swizzle, mode, per_group, depth},                               \
+#define CUDA_ROW(name, shader, tile, rows, pad, swizzle, mode, per_group, depth, note)                                 \
+    {#shader,                                                                                                          \
+     TRANSPOSE_NSPEC,                                                                                                  \
+     {tile, rows, pad, swizzle, mode, per_group, depth},                                                               \
      vkb_launch_push<float, float, transpose_push, shader<tile, rows, pad, swizzle, mode, per_group, depth>>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_transpose[] = {
-    TRANSPOSE_ROWS(CUDA_ROW)
-    {nullptr, 0, {}, nullptr},
+    TRANSPOSE_ROWS(CUDA_ROW){nullptr, 0, {}, nullptr},
 };

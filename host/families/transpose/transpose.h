@@ -40,7 +40,10 @@ layout(constant_id = 8) const uint TILES_PER_GROUP = 1;
 // the host allows 1 to 8.
 layout(constant_id = 9) const uint DEPTH = 1;
 
-layout(push_constant) uniform Push { transpose_push pc; };
+layout(push_constant) uniform Push
+{
+    transpose_push pc;
+};
 
 // The TILE x TILE tile whose first column is bx and first row by lies wholly inside the rows x cols input,
 // and so its transposed place wholly inside the cols x rows output (MODE copy: the tile itself): none of

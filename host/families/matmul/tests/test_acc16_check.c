@@ -31,13 +31,13 @@ static double to_half(double x)
 static void acc16_step_terms(void)
 {
     double g = 5, e = 0;
-    vkb_bound_acc16_step(3, &g, &e);   /* E1 = 3 u + 8 U_IN */
+    vkb_bound_acc16_step(3, &g, &e); /* E1 = 3 u + 8 U_IN */
     ASSERT(e == 3 * U_ACC + 8 * U_IN && g == 0);
     g = 2;
-    vkb_bound_acc16_step(-1, &g, &e);  /* E2 = E1 (1 + u) + u + 3 U_IN */
+    vkb_bound_acc16_step(-1, &g, &e); /* E2 = E1 (1 + u) + u + 3 U_IN */
     ASSERT(e == (3 * U_ACC + 8 * U_IN) * (1 + U_ACC) + U_ACC + 3 * U_IN && g == 0);
     g = 0, e = 0x1.0p-3;
-    vkb_bound_acc16_step(0, &g, &e);   /* only the carried error grows: E (1 + u) */
+    vkb_bound_acc16_step(0, &g, &e); /* only the carried error grows: E (1 + u) */
     ASSERT(e == 0x1.0p-3 + 0x1.0p-13);
 }
 
@@ -54,7 +54,7 @@ static void acc16_group_ends(void)
 
 typedef struct product {
     int64_t m, n, k;
-    double *a, *b;   /* fp16 values */
+    double *a, *b; /* fp16 values */
 } product;
 
 /* Element (I, J)'s exact value and bound with a rounding every PER products, computed here. */
@@ -95,13 +95,13 @@ static double place_at(product *p, int64_t i, int64_t j, int per, double c, doub
 {
     double *a = &p->a[i * p->k + p->k - 1], *b = &p->b[(p->k - 1) * p->n + j], bound, t = 0, s;
     double best = INFINITY, ba = 0, bb = 0;
-    for (int it = 0; it < 6; it++) {   /* t = c - s0 - sign ratio E(t): E moves little with t */
+    for (int it = 0; it < 6; it++) { /* t = c - s0 - sign ratio E(t): E moves little with t */
         s = exact_bound(p, i, j, per, &bound);
         t = c - (s - *a * *b) - sign * ratio * bound;
         *a = t, *b = 1;
     }
     for (int q = 0; q < 1024; q++) {
-        double bv = ldexp(1024 + q, -11), av = to_half(t / bv);   /* b in [0.5, 1) */
+        double bv = ldexp(1024 + q, -11), av = to_half(t / bv); /* b in [0.5, 1) */
         if (fabs(av * bv - t) < best)
             best = fabs(av * bv - t), ba = av, bb = bv;
     }
@@ -121,7 +121,7 @@ static double place(product *p, int64_t i, int64_t j, int per, double *c, double
     step = ldexp(1, e - 11);
     for (int d = -4; d <= 4; d++) {
         double got = to_half(*c + d * step) == *c + d * step ? place_at(p, i, j, per, *c + d * step, ratio, sign)
-                                                              : INFINITY;   /* an fp16 value only */
+                                                             : INFINITY; /* an fp16 value only */
         if (fabs(got - ratio) < fabs(best - ratio))
             best = got, bc = *c + d * step;
         p->a[i * p->k + p->k - 1] = a0, p->b[(p->k - 1) * p->n + j] = b0;
@@ -158,7 +158,7 @@ static void one_edge(int64_t m, int64_t n, int64_t k, int per, int64_t i, int64_
     p.a[i * k + k - 1] = exact_bound(&p, i, j, per, &bound) < 0 ? -0.75 : 0.75;
     cij = emulated(&p, i, j, per);
     got = place(&p, i, j, per, &cij, ratio, sign);
-    ASSERT(fabs(got - ratio) < 0.002);   /* the search reached the ratio wanted */
+    ASSERT(fabs(got - ratio) < 0.002); /* the search reached the ratio wanted */
     for (int64_t x = 0; x < m; x++)
         for (int64_t y = 0; y < n; y++)
             c[x * n + y] = x == i && y == j ? cij : emulated(&p, x, y, per);
@@ -166,7 +166,7 @@ static void one_edge(int64_t m, int64_t n, int64_t k, int per, int64_t i, int64_
     vkb_mm_tc_check_acc16(m, n, k, per, a16, b16, c16, NULL, &r);
     if (ratio > 1) {
         ASSERT(!r.pass && r.bad == 1 && r.first_bad == (uint64_t)(i * n + j));
-        ASSERT(fabs(r.worst_ratio - got) < 1e-9 * got);   /* the error over the bound computed here */
+        ASSERT(fabs(r.worst_ratio - got) < 1e-9 * got); /* the error over the bound computed here */
     } else {
         ASSERT(r.pass && r.bad == 0 && r.checked == (uint64_t)(m * n));
         ASSERT(r.worst_ratio >= got * (1 - 1e-9));
@@ -189,7 +189,7 @@ static void check_edges(int per, const int64_t *ks, int nk)
                 one_edge(m, n, ks[q], per, at[e][0], at[e][1], 0.99, side);
                 one_edge(m, n, ks[q], per, at[e][0], at[e][1], 1.01, side);
                 if (unit_failures > before)
-                    return;   /* one case's messages are enough */
+                    return; /* one case's messages are enough */
             }
 }
 
@@ -245,6 +245,5 @@ static void acc16_large_edges(void)
     free(p.a), free(p.b), free(c), free(af), free(bf), free(a16), free(b16), free(c16);
 }
 
-UNIT_TESTS({"acc16_step_terms", acc16_step_terms}, {"acc16_group_ends", acc16_group_ends},
-           {"acc16_edges", acc16_edges}, {"acc16_edges_each", acc16_edges_each},
-           {"acc16_large_edges", acc16_large_edges})
+UNIT_TESTS({"acc16_step_terms", acc16_step_terms}, {"acc16_group_ends", acc16_group_ends}, {"acc16_edges", acc16_edges},
+           {"acc16_edges_each", acc16_edges_each}, {"acc16_large_edges", acc16_large_edges})

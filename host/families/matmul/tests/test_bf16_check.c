@@ -14,7 +14,7 @@
 #include "test_caps.h"
 #include "unit.h"
 
-enum { M = 33, N = 47, K = 70 };   /* no multiple of the 16x16x16 fragment */
+enum { M = 33, N = 47, K = 70 }; /* no multiple of the 16x16x16 fragment */
 /* past VKB_MM_FULL_CHECK_MACS (2^27): the large-product check (Freivalds blocks and exact lines) */
 enum { LM = 520, LN = 521, LK = 500 };
 
@@ -36,14 +36,14 @@ static void fill(const vkb_plan *p, int m, int n, int k, fault f)
     const uint16_t *a = p->buf[0].host, *b = p->buf[1].host;
     float *c = (float *)p->buf[2].host;
     double *s = malloc((size_t)n * sizeof *s), *bv = malloc((size_t)k * n * sizeof *bv);
-    for (int q = 0; q < k; q++)   /* B decoded once, row by row (the loop below walks rows: cache-friendly) */
+    for (int q = 0; q < k; q++) /* B decoded once, row by row (the loop below walks rows: cache-friendly) */
         for (int j = 0; j < n; j++)
             bv[q * n + j] = f == AS_FP16 ? vkb_half_to_float(b[q * n + j]) : bf16_value(b[q * n + j]);
     for (int i = 0; i < m; i++) {
         for (int j = 0; j < n; j++)
             s[j] = 0;
         for (int q = 0; q < k; q++) {
-            uint16_t ab = (uint16_t)(a[i * k + q] + (f == A_ULP_OFF && i == 5 && q == 0));   /* one bf16 ulp */
+            uint16_t ab = (uint16_t)(a[i * k + q] + (f == A_ULP_OFF && i == 5 && q == 0)); /* one bf16 ulp */
             double av = f == AS_FP16 ? vkb_half_to_float(ab) : bf16_value(ab);
             for (int j = 0; j < n; j++)
                 s[j] += av * bv[q * n + j];
@@ -72,9 +72,9 @@ static vkb_check run_at(int m, int n, int k, fault f)
     ASSERT(v);
     c.data = fam->case_create(&shape, 1, why, sizeof why);
     ASSERT(c.data && vkb_family_plan(fam, v, &c, &caps, &p, why, sizeof why) == VKB_PLAN_OK);
-    ASSERT(p.pass[0].spec[5] == 16 && p.pass[0].spec[7] == 16);   /* the bf16 fragment the device lists */
+    ASSERT(p.pass[0].spec[5] == 16 && p.pass[0].spec[7] == 16); /* the bf16 fragment the device lists */
     fill(&p, m, n, k, f);
-    if (f == C_OFF) {   /* one element off by 4 of its tolerances: the bound is the accumulation's */
+    if (f == C_OFF) { /* one element off by 4 of its tolerances: the bound is the accumulation's */
         float *cc = (float *)p.buf[2].host;
         vkb_family_check(fam, v, &c, &p, &res);
         cc[17] += (float)(4 * res.tolerance + 1e-7);
@@ -84,7 +84,10 @@ static vkb_check run_at(int m, int n, int k, fault f)
     return res;
 }
 
-static vkb_check run(fault f) { return run_at(M, N, K, f); }
+static vkb_check run(fault f)
+{
+    return run_at(M, N, K, f);
+}
 
 static void bf16_good(void)
 {
@@ -92,14 +95,23 @@ static void bf16_good(void)
     ASSERT(r.pass && r.checked == (uint64_t)M * N && strstr(r.method, "bf16 inputs"));
 }
 
-static void bf16_read_as_fp16(void) { ASSERT(!run(AS_FP16).pass); }
-static void bf16_input_ulp(void) { ASSERT(!run(A_ULP_OFF).pass); }
-static void bf16_c_off(void) { ASSERT(!run(C_OFF).pass); }
+static void bf16_read_as_fp16(void)
+{
+    ASSERT(!run(AS_FP16).pass);
+}
+static void bf16_input_ulp(void)
+{
+    ASSERT(!run(A_ULP_OFF).pass);
+}
+static void bf16_c_off(void)
+{
+    ASSERT(!run(C_OFF).pass);
+}
 
 static void bf16_large(void)
 {
     vkb_check r = run_at(LM, LN, LK, GOOD);
-    ASSERT(r.pass && !strstr(r.method, "every element"));   /* the large-product path, passed */
+    ASSERT(r.pass && !strstr(r.method, "every element")); /* the large-product path, passed */
     ASSERT(!run_at(LM, LN, LK, AS_FP16).pass && !run_at(LM, LN, LK, A_ULP_OFF).pass);
 }
 

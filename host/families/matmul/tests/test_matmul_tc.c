@@ -30,7 +30,7 @@ static uint16_t half_bits(double x)
     x = fabs(x);
     if (x < 0x1.0p-14)
         return (uint16_t)(sign | (uint16_t)(x * 0x1.0p24));
-    f = frexp(x, &e);   /* x = f 2^e, f in [0.5, 1) */
+    f = frexp(x, &e); /* x = f 2^e, f in [0.5, 1) */
     return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | (uint16_t)((f * 2 - 1) * 1024));
 }
 
@@ -51,7 +51,8 @@ typedef struct {
  * k-tile) are lost (-1: none). */
 static product make_grouped(int64_t m, int64_t n, int64_t k, int per, int truncate, int64_t drop)
 {
-    product p = {m, n, k, vkb_alloc((size_t)(m * k) * 2), vkb_alloc((size_t)(k * n) * 2), vkb_alloc((size_t)(m * n) * 2)};
+    product p = {
+        m, n, k, vkb_alloc((size_t)(m * k) * 2), vkb_alloc((size_t)(k * n) * 2), vkb_alloc((size_t)(m * n) * 2)};
     vkb_rng rng;
     vkb_rng_seed(&rng, 42);
     for (int64_t i = 0; i < m * k; i++)
@@ -118,7 +119,7 @@ static void acc16_planted(void)
 {
     product p = make(24, 40, 600, 0, -1);
     vkb_check r;
-    p.c[5 * 40 + 7] ^= 0x0040u;   /* a middle bit of one element's significand: ~1/16 of its value */
+    p.c[5 * 40 + 7] ^= 0x0040u; /* a middle bit of one element's significand: ~1/16 of its value */
     vkb_mm_tc_check_acc16(p.m, p.n, p.k, 16, p.a, p.b, p.c, NULL, &r);
     ASSERT(!r.pass && r.bad == 1 && r.first_bad == 5 * 40 + 7);
     destroy(&p);
@@ -126,7 +127,7 @@ static void acc16_planted(void)
 
 static void acc16_lost_group(void)
 {
-    product p = make(24, 40, 600, 0, 3 * 40 + 11);   /* one element misses 32 of its 600 products */
+    product p = make(24, 40, 600, 0, 3 * 40 + 11); /* one element misses 32 of its 600 products */
     ASSERT(!passes(&p));
     destroy(&p);
 }
@@ -136,7 +137,7 @@ static void acc16_lines(void)
 {
     product p = make(160, 160, 8192, 1, -1);
     ASSERT(passes(&p));
-    p.c[17] ^= 0x8000u;   /* row 0: the sign */
+    p.c[17] ^= 0x8000u; /* row 0: the sign */
     ASSERT(!passes(&p));
     destroy(&p);
 }
@@ -162,7 +163,7 @@ static void acc16_library(void)
  * lines): a product rounded after every product passes; a NaN fails. */
 static void acc16_library_large(void)
 {
-    product p = make_grouped(272, 272, 2048, 1, 1, -1);   /* the large path, as acc16_blocks */
+    product p = make_grouped(272, 272, 2048, 1, 1, -1); /* the large path, as acc16_blocks */
     vkb_check r;
     vkb_mm_tc_check_acc16(p.m, p.n, p.k, 1, p.a, p.b, p.c, NULL, &r);
     ASSERT(r.pass && strstr(r.method, "fp16 acc each"));
@@ -186,17 +187,17 @@ static int exact_line(int64_t line, int64_t size)
  * this model can see: docs/verification.md, "fp16 accumulation"). */
 static void acc16_blocks(void)
 {
-    product p = make(272, 272, 2048, 1, -1);   /* 1.5e8 multiply-adds: the large path */
+    product p = make(272, 272, 2048, 1, -1); /* 1.5e8 multiply-adds: the large path */
     int64_t row = 7, col = 11;
     vkb_check r;
     ASSERT(!exact_line(row, 272) && !exact_line(col, 272));
     ASSERT(passes(&p));
-    p.c[row * 272 + col] = 0x7e00u;   /* NaN */
+    p.c[row * 272 + col] = 0x7e00u; /* NaN */
     vkb_mm_tc_check_acc16(p.m, p.n, p.k, 16, p.a, p.b, p.c, NULL, &r);
     ASSERT(!r.pass && r.bad_row == row && r.bad_col == col);
     destroy(&p);
     p = make(272, 272, 2048, 1, -1);
-    for (int64_t j = 0; j < 256; j++)   /* off the exact columns too: only the blocks can see it */
+    for (int64_t j = 0; j < 256; j++) /* off the exact columns too: only the blocks can see it */
         if (!exact_line(j, 272))
             p.c[row * 272 + j] ^= 0x8000u;
     vkb_mm_tc_check_acc16(p.m, p.n, p.k, 16, p.a, p.b, p.c, NULL, &r);

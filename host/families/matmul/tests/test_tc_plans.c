@@ -25,8 +25,8 @@ typedef struct planned {
     uint32_t local[3], spec[16], tile_m, tile_n, shared;
 } planned;
 
-static planned plan(const char *kernel, const uint32_t *spec, int nspec, uint32_t lx, const vkb_caps *caps,
-                    uint64_t m, uint64_t n, uint64_t k)
+static planned plan(const char *kernel, const uint32_t *spec, int nspec, uint32_t lx, const vkb_caps *caps, uint64_t m,
+                    uint64_t n, uint64_t k)
 {
     planned p;
     char why[256];
@@ -46,11 +46,11 @@ static void khr_shared(void)
     vkb_caps caps = h100(48 * 1024, 32);
     planned p = plan("matmul_coopmat_khr", row, 8, 1, &caps, 4096, 4096, 4096);
     ASSERT(p.code == VKB_PLAN_OK && p.shared == 37888 + 8192 && p.spec[2] == 32);
-    ASSERT(p.spec[5] == 16 && p.spec[6] == 16 && p.spec[7] == 16);   /* the device's fragment filled in */
+    ASSERT(p.spec[5] == 16 && p.spec[6] == 16 && p.spec[7] == 16); /* the device's fragment filled in */
     ASSERT(p.local[0] == 8 * 32 && p.tile_m == 128 && p.tile_n == 128);
     p = plan("matmul_coopmat_khr_acc16", row, 8, 1, &caps, 4096, 4096, 4096);
     ASSERT(p.code == VKB_PLAN_OK && p.shared == 37888 + 4096);
-    caps = h100(48 * 1024, 64);   /* 64-lane subgroups: the same 8 subgroups, twice the invocations */
+    caps = h100(48 * 1024, 64); /* 64-lane subgroups: the same 8 subgroups, twice the invocations */
     p = plan("matmul_coopmat_khr", row, 8, 1, &caps, 4096, 4096, 4096);
     ASSERT(p.code == VKB_PLAN_OK && p.local[0] == 8 * 64);
 }
@@ -138,10 +138,10 @@ static void peak_tile(void)
     /* shapes not multiples of the tile run too (C is not checked; the grid covers them in whole tiles) */
     ASSERT(plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 64 + 32, 512, 16).code == VKB_PLAN_OK);
     ASSERT(plan("matmul_coopmat_peak", zeros, 8, 256, &caps, 64, 512 + 256, 24).code == VKB_PLAN_OK);
-    caps = h100(48 * 1024, 64);   /* 64 lanes: 4 subgroups a row, 256 wide */
+    caps = h100(48 * 1024, 64); /* 64 lanes: 4 subgroups a row, 256 wide */
     p = plan("matmul_coopmat_peak_acc16", zeros, 8, 256, &caps, 4096, 4096, 4096);
     ASSERT(p.code == VKB_PLAN_OK && p.tile_m == 64 && p.tile_n == 256);
 }
 
-UNIT_TESTS({"khr_shared", khr_shared}, {"khr_h100_unchanged", khr_h100_unchanged}, {"khr_lavapipe26", khr_lavapipe26}, {"khr_halved", khr_halved}, {"coopmat2_shared", coopmat2_shared},
-           {"peak_tile", peak_tile})
+UNIT_TESTS({"khr_shared", khr_shared}, {"khr_h100_unchanged", khr_h100_unchanged}, {"khr_lavapipe26", khr_lavapipe26},
+           {"khr_halved", khr_halved}, {"coopmat2_shared", coopmat2_shared}, {"peak_tile", peak_tile})

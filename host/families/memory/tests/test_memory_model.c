@@ -21,14 +21,14 @@ static void transfers(void)
 {
     uint64_t addr[16] = {0};
     int active[16] = {0};
-    ASSERT(half_warp(0, 4, 4) == 64);      /* 16 aligned floats: the 128 B segment halves to 64 */
-    ASSERT(half_warp(4, 4, 4) == 128);     /* one float off: both halves of the segment */
-    ASSERT(half_warp(8, 8, 8) == 128 + 32);/* 8-byte words from byte 8: 8..136 spills past 128 */
-    ASSERT(half_warp(0, 8, 8) == 128);     /* 16 aligned 8-byte words: one whole segment */
-    ASSERT(half_warp(0, 16, 16) == 256);   /* 16-byte words: two segments */
-    ASSERT(half_warp(0, 8, 4) == 128);     /* every other float: all of a 128 B segment for 64 useful */
+    ASSERT(half_warp(0, 4, 4) == 64);        /* 16 aligned floats: the 128 B segment halves to 64 */
+    ASSERT(half_warp(4, 4, 4) == 128);       /* one float off: both halves of the segment */
+    ASSERT(half_warp(8, 8, 8) == 128 + 32);  /* 8-byte words from byte 8: 8..136 spills past 128 */
+    ASSERT(half_warp(0, 8, 8) == 128);       /* 16 aligned 8-byte words: one whole segment */
+    ASSERT(half_warp(0, 16, 16) == 256);     /* 16-byte words: two segments */
+    ASSERT(half_warp(0, 8, 4) == 128);       /* every other float: all of a 128 B segment for 64 useful */
     ASSERT(half_warp(0, 128, 4) == 16 * 32); /* one float per segment: 32 B each, the smallest transfer */
-    ASSERT(half_warp(0, 0, 4) == 32);      /* every thread the same word: one 32 B transfer */
+    ASSERT(half_warp(0, 0, 4) == 32);        /* every thread the same word: one 32 B transfer */
     ASSERT(vkb_memory_model_transfer_bytes(addr, active, 16, 4) == 0); /* nobody reads: nothing moves */
     active[5] = 1;
     addr[5] = 200;

@@ -19,7 +19,7 @@ static uint16_t nearest_half(double v)
         uint16_t h = (uint16_t)(guess + d);
         double e = fabs((double)vkb_half_to_float(h) - v), eb = fabs((double)vkb_half_to_float(best) - v);
         if ((guess & 0x7c00u) == 0x7c00u || ((h ^ guess) & 0x8000u) || (h & 0x7c00u) == 0x7c00u)
-            continue;   /* stay within one sign's finite values */
+            continue; /* stay within one sign's finite values */
         if (e < eb || (e == eb && !(h & 1)))
             best = h;
     }
@@ -28,19 +28,19 @@ static uint16_t nearest_half(double v)
 
 static void half_rounding(void)
 {
-    for (uint32_t h = 0; h < 0x7c00u; h++) {   /* every finite positive half, and the midpoint above it */
+    for (uint32_t h = 0; h < 0x7c00u; h++) { /* every finite positive half, and the midpoint above it */
         double v = vkb_half_to_float((uint16_t)h), up = vkb_half_to_float((uint16_t)(h + 1)), mid = (v + up) / 2;
         ASSERT(vkb_peak_half_of(v) == h);
         ASSERT(vkb_peak_half_of(-v) == (h | 0x8000u));
         if (h + 1 < 0x7c00u) {
-            ASSERT(vkb_peak_half_of(mid) == ((h & 1) ? h + 1 : h));   /* ties to even */
+            ASSERT(vkb_peak_half_of(mid) == ((h & 1) ? h + 1 : h)); /* ties to even */
             ASSERT(vkb_peak_half_of(mid + (up - v) / 64) == h + 1);
             ASSERT(vkb_peak_half_of(mid - (up - v) / 64) == h);
         }
     }
-    ASSERT(vkb_peak_half_of(65520.0) == 0x7c00u);   /* the tie above the largest half rounds to infinity */
+    ASSERT(vkb_peak_half_of(65520.0) == 0x7c00u); /* the tie above the largest half rounds to infinity */
     ASSERT(vkb_peak_half_of(65519.0) == 0x7bffu);
-    ASSERT(vkb_peak_half_of(0x1p-25) == 0);         /* half the smallest subnormal: a tie to even, 0 */
+    ASSERT(vkb_peak_half_of(0x1p-25) == 0); /* half the smallest subnormal: a tie to even, 0 */
     ASSERT(vkb_peak_half_of(0x1.8p-25) == 1);
 }
 
@@ -88,30 +88,30 @@ static void int_steps(void)
 {
     uint32_t x0 = 3, a = 5, b = 7, out[4];
     vkb_peak_chain(PEAK_T_I32, 1, &x0, &a, &b, 2, out);
-    ASSERT(out[0] == 117);                          /* 3 * 5 + 7 = 22, 22 * 5 + 7 = 117 */
+    ASSERT(out[0] == 117); /* 3 * 5 + 7 = 22, 22 * 5 + 7 = 117 */
     x0 = 0xffffffffu;
     vkb_peak_chain(PEAK_T_I32, 1, &x0, &a, &b, 1, out);
-    ASSERT(out[0] == 2);                            /* -5 + 7, modulo 2^32 */
+    ASSERT(out[0] == 2); /* -5 + 7, modulo 2^32 */
     x0 = 0xffff, a = 3, b = 1;
     vkb_peak_chain(PEAK_T_I16, 1, &x0, &a, &b, 1, out);
-    ASSERT(out[0] == 0xfffe);                       /* 3 * 65535 + 1 = 196606 = 0x2fffe, modulo 2^16 */
+    ASSERT(out[0] == 0xfffe); /* 3 * 65535 + 1 = 196606 = 0x2fffe, modulo 2^16 */
     x0 = 0x01020304, a = 0x01010101;
     vkb_peak_chain(PEAK_T_DOT, 1, &x0, &a, NULL, 1, out);
-    ASSERT(out[0] == 0x0102030e);                   /* + 1 + 2 + 3 + 4 */
+    ASSERT(out[0] == 0x0102030e); /* + 1 + 2 + 3 + 4 */
     x0 = 0xff, a = 0x0101;
     vkb_peak_chain(PEAK_T_DOT, 1, &x0, &a, NULL, 2, out);
-    ASSERT(out[0] == 0x2fd);                        /* 0xff + 0xff = 0x1fe; + 0xfe + 0x01 = 0x2fd */
+    ASSERT(out[0] == 0x2fd); /* 0xff + 0xff = 0x1fe; + 0xfe + 0x01 = 0x2fd */
     x0 = 0xfffffff0u, a = 0x01010101;
     vkb_peak_chain(PEAK_T_DOT, 1, &x0, &a, NULL, 1, out);
-    ASSERT(out[0] == 0x3dd);                        /* + 0xf0 + 3 x 0xff = 1005, modulo 2^32 */
+    ASSERT(out[0] == 0x3dd); /* + 0xf0 + 3 x 0xff = 1005, modulo 2^32 */
 }
 
 /* Chains from the seeded inputs stay in range and still change at their last step (a chain that stopped would
  * not tell a length from a shorter one): all but a few of each type. */
 static void chains_move(void)
 {
-    static const int types[] = {PEAK_T_F32, PEAK_T_F32X4, PEAK_T_F16, PEAK_T_F16X2, PEAK_T_F64, PEAK_T_I32,
-                                PEAK_T_I16, PEAK_T_DOT};
+    static const int types[] = {PEAK_T_F32, PEAK_T_F32X4, PEAK_T_F16, PEAK_T_F16X2,
+                                PEAK_T_F64, PEAK_T_I32,   PEAK_T_I16, PEAK_T_DOT};
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
         uint64_t s = 1;
         int moved = 0, n = 256, w = vkb_peak_words(types[t]);
@@ -140,7 +140,7 @@ static void rates(void)
     memset(&caps, 0, sizeof caps);
     caps.compute_units = 132, caps.clock_mhz = 1980, caps.sm_arch = 90;
     ASSERT(fabs(vkb_peak_theoretical(PEAK_T_F32, 2, &caps, &bound) - 66908.16) < 1e-6);
-    ASSERT(fabs(bound - 66908.16) < 1e-6);   /* claimed: the bound is the theoretical rate */
+    ASSERT(fabs(bound - 66908.16) < 1e-6); /* claimed: the bound is the theoretical rate */
     ASSERT(fabs(vkb_peak_theoretical(PEAK_T_F32X4, 8, &caps, &bound) - 66908.16) < 1e-6);
     ASSERT(fabs(vkb_peak_theoretical(PEAK_T_F16X2, 4, &caps, &bound) - 133816.32) < 1e-6);
     ASSERT(fabs(vkb_peak_theoretical(PEAK_T_F64, 2, &caps, &bound) - 33454.08) < 1e-6);
@@ -162,7 +162,9 @@ static void coopmat_rates(void)
     static const struct {
         const char *row;
         double rate;
-    } want[] = {{"coopmat_f16_f32", 1070530.56}, {"coopmat_f16_f16", 1070530.56}, {"coopmat_s8_s32", 2141061.12},
+    } want[] = {{"coopmat_f16_f32", 1070530.56},
+                {"coopmat_f16_f16", 1070530.56},
+                {"coopmat_s8_s32", 2141061.12},
                 {"coopmat_u8_u32", 2141061.12}};
     vkb_caps caps;
     double bound;
@@ -176,7 +178,7 @@ static void coopmat_rates(void)
         ASSERT(fabs(vkb_family_peak.theoretical(v, &caps, &bound) - want[i].rate) < 1e-3);
         ASSERT(fabs(bound - want[i].rate) < 1e-3);
     }
-    caps.sm_arch = 86;   /* no tensor-core rate in the table: no claim, no bound */
+    caps.sm_arch = 86; /* no tensor-core rate in the table: no claim, no bound */
     ASSERT(vkb_family_peak.theoretical(vkb_variant_find(&vkb_family_peak, "coopmat_f16_f32"), &caps, &bound) == 0);
     ASSERT(bound == 0);
 }

@@ -45,7 +45,7 @@ static void operands_are_units(void)
             double v = minifloat(element(ab, e, bytes), floats[t].ebits, floats[t].mbits);
             int unit = e % 16 == 0 || e >= PEAK_CM_B_OFFSET;
             ASSERT(unit ? fabs(v) == 1.0 : v == 0.0);
-            neg += v < 0, pos += v > 0;
+            neg += v<0, pos += v> 0;
         }
         ASSERT(neg > 1000 && pos > 1000);
         free(ab);

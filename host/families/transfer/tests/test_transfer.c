@@ -29,8 +29,8 @@ static void assert_two_way(const vkb_plan *p)
 {
     ASSERT(p->npass == 2 && p->pass[0].kind == VKB_PASS_COPY && p->pass[1].kind == VKB_PASS_COPY);
     ASSERT(p->host_timed);
-    ASSERT(p->buf[p->pass[0].bind[0]].flags & VKB_BUF_HOST_STAGING);   /* up from staging */
-    ASSERT(p->buf[p->pass[1].bind[1]].flags & VKB_BUF_HOST_STAGING);   /* down into staging */
+    ASSERT(p->buf[p->pass[0].bind[0]].flags & VKB_BUF_HOST_STAGING); /* up from staging */
+    ASSERT(p->buf[p->pass[1].bind[1]].flags & VKB_BUF_HOST_STAGING); /* down into staging */
     for (int i = 0; i < p->nbuf; i++)
         ASSERT(p->buf[i].flags & VKB_BUF_TWO_QUEUES);
 }
@@ -70,7 +70,7 @@ static void both_on_one_transfer_queue(void)
  * (the kernel loops) */
 static void shader_both_one_dispatch(void)
 {
-    static const int64_t sizes[] = {4, 4100, 1 << 20, 1ll << 30};   /* 1 GiB: 2^18 groups a way, past 65535 */
+    static const int64_t sizes[] = {4, 4100, 1 << 20, 1ll << 30}; /* 1 GiB: 2^18 groups a way, past 65535 */
     for (size_t k = 0; k < VKB_COUNT(sizes); k++) {
         vkb_plan p;
         const vkb_pass *d = &p.pass[0];
@@ -79,8 +79,8 @@ static void shader_both_one_dispatch(void)
         ASSERT(p.npass == 1 && d->kind == VKB_PASS_DISPATCH && d->nbind == 4 && d->queue == 0 && !p.host_timed);
         ASSERT(d->push[0] == bytes / 4);
         ASSERT(d->groups[0] % 2 == 0 && d->groups[0] <= 65535 && d->groups[1] == 1 && d->groups[2] == 1);
-        half = (uint64_t)d->groups[0] / 2 * d->local[0];   /* threads each way */
-        ASSERT(half >= bytes / 16 || d->groups[0] == 65534);   /* the n % 4 tail: threads 0-2 */
+        half = (uint64_t)d->groups[0] / 2 * d->local[0];     /* threads each way */
+        ASSERT(half >= bytes / 16 || d->groups[0] == 65534); /* the n % 4 tail: threads 0-2 */
         ASSERT(p.buf[d->bind[0]].role == VKB_BUF_INPUT && p.buf[d->bind[0]].flags == VKB_BUF_HOST_STAGING);
         ASSERT(p.buf[d->bind[1]].role == VKB_BUF_OUTPUT && p.buf[d->bind[1]].flags == 0);
         ASSERT(p.buf[d->bind[2]].role == VKB_BUF_INPUT && p.buf[d->bind[2]].flags == 0);
