@@ -4,7 +4,7 @@
 # --slurm: Debian's Slurm and munge as well, for the Slurm test (tests/tools/slurm_test.sh).
 # --prom: Prometheus (for promtool) and its Python client, for the metrics test of `vkbench health --prom`.
 set -eu
-pkgs="cmake make gcc libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools \
+pkgs="cmake make gcc clang-format libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools \
 mesa-vulkan-drivers vulkan-validationlayers python3 python3-matplotlib"
 [ "${1:-}" = "--browser" ] && pkgs="$pkgs chromium"
 # --slurm: Slurm and munge (Debian 12: Slurm 22.05), for tools/slurm/ and its test
