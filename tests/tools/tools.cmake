@@ -22,3 +22,10 @@ endforeach()
 # compiler older than 16 (refused)
 add_test(NAME vkb.tools.glslang16_tier COMMAND ${CMAKE_CURRENT_LIST_DIR}/glslang16_test.sh ${CMAKE_SOURCE_DIR})
 set_tests_properties(vkb.tools.glslang16_tier PROPERTIES LABELS tools TIMEOUT 120)
+# tools/gpu.sh and its recipes: each expands, names real tools and vkbench commands its parser takes; bad recipes
+# are refused in one line; a tiny recipe runs end to end on the default device (77: no device)
+foreach(case parse vkbench paths bad run)
+    add_test(NAME vkb.tools.recipes.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/recipes_test.py ${case}
+             ${vkbench})
+    set_tests_properties(vkb.tools.recipes.${case} PROPERTIES LABELS tools SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()
