@@ -6,7 +6,7 @@ of CUDA code cannot run here: they are listed as "gpu", built here into one modu
 
     tools/mutate.py [--tree DIR] [--only ID,...] [--list] [--sites] [--report FILE]
     tools/mutate.py --cuda-mutants [--head] [--out build-mutants]   (here: a CUDA module per mutation, then on
-                                                 the GPU machine: sh tools/gpu-mutants.sh build-mutants)
+                                                 the GPU machine: tools/gpu.sh cuda-mutants --build build-mutants)
     tools/mutate.py --gpu-table FILE [--report FILE]        (records the GPU's verdicts as killed / survived)
 
 --tree: a copy made with `tar -C SRC --exclude='./build*' --exclude=./.git -cf - . | tar -C DIR -xf -` and configured in DIR/build
@@ -410,7 +410,7 @@ MUTATIONS = [
     M("tm08", "timing", "host/backends/vulkan/backend_vulkan.c", "            ns[done + r] = (double)ticks * vk->timestamp_period_ns;",
       "            ns[done + r] = (double)ticks;", r"vkb\.verify\.timer|vkb\.vk\.copy\.sizes",
       "timestampPeriod ignored"),
-    # --- CUDA twins: built here (--cuda-mutants), run on the GPU (tools/gpu-mutants.sh): gpu= is the command
+    # --- CUDA twins: built here (--cuda-mutants), run on the GPU (tools/gpu.sh cuda-mutants): gpu= is the command
     # that must fail (a guard off by one writes into the guard band at 33 x 17; a timer fault needs `run`) ---
     M("tl20", "tools", "tools/vkbjson.py", "        if type(v) not in types or (numeric and not -LIMIT < v < LIMIT):",
       "        if not isinstance(v, types) or (numeric and not -LIMIT < v < LIMIT):", r"vkb\.tools\.hostile$",
@@ -524,7 +524,7 @@ MODULE, TARGET = "libvkbench_cuda.so", "vkbench_cuda"   # the CUDA module and it
 
 
 def cuda_mutants(out, muts, head):
-    """Build OUT for tools/gpu-mutants.sh from a copy of this checkout (HEAD: of its last commit): vkbench and
+    """Build OUT for tools/gpu.sh cuda-mutants from a copy of this checkout (HEAD: of its last commit): vkbench and
     the clean module, then the module alone with each CUDA mutation applied by itself (OUT/ID/libvkbench_cuda.so),
     and OUT/commands.txt, one line per module built: ID, the exit expected, the vkbench arguments."""
     tree = tempfile.mkdtemp(prefix="vkb-cuda-mutants-")
@@ -567,12 +567,12 @@ def cuda_mutants(out, muts, head):
     finally:
         shutil.rmtree(tree, ignore_errors=True)
     size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
-    print(f"{out}: {size / 2**20:.1f} MiB; on the GPU machine: sh tools/gpu-mutants.sh {out}")
+    print(f"{out}: {size / 2**20:.1f} MiB; on the GPU machine: tools/gpu.sh cuda-mutants --build {out}")
     return 0
 
 
 def gpu_table(path, report):
-    """Record the verdicts of tools/gpu-mutants.sh's table (rows | ID | command | expected | got | verdict |)
+    """Record the verdicts of the cuda-mutants recipe's table (rows | ID | command | expected | got | verdict |)
     as mutation report rows; a mutant whose command fails on the clean module too is no kill ("invalid")."""
     by_id = {m["id"]: m for m in MUTATIONS}
     counts = {}
@@ -602,7 +602,7 @@ def main():
     ap.add_argument("--cuda-mutants", action="store_true", help="build a CUDA module per CUDA mutation into --out")
     ap.add_argument("--out", default=os.path.join(ROOT, "build-mutants"))
     ap.add_argument("--head", action="store_true", help="--cuda-mutants from the last commit, not the work tree")
-    ap.add_argument("--gpu-table", default="", help="record the table tools/gpu-mutants.sh printed")
+    ap.add_argument("--gpu-table", default="", help="record the table tools/gpu.sh cuda-mutants printed (gpu-mutants.txt)")
     ap.add_argument("--sites", action="store_true",
                     help="check that every mutation's text is found exactly once in this checkout (exit 1 if not)")
     a = ap.parse_args()
@@ -651,7 +651,7 @@ def main():
         if src.count(m["old"]) != 1:
             status, detail = "n/a", f"site found {src.count(m['old'])} times"
         elif m["kind"] == "cuda":
-            status, detail = "gpu", "--cuda-mutants here, then tools/gpu-mutants.sh on the GPU"
+            status, detail = "gpu", "--cuda-mutants here, then tools/gpu.sh cuda-mutants on the GPU"
         else:
             open(path, "w").write(src.replace(m["old"], m["new"]))
             try:

@@ -465,7 +465,7 @@ static int block_lines(vkb_check *r, uint64_t index, int64_t row, int64_t col, c
 
 /* VKB_FAULT_INJECT=product-element|product-tile|product-nan: a copy of C with one element off by 1% of
  * rms(C), one 16x16 tile (the middle one) off by 1%, or one NaN, to prove the check on a device's own
- * product (tools/gpu-validate.sh); NULL without the fault. */
+ * product (tools/gpu.sh validate); NULL without the fault. */
 static float *planted_product(int64_t m, int64_t n, const float *c)
 {
     int element = vkb_fault("product-element"), tile = vkb_fault("product-tile"), nan = vkb_fault("product-nan");

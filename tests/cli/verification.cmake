@@ -109,7 +109,7 @@ add_test(NAME vkb.verify.skips COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/c
 set_tests_properties(vkb.verify.skips PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 ENVIRONMENT "${sg8}" TIMEOUT 600)
 # the large-product check (past 2^27 multiply-adds) on the device's own product: one element off by 1% of
 # rms(C), one 16x16 tile off by 1%, one NaN: each fails (the GPU does the same at 4096^3 and 8192^3:
-# tools/gpu-validate.sh)
+# tools/gpu.sh validate)
 foreach(f element tile nan)
     add_test(NAME vkb.verify.matmul.product_${f} COMMAND ${faults} product-${f} value validate matmul
              --variant dbuf,subgroup --m 520 --n 520 --k 520)
