@@ -21,7 +21,7 @@ ACC16, ACC16_T = r"vkb\.unit\.acc16_check\.|vkb\.unit\.matmul_tc\.", "test_acc16
 SINKS, SINKS_T = r"vkb\.unit\.sink_values\.|vkb\.unit\.sinks\.", "test_sink_values test_sinks"
 RUNNER, STATS, TIMING = r"vkb\.unit\.runner\.", r"vkb\.unit\.stats\.", r"vkb\.unit\.timing\."
 WORK, WORK_T = r"vkb\.unit\.work_counts\.", "test_work_counts"
-TOOLS_V, TC_PLANS = r"vkb\.tools\.values\.", r"vkb\.unit\.tc_plans\."
+TOOLS_V, TC_PLANS = r"vkb\.tools\.(report\.(aggregates|units)|tune\.ranking)$", r"vkb\.unit\.tc_plans\."
 FIXED_TESTS = r"vkb\.vk\.matmul\.(fixed_spec|warptile_fixed)$"   # FIXED=1 at whole and one-short shapes
 LVP26_TC = r"vkb\.lvp26\.matmul\.tensor_cores$"   # skips (a survivor) where tools/setup-lavapipe26.sh is not run
 
@@ -381,18 +381,18 @@ MUTATIONS = [
       "coopmat_khr: wrong store stride (C's rows K apart)"),
     # --- timing ---
     M("tm01", "timing", "host/core/timing.c", "        if (!(ns[r] > 0) && !timer_error[0])", "        if (!(ns[r] >= 0) && !timer_error[0])",
-      r"vkb\.verify\.timer_zero", "zero time accepted"),
+      r"vkb\.verify\.timer\.zero", "zero time accepted"),
     M("tm02", "timing", "host/core/timing.c", "    if (sum > host * HOST_SLACK + HOST_MARGIN_NS && !timer_error[0])", "    if (sum > 1e6 * host * HOST_SLACK + HOST_MARGIN_NS && !timer_error[0])",
-      r"vkb\.verify\.timer_reversed", "device time no longer bounded by the host's",
+      r"vkb\.verify\.timer\.reversed", "device time no longer bounded by the host's",
       "with 64 valid timestamp bits a reversed pair is negative and the order check catches it first; the host bound matters for narrower counters (wrap), not seen on lavapipe"),
     M("tm03", "timing", "host/core/timing.c", "#define SPAN_FRACTION 0.02", "#define SPAN_FRACTION 0.0",
-      r"vkb\.verify\.timer_early", "early end timestamps accepted"),
+      r"vkb\.verify\.timer\.early", "early end timestamps accepted"),
     M("tm04", "timing", "host/backends/vulkan/backend_vulkan.c", "            uint64_t start = ts[2 * r + reversed] & mask, end = ts[2 * r + 1 - reversed] & mask;",
       "            uint64_t start = ts[2 * r + 1 - reversed] & mask, end = ts[2 * r + reversed] & mask;",
       r"vkb\.verify\.copy\.clean|vkb\.vk\.copy\.sizes|vkb\.verify\.timer", "reversed subtraction (the audit's survivor)"),
     M("tm05", "timing", "host/backends/vulkan/backend_vulkan.c", "            vkCmdWriteTimestamp(cmd, j->early_stage, j->impl->queries, 2u * (uint32_t)r + 1);\n        record_passes",
       "            vkCmdWriteTimestamp(cmd, j->early_stage, j->impl->queries, 2u * (uint32_t)r + 1);\n        if (0) record_passes",
-      r"vkb\.verify\.timer_early", "the fault switch itself disabled: timer-early writes the end correctly (the test must notice)"),
+      r"vkb\.verify\.timer\.early", "the fault switch itself disabled: timer-early writes the end correctly (the test must notice)"),
     M("tm06", "timing", "host/backends/vulkan/backend_vulkan.c", "        if (j->timed && j->early_end)", "        if (j->timed)",
       r"vkb\.vk\.copy\.sizes|vkb\.vk\.copy\.run_json", "end timestamp written before the work, always (the audit's survivor)"),
     # --- issue 37's classes 2-4 (session 8): narrow workgroups, low bits, work counts ---
@@ -413,48 +413,48 @@ MUTATIONS = [
     # --- CUDA twins: built here (--cuda-mutants), run on the GPU (tools/gpu.sh cuda-mutants): gpu= is the command
     # that must fail (a guard off by one writes into the guard band at 33 x 17; a timer fault needs `run`) ---
     M("tl20", "tools", "tools/vkbjson.py", "        if type(v) not in types or (numeric and not -LIMIT < v < LIMIT):",
-      "        if not isinstance(v, types) or (numeric and not -LIMIT < v < LIMIT):", r"vkb\.tools\.hostile$",
+      "        if not isinstance(v, types) or (numeric and not -LIMIT < v < LIMIT):", r"vkb\.tools\.every_tool\.hostile$",
       "vkbjson: a JSON boolean taken as a number (Python's True is an int)", targets="vkbench"),
     M("tl21", "tools", "tools/vkbjson.py", "    if \"devices\" in doc and doc[\"devices\"] is None:", "    if False:",
-      r"vkb\.tools\.hostile$", "vkbjson: \"devices\": null passed on (a traceback in every tool)", targets="vkbench"),
+      r"vkb\.tools\.every_tool\.hostile$", "vkbjson: \"devices\": null passed on (a traceback in every tool)", targets="vkbench"),
     M("tl22", "tools", "tools/vkbjson.py", "            path = self.path = os.path.realpath(path)", "            pass",
-      r"vkb\.tools\.output_paths$", "tools' outputs: a link's file written in place (the old file's tail kept)", targets="vkbench"),
+      r"vkb\.tools\.vkbjson\.output_paths$", "tools' outputs: a link's file written in place (the old file's tail kept)", targets="vkbench"),
     M("tl23", "tools", "tools/vkbjson.py", "                _remove_temporaries_on_signals()\n", "",
-      r"vkb\.tools\.temporaries_on_signals$", "tools' outputs: SIGTERM/SIGHUP leave the temporary behind", targets="vkbench"),
+      r"vkb\.tools\.vkbjson\.temporaries_on_signals$", "tools' outputs: SIGTERM/SIGHUP leave the temporary behind", targets="vkbench"),
     M("tl24", "tools", "tools/vkbschema.py", "(math.isfinite(x) if type(x) is float else abs(x) <= sys.float_info.max)",
-      "(type(x) is int or math.isfinite(x))", r"vkb\.tools\.schema_numbers$",
+      "(type(x) is int or math.isfinite(x))", r"vkb\.tools\.vkbschema\.schema_numbers$",
       "check_json/schema: a 400-digit integer taken as a number", targets="vkbench"),
     # --- compare.py's gate and fleet.py's slow-GPU rule at their edges (issue 37; tests compare_gate, rule_edges) ---
     M("tl30", "tools", "tools/compare.py", 'else "SLOWER" if ratio < 1 - opts.threshold else "slower"',
-      'else "SLOWER" if ratio <= 1 - opts.threshold else "slower"', r"vkb\.tools\.compare_",
+      'else "SLOWER" if ratio <= 1 - opts.threshold else "slower"', r"vkb\.tools\.compare\.",
       "compare: a loss of exactly --threshold counted as a regression", targets="vkbench"),
     M("tl31", "tools", "tools/compare.py", "    return vkbjson.device_key(r, with_backend)", "    return vkbjson.key(r, with_backend)",
-      r"vkb\.tools\.compare_", "compare: the two GPUs of a --device all file taken as one row", targets="vkbench"),
+      r"vkb\.tools\.compare\.", "compare: the two GPUs of a --device all file taken as one row", targets="vkbench"),
     M("tl32", "tools", "tools/compare.py", "    keys = set(base.timed) | {k for c in cands for k in c.failed}",
-      "    keys = set(base.timed)", r"vkb\.tools\.compare_", "compare: a failed row the baseline lacks passes the gate",
+      "    keys = set(base.timed)", r"vkb\.tools\.compare\.", "compare: a failed row the baseline lacks passes the gate",
       targets="vkbench"),
     M("tl33", "tools", "tools/compare.py", "smallest_p(len(bv), len(cv)) > opts.alpha or",
-      "smallest_p(len(bv), len(cv)) >= opts.alpha or", r"vkb\.tools\.compare_",
+      "smallest_p(len(bv), len(cv)) >= opts.alpha or", r"vkb\.tools\.compare\.",
       "compare: the rank test's guard off by one where 3 runs a side decide", targets="vkbench"),
     M("tl34", "tools", "tools/compare.py", "        if k in cand.failed:", "        if k in cand.failed and k not in cand.timed:",
-      r"vkb\.tools\.compare_", "compare: a row failed in one run and timed in another not FAIL", targets="vkbench"),
+      r"vkb\.tools\.compare\.", "compare: a row failed in one run and timed in another not FAIL", targets="vkbench"),
     M("tl35", "tools", "tools/fleet.py", "sum(d.name == dev.name and d.driver == dev.driver for d in devices) < MIN_GROUP",
-      "sum(d.name == dev.name for d in devices) < MIN_GROUP", r"vkb\.tools\.fleet_",
+      "sum(d.name == dev.name for d in devices) < MIN_GROUP", r"vkb\.tools\.fleet\.",
       "fleet: peers counted across drivers (a model of two drivers said compared)", targets="vkbench"),
     M("tl36", "tools", "tools/fleet.py", "            expected = 2 * sum(k in d.status for d in devs) > len(devs)",
-      "            expected = 2 * sum(k in d.status for d in devs) >= len(devs)", r"vkb\.tools\.fleet_",
+      "            expected = 2 * sum(k in d.status for d in devs) >= len(devs)", r"vkb\.tools\.fleet\.",
       "fleet: a row half the devices ran expected of all", targets="vkbench"),
     M("tl37", "tools", "tools/fleet.py", "                sigma = max(group_sigma, SIGMA_PER_IQR * own if own else 0, MIN_SIGMA)",
-      "                sigma = max(group_sigma, MIN_SIGMA)", r"vkb\.tools\.fleet_",
+      "                sigma = max(group_sigma, MIN_SIGMA)", r"vkb\.tools\.fleet\.",
       "fleet: a row's own spread left out of its noise bound", targets="vkbench"),
     M("tl38", "tools", "tools/fleet.py", "            t = [vkbjson.median(ts) for ts in (d.times[k] for d in timed)]",
-      "            t = [ts[0] for ts in (d.times[k] for d in timed)]", r"vkb\.tools\.fleet_",
+      "            t = [ts[0] for ts in (d.times[k] for d in timed)]", r"vkb\.tools\.fleet\.",
       "fleet: a device's first run of a row taken for all its runs", targets="vkbench"),
     M("tl39", "tools", "tools/compare.py", "    ratio = vkbjson.ratio(vkbjson.median(cv), vkbjson.median(bv))",
-      "    ratio = vkbjson.median(cv) / vkbjson.median(bv)", r"vkb\.tools\.hostile$",
+      "    ratio = vkbjson.median(cv) / vkbjson.median(bv)", r"vkb\.tools\.every_tool\.hostile$",
       "compare: 1e308 against 1e-300 a ratio of 0 (log(0))", targets="vkbench"),
     M("tl40", "tools", "tools/plot.py", 'if r["ceiling_row"] and r["device_rank"] == rank]', 'if r["ceiling_row"]]',
-      r"vkb\.tools\.plot_types$", "plot: a GPU's roofline under the other GPU's memory roof", targets="vkbench"),
+      r"vkb\.tools\.plot\.types$", "plot: a GPU's roofline under the other GPU's memory roof", targets="vkbench"),
     # --- faults: signals while several devices are busy (tests/cli/faults.py) ---
     M("fs01", "faults", "host/core/backend.c", "    e->code = 128 + sig;", "    e->code = VKB_EXIT_API;",
       r"vkb\.bad\.fault\.devices_", "stop: a device past the stop grace taken for a failed one (exit 5, not 128+sig)"),
@@ -468,9 +468,9 @@ MUTATIONS = [
       "interrupted |= runs[i].runner.interrupted;", r"vkb\.bad\.fault\.devices_lost",
       "--device all: a device lost mid-run leaves the files marked not interrupted"),
     M("fs05", "faults", "host/app/devices.c", "        while (len && isspace((unsigned char)*item))", "        while (0 && isspace((unsigned char)*item))",
-      r"vkb\.bad\.devices_spaces", "--device '0, 1': the space read as part of a name (device 0 named twice)", targets="vkbench"),
+      r"vkb\.bad\.devices\.devices_spaces", "--device '0, 1': the space read as part of a name (device 0 named twice)", targets="vkbench"),
     M("fs06", "faults", "host/core/fault.c", "        if (v < spec->lo[n] || v > spec->hi[n])", "        if (v > spec->hi[n])",
-      r"vkb\.bad\.fault_inject_", "VKB_FAULT_INJECT: a number below its range (signal 0) planted as nothing", targets="vkbench"),
+      r"vkb\.bad\.env\.fault_inject_", "VKB_FAULT_INJECT: a number below its range (signal 0) planted as nothing", targets="vkbench"),
     M("fs07", "faults", "host/core/util.c", "            if ((unsigned char)*p < 0x20 || *p == 0x7f)\n                *p = '?';\n    } else if",
       "            if (0)\n                *p = '?';\n    } else if", r"vkb\.bad\.fault\.host_control",
       "VKB_HOST's control characters reach the terminal raw", targets="vkbench"),
@@ -613,7 +613,7 @@ def main():
         return gpu_table(a.gpu_table, a.report)
     if a.sites:
         # a site the code moved away from would be "n/a" in the next run, and the table would claim a kill
-        # that no longer proves anything: the ctest vkb.tools.mutation_sites keeps them in step
+        # that no longer proves anything: the ctest vkb.tools.mutate.sites keeps them in step
         gone = [(m["id"], m["path"], open(os.path.join(ROOT, m["path"])).read().count(m["old"])) for m in muts]
         gone = [g for g in gone if g[2] != 1]
         for id_, path, count in gone:

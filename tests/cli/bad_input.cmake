@@ -1,4 +1,4 @@
-# bad_input.cmake - the bad-input battery: one test vkb.bad.NAME (label bad) per line of bad_input.txt,
+# bad_input.cmake - the bad-input battery: one test vkb.bad.MODULE.CASE (label bad) per line of bad_input.txt,
 # run through expect.sh (exit code, message, one error line); skipped (exit 3) where a case needs a device.
 set(bad_tmp ${CMAKE_CURRENT_BINARY_DIR}/bad_input_tmp)
 file(MAKE_DIRECTORY ${bad_tmp})
@@ -10,8 +10,8 @@ foreach(line IN LISTS bad_lines)
     if(line MATCHES "^[ \t]*(#|$)")
         continue()
     endif()
-    if(NOT line MATCHES "^([A-Za-z0-9_.]+) \\| ([0-9]) \\| (.*) \\| (.*)$")
-        message(FATAL_ERROR "tests/cli/bad_input.txt: not NAME | CODE | REGEX | ARGUMENTS: ${line}")
+    if(NOT line MATCHES "^([a-z0-9_]+\\.[a-z0-9_]+) \\| ([0-9]) \\| (.*) \\| (.*)$")
+        message(FATAL_ERROR "tests/cli/bad_input.txt: not MODULE.CASE | CODE | REGEX | ARGUMENTS: ${line}")
     endif()
     set(name ${CMAKE_MATCH_1})
     set(code ${CMAKE_MATCH_2})
@@ -40,6 +40,6 @@ endforeach()
 message(STATUS "vkbench: ${bad_count} bad-input cases (tests/cli/bad_input.txt)")
 
 # the seeded argument fuzzer: 2000 command lines from the real option table with hostile values
-add_test(NAME vkb.bad.fuzz_args COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/fuzz_args.py --vkbench ${vkbench}
+add_test(NAME vkb.bad.cli.fuzz_args COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/fuzz_args.py --vkbench ${vkbench}
          --count 2000 --seed 1 --jobs 2)
-set_tests_properties(vkb.bad.fuzz_args PROPERTIES LABELS bad PROCESSORS 2 TIMEOUT 900)
+set_tests_properties(vkb.bad.cli.fuzz_args PROPERTIES LABELS bad PROCESSORS 2 TIMEOUT 900)

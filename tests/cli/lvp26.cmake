@@ -7,8 +7,8 @@
 if(NOT VKB_SANITIZE)
     set(lvp26 ${PROJECT_SOURCE_DIR}/tools/lvp26.sh ${vkbench})
     foreach(fam ${VKB_FAMILIES})
-        add_test(NAME vkb.lvp26.${fam} COMMAND ${lvp26} validate ${fam} --quiet)
-        set_tests_properties(vkb.lvp26.${fam} PROPERTIES LABELS "vulkan;lvp26" SKIP_RETURN_CODE 77 TIMEOUT 900)
+        add_test(NAME vkb.lvp26.${fam}.validate COMMAND ${lvp26} validate ${fam} --quiet)
+        set_tests_properties(vkb.lvp26.${fam}.validate PROPERTIES LABELS "vulkan;lvp26" SKIP_RETURN_CODE 77 TIMEOUT 900)
     endforeach()
     # the tensor-core rows at M, N, K no 8 divides (and 1, and one whole fragment), each validated: none skips
     set(tc_rows coopmat_khr,coopmat_khr_acc16,tc_peak,tc_peak_acc16)

@@ -15,8 +15,8 @@ foreach(lanes 4 8 16 32 64)
 endforeach()
 # --subgroup-size where the device offers the size (lavapipe at 16 lanes offers 16 only): every kernel's result
 # records it, JSON and CSV, and the table names the rows NAME@sg16; without it, no @sg and the same size
-add_test(NAME vkb.vk.subgroup_size COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_subgroup_size.py ${vkbench} 16)
-set_tests_properties(vkb.vk.subgroup_size PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3
+add_test(NAME vkb.vk.cli.subgroup_size COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_subgroup_size.py ${vkbench} 16)
+set_tests_properties(vkb.vk.cli.subgroup_size PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3
                      ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=512" TIMEOUT 600)
 # workgroups narrower than a subgroup (issue 37, class 2): the reduce kernels at --spec 0=1, 2, 4 over odd sizes,
 # every row validated (none skipped), at lavapipe's 8 lanes and at 32 (where it runs 16 active invocations)

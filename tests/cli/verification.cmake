@@ -79,9 +79,9 @@ foreach(fam copy transpose)
     if(fam STREQUAL "transpose")
         set(args --rows 33 --cols 17)
     endif()
-    add_test(NAME vkb.cuda.verify.${fam}.oob_write_past COMMAND ${faults} oob-write-past guard validate ${fam} ${args}
+    add_test(NAME vkb.cuda.${fam}.oob_write_past COMMAND ${faults} oob-write-past guard validate ${fam} ${args}
              --backend cuda)
-    set_tests_properties(vkb.cuda.verify.${fam}.oob_write_past PROPERTIES LABELS "cuda;verify" SKIP_RETURN_CODE 3
+    set_tests_properties(vkb.cuda.${fam}.oob_write_past PROPERTIES LABELS "cuda;verify" SKIP_RETURN_CODE 3
                          TIMEOUT 600)
 endforeach()
 # multi-pass plans (reduce's partial sums): a later pass skipped fails each plan that has it
@@ -99,14 +99,14 @@ set(timer_reversed "zero or negative")   # 64-bit timestamps: a reversed pair is
 # (on a GPU by the span rule; on lavapipe, whose timestamps are the host's clock, by the host-time rule)
 set(timer_early "(of the device time from the first start to the last end|of the host's time around the same)")
 foreach(t zero reversed early)
-    add_test(NAME vkb.verify.timer_${t} COMMAND ${faults} timer-${t} "timer=${timer_${t}}" run copy --variant vec4
+    add_test(NAME vkb.verify.timer.${t} COMMAND ${faults} timer-${t} "timer=${timer_${t}}" run copy --variant vec4
              --n 2^24 --reps 5 --warmup-ms 0)
-    set_tests_properties(vkb.verify.timer_${t} PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3)
+    set_tests_properties(vkb.verify.timer.${t} PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3)
 endforeach()
 # the skips of `validate` on lavapipe (8-wide subgroups), exactly: a misread capability fails
-add_test(NAME vkb.verify.skips COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_skips.py ${vkbench}
+add_test(NAME vkb.verify.skips.lavapipe_sg8 COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_skips.py ${vkbench}
          ${CMAKE_CURRENT_LIST_DIR}/expected_skips_lavapipe.txt)
-set_tests_properties(vkb.verify.skips PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 ENVIRONMENT "${sg8}" TIMEOUT 600)
+set_tests_properties(vkb.verify.skips.lavapipe_sg8 PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 ENVIRONMENT "${sg8}" TIMEOUT 600)
 # the large-product check (past 2^27 multiply-adds) on the device's own product: one element off by 1% of
 # rms(C), one 16x16 tile off by 1%, one NaN: each fails (the GPU does the same at 4096^3 and 8192^3:
 # tools/gpu.sh validate)

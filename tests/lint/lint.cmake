@@ -1,3 +1,9 @@
 # Checks of the source tree itself, no device: formatting (and, beside it, the product's vocabulary)
 add_test(NAME vkb.lint.format.c_and_cuda COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/check_format.sh ${CMAKE_SOURCE_DIR})
 set_tests_properties(vkb.lint.format.c_and_cuda PROPERTIES LABELS "unit;lint")
+# every test named vkb.KIND.MODULE.CASE and registered once (tests/README.md, "Names and labels"), and every test
+# selection of tools/mutate.py selecting a test: ctest -N on this build tree (mutate.py's in a plain build only, the
+# one it runs in: the sanitizer build has no lvp26 tests)
+add_test(NAME vkb.lint.names.scheme COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_test_names.py
+         ${CMAKE_CTEST_COMMAND} ${CMAKE_BINARY_DIR} $<$<NOT:$<BOOL:${VKB_SANITIZE}>>:${CMAKE_SOURCE_DIR}/tools/mutate.py>)
+set_tests_properties(vkb.lint.names.scheme PROPERTIES LABELS "unit;lint")

@@ -1,10 +1,3 @@
-# the fleet report (tools/fleet.py) on generated fleets of fixed files (fleet_test.py): a planted slow GPU
-# found 10 of 10 times, healthy fleets with the H100 suite's noise flag nothing, failed and missing rows,
-# bad input, the heat map in headless chromium (77: no browser and not root)
-foreach(case planted healthy failed_missing bad_input html lavapipe_sick rules rule_edges outputs)
-    add_test(NAME vkb.tools.fleet_${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/fleet_test.py ${case})
-    set_tests_properties(vkb.tools.fleet_${case} PROPERTIES LABELS tools SKIP_RETURN_CODE 77 TIMEOUT 900)
-endforeach()
 # --device all|LIST on lavapipe (devices_test.py): all = 0 on one device; two devices from two driver manifests
 # of the same lavapipe, each a one-device run's results; a wrong device and a lost one fail only their own rows.
 # two_devices is in the sanitizer build's set too (label validate): the device threads under ASan and UBSan
@@ -20,9 +13,9 @@ set_tests_properties(vkb.vk.devices.two_devices PROPERTIES LABELS "vulkan;valida
 # reason and returns it healed; prolog: a failing prolog drains the node and Slurm requeues the job. 77: not root,
 # the packages unreachable, or the ports taken
 foreach(case fleet health prolog)
-    add_test(NAME vkb.slurm.${case} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_test.sh $<TARGET_FILE:vkbench>
+    add_test(NAME vkb.slurm.cluster.${case} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_test.sh $<TARGET_FILE:vkbench>
              ${CMAKE_SOURCE_DIR} ${case})
-    set_tests_properties(vkb.slurm.${case} PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL TRUE)
+    set_tests_properties(vkb.slurm.cluster.${case} PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL TRUE)
 endforeach()
 # vkbench health (tests/cli/health_test.py): planted faults (wrong result, hang, missing GPU, no GPU, slower than a
 # baseline: the whole GPU's mean and one row alone) each give their verdict, action and exit code; a healthy node
@@ -33,7 +26,3 @@ foreach(case no_gpu healthy wrong_result hang expect baseline aggregate baseline
              ${vkbench} ${case})
     set_tests_properties(vkb.vk.health.${case} PROPERTIES LABELS vulkan SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
-# tools/slurm/'s scripts without a Slurm (slurm_scripts_test.sh): a fake sbatch records submit.sh's arguments, a
-# fake vkbench stands behind a task: % escaped, options and --time on both jobs, no glob, unique names, exit codes
-add_test(NAME vkb.tools.slurm_scripts COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_scripts_test.sh ${CMAKE_SOURCE_DIR})
-set_tests_properties(vkb.tools.slurm_scripts PROPERTIES LABELS tools TIMEOUT 60)

@@ -11,7 +11,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from test_verdicts import check, one_line_error
+from test_verdicts import check, one_line_error, run_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))   # tests/tools/ -> the repository
@@ -342,8 +342,5 @@ def case_bench():
 
 
 if __name__ == "__main__":
-    cases = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
-    if len(sys.argv) != 2 or sys.argv[1] not in cases:
-        sys.exit(f"usage: fleet_test.py {'|'.join(cases)}")
-    cases[sys.argv[1]]()
-    print(f"{sys.argv[1]} ok")
+    run_cases(globals(), "fleet_test.py", {k[5:]: "fleet" for k in globals() if k.startswith("case_")},
+              not_registered=("bench",))

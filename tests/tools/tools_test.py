@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """tools_test.py CASE: the results tooling (tools/*.py) on fixed files (tests/tools/fixtures, made by
 make_fixtures.py with known values and spreads) and the committed results: nothing is measured, so no
-verdict depends on the machine's load. One ctest test per CASE (tests/tools/tools.cmake); exit 77: skipped."""
+verdict depends on the machine's load. One ctest test per CASE, vkb.tools.TOOL.CASE (`--list`); exit 77: skipped."""
 import json
 import math
 import os
@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from test_verdicts import check, one_line_error
+from test_verdicts import check, one_line_error, run_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))   # tests/tools/ -> the repository
@@ -1493,8 +1493,8 @@ def case_report_headline():
 
 
 if __name__ == "__main__":
-    cases = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
-    if len(sys.argv) != 2 or sys.argv[1] not in cases:
-        sys.exit(f"usage: tools_test.py {'|'.join(cases)}")
-    cases[sys.argv[1]]()
-    print(f"{sys.argv[1]} ok")
+    # the cases not of one tool: the shared reader and writer (vkbjson), the schema's (vkbschema), every tool's
+    run_cases(globals(), "tools_test.py", {"load": "vkbjson", "output_paths": "vkbjson",
+                                           "temporaries_on_signals": "vkbjson", "schema_numbers": "vkbschema",
+                                           "committed": "every_tool", "hostile": "every_tool", "stdout": "every_tool",
+                                           "escapes": "every_tool"})

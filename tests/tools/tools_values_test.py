@@ -12,7 +12,7 @@ import stat
 import subprocess
 import sys
 import tempfile
-from test_verdicts import check
+from test_verdicts import check, run_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools")   # tests/tools/ -> tools/
@@ -180,4 +180,4 @@ def case_tune_ranking():
 
 
 if __name__ == "__main__":
-    globals()["case_" + sys.argv[1]]()
+    run_cases(globals(), "tools_values_test.py")

@@ -91,7 +91,7 @@ static void early_end(void)
     ASSERT(measure(HONEST) == NULL); /* the error does not outlive its measurement */
 }
 
-/* vkb.verify.timer_early's rule on lavapipe, where load stretches what the scheduler touches: an early end
+/* vkb.verify.timer.early's rule on lavapipe, where load stretches what the scheduler touches: an early end
  * is caught even when one repetition of the batch was stretched past the rule's bound by itself (the
  * batch's median repetition is judged, not its sum), and an honest batch with the same stretch passes */
 static void early_end_cpu(void)

@@ -3,16 +3,16 @@
 add_test(NAME vkb.vk.cache.chase_skips COMMAND env VKB_FAULT_INJECT=chase-skip
          ${expect} 1 "chase .*FAIL" -- ${vkbench} run cache.chase --n 4160 --reps 1 --warmup-ms 0)
 set_tests_properties(vkb.vk.cache.chase_skips PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3)
-add_test(NAME vkb.bad.cache_footprint COMMAND ${expect} 2 "whole 64-byte elements" -- ${vkbench} run cache --n 100)
-set_tests_properties(vkb.bad.cache_footprint PROPERTIES LABELS bad)
+add_test(NAME vkb.bad.sizes.cache_footprint COMMAND ${expect} 2 "whole 64-byte elements" -- ${vkbench} run cache --n 100)
+set_tests_properties(vkb.bad.sizes.cache_footprint PROPERTIES LABELS bad)
 # the probe: where nothing reports the last-level cache, a timed run measures it once and keeps it for the device
 # (the size found depends on the host's load: the test asks that the probe ran and left a file `devices` reads,
 # or said it found no clear step and kept that as unknown: "cache_bytes": null)
 add_test(NAME vkb.vk.cache.probe COMMAND sh -c
          "rm -rf xdg-probe && XDG_CACHE_HOME=$PWD/xdg-probe VKB_CACHE_PROBE=refresh ${vkbench} run copy --n 1K --reps 1 --warmup-ms 0 2>&1 | grep -Eq 'cache probe (measured|found no clear step)' && (XDG_CACHE_HOME=$PWD/xdg-probe ${vkbench} devices | grep -q 'measured cache  last level' || grep -q '\"cache_bytes\": null' xdg-probe/vkbench/*.json)")
 set_tests_properties(vkb.vk.cache.probe PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
-add_test(NAME vkb.cuda.cache COMMAND ${vkbench} run cache --n 4K,1M --backend all --reps 3 --warmup-ms 0 --quiet)
-set_tests_properties(vkb.cuda.cache PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
+add_test(NAME vkb.cuda.cache.both_backends COMMAND ${vkbench} run cache --n 4K,1M --backend all --reps 3 --warmup-ms 0 --quiet)
+set_tests_properties(vkb.cuda.cache.both_backends PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
 # the probe's rule on faked chase curves (VKB_FAULT_INJECT=chase-curve:K, no chase run): a split L2 whose near
 # partition ends at 2 MiB and whole cache at 8 MiB reads 8 MiB within 15% (6963-9421 KiB), not 2; the same with +-3%
 # noise too; a steady climb with no edge reads unknown and keeps null; the file carries the probe's version

@@ -12,7 +12,7 @@ add_test(NAME vkb.vk.latency.submit_spin_validated COMMAND ${vkbench} run latenc
 set_tests_properties(vkb.vk.latency.submit_spin_validated PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
 set_tests_properties(vkb.vk.latency.dispatch_dropped vkb.vk.latency.submit_dropped vkb.vk.latency.submit_spin_dropped PROPERTIES LABELS "vulkan;verify"
                      SKIP_RETURN_CODE 3)
-add_test(NAME vkb.bad.latency_timestamps COMMAND ${expect} 4 "at most 4096 timestamps" -- ${vkbench} run latency --n 5000)
-set_tests_properties(vkb.bad.latency_timestamps PROPERTIES LABELS bad)
-add_test(NAME vkb.cuda.latency COMMAND ${vkbench} run latency --n 16 --backend all --reps 3 --warmup-ms 0 --quiet)
-set_tests_properties(vkb.cuda.latency PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
+add_test(NAME vkb.bad.limits.latency_timestamps COMMAND ${expect} 4 "at most 4096 timestamps" -- ${vkbench} run latency --n 5000)
+set_tests_properties(vkb.bad.limits.latency_timestamps PROPERTIES LABELS bad)
+add_test(NAME vkb.cuda.latency.both_backends COMMAND ${vkbench} run latency --n 16 --backend all --reps 3 --warmup-ms 0 --quiet)
+set_tests_properties(vkb.cuda.latency.both_backends PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)

@@ -19,8 +19,8 @@ set_tests_properties(vkb.vk.matmul.poison_detected vkb.vk.matmul.poison_detected
 add_test(NAME vkb.vk.matmul.coopmat COMMAND sh -c
          "out=$(${vkbench} run matmul --m 100 --n 72 --k 40 --variant coopmat_f16 --reps 1 --warmup-ms 0 --validation --quiet --json mm_coopmat.json) && echo \"$out\" && echo \"$out\" | grep -Eq '^coopmat_f16 +100x72x40 +.* ok$|^ +skipped \\(1 row: coopmat_f16\\): needs cooperative matrix' && ${VKB_PYTHON} -c \"import json; r = [x for x in json.load(open('mm_coopmat.json'))['results'] if x['variant'] == 'coopmat_f16']; assert r and all((x['status'] == 'ok' and 'fp16 inputs' in x['check']['method']) or (x['status'] == 'skip' and x['skip_reason'].startswith('needs cooperative matrix')) for x in r), r\"")
 set_tests_properties(vkb.vk.matmul.coopmat PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
-add_test(NAME vkb.cuda.matmul COMMAND ${vkbench} run matmul --backend all --reps 3 --quiet)
-set_tests_properties(vkb.cuda.matmul PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
+add_test(NAME vkb.cuda.matmul.both_backends COMMAND ${vkbench} run matmul --backend all --reps 3 --quiet)
+set_tests_properties(vkb.cuda.matmul.both_backends PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
 # --spec: a tile shape set from the command line runs (validated) in the shader that declares it, and a
 # shader without that constant is skipped with the reason; the JSON names the constants set
 add_test(NAME vkb.vk.matmul.spec COMMAND sh -c

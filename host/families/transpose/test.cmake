@@ -14,5 +14,5 @@ set_tests_properties(vkb.vk.transpose.poison_detected PROPERTIES LABELS vulkan S
 add_test(NAME vkb.vk.transpose.depth3 COMMAND ${vkbench} validate transpose --variant tile64_deep,vec4_tile64_deep
          --spec DEPTH=3,TILES_PER_GROUP=16 --rows 1,130,257 --cols 1,129,260 --validation)
 set_tests_properties(vkb.vk.transpose.depth3 PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
-add_test(NAME vkb.cuda.transpose COMMAND ${vkbench} run transpose --backend all --reps 3 --quiet)
-set_tests_properties(vkb.cuda.transpose PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
+add_test(NAME vkb.cuda.transpose.both_backends COMMAND ${vkbench} run transpose --backend all --reps 3 --quiet)
+set_tests_properties(vkb.cuda.transpose.both_backends PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
