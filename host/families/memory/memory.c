@@ -1,4 +1,4 @@
-/* memory.c - the memory families: each rule of seed 002 that decides memory speed, measured on the
+/* memory.c - the memory families: each rule of the memory performance guide that decides memory speed, measured on the
  * device at hand, beside the fraction of the ceiling the rule predicts.
  *
  * Each rule sweeps its own knob, so each is a family of its own (all share this file, and `vkbench run
@@ -493,7 +493,7 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     vkb_check_finish(res);
 }
 
-/* ---- predictions: seed 002's rules (memory_model.c) ---- */
+/* ---- predictions: the memory performance guide's rules (memory_model.c) ---- */
 
 /* What the access generator sees: the variant and the shape. */
 typedef struct pattern {

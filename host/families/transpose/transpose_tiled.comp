@@ -1,5 +1,5 @@
 #version 450
-// transpose_tiled.comp - seed 001's shared-memory kernels: a workgroup of TILE x ROWS threads reads a
+// transpose_tiled.comp - the transpose study's shared-memory kernels: a workgroup of TILE x ROWS threads reads a
 // TILE x TILE tile with coalesced row reads into shared memory, waits, and writes it out with
 // coalesced row writes, reading the tile down its columns. Every element of the tile is one thread's
 // load and one (other) thread's store; TILE / ROWS elements per thread amortize the index math.
