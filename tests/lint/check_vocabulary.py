@@ -50,7 +50,7 @@ def text_lines(path):
     if b"\0" in data[:8192]:
         return []
     try:
-        return data.decode("utf-8").splitlines()
+        return data.decode("utf-8").split("\n")  # not splitlines(): a form feed or U+2028 ends no line
     except UnicodeDecodeError:
         return []
 

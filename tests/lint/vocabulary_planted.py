@@ -58,7 +58,7 @@ def main(src, tmp):
 
     target = os.path.join(root, PLANTED)
     with open(target, encoding="utf-8") as f:
-        first = len(f.read().splitlines()) + 1
+        first = f.read().count("\n") + 1
     with open(target, "a", encoding="utf-8") as f:
         f.write("".join(text + "\n" for text, _ in LINES))
     with open(os.path.join(root, EXCLUDED), "w", encoding="utf-8") as f:
