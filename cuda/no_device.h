@@ -1,5 +1,5 @@
-/* no_device.h - why CUDA offers no device, in words a user can act on (issue 36: without an NVIDIA driver the
- * static runtime said "CUDA driver version is insufficient for CUDA runtime version"). Plain C, so that the unit
+/* no_device.h - why CUDA offers no device, in words a user can act on (without an NVIDIA driver the
+ * static runtime says "CUDA driver version is insufficient for CUDA runtime version"). Plain C, so that the unit
  * tests (tests/unit/test_cuda_words.c) check it without a GPU. */
 #ifndef VKB_CUDA_NO_DEVICE_H
 #define VKB_CUDA_NO_DEVICE_H

@@ -100,7 +100,7 @@ def check():
                 assert isinstance(d["vendor_id"], int) and (d["device_id"] is None or isinstance(d["device_id"], int)), \
                     f"devices: vendor_id, device_id {d}"
                 assert isinstance(d["cpu_implementation"], bool), f"devices: cpu_implementation {d}"
-                # issue 26: where each device is; each result names its device's index
+                # where each device is; each result names its device's index
                 if not has(d, "index"):
                     continue
                 assert isinstance(d["index"], int) and d["index"] >= 0 and d["host"], f"device identity: {d}"

@@ -1,5 +1,5 @@
 // cublas_probe.cu - what cuBLAS's fp16 GEMM reaches on this GPU, and why the matmul family's cublas_hgemm
-// ceiling can read lower than a plain call (issue 28): one binary that times cublasGemmEx and the algorithms
+// ceiling can read lower than a plain call: one binary that times cublasGemmEx and the algorithms
 // cublasLt proposes, at the shapes given, for the layout, output type, data and clock state it is asked for,
 // and reads the SM clock and the board power (NVML, loaded at run time) at the end of each timed block.
 // A diagnostic for docs/performance.md, not part of vkbench. Build and run on the GPU machine:

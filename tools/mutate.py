@@ -152,7 +152,7 @@ MUTATIONS = [
       "#define DIM_N (FIXED != 0u ? FIXED_M : pc.n)", FIXED_TESTS, "warptile FIXED=1: N taken from FIXED_M"),
     M("sg01", "shader", "host/families/reduce/subgroup_tail.glsl", "    for (uint j = rank; j < count; j += lanes)",
       "    for (uint j = gl_SubgroupInvocationID; j < count; j += gl_SubgroupSize)",
-      r"vkb\.vk\.validate\.sg(32|64)$", "subgroup tail assumes a full subgroup (lavapipe runs 16 active of 32/64: issue 22)"),
+      r"vkb\.vk\.validate\.sg(32|64)$", "subgroup tail assumes a full subgroup (lavapipe runs 16 active of 32/64)"),
     # --- host checks: tolerances, comparisons, Freivalds, guards, poison ---
     M("ck01", "check", "host/core/bounds.c", "return nu < 1.0 ? nu / (1.0 - nu) : INFINITY;", "return nu < 1.0 ? 1000 * nu / (1.0 - nu) : INFINITY;",
       UNIT_CHECK, "gamma_n loosened 1000x (the audit's survivor)"),
@@ -232,7 +232,7 @@ MUTATIONS = [
       r"vkb\.verify\.copy\.second_run", "determinism re-run never compares"),
     M("ck29", "check", "host/core/verify.c", "    if (vkb_fault_arg(\"skip-pass\", &k) && k >= 0 && k < plan->npass) {", "    if (vkb_fault_arg(\"skip-pass\", &k) && k >= 0 && k + 1 < plan->npass) {",
       r"vkb\.verify\.copy\.skip_pass0", "the fault harness itself: single-pass plans never skip (the test must notice)"),
-    # --- values, not form (issue 22 section 2): the fp16-accumulate checks, the result files' values, rules the
+    # --- values, not form: the fp16-accumulate checks, the result files' values, rules the
     # runner's fakes could not tell apart, the tools' verdicts, the tensor-core plans' arithmetic ---
     M("ac01", "acc16", "host/core/bounds.c", "VKB_ACC16_U_IN * (*g + fabs(s));", "VKB_ACC16_U_IN * fabs(s);", ACC16,
       "fp16-accumulation bound: the group's sum of absolute products term dropped", targets=ACC16_T),
@@ -395,7 +395,7 @@ MUTATIONS = [
       r"vkb\.verify\.timer\.early", "the fault switch itself disabled: timer-early writes the end correctly (the test must notice)"),
     M("tm06", "timing", "host/backends/vulkan/backend_vulkan.c", "        if (j->timed && j->early_end)", "        if (j->timed)",
       r"vkb\.vk\.copy\.sizes|vkb\.vk\.copy\.run_json", "end timestamp written before the work, always (the audit's survivor)"),
-    # --- issue 37's classes 2-4 (session 8): narrow workgroups, low bits, work counts ---
+    # --- narrow workgroups, low bits, work counts ---
     M("nw01", "shader", "host/families/reduce/vec4_load.glsl", "for (i = gid; i < (pc.n & 3u); i += grid)",
       "for (i = gid; i < (pc.n & 3u); i += 4u)", r"vkb\.vk\.validate\.narrow_workgroup_sg8$",
       "reduce: the vec4 tail by 4 instead of the grid (a grid of 1 or 2 threads drops tail elements)"),
@@ -424,7 +424,7 @@ MUTATIONS = [
     M("tl24", "tools", "tools/vkbschema.py", "(math.isfinite(x) if type(x) is float else abs(x) <= sys.float_info.max)",
       "(type(x) is int or math.isfinite(x))", r"vkb\.tools\.vkbschema\.schema_numbers$",
       "check_json/schema: a 400-digit integer taken as a number", targets="vkbench"),
-    # --- compare.py's gate and fleet.py's slow-GPU rule at their edges (issue 37; tests compare_gate, rule_edges) ---
+    # --- compare.py's gate and fleet.py's slow-GPU rule at their edges (tests compare_gate, rule_edges) ---
     M("tl30", "tools", "tools/compare.py", 'else "SLOWER" if ratio < 1 - opts.threshold else "slower"',
       'else "SLOWER" if ratio <= 1 - opts.threshold else "slower"', r"vkb\.tools\.compare\.",
       "compare: a loss of exactly --threshold counted as a regression", targets="vkbench"),

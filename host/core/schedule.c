@@ -16,7 +16,7 @@
 #include "util.h"
 #include "verify.h"
 
-/* The run's estimate, from the H100 default suite of 2026-11-23 (session 3, `vkbench -v`, 166 cases):
+/* The run's estimate, from the H100 default suite of 2026-11-23 (`vkbench -v`, 166 cases):
  * pipelines and launches per case; the host's work on the data (inputs, transfers, read-backs, CPU checks)
  * per byte of a case's working set: 6.5 s on 96 GB; and the share of a GPU's time budget a case spends before
  * its median settles: 15 ms of 100 (a CPU implementation's slow runs spend it whole) */

@@ -57,7 +57,7 @@ static void progress_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend
 const char *vkb_plan_text(const vkb_run_plan *plan, char *buf, size_t len)
 {
     /* no "x" between the counts: each family runs its own variants at its own shapes, so shapes x variants is
-     * not the number of cases (issue 36: "16 shapes x 106 variants x 1 backend = 106 cases") */
+     * not the number of cases ("16 shapes x 106 variants x 1 backend = 106 cases" would be false) */
     int used = snprintf(buf, len, "%d case%s (%d famil%s: %d shape%s and %d variant%s in all; %d backend%s)",
                         plan->cases, plan->cases == 1 ? "" : "s", plan->families, plan->families == 1 ? "y" : "ies",
                         plan->shapes, plan->shapes == 1 ? "" : "s", plan->variants, plan->variants == 1 ? "" : "s",

@@ -67,8 +67,8 @@ typedef struct table_sink {
     int nskips;
 } table_sink;
 
-/* A skipped row, folded into one line per reason under the table (issue 36: 22 lines of unsupported tensor-core
- * rows on any non-NVIDIA GPU); 0 when the reasons are too many to fold (the row is then printed as before). */
+/* A skipped row, folded into one line per reason under the table (else 22 lines of unsupported tensor-core rows
+ * on any non-NVIDIA GPU); 0 when the reasons are too many to fold (the row is then printed as before). */
 static int fold_skip(table_sink *t, const vkb_result *r)
 {
     int i;
@@ -208,7 +208,7 @@ static const char *rule_text(table_sink *t, const vkb_result *r, char *buf, size
 }
 
 /* Whether a row's footprint says something about its number: a byte rate or a time per load depends on
- * where the bytes live; a GFLOP/s peak or a dispatch's µs does not (issue 36: "fits L2" on latency and peak). */
+ * where the bytes live; a GFLOP/s peak or a dispatch's µs does not ("fits L2" on latency or peak would mislead). */
 static int footprint_matters(const vkb_family *f)
 {
     return strcmp(f->metric, "GB/s") == 0 || strcmp(f->metric, "ns/load") == 0;

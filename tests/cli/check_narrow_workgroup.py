@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""check_narrow_workgroup.py VKBENCH... -- TMP: workgroups narrower than a subgroup, legal through --spec, are validated
-(issue 37, class 2). The reduce family's kernels (the only ones with subgroup operations that take any workgroup
-width) run at widths 1, 2 and 4 (`--spec 0=W`) over odd sizes; every row must run (a skip would hide the case) and
-pass, and the device's subgroup must be wider than some W, so that the case is the one asked for. Exit 0 pass, 1 fail,
-3 (ctest's skip) without a Vulkan device."""
+"""check_narrow_workgroup.py VKBENCH... -- TMP: workgroups narrower than a subgroup, legal through --spec, are
+validated. The reduce family's kernels (the only ones with subgroup operations that take any workgroup width) run at
+widths 1, 2 and 4 (`--spec 0=W`) over odd sizes; every row must run (a skip would hide the case) and pass, and the
+device's subgroup must be wider than some W, so that the case is the one asked for. Exit 0 pass, 1 fail, 3 (ctest's
+skip) without a Vulkan device."""
 import json
 import os
 import subprocess

@@ -1,5 +1,5 @@
-# cmake -P cuda_architectures.cmake: the default CUDA architectures from what nvcc lists (issue 36: the module was
-# built for sm_90 only, so an A100 or RTX user got a module that cannot run on their GPU). Fixed inputs: nvcc 13's
+# cmake -P cuda_architectures.cmake: the default CUDA architectures from what nvcc lists (a module
+# built for sm_90 only would give an A100 or RTX user a module that cannot run on their GPU). Fixed inputs: nvcc 13's
 # list (no compute_70) and nvcc 12.4's; every architecture from 80 up as machine code, the newest also as PTX.
 include(${CMAKE_CURRENT_LIST_DIR}/../../cuda/architectures.cmake)
 function(expect listed want)

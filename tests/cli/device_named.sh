@@ -1,5 +1,5 @@
 #!/bin/sh
-# device_named.sh VKBENCH: every output names the device under test (issue 25): `run` and `validate` open
+# device_named.sh VKBENCH: every output names the device under test: `run` and `validate` open
 # their stdout with a `device:` line and close it with a summary naming the device, also with --quiet; the
 # JSON's devices say vendor and CPU implementation; a default device that is a CPU implementation is warned
 # about on stderr, before the first result. Exit 3 (skip) without a Vulkan device.

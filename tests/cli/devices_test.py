@@ -119,7 +119,7 @@ def case_device_lost():
         for r in lost), "device 1: its first row ok, the others failed with the reason", rows[1][:3])
     check(re.search(r"^vkbench: error: device 1 \(llvmpipe.*\): vkQueueSubmit: VK_ERROR_DEVICE_LOST", err, re.M),
           "one line names the device and the error", err)
-    # the run did not do all its work: the document says so and names the error (issue 37), as one device's does
+    # the run did not do all its work: the document says so and names the error, as one device's does
     check(doc["interrupted"] is True and re.match(r"device 1 \(llvmpipe.*\): vkQueueSubmit: VK_ERROR_DEVICE_LOST",
                                                   doc["error"] or ""), "the document marked interrupted with the error",
           doc.get("interrupted"), doc.get("error"))

@@ -1,9 +1,10 @@
 #!/bin/sh
-# health_stress.sh VKBENCH [N]: issue 35's target, counted: each planted fault N times (default 10) and a healthy
-# node N times, beside two busy loops, and whether `vkbench health` gave the right verdict each time (exit code and
-# the stable failure lines, on the right GPU, and none on the other). Two lavapipe devices (two driver manifests, as
-# health_test.py), --allow-cpu. The speed baseline is fleet.py --write-baseline over 5 healthy runs made beside the
-# same busy loops (a fleet's median and noise). Not in ctest: about 10 minutes on 2 cores. Prints a table last.
+# health_stress.sh VKBENCH [N]: the health check's promise under load, counted: each planted fault N times (default
+# 10) and a healthy node N times, beside two busy loops, and whether `vkbench health` gave the right verdict each time
+# (exit code and the stable failure lines, on the right GPU, and none on the other). Two lavapipe devices (two driver
+# manifests, as health_test.py), --allow-cpu. The speed baseline is fleet.py --write-baseline over 5 healthy runs made
+# beside the same busy loops (a fleet's median and noise). Not in ctest: about 10 minutes on 2 cores. Prints a table
+# last.
 # ONLY=speed: the speed rows alone (healthy against the baseline, 15% and 50% slow); BUSY=0: no busy loops.
 # Exit 0 when it ran (the table is the result), 77 without lavapipe.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sizes_test.py VKBENCH... -- TMP CASE: which family got which size, read from the JSON of a short run (issue 36: a
+"""sizes_test.py VKBENCH... -- TMP CASE: which family got which size, read from the JSON of a short run (a
 size flag means one thing per run; --FAMILY.FLAG sizes one family; a shared size beyond one family skips it with
 the reason while the others run). Exit 0 pass, 1 fail, 3 (ctest's skip) without a Vulkan device.
 `sizes_test.py --list` names the cases."""

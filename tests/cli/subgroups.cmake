@@ -1,4 +1,4 @@
-# subgroups.cmake - validate at every subgroup width lavapipe offers (issue 22): LP_NATIVE_VECTOR_WIDTH
+# subgroups.cmake - validate at every subgroup width lavapipe offers: LP_NATIVE_VECTOR_WIDTH
 # 128 .. 2048 reports 4 .. 64 lanes (above 512 bits its compute shaders still run 16 active invocations per
 # subgroup: docs/verification.md, "Subgroup sizes"). Every family and every variant, at a reduced battery
 # (the full one runs at 8 and 4 lanes: vkb.vk.FAMILY.sg8 / .sg4; 8 only without subgroup operations), and the reduce family at a size that takes
@@ -18,7 +18,7 @@ endforeach()
 add_test(NAME vkb.vk.cli.subgroup_size COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_subgroup_size.py ${vkbench} 16)
 set_tests_properties(vkb.vk.cli.subgroup_size PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3
                      ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=512" TIMEOUT 600)
-# workgroups narrower than a subgroup (issue 37, class 2): the reduce kernels at --spec 0=1, 2, 4 over odd sizes,
+# workgroups narrower than a subgroup: the reduce kernels at --spec 0=1, 2, 4 over odd sizes,
 # every row validated (none skipped), at lavapipe's 8 lanes and at 32 (where it runs 16 active invocations)
 foreach(lanes 8 32)
     math(EXPR bits "${lanes} * 32")

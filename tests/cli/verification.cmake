@@ -41,7 +41,7 @@ foreach(item ${verify_shapes})
     endif()
     set_tests_properties(vkb.verify.${fam}.no_dispatch vkb.verify.${fam}.skip_pass0 vkb.verify.${fam}.stale_output
                          PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3 TIMEOUT 600)
-    # the lowest bit of one value flipped after the read-back (issue 37, class 3): an exact check of every byte of
+    # the lowest bit of one value flipped after the read-back: an exact check of every byte of
     # every value fails it; matmul's bound allows rounding, so a 1-ulp change there is within its tolerance
     if(NOT fam STREQUAL "matmul")
         add_test(NAME vkb.verify.${fam}.low_bit COMMAND ${faults} low-bit value validate ${fam} ${args})
@@ -56,7 +56,7 @@ foreach(item ${verify_shapes})
     set_tests_properties(vkb.verify.${fam}.oob_write vkb.verify.${fam}.oob_write_nobc PROPERTIES
                          LABELS "vulkan;verify" SKIP_RETURN_CODE 3 TIMEOUT 600)
 endforeach()
-# oob-write-past (issue 37): the first output bound 16 bytes late with a range 16 bytes short, so a kernel's last
+# oob-write-past: the first output bound 16 bytes late with a range 16 bytes short, so a kernel's last
 # four words are stores past its descriptor's range. The copy rows at n=1000 (whole vec4s): a driver with robust
 # buffer access (lavapipe; any with --robustness default) drops them, and the row still fails, by value, with no
 # store in the guard band (one there: the range bound is wider than the buffer); the transpose rows at 33x17 (2244

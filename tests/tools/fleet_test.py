@@ -228,7 +228,7 @@ def case_rules():
 
 
 def case_rule_edges():
-    """The slow-GPU rule's other edges (issue 37: 2 of 4 planted rule bugs caught): a faster GPU is not sick; peers
+    """The slow-GPU rule's other edges (where planted rule bugs went unseen): a faster GPU is not sick; peers
     are of one model and driver; a row's own spread widens its bound; the 0.5% floor; a row half the devices ran
     is missing on none; a device's several runs of a row judged by their median."""
     def flagged(*args):

@@ -1,6 +1,6 @@
 #!/bin/sh
 # new_family_test.sh SOURCE_DIR WORK_DIR [PYTHON [BUILD_DIR]] - a family added by tools/new-family.sh is one
-# new folder that builds, lists, validates and times (issue 34).
+# new folder that builds, lists, validates and times.
 #
 # On a copy of SOURCE_DIR's tree (git's tracked and unignored files, else host shaders cuda tests tools
 # CMakeLists.txt) under WORK_DIR: tools/new-family.sh refuses bad names with exit 2 and writes demo, the copy

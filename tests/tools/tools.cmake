@@ -45,7 +45,7 @@ set_tests_properties(vkb.tools.sass_diff.transpose_padded PROPERTIES LABELS tool
 add_test(NAME vkb.tools.slurm.scripts COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_scripts_test.sh ${CMAKE_SOURCE_DIR})
 set_tests_properties(vkb.tools.slurm.scripts PROPERTIES LABELS tools TIMEOUT 60)
 # tools/new-family.sh: the skeleton it writes is one new folder that builds, lists, validates and times, and its
-# check catches a planted bug (issue 34). On a copy of the tree under the build folder; a fresh build of vkbench.
+# check catches a planted bug. On a copy of the tree under the build folder; a fresh build of vkbench.
 add_test(NAME vkb.tools.new_family.skeleton COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/new_family_test.sh ${CMAKE_SOURCE_DIR}
          ${CMAKE_CURRENT_BINARY_DIR}/new_family ${VKB_PYTHON} ${CMAKE_BINARY_DIR})
 set_tests_properties(vkb.tools.new_family.skeleton PROPERTIES LABELS tools SKIP_RETURN_CODE 3 TIMEOUT 600

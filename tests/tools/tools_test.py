@@ -370,7 +370,7 @@ def case_tune_merge():
     check(code == 0 and "naive (TILE=32)" in out, "report names the configuration", out, err)
 
 
-# --- issue 23: no traceback on any input; one output-path rule; nothing outside --out ---
+# --- no traceback on any input; one output-path rule; nothing outside --out ---
 
 def write_doc(doc, name, folder=None):
     path = os.path.join(folder or tempfile.mkdtemp(), name)
@@ -414,7 +414,7 @@ def hostile_files():
         ("devices-string", mutated(lambda d: d.update(devices="gpu")), r"document\.devices: not a list"),
         ("settings-list", mutated(lambda d: d.update(settings=[])), r"document\.settings: not an object"),
         ("top-string", '"hello"', "not a vkbench results file"),
-        # issue 37: a JSON boolean is no number (Python's True == 1), null devices no empty list
+        # a JSON boolean is no number (Python's True == 1), null devices no empty list
         ("bool-median", mutated(lambda d: d["results"][0]["time_ms"].update(median=True)),
          r"time_ms\.median: not a finite number"),
         ("bool-reps", mutated(lambda d: d["results"][0].update(reps=False)), r"\.reps: not an integer"),
@@ -479,7 +479,7 @@ def case_hostile():
     hostile_values()
 
 
-# --- issues 36 and 37: extreme finite values (the reader takes any finite number) ---
+# --- extreme finite values (the reader takes any finite number) ---
 
 def strict_json(text):
     """TEXT parsed as JSON that has no Infinity or NaN (not JSON: a strict reader refuses them)."""
@@ -855,7 +855,7 @@ def case_tune_inputs():
 
 
 
-# --- issue 25: comparisons a CI can trust ---
+# --- comparisons a CI can trust ---
 
 def scaled(doc, factor, rows=None, repeat=None):
     """A copy of DOC whose timed rows (those named in ROWS: "family/variant shape"; all when None) ran
@@ -978,7 +978,7 @@ def row_set(doc, row, value=None, iqr=None, **fields):
 
 
 def case_compare_gate():
-    """compare.py's gate at its edges (issue 37: 2 of 6 planted gate bugs caught): a loss of exactly --threshold
+    """compare.py's gate at its edges (where planted gate bugs went unseen): a loss of exactly --threshold
     is no regression; the rank test's guard where 3 runs a side decide; each side's own noise, combined; the
     spread within runs where the runs agree; a FAIL the baseline lacks, or also failed, or in one run of three;
     each GPU of a --device all file its own row."""
@@ -1065,10 +1065,10 @@ def noisy_runs(rng, truth, drift, runs, slower=1.0):
 
 
 def case_compare_noise():
-    """Realistic noise: the committed H100 suites s3 and s3b give each row its run-to-run drift (their
-    metrics' log ratio, at least a third of the row's IQR); seeded runs drawn with it, 5 a side. Unchanged
-    setups give no regression over 10 seeds; a planted 10% slowdown is SLOWER on every row whose noise
-    band is within the threshold, in every seed. Nothing is measured: the same verdicts under any load."""
+    """Realistic noise: two committed H100 suites of one build (-s3-suite.json, -s3b-suite.json) give each row its
+    run-to-run drift (their metrics' log ratio, at least a third of the row's IQR); seeded runs drawn with it, 5 a
+    side. Unchanged setups give no regression over 10 seeds; a planted 10% slowdown is SLOWER on every row whose
+    noise band is within the threshold, in every seed. Nothing is measured: the same verdicts under any load."""
     import random
     s3 = json.load(open(os.path.join(RESULTS, "h100-2026-11-23-s3-suite.json")))
     s3b = {vkbjson.key(r): r for r in vkbjson.load(os.path.join(RESULTS, "h100-2026-11-23-s3b-suite.json"))["results"]}
@@ -1261,7 +1261,7 @@ def two_devices(doc, slower=0.5):
 
 
 def case_plot_types():
-    """Issue 36, read back from the figures: panels by number type (fp64 and int8 rows never under "fp32 kernels"
+    """Read back from the figures: panels by number type (fp64 and int8 rows never under "fp32 kernels"
     or "fp16 kernels"), each with its unit; a roofline per device of a two-GPU file, each under its own memory roof,
     its labels inside the axes; latency bars and sweeps on a log axis that says "lower is better"."""
     import plot
@@ -1372,7 +1372,7 @@ def latencies_scaled(doc, factor):
 
 
 def case_compare_direction():
-    """Lower-is-better rows read the right way round (issue 36): a suite with every latency doubled is a
+    """Lower-is-better rows read the right way round: a suite with every latency doubled is a
     regression (exit 1), with them halved faster (exit 0); --backends calls Vulkan's submit_fence (60.6 µs
     against CUDA's 11.7) slower; tune ranks by speed; a metric whose direction is unknown is refused."""
     with open(SUITE_NOW) as f:
@@ -1411,9 +1411,9 @@ def case_compare_direction():
 
 
 def case_compare_old_files():
-    """Every committed suite file compares with today's format (s4: device_index on every row, metric.better):
-    rows in common, no exit 2, whatever device index today's run had (issue 36: the s3 reference run had
-    "no common rows; 166 missing, 208 not in the baseline")."""
+    """Every committed suite file compares with today's format (SUITE_NOW: device_index on every row, metric.better):
+    rows in common, no exit 2, whatever device index today's run had (not "no common rows; 166 missing, 208 not
+    in the baseline" for a reference run made on another device index)."""
     with open(SUITE_NOW) as f:
         now = json.load(f)
     d = tempfile.mkdtemp()
@@ -1431,13 +1431,13 @@ def case_compare_old_files():
             check(code in (0, 1) and compared >= 10, f"{f} against {os.path.basename(today)}: {compared} rows "
                   "compared", err)
     code, rows, doc, err = compare_json(os.path.join(RESULTS, "h100-2026-11-23-s3-suite.json"), SUITE_NOW)
-    check(doc["candidates"][0]["compared"] >= 100, "the reference run against s4: its rows meet",
+    check(doc["candidates"][0]["compared"] >= 100, "the reference run against today's format: its rows meet",
           doc["candidates"][0])
 
 
 def case_report_suspect():
-    """The report leads with what failed and what is SUSPECT (issue 36: a run that exited 1 with 16 SUSPECT
-    rows never said "suspect", and called a SUSPECT row "best reduce row ... 359.9% of api_copy"), its title
+    """The report leads with what failed and what is SUSPECT (not a run that exits 1 with 16 SUSPECT
+    rows and never says "suspect", or calls a SUSPECT row "best reduce row ... 359.9% of api_copy"), its title
     names the device, a latency keeps its significant figures (0.165 µs, not 0.2) and the Vulkan / CUDA
     ratio of a latency is of speeds."""
     doc, d = fixture("v2-h100.json"), tempfile.mkdtemp()

@@ -89,7 +89,7 @@ def case_report_aggregates():
 
 
 def case_report_units():
-    """Issues 36, 39: a family whose rows count different work (peak: fp32 FMA in GFLOP/s, int32 multiply-add in
+    """A family whose rows count different work (peak: fp32 FMA in GFLOP/s, int32 multiply-add in
     GOP/s) gets a rate column whose cells each name their unit; a family of one unit keeps it in the header."""
     doc = base()
     doc["results"] = [result(doc, "peak", "fma_f32", "vulkan", 500), result(doc, "peak", "mad_i32", "vulkan", 250),

@@ -107,7 +107,7 @@ static double curve_at(const double *b, const double *ns, int n, double f)
     return ns[n - 1];
 }
 
-/* The H100's chase at the probe's points since issue 40's second pass (powers of two to 4 MiB, then four an octave),
+/* The H100's chase at the probe's points (powers of two to 4 MiB, then four an octave),
  * taken from a sweep at finer steps timed as `run` times (docs/results/h100-2026-11-27-s8-chase-fine.json): the
  * near partition's rise at 21-30 MiB, the far partition's plateau at 34-39 MiB, DRAM's level past 55 MiB. The
  * size is the whole L2's, 50 MiB within 15%; the near partition's edge (about 30 MiB) is the wrong answer. */

@@ -33,8 +33,8 @@ static void coopmat2_features_named(void)
                   "cooperativeMatrixTensorAddressing absent), shaderInt8") == 0);
 }
 
-/* Issue 39: the int8 and bf16 rows skipped on lavapipe 22 "needs VK_KHR_cooperative_matrix (fp16 inputs)", a
- * type they do not use. Not listed: the extension alone; listed without the fp16 x fp16 + fp32 combination every
+/* A skip names what is missing, not "needs VK_KHR_cooperative_matrix (fp16 inputs)" for the int8 and bf16 rows
+ * (a type they do not use). Not listed: the extension alone; listed without the fp16 x fp16 + fp32 combination every
  * tensor-core row starts from: that, said as such. */
 static void coopmat_khr_named(void)
 {

@@ -72,7 +72,7 @@ static void flips_caught(const uint32_t *flips, size_t n)
     }
 }
 
-/* Issue 37: a word that differs only in its high bytes (bit 30, the sign bit, the top half) is wrong; a
+/* A word that differs only in its high bytes (bit 30, the sign bit, the top half) is wrong; a
  * compare of too few bits per word (the low 16, say) passes every fault that changes whole values */
 static void words_high_bits(void)
 {
@@ -80,7 +80,7 @@ static void words_high_bits(void)
     flips_caught(flips, sizeof flips / sizeof flips[0]);
 }
 
-/* Issue 37, class 3: a word that differs only in its low bits (bit 0, the low byte, the low half) is wrong; a
+/* A word that differs only in its low bits (bit 0, the low byte, the low half) is wrong; a
  * compare of too few bytes per word (the high 24 bits, say) passes every fault that changes whole values. Doubles
  * too: a value check through floats (24 bits of mantissa) passes a change in a double's low 29. */
 static void words_low_bits(void)

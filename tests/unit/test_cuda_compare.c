@@ -151,7 +151,7 @@ static void stale_abi(void)
         b->destroy(b);
 }
 
-/* Issue 37: a store past the output (VKB_FAULT_INJECT=oob-write-past, Vulkan's stores past a descriptor's range)
+/* A store past the output (VKB_FAULT_INJECT=oob-write-past, Vulkan's stores past a descriptor's range)
  * is caught by the CUDA backend's guard bands as by Vulkan's: the fake module's fake_store writes the output whole
  * from the pointer the backend gives it; clean, every band is intact; with the fault, the output's last 16 bytes
  * land after its end (the fake module only: the real one has no fake_store) */

@@ -1,5 +1,5 @@
-/* test_cuda_words.c - why CUDA offers no device, in words (cuda/no_device.h; issue 36: without an NVIDIA driver
- * `--backend cuda` said "CUDA driver version is insufficient for CUDA runtime version"). */
+/* test_cuda_words.c - why CUDA offers no device, in words (cuda/no_device.h; without an NVIDIA driver
+ * `--backend cuda` would say "CUDA driver version is insufficient for CUDA runtime version"). */
 #include <string.h>
 
 #include "../../cuda/no_device.h"

@@ -1,5 +1,5 @@
-/* test_devices_view.c - `vkbench devices` says cooperative-matrix types and scopes in words (issue 36: it
- * printed "coopmat type 16x16x16 A,B,C,R 0,0,1,1 scope 3" and "1000141000" for bf16). */
+/* test_devices_view.c - `vkbench devices` says cooperative-matrix types and scopes in words (not
+ * "coopmat type 16x16x16 A,B,C,R 0,0,1,1 scope 3" and "1000141000" for bf16). */
 #include <stdio.h>
 #include <string.h>
 

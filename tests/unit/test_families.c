@@ -223,7 +223,7 @@ static void reduce_twins(void)
     ASSERT((in->needs & VKB_NEED_SUBGROUP_ARITH) && in->param != fl->param);
 }
 
-/* subgroup_lastblock is subgroup in ONE dispatch (issue 28): result, partials (one per workgroup) and the arrival
+/* subgroup_lastblock is subgroup in ONE dispatch: result, partials (one per workgroup) and the arrival
  * count bound at 1, 2, 3; the count is an input holding 0 (outputs and scratch are poisoned), of the float row
  * and its int twin alike; both claim determinism. subgroup itself plans two dispatches (past one workgroup), on
  * the same grid at large n; lastblock's is smaller at small n (a workgroup per 4 x 256 vectors at most). */
@@ -257,7 +257,7 @@ static void reduce_lastblock(void)
 }
 
 /* `vkbench list --verbose` names each variant's shader constants with the row's values: each name is one the
- * shader has, and a --spec written from it is accepted for that variant (issue 25) */
+ * shader has, and a --spec written from it is accepted for that variant */
 static void list_verbose(void)
 {
     static char text[1 << 18];

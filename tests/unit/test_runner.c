@@ -207,7 +207,7 @@ static const vkb_family shader_copy_family = {
     .check = fake_check,
 };
 
-/* The H100 without CUDA (issue 40): the copy family ran first, its shader copy at half clock; a reduce at the
+/* An H100 without CUDA: the copy family ran first, its shader copy at half clock; a reduce at the
  * same size ran later at full speed, 10x its own (slow) API copy. Neither copy bounds the reduce: the shader
  * copy ran at another clock, and an API copy is no measure of the memory's rate (test_suspect_other_clock). */
 static const vkb_variant halfclock_variants[] = {
@@ -831,7 +831,7 @@ static void test_suspect(void)
     free_fixture(&fx);
 }
 
-/* Issue 40's H100 without CUDA: a reduce at full speed after a copy family at half clock is not suspect (the
+/* An H100 without CUDA: a reduce at full speed after a copy family at half clock is not suspect (the
  * old rule, 1.25x the fastest copy of the run, called it a timing error and the suite exited 1). */
 static void test_suspect_other_clock(void)
 {
@@ -1358,7 +1358,7 @@ static int shares_sizes(const char *line, const char *family)
     return shared;
 }
 
-/* Issue 36: a size flag means one thing per run. A plain flag that would count different things in the families it
+/* A size flag means one thing per run. A plain flag that would count different things in the families it
  * sizes is refused (copy's 8192 words beside an 8192x8192 transpose; 1M dispatches beside 1M bytes); --FAMILY.FLAG
  * sizes one family; validate, whose sizes are shapes to check, takes a plain flag in each family's own terms. */
 static void test_flags_one_meaning(void)
@@ -1431,7 +1431,7 @@ static void test_family_groups(void)
     ASSERT(parse(&a, "vkbench run copy --variant nosuch") == 0);
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "unknown variant 'nosuch'"));
     vkb_selection_free(&s);
-    /* a typo gets "did you mean" (issue 36); a name far from every one gets none */
+    /* a typo gets "did you mean"; a name far from every one gets none */
     ASSERT(parse(&a, "vkbench run trasnpose") == 0);
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 &&
            strstr(err, "unknown family 'trasnpose' (did you mean transpose?); families: "));

@@ -252,7 +252,7 @@ static const char *object_field(const char *text, const char *object, const char
 }
 #define FIELD_IS(text, object, key, want) (strcmp(object_field(text, object, key, (char[64]){0}, 64), want) == 0)
 
-/* Issue 37: a failure at the first element is reported at 0, not left out or written null: the check's own
+/* A failure at the first element is reported at 0, not left out or written null: the check's own
  * place (index 0, row 0, col 0 of a 2-D output, found by vkb_check_words) and the cross-backend element
  * (output 0, index 0) reach the JSON as zeros; a 1-D check's row and col are null. */
 static void json_zero_location(void)
@@ -370,7 +370,7 @@ static const char *json_metric_name(const char *text, char *out, size_t len)
     return out;
 }
 
-/* Issues 36 and 39: the peak family's integer rows (VKB_VAR_INTEGER_OPS in host/families/peak/rows.h) count
+/* The peak family's integer rows (VKB_VAR_INTEGER_OPS in host/families/peak/rows.h) count
  * integer operations, so the JSON, the CSV, the table and `vkbench list` say GOP/s; its float rows GFLOP/s. */
 static void integer_units(void)
 {

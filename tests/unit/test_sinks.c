@@ -199,7 +199,7 @@ static void table_legend(void)
     ASSERT(strstr(out, "ceil% over 100: the kernel beat the ceiling row") != NULL);
     ASSERT(strstr(out, "SUSPECT") != NULL && strstr(out, "above 1.25x the fastest copy") != NULL);
     ASSERT(strstr(out, "FAIL: 3 of 100 wrong, first at row 3, column 2") != NULL && strstr(out, "1.5, got -2"));
-    /* a skip is folded: one line per reason under the table, naming its rows' variants (issue 36) */
+    /* a skip is folded: one line per reason under the table, naming its rows' variants */
     ASSERT(strstr(out, "skipped (1 row: subgroup): needs subgroup arithmetic") != NULL);
     ASSERT(strstr(out, "\nsubgroup ") == NULL);
     ASSERT(strstr(out, "a = api_copy (vulkan)") != NULL);
@@ -225,7 +225,7 @@ static void table_legend(void)
     }
 }
 
-/* Issue 36: legends repeated under every table (120 of 287 lines of a suite), no line answered "which is
+/* Without this: legends repeated under every table (120 of 287 lines of a suite), no line answered "which is
  * fastest", heap detail under transfer by default. Two tables of one run: each legend line once, after the
  * last table; a "fastest in this family" line under each (never the SUSPECT row); memory notes only with -v. */
 static const char *two_tables(void)
@@ -303,7 +303,7 @@ static void fits_where_it_matters(void)
     ASSERT(strstr(out, " L2 ") == NULL && strstr(out, "fits ?:") == NULL);
 }
 
-/* The plan line's counts do not pretend to multiply (issue 36: "16 shapes x 106 variants x 1 backend = 106 cases") */
+/* The plan line's counts do not pretend to multiply (not "16 shapes x 106 variants x 1 backend = 106 cases") */
 static void plan_line(void)
 {
     char text[200];
@@ -371,7 +371,7 @@ static void matrix_skips(void)
     ASSERT(widest_line(out) <= 100);
     ASSERT(strstr(out, "validate: 6 passed, 2 failed, 2 skipped") != NULL);
     ASSERT(strstr(out, "skips by reason:\n    2  needs subgroup arithmetic") != NULL);
-    /* by default the failures alone, then the counts (issue 36: 2306 lines of ok on the H100); -v every case */
+    /* by default the failures alone, then the counts (not 2306 lines of ok on an H100); -v every case */
     ASSERT(strstr(out, "FAIL: 3 of 100 wrong") != NULL && strstr(out, "  ok  ") == NULL);
     ASSERT(strstr(out, "  skip  ") == NULL && strstr(out, "== validate memory.fake on ") != NULL);
     vkb_verbose = 1;
@@ -471,7 +471,7 @@ static void json_interrupted(void)
     rmdir(tmpdir);
 }
 
-/* A spread above 10% is marked where it happens, and the legend says what it means; below, nothing (issue 25) */
+/* A spread above 10% is marked where it happens, and the legend says what it means; below, nothing */
 static void noisy_rows(void)
 {
     char *out, *row;
@@ -605,7 +605,7 @@ static void repeat_rows(void)
     ASSERT(strstr(table_text(0, 0), "run%") == NULL);
 }
 
-/* Issue 37: --repeat rounds that disagree on a flag fold into a row that keeps it, whichever round raised it
+/* --repeat rounds that disagree on a flag fold into a row that keeps it, whichever round raised it
  * (the first, a middle or the last): one SUSPECT round makes the row suspect, with that round's reason; one
  * failed round makes the row that failed round. */
 static void repeat_flags_disagree(void)
@@ -655,7 +655,7 @@ static void repeat_flags_disagree(void)
 }
 
 /* The device under test is named first and in the closing line of the table and the matrix, on stderr by the
- * progress when the table goes elsewhere, and with its vendor and kind in the JSON (issue 25) */
+ * progress when the table goes elsewhere, and with its vendor and kind in the JSON */
 static void device_named(void)
 {
     FILE *f = tmpfile();
@@ -704,7 +704,7 @@ static void device_named(void)
     rmdir(tmpdir);
 }
 
-/* Statistics fewer repetitions cannot give are null in the JSON and empty in the CSV, never 0 (issue 25) */
+/* Statistics fewer repetitions cannot give are null in the JSON and empty in the CSV, never 0 */
 static void single_rep_nulls(void)
 {
     char *text, *row;
@@ -778,7 +778,7 @@ static void csv_rows(void)
     text = read_text(path_in("r.csv"));
     header = csv_fields(text);
     ASSERT(header == 39); /* 30, repeat, subgroup_size, then the device's index, UUID, PCI address, driver and host
-                               (issue 26), robustness, and the named values */
+                               (where each device is), robustness, and the named values */
     ASSERT(strstr(text, "device,shape,constants,status,skip_reason,reps,settled") != NULL);
     ASSERT(strstr(text, "predicted") && strstr(text, "iqr_over_median"));
     for (line = text; *line; line = strchr(line, '\n') + 1) {

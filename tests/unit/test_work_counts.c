@@ -1,5 +1,5 @@
 /* test_work_counts.c - the work behind a family's metric (bytes, dispatches, loads, operations) counted again
- * from its plan, apart from the family's own work() (issue 37, class 4): what the device is asked to do (the
+ * from its plan, apart from the family's own work(): what the device is asked to do (the
  * bytes each copy moves, the dispatches and their repeats, the invocations and the loads or steps each runs)
  * against what the metric divides by. A work() that drifts from its plan moves every number the family
  * reports and no output check sees it. */
@@ -145,7 +145,7 @@ static vkb_caps tensor_caps(uint32_t fm, uint32_t fn, uint32_t fk, uint32_t subg
     return caps;
 }
 
-/* Issue 37, class 4, the cooperative-matrix rows. matmul's GEMM rows: 2 M N K from the shape alone, at shapes no
+/* The cooperative-matrix rows. matmul's GEMM rows: 2 M N K from the shape alone, at shapes no
  * tile divides; tc_peak (no product, only multiply-adds on registers): what its dispatch runs, counted from the
  * plan: subgroups x 16 accumulators x ceil(K / FRAG_K) steps x 2 FRAG_M FRAG_N FRAG_K, which is 2 M N K where
  * the shape is whole tiles (every default shape), and more (the rate reads low, never high) elsewhere. */

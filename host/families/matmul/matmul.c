@@ -1,7 +1,7 @@
 /* matmul.c - the matmul family: row-major C = A B (M x K times K x N), a ladder from one thread per
  * element to register blocks, wide accesses, a transposed A tile, double buffering and subgroup tiles
- * (seeds 000 and 004), a warp-tiled SGEMM written for NVIDIA's Vulkan compiler (issue 28), and fp16
- * cooperative matrices; cuBLAS (pedantic fp32, and fp16 -> fp32) as ceilings. */
+ * (Kirk and Hwu's tiling chapter, Massini's GPU manycore notes), a warp-tiled SGEMM written for NVIDIA's Vulkan
+ * compiler, and fp16 cooperative matrices; cuBLAS (pedantic fp32, and fp16 -> fp32) as ceilings. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +58,7 @@ typedef struct mm_case {
      note,                                                                                                             \
      #ceiling,                                                                                                         \
      FALLBACK_OF(ceiling)},
-/* The tensor-core rows of host/families/matmul/rows_tc.h (issue 17). */
+/* The tensor-core rows of host/families/matmul/rows_tc.h. */
 #define TC_SPEC_LIST(...) __VA_ARGS__
 /* LX 0: the plan decides the workgroup (stored as 1 until then) */
 #define TC_HOST_ROW(name, shader, lx, nspec, spec, param, needs, flags, note, ceiling)                                 \
@@ -409,7 +409,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             shared = warptile_shared(spec);
             tile_m = spec[0];
             tile_n = spec[1];
-        } else if (vkb_mm_tc_owns(v->kernel)) { /* KHR, coopmat2 and the peak (issue 17): matmul_tc.c */
+        } else if (vkb_mm_tc_owns(v->kernel)) { /* KHR, coopmat2 and the peak: matmul_tc.c */
             code = vkb_mm_tc_plan(v->kernel, m, n, k, caps, local, spec, &tile_m, &tile_n, &shared, why, len);
             if (code != VKB_PLAN_OK)
                 return code;

@@ -19,7 +19,7 @@
 // dbuf from 37 to 28 TFLOP/s (and marking the k loop too, 32): so they are a build of their own. The build
 // also unrolls the k-step loop (UNROLL_K), which the driver does not do by itself: measured on the H100 with
 // BK 8 (the subgroup row), 22.3 -> 30.5 TFLOP/s; with BK 16 the unrolled loop needs 236 registers and 33 KB
-// of shared memory and drops to 16.6 (docs/performance.md, issue 28).
+// of shared memory and drops to 16.6 (docs/performance.md).
 #ifdef UNROLL_HINTS
 #define UNROLL [[unroll]]
 #define UNROLL_K [[unroll]]

@@ -4,7 +4,7 @@
 // memory that the kernel fills itself: 16-byte global loads into registers, two shared stages, one barrier
 // per k-tile (matmul_tc_stage.glsl, as matmul_coopmat_khr.comp), the workgroup's BM x BK and BK x BN
 // operands loaded from the current stage. matmul_coopmat2.comp, which loads them straight from the buffers
-// through clamped tensor layouts, compiles to scalar 16-bit global loads on NVIDIA's driver (issue 17).
+// through clamped tensor layouts, compiles to scalar 16-bit global loads on NVIDIA's driver.
 // TENSOR_LOAD 1 loads the operands from shared through tensor layouts instead of coopMatLoad (whichever
 // the driver compiles better); C leaves through a clamped tensor layout, which drops what lies beyond M
 // and N. Built with fp32 accumulators and output, and with ACC16 fp16 accumulators and an fp16 output.

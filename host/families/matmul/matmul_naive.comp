@@ -1,6 +1,6 @@
 #version 450
 // matmul_naive.comp - C = A B (row-major fp32, M x K times K x N): one invocation per element of C,
-// every operand straight from global memory (seed 000, figure 4.3). The baseline of the ladder.
+// every operand straight from global memory (Kirk and Hwu's tiling chapter, figure 4.3). The baseline of the ladder.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"
 #include "matmul.h"

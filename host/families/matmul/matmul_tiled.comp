@@ -1,7 +1,7 @@
 #version 450
-// matmul_tiled.comp - the seed's tiled product (seed 000 section 4.4, seed 004 slide 58): a TILE x TILE
-// workgroup loads one tile of A and one of B into shared memory per phase, waits at a barrier, and
-// each invocation accumulates its element of C from the tiles; K / TILE phases. Edges load zeros.
+// matmul_tiled.comp - the tiled product of Kirk and Hwu's tiling chapter (section 4.4; Massini's GPU manycore
+// notes, slide 58): a TILE x TILE workgroup loads one tile of A and one of B into shared memory per phase, waits
+// at a barrier, and each invocation accumulates its element of C from the tiles; K / TILE phases. Edges load zeros.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"
 #include "matmul.h"

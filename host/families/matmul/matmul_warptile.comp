@@ -1,6 +1,6 @@
 #version 450
 // matmul_warptile.comp - a warp-tiled fp32 SGEMM written for a compiler that neither unrolls nor vectorises by
-// itself (NVIDIA's Vulkan driver 580, docs/performance.md, issue 28): a workgroup computes a BM x BN block of C
+// itself (NVIDIA's Vulkan driver 580, docs/performance.md): a workgroup computes a BM x BN block of C
 // through BK-deep shared tiles in two stages; the block is split into WM x WN warp tiles of MATMUL_WARP
 // consecutive invocations (a nominal warp: gl_LocalInvocationID arithmetic, no subgroup operation, so the result
 // does not depend on the device's subgroup size); an invocation accumulates TM x TN outputs as (TM/4) x (TN/4)

@@ -10,7 +10,7 @@ layout(constant_id = 6) const uint WM = 64;
 layout(constant_id = 7) const uint WN = 32;
 layout(constant_id = 8) const uint TM = 8;
 layout(constant_id = 9) const uint TN = 8;
-// FIXED 1 builds the pipeline for one shape (issue 38): M, N, K are FIXED_M, FIXED_N, FIXED_K, set by the plan from
+// FIXED 1 builds the pipeline for one shape: M, N, K are FIXED_M, FIXED_N, FIXED_K, set by the plan from
 // the case, so every stride, bound and trip count is a constant the driver can fold; FIXED 0 (the default) reads
 // them from the push constants, one pipeline for every shape. DIM_M, DIM_N, DIM_K are the one place that chooses.
 layout(constant_id = 10) const uint FIXED = 0;
@@ -20,7 +20,7 @@ layout(constant_id = 13) const uint FIXED_K = 0;
 #define DIM_M (FIXED != 0u ? FIXED_M : pc.m)
 #define DIM_N (FIXED != 0u ? FIXED_N : pc.n)
 #define DIM_K (FIXED != 0u ? FIXED_K : pc.k)
-// INTERIOR 1 (issue 38, the warptile_interior row): a block wholly inside M x N, with K whole k tiles and K, N
+// INTERIOR 1 (the warptile_interior row): a block wholly inside M x N, with K whole k tiles and K, N
 // multiples of 4, runs its k loop and its stores without a guard (the whole-block path of FIXED at any shape, one
 // pipeline); other blocks and shapes keep every guard. 0: every block guarded, unless WHOLE (matmul_warptile.comp).
 layout(constant_id = 14) const uint INTERIOR = 0;

@@ -4,7 +4,7 @@
 // in loops: an invocation's 8 x 8 outputs (TM = TN = 8, two 4x4 strips down and across) are 16 named vec4, one
 // per row and strip (cRS: row R 0..7, strip S 0..1), its fragments four named vec4 (two of A's column, two of B's
 // row), and each k step is written out whole, 32 vec4 FMAs, with nothing left for the compiler to unroll or to
-// keep in an array it might index through local memory. Issue 38: change what the driver is given, not the order.
+// keep in an array it might index through local memory. The idea: change what the driver is given, not the order.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "vkb.glsl"

@@ -1,4 +1,4 @@
-/* rows_tc.h - the matmul family's tensor-core rows (issue 17), declared once: host/families/matmul/matmul.c builds its
+/* rows_tc.h - the matmul family's tensor-core rows, declared once: host/families/matmul/matmul.c builds its
  * variant rows from this list and host/families/matmul/matmul_tc.cu its launch table (the cuBLAS fp16-compute ceiling is a row
  * of matmul.c alone). X(name, shader, LX, NSPEC, (SPEC...), param, needs, flags, note, ceiling): a 1-D workgroup
  * of LX (0 for matmul_coopmat_khr: the plan makes it one subgroup per BM/WM x BN/WN sub-block), the NSPEC

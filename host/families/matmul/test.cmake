@@ -26,18 +26,18 @@ set_tests_properties(vkb.cuda.matmul.both_backends PROPERTIES LABELS cuda SKIP_R
 add_test(NAME vkb.vk.matmul.spec COMMAND sh -c
          "${vkbench} run matmul --m 70 --n 67 --k 129 --variant naive,dbuf --spec BM=64,BN=64,WM=64,WN=64,TM=4,TN=4 --reps 1 --warmup-ms 0 --validation --quiet --json matmul_spec.json && ${VKB_PYTHON} -c \"import json; r = {x['variant']: x for x in json.load(open('matmul_spec.json'))['results'] if x['backend'] == 'vulkan'}; assert r['dbuf']['status'] == 'ok' and r['dbuf']['constants'] == 'BM=64,BN=64,WM=64,WN=64,TM=4,TN=4', r['dbuf']; assert r['naive']['status'] == 'skip' and 'no constant BM' in r['naive']['skip_reason'], r['naive']\"")
 set_tests_properties(vkb.vk.matmul.spec PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
-# the tensor-core rows of issue 17 where the device has no cooperative matrices (lavapipe): each is listed and
+# the tensor-core rows where the device has no cooperative matrices (lavapipe): each is listed and
 # skipped with the extension it needs (or, on a device that has them but a build without the newer shader
 # compiler, with the set-up step), never run or failed; on a GPU with them each must validate
 add_test(NAME vkb.vk.matmul.tensor_cores COMMAND sh -c
          "${vkbench} run matmul --m 64 --n 512 --k 64 --variant coopmat_khr,coopmat_khr_bf16,coopmat2,coopmat_khr_acc16,coopmat2_acc16,coopmat2_staged,coopmat2_staged_acc16,tc_peak,tc_peak_acc16 --backend vulkan --reps 1 --warmup-ms 0 --quiet --json matmul_tc.json && ${VKB_PYTHON} -c \"import json, re; r = [x for x in json.load(open('matmul_tc.json'))['results'] if x['variant'] in ('coopmat_khr', 'coopmat_khr_bf16', 'coopmat2', 'coopmat_khr_acc16', 'coopmat2_acc16', 'coopmat2_staged', 'coopmat2_staged_acc16', 'tc_peak', 'tc_peak_acc16')]; why = 'needs (VK_KHR_cooperative_matrix|VK_NV_cooperative_matrix2|bf16 cooperative matrices|the newer shader compiler: run tools/setup-glslang.sh|glslang 16 .bf16, fp8.: run tools/setup-glslang.sh --16)'; good = [x for x in r if x['status'] == 'ok' or (x['status'] == 'skip' and re.match(why, x['skip_reason']))]; assert len(r) == 9 and len(good) == 9, r\"")
 set_tests_properties(vkb.vk.matmul.tensor_cores PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
-# warptile reshaped by --spec (issue 28): other warp tiles, strips, k depths, a workgroup of 3 warps and one whose
+# warptile reshaped by --spec: other warp tiles, strips, k depths, a workgroup of 3 warps and one whose
 # loads leave invocations idle; each validated at shapes no tile divides
 add_test(NAME vkb.vk.matmul.warptile_spec COMMAND sh -c
          "for s in BK=16,BM=64,BN=64,WM=32,WN=32,TM=4,TN=8 WM=32,WN=64 BM=128,BN=256,WM=64,WN=64,TM=8,TN=16 BK=4 BM=96,BN=32,WM=32,WN=32,TM=4,TN=8 BM=64,BN=32,BK=4,WM=32,WN=32,TM=4,TN=8; do ${vkbench} validate matmul --variant warptile --spec $s --m 1,129 --n 3,132 --k 9,36 --validation --quiet || exit 1; done")
 set_tests_properties(vkb.vk.matmul.warptile_spec PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
-# warptile_named (issue 38) at the awkward shapes: 1, 31, 33, 1000 x 17 and non-multiples of its 128x64x16 tile
+# warptile_named at the awkward shapes: 1, 31, 33, 1000 x 17 and non-multiples of its 128x64x16 tile
 add_test(NAME vkb.vk.matmul.warptile_named_shapes COMMAND
          ${vkbench} validate matmul --variant warptile_named --m 1,31,33,1000 --n 1,17,33,65 --k 1,31,33 --validation --quiet)
 set_tests_properties(vkb.vk.matmul.warptile_named_shapes PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
@@ -46,7 +46,7 @@ set_tests_properties(vkb.vk.matmul.warptile_named_shapes PROPERTIES LABELS vulka
 add_test(NAME vkb.vk.matmul.implicit_fallback COMMAND sh -c
          "${vkbench} run matmul --variant dbuf --size 64 --reps 2 --warmup-ms 0 --quiet --json implicit_fallback.json && ${VKB_PYTHON} -c \"import json; r = json.load(open('implicit_fallback.json'))['results']; assert [x['family'] + '/' + x['variant'] for x in r if x['family'] == 'peak'] == ['peak/fma_f32'], r; d = [x for x in r if x['variant'] == 'dbuf'][0]['metric']; assert (d['ceiling_family'], d['ceiling_variant']) == ('peak', 'fma_f32'), d; assert r[0]['family'] == 'peak'\"")
 set_tests_properties(vkb.vk.matmul.implicit_fallback PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 ENVIRONMENT VKB_CACHE_PROBE=0)
-# FIXED=1 (issue 38): M, N, K as constants of a pipeline built per shape, through --spec in both shaders that share
+# FIXED=1: M, N, K as constants of a pipeline built per shape, through --spec in both shaders that share
 # matmul_warptile.glsl, also with INTERIOR=1 (warptile_interior: WHOLE takes its unguarded copy), at whole blocks
 # (the guards folded away), one dimension short of them (those guards kept) and odd N, K (the scalar paths), each
 # planned with its own shape (tests/check_fixed.py). Here a fold of the N guard at a shape it does not fit shows
@@ -60,7 +60,7 @@ set_tests_properties(vkb.vk.matmul.fixed_spec PROPERTIES LABELS vulkan SKIP_RETU
 add_test(NAME vkb.vk.matmul.warptile_fixed COMMAND sh -c
          "${vkbench} validate matmul --variant warptile_fixed ${mm_fixed_shapes} --validation --quiet --json mm_fixed_row.json && ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tests/check_fixed.py mm_fixed_row.json 18")
 set_tests_properties(vkb.vk.matmul.warptile_fixed PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600)
-# warptile_interior (issue 38): blocks inside M x N with whole k tiles (260 x 132 x 24: two of them) take the
+# warptile_interior: blocks inside M x N with whole k tiles (260 x 132 x 24: two of them) take the
 # unguarded copy of the block, the rest and other shapes (N 130, K 36: not whole vec4 rows or k tiles) the guarded
 # one. A test that lets a block cross N shows (its stores wrap into the next row of C); one that lets it cross M or
 # K does not, here: what it reads past A and B and writes past C lies past the buffers (the GPU check:

@@ -1,7 +1,8 @@
 #version 450
 // mem_aos.comp - copy n records of FIELDS floats stored REC words apart (std430: a struct of floats
 // has 4-byte alignment, so 12- and 20-byte records are packed). Packed: FIELDS 4-byte loads REC words
-// apart across threads; padded (REC = 4 or 8): REC / 4 aligned vec4 loads (seed 002: __align__(16)).
+// apart across threads; padded (REC = 4 or 8): REC / 4 aligned vec4 loads (the memory performance guide:
+// __align__(16)).
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"
 #include "memory.h"

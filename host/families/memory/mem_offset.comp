@@ -1,6 +1,6 @@
 #version 450
-// mem_offset.comp - dst[i] = src[i + k]: loads misaligned by k words, stores aligned (seed 002: a
-// half-warp's words must lie in one aligned segment to be served by one transfer).
+// mem_offset.comp - dst[i] = src[i + k]: loads misaligned by k words, stores aligned (the memory performance guide:
+// a half-warp's words must lie in one aligned segment to be served by one transfer).
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"
 #include "memory.h"

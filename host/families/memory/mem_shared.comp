@@ -1,6 +1,6 @@
 #version 450
-// mem_shared.comp - shared-memory bank conflicts and broadcast (seed 002): thread t of the workgroup
-// reads shared word ((t % mod) * mul) & 1023 plus offsets that are multiples of 32 words, so every
+// mem_shared.comp - shared-memory bank conflicts and broadcast (the memory performance guide): thread t of the
+// workgroup reads shared word ((t % mod) * mul) & 1023 plus offsets that are multiples of 32 words, so every
 // load has the bank pattern of t * mul: stride s is mul = s, one word for all is mul = 0, a few words
 // is mod = 4. The offset changes each trip (from a push constant, unknown to the compiler) so no load
 // is hoisted; the unrolled loads use immediate offsets so the loop is bound by shared loads, not ALU.

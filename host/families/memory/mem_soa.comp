@@ -1,6 +1,6 @@
 #version 450
 // mem_soa.comp - the same records as FIELDS arrays of n floats (field f at f * n): each field is
-// one coalesced stream (seed 002: split structures into arrays of aligned words).
+// one coalesced stream (the memory performance guide: split structures into arrays of aligned words).
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"
 #include "memory.h"

@@ -1,6 +1,6 @@
 #version 450
 // mem_stride.comp - thread i of the grid sums src[j * s] for j = i, i + grid, ... < n: element j is
-// word j * s, so a subgroup's loads spread over s times the bytes it uses (seed 002). Integer sums
+// word j * s, so a subgroup's loads spread over s times the bytes it uses (the memory performance guide). Integer sums
 // are exact in any order; each thread writes one partial sum.
 // LOADS independent loads in flight per thread: each trip loads elements j, j + grid, ..., j + 7 grid into
 // 8 accumulators, and the last count % 8 elements are one more trip of guarded loads (which thread sums

@@ -1,6 +1,6 @@
 #version 450
-// mem_uniform.comp - constant-memory broadcast (seed 002: "constant memory is fast only when every thread
-// reads the same address"): invocation t of the workgroup reads word ((t * mul) & 127) + offsets of a
+// mem_uniform.comp - constant-memory broadcast (the memory performance guide: "constant memory is fast only
+// when every thread reads the same address"): invocation t of the workgroup reads word ((t * mul) & 127) + offsets of a
 // 1024-word (4 KiB) table, the offsets (multiples of 32 words, changing each trip from a push constant) the
 // same for every invocation: mul = 0 is one address per subgroup, mul = 1 a distinct word per invocation
 // (32 consecutive words, one 128-byte line, per 32 invocations). Compiled twice: UNIFORM = 1 reads the

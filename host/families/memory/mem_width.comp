@@ -1,6 +1,6 @@
 #version 450
 // mem_width.comp - copy n words as elements of WORDS words: float, vec2 or vec4 loads and stores
-// (seed 002: one aligned 4-, 8- or 16-byte access per thread); the n % WORDS tail as single words.
+// (the memory performance guide: one aligned 4-, 8- or 16-byte access per thread); the n % WORDS tail as single words.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"
 #include "memory.h"

@@ -1,4 +1,4 @@
-/* memory.c - the memory families: each rule of seed 002 that decides memory speed, measured on the
+/* memory.c - the memory families: each rule of the memory performance guide that decides memory speed, measured on the
  * device at hand, beside the fraction of the ceiling the rule predicts.
  *
  * Each rule sweeps its own knob, so each is a family of its own (all share this file, and `vkbench run
@@ -7,7 +7,7 @@
  * are measured in GB/s of useful bytes against the API copy; shared families in GB/s of words read from
  * shared memory (accesses/ns = GB/s / 4) against the conflict-free case of the same run; memory.uniform in
  * GB/s of words read from a 4 KiB table (accesses/ns = GB/s / 4), as a uniform buffer (CUDA: __constant__
- * memory) or a storage buffer (CUDA: global memory), each against its same-address case: the seed's rule
+ * memory) or a storage buffer (CUDA: global memory), each against its same-address case: the guide's rule
  * "constant memory is fast only when every thread reads the same address" predicts that distinct addresses
  * are served one by one, 1 / subgroup size of the broadcast, and that a storage buffer does not care. */
 #include <math.h>
@@ -493,7 +493,7 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     vkb_check_finish(res);
 }
 
-/* ---- predictions: seed 002's rules (memory_model.c) ---- */
+/* ---- predictions: the memory performance guide's rules (memory_model.c) ---- */
 
 /* What the access generator sees: the variant and the shape. */
 typedef struct pattern {
@@ -552,9 +552,9 @@ static double predict(const vkb_variant *v, const vkb_case *vc, const vkb_caps *
     if (!v->kernel)
         return NAN;
     if (c->kind == UNIFORM) {
-        /* the seed's rule: a subgroup's distinct uniform (constant) addresses are served one at a time, so
-         * distinct words per invocation cost the subgroup size (at most 128 distinct here: t & 127); a
-         * storage buffer serves 32 consecutive words as one line, like one word: no slowdown */
+        /* the memory performance guide's rule: a subgroup's distinct uniform (constant) addresses are served one
+         * at a time, so distinct words per invocation cost the subgroup size (at most 128 distinct here: t & 127);
+         * a storage buffer serves 32 consecutive words as one line, like one word: no slowdown */
         unsigned distinct = caps->subgroup_size < MEM_UNIFORM_SPREAD + 1 ? caps->subgroup_size : MEM_UNIFORM_SPREAD + 1;
         return v->param == (UN_CONSTANT | UN_DIVERGENT) && distinct ? 1.0 / distinct : 1.0;
     }

@@ -1,4 +1,5 @@
-/* memory_model.c - seed 002's rules as numbers: coalesced transfers, shared-memory bank conflicts. */
+/* memory_model.c - the memory performance guide's rules as numbers: coalesced transfers, shared-memory bank
+ * conflicts. */
 #include "memory_model.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
-/* memory_model.h - seed 002's rules as numbers, the predictions the memory families print beside what they
- * measure: bytes a half-warp's access moves (the coalescing protocol of compute capability 1.2+), the
+/* memory_model.h - the memory performance guide's rules as numbers, the predictions the memory families print beside
+ * what they measure: bytes a half-warp's access moves (the coalescing protocol of compute capability 1.2+), the
  * conflict degree of a shared-memory request, and the efficiency of an access pattern. No device needed. */
 #ifndef VKB_MEMORY_MODEL_H
 #define VKB_MEMORY_MODEL_H

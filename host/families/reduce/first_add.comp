@@ -1,5 +1,5 @@
 #version 450
-// first_add.comp - seed 003's in-thread reduce at its smallest (classic step 4): each thread adds
+// first_add.comp - the reduction ladder's in-thread reduce at its smallest (classic step 4): each thread adds
 // two elements L apart while loading, so a workgroup covers 2L elements and no thread idles at first.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"

@@ -1,5 +1,5 @@
 #version 450
-// interleaved_divergent.comp - seed 003's naive reduce (classic step 1): interleaved addressing,
+// interleaved_divergent.comp - the reduction ladder's naive reduce (classic step 1): interleaved addressing,
 // the active threads picked by t % (2s) == 0, so every subgroup diverges at every step.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"

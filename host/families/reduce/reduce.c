@@ -1,4 +1,4 @@
-/* reduce.c - the reduce family: the sum of n floats or n ints, seed 003's ladder (and the classic
+/* reduce.c - the reduce family: the sum of n floats or n ints, the reduction ladder (and the classic
  * CUDA reduction steps) from the naive kernel to subgroup operations, beside CUB and the API copy. */
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include "reduce/rows.h"
 #include "util.h"
 
-/* Grid rules of seed 003's in-thread reduce ("control the global thread count" or "the workgroup
+/* Grid rules of the reduction ladder's in-thread reduce ("control the global thread count" or "the workgroup
  * count"). REDUCE_FIXED_THREADS is about one full wave of an H100 (132 SMs x 2048 threads): raise it
  * for a GPU with more resident threads. REDUCE_GROUPS_PER_CU x 256 threads fills an SM of 2048;
  * REDUCE_DEFAULT_CUS stands in when the device does not say (lavapipe, most non-NVIDIA/AMD drivers). */

@@ -70,7 +70,7 @@ template <typename T, unsigned L> __device__ void tree_unrolled(T *sh, unsigned 
     }
 }
 
-/* The tree steps of seed 003's first three kernels, one element per thread: interleaved addressing with the
+/* The tree steps of the reduction ladder's first three kernels, one element per thread: interleaved addressing with the
  * active threads picked by t % (2s) (interleaved_divergent.comp), the same addressing with contiguous active
  * threads (interleaved_strided.comp), sequential addressing (sequential.comp). */
 enum tree_kind { TREE_DIVERGENT, TREE_STRIDED, TREE_SEQUENTIAL };

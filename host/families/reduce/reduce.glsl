@@ -14,7 +14,7 @@ layout(push_constant) uniform Push { reduce_push pc; }; // reduce.h
 
 shared T sh[gl_WorkGroupSize.x];
 
-// Sequential addressing (seed 003, divergence-free kernel): halve the active threads each step until
+// Sequential addressing (the reduction ladder's divergence-free kernel): halve the active threads each step until
 // KEEP sums are left in sh[0..KEEP-1]. The workgroup size is a power of two.
 void tree_sequential(uint t, uint keep)
 {

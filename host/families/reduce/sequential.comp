@@ -1,5 +1,5 @@
 #version 450
-// sequential.comp - seed 003's divergence-free kernel (classic step 3): sequential addressing,
+// sequential.comp - the reduction ladder's divergence-free kernel (classic step 3): sequential addressing,
 // contiguous active threads reading contiguous banks; half the threads idle from the first step.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"

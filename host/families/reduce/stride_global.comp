@@ -1,5 +1,5 @@
 #version 450
-// stride_global.comp - seed 003's Stride-Global-Size kernel: each thread adds every element a
+// stride_global.comp - the reduction ladder's Stride-Global-Size kernel: each thread adds every element a
 // whole grid apart (a grid-stride loop), then the completely-unrolled tree. The host sizes the grid.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"

@@ -1,5 +1,5 @@
 #version 450
-// stride_local.comp - seed 003's Stride-Local-Size kernel: workgroup g owns pc.per * L contiguous
+// stride_local.comp - the reduction ladder's Stride-Local-Size kernel: workgroup g owns pc.per * L contiguous
 // elements and each thread adds the ones a workgroup apart, then the completely-unrolled tree.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"

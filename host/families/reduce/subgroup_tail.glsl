@@ -1,5 +1,5 @@
-// subgroup_tail.glsl - the last steps of a workgroup tree without barriers (seed 003, last-wavefront
-// unroll). The seed's volatile warp-synchronous trick is not valid Vulkan, so subgroup 0 adds the
+// subgroup_tail.glsl - the last steps of a workgroup tree without barriers (the reduction ladder's
+// last-wavefront unroll). The ladder's volatile warp-synchronous trick is not valid Vulkan, so subgroup 0 adds the
 // last min(workgroup, subgroup) sums with subgroupAdd: right for any subgroup size, full or not.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -28,8 +28,8 @@ void tail_subgroup(uint out_index)
     }
 }
 
-// The tree down to one subgroup's worth, every step written out (seed 003, completely-unrolled
-// kernel). The workgroup size is a specialization constant, so after specialization each condition
+// The tree down to one subgroup's worth, every step written out (the reduction ladder's
+// completely-unrolled kernel). The workgroup size is a specialization constant, so after specialization each condition
 // is a constant or the uniform subgroup size and the dead steps disappear. Workgroups up to 1024.
 #define TREE_STEP(S)                                                        \
     if (gl_WorkGroupSize.x >= 2u * (S) && (S) >= gl_SubgroupSize) {        \

@@ -11,7 +11,7 @@ add_test(NAME vkb.unit.spirv.reduce_lastblock_sync COMMAND ${VKB_PYTHON} ${VKB_T
          ${CMAKE_BINARY_DIR}/spv/reduce_subgroup_lastblock_f32.spv ${CMAKE_BINARY_DIR}/spv/reduce_subgroup_lastblock_i32.spv)
 set_tests_properties(vkb.unit.spirv.reduce_lastblock_sync PROPERTIES LABELS unit)
 # a workgroup narrower than a subgroup, legal through --spec: 4 invocations at lavapipe's subgroup of 16 (512 bits);
-# every row validated, so a kernel that reads a whole subgroup's slots past the workgroup is seen (issue 37)
+# every row validated, so a kernel that reads a whole subgroup's slots past the workgroup is seen
 add_test(NAME vkb.vk.reduce.workgroup_below_subgroup COMMAND ${vkbench} validate reduce --n 1000,4097 --spec 0=4
          --quiet)
 set_tests_properties(vkb.vk.reduce.workgroup_below_subgroup PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 600

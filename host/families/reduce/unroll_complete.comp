@@ -1,5 +1,5 @@
 #version 450
-// unroll_complete.comp - seed 003's completely-unrolled kernel (classic step 6) on first_add: every
+// unroll_complete.comp - the reduction ladder's completely-unrolled kernel (classic step 6) on first_add: every
 // tree step written out for the workgroup size, a specialization constant, then the subgroup tail.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"

@@ -1,5 +1,5 @@
 #version 450
-// unroll_last_subgroup.comp - seed 003's last-wavefront unroll (classic step 5) on first_add:
+// unroll_last_subgroup.comp - the reduction ladder's last-wavefront unroll (classic step 5) on first_add:
 // barrier steps only while more than a subgroup's worth of sums is left, then one subgroupAdd.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"

@@ -1,5 +1,5 @@
 #version 450
-// vec4.comp - seed 003's Vector-Size kernel on the stride_global loop (vec4_load.glsl), then the
+// vec4.comp - the reduction ladder's Vector-Size kernel on the stride_global loop (vec4_load.glsl), then the
 // completely-unrolled tree and the subgroup tail.
 #extension GL_GOOGLE_include_directive : require
 #include "vkb.glsl"

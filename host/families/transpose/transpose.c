@@ -1,6 +1,6 @@
-/* transpose.c - the transpose family (seed 001, memory rules of seed 002): a rows x cols fp32
- * matrix into its cols x rows transpose, checked bit for bit, beside a tile-shaped copy and the API's
- * own copy (vkCmdCopyBuffer / cudaMemcpy device-to-device) as the ceiling. */
+/* transpose.c - the transpose family (the efficient matrix transpose study, the memory performance guide's
+ * rules): a rows x cols fp32 matrix into its cols x rows transpose, checked bit for bit, beside a tile-shaped copy
+ * and the API's own copy (vkCmdCopyBuffer / cudaMemcpy device-to-device) as the ceiling. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 #version 450
-// transpose_direct.comp - seed 001's copy and naive kernels, no shared memory: a workgroup of
+// transpose_direct.comp - the transpose study's copy and naive kernels, no shared memory: a workgroup of
 // TILE x ROWS threads moves one TILE x TILE tile, each thread TILE / ROWS elements down a column.
-// MODE 0 copies (the reference the seed compares against: reads and writes coalesced); MODE 1
+// MODE 0 copies (the reference the transpose study compares against: reads and writes coalesced); MODE 1
 // transposes (reads coalesced, writes strided by `rows` elements: one sector per element).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require

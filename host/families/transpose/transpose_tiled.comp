@@ -1,9 +1,9 @@
 #version 450
-// transpose_tiled.comp - seed 001's shared-memory kernels: a workgroup of TILE x ROWS threads reads a
+// transpose_tiled.comp - the transpose study's shared-memory kernels: a workgroup of TILE x ROWS threads reads a
 // TILE x TILE tile with coalesced row reads into shared memory, waits, and writes it out with
 // coalesced row writes, reading the tile down its columns. Every element of the tile is one thread's
 // load and one (other) thread's store; TILE / ROWS elements per thread amortize the index math.
-//   MODE 0: write the tile back where it came from (the cost of the tile itself, seed's copySharedMem)
+//   MODE 0: write the tile back where it came from (the cost of the tile itself, the study's copySharedMem)
 //   PAD:     columns of padding: TILE + PAD words per tile row; PAD 1 puts a column in 32 banks
 //   SWIZZLE: store element (i, j) at column j ^ i instead (TILE a power of two): conflict-free
 //            column reads without the padding words

@@ -1,5 +1,5 @@
 #version 450
-// transpose_vec4.comp - the padded shared tile with 16-byte global accesses (seed 002: one 128-bit
+// transpose_vec4.comp - the padded shared tile with 16-byte global accesses (the memory performance guide: one 128-bit
 // load or store per thread moves four words): a workgroup of TILE/4 x ROWS threads; each thread
 // loads four neighbours of a row as a vec4, and stores four neighbours of a column of the tile as
 // one vec4 of an output row. A quarter of the memory instructions of the scalar kernels, and four

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_fixed.py JSON COUNT - the results of a `vkbench validate matmul` run of warptile rows with FIXED=1 (issue 38):
+"""check_fixed.py JSON COUNT - the results of a `vkbench validate matmul` run of warptile rows with FIXED=1:
 COUNT results, each ok and planned with FIXED=1 and FIXED_M, FIXED_N, FIXED_K equal to its shape (else it ran the
 push-constant path and proved nothing), warptile_interior's with its INTERIOR=1 kept, and both kinds of shape among
 them: whole BM x BN x BK blocks (the guards folded) and not (the guards kept). Exit 0 pass, 1 fail."""

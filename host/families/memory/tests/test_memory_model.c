@@ -1,5 +1,5 @@
-/* test_memory_model.c - seed 002's rules as numbers (host/families/memory/memory_model.c): transfers of known
- * half-warp patterns, the efficiency of whole kernels, shared-memory conflict degrees. */
+/* test_memory_model.c - the memory performance guide's rules as numbers (host/families/memory/memory_model.c):
+ * transfers of known half-warp patterns, the efficiency of whole kernels, shared-memory conflict degrees. */
 #include <math.h>
 
 #include "memory/memory_model.h"

@@ -1,4 +1,4 @@
-/* test_transfer.c - the transfer family's two-way plans (issue 38): which queue each direction is given, what
+/* test_transfer.c - the transfer family's two-way plans: which queue each direction is given, what
  * lavapipe (one queue family) cannot show by running them, and shader_both's geometry at a GPU's sizes. */
 #include "families.h"
 #include "select.h"
