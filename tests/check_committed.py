@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_committed.py DIR: every results file committed in DIR (*.json) passes tests/check_json.py in full,
+"""check_committed.py DIR: every results file committed in DIR and its folders (*.json) passes tests/check_json.py in full,
 except the files named below, kept as measured, each checked with the options that say what it lacks; a
 named file that is gone, or that now passes in full, fails this test (drop it from the list). Exit 0 with
 one line per file; 1 on the first file that fails."""
@@ -34,7 +34,8 @@ def check_json(*args):
 
 def main():
     folder = sys.argv[1]
-    files = sorted(f for f in os.listdir(folder) if f.endswith(".json"))
+    files = sorted(os.path.relpath(os.path.join(d, f), folder) for d, _, names in os.walk(folder)
+                   for f in names if f.endswith(".json"))
     gone = sorted(set(KEPT_AS_MEASURED) - set(files))
     if gone:
         print(f"FAIL: named in check_committed.py but not in {folder}: {', '.join(gone)}")
