@@ -26,6 +26,13 @@ PY = sys.executable
 SKIP = 77
 
 
+def committed(pattern=""):
+    """The committed results files (docs/results and its folders: the reference set) whose names hold PATTERN,
+    as paths relative to docs/results."""
+    return sorted(os.path.relpath(os.path.join(d, f), RESULTS) for d, _, names in os.walk(RESULTS)
+                  for f in names if f.endswith(".json") and pattern in f)
+
+
 def fx(name):
     return os.path.join(FIX, name)
 
@@ -63,7 +70,7 @@ def case_committed():
     is a document each tool reads; plot runs on the four tune files. Compared with itself every row is the
     same or unclear, except the rows the file records as failed (check_committed.py names such files): each
     is a FAIL, and the gate fails (exit 1)."""
-    files = sorted(f for f in os.listdir(RESULTS) if f.endswith(".json"))
+    files = committed()
     check(len(files) >= 10, "the committed results", files)
     for f in files:
         path = os.path.join(RESULTS, f)
@@ -1422,8 +1429,8 @@ def case_compare_old_files():
     for dev in now["devices"]:
         dev["index"] = 1
     moved = write_doc(now, "device1.json", d)
-    suites = sorted(f for f in os.listdir(RESULTS) if "suite" in f and f.endswith(".json"))
-    check(len(suites) >= 10, "the committed suite files", suites)
+    suites = committed("suite")
+    check(len(suites) >= 9, "the committed suite files", suites)
     for f in suites:
         for today in (SUITE_NOW, moved):
             code, rows, doc, err = compare_json("--allow-different-devices", os.path.join(RESULTS, f), today)
