@@ -1,5 +1,5 @@
-/* runner.c - the only code that runs a variant: the work list, preflight, inputs, poison, dispatch, check,
- * time; every result goes out, final, as an event to the sinks. */
+/* runner.c - the run: the work list walked shape by shape (inputs made once per shape), each case executed
+ * (execute.c) and judged (judge.c), every result out, final, as an event to the sinks. */
 #include "runner.h"
 #include "runner_parts.h"
 
@@ -191,7 +191,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
             r->sinks[i]->begin(r->sinks[i], set, r->all, r->nall, plan);
     if (!registered && !r->several)
         registered = atexit(end_at_exit) == 0;
-    if (!r->several) { /* --device LIST: the devices' threads catch their own fatal errors (devices.c) */
+    if (!r->several) { /* --device LIST: a fatal error ends the process, and devices.c ends the shared files */
         active = r;
         vkb_set_fatal_hook(end_on_fatal);
     }
