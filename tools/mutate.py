@@ -488,7 +488,7 @@ MUTATIONS = [
     M("sh50", "shader", "host/families/reduce/subgroup_tail.glsl", "        T v = subgroup_sum_shared(min(gl_WorkGroupSize.x, gl_SubgroupSize));",
       "        T v = subgroup_sum_shared(gl_SubgroupSize);", r"vkb\.vk\.reduce\.workgroup_below_subgroup$",
       "reduce tail: a whole subgroup's slots summed when the workgroup is narrower (--spec 0=4 at subgroup 16)"),
-    M("fs04", "faults", "host/core/runner.c", "        res->error = reason; /* the files record why", "        res->error = NULL; /* the files record why",
+    M("fs04", "faults", "host/core/runner.c", "    res->error = error; /* the files record why */", "    res->error = several ? NULL : error; /* the files record why */",
       r"vkb\.bad\.fault\.devices_lost", "--device all: the cases a lost device failed carry no error"),
     M("cu01", "cuda", "host/families/transpose/transpose.cu", "        if (c >= cols)", "        if (c > cols)", None, "CUDA naive transpose: column guard off by one",
       gpu="validate transpose --backend cuda --variant naive --rows 33 --cols 17"),

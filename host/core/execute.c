@@ -240,14 +240,7 @@ static int device_failed(const vkb_runner *r, vkb_result *res, const vkb_backend
 {
     if (!vkb_backend_failed(b))
         return 0;
-    res->status = VKB_RES_FAIL;
-    res->timed = 0;
-    res->check.pass = 0;
-    res->error = b->error.message;
-    snprintf(res->check.method, sizeof res->check.method, r->several ? "device failed: %.78s" : "the run ended here",
-             b->error.message);
-    snprintf(res->check.reason, sizeof res->check.reason, "%s%.*s",
-             r->several ? "device failed: " : "error: ", (int)sizeof res->check.reason - 16, b->error.message);
+    vkb_runner_fail_row(res, b->error.message, r->several);
     return 1;
 }
 

@@ -107,6 +107,21 @@ static void result_event(vkb_runner *r, const vkb_result *res)
             r->sinks[i]->result(r->sinks[i], res);
 }
 
+void vkb_runner_fail_row(vkb_result *res, const char *error, int several)
+{
+    const char *prefix = several ? "device failed: " : "error: ";
+    res->status = VKB_RES_FAIL;
+    res->timed = 0;
+    res->check.pass = 0;
+    res->error = error; /* the files record why */
+    if (several)
+        snprintf(res->check.method, sizeof res->check.method, "device failed: %.78s", error);
+    else
+        snprintf(res->check.method, sizeof res->check.method, "the run ended here");
+    snprintf(res->check.reason, sizeof res->check.reason, "%s%.*s", prefix,
+             (int)(sizeof res->check.reason - 1 - strlen(prefix)), error);
+}
+
 /* vkb_die during the run: the case in progress fails with the error (its row says it), and the files are
  * ended with what ran, the error recorded, before the error line is printed. */
 static void end_on_fatal(const char *msg)
@@ -117,12 +132,7 @@ static void end_on_fatal(const char *msg)
         return;
     vkb_execute_in_progress = NULL;
     if (res && res->family) {
-        res->status = VKB_RES_FAIL;
-        res->timed = 0;
-        res->check.pass = 0;
-        res->error = msg;
-        snprintf(res->check.method, sizeof res->check.method, "the run ended here");
-        snprintf(res->check.reason, sizeof res->check.reason, "error: %s", msg);
+        vkb_runner_fail_row(res, msg, 0);
         result_event(r, res);
     }
     end_sinks(r, 1);
@@ -287,13 +297,9 @@ static int fail_rest(vkb_runner *r, const vkb_selection *sel, const char *reason
         res->backend = r->all[k->backend]->name;
         res->device_index = r->all[k->backend]->caps.index;
         res->shape = sel->fam[k->fam].shapes[k->shape];
-        res->status = VKB_RES_FAIL;
-        res->error = reason; /* the files record why, as for the case a fatal error ends in a one-device run */
         res->cache_fits = -1;
         res->predicted = NAN;
-        snprintf(res->check.reason, sizeof res->check.reason, "device failed: %.*s", (int)sizeof res->check.reason - 16,
-                 reason);
-        snprintf(res->check.method, sizeof res->check.method, "device failed: %.78s", reason);
+        vkb_runner_fail_row(res, reason, 1);
         r->done++;
         result_event(r, res);
     }

@@ -39,6 +39,12 @@ typedef struct shape_state {
     vkb_runner_clock clock; /* the run's clock when the shape began (-v: where the shape's time went) */
 } shape_state;
 
+/* runner.c */
+/* RES as a row that failed with ERROR, untimed: one device's run ended there ("error: ERROR"), or, with SEVERAL
+ * (one device of several), its device failed ("device failed: ERROR": the case in progress and every case not
+ * run). The one place a failed row is written. */
+void vkb_runner_fail_row(vkb_result *res, const char *error, int several);
+
 /* schedule.c */
 int vkb_schedule_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_variant *tuned, vkb_result *res);
 /* The plan of V at C on CAPS within the device's limits: VKB_PLAN_OK, or VKB_PLAN_SKIP with WHY; a bad request
