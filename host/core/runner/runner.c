@@ -17,7 +17,8 @@
 #include "util.h"
 #include "verify.h"
 
-static vkb_runner *active; /* the run whose sinks an early exit must still end */
+static vkb_runner *active;                    /* the run whose sinks an early exit must still end */
+static _Thread_local vkb_result *in_progress; /* the case being run: a fatal error is recorded on it */
 
 /* Inputs of shape S of family FI (whose first work item is W), made once for all its variants and backends; none
  * where a shared size is beyond every case of the shape (each then skips, with the reason, without inputs). */
@@ -34,7 +35,7 @@ static void shape_begin(vkb_runner *r, shape_state *st, const vkb_selection *sel
     st->first_result = r->results.n;
     st->saved_variant = -1;
     st->lenient = sel->fam[fi].shared_sizes;
-    if (st->lenient && !vkb_schedule_shape_runs(r, sel, w, st->beyond, sizeof st->beyond))
+    if (st->lenient && !vkb_preflight_shape_runs(r, sel, w, st->beyond, sizeof st->beyond))
         return;
     st->c.data = f->case_create(&st->c.shape, r->seed, why, sizeof why);
     if (!st->c.data)
@@ -127,10 +128,10 @@ void vkb_runner_fail_row(vkb_result *res, const char *error, int several)
 static void end_on_fatal(const char *msg)
 {
     vkb_runner *r = active;
-    vkb_result *res = vkb_execute_in_progress;
+    vkb_result *res = in_progress;
     if (!r)
         return;
-    vkb_execute_in_progress = NULL;
+    in_progress = NULL;
     if (res && res->family) {
         vkb_runner_fail_row(res, msg, 0);
         result_event(r, res);
@@ -207,7 +208,7 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
     }
     /* SIGINT, SIGTERM, SIGHUP, SIGPIPE: the case under way ends (its timing within a second), is dropped
      * when its timing was cut short, and the sinks end with what ran (signals.c: a second one ends at once) */
-    vkb_schedule_precompile(r, sel);
+    vkb_preflight_precompile(r, sel);
     for (int w = 0; w < r->nwork && !vkb_stop_signal(); w++) {
         const vkb_work *k = &r->work[w];
         const vkb_family *f = sel->fam[k->fam].family;
@@ -227,11 +228,11 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
             vkb_compare_forget(&st.saved);
             st.saved_variant = k->variant;
         }
-        res = vkb_execute_in_progress = vkb_results_add(&r->results);
+        res = in_progress = vkb_results_add(&r->results);
         res->repeats = r->repeat;
         res->repeat = k->repeat;
         vkb_execute_case(r, &st, k->backend, f, v, res);
-        vkb_execute_in_progress = NULL;
+        in_progress = NULL;
         if ((failed = vkb_runner_device_error(r))) {
             /* the case failed with the error (execute.c); the shape's input buffers are the failed device's: left
              * with it, as its state is */
