@@ -1,13 +1,13 @@
 #!/bin/sh
 # lavapipe.sh fetch | unpack | drivers | libs: lavapipe beside the NVIDIA driver in one process (two-drivers.recipe).
 #   fetch   (with network) Debian 12's mesa-vulkan-drivers and the libraries it needs there, as .deb files, into
-#           .lvp/ at the repository root (ignored by git)
-#   unpack  (no network) those .deb files into .lvp/root, with a driver manifest naming its libvulkan_lvp.so
+#           .lvp12/ at the repository root (ignored by git; .lvp/ is Mesa 26, tools/setup-lavapipe26.sh)
+#   unpack  (no network) those .deb files into .lvp12/root, with a driver manifest naming its libvulkan_lvp.so
 #   drivers VK_DRIVER_FILES: the NVIDIA driver's manifest (NVIDIA_ICD, else where the driver put it) and lavapipe's
 #   libs    the folder of lavapipe's libraries, for LD_LIBRARY_PATH
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-lvp=$root/.lvp
+lvp=$root/.lvp12
 lib=$lvp/root/usr/lib/x86_64-linux-gnu
 pkgs="mesa-vulkan-drivers libllvm15 libdrm2 libdrm-amdgpu1 libwayland-client0 libx11-6 libx11-xcb1 libxcb1
 libxcb-dri3-0 libxcb-present0 libxcb-sync1 libxcb-xfixes0 libxcb-randr0 libxcb-shm0 libxshmfence1 libxau6 libxdmcp6
