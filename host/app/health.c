@@ -110,11 +110,11 @@ const char *vkb_health_clean(const char *text, char *out, size_t len)
             p += n;
             continue;
         }
-        if (used + 1 >= len)
-            break;
-        /* an invalid byte, a control character: '?'; a character LEN would cut: left out */
+        if (n > 1 || used + 1 >= len)
+            break; /* a character LEN would cut: left out whole */
+        /* an invalid byte, a control character: '?' */
         out[used++] = n == 1 && (unsigned char)*p >= 0x20 && *p != 0x7f ? *p : '?';
-        p += n > 1 ? n : 1;
+        p++;
     }
     out[used] = 0;
     return out;

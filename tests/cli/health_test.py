@@ -631,7 +631,7 @@ def case_textfile():
         sys.exit(77)
     folder = tempfile.mkdtemp()
     prom, js = os.path.join(folder, "vkbench.prom"), os.path.join(folder, "v.json")
-    host = b"node\xff\x01-" + "\u00e9".encode() * 200      # 407 bytes: cut at 255, inside an e-acute
+    host = b"node\xff\x01--" + "\u00e9".encode() * 200     # 408 bytes: the 255-byte cut falls inside an e-acute
     env = dict(os.environb, VK_DRIVER_FILES=LVP.encode(), VKB_HOST=host)
     env.pop(b"VKB_FAULT_INJECT", None)
     p = subprocess.run([VKBENCH, "health", "--allow-cpu", "--prom", prom, "--json", js], env=env,
@@ -642,7 +642,7 @@ def case_textfile():
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         check(False, "the metrics file is valid UTF-8", e)
-    want = "node??-" + "\u00e9" * 124                       # 7 + 248 bytes: the 125th would pass 255
+    want = "node??--" + "\u00e9" * 123                      # 8 + 246 bytes: the 124th would pass 255
     check(f'Hostname="{want}"' in text and json.load(open(js))["hostname"] == want,
           "the host name: '?' for the invalid byte and the control character, cut on a character", text[:2000])
     lint = subprocess.run(["promtool", "check", "metrics"], input=raw, capture_output=True)
