@@ -17,6 +17,7 @@ report is on stdout). Exit 0: nothing flagged; 1: a device flagged; 2: unreadabl
 import html
 import math
 import os
+import re
 import sys
 
 import vkbjson
@@ -26,6 +27,11 @@ SIGMA_PER_IQR = 1 / 1.349   # ... over its interquartile range
 MIN_SIGMA = 0.005           # noise below 0.5% is not believed (timer granularity, clocks)
 MIN_GROUP = 3               # fewer devices cannot say which one is off
 AGGREGATE_ROW = "*"         # a baseline's row for a whole GPU's speed (host/app/health.c's AGGREGATE_ROW)
+# The baseline's one rule for names and numbers (docs/tooling.md, "The baseline file"), host/app/health.h's
+# VKB_HEALTH_*_MAX and vkb_health_number: the writer refuses what `vkbench health --baseline` would
+BASELINE_NAME_MAX = {"model": 128, "driver": 128, "row": 96}   # bytes of UTF-8, the reader's NUL included
+BASELINE_NUMBER = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+BASELINE_NUMBER_MAX = 1e300
 
 
 class Device:
@@ -282,14 +288,46 @@ def inputs(paths):
     return files
 
 
+def baseline_name_problem(what, text):
+    """Why TEXT cannot be a baseline's WHAT ("model", "driver", "row"), or None: the reader's rule."""
+    if not isinstance(text, str) or not text:
+        return "empty or not a string"
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return "not valid UTF-8 (a lone surrogate)"
+    if size >= BASELINE_NAME_MAX[what]:
+        return f"longer than {BASELINE_NAME_MAX[what] - 1} bytes"
+    bad = next((c for c in text if ord(c) < 0x20 or ord(c) == 0x7f), None)
+    if bad is not None:
+        return {"\r": "a carriage return", "\0": "a NUL", "\t": "a tab", "\n": "a newline"}.get(
+            bad, f"a control character (0x{ord(bad):02x})")
+    if what == "model" and text.startswith("#"):
+        return "begins with '#' (the reader's comment lines)"
+    return None
+
+
+def baseline_number(x, zero_ok):
+    """X as the baseline writes it (6 significant digits), or None where the reader would refuse that text."""
+    text = f"{x:.6g}"
+    if not BASELINE_NUMBER.match(text):
+        return None
+    v = float(text)
+    return text if (v >= 0 if zero_ok else v > 0) and v <= BASELINE_NUMBER_MAX else None
+
+
 def write_baseline(paths, out):
     """The baseline of the `vkbench health --json` verdicts at PATHS into the Output OUT: per model, driver and
     row the median metric over the GPUs that passed, and its noise (the MAD as a standard deviation, at least
     MIN_SIGMA of the median); and per model and driver the row AGGREGATE_ROW: the median over the GPUs of a GPU's
     median of speed over the row medians, and its noise, from the spread of those over the GPUs (what the rows of
     one GPU or one run share, a loaded host or a warm room, is in it; the rows' own noise taken as independent
-    would miss it)."""
+    would miss it). Ceiling rows are left out (health never judges them). A verdict that is not one, or a GPU
+    whose names or numbers the reader would refuse, is one line and exit 2, the GPU named: one odd GPU must not
+    make a file that every node's check refuses."""
     import json
+    import vkbschema
+    schema = vkbschema.load("vkbench-health.schema.json")
     values, gpus = {}, []
     for p in paths:
         try:
@@ -299,36 +337,58 @@ def write_baseline(paths, out):
             vkbjson.die(f"{vkbjson.clean(p)}: {getattr(e, 'strerror', None) or e}")
         if not isinstance(doc, dict) or doc.get("schema") != "vkbench-health/1" or not isinstance(doc.get("gpus"), list):
             vkbjson.die(f"{vkbjson.clean(p)}: not a `vkbench health --json` verdict")
+        defects = vkbschema.errors(doc, root=schema)
+        if defects:
+            vkbjson.die(f"{vkbjson.clean(p)}: not a `vkbench health --json` verdict: {vkbjson.clean(defects[0])}")
         for g in doc["gpus"]:
-            if not isinstance(g, dict) or g.get("verdict") == "fail":
+            if g["verdict"] == "fail":
                 continue                  # an unhealthy GPU sets no baseline
+            who = f"{vkbjson.clean(p)}: GPU {g['gpu']} of host {vkbjson.clean(doc['hostname'])}"
             mine = {}
-            for r in g.get("rows") or []:
-                m = r.get("metric") if isinstance(r, dict) else None
-                if r.get("status") == "ok" and type(m) in (int, float) and math.isfinite(m) and m > 0:
-                    key = (g.get("model"), g.get("driver"), r.get("row"))
-                    if all(isinstance(x, str) and x and "\t" not in x and "\n" not in x for x in key):
-                        values.setdefault(key, []).append(float(m))
-                        mine[key] = float(m)
+            for r in g["rows"]:
+                m = r.get("metric")
+                if r["status"] != "ok" or r.get("ceiling") or m is None or not m > 0:
+                    continue
+                key = (g["model"], g["driver"], r["row"])
+                for what, text in zip(("model", "driver", "row"), key):
+                    problem = baseline_name_problem(what, text)
+                    if problem:
+                        vkbjson.die(f"{who}: its {what} {vkbjson.clean(repr(text)[:80])}: {problem}; a baseline "
+                                    "cannot hold it (docs/tooling.md, the baseline file)")
+                values.setdefault(key, []).append(float(m))
+                mine[key] = float(m)
             if mine:
-                gpus.append(mine)
+                gpus.append((who, mine))
     if not values:
         vkbjson.die("no passing GPU with a timed row in the verdicts: no baseline to write")
     medians = {key: vkbjson.median(xs) for key, xs in values.items()}     # of 1e308 and 1.5e308: no inf
     middles = {}                          # (model, driver) -> [log of one GPU's median of speed / row median]
-    for mine in gpus:
+    owners = {}                           # (model, driver, row) -> a GPU that has it, for the messages
+    for who, mine in gpus:
         logs = [math.log(vkbjson.ratio(m, medians[key])) for key, m in mine.items()]
         middles.setdefault(next(iter(mine))[:2], []).append(vkbjson.median(logs))
+        for key in mine:
+            owners.setdefault(key, who)
     lines = ["# vkbench baseline 1\n", "# model\tdriver\trow\tmedian\tnoise (from fleet.py --write-baseline; row "
              f"{AGGREGATE_ROW}: a GPU's median of its rows over their medians)\n"]
+
+    def numbers(key, mid, noise):
+        texts = baseline_number(mid, False), baseline_number(noise, True)
+        if None in texts:
+            vkbjson.die(f"{owners[key] if key in owners else 'a GPU'}: row {vkbjson.clean(key[2])}: median "
+                        f"{mid:.6g} or noise {noise:.6g} is not a number above 0 and at most "
+                        f"{BASELINE_NUMBER_MAX:g}: a baseline cannot hold it (docs/tooling.md, the baseline file)")
+        return texts
     for (model, driver, row), xs in sorted(values.items()):
         mid = medians[(model, driver, row)]
         noise = max(SIGMA_PER_MAD * median_abs_dev(xs, mid), MIN_SIGMA * mid)
-        lines.append(f"{model}\t{driver}\t{row}\t{mid:.6g}\t{noise:.6g}\n")
+        m, n = numbers((model, driver, row), mid, noise)
+        lines.append(f"{model}\t{driver}\t{row}\t{m}\t{n}\n")
     for (model, driver), logs in sorted(middles.items()):
         mid = vkbjson.median(logs)        # near 0: the rows' medians are the same GPUs'
         noise = max(SIGMA_PER_MAD * median_abs_dev(logs, mid), MIN_SIGMA)
-        lines.append(f"{model}\t{driver}\t{AGGREGATE_ROW}\t{math.exp(mid):.6g}\t{noise * math.exp(mid):.6g}\n")
+        m, n = numbers((model, driver, AGGREGATE_ROW), math.exp(mid), noise * math.exp(mid))
+        lines.append(f"{model}\t{driver}\t{AGGREGATE_ROW}\t{m}\t{n}\n")
     out.finish("".join(lines))
     return 0
 

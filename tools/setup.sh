@@ -9,8 +9,9 @@ mesa-vulkan-drivers vulkan-validationlayers python3 python3-matplotlib"
 [ "${1:-}" = "--browser" ] && pkgs="$pkgs chromium"
 # --slurm: Slurm and munge (Debian 12: Slurm 22.05), for tools/slurm/ and its test
 [ "${1:-}" = "--slurm" ] && pkgs="$pkgs slurmd slurmctld slurm-client munge"
-# --prom: promtool lints the metrics file, python3-prometheus-client parses it (tests/cli/health_test.py prom)
-[ "${1:-}" = "--prom" ] && pkgs="$pkgs prometheus python3-prometheus-client"
+# --prom: promtool lints the metrics file, python3-prometheus-client parses it (tests/cli/health_test.py prom),
+# node_exporter scrapes it through its textfile collector (health_test.py textfile)
+[ "${1:-}" = "--prom" ] && pkgs="$pkgs prometheus python3-prometheus-client prometheus-node-exporter"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

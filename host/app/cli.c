@@ -128,6 +128,8 @@ static void vkb_cli_usage(FILE *out)
           "  --baseline FILE      health: judge speed against FILE's medians (tools/fleet.py\n"
           "                       --write-baseline); without it speed is reported, not judged\n"
           "  --allow-cpu          health: count CPU implementations (lavapipe) as GPUs\n"
+          "  --config FILE        health: read FILE for its settings (default /etc/vkbench/health.conf,\n"
+          "                       where present; options given here win)\n"
           "  --prom PATH          health: the verdict as Prometheus metrics (node_exporter's textfile\n"
           "                       collector), written whole\n"
           "  -v, --verbose        pipeline statistics and detail on stderr\n"
@@ -388,7 +390,8 @@ enum {
     OPT_EXPECT,
     OPT_BASELINE,
     OPT_ALLOW_CPU,
-    OPT_PROM
+    OPT_PROM,
+    OPT_CONFIG
 };                          /* apart from the list above, whose last entry opens the size flags' range */
 enum { OPT_SCOPED = 1024 }; /* + the index of a --FAMILY.FLAG in scoped_flags */
 
@@ -602,6 +605,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                                           {"baseline", required_argument, 0, OPT_BASELINE},
                                           {"allow-cpu", no_argument, 0, OPT_ALLOW_CPU},
                                           {"prom", required_argument, 0, OPT_PROM},
+                                          {"config", required_argument, 0, OPT_CONFIG},
                                           {"verbose", no_argument, 0, 'v'},
                                           {"quiet", no_argument, 0, 'q'},
                                           {"help", no_argument, 0, 'h'},
@@ -765,11 +769,12 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         case OPT_BASELINE: a->baseline_path = optarg; break;
         case OPT_ALLOW_CPU: a->allow_cpu = 1; break;
         case OPT_PROM:
+        case OPT_CONFIG:
             if (*optarg == 0) {
-                snprintf(err, len, "--prom wants a path, not an empty string");
+                snprintf(err, len, "--%s wants a path, not an empty string", c == OPT_PROM ? "prom" : "config");
                 return -1;
             }
-            a->prom_path = optarg;
+            *(c == OPT_PROM ? &a->prom_path : &a->config_path) = optarg;
             break;
         case ':': snprintf(err, len, "%s needs a value", argv[optind - 1]); return -1;
         case '?': snprintf(err, len, "unknown option '%s'", argv[optind - 1]); return -1;
@@ -793,13 +798,35 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         snprintf(err, len, "--repeat times runs again: it goes with run or the default suite, not %s", a->command);
         return -1;
     }
-    if ((a->expect || a->baseline_path || a->allow_cpu || a->prom_path) && strcmp(a->command, "health") != 0) {
+    if ((a->expect || a->baseline_path || a->allow_cpu || a->prom_path || a->config_path) &&
+        strcmp(a->command, "health") != 0) {
         snprintf(err, len, "--%s goes with `vkbench health`",
                  a->expect          ? "expect"
                  : a->baseline_path ? "baseline"
                  : a->prom_path     ? "prom"
+                 : a->config_path   ? "config"
                                     : "allow-cpu");
         return -1;
+    }
+    if (strcmp(a->command, "health") == 0) {
+        /* health's battery, devices and outputs are its own: an option it would drop is refused, not ignored */
+        const char *unused = a->variants         ? "--variant"
+                             : a->device         ? "--device"
+                             : a->backend        ? "--backend"
+                             : a->csv_path       ? "--csv"
+                             : a->reps           ? "--reps"
+                             : a->cold           ? "--cold"
+                             : a->validation     ? "--validation"
+                             : a->nspec          ? "--spec"
+                             : a->sass_dir       ? "--sass"
+                             : a->subgroup_size  ? "--subgroup-size"
+                             : a->robustness_off ? "--robustness"
+                             : a->wide           ? "--wide"
+                                                 : NULL;
+        if (unused) {
+            snprintf(err, len, "%s: `vkbench health` runs a fixed battery on every GPU and does not use it", unused);
+            return -1;
+        }
     }
     if (strcmp(a->command, "validate") == 0 && (a->budget_ms >= 0 || a->warmup_ms >= 0 || a->reps || a->cold)) {
         /* validate times nothing: a timing flag would be silently ignored (--budget-ms 100 was) */

@@ -74,6 +74,7 @@ typedef struct vkb_args {
     const char *baseline_path; /* health --baseline FILE: speed judged against it; NULL: reported only */
     const char *prom_path;     /* health --prom PATH: the verdict as Prometheus text */
     int allow_cpu;             /* health --allow-cpu: CPU implementations count as GPUs */
+    const char *config_path;   /* health --config FILE: its settings; NULL: the fixed file, where present */
     char beyond[120];          /* the first size list holding a size above 2^50, as typed ("--n 2^60") */
 } vkb_args;
 

@@ -3,11 +3,15 @@
 #include "health.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,7 +23,8 @@
 
 /* The battery, each row for a fault a node really has: a wrong result (copy, reduce and the FMA chain are each
  * checked element by element), slow memory (copy), slow compute (the fp32 FMA peak), a slow host link (staging
- * transfers both ways). Ceilings (api_copy, memcpy) come with their families. Default shapes only: short. */
+ * transfers both ways). Ceilings (api_copy, memcpy) come with their families: validated, reported, never judged
+ * on speed (a ceiling measured a second time is no signal of the GPU's health). Default shapes only: short. */
 static const char *const battery_families[] = {"copy", "peak", "transfer", "reduce"};
 #define BATTERY_VARIANTS "copy/vec4,peak/fma_f32,transfer/staging_h2d,transfer/staging_d2h,reduce/subgroup"
 #define BATTERY_BUDGET_MS 100
@@ -27,32 +32,38 @@ static const char *const battery_families[] = {"copy", "peak", "transfer", "redu
  * times as many repetitions for a steadier median cost a few seconds there */
 #define BATTERY_BUDGET_CPU_MS 300
 #define BATTERY_WARMUP_MS 20
-/* Each device's own timeout for one submission, when VKB_DEVICE_TIMEOUT_S is not set: inside Slurm's 60 s
- * HealthCheckProgram limit and NHC's 30 s, with the battery's own few seconds beside it */
-#define HEALTH_DEVICE_TIMEOUT_S "20"
+/* Each device's own timeout for one submission, when neither VKB_DEVICE_TIMEOUT_S nor the configuration sets
+ * one: inside Slurm's 60 s HealthCheckProgram limit and NHC's 30 s, with the battery's own few seconds beside it */
+#define HEALTH_DEVICE_TIMEOUT_S 20
 /* Speed is judged twice. The whole GPU: the median of its rows' speed over their baseline medians, slower than 1
  * by more than NOISE_SIGMAS of that median's noise and by at least MIN_SLOWDOWN (a fleet whose noise is near zero
  * must not fail a GPU for 1%): a uniform slowdown (clocks, throttling) shows in every row at once, and the middle
  * of k rows is steadier than any one of them, and than their mean, which one row caught by load drags (lavapipe:
  * healthy runs' means 0.86 to 1.35 of the baseline, their medians 0.93 to 1.01; docs/tooling.md). One row alone
- * (a slow host link, slow memory): beyond ROW_SIGMAS of its noise and ROW_MIN_SLOWDOWN, wider bounds, as each of
- * k rows is a chance to be off; and it takes the GPU out only below ROW_DRAIN of its median, a warning above:
- * one row alone moves more over a day than a baseline's runs of one hour show (on the H100 the host link's
- * pinned copy read 0.54x and 0.65x of its baseline in 2 of 10 healthy runs, the next ones 1.0x). */
+ * (a slow host link, slow memory): beyond ROW_SIGMAS of its noise and ROW_MIN_SLOWDOWN it warns; it takes the GPU
+ * out only when the fastest its own run allows (its time's first quartile) over the slowest its baseline allows
+ * (ROW_DRAIN_SIGMAS of the noise below the median) is still below ROW_DRAIN: evidence no noise explains (on the
+ * H100 the host link's pinned copy read 0.54x and 0.65x of its baseline in 2 of 10 healthy runs). */
 #define NOISE_SIGMAS 4.0
 #define MIN_SLOWDOWN 0.08
 #define ROW_SIGMAS 6.0
 #define ROW_MIN_SLOWDOWN 0.20
 #define ROW_DRAIN 0.5
+#define ROW_DRAIN_SIGMAS 4.0
 /* The baseline row that holds the noise of the whole GPU's median (fleet.py --write-baseline: the spread of its
  * GPUs' medians, which counts what the rows share, a loaded host or a warm room); without it, the rows' own noise
  * taken as independent, x 1.2533 (a median's standard error over a mean's, normal samples) */
 #define AGGREGATE_ROW "*"
+/* a configuration or baseline larger than this is not one */
+#define INPUT_MAX_BYTES (16u << 20)
 
 enum { ACT_NONE, ACT_DRAIN, ACT_RESET, ACT_SERVICE };
 static const char *const action_names[] = {"none", "drain", "reset", "service"};
 enum { V_PASS, V_WARN, V_FAIL };
 static const char *const verdict_names[] = {"pass", "warn", "fail"};
+
+/* The check's own set-up failed (a configuration, a baseline, the host): no verdict on the node. */
+#define UNJUDGED(...) vkb_die(VKB_EXIT_UNJUDGED, "could not judge: " __VA_ARGS__)
 
 /* Whether D's device failed mid-run (not a stop signal): lost, hung past its timeout, out of memory. */
 static int failed(const vkb_device_run *d)
@@ -60,27 +71,64 @@ static int failed(const vkb_device_run *d)
     return d->error && !d->error->stopped;
 }
 
-static const char *uuid_text(const vkb_caps *c, char *buf)
+const char *vkb_health_uuid(const vkb_caps *c, char buf[48])
 {
     const uint8_t *u = c->uuid;
-    sprintf(buf, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2], u[3], u[4],
-            u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    sprintf(buf, "%s%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+            c->vendor_id == 0x10de ? "GPU-" : "", u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10],
+            u[11], u[12], u[13], u[14], u[15]);
     return buf;
 }
 
-static const char *pci_text(const vkb_caps *c)
+const char *vkb_health_pci(const vkb_caps *c, char buf[24])
 {
-    return c->pci_bus[0] ? c->pci_bus : "-";
+    unsigned domain, bus, dev, fn;
+    if (!c->pci_bus[0])
+        return NULL;
+    if (c->vendor_id != 0x10de || sscanf(c->pci_bus, "%x:%x:%x.%x", &domain, &bus, &dev, &fn) != 4) {
+        snprintf(buf, 24, "%s", c->pci_bus);
+        return buf;
+    }
+    snprintf(buf, 24, "%08X:%02X:%02X.%X", domain, bus, dev, fn); /* nvmlPciInfo_t.busId, as dcgm-exporter */
+    return buf;
+}
+
+static const char *pci_or_dash(const vkb_caps *c, char buf[24])
+{
+    const char *p = vkb_health_pci(c, buf);
+    return p ? p : "-";
+}
+
+const char *vkb_health_clean(const char *text, char *out, size_t len)
+{
+    size_t used = 0;
+    for (const char *p = text; *p;) {
+        int n = vkb_utf8_sequence(p);
+        if (n > 1 && used + (size_t)n < len) {
+            memcpy(out + used, p, (size_t)n);
+            used += (size_t)n;
+            p += n;
+            continue;
+        }
+        if (n > 1 || used + 1 >= len)
+            break; /* a character LEN would cut: left out whole */
+        /* an invalid byte, a control character: '?' */
+        out[used++] = n == 1 && (unsigned char)*p >= 0x20 && *p != 0x7f ? *p : '?';
+        p++;
+    }
+    out[used] = 0;
+    return out;
 }
 
 /* Parse --expect TEXT ("8", "H100:4,A100:4") against the models of H's GPUs: 0 when they match, else 1 with the
- * difference in WHY; -1 when TEXT is malformed (WHY says why). */
-static int vkb_health_expect(const vkb_health *h, const char *text, char *why, size_t len)
+ * difference in WHY; -1 when TEXT is malformed (WHY says why). *TOTAL: the GPUs it asks for in all. */
+static int vkb_health_expect(const vkb_health *h, const char *text, int *total, char *why, size_t len)
 {
     const char *p = text;
     int mismatch = 0;
     size_t used = 0;
     why[0] = 0;
+    *total = 0;
     while (*p) {
         size_t item = strcspn(p, ","), colon = strcspn(p, ":");
         const char *num = p;
@@ -102,6 +150,7 @@ static int vkb_health_expect(const vkb_health *h, const char *text, char *why, s
             snprintf(why, len, "--expect '%.60s': a bare count is the whole node's, not one item of a list", text);
             return -1;
         }
+        *total += (int)want;
         for (int i = 0; i < h->ngpus; i++)
             have += !model_len || vkb_holds_nocase(h->caps[h->gpus[i]].name, p, model_len);
         if (have != want) {
@@ -119,91 +168,402 @@ static int vkb_health_expect(const vkb_health *h, const char *text, char *why, s
     return mismatch;
 }
 
-/* Read a baseline file into H: 0, or -1 with WHY. */
-static int vkb_health_read_baseline(vkb_health *h, const char *path, char *why, size_t len)
+/* PATH (for WHAT: "--baseline", "--config") read whole into *TEXT (malloc'd, NUL-terminated; *LEN bytes): a
+ * regular file only, opened without blocking (a FIFO as an input never holds the check); its identity in *ST.
+ * 0, or -1 with WHY. */
+static int read_input(const char *path, const char *what, char **text, size_t *len, struct stat *st, char *why,
+                      size_t wlen)
 {
-    FILE *f = fopen(path, "r");
-    char line[1024];
-    int lineno = 0, header = 0;
-    if (!f) {
-        snprintf(why, len, "--baseline %.200s: %s", path, strerror(errno));
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    size_t got = 0;
+    if (fd < 0) {
+        snprintf(why, wlen, "%s %.200s: %s", what, path, strerror(errno));
         return -1;
     }
-    while (fgets(line, sizeof line, f)) {
-        vkb_health_golden g;
-        char *field[5], *p = line, *end;
-        int nf = 0;
-        lineno++;
-        line[strcspn(line, "\r\n")] = 0;
-        if (lineno == 1) {
-            header = strcmp(line, "# vkbench baseline 1") == 0;
-            if (!header)
-                break;
-            continue;
-        }
-        if (!line[0] || line[0] == '#')
-            continue;
-        while (nf < 5) {
-            field[nf++] = p;
-            p += strcspn(p, "\t");
-            if (!*p)
-                break;
-            *p++ = 0;
-        }
-        memset(&g, 0, sizeof g);
-        if (nf != 5 || *p || strlen(field[0]) >= sizeof g.model || strlen(field[1]) >= sizeof g.driver ||
-            strlen(field[2]) >= sizeof g.row) {
-            snprintf(why, len, "--baseline %.200s line %d: wants MODEL, DRIVER, ROW, MEDIAN, NOISE separated by tabs",
-                     path, lineno);
-            fclose(f);
-            return -1;
-        }
-        strcpy(g.model, field[0]);
-        strcpy(g.driver, field[1]);
-        strcpy(g.row, field[2]);
-        g.median = strtod(field[3], &end);
-        if (*end || !(g.median > 0 && g.median < 1e300) || (g.noise = strtod(field[4], &end), *end) ||
-            !(g.noise >= 0 && g.noise < 1e300)) {
-            snprintf(why, len,
-                     "--baseline %.200s line %d: the median must be a positive number and the noise one "
-                     "at least 0",
-                     path, lineno);
-            fclose(f);
-            return -1;
-        }
-        h->golden = realloc(h->golden, (size_t)(h->ngolden + 1) * sizeof *h->golden);
-        if (!h->golden)
-            vkb_die(VKB_EXIT_RESOURCE, "out of host memory reading --baseline");
-        h->golden[h->ngolden++] = g;
-    }
-    fclose(f);
-    if (!header) {
-        snprintf(why, len,
-                 "--baseline %.200s: not a baseline file (its first line is not '# vkbench baseline 1'; "
-                 "tools/fleet.py --write-baseline writes one)",
-                 path);
+    if (fstat(fd, st) || !S_ISREG(st->st_mode) || st->st_size > (off_t)INPUT_MAX_BYTES) {
+        snprintf(why, wlen, "%s %.200s: %s", what, path,
+                 S_ISREG(st->st_mode) ? "larger than 16 MiB: not one"
+                                      : "not a regular file (a FIFO, a device or a folder)");
+        close(fd);
         return -1;
+    }
+    *text = malloc((size_t)st->st_size + 1);
+    if (!*text) {
+        close(fd);
+        UNJUDGED("out of host memory reading %s %.200s", what, path);
+    }
+    while (got < (size_t)st->st_size) {
+        ssize_t n = read(fd, *text + got, (size_t)st->st_size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            snprintf(why, wlen, "%s %.200s: %s", what, path, n < 0 ? strerror(errno) : "shorter than its size");
+            close(fd);
+            free(*text);
+            return -1;
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    (*text)[got] = 0;
+    *len = got;
+    return 0;
+}
+
+int vkb_health_number(const char *s, int zero_ok, double *out)
+{
+    size_t i = 0, digits = 0;
+    double v;
+    /* decimal only: digits, one '.', an exponent; strtod alone would take hex, inf, nan and leading blanks */
+    while (isdigit((unsigned char)s[i]))
+        i++, digits++;
+    if (s[i] == '.')
+        for (i++; isdigit((unsigned char)s[i]); i++)
+            digits++;
+    if (!digits)
+        return -1;
+    if (s[i] == 'e' || s[i] == 'E') {
+        size_t e;
+        i++;
+        e = i + (s[i] == '+' || s[i] == '-');
+        for (i = e; isdigit((unsigned char)s[i]); i++)
+            ;
+        if (i == e)
+            return -1;
+    }
+    if (s[i])
+        return -1;
+    v = strtod(s, NULL);
+    if (!(zero_ok ? v >= 0 : v > 0) || !(v <= VKB_HEALTH_NUMBER_MAX))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Whether NAME (LEN bytes) may stand in a baseline: 0, or -1 with the reason in WHY. */
+static int name_ok(const char *name, size_t len, size_t max, char *why, size_t wlen)
+{
+    if (!len || len >= max) {
+        snprintf(why, wlen, len ? "longer than %zu bytes" : "empty", max - 1);
+        return -1;
+    }
+    for (size_t i = 0; i < len;) {
+        int n = vkb_utf8_sequence(name + i);
+        if (!n || (n == 1 && ((unsigned char)name[i] < 0x20 || name[i] == 0x7f))) {
+            snprintf(why, wlen, n ? "a control character (byte 0x%02x)" : "not valid UTF-8", (unsigned char)name[i]);
+            return -1;
+        }
+        i += (size_t)n;
     }
     return 0;
 }
 
+int vkb_health_baseline_parse(const char *text, size_t len, const char *name, vkb_health_golden **out, int *nout,
+                              char *why, size_t wlen)
+{
+    static const char header[] = "# vkbench baseline 1";
+    static const char *const field_names[] = {"the model", "the driver", "the row", "the median", "the noise"};
+    const size_t max[] = {VKB_HEALTH_MODEL_MAX, VKB_HEALTH_DRIVER_MAX, VKB_HEALTH_ROW_MAX};
+    vkb_health_golden *g = NULL;
+    int n = 0, lineno = 0;
+    size_t at = 0;
+    *out = NULL;
+    *nout = 0;
+    while (at < len) {
+        const char *line = text + at, *nl = memchr(line, '\n', len - at);
+        size_t ll = nl ? (size_t)(nl - line) : len - at;
+        const char *field[5];
+        size_t flen[5];
+        char fwhy[120], num[64];
+        int nf = 0;
+        vkb_health_golden row;
+        at += ll + (nl != NULL);
+        lineno++;
+        if (memchr(line, 0, ll) || memchr(line, '\r', ll)) {
+            snprintf(why, wlen, "--baseline %.200s line %d: a %s: a baseline's lines hold neither", name, lineno,
+                     memchr(line, 0, ll) ? "NUL byte" : "carriage return (CR)");
+            goto bad;
+        }
+        if (lineno == 1) {
+            if (ll != sizeof header - 1 || memcmp(line, header, ll)) {
+                snprintf(why, wlen,
+                         "--baseline %.200s: not a baseline file (its first line is not '%s'; tools/fleet.py "
+                         "--write-baseline writes one)",
+                         name, header);
+                goto bad;
+            }
+            continue;
+        }
+        if (!ll || line[0] == '#')
+            continue;
+        for (const char *p = line, *end = line + ll; nf < 5; nf++) {
+            const char *tab = memchr(p, '\t', (size_t)(end - p));
+            field[nf] = p;
+            flen[nf] = tab ? (size_t)(tab - p) : (size_t)(end - p);
+            if (!tab) {
+                nf++;
+                break;
+            }
+            p = tab + 1;
+            if (nf == 4) {
+                nf = 6; /* a sixth field */
+                break;
+            }
+        }
+        if (nf != 5) {
+            snprintf(why, wlen, "--baseline %.200s line %d: wants MODEL, DRIVER, ROW, MEDIAN, NOISE separated by tabs",
+                     name, lineno);
+            goto bad;
+        }
+        memset(&row, 0, sizeof row);
+        for (int k = 0; k < 3; k++)
+            if (name_ok(field[k], flen[k], max[k], fwhy, sizeof fwhy)) {
+                snprintf(why, wlen, "--baseline %.200s line %d: %s is %s", name, lineno, field_names[k], fwhy);
+                goto bad;
+            }
+        memcpy(row.model, field[0], flen[0]);
+        memcpy(row.driver, field[1], flen[1]);
+        memcpy(row.row, field[2], flen[2]);
+        for (int k = 3; k < 5; k++) {
+            snprintf(num, sizeof num, "%.*s", (int)(flen[k] < 63 ? flen[k] : 63), field[k]);
+            if (flen[k] >= sizeof num || vkb_health_number(num, k == 4, k == 3 ? &row.median : &row.noise)) {
+                snprintf(why, wlen,
+                         "--baseline %.200s line %d: %s '%.40s' is not a decimal number %s %g (no sign, blank, hex, "
+                         "inf or nan)",
+                         name, lineno, field_names[k], num, k == 3 ? "above 0 and at most" : "from 0 to",
+                         VKB_HEALTH_NUMBER_MAX);
+                goto bad;
+            }
+        }
+        for (int i = 0; i < n; i++)
+            if (!strcmp(g[i].model, row.model) && !strcmp(g[i].driver, row.driver) && !strcmp(g[i].row, row.row)) {
+                snprintf(why, wlen, "--baseline %.200s line %d: a second line for model, driver and row '%.60s'", name,
+                         lineno, row.row);
+                goto bad;
+            }
+        vkb_health_golden *grown = realloc(g, (size_t)(n + 1) * sizeof *g);
+        if (!grown)
+            UNJUDGED("out of host memory reading --baseline %.200s", name);
+        g = grown;
+        g[n++] = row;
+    }
+    if (!lineno) {
+        snprintf(why, wlen, "--baseline %.200s: an empty file, not a baseline", name);
+        goto bad;
+    }
+    *out = g;
+    *nout = n;
+    return 0;
+bad:
+    free(g);
+    return -1;
+}
+
+/* The configuration file's settings (docs/tooling.md, "The configuration file"). */
+typedef struct health_config {
+    char expect[256], baseline[1024], json[1024], prom[1024];
+    int allow_cpu, pci_check, timeout_s; /* -1: not set */
+} health_config;
+
+/* CONFIG's KEY = VALUE lines into C; every failure exits 7 (could not judge) naming the key and line. */
+static void read_config(const char *path, int required, health_config *c, struct stat *st)
+{
+    static const char *const keys[] = {"expect",    "baseline",        "json", "prom", "allow_cpu",
+                                       "pci_check", "device_timeout_s"};
+    char *text, why[600];
+    size_t len, at = 0;
+    int lineno = 0, seen[VKB_COUNT(keys)] = {0};
+    memset(c, 0, sizeof *c);
+    c->allow_cpu = c->pci_check = c->timeout_s = -1;
+    if (read_input(path, "--config", &text, &len, st, why, sizeof why)) {
+        if (!required && errno == ENOENT)
+            return; /* the fixed file is optional: the command line alone configures the check */
+        UNJUDGED("%s", why);
+    }
+    while (at < len) {
+        char *line = text + at, *nl = memchr(line, '\n', len - at), *eq, *key, *value, *end;
+        size_t ll = nl ? (size_t)(nl - line) : len - at, k;
+        at += ll + (nl != NULL);
+        lineno++;
+        line[ll] = 0;
+        if (strlen(line) != ll)
+            UNJUDGED("--config %.200s line %d: a NUL byte", path, lineno);
+        while (*line == ' ' || *line == '\t')
+            line++;
+        for (end = line + strlen(line); end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r');)
+            *--end = 0;
+        if (!*line || *line == '#')
+            continue;
+        eq = strchr(line, '=');
+        key = line;
+        if (!eq)
+            UNJUDGED("--config %.200s line %d: wants KEY = VALUE, not '%.60s'", path, lineno, line);
+        for (end = eq; end > key && (end[-1] == ' ' || end[-1] == '\t');)
+            end--;
+        *end = 0;
+        for (value = eq + 1; *value == ' ' || *value == '\t';)
+            value++;
+        for (k = 0; k < VKB_COUNT(keys) && strcmp(key, keys[k]); k++)
+            ;
+        if (k == VKB_COUNT(keys))
+            UNJUDGED("--config %.200s line %d: unknown key '%.60s' (keys: expect, baseline, json, prom, allow_cpu, "
+                     "pci_check, device_timeout_s)",
+                     path, lineno, key);
+        if (seen[k])
+            UNJUDGED("--config %.200s line %d: %s is set twice (first on line %d)", path, lineno, key, seen[k]);
+        seen[k] = lineno;
+        for (const char *p = value; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                UNJUDGED("--config %.200s line %d: %s: a control character in its value", path, lineno, key);
+        if (k < 4) { /* expect and the paths */
+            char *dst = k == 0 ? c->expect : k == 1 ? c->baseline : k == 2 ? c->json : c->prom;
+            size_t cap = k == 0 ? sizeof c->expect : sizeof c->baseline;
+            int dummy;
+            if (!*value || strlen(value) >= cap || (k > 0 && value[0] != '/'))
+                UNJUDGED("--config %.200s line %d: %s wants %s, not '%.60s'", path, lineno, key,
+                         k ? "an absolute path (slurmd's working folder is not yours)" : "N or MODEL:N,...", value);
+            if (k == 0) {
+                vkb_health h0;
+                h0.ngpus = 0;
+                if (vkb_health_expect(&h0, value, &dummy, why, sizeof why) < 0)
+                    UNJUDGED("--config %.200s line %d: expect: %s", path, lineno, why);
+            }
+            strcpy(dst, value);
+        } else if (k < 6) {
+            if (strcmp(value, "yes") && strcmp(value, "no"))
+                UNJUDGED("--config %.200s line %d: %s wants yes or no, not '%.60s'", path, lineno, key, value);
+            *(k == 4 ? &c->allow_cpu : &c->pci_check) = strcmp(value, "yes") == 0;
+        } else {
+            size_t d = strspn(value, "0123456789");
+            long v = d && d == strlen(value) && d < 6 ? strtol(value, NULL, 10) : 0;
+            if (v < 1 || v > 3600)
+                UNJUDGED("--config %.200s line %d: %s wants a whole number of seconds from 1 to 3600, not '%.60s'",
+                         path, lineno, key, value);
+            c->timeout_s = (int)v;
+        }
+    }
+    free(text);
+}
+
+static int same_file(const char *path, const struct stat *st)
+{
+    struct stat o;
+    return path && stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
+}
+
+/* The GPU vendors whose display-class devices are GPUs (a server's BMC VGA, ASPEED or Matrox, is not one). */
+static int gpu_vendor(unsigned v)
+{
+    return v == 0x10de || v == 0x1002 || v == 0x8086;
+}
+
+int vkb_health_pci_scan(const char *root, const char *const *seen, int n, char *missing, size_t len)
+{
+    char dir[1024];
+    DIR *d;
+    struct dirent *e;
+    int count = 0, unmatched = 0, anonymous = 0;
+    size_t used = 0;
+    missing[0] = 0;
+    snprintf(dir, sizeof dir, "%s/sys/bus/pci/devices", root);
+    if (!(d = opendir(dir)))
+        return 0;
+    for (int i = 0; i < n; i++)
+        anonymous += !seen[i][0]; /* a Vulkan GPU without its PCI address stands for any one */
+    while ((e = readdir(d)) != NULL) {
+        char path[1400], text[32];
+        unsigned cls = 0, vendor = 0;
+        FILE *f;
+        int found = 0;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s/class", dir, e->d_name);
+        if (!(f = fopen(path, "r")))
+            continue;
+        if (!fgets(text, sizeof text, f) || sscanf(text, "%x", &cls) != 1)
+            cls = 0;
+        fclose(f);
+        snprintf(path, sizeof path, "%s/%s/vendor", dir, e->d_name);
+        if (!(f = fopen(path, "r")))
+            continue;
+        if (!fgets(text, sizeof text, f) || sscanf(text, "%x", &vendor) != 1)
+            vendor = 0;
+        fclose(f);
+        if (cls >> 16 != 0x03 || !gpu_vendor(vendor))
+            continue;
+        count++;
+        for (int i = 0; i < n && !found; i++)
+            found = seen[i][0] && strcasecmp(seen[i], e->d_name) == 0;
+        if (!found && ++unmatched > anonymous)
+            used +=
+                (size_t)snprintf(missing + used, used < len ? len - used : 0, "%s%.20s", used ? ", " : "", e->d_name);
+    }
+    closedir(d);
+    return count;
+}
+
 int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version)
 {
-    char why[900];
+    static health_config cfg;
+    char why[600], missing[400];
     size_t used = 0;
-    int all_cpu = 1;
+    int all_cpu = 1, expect_rc = 0;
+    const char *config = a->config_path ? a->config_path : VKB_HEALTH_CONFIG;
+    struct stat config_st, base_st;
     vkb_backend_error error = {0};
     memset(h, 0, sizeof *h);
+    vkb_die_remap(VKB_EXIT_RESOURCE, VKB_EXIT_UNJUDGED); /* out of host memory: the check's failure, not a GPU's */
+    read_config(config, a->config_path != NULL, &cfg, &config_st);
+    /* the command line wins over the file */
+    if (!a->expect && cfg.expect[0])
+        a->expect = cfg.expect;
+    if (!a->baseline_path && cfg.baseline[0])
+        a->baseline_path = cfg.baseline;
+    if (!a->json_path && cfg.json[0])
+        a->json_path = cfg.json;
+    if (!a->prom_path && cfg.prom[0])
+        a->prom_path = cfg.prom;
+    if (!a->allow_cpu && cfg.allow_cpu > 0)
+        a->allow_cpu = 1;
     h->json_path = a->json_path;
     h->prom_path = a->prom_path;
     h->version = version;
-    if (a->baseline_path && vkb_health_read_baseline(h, a->baseline_path, why, sizeof why))
+    h->dry_run = a->dry_run;
+    h->expected = -1;
+    h->pci_gpus = -1;
+    if (a->expect && vkb_health_expect(h, a->expect, &h->expected, why, sizeof why) < 0)
         vkb_die(VKB_EXIT_USAGE, "%s", why);
-    if (a->expect && vkb_health_expect(h, a->expect, why, sizeof why) < 0)
-        vkb_die(VKB_EXIT_USAGE, "%s", why);
+    /* the outputs before anything runs: one file each, never an input, writable */
+    if (h->json_path && h->prom_path && vkb_outfile_same(h->json_path, h->prom_path))
+        vkb_die(VKB_EXIT_USAGE, "--json %s and --prom %s are one file: give each its own", h->json_path, h->prom_path);
+    if (a->baseline_path) {
+        char *text;
+        size_t len;
+        if (read_input(a->baseline_path, "--baseline", &text, &len, &base_st, why, sizeof why) ||
+            vkb_health_baseline_parse(text, len, a->baseline_path, &h->golden, &h->ngolden, why, sizeof why))
+            UNJUDGED("%s", why);
+        free(text);
+    }
+    for (int k = 0; k < 2; k++) {
+        const char *out = k ? h->prom_path : h->json_path, *opt = k ? "--prom" : "--json";
+        if (!out)
+            continue;
+        if (a->baseline_path && same_file(out, &base_st))
+            vkb_die(VKB_EXIT_USAGE, "%s %s is the --baseline file itself: give the verdict a file of its own", opt,
+                    out);
+        if (cfg.timeout_s != -1 || cfg.expect[0] || cfg.baseline[0] || cfg.json[0] || cfg.prom[0] ||
+            cfg.allow_cpu != -1 || cfg.pci_check != -1)
+            if (same_file(out, &config_st))
+                vkb_die(VKB_EXIT_USAGE, "%s %s is the --config file itself: give the verdict a file of its own", opt,
+                        out);
+        if (!h->dry_run && vkb_outfile_check(out))
+            vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (%s): %s", out, opt, vkb_outfile_reason());
+    }
     h->ndevices = vkb_vulkan_devices(h->caps, VKB_MAX_DEVICES, &error);
-    if (h->ndevices < 0)
-        vkb_die((vkb_exit)error.code, "%s", error.message);
+    if (h->ndevices < 0 && error.code != VKB_EXIT_NO_DEVICE)
+        UNJUDGED("%s", error.message);
+    if (h->ndevices < 0) /* no loader or driver: a node without a usable GPU, judged as one */
+        h->ndevices = 0;
     if (h->ndevices > VKB_MAX_DEVICES)
         h->ndevices = VKB_MAX_DEVICES;
     for (int i = 0; i < h->ndevices; i++) {
@@ -213,15 +573,55 @@ int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version)
         h->gpus[h->ngpus++] = i;
         used += (size_t)snprintf(h->device_list + used, sizeof h->device_list - used, "%s%d", used ? "," : "", i);
     }
-    if (a->expect && vkb_health_expect(h, a->expect, why, sizeof why) > 0)
-        snprintf(h->problem, sizeof h->problem, "%s", why);
-    else if (!h->ngpus && !a->expect)
-        snprintf(h->problem, sizeof h->problem,
-                 "no GPU found (%d Vulkan device%s, all CPU implementations; "
-                 "--allow-cpu counts them)",
-                 h->ndevices, h->ndevices == 1 ? "" : "s");
-    if (!getenv("VKB_DEVICE_TIMEOUT_S"))
-        setenv("VKB_DEVICE_TIMEOUT_S", HEALTH_DEVICE_TIMEOUT_S, 1); /* one hung GPU cannot hold the verdict */
+    if (a->expect)
+        expect_rc = vkb_health_expect(h, a->expect, &h->expected, why, sizeof why);
+    if (expect_rc > 0 || (!h->ngpus && !a->expect)) {
+        if (!expect_rc)
+            snprintf(why, sizeof why, "no GPU found");
+        if (!h->ngpus && h->ndevices)
+            snprintf(h->problem, sizeof h->problem,
+                     "%s (%d Vulkan device%s, all CPU implementations; --allow-cpu counts them)", why, h->ndevices,
+                     h->ndevices == 1 ? "" : "s");
+        else if (!h->ndevices)
+            snprintf(h->problem, sizeof h->problem, "%s (no Vulkan device: %.200s)", why,
+                     error.message[0] ? error.message : "the loader lists none");
+        else
+            snprintf(h->problem, sizeof h->problem, "%s", why);
+    }
+    if (cfg.pci_check != 0) { /* fail closed: a GPU the bus shows and Vulkan does not is a missing GPU */
+        const char *seen[VKB_MAX_DEVICES];
+        const char *root = getenv("VKB_SYSFS_ROOT"); /* tests: a sysfs tree of their own */
+        int n = 0, missed;
+        for (int i = 0; i < h->ndevices; i++)
+            if (!h->caps[i].is_cpu)
+                seen[n++] = h->caps[i].pci_bus;
+        h->pci_gpus = vkb_health_pci_scan(root ? root : "", seen, n, missing, sizeof missing);
+        if (missing[0]) {
+            missed = 1;
+            for (const char *p = missing; (p = strchr(p, ',')) != NULL; p++)
+                missed++;
+            used = strlen(h->problem);
+            snprintf(h->problem + used, sizeof h->problem - used,
+                     "%s%d GPU%s on the PCI bus that Vulkan does not show (%s)", used ? "; " : "", missed,
+                     missed == 1 ? "" : "s", missing);
+        }
+    }
+    if (!getenv("VKB_DEVICE_TIMEOUT_S")) { /* one hung GPU cannot hold the verdict */
+        char t[16];
+        snprintf(t, sizeof t, "%d", cfg.timeout_s > 0 ? cfg.timeout_s : HEALTH_DEVICE_TIMEOUT_S);
+        setenv("VKB_DEVICE_TIMEOUT_S", t, 1);
+    }
+    if (h->dry_run) {
+        printf("health: set-up read: configuration %s%s, baseline %s (%d rows), %d GPU%s to judge\n", config,
+               cfg.timeout_s != -1 || cfg.expect[0] || cfg.baseline[0] || cfg.json[0] || cfg.prom[0] ||
+                       cfg.allow_cpu != -1 || cfg.pci_check != -1 || a->config_path
+                   ? ""
+                   : " (none there)",
+               a->baseline_path ? a->baseline_path : "none", h->ngolden, h->ngpus, h->ngpus == 1 ? "" : "s");
+        for (int i = 0; vkb_verbose && i < h->ngolden; i++) /* each row as read (the rule allows no tab in a name) */
+            printf("baseline row\t%s\t%s\t%s\t%.17g\t%.17g\n", h->golden[i].model, h->golden[i].driver,
+                   h->golden[i].row, h->golden[i].median, h->golden[i].noise);
+    }
     /* the battery as a run of its own on every GPU at once */
     a->command = "run";
     a->nfamilies = 0;
@@ -257,6 +657,7 @@ static const vkb_health_golden *golden_for(const vkb_health *h, const vkb_caps *
 
 typedef struct gpu_verdict {
     int verdict, action, judged_speed, validated;
+    double speed;        /* the whole GPU's: the median of its rows' speed over their baseline medians */
     char checks[8][400]; /* "validate: copy/vec4: ..." */
     int nchecks;
 } gpu_verdict;
@@ -271,12 +672,14 @@ static void add_check(gpu_verdict *v, int verdict, int action, const char *check
         snprintf(v->checks[v->nchecks++], sizeof v->checks[0], "%s: %.380s", check, what);
 }
 
-int vkb_health_row_speed(double metric, double median, double noise, double shared)
+int vkb_health_row_speed(double metric, double median, double noise, double shared, double quick)
 {
     double slack = fmax(ROW_SIGMAS * sqrt(noise * noise + shared * shared), ROW_MIN_SLOWDOWN * median);
+    double slowest = median - ROW_DRAIN_SIGMAS * sqrt(noise * noise + shared * shared);
     if (!(metric < median - slack))
         return 0;
-    return metric < ROW_DRAIN * median ? 2 : 1;
+    /* the fastest the run's quartiles allow over the slowest the baseline's noise allows, still below ROW_DRAIN */
+    return slowest > 0 && metric * fmax(quick, 1) / slowest < ROW_DRAIN ? 2 : 1;
 }
 
 static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict *v)
@@ -313,6 +716,8 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
             snprintf(what, sizeof what, "%s: timing not believed (%s)", row, r->suspect_reason);
             add_check(v, V_WARN, ACT_NONE, "timing", what);
         }
+        if (r->variant->flags & VKB_VAR_CEILING)
+            continue; /* a ceiling measured again: validated above, never judged on speed */
         if (r->timed && r->metric > 0 && (g = golden_for(h, c, row)) != NULL) {
             /* what moves the whole GPU (the aggregate row's noise) moves each row too, beside its own noise */
             double shared = all ? all->noise / all->median * g->median : 0;
@@ -320,7 +725,10 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
                 logs[judged++] = log(r->metric / g->median);
                 sum_var += (g->noise / g->median) * (g->noise / g->median);
             }
-            int speed = vkb_health_row_speed(r->metric, g->median, g->noise, shared);
+            /* the run's own quartiles: its time's median over its first quartile, the fastest it allows */
+            double quick =
+                r->time_ns.n >= VKB_STATS_MIN_QUARTILES && r->time_ns.q1 > 0 ? r->time_ns.median / r->time_ns.q1 : 1;
+            int speed = vkb_health_row_speed(r->metric, g->median, g->noise, shared, quick);
             if (speed && nslow < 8) {
                 slow[nslow] = r;
                 slow_verdict[nslow] = speed;
@@ -334,6 +742,7 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
         double noise = all ? all->noise / all->median : 1.2533 * sqrt(sum_var) / judged;
         double bound = 1 - fmax(NOISE_SIGMAS * noise, MIN_SLOWDOWN);
         char what[300];
+        v->speed = mid;
         if (mid < bound) {
             snprintf(what, sizeof what,
                      "all rows: %.2fx of the baseline (the median of %d rows; bound %.2fx, "
@@ -358,14 +767,16 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
         add_check(v, V_WARN, ACT_NONE, "battery", "no battery row ran (all skipped): nothing was validated");
 }
 
+/* The host's name as the verdict carries it: valid UTF-8, control characters as '?' (vkb_health_clean). */
 static const char *host_name(char *host, size_t len)
 {
-    memset(host, 0, len);
+    char raw[1024];
+    memset(raw, 0, sizeof raw);
     if (getenv("VKB_HOST") && *getenv("VKB_HOST"))
-        snprintf(host, len, "%s", getenv("VKB_HOST")); /* Slurm tasks standing for nodes on one host */
+        snprintf(raw, sizeof raw, "%s", getenv("VKB_HOST")); /* Slurm tasks standing for nodes on one host */
     else
-        gethostname(host, len - 1);
-    return host;
+        gethostname(raw, sizeof raw - 1);
+    return vkb_health_clean(raw, host, len);
 }
 
 static vkb_outfile *open_output(const char *path, const char *option)
@@ -389,7 +800,7 @@ static void write_json(const vkb_health *h, const vkb_device_run *runs, const gp
 {
     vkb_outfile *f = open_output(path, "--json");
     vkb_json j;
-    char host[256], uuid[40];
+    char host[256], uuid[48], pci[24];
     host_name(host, sizeof host);
     vkb_json_init(&j, vkb_outfile_stream(f));
     vkb_json_object_begin(&j, NULL);
@@ -403,6 +814,14 @@ static void write_json(const vkb_health *h, const vkb_device_run *runs, const gp
     vkb_json_int(&j, "exit", code);
     vkb_json_string(&j, "node_problem", h->problem[0] ? h->problem : NULL);
     vkb_json_int(&j, "gpus_found", h->ngpus);
+    if (h->expected >= 0)
+        vkb_json_int(&j, "expected_gpus", h->expected);
+    else
+        vkb_json_null(&j, "expected_gpus");
+    if (h->pci_gpus >= 0)
+        vkb_json_int(&j, "pci_gpus", h->pci_gpus);
+    else
+        vkb_json_null(&j, "pci_gpus");
     vkb_json_bool(&j, "baseline", h->ngolden > 0);
     vkb_json_array_begin(&j, "gpus");
     for (int i = 0; i < n; i++) {
@@ -410,13 +829,15 @@ static void write_json(const vkb_health *h, const vkb_device_run *runs, const gp
         const vkb_results *rs = &runs[i].runner.results;
         vkb_json_object_begin(&j, NULL);
         vkb_json_int(&j, "gpu", runs[i].index);
-        vkb_json_string(&j, "uuid", uuid_text(c, uuid));
-        vkb_json_string(&j, "pci_bus_id", c->pci_bus[0] ? c->pci_bus : NULL);
+        vkb_json_string(&j, "uuid", vkb_health_uuid(c, uuid));
+        vkb_json_string(&j, "pci_bus_id", vkb_health_pci(c, pci));
         vkb_json_string(&j, "model", c->name);
         vkb_json_string(&j, "driver", c->driver);
         vkb_json_string(&j, "verdict", verdict_names[v[i].verdict]);
         vkb_json_string(&j, "action", action_names[v[i].action]);
         vkb_json_bool(&j, "speed_judged", v[i].judged_speed);
+        if (v[i].judged_speed)
+            vkb_json_number(&j, "speed_ratio", v[i].speed);
         if (!v[i].judged_speed)
             vkb_json_string(&j, "speed_note", "speed reported, not judged: no baseline for this model and driver");
         vkb_json_array_begin(&j, "failing");
@@ -430,6 +851,7 @@ static void write_json(const vkb_health *h, const vkb_device_run *runs, const gp
             vkb_json_object_begin(&j, NULL);
             vkb_json_string(&j, "row", row);
             vkb_json_string(&j, "backend", rs->r[r].backend);
+            vkb_json_bool(&j, "ceiling", (rs->r[r].variant->flags & VKB_VAR_CEILING) != 0);
             vkb_json_string(&j, "status",
                             rs->r[r].status == VKB_RES_OK     ? "ok"
                             : rs->r[r].status == VKB_RES_FAIL ? "fail"
@@ -450,11 +872,13 @@ static void write_json(const vkb_health *h, const vkb_device_run *runs, const gp
     close_output(f);
 }
 
-/* TEXT as a Prometheus label value: backslash, double quote and newline escaped (the exposition format). */
+/* TEXT as a Prometheus label value: valid UTF-8, control characters as '?' (vkb_health_clean), backslash and
+ * double quote escaped (the exposition format). */
 static void prom_label(FILE *out, const char *name, const char *text, const char *sep)
 {
+    char clean[512];
     fprintf(out, "%s=\"", name);
-    for (const char *p = text; *p; p++) {
+    for (const char *p = vkb_health_clean(text, clean, sizeof clean); *p; p++) {
         if (*p == '\\' || *p == '"')
             fputc('\\', out);
         if (*p == '\n')
@@ -465,14 +889,16 @@ static void prom_label(FILE *out, const char *name, const char *text, const char
     fprintf(out, "\"%s", sep);
 }
 
-/* The labels of one GPU, dcgm-exporter's names, so that dashboards join the two on them. */
+/* The labels of one GPU, dcgm-exporter's names and values, so that dashboards join the two on them; no
+ * pci_bus_id where the driver reports none (lavapipe), never an empty one. */
 static void prom_gpu_labels(FILE *out, const vkb_caps *c, int index, const char *host)
 {
-    char num[16], uuid[40];
+    char num[16], uuid[48], pci[24];
     snprintf(num, sizeof num, "%d", index);
     prom_label(out, "gpu", num, ",");
-    prom_label(out, "UUID", uuid_text(c, uuid), ",");
-    prom_label(out, "pci_bus_id", c->pci_bus, ",");
+    prom_label(out, "UUID", vkb_health_uuid(c, uuid), ",");
+    if (vkb_health_pci(c, pci))
+        prom_label(out, "pci_bus_id", pci, ",");
     prom_label(out, "modelName", c->name, ",");
     prom_label(out, "Hostname", host, "");
 }
@@ -510,6 +936,33 @@ static void write_prom(const vkb_health *h, const vkb_device_run *runs, const gp
     fputs("vkbench_health_gpus{", out);
     prom_label(out, "Hostname", host, "");
     fprintf(out, "} %d\n", h->ngpus);
+    if (h->expected >= 0) {
+        prom_family(out, "vkbench_health_expected_gpus", "The GPUs the node must have (--expect, in all)");
+        fputs("vkbench_health_expected_gpus{", out);
+        prom_label(out, "Hostname", host, "");
+        fprintf(out, "} %d\n", h->expected);
+    }
+    if (h->pci_gpus >= 0) {
+        prom_family(out, "vkbench_health_pci_gpus", "Display-class GPUs the PCI bus shows");
+        fputs("vkbench_health_pci_gpus{", out);
+        prom_label(out, "Hostname", host, "");
+        fprintf(out, "} %d\n", h->pci_gpus);
+    }
+    prom_family(out, "vkbench_health_gpu_action", "A GPU's action: 0 none, 1 drain, 2 reset, 3 service");
+    for (int i = 0; i < n; i++) {
+        fputs("vkbench_health_gpu_action{", out);
+        prom_gpu_labels(out, &h->caps[runs[i].index], runs[i].index, host);
+        fprintf(out, "} %d\n", v[i].action);
+    }
+    prom_family(out, "vkbench_health_gpu_speed_ratio",
+                "A GPU's speed over its baseline: the median over its rows (only where a baseline judged it)");
+    for (int i = 0; i < n; i++) {
+        if (!v[i].judged_speed)
+            continue;
+        fputs("vkbench_health_gpu_speed_ratio{", out);
+        prom_gpu_labels(out, &h->caps[runs[i].index], runs[i].index, host);
+        fprintf(out, "} %.6g\n", v[i].speed);
+    }
     prom_family(out, "vkbench_health_gpu_verdict", "A GPU's verdict: 0 pass, 1 warn, 2 fail");
     for (int i = 0; i < n; i++) {
         fputs("vkbench_health_gpu_verdict{", out);
@@ -552,9 +1005,15 @@ int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc)
 {
     static gpu_verdict v[VKB_MAX_DEVICES];
     int code = VKB_EXIT_OK, unjudged = 0;
-    char uuid[40];
+    char uuid[48], pci[24];
     if (rc > 128)
-        return rc; /* stopped by a signal: no verdict */
+        return rc;    /* stopped by a signal: no verdict */
+    if (h->dry_run) { /* the set-up checked; the last verdict and metrics stay as they are */
+        if (h->problem[0])
+            printf("health: dry run: the node would be judged on: %s\n", h->problem);
+        printf("health: dry run: nothing judged, nothing written (exit 0)\n");
+        return rc == VKB_EXIT_OK || rc == VKB_EXIT_MISMATCH ? VKB_EXIT_OK : rc;
+    }
     if (h->problem[0]) {
         fprintf(stderr, "vkbench: node: count: %s\n", h->problem);
         code = VKB_EXIT_MISMATCH;
@@ -566,11 +1025,11 @@ int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc)
         if (v[i].verdict == V_FAIL) {
             code = VKB_EXIT_MISMATCH;
             for (int k = 0; k < v[i].nchecks; k++) /* the stable prefix a drain reason carries as it is */
-                fprintf(stderr, "vkbench: GPU %d %s %s: %s\n", runs[i].index, uuid_text(c, uuid), pci_text(c),
-                        v[i].checks[k]);
+                fprintf(stderr, "vkbench: GPU %d %s %s: %s\n", runs[i].index, vkb_health_uuid(c, uuid),
+                        pci_or_dash(c, pci), v[i].checks[k]);
         }
-        printf("GPU %d %s (%s) %s: %s, action %s%s\n", runs[i].index, c->name, pci_text(c), uuid_text(c, uuid),
-               verdict_names[v[i].verdict], action_names[v[i].action],
+        printf("GPU %d %s (%s) %s: %s, action %s%s\n", runs[i].index, c->name, pci_or_dash(c, pci),
+               vkb_health_uuid(c, uuid), verdict_names[v[i].verdict], action_names[v[i].action],
                v[i].judged_speed ? "" : "; speed reported, not judged (no baseline)");
     }
     if (code == VKB_EXIT_OK && unjudged)

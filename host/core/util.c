@@ -99,6 +99,14 @@ void vkb_leave_failed_state(void)
     DYING();
 }
 
+static int remap_from = -1, remap_to;
+
+void vkb_die_remap(vkb_exit from, vkb_exit to)
+{
+    remap_from = (int)from;
+    remap_to = (int)to;
+}
+
 void vkb_die(vkb_exit code, const char *fmt, ...)
 {
     va_list ap;
@@ -112,7 +120,7 @@ void vkb_die(vkb_exit code, const char *fmt, ...)
     if (hook)
         hook(fatal_text);
     put_text("error", fatal_text);
-    exit_once((int)code);
+    exit_once((int)code == remap_from ? remap_to : (int)code);
 }
 
 void vkb_warn(const char *fmt, ...)

@@ -29,6 +29,8 @@ typedef enum vkb_exit {
 
 /* Print "vkbench: error: MSG" on one line and exit with CODE. */
 VKB_NORETURN void vkb_die(vkb_exit code, const char *fmt, ...) VKB_PRINTF(2, 3);
+/* From now on vkb_die(FROM, ...) exits TO (health: out of host memory is its own failure, "could not judge"). */
+void vkb_die_remap(vkb_exit from, vkb_exit to);
 /* exit(CODE) from the middle of a run (a signal): what the callers still own is left to the OS (no leak
  * report in the sanitizer build); atexit handlers still end the sinks. */
 VKB_NORETURN void vkb_exit_early(int code);

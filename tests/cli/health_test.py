@@ -15,7 +15,7 @@ import vkbschema  # noqa: E402  the reader of docs/vkbench.schema.json, tests/ch
 
 HEALTH_SCHEMA = vkbschema.load("vkbench-health.schema.json")
 LVP = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
-LINE = re.compile(r"^vkbench: GPU (\d+) ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}) (\S+): "
+LINE = re.compile(r"^vkbench: GPU (\d+) ((?:GPU-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}) (\S+): "
                   r"([a-z]+): (.+)$")
 
 
@@ -61,6 +61,10 @@ def case_no_gpu():
     check(doc and doc["exit"] == 1 and doc["gpus_found"] == 0 and doc["gpus"] == [], "the verdict JSON", doc)
     rc, out, err, doc = health(["--expect", "0"])
     check(rc == 0 and "no GPU" not in err, "--expect 0: a node meant to have none: kept", rc, err)
+    # --expect on a node of CPU implementations alone explains as the check without it does
+    rc, out, err, doc = health(["--expect", "1"])
+    check(rc == 1 and "vkbench: node: count: expected 1 GPU, found 0 (1 Vulkan device, all CPU implementations; "
+          "--allow-cpu counts them)" in err and doc["expected_gpus"] == 1, "--expect 1: the count and why", rc, err)
 
 
 def case_healthy():
@@ -146,7 +150,7 @@ def case_aggregate():
     own bound; no verdict depends on timing: every median is far beyond or below any machine's, and a row's noise
     of 1e12 keeps the row rule out of it."""
     rc, out, err, doc = health(["--allow-cpu"])
-    timed = [r["row"] for r in doc["gpus"][0]["rows"] if "metric" in r]
+    timed = [r["row"] for r in doc["gpus"][0]["rows"] if "metric" in r and not r["ceiling"]]   # what is judged
     check(len(timed) >= 5, "the battery's timed rows", doc)
     base = os.path.join(tempfile.mkdtemp(), "base.tsv")
     # every row slower than its median, none beyond its own bound: the whole GPU, bounded by 4 x the aggregate row's
@@ -211,7 +215,7 @@ def case_slower():
     g = doc["gpus"][0]
     check(g["verdict"] == "fail" and g["action"] == "drain" and g["speed_judged"] is True,
           "GPU 0: fail, drain, speed judged", g)
-    timed = [r["row"] for r in g["rows"] if "metric" in r]
+    timed = [r["row"] for r in g["rows"] if "metric" in r and not r["ceiling"]]
     speed = [f for f in g["failing"] if f.startswith("speed: ")]
     # the whole GPU first, then every timed row, each at about 1/11 of its baseline (a GPU keeps 8 checks): a run
     # merely slowed by load has some rows inside the bound and none at half its baseline
@@ -274,7 +278,7 @@ def case_prom():
     folder = tempfile.mkdtemp()
     prom = os.path.join(folder, "vkbench.prom")
     open(prom, "w").write("old\n")
-    rc, out, err, doc = health(["--allow-cpu", "--prom", prom], env={"VKB_FAULT_INJECT": "wrong-device:1",
+    rc, out, err, doc = health(["--allow-cpu", "--expect", "2", "--prom", prom], env={"VKB_FAULT_INJECT": "wrong-device:1",
                                                                      "VKB_HOST": 'node "7"\\x'}, two=True)
     check(rc == 1 and os.listdir(folder) == ["vkbench.prom"], "exit 1, the file replaced, no temporary", rc,
           os.listdir(folder), err)
@@ -304,8 +308,18 @@ def case_prom():
     check(abs(samples["vkbench_health_last_run_timestamp_seconds"][0].value - doc["time"]) <= 1, "last run time")
     verdicts = {"pass": 0, "warn": 1, "fail": 2}
     for g in doc["gpus"]:
-        want = {"gpu": str(g["gpu"]), "UUID": g["uuid"], "pci_bus_id": g["pci_bus_id"] or "",
-                "modelName": g["model"], "Hostname": doc["hostname"]}
+        want = {"gpu": str(g["gpu"]), "UUID": g["uuid"], "modelName": g["model"], "Hostname": doc["hostname"]}
+        if g["pci_bus_id"] is not None:
+            want["pci_bus_id"] = g["pci_bus_id"]
+        for name in ("vkbench_health_gpu_verdict", "vkbench_health_gpu_action"):
+            for smp in samples[name]:
+                # dcgm-exporter's GPU labels (its README and tests: gpu, UUID, pci_bus_id, device, modelName,
+                # Hostname), never an empty value: lavapipe has no PCI address, so no pci_bus_id label
+                check(set(smp.labels) <= {"gpu", "UUID", "pci_bus_id", "device", "modelName", "Hostname"} and
+                      all(smp.labels.values()), "dcgm-exporter's label names, no empty label", smp)
+        act = [smp for smp in samples["vkbench_health_gpu_action"] if smp.labels == want]
+        check(len(act) == 1 and act[0].value == ["none", "drain", "reset", "service"].index(g["action"]),
+              f"GPU {g['gpu']}'s action", act, g)
         mine = [smp for smp in samples["vkbench_health_gpu_verdict"] if smp.labels == want]
         check(len(mine) == 1 and mine[0].value == verdicts[g["verdict"]], f"GPU {g['gpu']}'s verdict", mine, g)
         for r in g["rows"]:
@@ -316,6 +330,8 @@ def case_prom():
             check(len(got) == 1 and abs(got[0] - r["metric"] * 1e9) <= 1e-6 * got[0], f"{r['row']} in base units",
                   got, r)
     check(samples["vkbench_health_gpu_verdict"][1].value == 2, "GPU 1 failed", samples["vkbench_health_gpu_verdict"])
+    check(samples["vkbench_health_expected_gpus"][0].value == 2 == doc["expected_gpus"], "the expected GPUs", samples)
+    check("vkbench_health_gpu_speed_ratio" not in samples, "no speed ratio without a baseline", samples)
 
 
 def case_bad_input():
@@ -326,8 +342,8 @@ def case_bad_input():
                           ("{}\n", "not a baseline")):
         open(bad, "w").write(content)
         rc, out, err, doc = health(["--baseline", bad])
-        check(rc == 2 and len(err.strip().splitlines()) == 1 and "--baseline" in err, f"baseline {what}: exit 2",
-              rc, err)
+        check(rc == 7 and len(err.strip().splitlines()) == 1 and "could not judge: --baseline" in err,
+              f"baseline {what}: could not judge, exit 7", rc, err)
     for expect in ("x", "H100:", ":4", "4,H100:1", "H100:1,", "65", "-1"):
         rc, out, err, doc = health(["--expect", expect])
         check(rc == 2 and len(err.strip().splitlines()) == 1 and "--expect" in err, f"--expect {expect}: exit 2",
@@ -341,7 +357,326 @@ def case_bad_input():
     check(p.returncode == 2 and "goes with `vkbench health`" in p.stderr, "--expect outside health", p.stderr)
 
 
+def run(args, env=None, timeout=300, cwd=None, text=True):
+    """(exit code, stdout, stderr) of vkbench ARGS with lavapipe alone (ENV: the whole environment when given)."""
+    e = env if env is not None else dict(os.environ, VK_DRIVER_FILES=LVP)
+    if env is None:
+        e.pop("VKB_FAULT_INJECT", None)
+    p = subprocess.run([VKBENCH, *args], capture_output=True, text=text, env=e, timeout=timeout, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def one_line(err):
+    return len(err.strip().splitlines()) == 1
+
+
+def case_config():
+    """The configuration file, read by the check itself: Slurm 22.05 runs HealthCheckProgram with SLURMD_NODENAME
+    and PWD alone, and the file configures it whole; the command line wins over it; every broken setting is
+    could not judge (exit 7), one line naming the key and the line, never a drain."""
+    if not os.path.exists(LVP):
+        sys.exit(77)
+    tmp = tempfile.mkdtemp()
+    js, conf = os.path.join(tmp, "v.json"), os.path.join(tmp, "health.conf")
+    with open(conf, "w") as f:
+        f.write(f"# the node's check\n  expect = 1  \n\nallow_cpu = yes\njson = {js}\ndevice_timeout_s = 20\n")
+    rc, out, err = run(["health", "--config", conf], env={"SLURMD_NODENAME": "n1", "PWD": tmp}, cwd=tmp)
+    doc = json.load(open(js)) if os.path.exists(js) else None
+    check(rc == 0 and doc and doc["expected_gpus"] == 1 and doc["gpus_found"] == 1,
+          "Slurm's bare environment: configured by the file alone", rc, out, err, doc)
+    rc, out, err = run(["health", "--config", conf, "--expect", "2"])
+    check(rc == 1 and "vkbench: node: count: expected 2 GPUs, found 1" in err, "the command line wins", rc, err)
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    cases = (("expect = 1\nbogus = 2\n", "line 2: unknown key 'bogus'"),
+             ("expect = x\n", "line 1: expect: --expect wants"),
+             ("allow_cpu = maybe\n", "line 1: allow_cpu wants yes or no, not 'maybe'"),
+             ("device_timeout_s = 0x10\n", "line 1: device_timeout_s wants a whole number"),
+             ("device_timeout_s = 0\n", "line 1: device_timeout_s wants a whole number"),
+             ("baseline = rel.tsv\n", "line 1: baseline wants an absolute path"),
+             ("expect = 1\nexpect = 2\n", "line 2: expect is set twice (first on line 1)"),
+             ("expect 1\n", "line 1: wants KEY = VALUE"),
+             ("json =\n", "line 1: json wants an absolute path"),
+             (f"baseline = {tmp}/missing.tsv\n", "could not judge: --baseline"),
+             (f"baseline = {fifo}\n", "not a regular file"))
+    for text, want in cases:
+        with open(conf, "w") as f:
+            f.write(text)
+        rc, out, err = run(["health", "--allow-cpu", "--config", conf], timeout=60)
+        check(rc == 7 and one_line(err) and "could not judge: " in err and want in err,
+              f"config {text!r}: could not judge, exit 7, {want}", rc, err)
+    for path, want in ((os.path.join(tmp, "none.conf"), "No such file"), (fifo, "not a regular file")):
+        rc, out, err = run(["health", "--allow-cpu", "--config", path], timeout=60)
+        check(rc == 7 and one_line(err) and want in err, f"--config {path}: could not judge", rc, err)
+    rc, out, err = run(["run", "copy", "--config", conf])
+    check(rc == 2 and "--config goes with `vkbench health`" in err, "--config outside health", rc, err)
+
+
+def case_refuse():
+    """health refuses every option it would drop (exit 2, one line, nothing written or made), checks its outputs
+    before the battery, never writes over its baseline (by file identity: a hard link, a symbolic link), never
+    waits on a FIFO, reads numbers as strictly as the rest of vkbench, and a dry run leaves the last verdict and
+    metrics as they are."""
+    if not os.path.exists(LVP):
+        sys.exit(77)
+    tmp = tempfile.mkdtemp()
+    csv, sass = os.path.join(tmp, "r.csv"), os.path.join(tmp, "sass")
+    for args in (["--csv", csv], ["--device", "0"], ["--variant", "copy/vec4"], ["--backend", "vulkan"],
+                 ["--reps", "3"], ["--cold"], ["--spec", "X=1"], ["--sass", sass], ["--subgroup-size", "4"],
+                 ["--validation"], ["--wide"], ["--robustness", "disabled"], ["--repeat", "2"]):
+        rc, out, err = run(["health", "--allow-cpu", *args], timeout=60)
+        check(rc == 2 and one_line(err) and args[0] in err and not os.path.exists(csv) and not os.path.exists(sass),
+              f"{args}: refused, exit 2, nothing made", rc, err)
+    rc, out, err = run(["health", "--allow-cpu", "--json", "/nonexistent/v.json"], timeout=60)
+    check(rc == 6 and one_line(err) and "cannot write /nonexistent/v.json" in err and "GPU 0" not in out,
+          "an output that cannot be written: exit 6 before the battery", rc, out, err)
+    base = os.path.join(tmp, "base.tsv")
+    content = "# vkbench baseline 1\nx\ty\tcopy/vec4\t5\t0\n"
+    open(base, "w").write(content)
+    os.link(base, os.path.join(tmp, "hard"))
+    os.symlink(base, os.path.join(tmp, "sym"))
+    for out_path in (base, os.path.join(tmp, "hard"), os.path.join(tmp, "sym")):
+        for opt in ("--json", "--prom"):
+            rc, out, err = run(["health", "--allow-cpu", "--baseline", base, opt, out_path], timeout=60)
+            check(rc == 2 and one_line(err) and "is the --baseline file itself" in err and
+                  open(base).read() == content, f"{opt} {out_path}: the baseline itself, refused, kept", rc, err)
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    rc, out, err = run(["health", "--allow-cpu", "--baseline", fifo], timeout=60)
+    check(rc == 7 and one_line(err) and "not a regular file" in err, "a FIFO baseline: refused at once", rc, err)
+    for num in ("0x10", " 5", "5 ", "inf", "nan", "1e301", "+5", "-1", "5e", "1_0"):
+        open(base, "w").write(f"# vkbench baseline 1\nx\ty\tcopy/vec4\t{num}\t0\n")
+        rc, out, err = run(["health", "--allow-cpu", "--baseline", base], timeout=60)
+        check(rc == 7 and one_line(err) and "line 2: the median" in err, f"median {num!r}: refused", rc, err)
+    # out of host memory reading the baseline: the check's own failure, exit 7 (4 is no health exit code)
+    import resource
+    big = os.path.join(tmp, "big.tsv")
+    with open(big, "w") as f:
+        f.write("# vkbench baseline 1\n" + "#" * (15 << 20) + "\n")
+
+    def small():
+        resource.setrlimit(resource.RLIMIT_AS, (20 << 20, 20 << 20))   # room to start, not for 15 MiB more
+    p = subprocess.run([VKBENCH, "health", "--baseline", big], capture_output=True, text=True, timeout=60,
+                       preexec_fn=small)
+    check(p.returncode == 7 and one_line(p.stderr) and "out of host memory" in p.stderr,
+          "out of host memory: could not judge, exit 7", p.returncode, p.stderr)
+    # a dry run checks the set-up and writes nothing: the last verdict and metrics stay
+    js, prom = os.path.join(tmp, "v.json"), os.path.join(tmp, "v.prom")
+    for f in (js, prom):
+        open(f, "w").write("old\n")
+    rc, out, err = run(["health", "--allow-cpu", "--dry-run", "--json", js, "--prom", prom], timeout=60)
+    check(rc == 0 and open(js).read() == "old\n" and open(prom).read() == "old\n" and "nothing written" in out,
+          "--dry-run: exit 0, the last verdict and metrics kept", rc, out, err)
+
+
+def case_pci():
+    """Fail closed: a GPU the PCI bus shows (display class 0x03, a GPU vendor) and Vulkan does not is a missing
+    GPU, counted beside --expect; a server's BMC VGA (ASPEED) is no GPU. The bus is a sysfs tree of the test's own
+    (VKB_SYSFS_ROOT)."""
+    root = tempfile.mkdtemp()
+    devs = os.path.join(root, "sys", "bus", "pci", "devices")
+    for addr, cls, vendor in (("0000:3b:00.0", "0x030200", "0x10de"), ("0000:02:00.0", "0x030000", "0x1a03")):
+        os.makedirs(os.path.join(devs, addr))
+        open(os.path.join(devs, addr, "class"), "w").write(cls + "\n")
+        open(os.path.join(devs, addr, "vendor"), "w").write(vendor + "\n")
+    rc, out, err, doc = health(["--allow-cpu"], env={"VKB_SYSFS_ROOT": root})
+    check(rc == 1 and "vkbench: node: count: 1 GPU on the PCI bus that Vulkan does not show (0000:3b:00.0)" in err
+          and doc["pci_gpus"] == 1 and doc["verdict"] == "take out of service", "a GPU Vulkan does not show", rc,
+          err, doc)
+    rc, out, err, doc = health(["--allow-cpu", "--expect", "2"], env={"VKB_SYSFS_ROOT": root})
+    check(rc == 1 and "expected 2 GPUs, found 1; 1 GPU on the PCI bus that Vulkan does not show" in err,
+          "beside --expect: both", rc, err)
+    rc, out, err, doc = health(["--expect", "0"], env={"VKB_SYSFS_ROOT": root})
+    check(rc == 1 and "1 GPU on the PCI bus" in err, "--expect 0 does not hide a GPU the bus shows", rc, err)
+    import shutil
+    shutil.rmtree(os.path.join(devs, "0000:3b:00.0"))
+    rc, out, err, doc = health(["--allow-cpu"], env={"VKB_SYSFS_ROOT": root})
+    check(rc == 0 and doc["pci_gpus"] == 0 and "PCI" not in err, "the BMC's VGA alone: no GPU missing", rc, err)
+
+
+def case_ceiling():
+    """The battery judges the rows that stand for a fault, not a ceiling measured a second time: a baseline that
+    only a ceiling row (copy/api_copy, reduce/api_copy, ...) fails against judges nothing; the verdict marks the
+    ceilings, and fleet.py --write-baseline leaves them out."""
+    rc, out, err, doc = health(["--allow-cpu"])
+    rows = doc["gpus"][0]["rows"]
+    ceilings = [r["row"] for r in rows if r["ceiling"]]
+    check({"copy/api_copy", "reduce/api_copy", "transfer/memcpy"} <= set(ceilings) and
+          not [r for r in rows if r["ceiling"] and "/api_copy" not in r["row"] and "copy" not in r["row"] and
+               "memcpy" not in r["row"]], "the ceilings marked", rows)
+    base = os.path.join(tempfile.mkdtemp(), "base.tsv")
+    baseline(base, 0, rows=[(r, "1e12", "0") for r in ceilings])
+    rc, out, err, doc = health(["--allow-cpu", "--baseline", base])
+    g = doc["gpus"][0]
+    check(rc == 0 and not [f for f in g["failing"] if f.startswith("speed")] and g["speed_judged"] is False,
+          "ceilings far slower than their baseline: not judged", rc, err, g)
+    baseline(base, 0, rows=[(r, "1e12", "0") for r in ceilings + ["copy/vec4"]])
+    rc, out, err, doc = health(["--allow-cpu", "--baseline", base])
+    speed = [f for f in doc["gpus"][0]["failing"] if f.startswith("speed")]
+    check(rc == 1 and speed and all("api_copy" not in f and "memcpy" not in f for f in speed),
+          "a kernel row far slower: judged, the ceilings not", rc, err, speed)
+    rc, out, err, doc = health(["--allow-cpu"])
+    text = open(write_baseline(doc)).read()
+    check("copy/vec4" in text and not any(c + "\t" in text for c in ceilings), "no ceiling in the baseline", text)
+
+
+def verdict(gpus, host="n1"):
+    """A verdict of the schema's shape: GPUS (model, driver, {row: metric}) each passing."""
+    return {"schema": "vkbench-health/1", "hostname": host, "time": 1, "verdict": "keep", "exit": 0,
+            "node_problem": None, "gpus_found": len(gpus), "baseline": False,
+            "gpus": [{"gpu": i, "uuid": "00000000-0000-0000-0000-%012d" % i, "pci_bus_id": None, "model": m,
+                      "driver": d, "verdict": "pass", "action": "none", "speed_judged": False, "failing": [],
+                      "rows": [{"row": r, "backend": "vulkan", "status": "ok", "metric": v, "unit": "GB/s",
+                                "median_s": 0.001} for r, v in rows.items()]} for i, (m, d, rows) in enumerate(gpus)]}
+
+
+def fleet_write(docs):
+    """(exit code, stderr, baseline text or None) of fleet.py --write-baseline over the verdicts DOCS."""
+    tmp = tempfile.mkdtemp()
+    paths = []
+    for i, doc in enumerate(docs):
+        paths.append(os.path.join(tmp, f"v{i}.json"))
+        with open(paths[-1], "w") as f:
+            f.write(doc if isinstance(doc, str) else json.dumps(doc))
+    base = os.path.join(tmp, "base.tsv")
+    fleet = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tools",
+                         "fleet.py")
+    p = subprocess.run([sys.executable, fleet, *paths, "--write-baseline", base], capture_output=True, text=True)
+    return p.returncode, p.stderr, open(base, encoding="utf-8").read() if os.path.exists(base) else None
+
+
+def read_back(text_bytes):
+    """(exit code, stderr, [(model, driver, row, median, noise)]) of vkbench health --dry-run -v reading the
+    baseline TEXT_BYTES: what the reader took from each line."""
+    path = os.path.join(tempfile.mkdtemp(), "base.tsv")
+    open(path, "wb").write(text_bytes)
+    rc, out, err = run(["health", "--dry-run", "-v", "--baseline", path], timeout=60)
+    rows = [tuple(l.split("\t")[1:4]) + tuple(float(x) for x in l.split("\t")[4:6])
+            for l in out.splitlines() if l.startswith("baseline row\t")]
+    return rc, err, rows
+
+
+def case_baseline_rules():
+    """The baseline's one rule for names and numbers, applied by the writer and the reader: every hostile verdict
+    the writer refuses (exit 2, one line, the GPU named, no file) the reader refuses too (exit 7), and every file
+    the writer accepts the reader reads identically, name for name and number for number."""
+    ok_row = {"copy/vec4": 5.5}
+    refused = (("\r", "model", "x\ry"), ("NUL", "model", "x\0y"), ("tab", "model", "x\ty"),
+               ("newline", "driver", "x\ny"), ("#", "model", "#hash"), ("long", "model", "M" * 128),
+               ("long", "driver", "\u00e9" * 64), ("surrogate", "model", "x\udc80"), ("control", "model", "x\x01"))
+    for what, field, name in refused:
+        m, d = (name, "drv") if field == "model" else ("GPU", name)
+        rc, err, text = fleet_write([verdict([("H200", "drv", ok_row), (m, d, ok_row)], host="node7")])
+        check(rc == 2 and one_line(err) and "GPU 1 of host node7" in err and f"its {field}" in err and text is None,
+              f"writer: a {what} in the {field}: refused, the GPU named", rc, err, text)
+        line = "\t".join((m, d, "copy/vec4", "5.5", "0")).encode("utf-8", "surrogateescape")
+        rc, err, rows = read_back(b"# vkbench baseline 1\n" + line + b"\n")
+        if what == "#":     # the reader takes the line for a comment: the GPU would be gone without a word
+            check(rc == 0 and rows == [], "reader: a model beginning with # is a comment line", rc, err, rows)
+            continue
+        check(rc == 7 and one_line(err) and "--baseline" in err, f"reader: a {what} in the {field}: refused", rc,
+              err, rows)
+    for metric in (1e301, 1.5e308):
+        rc, err, text = fleet_write([verdict([("H200", "drv", {"copy/vec4": metric})])])
+        check(rc == 2 and one_line(err) and "GPU 0 of host n1" in err and text is None, f"writer: {metric}", rc, err)
+    rc, err, rows = read_back(b"# vkbench baseline 1\nH200\tdrv\tcopy/vec4\t1e+301\t0\n")
+    check(rc == 7 and "the median" in err, "reader: 1e+301 refused", rc, err)
+    # malformed verdicts: one line each, never a traceback
+    good = verdict([("H200", "drv", ok_row)])
+    for bad in ("[1]", json.dumps(dict(good, gpus=[1])), json.dumps(dict(good, gpus=[dict(good["gpus"][0], rows=5)])),
+                json.dumps(dict(good, gpus=[dict(good["gpus"][0], rows=[[1]])])),
+                json.dumps(dict(good, gpus=[dict(good["gpus"][0], model=7)])),
+                json.dumps(dict(good, gpus=[dict(good["gpus"][0], rows=[{"row": "copy/vec4\t", "backend": "v",
+                                                                          "status": "ok", "metric": 1}])])),
+                "{\"schema\": \"vkbench-health/1\", \"gpus\": [{\"rows\": [{\"metric\": \"x\"}]}]}"):
+        rc, err, text = fleet_write([bad])
+        check(rc == 2 and one_line(err) and "Traceback" not in err and text is None, f"malformed {bad[:60]}", rc,
+              err)
+    # what the writer accepts, the reader reads identically
+    accepted = [("NVIDIA H200 \u00b7 141 GB", "NVIDIA 580.65.06", {"copy/vec4": 1e299, "peak/fma_f32": 5e-300}),
+                ("A#1 \"quoted\" \\back", " lead and trail ", {"copy/vec4": 0.1}),
+                ("\u00e9" * 63 + "x", "d" * 127, {"transfer/staging_h2d": 123456789.123}),
+                ("\u4e2d\u6587 GPU", "drv", {"reduce/subgroup": 7})]
+    docs = [verdict([g]) for g in accepted] + [verdict([accepted[0]])]
+    rc, err, text = fleet_write(docs)
+    check(rc == 0 and text, "writer: the odd but lawful names accepted", rc, err)
+    want = []
+    for line in text.splitlines()[1:]:
+        if line.startswith("#"):
+            continue
+        m, d, r, med, noise = line.split("\t")
+        want.append((m, d, r, float(med), float(noise)))
+    rc, err, rows = read_back(text.encode("utf-8"))
+    check(rc == 0 and rows == want and len(rows) == 9, "reader: every line read as written", rc, err, rows, want)
+    names = {(m, d) for m, d, _ in accepted}
+    check({(m, d) for m, d, *_ in rows} == names, "the names are the verdicts'", rows)
+
+
+def case_textfile():
+    """Host text in the metrics: an invalid UTF-8 host name, control characters and a long name cut mid-character
+    make a file that a real node_exporter's textfile collector reads without error (its scrape serves the series,
+    node_textfile_scrape_error 0) and promtool accepts; the name shows as the docs say, '?' for each invalid byte
+    and control character, a cut character left out whole."""
+    import shutil
+    import socket
+    import time
+    import urllib.request
+    exporter = shutil.which("prometheus-node-exporter")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if not exporter and os.geteuid() == 0:
+        subprocess.run([os.path.join(root, "tools", "setup.sh"), "--prom"], stdout=sys.stderr, timeout=900)
+        exporter = shutil.which("prometheus-node-exporter")
+    if not exporter or not shutil.which("promtool") or not os.path.exists(LVP):
+        print("no prometheus-node-exporter or promtool: run tools/setup.sh --prom (as root)")
+        sys.exit(77)
+    folder = tempfile.mkdtemp()
+    prom, js = os.path.join(folder, "vkbench.prom"), os.path.join(folder, "v.json")
+    host = b"node\xff\x01--" + "\u00e9".encode() * 200     # 408 bytes: the 255-byte cut falls inside an e-acute
+    env = dict(os.environb, VK_DRIVER_FILES=LVP.encode(), VKB_HOST=host)
+    env.pop(b"VKB_FAULT_INJECT", None)
+    p = subprocess.run([VKBENCH, "health", "--allow-cpu", "--prom", prom, "--json", js], env=env,
+                       capture_output=True, timeout=300)
+    check(p.returncode in (0, 1) and os.path.exists(prom), "a verdict", p.returncode, p.stderr)
+    raw = open(prom, "rb").read()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        check(False, "the metrics file is valid UTF-8", e)
+    want = "node??--" + "\u00e9" * 123                      # 8 + 246 bytes: the 124th would pass 255
+    check(f'Hostname="{want}"' in text and json.load(open(js))["hostname"] == want,
+          "the host name: '?' for the invalid byte and the control character, cut on a character", text[:2000])
+    lint = subprocess.run(["promtool", "check", "metrics"], input=raw, capture_output=True)
+    remarks = [l for l in (lint.stdout + lint.stderr).decode().splitlines() if l.strip()]
+    check(all("camelCase" in l for l in remarks), "promtool: nothing but dcgm-exporter's camelCase labels",
+          remarks)
+    with socket.socket() as s:                          # a free port of the test's own
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([exporter, f"--web.listen-address=127.0.0.1:{port}", "--collector.disable-defaults",
+                             "--collector.textfile", f"--collector.textfile.directory={folder}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        scraped = None
+        for _ in range(100):
+            try:
+                scraped = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        check(scraped is not None, "node_exporter serves /metrics")
+        check("node_textfile_scrape_error 0" in scraped, "the textfile collector read the file without error",
+              [l for l in scraped.splitlines() if "textfile" in l])
+        check(re.search(r'^vkbench_health_exit_code\{Hostname="' + re.escape(want) + r'"\} [01]$', scraped, re.M),
+              "the series scraped, with its host name", scraped[-3000:])
+        action = [l for l in scraped.splitlines() if l.startswith("vkbench_health_gpu_action{")]
+        check(len(action) == 1 and 'gpu="0"' in action[0] and "UUID=" in action[0] and "pci_bus_id" not in action[0],
+              "a GPU's action, dcgm-exporter's labels, no empty pci_bus_id", action)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 if __name__ == "__main__":
-    VKBENCH = sys.argv[1]
+    VKBENCH = os.path.abspath(sys.argv[1])
     globals()["case_" + sys.argv[2]]()
     print("ok")

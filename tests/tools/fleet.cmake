@@ -20,7 +20,8 @@ endforeach()
 # vkbench health (tests/cli/health_test.py): planted faults (wrong result, hang, missing GPU, no GPU, slower than a
 # baseline: the whole GPU's mean and one row alone) each give their verdict, action and exit code; a healthy node
 # keeps
-foreach(case no_gpu healthy wrong_result hang expect baseline aggregate baseline_roundtrip slower schema prom
+foreach(case no_gpu healthy wrong_result hang expect baseline aggregate baseline_roundtrip slower schema prom config
+             refuse pci ceiling baseline_rules textfile
              bad_input)
     add_test(NAME vkb.vk.health.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/../cli/health_test.py
              ${vkbench} ${case})

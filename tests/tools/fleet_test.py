@@ -296,13 +296,17 @@ def case_outputs():
     check(os.listdir(os.path.dirname(page)) == ["page.html"], "no temporary left", os.listdir(os.path.dirname(page)))
     # --write-baseline: per model, driver and row the median of the passing GPUs, a failing one left out
     tmp = tempfile.mkdtemp()
-    def verdict(name, gpus):
+    def verdict(name, gpus):          # whole verdicts: the writer checks each against its schema
         path = os.path.join(tmp, name)
-        json.dump({"schema": "vkbench-health/1", "gpus": gpus}, open(path, "w"))
+        for i, g in enumerate(gpus):
+            g.update(gpu=i, uuid="00000000-0000-0000-0000-%012d" % i, pci_bus_id=None, action="none",
+                     speed_judged=False, failing=[])
+        json.dump({"schema": "vkbench-health/1", "hostname": "h", "time": 1, "verdict": "keep", "exit": 0,
+                   "node_problem": None, "gpus_found": len(gpus), "baseline": False, "gpus": gpus}, open(path, "w"))
         return path
     def gpu(v, metric, model="H100"):
         return {"model": model, "driver": "580", "verdict": v,
-                "rows": [{"row": "copy/vec4", "status": "ok", "metric": metric}]}
+                "rows": [{"row": "copy/vec4", "backend": "vulkan", "status": "ok", "metric": metric}]}
     a = verdict("a.json", [gpu("pass", 100.0), gpu("pass", 104.0)])
     b = verdict("b.json", [gpu("warn", 96.0), gpu("fail", 1.0), gpu("pass", 50.0, "A100")])
     base = os.path.join(tmp, "base.tsv")
