@@ -79,13 +79,13 @@ printf '#!/bin/sh\necho "$FAKE_REASON"\n' > "$dir/bin/sinfo"
 printf '#!/bin/sh\necho "$*" >> "$FAKE_LOG/scontrol"\n' > "$dir/bin/scontrol"
 chmod +x "$dir/bin/sinfo" "$dir/bin/scontrol"
 # the settings file, as slurmd runs the check: no environment but SLURMD_NODENAME and PWD (and VKB_HEALTH_CONF,
-# naming this test's file in place of /etc/default/vkbench-health); CONF_SCRIPT: the prolog instead
+# naming this test's file in place of /etc/default/vkbench-health); SCRIPT: the script run
 printf 'VKBENCH=%s\nPATH="%s"\n' "$dir/bin/vkbench" "$dir/bin:/usr/bin:/bin" > "$dir/health.conf"
-CONF="$dir/health.conf" CONF_SCRIPT=vkbench-healthcheck.sh
+CONF="$dir/health.conf" SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
 run_check() {   # run_check RC REASON: the check with the fake vkbench's exit RC, sinfo's REASON; its stderr in err
     env -i SLURMD_NODENAME=n1 PWD=/ VKB_HEALTH_CONF="$CONF" FAKE_LOG="$dir/log" FAKE_RC="$1" FAKE_REASON="$2" \
         FAKE_MSG="${FAKE_MSG:-}" FAKE_SLEEP="${FAKE_SLEEP:-}" TMPDIR="$dir/tmp" \
-        /bin/sh "$src/tools/slurm/$CONF_SCRIPT" 2>"$dir/err"
+        /bin/sh "$SCRIPT" 2>"$dir/err"
 }
 mkdir "$dir/tmp"
 check() {   # check RC REASON EXPECTED_EXIT EXPECTED_SCONTROL (a grep -x pattern, or "" for no call)
@@ -122,7 +122,17 @@ could_not_judge "VKBENCH=$dir/no-such-vkbench\n" "VKBENCH=$dir/no-such-vkbench (
 chmod -x "$dir/bin/sinfo"; cp "$dir/bin/sinfo" "$dir/plain"
 could_not_judge "VKBENCH=$dir/plain\n" "VKBENCH=$dir/plain .*: not executable"
 chmod +x "$dir/bin/sinfo"
-could_not_judge "PATH=/usr/bin:/bin\n" "VKBENCH=vkbench (the default): not found on PATH=/usr/bin:/bin"
+# no VKBENCH: the build beside the checkout, else vkbench on PATH (a copy of the script in a tree of its own)
+mkdir -p "$dir/tree/tools/slurm"
+cp "$src/tools/slurm/vkbench-healthcheck.sh" "$dir/tree/tools/slurm/"
+printf 'PATH=%s\n' "$dir/bin:/usr/bin:/bin" > "$dir/path.conf"
+SCRIPT="$dir/tree/tools/slurm/vkbench-healthcheck.sh"
+printf 'PATH=/usr/bin:/bin\n' > "$dir/broken.conf"
+CONF="$dir/broken.conf"; check 1 none 7 ""
+grep -q "VKBENCH=vkbench (the default): not found on PATH=/usr/bin:/bin" "$dir/err" || fail "no vkbench: $(cat "$dir/err")"
+mkdir "$dir/tree/build" && cp "$dir/bin/vkbench" "$dir/tree/build/vkbench"
+CONF="$dir/path.conf"; check 1 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: GPU 0 u -: validate: copy/vec4: wrong result"
+CONF="$dir/health.conf" SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
 could_not_judge "${fake}VKB_HEALTH_TIMEOUT_S=50s\n" "VKB_HEALTH_TIMEOUT_S='50s' ($dir/broken.conf:3): not a whole"
 could_not_judge "${fake}VKB_HEALTH_TIMEOUT_S=0\n" "VKB_HEALTH_TIMEOUT_S=0 .*: not between 1 and 3600"
 could_not_judge "${fake}VKB_HEALTH_ARGS=\"--expect 8\n" "$dir/broken.conf:3: VKB_HEALTH_ARGS: quotes"
@@ -142,12 +152,12 @@ CONF="$dir/slow.conf" FAKE_SLEEP=30
 check 0 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: node: health: no verdict within 1 s (a hung GPU or driver)"
 CONF="$dir/health.conf" FAKE_SLEEP=
 # the prolog: fails only when the check drained; could not judge (a broken setting, or vkbench's 7) lets the job run
-CONF_SCRIPT=vkbench-prolog.sh
+SCRIPT="$src/tools/slurm/vkbench-prolog.sh"
 check 1 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: GPU 0 u -: validate: copy/vec4: wrong result"
 check 7 none 0 ""
 printf 'VKBENCH=%s\n' "$dir/no-such-vkbench" > "$dir/broken.conf"
 CONF="$dir/broken.conf"; check 1 none 0 ""; grep -q "VKBENCH=$dir/no-such-vkbench" "$dir/err" || fail "prolog: $(cat "$dir/err")"
-CONF="$dir/health.conf" CONF_SCRIPT=vkbench-healthcheck.sh
+CONF="$dir/health.conf" SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
 # stopped by Slurm's timeout: SIGTERM (passed on to vkbench, which ends) and SIGKILL leave no temporary file
 for sig in TERM KILL; do
     rm -f "$dir/log/vkbench.pid" "$dir/log/scontrol"

@@ -6,7 +6,8 @@
 # Settings: one fixed file, /etc/default/vkbench-health (VKB_HEALTH_CONF names another), read, never sourced:
 # NAME=VALUE lines, `#` comments, a value in one pair of quotes or none. Slurm runs a health check with no
 # environment beyond SLURMD_NODENAME and PWD, so nothing here needs one; a variable of the environment is a default
-# the file overrides. Names: VKBENCH (the binary; default: vkbench on PATH), VKB_HEALTH_ARGS (more `vkbench health`
+# the file overrides. Names: VKBENCH (the binary; default: build/vkbench of this checkout, else vkbench on PATH),
+# VKB_HEALTH_ARGS (more `vkbench health`
 # options, e.g. "--expect 8 --baseline /shared/vkbench/h100.tsv --prom /var/lib/node_exporter/vkbench.prom"),
 # VKB_HEALTH_TIMEOUT_S (default 50: Slurm kills a health check at 60), VKB_PROLOG_TIMEOUT_S (default 30, with
 # --prolog), VKB_DEVICE_TIMEOUT_S (passed to vkbench), SLURM_CONF and PATH (for sinfo and scontrol).
@@ -80,9 +81,15 @@ fi
 [ -n "${VKB_DEVICE_TIMEOUT_S:-}" ] && export VKB_DEVICE_TIMEOUT_S
 [ -n "${SLURM_CONF:-}" ] && export SLURM_CONF
 export PATH
-# the binary: a path that is an executable file, or a name found on PATH
-vkbench=${VKBENCH:-vkbench}
+# the binary: a path that is an executable file, or a name found on PATH; by default the build beside this checkout
+# (tools/slurm/ -> build/vkbench, as submit.sh), else vkbench on PATH
+here=$(cd "$(dirname "$0")" && pwd)
+vkbench=${VKBENCH:-}
 from=${from_VKBENCH:-the default}
+if [ -z "$vkbench" ]; then
+    vkbench=vkbench
+    [ -x "$here/../../build/vkbench" ] && vkbench=$(cd "$here/../../build" && pwd)/vkbench
+fi
 case $vkbench in
     */*) [ -f "$vkbench" ] || could_not_judge "VKBENCH=$vkbench ($from): no such file"
          [ -x "$vkbench" ] || could_not_judge "VKBENCH=$vkbench ($from): not executable" ;;
