@@ -16,7 +16,7 @@
 #   hold    the cluster up and a job running, then wait: for tests/tools/slurm_cleanup_test.sh, which kills this
 #           test and looks for what it left.
 # Every process it starts carries VKB_SLURM_TEST=<its scratch folder> in its environment; they end with the test
-# however it ends: an EXIT/INT/TERM trap, and a reaper in a session of its own that outlives the test shell (a
+# however it ends: an EXIT/INT/TERM trap, and a reaper (setsid) that outlives the test shell (a
 # kill -9, ctest's time-out) and ends every process so marked once the test's pid is gone. VKB_SLURM_STATUS=FILE:
 # "FOLDER CTLD_PORT SLURMD_PORT" written there once the cluster is up. Exit 77: skipped (not root, the packages
 # cannot be installed, a port taken between its choice and the daemon's start, or another test's settings file in
@@ -41,27 +41,38 @@ settings=/etc/default/vkbench-health   # the recipe's fixed path (tools/slurm/vk
 # the marker of this test's processes; the reaper's own environment lacks it
 VKB_SLURM_TEST=$dir
 export VKB_SLURM_TEST
-# reap: end every process whose environment carries this test's marker, or that has a file of its folder open (TERM,
-# then KILL after 5 s: slurmstepd may outlive a TERM), and remove the settings file when it is this test's. Run by the EXIT trap, and by the reaper once the test's pid is gone.
+# reap: end every process whose environment carries this test's marker (or its SLURM_CONF), or that has a file of
+# its folder open, and their descendants (TERM, then KILL after 5 s: slurmstepd may outlive a TERM), and remove the
+# settings file when it is this test's. Run by the EXIT trap, and by the reaper once the test's pid is gone.
 reap='
 mine() { /usr/bin/python3 -c "
 import os, sys
 folder, keep = sys.argv[1], int(sys.argv[2] or 0)
 mark, reaper = (\"VKB_SLURM_TEST=\" + folder).encode(), (\"VKB_REAP_DIR=\" + folder).encode()
+conf = (\"SLURM_CONF=\" + folder + \"/slurm.conf\").encode()
 def ours(p):
     env = open(\"/proc/%s/environ\" % p, \"rb\").read().split(b\"\\0\")
     if reaper in env:
         return False                  # the reaper, and this search
-    if mark in env:
+    if mark in env or conf in env:
         return True
     fds = \"/proc/%s/fd\" % p          # slurmstepd clears its environment; it keeps slurmd.log open
     return any(os.readlink(os.path.join(fds, f)).startswith(folder + \"/\") for f in os.listdir(fds))
+found, parent = set(), {}
 for p in os.listdir(\"/proc\"):
     try:
-        if p.isdigit() and int(p) != keep and ours(p):
-            print(p)
-    except OSError:
+        if p.isdigit() and int(p) != keep:
+            parent[p] = open(\"/proc/%s/stat\" % p).read().rsplit(\")\", 1)[1].split()[1]
+            if ours(p):
+                found.add(p)
+    except (OSError, IndexError):
         pass
+grown = True                          # and their descendants: the health checks of slurmd have none of its environment
+while grown:
+    more = {p for p, pp in parent.items() if pp in found} - found
+    found |= more
+    grown = bool(more)
+print(\" \".join(sorted(found)))
 " "$VKB_REAP_DIR" "${VKB_REAP_KEEP:-}"; }
 pids=$(mine)
 [ -n "$pids" ] && kill $pids 2>/dev/null
@@ -71,7 +82,7 @@ pids=$(mine)
 [ -n "$pids" ] && { kill -9 $pids 2>/dev/null; echo "killed what would not stop: $pids"; }
 head -1 "$VKB_REAP_SETTINGS" 2>/dev/null | grep -qx "# slurm_test.sh $VKB_REAP_DIR" && rm -f "$VKB_REAP_SETTINGS"
 '
-# the reaper: its own session (setsid), so a terminal's signals to the test's group do not reach it, and gone from
+# the reaper: setsid, so a terminal's signals to the test's group do not reach it, and gone from
 # the test's process tree (the subshell that starts it exits): ctest's time-out kills that tree
 # shellcheck disable=SC2016
 (env -u VKB_SLURM_TEST VKB_REAP_DIR="$dir" VKB_REAP_PID=$$ VKB_REAP_SETTINGS="$settings" setsid sh -c \
