@@ -1,20 +1,26 @@
 #!/usr/bin/python3
-"""fleet.py FILES... | DIR: which GPU of a fleet is not like the others. Reads vkbench result files (one host
-or many; a DIR means every *.json under it), groups the results by row (family, variant, shape, constants,
-backend, hot/cold) and by device model and driver, and for each group takes the fleet median time and its
+"""fleet.py FILES... | DIR: which GPU of a fleet is not like the others. Reads vkbench result files and
+`vkbench health --json` verdicts (one host or many; a DIR means every *.json under it), groups the results
+by row (family, variant, shape, constants, backend, hot/cold) and by device model and driver, and for each group takes the fleet median time and its
 robust spread (median absolute deviation). A device is flagged when a row of it is slower than its group's
 median by more than both the threshold (default 10%) and the noise bound (SIGMAS x the larger of the
 group's spread and the row's own repetition spread), or when a row failed, or is missing or skipped where
 most devices of its model ran it, or when it is a CPU implementation (lavapipe) in a fleet of GPUs. A device
 whose model has fewer than 3 devices is reported as not compared, never as healthy; SUSPECT timings are
-listed. Flagged devices first (host, device, UUID, rows, how far off), then a summary per model.
---html PATH: one self-contained page with a heat map (devices x rows, colour = speed / group median).
+listed. A health verdict's GPU that failed its check is flagged with the check's lines as reasons, and a node
+problem (a GPU count that differs from --expect, no GPU found) is flagged for its host; the verdict's timed rows
+(higher is faster) are compared like results, row `health FAMILY/VARIANT`. Flagged devices and nodes first (host,
+device, UUID, rows, how far off, reasons), then a summary per model.
+--html PATH: one self-contained page: the flagged devices and nodes with their reasons, and a heat map (devices x
+rows, colour = speed / group median).
 --write-baseline PATH VERDICTS...: from the `vkbench health --json` verdicts of a healthy fleet, the baseline
 `vkbench health --baseline` judges speed against (per model, driver and row: the median metric and its noise).
 Outputs are written whole (a temporary renamed over the file), never over an input; `-` is refused (the
-report is on stdout). Exit 0: nothing flagged; 1: a device flagged; 2: unreadable input or a usage error
+report is on stdout). Exit 0: nothing flagged; 1: a device or node flagged; 2: unreadable input or a usage error
 (one line); 6: an output could not be written."""
+import argparse
 import html
+import json
 import math
 import os
 import re
@@ -46,6 +52,7 @@ class Device:
         self.failed = []       # (row key, reason)
         self.missing = []      # (row key, what)
         self.suspect = []      # (row key, why the timing is not believed)
+        self.health = []       # a health verdict's failing checks ("validate: copy/vec4: wrong result ...")
         self.cpu = False       # a CPU implementation (lavapipe)
         self.unpeered = False  # its model has fewer than MIN_GROUP devices: its speed was compared with nothing
 
@@ -53,7 +60,7 @@ class Device:
         return f"{self.host} #{self.index} {self.name}"
 
     def flagged(self):
-        return bool(self.slow or self.failed or self.missing or self.cpu)
+        return bool(self.slow or self.failed or self.missing or self.cpu or self.health)
 
 
 def device_entries(doc):
@@ -65,15 +72,115 @@ def device_entries(doc):
     return out
 
 
-def read(path, devices, order):
-    """Add the results of the file at PATH to DEVICES ({identity: Device}); ORDER keeps first-seen order."""
-    doc = vkbjson.load(path)
+HEALTH_SCHEMA = "vkbench-health/1"
+
+
+def read_json(path):
+    """The JSON document at PATH and its text, or one line and exit 2."""
+    shown = vkbjson.clean(path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        return json.loads(text, parse_constant=vkbjson.refuse_constant), text
+    except OSError as e:
+        vkbjson.die(f"cannot read {shown}: {e.strerror}")
+    except RecursionError:
+        vkbjson.die(f"{shown}: nested too deeply to be a vkbench results file or health verdict")
+    except ValueError as e:     # also invalid UTF-8 and integers too long to convert
+        vkbjson.die(f"{shown} is not JSON ({vkbjson.clean(str(e).splitlines()[0])[:200]})")
+
+
+def verdict_gpus(doc, shown):
+    """The GPUs of the health verdict DOC, each field checked against docs/vkbench-health.schema.json's types
+    (what the report uses), or one line naming the first bad field and exit 2."""
+    def bad(where, what):
+        vkbjson.die(f"{shown}: not a `vkbench health --json` verdict: {where} {what}")
+    def text(x):
+        return isinstance(x, str)
+    if not text(doc.get("hostname")):
+        bad("hostname", "is not a string")
+    if not (doc.get("node_problem") is None or text(doc.get("node_problem"))):
+        bad("node_problem", "is neither a string nor null")
+    if doc.get("verdict") not in ("keep", "take out of service", "could not judge"):
+        bad("verdict", "is not keep, take out of service or could not judge")
+    if not isinstance(doc.get("gpus"), list):
+        bad("gpus", "is not a list")
+    for i, g in enumerate(doc["gpus"]):
+        at = f"gpus[{i}]"
+        if not isinstance(g, dict):
+            bad(at, "is not an object")
+        if type(g.get("gpu")) is not int or g["gpu"] < 0:
+            bad(f"{at}.gpu", "is not a device index")
+        for k in ("uuid", "model", "driver"):
+            if not text(g.get(k)) or (k == "model" and not g[k]):
+                bad(f"{at}.{k}", "is not a string" + (" (empty)" if k == "model" else ""))
+        if not (g.get("pci_bus_id") is None or text(g.get("pci_bus_id"))):
+            bad(f"{at}.pci_bus_id", "is neither a string nor null")
+        if g.get("verdict") not in ("pass", "warn", "fail"):
+            bad(f"{at}.verdict", "is not pass, warn or fail")
+        if not isinstance(g.get("failing"), list) or not all(text(x) for x in g["failing"]):
+            bad(f"{at}.failing", "is not a list of strings")
+        if not isinstance(g.get("rows"), list):
+            bad(f"{at}.rows", "is not a list")
+        for j, r in enumerate(g["rows"]):
+            if not isinstance(r, dict) or not text(r.get("row")) or not text(r.get("backend")):
+                bad(f"{at}.rows[{j}]", "is not an object with a row and a backend")
+            if r.get("status") not in ("ok", "fail", "skip"):
+                bad(f"{at}.rows[{j}].status", "is not ok, fail or skip")
+            m = r.get("metric")
+            if m is not None and (type(m) not in (int, float) or not math.isfinite(m) or m < 0):
+                bad(f"{at}.rows[{j}].metric", "is not a number of 0 or more")
+    return doc["gpus"]
+
+
+def read_verdict(doc, shown, stem, devices, order, nodes):
+    """Add the GPUs of a health verdict to DEVICES and ORDER, its node problem to NODES ([(host, problem)])."""
+    host = doc["hostname"] or stem
+    gpus = verdict_gpus(doc, shown)
+    if doc["node_problem"]:
+        nodes.append((host, doc["node_problem"]))
+    for g in gpus:
+        ident = (host, g["gpu"], g["uuid"] or g["model"])
+        dev = devices.get(ident)
+        if dev is None:
+            dev = devices[ident] = Device(host, g["gpu"], g["model"], g["uuid"] or None, g.get("pci_bus_id"),
+                                          g["driver"] or None)
+            order.append(ident)
+        if g["verdict"] == "fail":
+            dev.health += g["failing"] or ["failed its health check (no check named)"]
+        for r in g["rows"]:
+            key = ("health", r["row"], "", "", r["backend"], "hot")
+            m = r.get("metric")
+            if r["status"] == "ok" and m:
+                dev.times.setdefault(key, []).append(1.0 / m)    # a time: lower is faster, as results' rows
+                dev.spread.setdefault(key, None)
+                dev.status.setdefault(key, "ok")
+            elif r["status"] == "skip":
+                dev.status.setdefault(key, "skip: skipped by the health check")
+            elif r["status"] == "ok":
+                dev.status.setdefault(key, "ok")
+            else:
+                dev.status[key] = "fail: failed in the health check"
+
+
+def read(path, devices, order, nodes):
+    """Add the results or health verdict of the file at PATH to DEVICES ({identity: Device}); ORDER keeps
+    first-seen order; NODES gathers a verdict's node problem."""
+    raw, text = read_json(path)
+    shown = vkbjson.clean(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if isinstance(raw, dict) and raw.get("schema") == HEALTH_SCHEMA:
+        return read_verdict(raw, shown, stem, devices, order, nodes)
+    if isinstance(raw, dict) and str(raw.get("schema", "")).startswith("vkbench-health/"):
+        vkbjson.die(f"{shown}: schema {vkbjson.clean(str(raw['schema']))[:40]}: this tool reads {HEALTH_SCHEMA} "
+                    "verdicts")
+    doc = vkbjson.upgrade(raw, shown, vkbjson.may_control(text))
+    doc["path"] = shown
     entries = device_entries(doc)
     if not entries:
         vkbjson.die(f"{path}: no device identity (no \"devices\" entry with a name): not a file fleet.py can "
                     "place")
     mode = doc["settings"].get("mode") or "hot"
-    stem = os.path.splitext(os.path.basename(path))[0]
     for r in doc["results"]:
         idx = r.get("device_index", 0)
         e = entries.get((r["backend"], idx)) or entries.get(("vulkan", idx))
@@ -169,7 +276,7 @@ def judge(devices, threshold, sigmas):
 
 def row_text(k):
     family, variant, shape, constants, backend, mode = k
-    return f"{family} {variant}{f' [{constants}]' if constants else ''} {shape} {backend}" + \
+    return f"{family} {variant}{f' [{constants}]' if constants else ''}{f' {shape}' if shape else ''} {backend}" + \
         (f" {mode}" if mode != "hot" else "")
 
 
@@ -177,7 +284,21 @@ def pct(x):
     return vkbjson.pct(x)
 
 
-def report(order, devices, summary, args, nfiles, out):
+def reasons(d):
+    """Why device D is flagged, one line each, worst first: its health check's failures, a CPU implementation,
+    slow rows (the worst), failed rows, missing rows."""
+    out = [f"health: {x}" for x in d.health]
+    if d.cpu:
+        out.append("a CPU implementation in a fleet of GPUs: the node's GPU is missing or its driver is not loaded")
+    if d.slow:
+        k, ratio, _ = min(d.slow, key=lambda s: s[1])
+        out.append(f"slower on {len(d.slow)} row{'s' * (len(d.slow) != 1)}, worst {row_text(k)} {ratio:.3f}x")
+    out += [f"failed: {row_text(k)}: {why}" for k, why in d.failed]
+    out += [f"missing or skipped: {row_text(k)}: {why}" for k, why in d.missing]
+    return out
+
+
+def report(order, devices, summary, args, nfiles, out, nodes=()):
     devs = [devices[i] for i in order]
     flagged = [d for d in devs if d.flagged()]
     hosts = {d.host for d in devs}
@@ -185,10 +306,16 @@ def report(order, devices, summary, args, nfiles, out):
     w(f"fleet: {len(devs)} device{'s' * (len(devs) != 1)} on {len(hosts)} host{'s' * (len(hosts) != 1)}, "
       f"{len(summary)} model{'s' * (len(summary) != 1)}, {nfiles} file{'s' * (nfiles != 1)}; slower than its group "
       f"by more than {pct(args.threshold)} and {args.sigmas:g} sigma of noise, or failed, or missing, is flagged\n")
+    if nodes:
+        w(f"\nFLAGGED NODES: {len(nodes)} (their health verdicts)\n")
+        for host, problem in nodes:
+            w(f"{host}  node: {problem}\n")
     if flagged:
         w(f"\nFLAGGED: {len(flagged)} device{'s' * (len(flagged) != 1)}\n")
     for d in flagged:
         w(f"{d.host}  device {d.index}: {d.name}  uuid {d.uuid or '-'}  pci {d.pci or '-'}  driver {d.driver or '-'}\n")
+        for x in d.health:
+            w(f"  health: {x}\n")
         if d.cpu:
             w("  a CPU implementation in a fleet of GPUs: the node's GPU is missing or its driver is not loaded\n")
         if d.slow:
@@ -229,8 +356,9 @@ def report(order, devices, summary, args, nfiles, out):
         w(f"; typical spread between devices {pct(spread)}\n" if spread is not None else
           f" (fewer than {MIN_GROUP} devices ran each row: speed not compared)\n")
     w(f"verdict: {len(flagged)} of {len(devs)} devices flagged" +
+      (f"; {len(nodes)} node{'s' * (len(nodes) != 1)} flagged" if nodes else "") +
       (f"; {len(unpeered)} not compared (no peers of their model)" if unpeered else "") + "\n")
-    return 1 if flagged else 0
+    return 1 if flagged or nodes else 0
 
 
 def colour(ratio):
@@ -245,8 +373,9 @@ def colour(ratio):
     return f"rgb({r},{r},255)"
 
 
-def heat_map(order, devices, ratios, args):
+def heat_map(order, devices, ratios, args, nodes=()):
     devs = [devices[i] for i in order]
+    flagged = [d for d in devs if d.flagged()]
     keys = sorted({k for d in devs for k in d.status})
     e = html.escape
     out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>vkbench fleet</title><style>",
@@ -254,10 +383,22 @@ def heat_map(order, devices, ratios, args):
            "padding:2px 4px;white-space:nowrap}th.row{text-align:left;font-weight:normal}"
            "td.flag{outline:2px solid #000}th.dev{writing-mode:vertical-rl;transform:rotate(180deg)}"
            "</style></head><body>",
-           f"<h1>vkbench fleet: {len(devs)} devices</h1>",
+           f"<h1>vkbench fleet: {len(devs)} devices, {len(flagged)} flagged"
+           f"{f', {len(nodes)} nodes flagged' if nodes else ''}</h1>",
            f"<p>Colour: a row's speed on a device over its group's median (white 1.0, red 0.8 or slower, blue "
            f"faster); grey: not run; outlined: flagged (threshold {pct(args.threshold)}, {args.sigmas:g} sigma)."
-           "</p><table class='heat'><thead><tr><th>row</th>"]
+           "</p>"]
+    if nodes or flagged:
+        out.append("<h2>Flagged</h2><ul class='flagged'>")
+        for host, problem in nodes:
+            out.append(f"<li><b>{e(host)}</b> node: {e(problem)}</li>")
+        for d in flagged:
+            out.append(f"<li><b>{e(d.label())}</b> uuid {e(d.uuid or '-')} pci {e(d.pci or '-')}<ul>" +
+                       "".join(f"<li>{e(x)}</li>" for x in reasons(d)[:args.rows + len(d.health)]) + "</ul></li>")
+        out.append("</ul>")
+    else:
+        out.append("<p class='verdict'>No device flagged.</p>")
+    out.append("<table class='heat'><thead><tr><th>row</th>")
     for d in devs:
         out.append(f"<th class='dev' title='{e(d.uuid or '')}'>{e(d.label())}</th>")
     out.append("</tr></thead><tbody>")
@@ -394,7 +535,7 @@ def write_baseline(paths, out):
 
 
 def main():
-    ap = vkbjson.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = vkbjson.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paths", nargs="+", metavar="FILES | DIR")
     ap.add_argument("--threshold", type=float, default=0.10, help="slowdown that matters (0.10: 10%%)")
     ap.add_argument("--sigmas", type=float, default=5.0, help="noise bound in standard deviations (default 5)")
@@ -416,13 +557,13 @@ def main():
         if args.html:
             vkbjson.die("--write-baseline reads health verdicts, --html result files: one at a time")
         return write_baseline(files, opened["--write-baseline"])
-    devices, order = {}, []
+    devices, order, nodes = {}, [], []
     for p in files:
-        read(p, devices, order)
+        read(p, devices, order, nodes)
     summary, ratios = judge([devices[i] for i in order], args.threshold, args.sigmas)
-    code = report(order, devices, summary, args, len(files), sys.stdout)
+    code = report(order, devices, summary, args, len(files), sys.stdout, nodes)
     if args.html:
-        opened["--html"].finish(heat_map(order, devices, ratios, args))
+        opened["--html"].finish(heat_map(order, devices, ratios, args, nodes))
     return code
 
 

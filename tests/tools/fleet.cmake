@@ -17,6 +17,11 @@ foreach(case fleet health prolog)
              ${CMAKE_SOURCE_DIR} ${case})
     set_tests_properties(vkb.slurm.cluster.${case} PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL TRUE)
 endforeach()
+# a Slurm test killed mid-run (ctest's time-out, SIGKILL) leaves no daemon and no port behind, and two run at once
+add_test(NAME vkb.slurm.cleanup.killed_mid_run COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_cleanup_test.sh
+         $<TARGET_FILE:vkbench> ${CMAKE_SOURCE_DIR})
+set_tests_properties(vkb.slurm.cleanup.killed_mid_run PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 600
+                     RUN_SERIAL TRUE)
 # vkbench health (tests/cli/health_test.py): planted faults (wrong result, hang, missing GPU, no GPU, slower than a
 # baseline: the whole GPU's mean and one row alone) each give their verdict, action and exit code; a healthy node
 # keeps

@@ -322,6 +322,118 @@ def case_outputs():
     one_line_error(*fleet(first, "--write-baseline", os.path.join(tmp, "x.tsv")), 2, "not a `vkbench health")
 
 
+def verdict_doc(host, gpus, node_problem=None):
+    """A `vkbench health --json` verdict of HOST: GPUS are (model, verdict, failing, metric of copy/vec4)."""
+    return {"schema": "vkbench-health/1", "hostname": host, "time": 1764633600,
+            "verdict": "take out of service" if node_problem or any(g[1] == "fail" for g in gpus) else "keep",
+            "exit": 1 if node_problem or any(g[1] == "fail" for g in gpus) else 0, "node_problem": node_problem,
+            "gpus_found": len(gpus), "baseline": False,
+            "gpus": [{"gpu": i, "uuid": f"0e9e0530-0000-0000-0000-{host[-1]}{i:011d}", "pci_bus_id": None,
+                      "model": model, "driver": "Mesa 22.3.6", "verdict": verdict, "action": "none",
+                      "speed_judged": False, "speed_note": "no --baseline", "failing": failing,
+                      "rows": [{"row": "copy/vec4", "backend": "vulkan", "status": "ok", "metric": metric,
+                                "unit": "GB/s", "median_s": 0.001},
+                               {"row": "peak/fma_f32", "backend": "vulkan", "status": "ok", "metric": 50.0,
+                                "unit": "GFLOP/s", "median_s": 0.001}]}
+                     for i, (model, verdict, failing, metric) in enumerate(gpus)]}
+
+
+def write_verdicts(docs):
+    folder = tempfile.mkdtemp(prefix="verdicts-")
+    for i, doc in enumerate(docs):
+        with open(os.path.join(folder, f"v{i}.json"), "w") as f:
+            json.dump(doc, f)
+    return folder
+
+
+def case_verdicts():
+    """Health verdict files read as the fleet writes them: a GPU that failed its check flagged with its check's
+    line, a node's problem flagged for its host, a GPU half as fast as its peers flagged by the rows; the page lists
+    the flagged devices and nodes with their reasons. A model whose name begins with # is a model like another."""
+    wrong = "validate: copy/vec4: wrong result: element 5: 1.0 vs 2.0"
+    docs = [verdict_doc("node0", [("H100", "pass", [], 100.0)]),
+            verdict_doc("node1", [("H100", "pass", [], 101.0)]),
+            verdict_doc("node2", [("H100", "fail", [wrong], 99.0)]),
+            verdict_doc("node3", [("H100", "pass", [], 100.5)], node_problem="count: expected 2 GPUs, found 1")]
+    docs += [verdict_doc(f"node{4 + i}", [("#1 GPU", "pass", [], m)]) for i, m in enumerate((80.0, 80.5, 40.0))]
+    folder = write_verdicts(docs)
+    page = os.path.join(tempfile.mkdtemp(), "fleet.html")
+    code, out, err = fleet(folder, "--html", page)
+    check(code == 1 and "not a vkbench results file" not in err, "verdicts read", out, err)
+    check(re.findall(r"^(node\d+)  device", out, re.M) == ["node2", "node6"], "node2 (its check) and node6 (slow) "
+          "flagged, no other", out)
+    check(f"  health: {wrong}" in out, "the check's line as the reason", out)
+    check(re.search(r"^node3  node: count: expected 2 GPUs, found 1$", out, re.M) and
+          "verdict: 2 of 7 devices flagged; 1 node flagged" in out, "the node's problem flagged", out)
+    check(re.search(r"^node6  device 0: #1 GPU .*\n  slower on 1 row: .*\n    health copy/vec4 vulkan +0\.500x", out, re.M) and
+          "  #1 GPU (Mesa 22.3.6): 3 devices, 1 flagged; 2 rows, 2 compared" in out, "the # model kept and judged", out)
+    text = open(page, encoding="utf-8").read()
+    flagged = text[text.index("<h2>Flagged</h2>"):text.index("<table")]
+    check("<b>node3</b> node: count: expected 2 GPUs, found 1" in flagged and f"<li>health: {wrong}</li>" in flagged
+          and "node6 #0 #1 GPU" in flagged and "slower on 1 row, worst health copy/vec4" in flagged and
+          "node0" not in flagged, "the page lists the flagged devices and nodes with their reasons", flagged)
+    # healthy verdicts: none flagged, exit 0, and the page says so
+    code, out, err = fleet(write_verdicts(docs[:2] + [verdict_doc("node2", [("H100", "pass", [], 99.0)])]),
+                           "--html", page)
+    check(code == 0 and "verdict: 0 of 3 devices flagged" in out and "No device flagged." in open(page).read(),
+          "healthy verdicts", out, err)
+
+
+def case_bad_verdicts():
+    """Malformed verdicts, a defect in any item of a list (not only the first): one line naming the field, exit 2,
+    never a traceback."""
+    good = verdict_doc("node0", [("H100", "pass", [], 100.0), ("H100", "pass", [], 100.0)])
+    def breaks(edit):
+        doc = copy.deepcopy(good)
+        edit(doc)
+        return doc
+    cases = [
+        (lambda d: d.update(gpus={"0": 1}), "gpus is not a list"),
+        (lambda d: d["gpus"].__setitem__(1, "GPU"), r"gpus\[1\] is not an object"),
+        (lambda d: d["gpus"][1].update(gpu=-1), r"gpus\[1\].gpu is not a device index"),
+        (lambda d: d["gpus"][1].update(gpu=True), r"gpus\[1\].gpu is not a device index"),
+        (lambda d: d["gpus"][1].update(model=""), r"gpus\[1\].model is not a string \(empty\)"),
+        (lambda d: d["gpus"][1].pop("uuid"), r"gpus\[1\].uuid is not a string"),
+        (lambda d: d["gpus"][1].update(verdict="ok"), r"gpus\[1\].verdict is not pass"),
+        (lambda d: d["gpus"][1].update(failing=["x", 3]), r"gpus\[1\].failing is not a list of strings"),
+        (lambda d: d["gpus"][1].update(rows=None), r"gpus\[1\].rows is not a list"),
+        (lambda d: d["gpus"][1]["rows"][1].update(metric="12"), r"gpus\[1\].rows\[1\].metric is not a number"),
+        (lambda d: d["gpus"][1]["rows"][1].update(metric=-1), r"gpus\[1\].rows\[1\].metric is not a number"),
+        (lambda d: d["gpus"][1]["rows"][1].update(status="done"), r"gpus\[1\].rows\[1\].status is not ok"),
+        (lambda d: d["gpus"][1]["rows"].__setitem__(1, []), r"gpus\[1\].rows\[1\] is not an object"),
+        (lambda d: d.update(hostname=None), "hostname is not a string"),
+        (lambda d: d.update(node_problem=7), "node_problem is neither"),
+        (lambda d: d.update(verdict="sick"), "verdict is not keep"),
+        (lambda d: d.update(schema="vkbench-health/2"), "schema vkbench-health/2: this tool reads vkbench-health/1"),
+    ]
+    for edit, want in cases:
+        folder = write_verdicts([breaks(edit)])
+        one_line_error(*fleet(folder), 2, want)
+    folder = write_verdicts([good])
+    with open(os.path.join(folder, "v0.json"), "a") as f:
+        f.write("{")
+    one_line_error(*fleet(folder), 2, "is not JSON")
+
+
+def case_skipped_row():
+    """A row one device skipped that its peers ran: that device flagged, with the skip's reason; its peers not."""
+    def skip(g, doc):
+        if g == 2:
+            doc["results"][0].update(status="skip", skip_reason="needs subgroup arithmetic")
+            doc["results"][0].pop("time_ms", None)
+    code, out, err = fleet(tiny_fleet([1.0, 1.0, 1.0, 1.0], tamper=skip))
+    check(code == 1 and re.findall(r"^(node\d+)  device", out, re.M) == ["node2"], "only the skipping device", out)
+    check(re.search(r"missing or skipped on 1 row:\n    .* skip: needs subgroup arithmetic", out), "its reason", out)
+
+
+def case_help():
+    """--help is the whole description, to its last sentence, and every option."""
+    code, out, err = fleet("--help")
+    check(code == 0 and "which GPU of a fleet is not like the others" in out and
+          "6: an output could not be written." in out and "health --json` verdicts" in out and
+          all(o in out for o in ("--threshold", "--sigmas", "--rows", "--html", "--write-baseline")), "--help", out)
+
+
 def case_bench():
     """Not a ctest: 1000 files of 200 rows (the suite's 166 and 34 at a second shape), 125 hosts of 8 GPUs,
     timed on one core (taskset); the time goes to docs/performance.md."""

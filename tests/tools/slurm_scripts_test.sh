@@ -1,8 +1,11 @@
 #!/bin/sh
 # slurm_scripts_test.sh SRC: tools/slurm/'s scripts without a Slurm: submit.sh against a fake sbatch that records
 # its arguments (a % in the results path escaped for --output, the SBATCH options and --time on both jobs, nothing
-# glob-expanded), and vkbench-fleet.sbatch run as a task with a fake vkbench (two tasks on one node get two names;
-# a wrong result exits 1, a SUSPECT timing alone 9).
+# glob-expanded, NODES read as decimal, the report job after the array with afterany), vkbench-fleet.sbatch run as a
+# task with a fake vkbench (two tasks on one node get two names; a wrong result exits 1, a SUSPECT timing alone 9),
+# and vkbench-healthcheck.sh and vkbench-prolog.sh against a fake sinfo and scontrol: a GPU's and a node's drain
+# reason, a broken setting is "could not judge" (7) naming it and never a drain, also through the prolog, and a
+# check stopped by SIGTERM or SIGKILL leaves no temporary file.
 set -u
 src=$1
 dir=$(mktemp -d /tmp/vkb-slurm-scripts.XXXXXX)
@@ -28,13 +31,29 @@ for job in 0 1; do
     echo "$a" | grep -qx -- "--time=00:15:00" || fail "job $job has no --time: $a"
     echo "$a" | grep -q -- "--output=$dir/res 100%%a/" || fail "job $job: % not escaped: $a"
 done
+# the report job waits for the array (the fake's first id, 100), whatever the tasks' verdicts
+grep -qx -- "--dependency=afterany:100" "$dir/log/1" || fail "the report job's dependency: $(cat "$dir/log/1")"
+grep -q -- "--dependency" "$dir/log/0" && fail "the array depends on something: $(cat "$dir/log/0")"
+# NODES is decimal: 010 is ten tasks, not octal 8; 0, 000 and 0x10 are refused
+rm -f "$dir/log/"*
+(PATH="$dir/bin:$PATH" FAKE_LOG="$dir/log" VKBENCH=/bin/true "$src/tools/slurm/submit.sh" "$dir/r10" 010) \
+    > "$dir/out" 2>&1 || fail "submit.sh NODES=010: $(cat "$dir/out")"
+grep -qx -- "--array=0-9" "$dir/log/0" || fail "NODES=010: $(grep -- --array "$dir/log/0")"
+for bad in 0 000 0x10 -1 ""; do
+    (PATH="$dir/bin:$PATH" FAKE_LOG="$dir/log" "$src/tools/slurm/submit.sh" "$dir/r10" "$bad") > "$dir/out" 2>&1
+    rc=$?
+    [ $rc -eq 2 ] && grep -q "^submit.sh: NODES" "$dir/out" || fail "NODES='$bad': exit $rc, $(cat "$dir/out")"
+done
 # a task as Slurm would run it, twice on one node; the fake vkbench's exit and failed row come from FAKE_RC/FAKE_FAIL
 cat > "$dir/bin/vkbench" <<'FAKE'
 #!/bin/sh
 for a; do case $prev in --json) out=$a ;; esac; prev=$a; done
 for a; do case $a in x|--comment=x) exit 42 ;; esac; done   # a * expanded in the current folder
 case $1 in validate) echo '{}' > "$out"; exit 0 ;; esac
-case $1 in health) echo "vkbench: GPU 0 u -: validate: copy/vec4: wrong result" >&2; exit "${FAKE_RC:-0}" ;; esac
+case $1 in health)
+    [ -n "${FAKE_SLEEP:-}" ] && { echo $$ > "$FAKE_LOG/vkbench.pid"; exec sleep "$FAKE_SLEEP"; }
+    echo "${FAKE_MSG:-vkbench: GPU 0 u -: validate: copy/vec4: wrong result}" >&2; exit "${FAKE_RC:-0}" ;;
+esac
 if [ -n "${FAKE_FAIL:-}" ]; then echo '{"results": [{"status": "fail"}]}' > "$out"; else echo '{"status": "ok"}' > "$out"; fi
 exit "${FAKE_RC:-0}"
 FAKE
@@ -59,10 +78,19 @@ task 3; rc=$?
 printf '#!/bin/sh\necho "$FAKE_REASON"\n' > "$dir/bin/sinfo"
 printf '#!/bin/sh\necho "$*" >> "$FAKE_LOG/scontrol"\n' > "$dir/bin/scontrol"
 chmod +x "$dir/bin/sinfo" "$dir/bin/scontrol"
+# the settings file, as slurmd runs the check: no environment but SLURMD_NODENAME and PWD (and VKB_HEALTH_CONF,
+# naming this test's file in place of /etc/default/vkbench-health); SCRIPT: the script run
+printf 'VKBENCH=%s\nPATH="%s"\n' "$dir/bin/vkbench" "$dir/bin:/usr/bin:/bin" > "$dir/health.conf"
+CONF="$dir/health.conf" SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
+run_check() {   # run_check RC REASON: the check with the fake vkbench's exit RC, sinfo's REASON; its stderr in err
+    env -i SLURMD_NODENAME=n1 PWD=/ VKB_HEALTH_CONF="$CONF" FAKE_LOG="$dir/log" FAKE_RC="$1" FAKE_REASON="$2" \
+        FAKE_MSG="${FAKE_MSG:-}" FAKE_SLEEP="${FAKE_SLEEP:-}" TMPDIR="$dir/tmp" \
+        /bin/sh "$SCRIPT" 2>"$dir/err"
+}
+mkdir "$dir/tmp"
 check() {   # check RC REASON EXPECTED_EXIT EXPECTED_SCONTROL (a grep -x pattern, or "" for no call)
     rm -f "$dir/log/scontrol"
-    PATH="$dir/bin:$PATH" FAKE_LOG="$dir/log" FAKE_RC=$1 FAKE_REASON=$2 VKBENCH="$dir/bin/vkbench" \
-        SLURMD_NODENAME=n1 sh "$src/tools/slurm/vkbench-healthcheck.sh" 2>/dev/null
+    run_check "$1" "$2"
     rc=$?
     [ $rc -eq "$3" ] || fail "health check (vkbench $1, reason '$2'): exit $rc, expected $3"
     if [ -z "$4" ]; then
@@ -77,5 +105,84 @@ check 0 "vkbench: GPU 0 u -: validate: copy/vec4: wrong result" 0 "update NodeNa
 check 0 none 0 ""
 check 1 "maintenance: new cables" 1 ""
 check 0 "maintenance: new cables" 0 ""
-echo "slurm scripts: % escaped, options and --time on both jobs, no glob, unique names, exit 1 vs 9; the health" \
-     "check drains and resumes with its own reason and leaves an operator's alone"
+# a node-level failure: its own line is the reason
+FAKE_MSG="vkbench: node: count: expected 8 GPUs, found 7"
+check 1 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: node: count: expected 8 GPUs, found 7"
+FAKE_MSG=
+# the check's own failures: exit 7, a line naming the cause, the node left as it is (no scontrol call)
+could_not_judge() {   # could_not_judge SETTINGS_TEXT PATTERN [VKBENCH_EXIT]: the settings file, then the check
+    printf '%b' "$1" > "$dir/broken.conf"
+    CONF="$dir/broken.conf"
+    check "${3:-1}" none 7 ""
+    grep -q "^vkbench-healthcheck: could not judge n1: .*$2" "$dir/err" || fail "settings '$1': $(cat "$dir/err")"
+    CONF="$dir/health.conf"
+}
+fake="VKBENCH=$dir/bin/vkbench\nPATH=$dir/bin:/usr/bin:/bin\n"
+could_not_judge "VKBENCH=$dir/no-such-vkbench\n" "VKBENCH=$dir/no-such-vkbench ($dir/broken.conf:1): no such file"
+chmod -x "$dir/bin/sinfo"; cp "$dir/bin/sinfo" "$dir/plain"
+could_not_judge "VKBENCH=$dir/plain\n" "VKBENCH=$dir/plain .*: not executable"
+chmod +x "$dir/bin/sinfo"
+# no VKBENCH: the build beside the checkout, else vkbench on PATH (a copy of the script in a tree of its own)
+mkdir -p "$dir/tree/tools/slurm"
+cp "$src/tools/slurm/vkbench-healthcheck.sh" "$dir/tree/tools/slurm/"
+printf 'PATH=%s\n' "$dir/bin:/usr/bin:/bin" > "$dir/path.conf"
+SCRIPT="$dir/tree/tools/slurm/vkbench-healthcheck.sh"
+printf 'PATH=/usr/bin:/bin\n' > "$dir/broken.conf"
+CONF="$dir/broken.conf"; check 1 none 7 ""
+grep -q "VKBENCH=vkbench (the default): not found on PATH=/usr/bin:/bin" "$dir/err" || fail "no vkbench: $(cat "$dir/err")"
+mkdir "$dir/tree/build" && cp "$dir/bin/vkbench" "$dir/tree/build/vkbench"
+CONF="$dir/path.conf"; check 1 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: GPU 0 u -: validate: copy/vec4: wrong result"
+CONF="$dir/health.conf" SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
+could_not_judge "${fake}VKB_HEALTH_TIMEOUT_S=50s\n" "VKB_HEALTH_TIMEOUT_S='50s' ($dir/broken.conf:3): not a whole"
+could_not_judge "${fake}VKB_HEALTH_TIMEOUT_S=0\n" "VKB_HEALTH_TIMEOUT_S=0 .*: not between 1 and 3600"
+could_not_judge "${fake}VKB_HEALTH_ARGS=\"--expect 8\n" "$dir/broken.conf:3: VKB_HEALTH_ARGS: quotes"
+could_not_judge "${fake}if [ -x /bin/sh ]; then\n" "$dir/broken.conf:3: not NAME=VALUE"
+could_not_judge "${fake}VKB_HEALTH_ARGZ=--expect 8\n" "$dir/broken.conf:3: unknown setting 'VKB_HEALTH_ARGZ'"
+could_not_judge "$fake" "vkbench health refused its arguments" 2
+could_not_judge "$fake" "vkbench health could not write an output" 6
+could_not_judge "$fake" "copy/vec4: wrong result" 7
+# a settings file that cannot be read: a folder, a dangling link; none named is the defaults' (vkbench on PATH)
+CONF="$dir/tmp"; check 1 none 7 ""; grep -q "settings file $dir/tmp: not a readable file" "$dir/err" || fail "$(cat "$dir/err")"
+ln -s "$dir/gone" "$dir/link.conf"
+CONF="$dir/link.conf"; check 1 none 7 ""; grep -q "settings file $dir/link.conf" "$dir/err" || fail "$(cat "$dir/err")"
+CONF="$dir/health.conf"
+# read as decimal, and bounding vkbench: 01 is one second; a hung vkbench then drains the node
+printf '%bVKB_HEALTH_TIMEOUT_S=01\n' "$fake" > "$dir/slow.conf"
+CONF="$dir/slow.conf" FAKE_SLEEP=30
+check 0 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: node: health: no verdict within 1 s (a hung GPU or driver)"
+CONF="$dir/health.conf" FAKE_SLEEP=
+# the prolog: fails only when the check drained; could not judge (a broken setting, or vkbench's 7) lets the job run
+SCRIPT="$src/tools/slurm/vkbench-prolog.sh"
+check 1 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: GPU 0 u -: validate: copy/vec4: wrong result"
+check 7 none 0 ""
+printf 'VKBENCH=%s\n' "$dir/no-such-vkbench" > "$dir/broken.conf"
+CONF="$dir/broken.conf"; check 1 none 0 ""; grep -q "VKBENCH=$dir/no-such-vkbench" "$dir/err" || fail "prolog: $(cat "$dir/err")"
+CONF="$dir/health.conf" SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
+# stopped by Slurm's timeout: SIGTERM (passed on to vkbench, which ends) and SIGKILL leave no temporary file
+for sig in TERM KILL; do
+    rm -f "$dir/log/vkbench.pid" "$dir/log/scontrol"
+    env -i SLURMD_NODENAME=n1 PWD=/ VKB_HEALTH_CONF="$CONF" FAKE_LOG="$dir/log" FAKE_SLEEP=60 FAKE_REASON=none \
+        TMPDIR="$dir/tmp" /bin/sh "$src/tools/slurm/vkbench-healthcheck.sh" 2>"$dir/err" &
+    pid=$!   # the check itself (env execs it)
+    n=0
+    until [ -s "$dir/log/vkbench.pid" ]; do n=$((n + 1)); [ $n -le 100 ] || fail "no vkbench"; sleep 0.1; done
+    [ -n "$(ls -A "$dir/tmp")" ] && fail "SIG$sig: a temporary file while the check runs: $(ls -A "$dir/tmp")"
+    kill -"$sig" "$pid"
+    wait "$pid"
+    rc=$?
+    [ "$sig" = TERM ] && [ $rc -ne 143 ] && fail "SIGTERM: exit $rc, expected 143"
+    [ -z "$(ls -A "$dir/tmp")" ] || fail "SIG$sig: left $(ls -A "$dir/tmp")"
+    [ ! -e "$dir/log/scontrol" ] || fail "SIG$sig: the node changed: $(cat "$dir/log/scontrol")"
+    if [ "$sig" = TERM ]; then
+        n=0
+        while kill -0 "$(cat "$dir/log/vkbench.pid")" 2>/dev/null; do
+            n=$((n + 1)); [ $n -le 100 ] || fail "SIGTERM: vkbench still runs"; sleep 0.1
+        done
+    else
+        kill "$(cat "$dir/log/vkbench.pid")" 2>/dev/null   # SIGKILL reaches no one: timeout's own bound ends it
+    fi
+done
+echo "slurm scripts: % escaped, options and --time on both jobs, the report after the array, NODES decimal, no glob," \
+     "unique names, exit 1 vs 9; the health check drains (a GPU's and a node's reason) and resumes with its own" \
+     "reason, leaves an operator's alone, could not judge (7) for each broken setting, in the prolog too, and" \
+     "leaves no temporary file on SIGTERM or SIGKILL"

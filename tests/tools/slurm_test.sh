@@ -1,39 +1,94 @@
 #!/bin/sh
 # slurm_test.sh VKBENCH SRC CASE: tools/slurm/ on a real Slurm of this one machine. As root: Debian's Slurm and munge
-# (tools/setup.sh --slurm), a slurm.conf for this host in a scratch folder, our own munged (own socket), slurmctld
-# and slurmd; then CASE:
+# (tools/setup.sh --slurm), a slurm.conf for this host in a scratch folder, on ports chosen free at the start, our own
+# munged (its own socket and key), slurmctld and slurmd; then CASE:
 #   fleet   the fleet array of 4 tasks on lavapipe (one task standing for a node each: FLEET_TASK_NAMES=1), task 2's
 #           GPU made 16x slow (VKB_FAULT_INJECT=slow-device:0:16, through a wrapper), the report job after it; then
 #           every file and the verdict: task 2 flagged, no other.
-#   health  vkbench-healthcheck.sh as slurmd's HealthCheckProgram every 2 s: a wrong result, a missing GPU and a
-#           hung GPU each drain the node with vkbench's reason within the interval plus the check's own bound, the
-#           node returns to service once healthy, and an operator's drain stays.
-#   prolog  vkbench-prolog.sh as slurmd's Prolog on a sick node: the job's launch fails, Slurm requeues the job
-#           (held, as a failed prolog does) and the node is drained with vkbench's reason; healed, the health check
-#           returns it and the released job runs.
-# Stops exactly the daemons it started. Exit 77: skipped (not root, or the packages cannot be installed, or
-# another Slurm test's daemons hold the ports).
+#   health  the README's recipe as it is: HealthCheckProgram=tools/slurm/vkbench-healthcheck.sh itself, every 2 s,
+#           its settings in /etc/default/vkbench-health and nothing in its environment (slurmd started with an empty
+#           one, and Slurm gives the check only SLURMD_NODENAME and PWD): a wrong result, a missing GPU and a hung
+#           GPU each drain the node with vkbench's reason within the interval plus the check's own bound, the node
+#           returns to service once healthy, and an operator's drain stays.
+#   prolog  Prolog=tools/slurm/vkbench-prolog.sh itself, the same settings file, on a sick node: the job's launch
+#           fails, Slurm requeues the job (held, as a failed prolog does) and the node is drained with vkbench's
+#           reason; healed, the health check returns it and the released job runs.
+#   hold    the cluster up and a job running, then wait: for tests/tools/slurm_cleanup_test.sh, which kills this
+#           test and looks for what it left.
+# Every process it starts carries VKB_SLURM_TEST=<its scratch folder> in its environment; they end with the test
+# however it ends: an EXIT/INT/TERM trap, and a reaper (setsid) that outlives the test shell (a
+# kill -9, ctest's time-out) and ends every process so marked once the test's pid is gone. VKB_SLURM_STATUS=FILE:
+# "FOLDER CTLD_PORT SLURMD_PORT" written there once the cluster is up. Exit 77: skipped (not root, the packages
+# cannot be installed, a port taken between its choice and the daemon's start, or another test's settings file in
+# /etc/default/vkbench-health).
 set -u
 vkbench=$1
 src=$2
 case=${3:-}
 tasks=4
 case $case in
-    fleet|health|prolog) ;;
-    *) echo "usage: slurm_test.sh VKBENCH SRC fleet|health|prolog"; exit 2 ;;
+    fleet|health|prolog|hold) ;;
+    *) echo "usage: slurm_test.sh VKBENCH SRC fleet|health|prolog|hold"; exit 2 ;;
 esac
 [ "$(id -u)" -eq 0 ] || { echo "skip: the Slurm test starts daemons as root"; exit 77; }
 if ! "$src/tools/setup.sh" --slurm >&2; then
     echo "skip: Debian's slurmd, slurmctld, slurm-client or munge could not be installed"
-# the ports below are fixed (RUN_SERIAL keeps this build's Slurm tests apart; another checkout's may hold them)
-if command -v ss >/dev/null && ss -ltn | grep -Eq ':1681[78] '; then
-    echo "skip: ports 16817/16818 are taken (another Slurm test's daemons?)"
-    exit 77
-fi
     exit 77
 fi
 dir=$(mktemp -d /tmp/vkb-slurm.XXXXXX)
 host=$(hostname -s)
+settings=/etc/default/vkbench-health   # the recipe's fixed path (tools/slurm/vkbench-healthcheck.sh)
+# the marker of this test's processes; the reaper's own environment lacks it
+VKB_SLURM_TEST=$dir
+export VKB_SLURM_TEST
+# reap: end every process whose environment carries this test's marker (or its SLURM_CONF), or that has a file of
+# its folder open, and their descendants (TERM, then KILL after 5 s: slurmstepd may outlive a TERM), and remove the
+# settings file when it is this test's. Run by the EXIT trap, and by the reaper once the test's pid is gone.
+reap='
+mine() { /usr/bin/python3 -c "
+import os, sys
+folder, keep = sys.argv[1], int(sys.argv[2] or 0)
+mark, reaper = (\"VKB_SLURM_TEST=\" + folder).encode(), (\"VKB_REAP_DIR=\" + folder).encode()
+conf = (\"SLURM_CONF=\" + folder + \"/slurm.conf\").encode()
+def ours(p):
+    env = open(\"/proc/%s/environ\" % p, \"rb\").read().split(b\"\\0\")
+    if reaper in env:
+        return False                  # the reaper, and this search
+    if mark in env or conf in env:
+        return True
+    fds = \"/proc/%s/fd\" % p          # slurmstepd clears its environment; it keeps slurmd.log open
+    return any(os.readlink(os.path.join(fds, f)).startswith(folder + \"/\") for f in os.listdir(fds))
+found, parent = set(), {}
+for p in os.listdir(\"/proc\"):
+    try:
+        if p.isdigit() and int(p) != keep:
+            parent[p] = open(\"/proc/%s/stat\" % p).read().rsplit(\")\", 1)[1].split()[1]
+            if ours(p):
+                found.add(p)
+    except (OSError, IndexError):
+        pass
+grown = True                          # and their descendants: the health checks of slurmd have none of its environment
+while grown:
+    more = {p for p, pp in parent.items() if pp in found} - found
+    found |= more
+    grown = bool(more)
+print(\" \".join(sorted(found)))
+" "$VKB_REAP_DIR" "${VKB_REAP_KEEP:-}"; }
+pids=$(mine)
+[ -n "$pids" ] && kill $pids 2>/dev/null
+end=$(($(date +%s) + 5))
+while [ -n "$(mine)" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
+pids=$(mine)
+[ -n "$pids" ] && { kill -9 $pids 2>/dev/null; echo "killed what would not stop: $pids"; }
+head -1 "$VKB_REAP_SETTINGS" 2>/dev/null | grep -qx "# slurm_test.sh $VKB_REAP_DIR" && rm -f "$VKB_REAP_SETTINGS"
+'
+# the reaper: setsid, so a terminal's signals to the test's group do not reach it, and gone from
+# the test's process tree (the subshell that starts it exits): ctest's time-out kills that tree
+# shellcheck disable=SC2016
+(env -u VKB_SLURM_TEST VKB_REAP_DIR="$dir" VKB_REAP_PID=$$ VKB_REAP_SETTINGS="$settings" setsid sh -c \
+    'while kill -0 "$VKB_REAP_PID" 2>/dev/null &&
+           [ "$(sed "s/.*) //" "/proc/$VKB_REAP_PID/stat" 2>/dev/null | cut -c1)" != Z ]; do sleep 1; done; '"$reap" \
+    </dev/null >>"$dir/reaper.log" 2>&1 &)
 fail() {
     echo "FAIL: $*"
     for f in "$dir"/*.log "$dir"/results/*.out "$dir"/results/fleet.txt "$dir"/results/fleet.err; do
@@ -41,33 +96,43 @@ fail() {
     done
     exit 1
 }
+skip() { echo "skip: $*"; exit 77; }
 stop() {
     status=$?
-    gone=1
-    # exactly the daemons this test started, by the pids they wrote, one at a time in this order: slurmd ends only
-    # when the health checks it started have, and those need slurmctld and munge to end (sinfo, scontrol)
-    for p in slurmd slurmctld munged; do
-        [ -s "$dir/$p.pid" ] || continue
-        pid=$(cat "$dir/$p.pid")
-        kill "$pid" 2>/dev/null
-        n=0
-        while kill -0 "$pid" 2>/dev/null && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
-        kill -0 "$pid" 2>/dev/null && { echo "warning: $p ($pid) still runs after 60 s"; gone=0; }
-    done
-    # a failure's logs stay for a look, and so does the folder of a daemon that would not go
-    if [ "$status" -eq 0 ] && [ $gone = 1 ]; then rm -rf "$dir"; fi
+    # the jobs first (their steps are not slurmd's children), while slurmctld still answers
+    scancel --quiet --user=root 2>/dev/null
+    env -u VKB_SLURM_TEST VKB_REAP_DIR="$dir" VKB_REAP_KEEP=$$ VKB_REAP_SETTINGS="$settings" sh -c "$reap" \
+        >>"$dir/reaper.log" 2>&1
+    # a failure's logs stay for a look
+    [ "$status" -eq 0 ] && rm -rf "$dir"
+    exit "$status"
 }
 trap stop EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
+# ports: two the kernel calls free now (bound to port 0, then released), checked again just before the daemons
+# start; Slurm's defaults (6817, 6818) are never used, so another cluster on this machine is never ours
+ports=$(python3 -c '
+import socket
+s = [socket.socket() for _ in range(2)]
+for x in s:
+    x.bind(("", 0))
+print(" ".join(str(x.getsockname()[1]) for x in s))') || fail "no free port"
+ctld_port=${ports% *}
+slurmd_port=${ports#* }
+taken() { ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
+for p in $ctld_port $slurmd_port; do taken "$p" && skip "port $p taken between its choice and the start"; done
 mkdir -p "$dir/state" "$dir/spool" "$dir/results"
-munged --force --socket="$dir/munge.sock" --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" \
-       --seed-file="$dir/munge.seed" 2>>"$dir/munged.log" || fail "munged did not start"
+# munge of our own: its socket, key, pid, seed and log in the scratch folder
+dd if=/dev/urandom of="$dir/munge.key" bs=1024 count=1 2>/dev/null && chmod 600 "$dir/munge.key"
+munged --force --socket="$dir/munge.sock" --key-file="$dir/munge.key" --pid-file="$dir/munged.pid" \
+       --log-file="$dir/munged.log" --seed-file="$dir/munge.seed" 2>>"$dir/munged.log" || fail "munged did not start"
 cat > "$dir/slurm.conf" <<CONF
 ClusterName=vkbtest
 SlurmctldHost=$host
-SlurmctldPort=16817
-SlurmdPort=16818
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -87,48 +152,61 @@ NodeName=$host CPUs=$(nproc) State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=10 State=UP
 CONF
 export SLURM_CONF="$dir/slurm.conf"
-slurmctld -f "$SLURM_CONF" || fail "slurmctld did not start"
-slurmd -f "$SLURM_CONF" || fail "slurmd did not start"
+# the daemons as an init system starts them: an empty environment but PATH and the marker
+daemon_env="env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin VKB_SLURM_TEST=$dir"
+in_use() { grep -qi "address already in use" "$dir/$1.log" 2>/dev/null && skip "$1's port was taken at its start"; }
+$daemon_env slurmctld -f "$SLURM_CONF" || { in_use slurmctld; fail "slurmctld did not start"; }
+$daemon_env slurmd -f "$SLURM_CONF" || { in_use slurmd; fail "slurmd did not start"; }
 n=0
 until sinfo -h -o %T 2>/dev/null | grep -q idle; do
-    n=$((n + 1)); [ $n -le 60 ] || fail "the node did not come up idle"; sleep 0.5
+    n=$((n + 1))
+    [ $n -le 60 ] || { in_use slurmctld; in_use slurmd; fail "the node did not come up idle"; }
+    sleep 0.5
 done
+# the daemons that answer are ours: listening on our ports, by the pids they wrote
+for d in slurmctld:$ctld_port slurmd:$slurmd_port; do
+    ss -Hltnp "sport = :${d#*:}" | grep -q "pid=$(cat "$dir/${d%:*}.pid")," || fail "${d%:*} is not on port ${d#*:}"
+done
+[ -n "${VKB_SLURM_STATUS:-}" ] && echo "$dir $ctld_port $slurmd_port" > "$VKB_SLURM_STATUS"
 
-# fleet: the sick GPU, task 2's vkbench runs with every timed repetition doing its work 16 times (4 times was lost
-# in the spread between tasks when other tests loaded the machine: 53% between healthy tasks, none flagged)
+# vkbench behind a wrapper. fleet: task 2's GPU made 16x slow (4 times was lost in the spread between tasks when
+# other tests loaded the machine). health, prolog: the fault of the moment read from $dir/fault (a VKB_FAULT_INJECT
+# value, or "expect:N": a node that should have N GPUs); each check counted in health.runs, its environment kept
+: > "$dir/fault"
 cat > "$dir/vkbench" <<WRAP
 #!/bin/sh
+export VKB_SLURM_TEST="$dir"
 [ "\${SLURM_ARRAY_TASK_ID:-}" = 2 ] && export VKB_FAULT_INJECT=slow-device:0:16
+if [ "\$1" = health ]; then
+    echo run >> "$dir/health.runs"
+    env > "$dir/health.seen"
+    f=\$(cat "$dir/fault")
+    case \$f in
+        expect:*) set -- "\$@" --expect "\${f#expect:}" ;;
+        ?*) export VKB_FAULT_INJECT="\$f" ;;
+    esac
+fi
 exec "$vkbench" "\$@"
 WRAP
 chmod +x "$dir/vkbench"
-# health, prolog: the fault of the moment is read from $dir/fault (a VKB_FAULT_INJECT value, or "expect:N": a node
-# that should have N GPUs); a hung GPU is given up after 10 s (health's own default is 20), the check after 40
-: > "$dir/fault"
+# health, prolog: the recipe's settings file; a hung GPU is given up after 10 s (health's own default is 20), the
+# check after 40. Claimed with O_EXCL (noclobber): a file already there (the machine's own, or another test's) is
+# not overwritten, and the case skips
 check_s=40
-cat > "$dir/health.env" <<ENV
-export SLURM_CONF="$SLURM_CONF" PATH="$PATH" VKBENCH="$vkbench" VKB_HEALTH_TIMEOUT_S=$check_s VKB_DEVICE_TIMEOUT_S=10
-VKB_HEALTH_ARGS="--allow-cpu"
-f=\$(cat "$dir/fault")
-case \$f in
-    expect:*) VKB_HEALTH_ARGS="--allow-cpu --expect \${f#expect:}" ;;
-    ?*) export VKB_FAULT_INJECT="\$f" ;;
-esac
-export VKB_HEALTH_ARGS
+claim_settings() {
+    cat > "$dir/health.conf" <<ENV
+# slurm_test.sh $dir
+VKBENCH=$dir/vkbench
+VKB_HEALTH_ARGS=--allow-cpu
+VKB_HEALTH_TIMEOUT_S=$check_s
+VKB_PROLOG_TIMEOUT_S=$check_s
+VKB_DEVICE_TIMEOUT_S=10
+SLURM_CONF=$SLURM_CONF
 ENV
-# slurmd gives health checks and prologs almost no environment: each wrapper names the file above
-cat > "$dir/health.sh" <<WRAP
-#!/bin/sh
-echo run >> "$dir/health.runs"
-VKB_HEALTH_ENV="$dir/health.env" exec "$src/tools/slurm/vkbench-healthcheck.sh" >>"$dir/health.log" 2>&1
-WRAP
-cat > "$dir/prolog.sh" <<WRAP
-#!/bin/sh
-echo "job \$SLURM_JOB_ID" >> "$dir/prolog.runs"
-VKB_HEALTH_ENV="$dir/health.env" exec "$src/tools/slurm/vkbench-prolog.sh" >>"$dir/prolog.log" 2>&1
-WRAP
-chmod +x "$dir/health.sh" "$dir/prolog.sh"
-
+    if ! (set -C; cat "$dir/health.conf" > "$settings") 2>/dev/null; then
+        skip "$settings exists ($(head -1 "$settings" 2>/dev/null)): not this test's to overwrite"
+    fi
+}
 reason() { sinfo -h -N -n "$host" -o %E | head -1; }
 state() { sinfo -h -N -n "$host" -o %T | head -1; }
 # wait_for WHAT TEST [SECONDS]: until TEST holds, at most SECONDS (default 90: a few health checks of a few seconds
@@ -140,12 +218,18 @@ wait_for() {
     done
     waited=$((n / 2))
 }
-# the health check as slurmd's HealthCheckProgram every 2 s, on nodes in any state
+# the health check as slurmd's HealthCheckProgram every 2 s, on nodes in any state: the script itself, as the README
+# says, configured by the settings file alone
 interval=2
 enable_health() {
-    printf 'HealthCheckProgram=%s\nHealthCheckInterval=%d\nHealthCheckNodeState=ANY\n' "$dir/health.sh" \
-        "$interval" >> "$SLURM_CONF"
+    printf 'HealthCheckProgram=%s\nHealthCheckInterval=%d\nHealthCheckNodeState=ANY\n' \
+        "$src/tools/slurm/vkbench-healthcheck.sh" "$interval" >> "$SLURM_CONF"
     scontrol reconfigure || fail "scontrol reconfigure"
+}
+# what the check ran with: Slurm's environment, not the test's (no VKB_HEALTH_ARGS, no VKB_HEALTH_CONF)
+check_environment() {
+    [ -s "$dir/health.seen" ] || fail "no health check ran"
+    ! grep -q "^VKB_HEALTH_\(ARGS\|CONF\)=" "$dir/health.seen" || fail "the check had the test's environment"
 }
 # our drain reason: vkbench's line for GPU 0 and CHECK
 ours() { reason | grep -q "^vkbench: GPU 0 [0-9a-f-]* -: $1: "; }
@@ -178,6 +262,7 @@ case_fleet() {
 }
 
 case_health() {
+    claim_settings
     enable_health
     # a fault planted just after a check began is seen by the next: drained within the check running then, the
     # interval and the next check (each bounded by the wrapper's timeout)
@@ -203,6 +288,7 @@ case_health() {
     echo "slurm: back in service ${waited} s after the hang was healed"
     # an operator's drain is not ours to undo
     scontrol update NodeName="$host" State=DRAIN Reason="maintenance: new cables"
+    check_environment
     runs=$(wc -l < "$dir/health.runs")
     wait_for "two more health checks" '[ "$(wc -l < "$dir/health.runs")" -ge $((runs + 2)) ]'
     [ "$(reason)" = "maintenance: new cables" ] || fail "an operator's drain undone: '$(reason)'"
@@ -212,7 +298,8 @@ case_health() {
 }
 
 case_prolog() {
-    printf 'Prolog=%s\n' "$dir/prolog.sh" >> "$SLURM_CONF"
+    claim_settings
+    printf 'Prolog=%s\n' "$src/tools/slurm/vkbench-prolog.sh" >> "$SLURM_CONF"
     scontrol reconfigure || fail "scontrol reconfigure"
     echo wrong-device:0 > "$dir/fault"
     job=$(sbatch --parsable --time=2 -o "$dir/job.out" --wrap "echo ran > $dir/job.ran") || fail "sbatch: $job"
@@ -231,7 +318,16 @@ case_prolog() {
     scontrol release "$job" || fail "scontrol release $job"
     scontrol update JobId="$job" StartTime=now || fail "scontrol update JobId=$job StartTime=now"
     wait_for "the job runs once the node is healthy" '[ -e "$dir/job.ran" ]' 120
+    check_environment
     echo "slurm: healed, the node returned to service and job $job ran"
+}
+
+case_hold() {
+    job=$(sbatch --parsable --time=5 -o "$dir/hold.out" --wrap "sleep 300") || fail "sbatch: $job"
+    wait_for "the held job runs" '[ "$(squeue -h -j "$job" -o %T)" = RUNNING ]' 60
+    echo "job $job running" >> "${VKB_SLURM_STATUS:-/dev/null}"
+    echo "slurm: cluster up on ports $ctld_port and $slurmd_port, job $job running; waiting to be killed"
+    sleep 600
 }
 
 case_$case

@@ -11,7 +11,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 results=$(mkdir -p "$1" && cd "$1" && pwd)
 nodes=$2
 shift 2
-case $nodes in ''|*[!0-9]*|0) echo "submit.sh: NODES must be a whole number above 0" >&2; exit 2 ;; esac
+# decimal, as written: 010 is ten (the shell's arithmetic would read it as octal 8), leading zeros dropped first
+case $nodes in ''|*[!0-9]*) echo "submit.sh: NODES must be a whole number above 0" >&2; exit 2 ;; esac
+while :; do case $nodes in 0?*) nodes=${nodes#0} ;; *) break ;; esac; done
+[ "$nodes" != 0 ] || { echo "submit.sh: NODES must be a whole number above 0" >&2; exit 2; }
+[ ${#nodes} -le 6 ] || { echo "submit.sh: NODES=$nodes: more than 999999 tasks" >&2; exit 2; }
 : "${VKBENCH:=$here/../../build/vkbench}"
 export VKBENCH RESULTS="$results" FLEET_PY="$here/../fleet.py"
 # sbatch reads % in --output as a pattern (%a the task): a % of the folder's name is written %%
