@@ -1,5 +1,7 @@
-/* execute.c - one case of the runner: plan, inputs, poison, the checked run, the checks, the determinism
- * re-run, the cross-backend compare, the timed repetitions; the result is emitted to the sinks. */
+/* execute.c - one case of the runner, in phases: prepare (the plan, its pipelines, its buffers), dispatch (the
+ * checked run on poisoned outputs), check (the family's check, the guard bands, determinism, the cross-backend
+ * compare), record (the work and the models' numbers), time (the timed repetitions). The faults the tests plant
+ * (VKB_FAULT_INJECT) stand together beside the phases, each called from one point. */
 #include "runner_parts.h"
 
 #include <math.h>
@@ -36,34 +38,6 @@ static void *scratch_for(uint64_t bytes)
         scratch_bytes = (size_t)bytes;
     }
     return scratch;
-}
-
-/* VKB_FAULT_INJECT=no-dispatch: skip the checked run, as a kernel that writes nothing would (tests). */
-/* VKB_FAULT_INJECT=slow-api-copy: the API copy's times 3x, as NVIDIA's vkCmdCopyBuffer (driver 580: 28% of a
- * shader copy) on a device whose API copy is fast (lavapipe), to prove the ceiling is the faster copy. */
-static void slow_api_copy(vkb_stats *t)
-{
-    t->min *= 3, t->q1 *= 3, t->median *= 3, t->q3 *= 3, t->max *= 3, t->mean *= 3, t->stddev *= 3;
-}
-
-static int fault_no_dispatch(void)
-{
-    const char *f = getenv("VKB_FAULT_INJECT");
-    return f && strcmp(f, "no-dispatch") == 0;
-}
-
-/* VKB_FAULT_INJECT=wrong-device:I: device I returns its first output with one word changed, as a GPU with a bad
- * memory cell would (tests: its rows fail, the other devices' do not). */
-static void fault_wrong_device(const vkb_backend *b, const vkb_plan *plan)
-{
-    long sick = -1;
-    if (!vkb_fault_arg("wrong-device", &sick) || sick != b->caps.index)
-        return;
-    for (int i = 0; i < plan->nbuf; i++)
-        if (plan->buf[i].role == VKB_BUF_OUTPUT && plan->buf[i].host && plan->buf[i].bytes >= 4) {
-            *(uint32_t *)plan->buf[i].host ^= 0x40000000u; /* an exponent bit: far beyond any tolerance */
-            return;
-        }
 }
 
 /* 1 when every output has the same bits as the checked run's (kept on the device in KEPT where the backend
@@ -171,8 +145,6 @@ static void describe_memory(vkb_result *res, vkb_backend *b, const vkb_plan *pla
     }
 }
 
-/* Which queue each copy of a plan that copies went to, as B names it (the transfer family's two-queue rows: which
- * queue families and so which engines ran the two directions), into RES. */
 /* The first kernel pass of PLAN into RES's planned_* fields, its constants named by the embedded shader (SpecId
  * where the shader names none, or where the build has no SPIR-V of it). */
 static void describe_planned(vkb_result *res, const vkb_plan *plan)
@@ -204,6 +176,8 @@ static void describe_planned(vkb_result *res, const vkb_plan *plan)
     }
 }
 
+/* Which queue each copy of a plan that copies went to, as B names it (the transfer family's two-queue rows: which
+ * queue families and so which engines ran the two directions), into RES. */
 static void describe_queues(vkb_result *res, vkb_backend *b, const vkb_plan *plan, void *prep)
 {
     int copies = 0;
@@ -242,219 +216,385 @@ static int device_failed(const vkb_runner *r, vkb_result *res, const vkb_backend
     return 1;
 }
 
-void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *f, const vkb_variant *v,
-                      vkb_result *res)
-{
-    vkb_backend *b = r->all[bi];
-    const vkb_case *c = &st->c;
-    vkb_plan plan;
-    vkb_variant tuned;
-    vkb_buffer *bufs[VKB_MAX_BUFFERS] = {0}, *kept[VKB_MAX_BUFFERS] = {0};
-    /* the poison and determinism checks compare on the device, but in a timed run on a CPU implementation:
-     * its device memory is the host's, a read-back is a memcpy, and the device's copy and dispatches cost
-     * more (the lavapipe suite's determinism checks: 0.3 s against 0.02 s); validate keeps the compare shader
-     * tested there */
-    int on_device = !(r->timed && b->caps.is_cpu);
-    char why[200] = "", missing[200];
-    double t0, t1, run_ms = 0;
-    const vkb_result *first;
-    long sick = -1; /* VKB_FAULT_INJECT=device-lost:I: device I is lost after its first case (tests) */
-    int code;
-    void *prep;
+enum { WHY_LEN = 200 }; /* the bytes of a case's WHY: the reason a phase gives */
 
-    res->family = f;
-    res->variant = v;
-    res->backend = b->name;
-    res->device_index = b->caps.index;
-    res->shape = c->shape;
+/* A case as its phases hand it on: what the plan, the pipelines and the buffers are, and what the checked run
+ * left for the checks and the timing. */
+typedef struct case_run {
+    vkb_runner *r;
+    shape_state *st;
+    int bi;
+    vkb_backend *b;
+    const vkb_family *f;
+    const vkb_variant *v;
+    const vkb_case *c;
+    vkb_result *res;
+    const vkb_result *first; /* --repeat: the case's row in the shape's first round, where it was checked */
+    vkb_variant tuned;       /* V with --spec applied: what the plan is made from */
+    vkb_plan plan;
+    void *prep;
+    vkb_buffer *bufs[VKB_MAX_BUFFERS], *kept[VKB_MAX_BUFFERS];
+    int on_device;  /* the poison and determinism checks compare on the device */
+    int unpoisoned; /* the outputs were not poisoned before the checked run (WHY says how) */
+    double run_ms;  /* the checked run's time */
+    char *why;      /* WHY_LEN bytes: why a phase skipped or failed the case */
+} case_run;
+
+/* The faults the tests plant (VKB_FAULT_INJECT, fault.c) in a case, each standing in for a broken part, called
+ * from one point of the phase whose part it breaks. */
+
+/* VKB_FAULT_INJECT=no-dispatch: the checked run not dispatched, as a kernel that writes nothing would be. */
+static int planted_no_dispatch(void)
+{
+    const char *f = getenv("VKB_FAULT_INJECT");
+    return f && strcmp(f, "no-dispatch") == 0;
+}
+
+/* VKB_FAULT_INJECT=wrong-device:I: device I returns its first output with one word changed, as a GPU with a bad
+ * memory cell would (its rows fail, the other devices' do not). */
+static void planted_wrong_device(const vkb_backend *b, const vkb_plan *plan)
+{
+    long sick = -1;
+    if (!vkb_fault_arg("wrong-device", &sick) || sick != b->caps.index)
+        return;
+    for (int i = 0; i < plan->nbuf; i++)
+        if (plan->buf[i].role == VKB_BUF_OUTPUT && plan->buf[i].host && plan->buf[i].bytes >= 4) {
+            *(uint32_t *)plan->buf[i].host ^= 0x40000000u; /* an exponent bit: far beyond any tolerance */
+            return;
+        }
+}
+
+/* VKB_FAULT_INJECT=device-lost:I: device I is lost after its first case, as the backend would report it. */
+static void planted_device_lost(const vkb_runner *r, vkb_backend *b)
+{
+    long sick = -1;
+    if (vkb_fault_arg("device-lost", &sick) && sick == b->caps.index && r->done > 0)
+        vkb_backend_fail(&b->error, VKB_EXIT_API,
+                         "vkQueueSubmit: VK_ERROR_DEVICE_LOST (planted: "
+                         "VKB_FAULT_INJECT=device-lost:%ld)",
+                         sick);
+}
+
+/* The faults planted in what the checked run read back, before it is checked: wrong-device:I, low-bit
+ * (verify.c), device-lost:I. */
+static void plant_faults_after_dispatch(case_run *x)
+{
+    planted_wrong_device(x->b, &x->plan);
+    vkb_verify_low_bit(&x->plan, x->f->name, x->v->name);
+    planted_device_lost(x->r, x->b);
+}
+
+/* VKB_FAULT_INJECT=slow-api-copy: the API copy's times 3x, as NVIDIA's vkCmdCopyBuffer (driver 580: 28% of a
+ * shader copy) on a device whose API copy is fast (lavapipe), to prove the ceiling is the faster copy. */
+static void plant_faults_after_timing(case_run *x)
+{
+    vkb_stats *t = &x->res->time_ns;
+    if (!(x->v->flags & VKB_VAR_API_COPY) || !vkb_fault("slow-api-copy"))
+        return;
+    t->min *= 3, t->q1 *= 3, t->median *= 3, t->q3 *= 3, t->max *= 3, t->mean *= 3, t->stddev *= 3;
+}
+
+/* What RES is before anything runs: the case it is a row of, skipped until a phase says otherwise. */
+static void begin_row(case_run *x)
+{
+    vkb_result *res = x->res;
+    res->family = x->f;
+    res->variant = x->v;
+    res->backend = x->b->name;
+    res->device_index = x->b->caps.index;
+    res->shape = x->c->shape;
     res->cache_fits = -1;
     res->predicted = NAN;
     res->status = VKB_RES_SKIP;
-    res->subgroup_asked = r->subgroup_size;
-    res->robustness = strcmp(b->name, "vulkan") != 0 ? VKB_ROBUSTNESS_NONE
-                      : r->robustness_off            ? VKB_ROBUSTNESS_DISABLED
-                                                     : VKB_ROBUSTNESS_DEFAULT;
+    res->subgroup_asked = x->r->subgroup_size;
+    res->robustness = strcmp(x->b->name, "vulkan") != 0 ? VKB_ROBUSTNESS_NONE
+                      : x->r->robustness_off            ? VKB_ROBUSTNESS_DISABLED
+                                                        : VKB_ROBUSTNESS_DEFAULT;
+}
+
+/* The case's plan on its device: 1, or 0 with RES skipped (or failed) and nothing made. */
+static int plan_case(case_run *x)
+{
+    vkb_runner *r = x->r;
+    const shape_state *st = x->st;
+    const vkb_backend *b = x->b;
+    vkb_result *res = x->res;
+    char missing[200];
+    int code;
     /* --repeat: a case is checked once, in its first round; later rounds time it again, or repeat its skip or
      * failure without running it */
-    first = res->repeat > 0 ? first_run(r, st, res) : NULL;
-    if (first && first->status != VKB_RES_OK) {
-        res->status = first->status;
-        memcpy(res->skip_reason, first->skip_reason, sizeof res->skip_reason);
-        memcpy(res->constants, first->constants, sizeof res->constants);
-        res->check = first->check;
-        return;
+    x->first = res->repeat > 0 ? first_run(r, st, res) : NULL;
+    if (x->first && x->first->status != VKB_RES_OK) {
+        res->status = x->first->status;
+        memcpy(res->skip_reason, x->first->skip_reason, sizeof res->skip_reason);
+        memcpy(res->constants, x->first->constants, sizeof res->constants);
+        res->check = x->first->check;
+        return 0;
     }
-
-    if (st->lenient && !c->data) { /* a shared size beyond every kernel of the shape: no inputs (runner.c) */
+    if (st->lenient && !x->c->data) { /* a shared size beyond every kernel of the shape: no inputs (runner.c) */
         snprintf(res->skip_reason, sizeof res->skip_reason, "%s", st->beyond);
-        return;
+        return 0;
     }
-    if (v->needs & ~b->caps.features) {
+    if (x->v->needs & ~b->caps.features) {
         snprintf(res->skip_reason, sizeof res->skip_reason, "needs %s",
-                 vkb_caps_missing(&b->caps, v->needs, missing, sizeof missing));
-        return;
+                 vkb_caps_missing(&b->caps, x->v->needs, missing, sizeof missing));
+        return 0;
     }
-    if (vkb_preflight_apply_spec(r, v, &tuned, res))
-        return;
-    if ((code = vkb_preflight_plan(f, &tuned, c, &b->caps, st->lenient, &plan, why, sizeof why)) != VKB_PLAN_OK) {
+    if (vkb_preflight_apply_spec(r, x->v, &x->tuned, res))
+        return 0;
+    code = vkb_preflight_plan(x->f, &x->tuned, x->c, &b->caps, st->lenient, &x->plan, x->why, WHY_LEN);
+    if (code != VKB_PLAN_OK) {
         if (vkb_preflight_plan_exit(code) && !st->lenient) {
             /* preflight planned this case without inputs; refused with them, it is the family's inconsistency */
             res->status = VKB_RES_FAIL;
             snprintf(res->check.method, sizeof res->check.method, "refused with its inputs");
-            snprintf(res->check.reason, sizeof res->check.reason, "%.150s", why);
-            return;
+            snprintf(res->check.reason, sizeof res->check.reason, "%.150s", x->why);
+            return 0;
         }
-        snprintf(res->skip_reason, sizeof res->skip_reason, "%s", why);
-        return;
+        snprintf(res->skip_reason, sizeof res->skip_reason, "%s", x->why);
+        return 0;
     }
     /* a backend whose sizes exclude it (CUDA's warps are 32; a Vulkan device was checked at start-up) */
-    if (r->subgroup_size && plan_dispatches(&plan) &&
+    if (r->subgroup_size && plan_dispatches(&x->plan) &&
         (r->subgroup_size < b->caps.subgroup_min || r->subgroup_size > b->caps.subgroup_max)) {
         snprintf(res->skip_reason, sizeof res->skip_reason, "--subgroup-size %u: %s runs subgroups of %u to %u",
                  r->subgroup_size, b->name, b->caps.subgroup_min, b->caps.subgroup_max);
-        return;
+        return 0;
     }
-    vkb_verify_inject(&plan, f->name, v->name); /* VKB_FAULT_INJECT=skip-pass:K (tests) */
-    vkb_mc_set_label(f->name, v->name);         /* --sass: files named by family and variant */
+    return 1;
+}
+
+/* The plan's pipelines on the backend, and what RES says of them: 1, or 0 with RES skipped (or failed with the
+ * device) and nothing left prepared. */
+static int prepare_pipelines(case_run *x)
+{
+    vkb_backend *b = x->b;
+    vkb_result *res = x->res;
+    double t0;
+    vkb_verify_inject(&x->plan, x->f->name, x->v->name); /* VKB_FAULT_INJECT=skip-pass:K (verify.c) */
+    vkb_mc_set_label(x->f->name, x->v->name);            /* --sass: files named by family and variant */
     t0 = vkb_now_ns();
-    prep = b->prepare(b, &plan, why, sizeof why);
-    r->clock.prepare_ns += vkb_now_ns() - t0;
-    if (device_failed(r, res, b)) {
-        b->unprepare(b, prep);
-        return;
+    x->prep = b->prepare(b, &x->plan, x->why, WHY_LEN);
+    x->r->clock.prepare_ns += vkb_now_ns() - t0;
+    if (device_failed(x->r, res, b)) {
+        b->unprepare(b, x->prep);
+        return 0;
     }
-    if (!prep) {
-        snprintf(res->skip_reason, sizeof res->skip_reason, "%s", why);
-        return;
+    if (!x->prep) {
+        snprintf(res->skip_reason, sizeof res->skip_reason, "%s", x->why);
+        return 0;
     }
-    res->subgroup_size = ran_subgroup_size(r, b, &plan);
-    describe_planned(res, &plan);
+    res->subgroup_size = ran_subgroup_size(x->r, b, &x->plan);
+    describe_planned(res, &x->plan);
     if (b->statistics)
-        res->npipelines = b->statistics(b, prep, res->pipelines, VKB_MAX_PASSES);
+        res->npipelines = b->statistics(b, x->prep, res->pipelines, VKB_MAX_PASSES);
     if (vkb_verbose)
         print_statistics(res, b);
+    return 1;
+}
 
-    t0 = vkb_now_ns();
-    for (int i = 0; i < plan.nbuf; i++) {
-        if (plan.buf[i].role == VKB_BUF_INPUT) {
-            bufs[i] = input_buffer(r, st, bi, &plan.buf[i]);
+/* The plan's buffers: its inputs (shared by the shape's cases), its other buffers poisoned, the host copies of
+ * its outputs spoiled, so that an output nothing wrote cannot pass. */
+static void make_buffers(case_run *x)
+{
+    vkb_backend *b = x->b;
+    const vkb_plan *plan = &x->plan;
+    double t0 = vkb_now_ns();
+    for (int i = 0; i < plan->nbuf; i++) {
+        if (plan->buf[i].role == VKB_BUF_INPUT) {
+            x->bufs[i] = input_buffer(x->r, x->st, x->bi, &plan->buf[i]);
         } else {
-            bufs[i] = b->buffer_create(b, plan.buf[i].bytes, plan.buf[i].flags);
-            b->poison(b, bufs[i], plan.buf[i].bytes);
+            x->bufs[i] = b->buffer_create(b, plan->buf[i].bytes, plan->buf[i].flags);
+            b->poison(b, x->bufs[i], plan->buf[i].bytes);
         }
     }
-    describe_memory(res, b, &plan, bufs);
-    describe_queues(res, b, &plan, prep);
-    res->host_timed = plan.host_timed;
-    for (int i = 0; i < plan.nbuf; i++)
-        if (plan.buf[i].role == VKB_BUF_OUTPUT)
-            vkb_parallel_set((void *)plan.buf[i].host, 0xA5, plan.buf[i].bytes); /* a stale host copy must not pass */
-    r->clock.upload_ns += vkb_now_ns() - t0;
+    describe_memory(x->res, b, plan, x->bufs);
+    describe_queues(x->res, b, plan, x->prep);
+    x->res->host_timed = plan->host_timed;
+    for (int i = 0; i < plan->nbuf; i++)
+        if (plan->buf[i].role == VKB_BUF_OUTPUT)
+            vkb_parallel_set((void *)plan->buf[i].host, 0xA5, plan->buf[i].bytes); /* a stale host copy must not pass */
+    x->r->clock.upload_ns += vkb_now_ns() - t0;
+}
 
-    if (first) { /* --repeat: checked (and compared across APIs) in the first round */
-        res->check = first->check;
-        res->status = VKB_RES_OK;
-        res->cross = first->cross;
-        res->cross_differing = first->cross_differing;
-        res->cross_max_diff = first->cross_max_diff;
-        res->cross_backend = first->cross_backend;
-    } else {
-        /* verify before timing: one run on poisoned outputs (the fault hook proves unwritten outputs fail) */
-        t0 = vkb_now_ns();
-        int unpoisoned = vkb_verify_poison(b, bufs, &plan, on_device, why, sizeof why);
-        t1 = vkb_now_ns();
-        if (!fault_no_dispatch())
-            b->execute(b, prep, bufs, 1, 0, NULL);
-        run_ms = (vkb_now_ns() - t1) / 1e6;
-        t1 = vkb_now_ns();
-        r->clock.run_ns += t1 - t0;
-        for (int i = 0; i < plan.nbuf; i++)
-            if (plan.buf[i].role == VKB_BUF_OUTPUT)
-                b->download(b, bufs[i], (void *)plan.buf[i].host, plan.buf[i].bytes);
-        t0 = t1;
-        t1 = vkb_now_ns();
-        r->clock.download_ns += t1 - t0;
-        fault_wrong_device(b, &plan);
-        vkb_verify_low_bit(&plan, f->name, v->name);
-        if (vkb_fault_arg("device-lost", &sick) && sick == b->caps.index && r->done > 0) /* as the backend would */
-            vkb_backend_fail(&b->error, VKB_EXIT_API,
-                             "vkQueueSubmit: VK_ERROR_DEVICE_LOST (planted: "
-                             "VKB_FAULT_INJECT=device-lost:%ld)",
-                             sick);
-        if (device_failed(r, res, b))
-            goto done; /* the outputs are not the kernel's: nothing to check */
-        vkb_family_check(f, v, c, &plan, &res->check);
-        if (unpoisoned || vkb_verify_guards(b, bufs, &plan, why, sizeof why)) {
-            res->check.pass = 0; /* the outputs were not poisoned, or bytes beside them were written */
-            snprintf(res->check.reason, sizeof res->check.reason, "%s", why);
-            snprintf(res->check.method, sizeof res->check.method, "%s", why);
-        }
-        res->status = res->check.pass ? VKB_RES_OK : VKB_RES_FAIL;
-        t0 = vkb_now_ns();
-        r->clock.check_ns += t0 - t1;
-        /* a variant that claims determinism must give the same bits on the same input: a second run (validate)
-         * or the last timed one (not for ceilings: an API's or a vendor library's own call is not ours to prove
-         * deterministic) is compared with the checked run, kept on the device where the backend can compare */
-        if (res->status == VKB_RES_OK && !(v->flags & VKB_VAR_NONDETERMINISTIC) &&
-            !(r->timed && (v->flags & VKB_VAR_CEILING)) && on_device)
-            vkb_verify_keep(b, bufs, &plan, kept);
-        if (!r->timed && res->status == VKB_RES_OK && !(v->flags & VKB_VAR_NONDETERMINISTIC) &&
-            !outputs_identical(b, prep, &plan, bufs, kept, 1, why, sizeof why))
-            determinism_failed(res, "a second run differs", why);
-        if (r->nbackends > 1 && !(v->flags & VKB_VAR_CEILING) && res->status == VKB_RES_OK) {
-            if (st->saved.valid)
-                vkb_compare_outputs(res, &plan, &st->saved);
-            else
-                vkb_compare_save(&st->saved, &plan, res);
-        }
-        r->clock.rerun_ns += vkb_now_ns() - t0;
+/* Prepare: the plan, its pipelines and its buffers; 0 when the case ends there (RES skipped or failed). */
+static int prepare(case_run *x)
+{
+    begin_row(x);
+    if (!plan_case(x) || !prepare_pipelines(x))
+        return 0;
+    make_buffers(x);
+    return 1;
+}
+
+/* Dispatch: the checked run, on outputs poisoned first (the poison check proves unwritten outputs fail), and
+ * its outputs read back into the plan's host copies. */
+static void dispatch(case_run *x)
+{
+    vkb_backend *b = x->b;
+    const vkb_plan *plan = &x->plan;
+    double t0 = vkb_now_ns(), t1;
+    x->unpoisoned = vkb_verify_poison(b, x->bufs, plan, x->on_device, x->why, WHY_LEN);
+    t1 = vkb_now_ns();
+    if (!planted_no_dispatch())
+        b->execute(b, x->prep, x->bufs, 1, 0, NULL);
+    x->run_ms = (vkb_now_ns() - t1) / 1e6;
+    t1 = vkb_now_ns();
+    x->r->clock.run_ns += t1 - t0;
+    for (int i = 0; i < plan->nbuf; i++)
+        if (plan->buf[i].role == VKB_BUF_OUTPUT)
+            b->download(b, x->bufs[i], (void *)plan->buf[i].host, plan->buf[i].bytes);
+    x->r->clock.download_ns += vkb_now_ns() - t1;
+}
+
+/* Check: the family's check of the checked run's outputs, failed where they were not poisoned first or bytes
+ * beside them were written. */
+static void check(case_run *x)
+{
+    vkb_result *res = x->res;
+    double t0 = vkb_now_ns();
+    vkb_family_check(x->f, x->v, x->c, &x->plan, &res->check);
+    if (x->unpoisoned || vkb_verify_guards(x->b, x->bufs, &x->plan, x->why, WHY_LEN)) {
+        res->check.pass = 0; /* the outputs were not poisoned, or bytes beside them were written */
+        snprintf(res->check.reason, sizeof res->check.reason, "%s", x->why);
+        snprintf(res->check.method, sizeof res->check.method, "%s", x->why);
     }
-    res->working_set_bytes = vkb_plan_bytes(&plan);
-    if (b->caps.cache_bytes) {
-        res->cache_fits = res->working_set_bytes <= b->caps.cache_bytes;
-        res->cache_measured = b->caps.cache_measured;
+    res->status = res->check.pass ? VKB_RES_OK : VKB_RES_FAIL;
+    x->r->clock.check_ns += vkb_now_ns() - t0;
+}
+
+/* The checks of a passed checked run that need another: determinism (a second run, in validate) and, with
+ * several backends, the same outputs as the first backend's. */
+static void check_again(case_run *x)
+{
+    vkb_runner *r = x->r;
+    vkb_result *res = x->res;
+    unsigned flags = x->v->flags;
+    double t0 = vkb_now_ns();
+    /* a variant that claims determinism must give the same bits on the same input: a second run (validate)
+     * or the last timed one (not for ceilings: an API's or a vendor library's own call is not ours to prove
+     * deterministic) is compared with the checked run, kept on the device where the backend can compare */
+    if (res->status == VKB_RES_OK && !(flags & VKB_VAR_NONDETERMINISTIC) && !(r->timed && (flags & VKB_VAR_CEILING)) &&
+        x->on_device)
+        vkb_verify_keep(x->b, x->bufs, &x->plan, x->kept);
+    if (!r->timed && res->status == VKB_RES_OK && !(flags & VKB_VAR_NONDETERMINISTIC) &&
+        !outputs_identical(x->b, x->prep, &x->plan, x->bufs, x->kept, 1, x->why, WHY_LEN))
+        determinism_failed(res, "a second run differs", x->why);
+    if (r->nbackends > 1 && !(flags & VKB_VAR_CEILING) && res->status == VKB_RES_OK) {
+        if (x->st->saved.valid)
+            vkb_compare_outputs(res, &x->plan, &x->st->saved);
+        else
+            vkb_compare_save(&x->st->saved, &x->plan, res);
     }
-    res->work = plan.work > 0 ? plan.work : vkb_family_work(f, v, c);
-    res->predicted = f->predict ? f->predict(v, c, &b->caps) : NAN;
-    res->theoretical = f->theoretical ? f->theoretical(v, &b->caps, &res->bound) : 0;
+    r->clock.rerun_ns += vkb_now_ns() - t0;
+}
+
+/* --repeat: the checks (and the compare across backends) of the case's first round. */
+static void checked_in_first_round(case_run *x)
+{
+    vkb_result *res = x->res;
+    res->check = x->first->check;
+    res->status = VKB_RES_OK;
+    res->cross = x->first->cross;
+    res->cross_differing = x->first->cross_differing;
+    res->cross_max_diff = x->first->cross_max_diff;
+    res->cross_backend = x->first->cross_backend;
+}
+
+/* Record: the case's work, working set and the models' numbers (prediction, the device's ceilings), into RES. */
+static void record(case_run *x)
+{
+    const vkb_family *f = x->f;
+    const vkb_variant *v = x->v;
+    const vkb_caps *caps = &x->b->caps;
+    vkb_result *res = x->res;
+    res->working_set_bytes = vkb_plan_bytes(&x->plan);
+    if (caps->cache_bytes) {
+        res->cache_fits = res->working_set_bytes <= caps->cache_bytes;
+        res->cache_measured = caps->cache_measured;
+    }
+    res->work = x->plan.work > 0 ? x->plan.work : vkb_family_work(f, v, x->c);
+    res->predicted = f->predict ? f->predict(v, x->c, caps) : NAN;
+    res->theoretical = f->theoretical ? f->theoretical(v, caps, &res->bound) : 0;
     if (res->theoretical > 0)
         vkb_result_value(res, "theoretical", res->theoretical, vkb_variant_unit(f, v),
                          "SMs x highest clock x the architecture's per-SM rate (gpu_facts.c)");
     if (res->bound > 0 && res->bound != res->theoretical)
         vkb_result_value(res, "issue_bound", res->bound, vkb_variant_unit(f, v),
                          "SMs x highest clock x the instructions an SM issues per clock (gpu_facts.c)");
-    if (r->timed && res->status == VKB_RES_OK) {
-        vkb_timing timing = r->timing[bi];
-        /* a checked run longer than the warm-up has warmed the kernel (clocks, caches): slow kernels on a
-         * CPU implementation would otherwise spend a run on warming up, the suite's largest cost there */
-        if (run_ms >= timing.warmup_ms)
-            timing.warmup_ms = 0;
-        t0 = vkb_now_ns();
-        vkb_timing_measure(b, prep, bufs, &timing, &res->time_ns);
-        r->clock.warmup_ns += vkb_timing_warmup_ns();
-        if (vkb_timing_error(res->check.reason, sizeof res->check.reason)) {
-            res->status = VKB_RES_FAIL; /* timestamps out of order, zero, or beyond the host's clock */
-            snprintf(res->check.method, sizeof res->check.method, "%.90s", res->check.reason);
-        }
-        r->clock.timing_ns += vkb_now_ns() - t0;
-        if ((v->flags & VKB_VAR_API_COPY) && vkb_fault("slow-api-copy"))
-            slow_api_copy(&res->time_ns);
-        res->timed = 1;
-        if (f->time_unit_ns > 0) /* a time per unit of work */
-            res->metric = res->work > 0 ? res->time_ns.median / res->work / f->time_unit_ns : 0;
-        else
-            res->metric = res->time_ns.median > 0 ? res->work / res->time_ns.median : 0; /* per ns = G per s */
-        t0 = vkb_now_ns();
-        if (!first && res->status == VKB_RES_OK && !(v->flags & (VKB_VAR_NONDETERMINISTIC | VKB_VAR_CEILING)) &&
-            !outputs_identical(b, prep, &plan, bufs, kept, 0, why, sizeof why))
-            determinism_failed(res, "a timed run differs from the checked one", why);
-        r->clock.rerun_ns += vkb_now_ns() - t0;
+}
+
+/* Time: the timed repetitions and the metric, then the last one's outputs compared with the checked run's. */
+static void time_case(case_run *x)
+{
+    vkb_runner *r = x->r;
+    vkb_result *res = x->res;
+    const vkb_family *f = x->f;
+    vkb_timing timing = r->timing[x->bi];
+    double t0;
+    /* a checked run longer than the warm-up has warmed the kernel (clocks, caches): slow kernels on a
+     * CPU implementation would otherwise spend a run on warming up, the suite's largest cost there */
+    if (x->run_ms >= timing.warmup_ms)
+        timing.warmup_ms = 0;
+    t0 = vkb_now_ns();
+    vkb_timing_measure(x->b, x->prep, x->bufs, &timing, &res->time_ns);
+    r->clock.warmup_ns += vkb_timing_warmup_ns();
+    if (vkb_timing_error(res->check.reason, sizeof res->check.reason)) {
+        res->status = VKB_RES_FAIL; /* timestamps out of order, zero, or beyond the host's clock */
+        snprintf(res->check.method, sizeof res->check.method, "%.90s", res->check.reason);
     }
-    device_failed(r, res, b); /* during the timing or the determinism check: the row fails with the error */
-done:
-    vkb_verify_release(b, kept);
-    for (int i = 0; i < plan.nbuf; i++)
-        if (plan.buf[i].role != VKB_BUF_INPUT)
-            b->buffer_destroy(b, bufs[i]);
-    b->unprepare(b, prep);
+    r->clock.timing_ns += vkb_now_ns() - t0;
+    plant_faults_after_timing(x);
+    res->timed = 1;
+    if (f->time_unit_ns > 0) /* a time per unit of work */
+        res->metric = res->work > 0 ? res->time_ns.median / res->work / f->time_unit_ns : 0;
+    else
+        res->metric = res->time_ns.median > 0 ? res->work / res->time_ns.median : 0; /* per ns = G per s */
+    t0 = vkb_now_ns();
+    if (!x->first && res->status == VKB_RES_OK && !(x->v->flags & (VKB_VAR_NONDETERMINISTIC | VKB_VAR_CEILING)) &&
+        !outputs_identical(x->b, x->prep, &x->plan, x->bufs, x->kept, 0, x->why, WHY_LEN))
+        determinism_failed(res, "a timed run differs from the checked one", x->why);
+    r->clock.rerun_ns += vkb_now_ns() - t0;
+}
+
+/* What the case made: the outputs kept for the determinism check, its buffers but the shared inputs, its
+ * pipelines. */
+static void release(case_run *x)
+{
+    vkb_verify_release(x->b, x->kept);
+    for (int i = 0; i < x->plan.nbuf; i++)
+        if (x->plan.buf[i].role != VKB_BUF_INPUT)
+            x->b->buffer_destroy(x->b, x->bufs[i]);
+    x->b->unprepare(x->b, x->prep);
+}
+
+void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *f, const vkb_variant *v,
+                      vkb_result *res)
+{
+    char why[WHY_LEN] = "";
+    case_run x = {.r = r, .st = st, .bi = bi, .b = r->all[bi], .f = f, .v = v, .c = &st->c, .res = res, .why = why};
+    /* the poison and determinism checks compare on the device, but in a timed run on a CPU implementation:
+     * its device memory is the host's, a read-back is a memcpy, and the device's copy and dispatches cost
+     * more (the lavapipe suite's determinism checks: 0.3 s against 0.02 s); validate keeps the compare shader
+     * tested there */
+    x.on_device = !(r->timed && x.b->caps.is_cpu);
+    if (!prepare(&x))
+        return;
+    if (x.first) {
+        checked_in_first_round(&x);
+    } else {
+        dispatch(&x);
+        plant_faults_after_dispatch(&x);
+        if (device_failed(r, res, x.b)) { /* the outputs are not the kernel's: nothing to check */
+            release(&x);
+            return;
+        }
+        check(&x);
+        check_again(&x);
+    }
+    record(&x);
+    if (r->timed && res->status == VKB_RES_OK)
+        time_case(&x);
+    device_failed(r, res, x.b); /* during the timing or the determinism check: the row fails with the error */
+    release(&x);
 }
