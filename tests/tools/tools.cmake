@@ -63,3 +63,7 @@ foreach(case pages_agree detects_drift)
     add_test(NAME vkb.tools.standing.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/standing_test.py ${case})
     set_tests_properties(vkb.tools.standing.${case} PROPERTIES LABELS tools TIMEOUT 300)
 endforeach()
+# vkbench --version names its build: the commit (git describe at build time) and the build options
+add_test(NAME vkb.tools.cmake.build_identity COMMAND ${vkbench} --version)
+set_tests_properties(vkb.tools.cmake.build_identity PROPERTIES LABELS tools PASS_REGULAR_EXPRESSION
+    "^vkbench [0-9.]+ \\(commit ([^ ;]*[0-9a-f]{12}(-dirty)?|unknown); [A-Za-z]+ build, CUDA architectures [^ ,]+, sanitizer (on|off)\\)")

@@ -2,6 +2,7 @@
 """view_test.py CASE: what a user of the tools reads: the set-up step a missing plotting package names, build
 identity across files, the `--changed` view, ratios with their interval, tune's rounds. On fixed files and
 interpreters started here; nothing is timed. One ctest test per CASE, vkb.tools.TOOL.CASE (`--list`)."""
+import json
 import os
 import re
 import subprocess
@@ -56,6 +57,83 @@ def case_plot_setup():
     base = text.split('pkgs="', 1)[1].split('"', 1)[0]
     check("python3-matplotlib" not in base, "the main job's packages hold no matplotlib", base)
     check('"--plot" ] && pkgs="$pkgs python3-matplotlib"' in text, "--plot adds python3-matplotlib")
+
+
+def variant_file(path, edit):
+    """A copy of the fixture PATH after EDIT(doc), in a folder of its own: its path."""
+    with open(path) as f:
+        doc = json.load(f)
+    edit(doc)
+    out = os.path.join(tempfile.mkdtemp(), os.path.basename(path))
+    with open(out, "w") as f:
+        json.dump(doc, f)
+    return out
+
+
+BUILD = {"commit": "v0.1.0-12-g5504baefbdff", "build_type": "Release", "cuda_architectures": "90",
+         "sanitizer": False}
+
+
+def with_build(**changes):
+    def edit(doc):
+        doc["schema_version"] = "2.3.0"
+        doc["build"] = dict(BUILD, **changes)
+    return edit
+
+
+def case_compare_builds():
+    """Two files from different builds (another commit; another CUDA architecture list) say so in one line before
+    the table, naming both; files of one build, and files written before the build was recorded, say nothing."""
+    a = variant_file(fx("v2-lavapipe.json"), with_build())
+    same = variant_file(fx("v2-lavapipe.json"), with_build())
+    other = variant_file(fx("v2-lavapipe.json"), with_build(commit="v0.1.0-14-g0123456789ab-dirty"))
+    archs = variant_file(fx("v2-lavapipe.json"), with_build(cuda_architectures="80"))
+    for cand, want in ((other, "builds differ (commit): v2-lavapipe commit v0.1.0-12-g5504baefbdff (Release, CUDA 90, "
+                               "no sanitizer), v2-lavapipe commit v0.1.0-14-g0123456789ab-dirty (Release, CUDA 90, "
+                               "no sanitizer)"),
+                       (archs, "builds differ (cuda architectures): ")):
+        code, out, err = tool("compare", a, cand)
+        lines = out.splitlines()
+        table = next(i for i, ln in enumerate(lines) if ln.startswith("row "))
+        hits = [i for i, ln in enumerate(lines) if ln.startswith("builds differ")]
+        check(code == 0 and len(hits) == 1 and hits[0] < table and lines[hits[0]].startswith(want),
+              f"one line before the table: {want}", out, err)
+    for x, y in ((a, same), (fx("v2-lavapipe.json"), other)):
+        code, out, err = tool("compare", x, y)
+        check(code == 0 and "builds differ" not in out, "one build (or an old file): no line", out)
+    code, out, err = tool("compare", a, other, "--format", "markdown")
+    check("- builds differ (commit)" in out, "the markdown names it too", out)
+
+
+def case_compare_changed():
+    """--changed: only the rows whose verdict is not same (a row made twice as fast), and the rows the candidate
+    lacks as one line per candidate, per family, instead of a line each; the summary still counts every row."""
+    def edit(doc):
+        kept = []
+        for r in doc["results"]:
+            if r["family"] == "transpose":
+                continue                     # missing from the candidate
+            if r["family"] == "copy" and r["variant"] == "vec4" and r["shape_text"] == "n=65536":
+                r["metric"]["value"] *= 2
+                for k in ("median", "min", "q1", "q3", "mean"):
+                    if r["time_ms"].get(k) is not None:
+                        r["time_ms"][k] /= 2
+            kept.append(r)
+        doc["results"] = kept
+    with open(fx("v2-lavapipe.json")) as f:
+        base = json.load(f)
+    transposes = sum(1 for r in base["results"] if r["family"] == "transpose" and r["status"] == "ok")
+    cand = variant_file(fx("v2-lavapipe.json"), edit)
+    code, out, err = tool("compare", fx("v2-lavapipe.json"), cand)
+    full = [ln for ln in out.splitlines() if " | " in ln and not ln.startswith("row ")]
+    code, out, err = tool("compare", fx("v2-lavapipe.json"), cand, "--changed")
+    rows = [ln for ln in out.splitlines() if " | " in ln and not ln.startswith("row ")]
+    check(code == 0 and len(full) > 3 and len(rows) == 1 and rows[0].startswith("copy vec4 n=65536")
+          and rows[0].endswith("faster"), "--changed: the one changed row", out, err)
+    missing = [ln for ln in out.splitlines() if "missing from" in ln]
+    check(transposes >= 2 and missing == [f"{transposes} rows missing from v2-lavapipe (not shown: transpose "
+                                          f"{transposes})"], "the missing rows in one line", out)
+    check(f"{transposes} missing" in out.splitlines()[-1], "the summary counts them", out)
 
 
 if __name__ == "__main__":
