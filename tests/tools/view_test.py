@@ -5,6 +5,7 @@ interpreters started here; nothing is timed. One ctest test per CASE, vkb.tools.
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -134,6 +135,87 @@ def case_compare_changed():
     check(transposes >= 2 and missing == [f"{transposes} rows missing from v2-lavapipe (not shown: transpose "
                                           f"{transposes})"], "the missing rows in one line", out)
     check(f"{transposes} missing" in out.splitlines()[-1], "the summary counts them", out)
+
+
+# A stand-in for vkbench behind tune.py: each call appends its --spec to LOG and writes one kernel row whose
+# value is VALUES[config][call number of that config] (the round), settled unless the config is in UNSETTLED.
+# With MODE "nostats" its pipeline carries no statistics; with "term" it sends SIGTERM to tune.py and waits.
+FAKE = r'''
+import json, os, signal, sys, time
+argv = sys.argv[1:]
+out = argv[argv.index("--json") + 1]
+config = argv[argv.index("--spec") + 1] if "--spec" in argv else "-"
+with open(LOG, "a") as f:
+    f.write(config + "\n")
+if MODE == "term":
+    os.kill(os.getppid(), signal.SIGTERM)
+    time.sleep(30)
+calls = open(LOG).read().split().count(config) - 1
+doc = json.load(open(TEMPLATE))
+r = [x for x in doc["results"] if x["status"] == "ok" and not x["ceiling_row"]][0]
+r.update(family="fam", variant="v", backend="vulkan", constants=None if config == "-" else config,
+         shape_text="n=1024", settled=config not in UNSETTLED, suspect=False)
+r["metric"].update(value=VALUES[config][calls], fraction=None, better="higher")
+r["pipelines"] = [{"kernel": "k"}] if MODE == "nostats" else []
+doc["results"] = [r]
+json.dump(doc, open(out, "w"))
+'''
+
+
+def fake_vkbench(values, unsettled=(), mode=""):
+    d = tempfile.mkdtemp()
+    path, log = os.path.join(d, "vkbench"), os.path.join(d, "calls")
+    with open(path, "w") as f:
+        f.write(f"#!{PY}\nLOG = {log!r}\nTEMPLATE = {fx('v2-lavapipe.json')!r}\nVALUES = {values!r}\n"
+                f"UNSETTLED = {list(unsettled)!r}\nMODE = {mode!r}\n" + FAKE)
+    os.chmod(path, 0o755)
+    return path, log
+
+
+def case_tune_rounds():
+    """tune.py interleaves its configurations (round-robin, the order rotated each round: drift falls on all
+    alike), shows each ratio with its interval from the rounds ("1.50 ± 0.15x": per-round ratios 1.35, 1.5,
+    1.65), marks a ratio whose interval holds 1, and does not rank a configuration that did not settle, however
+    fast: it is listed after the ranked ones, marked."""
+    values = {"-": [300, 300, 300], "A=1": [405, 450, 495], "A=2": [306, 297, 303], "A=3": [3000, 3000, 3000]}
+    fake, log = fake_vkbench(values, unsettled=["A=3"])
+    code, out, err = tool("tune", "--vkbench", fake, "fam", "v", "A=1", "A=2", "A=3")
+    with open(log) as f:
+        calls = f.read().split()
+    check(calls == ["-", "A=1", "A=2", "A=3", "A=1", "A=2", "A=3", "-", "A=2", "A=3", "-", "A=1"],
+          "three rounds, each configuration once per round, the order rotated", calls)
+    rows = [ln for ln in out.splitlines() if ln.startswith(("A=", "(defaults)"))]
+    check(code == 0 and [ln.split()[0] for ln in rows] == ["A=1", "A=2", "(defaults)", "A=3"],
+          "ranked by speed, the unsettled one last", out, err)
+    check(re.search(r"^A=1 .* 450 .* 1\.50 ± 0\.15x .*n=1024$", rows[0]), "A=1: 1.50 ± 0.15x, no mark", out)
+    check(re.search(r" 1\.01 ± 0\.02x .*; within noise of the defaults$", rows[1]), "A=2: within noise", out)
+    check(rows[3].endswith("; not settled: not ranked") and " 10.0 ± " in rows[3], "A=3: marked, not ranked", out)
+    one_line_error(*tool("tune", "--vkbench", fake, "--rounds", "0", "fam", "v", "A=1"), 2, "--rounds 0: 1 to 100")
+
+
+def case_tune_no_statistics():
+    """A pipeline without driver statistics (no "statistics" key): the registers and spills are "-", no traceback."""
+    fake, _ = fake_vkbench({"-": [300], "A=1": [450]}, mode="nostats")
+    code, out, err = tool("tune", "--vkbench", fake, "--rounds", "1", "fam", "v", "A=1")
+    check(code == 0 and "Traceback" not in err, "exit 0, no traceback", out, err)
+    row = next(ln for ln in out.splitlines() if ln.startswith("A=1"))
+    check(row.split()[2:8] == ["450", "-", "2.0%", "1.50", "±", "0.02x"] and row.split()[8:10] == ["-", "-"],
+          "no registers, no spills", out)
+
+
+def case_tune_sigterm():
+    """SIGTERM while a configuration runs (vkbench sends it, so no timing): tune.py exits 143, stops vkbench and
+    leaves no scratch folder; the output file is not written."""
+    fake, log = fake_vkbench({"-": [300]}, mode="term")
+    tmp = tempfile.mkdtemp()
+    out_json = os.path.join(tempfile.mkdtemp(), "t.json")
+    p = subprocess.run([PY, os.path.join(TOOLS, "tune.py"), "--vkbench", fake, "--json", out_json, "fam", "v", "A=1"],
+                       capture_output=True, text=True, timeout=120, env=dict(os.environ, TMPDIR=tmp))
+    check(p.returncode == 128 + signal.SIGTERM and "Traceback" not in p.stderr, "exit 143, no traceback",
+          p.returncode, p.stderr)
+    check(os.listdir(tmp) == [], "no scratch folder left", os.listdir(tmp))
+    check(os.listdir(os.path.dirname(out_json)) == [], "no output, no temporary beside it",
+          os.listdir(os.path.dirname(out_json)))
 
 
 if __name__ == "__main__":
