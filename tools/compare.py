@@ -24,7 +24,11 @@ two-sided p; a row whose runs are too few for any p below --alpha is judged by t
 Verdicts: faster / slower beyond the band (SLOWER: a regression); same within it; unclear within it
 when the band is wider than --threshold (the noise hides a regression of that size), when a run did not
 settle or was SUSPECT, when a spread is unknown (one repetition), or when the rank test does not
-confirm the band; every verdict is unclear and warned about when a spread passes --absurd percent."""
+confirm the band; every verdict is unclear and warned about when a spread passes --absurd percent.
+
+A line before the table says when the files come from different builds (the commit and build options each
+file records, schema 2.3). --changed prints only the rows whose verdict is not same, and the rows a candidate
+lacks as one line (how many, per family)."""
 import argparse
 import math
 import os
@@ -163,6 +167,43 @@ def setting_warnings(base, other):
         if a is not None and b is not None and a != b:
             out.append(f"settings differ: {name} {a} in {bn}, {b} in {on}")
     return out
+
+
+def build_differences(docs):
+    """One line when the files come from different builds of vkbench (another commit, build type, CUDA
+    architectures or sanitizer: a code change then reads as a change of speed), else None. Files written
+    before the build was recorded (schema 2.3), or outside git ("unknown"), are not compared on that part."""
+    builds = [(d, vkbjson.build_of(d)) for d in docs]
+    known = [(d, b) for d, b in builds if b]
+    if len(known) < 2:
+        return None
+    first_doc, first = known[0]
+    for d, b in known[1:]:
+        parts = [k for k in ("commit", "build_type", "cuda_architectures", "sanitizer")
+                 if b[k] != first[k] and not (k == "commit" and "unknown" in (b[k], first[k]))]
+        if parts:
+            return (f"builds differ ({', '.join(p.replace('_', ' ') for p in parts)}): {vkbjson.label(first_doc)} "
+                    f"{vkbjson.build_text(first)}, {vkbjson.label(d)} {vkbjson.build_text(b)}")
+    return None
+
+
+def changed_rows(table, cands):
+    """--changed: the rows of TABLE whose verdict is not "same" in some candidate, less the rows only missing,
+    which become one line per candidate (how many, per family) instead of a line each."""
+    kept, missing = [], [dict() for _ in cands]
+    for k, b, judged in table:
+        verdicts = [j["verdict"] if j else None for j in judged]
+        for i, v in enumerate(verdicts):
+            if v == "missing":
+                missing[i][k[0]] = missing[i].get(k[0], 0) + 1
+        if any(v not in (None, "same", "missing") for v in verdicts):
+            kept.append((k, b, judged))
+    lines = []
+    for c, counts in zip(cands, missing):
+        if counts:
+            per = ", ".join(f"{f} {n}" for f, n in sorted(counts.items()))
+            lines.append(f"{sum(counts.values())} rows missing from {c.name} (not shown: {per})")
+    return kept, lines
 
 
 # --- a row's verdict ---
@@ -313,6 +354,8 @@ def main():
     ap.add_argument("--backends", action="store_true",
                     help="compare the vulkan rows of one file with its cuda rows (baseline: cuda)")
     ap.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    ap.add_argument("--changed", action="store_true",
+                    help="print only the rows whose verdict is not same; missing rows in one line per candidate")
     ap.add_argument("--strict", action="store_true",
                     help="fail (exit 1) also on a missing row (for CI)")
     ap.add_argument("--allow-different-devices", action="store_true",
@@ -380,6 +423,9 @@ def main():
     summaries = [summary(c, rows, base) for c, rows in zip(cands, judged)]
 
     head = [f"device: {vkbjson.devices_text(docs[0])}", intro]
+    differ = build_differences(docs)
+    if differ:
+        head.append(differ)
     for c in cands:
         if c.runs > 1:
             head.append(f"candidate: {c.name} ({c.runs} runs)")
@@ -394,6 +440,9 @@ def main():
         bm = {"value": vkbjson.median([r["metric"]["value"] for r in b]), "name": b[0]["metric"]["name"]} if b else None
         table.append((k, bm, [rows.get(k) for rows in judged]))
     notes = []
+    if args.changed:
+        table, missing_lines = changed_rows(table, cands)
+        notes += missing_lines
     for rows in judged:
         for k, j in rows.items():
             if j.get("absurd") is not None:

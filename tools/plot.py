@@ -15,6 +15,7 @@ import argparse
 import math
 import os
 import re
+import sys
 from collections import defaultdict
 
 import vkbjson
@@ -537,6 +538,13 @@ def figures(plt, sources):
                 yield None, unique(name), fig
 
 
+def no_matplotlib(what):
+    """The error line when matplotlib cannot be imported: names this interpreter (another python3 on the path may
+    have matplotlib, this one has not) and the set-up step that installs it."""
+    return (f"{what}, which {sys.executable} cannot import: install python3-matplotlib "
+            f"(as root: tools/setup.sh --plot)")
+
+
 def pyplot():
     import matplotlib
     matplotlib.use("Agg")
@@ -561,7 +569,7 @@ def main():
     try:
         plt = pyplot()
     except ImportError:
-        vkbjson.die("charts need matplotlib: install python3-matplotlib (tools/setup.sh)")
+        vkbjson.die(no_matplotlib("charts need matplotlib"))
     written = []
     for _, name, fig in figures(plt, sources):
         save(plt, fig, args.out, name, formats, written, args.files)

@@ -8,7 +8,7 @@ family's table (metric, share of the ceiling, repetitions, spread, Vulkan/CUDA r
 `vkbench list` order, the validation matrix of a validate file (every row, its tolerance and how it was
 checked, whole), and what was not measured, with the reason. Markdown on stdout (or --out); --html
 writes one self-contained page with the same sections and the charts of plot.py inline as SVG (needs
-python3-matplotlib). Outputs follow the tools' output-path rule (README)."""
+python3-matplotlib: tools/setup.sh --plot). Outputs follow the tools' output-path rule (README)."""
 import argparse
 import html
 import io
@@ -263,7 +263,7 @@ def html_page(doc):
     try:
         plt = plot.pyplot()
     except ImportError:
-        vkbjson.die("--html draws its charts with matplotlib: install python3-matplotlib (tools/setup.sh)")
+        vkbjson.die(plot.no_matplotlib("--html draws its charts with matplotlib"))
     import matplotlib
     matplotlib.rcParams["svg.fonttype"] = "none"        # text stays text: small, and searchable
     matplotlib.rcParams["svg.hashsalt"] = "vkbench"     # the same input gives the same page

@@ -3,15 +3,18 @@
 # --browser: Debian's chromium as well, for the HTML report's test in a headless browser (tools/test.sh asks).
 # --slurm: Debian's Slurm and munge as well, for the Slurm test (tests/tools/slurm_test.sh).
 # --prom: Prometheus (for promtool) and its Python client, for the metrics test of `vkbench health --prom`.
+# --plot: python3-matplotlib as well, for the tools that draw (plot.py, report.py --html; tools/test.sh asks).
 set -eu
 pkgs="cmake make gcc clang-format libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools \
-mesa-vulkan-drivers vulkan-validationlayers python3 python3-matplotlib"
+mesa-vulkan-drivers vulkan-validationlayers python3"
 [ "${1:-}" = "--browser" ] && pkgs="$pkgs chromium"
 # --slurm: Slurm and munge (Debian 12: Slurm 22.05), for tools/slurm/ and its test
 [ "${1:-}" = "--slurm" ] && pkgs="$pkgs slurmd slurmctld slurm-client munge"
 # --prom: promtool lints the metrics file, python3-prometheus-client parses it (tests/cli/health_test.py prom),
 # node_exporter scrapes it through its textfile collector (health_test.py textfile)
 [ "${1:-}" = "--prom" ] && pkgs="$pkgs prometheus python3-prometheus-client prometheus-node-exporter"
+# --plot: matplotlib and its dependencies (hundreds of packages): only for the charts, not for a run
+[ "${1:-}" = "--plot" ] && pkgs="$pkgs python3-matplotlib"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -6,6 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 tools/setup.sh
+tools/setup.sh --plot   # the tests draw charts (plot.py, report.py --html)
 # the newer shader compiler (Debian 13's glslang 15, in .glslang/): CI compiles the cooperative-matrix shaders
 # and checks them with its spirv-val; where Debian's archive is out of reach the build goes on without them
 # (CMake says which; their rows skip naming tools/setup-glslang.sh)

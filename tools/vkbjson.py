@@ -341,6 +341,22 @@ def upgrade(doc, path, control=True):
     return doc
 
 
+def build_of(doc):
+    """DOC's build identity (schema 2.3: "build"): {commit, build_type, cuda_architectures, sanitizer} with
+    strings, or None for a file written before it (or with a malformed one)."""
+    b = doc.get("build")
+    if not isinstance(b, dict) or not isinstance(b.get("commit"), str):
+        return None
+    return {"commit": clean(b["commit"])[:80], "build_type": clean(str(b.get("build_type")))[:40],
+            "cuda_architectures": clean(str(b.get("cuda_architectures")))[:80],
+            "sanitizer": "sanitizer" if b.get("sanitizer") is True else "no sanitizer"}
+
+
+def build_text(b):
+    """One build as a phrase: "commit 5504bae (Release, CUDA 90, no sanitizer)"."""
+    return f"commit {b['commit']} ({b['build_type']}, CUDA {b['cuda_architectures']}, {b['sanitizer']})"
+
+
 def refuse_constant(name):
     raise ValueError(f"{name} is not a JSON number")
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "build_info.h"
 #include "cache_probe.h"
 #include "cli.h"
 #include "check.h"
@@ -423,7 +424,8 @@ int main(int argc, char **argv)
         vkb_die(VKB_EXIT_USAGE, "%s (see vkbench --help)", err);
     if (rc > 0) {
         if (strstr(ap.command_line, "--version"))
-            printf("vkbench %s\n", VKB_VERSION);
+            printf("vkbench %s (commit %s; %s build, CUDA architectures %s, sanitizer %s)\n", VKB_VERSION,
+                   vkb_build_commit, vkb_build_type, vkb_build_cuda_architectures, vkb_build_sanitizer ? "on" : "off");
         return finish(VKB_EXIT_OK);
     }
     if (ap.args.beyond[0])

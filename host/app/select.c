@@ -440,8 +440,33 @@ static int shapes_from_flags(const vkb_family *f, const vkb_args *a, const vkb_s
     }
 }
 
+/* Bytes a rate family's shape streams through memory one way: its extents as 4-byte elements. */
+static double shape_bytes(const vkb_family *f, const vkb_shape *s)
+{
+    double elements = 1;
+    for (int d = 0; d < f->ndims; d++)
+        elements *= s->d[d] > 0 ? (double)s->d[d] : 1;
+    return 4 * elements;
+}
+
+/* The default suite's shape of F among its N DEFAULTS: the first, except for a bandwidth family on a GPU
+ * (GB/s per row: copy, transpose, reduce), whose first shape that streams past the last-level cache, twice the
+ * device's own size (CAPS, from the driver or the cache probe) or 256 MiB where it is unknown, so that its rows
+ * measure memory, not cache (an H100's 1024x1024 transpose read 95 to 129% of its ceiling from L2); the largest
+ * where none does. */
+static int suite_shape(const vkb_family *f, const vkb_caps *caps, const vkb_shape *defaults, int n)
+{
+    double past = caps->cache_bytes ? 2.0 * (double)caps->cache_bytes : 256.0 * (1 << 20);
+    if (caps->is_cpu || f->time_unit_ns > 0 || strcmp(f->metric, "GB/s") != 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (shape_bytes(f, &defaults[i]) >= past)
+            return i;
+    return n - 1;
+}
+
 /* The shapes F runs: from the size flags F takes, when A gives any; else `validate` the battery, the default
- * suite the first default shape, `run` the defaults. --size sets every extent dim (n, m, k, rows, cols) to
+ * suite one default shape (suite_shape), `run` the defaults. --size sets every extent dim (n, m, k, rows, cols) to
  * the same value: square and cubic shapes; a cartesian product comes only from explicit per-dim lists
  * (--rows with --cols, --m/--n/--k). Dims without a flag keep the first default shape's value. Returns the
  * count (<= MAX), or -1 with ERR. */
@@ -454,7 +479,11 @@ static int vkb_selection_shapes_for(const vkb_family *f, const vkb_args *a, cons
         if (strcmp(a->command, "validate") == 0)
             return f->battery(out, max);
         n = f->default_shapes(caps, out, max);
-        return strcmp(a->command, "suite") == 0 && n > 1 ? 1 : n;
+        if (strcmp(a->command, "suite") == 0 && n > 1) {
+            out[0] = out[suite_shape(f, caps, out, n)];
+            return 1;
+        }
+        return n;
     }
     if (f->default_shapes(caps, defaults, VKB_MAX_SHAPES) < 1)
         return fail(err, len, "%s has no default shape", f->name);

@@ -57,8 +57,19 @@ void vkb_coopmat_type_text(const vkb_coopmat_type *t, char *out, size_t size)
              acc, type_text(t->result, r, sizeof r), t->m, t->n, t->k, sname, t->saturating ? ", saturating" : "");
 }
 
+/* "16x16x16", or "none" where the device lists no size (a row of zeros). */
+static const char *size_text(const uint32_t s[3], char *out, size_t size)
+{
+    if (!s[0] || !s[1] || !s[2])
+        snprintf(out, size, "none");
+    else
+        snprintf(out, size, "%ux%ux%u", s[0], s[1], s[2]);
+    return out;
+}
+
 void vkb_devices_view(FILE *f, int i, const vkb_caps *c, uint64_t llc, const char *cache_path)
 {
+    char a[40], b[40], g[40];
     char mem[32], buf[32], uuid[40];
     fprintf(f, "%d: %s (%s)\n", i, c->name, c->type);
     fprintf(f, "   driver          %s\n", c->driver);
@@ -87,12 +98,15 @@ void vkb_devices_view(FILE *f, int i, const vkb_caps *c, uint64_t llc, const cha
             c->ext_subgroup_size_control ? "yes" : "no", c->ext_coopmat_nv ? "yes" : "no",
             c->ext_coopmat_khr ? "yes" : "no", c->features & VKB_NEED_FLOAT16 ? "yes" : "no",
             c->ext_pipeline_exec_props ? "yes" : "no", c->ext_pipeline_robustness ? "yes" : "no");
-    fprintf(f,
-            "   coopmat sizes   KHR fp16->fp32 %ux%ux%u, fp16->fp16 %ux%ux%u; NV coopmat2 granularity %ux%ux%u, "
-            "%u invocations (0: none)\n",
-            c->coopmat_khr[0], c->coopmat_khr[1], c->coopmat_khr[2], c->coopmat_khr16[0], c->coopmat_khr16[1],
-            c->coopmat_khr16[2], c->coopmat2_granularity[0], c->coopmat2_granularity[1], c->coopmat2_granularity[2],
-            c->coopmat2_max_invocations);
+    /* only the sizes a device lists: a device without the extensions has none, not 0x0x0 */
+    fputs("   coopmat sizes  ", f);
+    if (c->ext_coopmat_khr)
+        fprintf(f, " KHR fp16->fp32 %s, fp16->fp16 %s%s", size_text(c->coopmat_khr, a, sizeof a),
+                size_text(c->coopmat_khr16, b, sizeof b), c->coopmat2_granularity[0] ? ";" : "");
+    if (c->coopmat2_granularity[0])
+        fprintf(f, " NV coopmat2 granularity %s, %u invocations", size_text(c->coopmat2_granularity, g, sizeof g),
+                c->coopmat2_max_invocations);
+    fputs(c->ext_coopmat_khr || c->coopmat2_granularity[0] ? "\n" : " none (no cooperative-matrix extension)\n", f);
     /* the peak family's number types, and every cooperative-matrix combination the device lists, in words */
     fprintf(f,
             "   number types    fp64 %s, int16 %s, int8 %s, int dot product %s, bf16 %s (cooperative matrices %s), "

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "build_info.h"
 #include "format.h"
 #include "json.h"
 #include "outfile.h"
@@ -17,7 +18,7 @@
 #define VKB_VERSION "0.0.0"
 #endif
 /* semantic versioning: major for a change a reader must know about, minor for added fields (README) */
-#define VKB_JSON_SCHEMA "2.2.0"
+#define VKB_JSON_SCHEMA "2.3.0"
 
 /* What a device's end-of-run recheck saw, kept by the sink: the device may be closed before the file ends */
 typedef struct json_recheck_seen {
@@ -371,6 +372,12 @@ static void json_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *co
     vkb_json_string(j, "schema_version", VKB_JSON_SCHEMA);
     vkb_json_string(j, "tool", "vkbench");
     vkb_json_string(j, "version", VKB_VERSION);
+    vkb_json_object_begin(j, "build"); /* two builds of one version differ by commit and options */
+    vkb_json_string(j, "commit", vkb_build_commit);
+    vkb_json_string(j, "build_type", vkb_build_type);
+    vkb_json_string(j, "cuda_architectures", vkb_build_cuda_architectures);
+    vkb_json_bool(j, "sanitizer", vkb_build_sanitizer);
+    vkb_json_object_end(j);
     vkb_json_string(j, "date", date);
     vkb_json_string(j, "command", set->command_line);
     json_settings(j, set);

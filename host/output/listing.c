@@ -4,7 +4,10 @@
 #include <string.h>
 
 #include "families.h"
+#include "format.h"
 #include "spirv.h"
+
+#define LIST_WIDTH 120 /* a line of `vkbench list`: notes wrap under their own column */
 
 /* What a variant runs with: its shader, workgroup, and each named constant at the row's value (the shader's
  * default where the row sets none), so that a --spec written from it names constants the shader has. */
@@ -43,18 +46,23 @@ void vkb_list_families(FILE *out, int verbose)
               out);
     for (int i = 0; i < vkb_family_count; i++) {
         const vkb_family *f = vkb_families[i];
-        char units[64];
-        fprintf(out, "%s: %s [%s; sizes:", f->name, f->summary, vkb_family_units(f, units, sizeof units));
-        for (int d = 0; d < f->ndims; d++)
-            fprintf(out, " --%s", f->dims[d]);
-        fprintf(out, "]\n");
+        char units[64], line[1200];
+        size_t used = (size_t)snprintf(line, sizeof line, "%s: %s [%s; sizes:", f->name, f->summary,
+                                       vkb_family_units(f, units, sizeof units));
+        for (int d = 0; d < f->ndims && used < sizeof line; d++)
+            used += (size_t)snprintf(line + used, sizeof line - used, " --%s", f->dims[d]);
+        if (used < sizeof line)
+            snprintf(line + used, sizeof line - used, "]");
+        vkb_fmt_wrap(out, 0, 4, line, LIST_WIDTH);
         for (int v = 0; v < f->nvariants; v++) {
             const vkb_variant *var = &f->variants[v];
             const char *unit = vkb_variant_unit(f, var);
             int own_unit = strcmp(unit, f->metric) != 0; /* peak's integer rows: GOP/s */
-            fprintf(out, "  %-22s %s%s%s%s%s%s\n", var->name, var->flags & VKB_VAR_CEILING ? "(ceiling) " : "",
-                    var->flags & VKB_VAR_NONDETERMINISTIC ? "(nondeterministic) " : "", own_unit ? "(" : "",
-                    own_unit ? unit : "", own_unit ? ") " : "", var->note);
+            int col = fprintf(out, "  %-22s ", var->name);
+            snprintf(line, sizeof line, "%s%s%s%s%s%s", var->flags & VKB_VAR_CEILING ? "(ceiling) " : "",
+                     var->flags & VKB_VAR_NONDETERMINISTIC ? "(nondeterministic) " : "", own_unit ? "(" : "",
+                     own_unit ? unit : "", own_unit ? ") " : "", var->note);
+            vkb_fmt_wrap(out, col, col, line, LIST_WIDTH);
             if (verbose)
                 print_constants(out, var);
         }

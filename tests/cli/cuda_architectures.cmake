@@ -1,6 +1,8 @@
-# cmake -P cuda_architectures.cmake: the default CUDA architectures from what nvcc lists (a module
-# built for sm_90 only would give an A100 or RTX user a module that cannot run on their GPU). Fixed inputs: nvcc 13's
-# list (no compute_70) and nvcc 12.4's; every architecture from 80 up as machine code, the newest also as PTX.
+# cmake -P cuda_architectures.cmake: the CUDA architectures the build chooses. The fat binary (asked for) from
+# what nvcc lists: nvcc 13's list (no compute_70) and nvcc 12.4's, every architecture from 80 up as machine
+# code, the newest also as PTX. The default from the GPUs nvidia-smi reports: one H200, two kinds of GPU, a GPU
+# newer than nvcc knows, one older than the twins run on, and none.
+cmake_minimum_required(VERSION 3.20)
 include(${CMAKE_CURRENT_LIST_DIR}/../../cuda/architectures.cmake)
 function(expect listed want)
     vkb_cuda_architectures_from("${listed}" got)
@@ -8,9 +10,23 @@ function(expect listed want)
         message(FATAL_ERROR "from '${listed}': '${got}', expected '${want}'")
     endif()
 endfunction()
-expect("compute_75 compute_80 compute_86 compute_87 compute_88 compute_89 compute_90 compute_100 compute_110 compute_103 compute_120 compute_121"
-       "80-real;86-real;87-real;88-real;89-real;90-real;100-real;103-real;110-real;120-real;121")
+function(expect_present smi listed want)
+    vkb_cuda_architectures_present("${smi}" "${listed}" got)
+    if(NOT got STREQUAL want)
+        message(FATAL_ERROR "from nvidia-smi '${smi}': '${got}', expected '${want}'")
+    endif()
+endfunction()
+set(nvcc13 "compute_75 compute_80 compute_86 compute_87 compute_88 compute_89 compute_90 compute_100 compute_110 compute_103 compute_120 compute_121")
+expect("${nvcc13}" "80-real;86-real;87-real;88-real;89-real;90-real;100-real;103-real;110-real;120-real;121")
 expect("compute_50\ncompute_52\ncompute_53\ncompute_60\ncompute_61\ncompute_62\ncompute_70\ncompute_72\ncompute_75\ncompute_80\ncompute_86\ncompute_87\ncompute_89\ncompute_90\ncompute_90a\n"
        "80-real;86-real;87-real;89-real;90")
 expect("" "")
+expect_present("9.0\n" "${nvcc13}" "90")
+expect_present("9.0\n9.0\n9.0\n9.0\n" "${nvcc13}" "90")
+expect_present("8.6\n8.0\n" "${nvcc13}" "80-real;86")
+expect_present("9.0\n" "" "90")
+expect_present("13.0\n" "${nvcc13}" "121")
+expect_present("9.0\n13.0\n" "${nvcc13}" "90-real;121")
+expect_present("7.5\n" "${nvcc13}" "")
+expect_present("" "${nvcc13}" "")
 message("cuda architectures ok")

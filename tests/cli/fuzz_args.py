@@ -84,7 +84,7 @@ def family_table(vkbench):
         if m:
             current = m.group(1)
             variants[current] = []
-        elif current and line.startswith("  ") and line.split():
+        elif current and re.match(r"^  \S", line):   # a variant; its note wraps deeper
             variants[current].append(line.split()[0])
     return fams, variants
 

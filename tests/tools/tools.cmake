@@ -6,7 +6,7 @@
 # input, the heat map in headless chromium; tools_values_test.py: the verdicts on fixtures with known answers,
 # report's aggregates and tune's ranking). 77: report_html and fleet.html without a browser and not root (as
 # root they run tools/setup.sh --browser: chromium)
-foreach(script tools_test fleet_test tools_values_test)
+foreach(script tools_test fleet_test tools_values_test view_test)
     execute_process(COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/${script}.py --list OUTPUT_VARIABLE cases
                     OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
     if(NOT rc EQUAL 0)
@@ -63,3 +63,7 @@ foreach(case pages_agree detects_drift)
     add_test(NAME vkb.tools.standing.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/standing_test.py ${case})
     set_tests_properties(vkb.tools.standing.${case} PROPERTIES LABELS tools TIMEOUT 300)
 endforeach()
+# vkbench --version names its build: the commit (git describe at build time) and the build options
+add_test(NAME vkb.tools.cmake.build_identity COMMAND ${vkbench} --version)
+set_tests_properties(vkb.tools.cmake.build_identity PROPERTIES LABELS tools PASS_REGULAR_EXPRESSION
+    "^vkbench [0-9.]+ \\(commit ([^ ;]*[0-9a-f]{12}(-dirty)?|unknown); [A-Za-z]+ build, CUDA architectures [^ ,]+, sanitizer (on|off)\\)")

@@ -154,19 +154,23 @@ def case_tune_ranking():
           "ranked fastest first (the defaults baseline among them), then what did not run in the order given", out)
     t2, t5, dflt, t1 = (ln.split() for ln in lines[:4])
     # metric (three significant digits), share of the ceiling, spread (the template's IQR over median), ratio
-    # to the defaults row, registers, spill less 2^36
-    check(t2[2:8] == ["900", "90.0%", "2.0%", "x3.00", "96", "0"], "T=2: metric, share, spread, ratio, registers, "
-          "spill less 2^36", out)
-    check(t5[2:8] == ["450", "45.0%", "2.0%", "x1.50", "64", "16"], "T=5: the same", out)
-    check(dflt[2:8] == ["300", "30.0%", "2.0%", "x1.00", "48", "-"], "(defaults): the baseline, ratio 1", out)
-    check(t1[2:8] == ["150", "15.0%", "2.0%", "x0.500", "40", "-"], "T=1: no local-memory statistic", out)
+    # to the defaults row with its interval (the same value each round: half the two 2% spreads combined,
+    # 1.41% of the ratio), registers, spill less 2^36
+    check(t2[2:10] == ["900", "90.0%", "2.0%", "3.00", "±", "0.04x", "96", "0"], "T=2: metric, share, spread, "
+          "ratio and interval, registers, spill less 2^36", out)
+    check(t5[2:10] == ["450", "45.0%", "2.0%", "1.50", "±", "0.02x", "64", "16"], "T=5: the same", out)
+    check(dflt[2:10] == ["300", "30.0%", "2.0%", "1.00", "±", "0.01x", "48", "-"], "(defaults): the baseline, ratio 1",
+          out)
+    check(t1[2:10] == ["150", "15.0%", "2.0%", "0.500", "±", "0.007x", "40", "-"], "T=1: no local-memory statistic",
+          out)
     check("exit 2: --spec T=3: the family refuses it" in lines[4], "T=3: the refusal's reason", out)
     check("FAILED validation" in lines[5], "T=4: failed", out)
     with open(merged) as f:
         doc = json.load(f)
-    kinds = [(r["variant"], r.get("constants")) for r in doc["results"]]
-    check(kinds == [("api_copy", None), ("v", None), ("v", "T=1"), ("v", "T=2"), ("v", "T=4"), ("v", "T=5")],
-          "the merged document: the ceiling once, every configuration's row", kinds)
+    kinds = sorted((r["repeat"], r["variant"], r.get("constants") or "") for r in doc["results"])
+    check(kinds == [(k, v, c) for k in range(3) for v, c in (("api_copy", ""), ("v", ""), ("v", "T=1"), ("v", "T=2"),
+                                                              ("v", "T=4"), ("v", "T=5"))],
+          "the merged document: per round (three) the ceiling once, every configuration's row", kinds)
     check([c["exit_code"] for c in doc["tune"]["configs"]] == [0, 0, 0, 2, 0, 0], "each configuration's exit code",
           doc["tune"])
     # the same values as µs per call (lower is better): the order turns round, ratios are of speeds
@@ -176,7 +180,7 @@ def case_tune_ranking():
     lines = [ln.split() for ln in out.splitlines() if ln.startswith(("T=", "(defaults)"))]
     check(code == 0 and [ln[0] for ln in lines] == ["T=1", "(defaults)", "T=5", "T=2"],
           "lower is better: the fewest µs first", out, err)
-    check([ln[5] for ln in lines] == ["x2.00", "x1.00", "x0.667", "x0.333"], "ratio to the defaults: of speeds", out)
+    check([ln[5] for ln in lines] == ["2.00", "1.00", "0.667", "0.333"], "ratio to the defaults: of speeds", out)
 
 
 if __name__ == "__main__":

@@ -7,17 +7,17 @@ vkbench=$1 py=$2 tools=$3
 "$vkbench" devices >/dev/null 2>&1 || exit $?   # 3: no Vulkan device here, a skip
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$py" "$tools/tune.py" --vkbench "$vkbench" --json "$dir/tune.json" matmul dbuf \
+"$py" "$tools/tune.py" --vkbench "$vkbench" --json "$dir/tune.json" --rounds 2 matmul dbuf \
     BM=64,BN=64,WM=64,WN=64,TM=4,TN=4 BK=16 BM=64 -- --m 70 --n 67 --k 129 --reps 3 --warmup-ms 0 \
     > "$dir/out.txt" 2>/dev/null
 cat "$dir/out.txt"
 # a row: value (3 significant digits), of ceiling (peak/fma_f32 for the defaults, which run its fallback; none
-# where --spec is given), spread, ratio to the defaults
+# where --spec is given), spread, ratio to the defaults with its interval (two rounds, interleaved)
 num='(0\.0*[1-9][0-9]{2}|[1-9]\.[0-9]{2}|[1-9][0-9]\.[0-9]|[1-9][0-9]{2,})'
-grep -Eq "^constants +backend +GFLOP/s +of ceil +spread +vs dflt " "$dir/out.txt"
-grep -Eq "^\(defaults\) +vulkan +$num +(-|[0-9.]+%) +[0-9.]+% +x1\.00 " "$dir/out.txt"
-grep -Eq "^BM=64,BN=64,WM=64,WN=64,TM=4,TN=4 +vulkan +$num +- +[0-9.]+% +x[0-9.]+ " "$dir/out.txt"
-grep -Eq "^BK=16 +vulkan +$num +- +[0-9.]+% +x[0-9.]+ " "$dir/out.txt"
+grep -Eq "^constants +backend +GFLOP/s +of ceil +spread +vs defaults " "$dir/out.txt"
+grep -Eq "^\(defaults\) +vulkan +$num +(-|[0-9.]+%) +[0-9.]+% +1\.00 ± [0-9.]+x " "$dir/out.txt"
+grep -Eq "^BM=64,BN=64,WM=64,WN=64,TM=4,TN=4 +vulkan +$num +- +[0-9.]+% +[0-9.]+ ± [0-9.]+x " "$dir/out.txt"
+grep -Eq "^BK=16 +vulkan +$num +- +[0-9.]+% +[0-9.]+ ± [0-9.]+x " "$dir/out.txt"
 # a shape the family refuses: vkbench exits 2 with the reason (WM must divide BM), no result
 grep -Eq '^BM=64 +- +- .*exit 2: .*WM dividing BM' "$dir/out.txt"
 ! grep -q nan "$dir/out.txt"
@@ -26,7 +26,8 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 assert doc["tool"] == "vkbench" and doc["devices"] and doc["tune"]["variant"] == "dbuf", doc.keys()
 ok = [r for r in doc["results"] if r["variant"] == "dbuf" and r["status"] == "ok"]
-assert sorted(str(r["constants"]) for r in ok) == ["BK=16", "BM=64,BN=64,WM=64,WN=64,TM=4,TN=4", "None"], ok
+assert sorted((r["repeat"], str(r["constants"])) for r in ok) == [
+    (k, c) for k in range(2) for c in ("BK=16", "BM=64,BN=64,WM=64,WN=64,TM=4,TN=4", "None")], ok
 assert [c["constants"] for c in doc["tune"]["configs"]] == [None, "BM=64,BN=64,WM=64,WN=64,TM=4,TN=4", "BK=16",
                                                             "BM=64"]
 refused = doc["tune"]["configs"][3]

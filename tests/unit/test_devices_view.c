@@ -66,4 +66,30 @@ static void number_types(void)
     ASSERT(strstr(text, "   NV coopmat2     listed; cooperativeMatrixWorkgroupScope absent\n"));
 }
 
-UNIT_TESTS({"coopmat_words", coopmat_words}, {"type_names", type_names}, {"number_types", number_types})
+/* cooperative-matrix sizes only where the device lists them: none without the extensions, never 0x0x0 */
+static void coopmat_sizes(void)
+{
+    static char text[8192];
+    vkb_caps c;
+    for (int with = 0; with < 2; with++) {
+        FILE *f = tmpfile();
+        size_t n;
+        memset(&c, 0, sizeof c);
+        strcpy(c.name, "test device");
+        if (with) {
+            c.ext_coopmat_khr = 1;
+            c.coopmat_khr[0] = c.coopmat_khr[1] = c.coopmat_khr[2] = 16;
+        }
+        vkb_devices_view(f, 0, &c, 0, "");
+        rewind(f);
+        n = fread(text, 1, sizeof text - 1, f);
+        text[n] = 0;
+        fclose(f);
+        ASSERT(!strstr(text, "0x0x0"));
+        ASSERT(strstr(text, with ? "   coopmat sizes   KHR fp16->fp32 16x16x16, fp16->fp16 none\n"
+                                 : "   coopmat sizes   none (no cooperative-matrix extension)\n"));
+    }
+}
+
+UNIT_TESTS({"coopmat_words", coopmat_words}, {"type_names", type_names}, {"number_types", number_types},
+           {"coopmat_sizes", coopmat_sizes})

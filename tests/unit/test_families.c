@@ -292,6 +292,8 @@ static void list_verbose(void)
             if (!block)
                 continue;
             block = strchr(block + 1, '\n');
+            while (block && strncmp(block + 1, "                         ", 25) == 0) /* the note, wrapped */
+                block = strchr(block + 1, '\n');
             end = strchr(block + 1, '\n');
             nc = vkb_spirv_spec_constants(spv, c, (int)(sizeof c / sizeof *c));
             for (int k = 0; k < nc; k++) {
@@ -325,6 +327,18 @@ static void list_verbose(void)
     text[n] = 0;
     fclose(f);
     ASSERT(strstr(text, "\n  tiled16 ") && !strstr(text, "workgroup 16x16x1"));
+    /* every line within 120 columns; a long note continues under its own column (25), never at a variant's (2) */
+    {
+        int wrapped = 0;
+        for (char *line = text, *end; *line; line = end + 1) {
+            end = strchr(line, '\n');
+            if (!end)
+                break;
+            ASSERT(end - line <= 120);
+            wrapped += strncmp(line, "                         ", 25) == 0 && line[25] != ' ';
+        }
+        ASSERT(wrapped > 0);
+    }
 }
 
 UNIT_TESTS({"plans_without_inputs", plans_without_inputs}, {"bad_constants", bad_constants}, {"too_large", too_large},

@@ -1295,6 +1295,33 @@ static int select_shapes(const char *line, const char *family, vkb_shape *out, c
     return n;
 }
 
+/* The default suite's shape of a bandwidth family on a GPU streams past the last-level cache: the transpose's
+ * 1024x1024 (8 MiB each way) is L2-resident on a GPU with a 50 MB L2, its 8192x8192 is not; with a 4 MiB cache
+ * the first shape is past it; unknown, past 256 MiB. A CPU implementation keeps its small first shape. */
+static void test_suite_past_cache(void)
+{
+    vkb_args a;
+    vkb_selection s;
+    vkb_caps caps;
+    char err[300];
+    const struct {
+        uint64_t cache_bytes;
+        int is_cpu;
+        int64_t side;
+    } cases[] = {{52428800, 0, 8192}, {0, 0, 8192}, {1 << 20, 0, 1024}, {52428800, 1, 256}};
+    for (size_t i = 0; i < VKB_COUNT(cases); i++) {
+        memset(&caps, 0, sizeof caps);
+        caps.cache_bytes = cases[i].cache_bytes, caps.is_cpu = cases[i].is_cpu;
+        ASSERT(parse(&a, "vkbench") == 0 && strcmp(a.command, "suite") == 0);
+        ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0);
+        ASSERT(vkb_selection_shapes(&a, &caps, &s, err, sizeof err) == 0);
+        for (int f = 0; f < s.nfams; f++)
+            if (strcmp(s.fam[f].family->name, "transpose") == 0)
+                ASSERT(s.fam[f].nshapes == 1 && s.fam[f].shapes[0].d[0] == cases[i].side);
+        vkb_selection_free(&s);
+    }
+}
+
 /* --size gives square and cubic shapes; a product comes only from explicit per-dim lists. */
 static void test_size_cubic(void)
 {
@@ -1492,16 +1519,17 @@ static int quiet(void)
     return 0;
 }
 
-UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"ceilings_first", test_ceilings_first}, {"events", test_events},
-                 {"input_cache", test_input_cache}, {"cross_backend", test_cross_backend},
-                 {"cross_backend_spans", test_cross_backend_spans}, {"suspect", test_suspect},
-                 {"suspect_other_clock", test_suspect_other_clock}, {"stream_ceiling", test_stream_ceiling},
-                 {"suspect_shader_copy", test_suspect_shader_copy}, {"fallback_theory", test_fallback_theory},
-                 {"interrupt", test_interrupt}, {"fatal_ends_sinks", test_fatal_ends_sinks},
-                 {"device_error", test_device_error}, {"device_error_several", test_device_error_several},
-                 {"size_cubic", test_size_cubic}, {"flags_per_family", test_flags_per_family},
-                 {"flags_one_meaning", test_flags_one_meaning}, {"family_groups", test_family_groups},
-                 {"spec_names", test_spec_names}, {"repeat_rounds", test_repeat_rounds},
-                 {"device_compare", test_device_compare}, {"ceiling_choice", test_ceiling_choice},
-                 {"cross_counts", test_cross_counts}, {"device_compare_cannot", test_device_compare_cannot},
+UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"suite_past_cache", test_suite_past_cache},
+                 {"ceilings_first", test_ceilings_first}, {"events", test_events}, {"input_cache", test_input_cache},
+                 {"cross_backend", test_cross_backend}, {"cross_backend_spans", test_cross_backend_spans},
+                 {"suspect", test_suspect}, {"suspect_other_clock", test_suspect_other_clock},
+                 {"stream_ceiling", test_stream_ceiling}, {"suspect_shader_copy", test_suspect_shader_copy},
+                 {"fallback_theory", test_fallback_theory}, {"interrupt", test_interrupt},
+                 {"fatal_ends_sinks", test_fatal_ends_sinks}, {"device_error", test_device_error},
+                 {"device_error_several", test_device_error_several}, {"size_cubic", test_size_cubic},
+                 {"flags_per_family", test_flags_per_family}, {"flags_one_meaning", test_flags_one_meaning},
+                 {"family_groups", test_family_groups}, {"spec_names", test_spec_names},
+                 {"repeat_rounds", test_repeat_rounds}, {"device_compare", test_device_compare},
+                 {"ceiling_choice", test_ceiling_choice}, {"cross_counts", test_cross_counts},
+                 {"device_compare_cannot", test_device_compare_cannot},
                  {"device_compare_disagrees", test_device_compare_disagrees})

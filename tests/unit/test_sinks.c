@@ -264,7 +264,7 @@ static void legend_once(void)
         count++;
     ASSERT(count == 2);
     ASSERT(strstr(out, "fastest in this family: a_variant_whose_name_is_far_longer_than_any_column_should_be "
-                       "(vulkan) 16777216, 50 GB/s, 50.0% of ceiling a") != NULL);
+                       "(vulkan) 16777216, 50 ± 2.3 GB/s, 50.0% of ceiling a") != NULL);
     ASSERT(strstr(out, "fastest in this family: vec4") == NULL); /* SUSPECT: never the answer */
     ASSERT(strstr(out, "ceilings: a = api_copy (vulkan)") != NULL);
     ASSERT(strstr(out, "heap 0 device-local") == NULL); /* heap detail: -v only */
@@ -445,7 +445,7 @@ static void json_stream(void)
     setup(1);
     ASSERT(feed(vkb_sink_json_create(path), &run_settings, -1) == VKB_EXIT_OK);
     text = read_text(path);
-    ASSERT(strstr(text, "\"schema_version\": \"2.2.0\"") != NULL);
+    ASSERT(strstr(text, "\"schema_version\": \"2.3.0\"") != NULL);
     ASSERT(strstr(text, "\"seed\": 18446744073709551615") != NULL);
     ASSERT(strstr(text, "\"device\": \"llvmpipe \\ufffd( (LLVM 15)\"") != NULL); /* invalid byte replaced */
     ASSERT(strstr(text, "\"command\": \"vkbench run memory.fake \\ufffd\"") != NULL);
