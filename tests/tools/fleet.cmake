@@ -9,9 +9,10 @@ endforeach()
 set_tests_properties(vkb.vk.devices.two_devices PROPERTIES LABELS "vulkan;validate")
 # Slurm for real (tests/tools/slurm_test.sh): as root, Debian's Slurm and munge installed through tools/setup.sh --slurm,
 # daemons of its own on this host; fleet: the fleet array of 4 lavapipe tasks (one made slow) and the report job;
-# health: the HealthCheckProgram drains the node for a wrong result, a missing GPU and a hung GPU with vkbench's
-# reason and returns it healed; prolog: a failing prolog drains the node and Slurm requeues the job. 77: not root,
-# the packages unreachable, or the ports taken
+# health: the HealthCheckProgram, configured by the settings file and a health.conf of the test's, drains the node
+# for a wrong result, a missing GPU and a hung GPU with vkbench's reason, returns it healed, and leaves it in service
+# for an unknown key in health.conf (exit 7, the key named); prolog: an unknown key lets the job run, a failing
+# prolog drains the node and Slurm requeues the job. 77: not root, the packages unreachable, or the ports taken
 foreach(case fleet health prolog)
     add_test(NAME vkb.slurm.cluster.${case} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_test.sh $<TARGET_FILE:vkbench>
              ${CMAKE_SOURCE_DIR} ${case})

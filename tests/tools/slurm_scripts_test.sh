@@ -5,9 +5,12 @@
 # task with a fake vkbench (two tasks on one node get two names; a wrong result exits 1, a SUSPECT timing alone 9),
 # and vkbench-healthcheck.sh and vkbench-prolog.sh against a fake sinfo and scontrol: a GPU's and a node's drain
 # reason, a broken setting is "could not judge" (7) naming it and never a drain, also through the prolog, and a
-# check stopped by SIGTERM or SIGKILL leaves no temporary file.
+# check stopped by SIGTERM or SIGKILL leaves no temporary file. vkbench's options are not the script's: VKBENCH_CONFIG
+# reaches vkbench as --config, VKB_HEALTH_ARGS and VKB_DEVICE_TIMEOUT_S are refused (7); VKBENCH (the real binary)
+# with a health.conf of an unknown key is could not judge through the check and the prolog, the key named.
 set -u
 src=$1
+vkbench=$2
 dir=$(mktemp -d /tmp/vkb-slurm-scripts.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -51,6 +54,7 @@ for a; do case $prev in --json) out=$a ;; esac; prev=$a; done
 for a; do case $a in x|--comment=x) exit 42 ;; esac; done   # a * expanded in the current folder
 case $1 in validate) echo '{}' > "$out"; exit 0 ;; esac
 case $1 in health)
+    printf '%s\n' "$@" > "$FAKE_LOG/health.args"
     [ -n "${FAKE_SLEEP:-}" ] && { echo $$ > "$FAKE_LOG/vkbench.pid"; exec sleep "$FAKE_SLEEP"; }
     echo "${FAKE_MSG:-vkbench: GPU 0 u -: validate: copy/vec4: wrong result}" >&2; exit "${FAKE_RC:-0}" ;;
 esac
@@ -78,12 +82,12 @@ task 3; rc=$?
 printf '#!/bin/sh\necho "$FAKE_REASON"\n' > "$dir/bin/sinfo"
 printf '#!/bin/sh\necho "$*" >> "$FAKE_LOG/scontrol"\n' > "$dir/bin/scontrol"
 chmod +x "$dir/bin/sinfo" "$dir/bin/scontrol"
-# the settings file, as slurmd runs the check: no environment but SLURMD_NODENAME and PWD (and VKB_HEALTH_CONF,
+# the settings file, as slurmd runs the check: no environment but SLURMD_NODENAME and PWD (and VKB_HEALTH_SETTINGS,
 # naming this test's file in place of /etc/default/vkbench-health); SCRIPT: the script run
-printf 'VKBENCH=%s\nPATH="%s"\n' "$dir/bin/vkbench" "$dir/bin:/usr/bin:/bin" > "$dir/health.conf"
-CONF="$dir/health.conf" SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
+printf 'VKBENCH=%s\nPATH="%s"\n' "$dir/bin/vkbench" "$dir/bin:/usr/bin:/bin" > "$dir/settings"
+CONF="$dir/settings" SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
 run_check() {   # run_check RC REASON: the check with the fake vkbench's exit RC, sinfo's REASON; its stderr in err
-    env -i SLURMD_NODENAME=n1 PWD=/ VKB_HEALTH_CONF="$CONF" FAKE_LOG="$dir/log" FAKE_RC="$1" FAKE_REASON="$2" \
+    env -i SLURMD_NODENAME=n1 PWD=/ VKB_HEALTH_SETTINGS="$CONF" FAKE_LOG="$dir/log" FAKE_RC="$1" FAKE_REASON="$2" \
         FAKE_MSG="${FAKE_MSG:-}" FAKE_SLEEP="${FAKE_SLEEP:-}" TMPDIR="$dir/tmp" \
         /bin/sh "$SCRIPT" 2>"$dir/err"
 }
@@ -101,6 +105,8 @@ check() {   # check RC REASON EXPECTED_EXIT EXPECTED_SCONTROL (a grep -x pattern
     fi
 }
 check 1 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: GPU 0 u -: validate: copy/vec4: wrong result"
+# no option of vkbench's set here: vkbench reads /etc/vkbench/health.conf itself
+[ "$(cat "$dir/log/health.args")" = health ] || fail "vkbench was run with: $(cat "$dir/log/health.args")"
 check 0 "vkbench: GPU 0 u -: validate: copy/vec4: wrong result" 0 "update NodeName=n1 State=RESUME"
 check 0 none 0 ""
 check 1 "maintenance: new cables" 1 ""
@@ -115,7 +121,7 @@ could_not_judge() {   # could_not_judge SETTINGS_TEXT PATTERN [VKBENCH_EXIT]: th
     CONF="$dir/broken.conf"
     check "${3:-1}" none 7 ""
     grep -q "^vkbench-healthcheck: could not judge n1: .*$2" "$dir/err" || fail "settings '$1': $(cat "$dir/err")"
-    CONF="$dir/health.conf"
+    CONF="$dir/settings"
 }
 fake="VKBENCH=$dir/bin/vkbench\nPATH=$dir/bin:/usr/bin:/bin\n"
 could_not_judge "VKBENCH=$dir/no-such-vkbench\n" "VKBENCH=$dir/no-such-vkbench ($dir/broken.conf:1): no such file"
@@ -132,36 +138,76 @@ CONF="$dir/broken.conf"; check 1 none 7 ""
 grep -q "VKBENCH=vkbench (the default): not found on PATH=/usr/bin:/bin" "$dir/err" || fail "no vkbench: $(cat "$dir/err")"
 mkdir "$dir/tree/build" && cp "$dir/bin/vkbench" "$dir/tree/build/vkbench"
 CONF="$dir/path.conf"; check 1 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: GPU 0 u -: validate: copy/vec4: wrong result"
-CONF="$dir/health.conf" SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
+CONF="$dir/settings" SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
 could_not_judge "${fake}VKB_HEALTH_TIMEOUT_S=50s\n" "VKB_HEALTH_TIMEOUT_S='50s' ($dir/broken.conf:3): not a whole"
 could_not_judge "${fake}VKB_HEALTH_TIMEOUT_S=0\n" "VKB_HEALTH_TIMEOUT_S=0 .*: not between 1 and 3600"
-could_not_judge "${fake}VKB_HEALTH_ARGS=\"--expect 8\n" "$dir/broken.conf:3: VKB_HEALTH_ARGS: quotes"
+could_not_judge "${fake}VKBENCH_CONFIG=\"/etc/vkbench/a.conf\n" "$dir/broken.conf:3: VKBENCH_CONFIG: quotes"
 could_not_judge "${fake}if [ -x /bin/sh ]; then\n" "$dir/broken.conf:3: not NAME=VALUE"
-could_not_judge "${fake}VKB_HEALTH_ARGZ=--expect 8\n" "$dir/broken.conf:3: unknown setting 'VKB_HEALTH_ARGZ'"
-could_not_judge "$fake" "vkbench health refused its arguments" 2
+could_not_judge "${fake}VKBENCH_CONFG=/etc/vkbench/a.conf\n" "$dir/broken.conf:3: unknown setting 'VKBENCH_CONFG'"
+# vkbench's options have one home, its health.conf: the wrapper's settings never carry them
+for opt in "VKB_HEALTH_ARGS=--expect 8" VKB_DEVICE_TIMEOUT_S=10; do
+    could_not_judge "${fake}$opt\n" \
+        "$dir/broken.conf:3: ${opt%%=*}: vkbench health's options are set in its configuration file, /etc/vkbench/"
+done
+rm -f "$dir/log/scontrol"
+env -i SLURMD_NODENAME=n1 PWD=/ VKB_HEALTH_SETTINGS="$dir/settings" VKB_HEALTH_ARGS="--expect 8" FAKE_LOG="$dir/log" \
+    FAKE_RC=1 FAKE_REASON=none TMPDIR="$dir/tmp" /bin/sh "$SCRIPT" 2>"$dir/err"
+rc=$?
+[ $rc -eq 7 ] && [ ! -e "$dir/log/scontrol" ] && grep -q "could not judge n1: VKB_HEALTH_ARGS (the environment)" \
+    "$dir/err" || fail "VKB_HEALTH_ARGS in the environment: exit $rc, $(cat "$dir/err")"
+could_not_judge "${fake}VKBENCH_CONFIG=health.conf\n" "VKBENCH_CONFIG=health.conf ($dir/broken.conf:3): not an absolute"
+# VKBENCH_CONFIG: vkbench's own configuration file, passed as --config (a blank in its path kept)
+printf '%bVKBENCH_CONFIG="%s"\n' "$fake" "$dir/my health.conf" > "$dir/config.conf"
+CONF="$dir/config.conf"; check 1 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: GPU 0 u -: validate: copy/vec4: wrong result"
+[ "$(cat "$dir/log/health.args")" = "$(printf 'health\n--config\n%s' "$dir/my health.conf")" ] ||
+    fail "VKBENCH_CONFIG: vkbench was run with: $(cat "$dir/log/health.args")"
+CONF="$dir/settings"
+could_not_judge "$fake" "vkbench health refused its configuration" 2
 could_not_judge "$fake" "vkbench health could not write an output" 6
 could_not_judge "$fake" "copy/vec4: wrong result" 7
 # a settings file that cannot be read: a folder, a dangling link; none named is the defaults' (vkbench on PATH)
 CONF="$dir/tmp"; check 1 none 7 ""; grep -q "settings file $dir/tmp: not a readable file" "$dir/err" || fail "$(cat "$dir/err")"
 ln -s "$dir/gone" "$dir/link.conf"
 CONF="$dir/link.conf"; check 1 none 7 ""; grep -q "settings file $dir/link.conf" "$dir/err" || fail "$(cat "$dir/err")"
-CONF="$dir/health.conf"
+CONF="$dir/settings"
 # read as decimal, and bounding vkbench: 01 is one second; a hung vkbench then drains the node
 printf '%bVKB_HEALTH_TIMEOUT_S=01\n' "$fake" > "$dir/slow.conf"
 CONF="$dir/slow.conf" FAKE_SLEEP=30
 check 0 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: node: health: no verdict within 1 s (a hung GPU or driver)"
-CONF="$dir/health.conf" FAKE_SLEEP=
+CONF="$dir/settings" FAKE_SLEEP=
 # the prolog: fails only when the check drained; could not judge (a broken setting, or vkbench's 7) lets the job run
 SCRIPT="$src/tools/slurm/vkbench-prolog.sh"
 check 1 none 1 "update NodeName=n1 State=DRAIN Reason=vkbench: GPU 0 u -: validate: copy/vec4: wrong result"
 check 7 none 0 ""
 printf 'VKBENCH=%s\n' "$dir/no-such-vkbench" > "$dir/broken.conf"
 CONF="$dir/broken.conf"; check 1 none 0 ""; grep -q "VKBENCH=$dir/no-such-vkbench" "$dir/err" || fail "prolog: $(cat "$dir/err")"
-CONF="$dir/health.conf" SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
+CONF="$dir/settings" SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
+# the real vkbench with a health.conf of an unknown key: could not judge (7), the key named, the node left as it is
+# (neither drained nor, out for our reason, resumed); the prolog lets the job run. A missing one: the same
+printf 'allow_cpu = yes\nexpekt = 8\n' > "$dir/vkb-health.conf"
+printf 'VKBENCH=%s\nVKBENCH_CONFIG=%s\nPATH=%s\n' "$vkbench" "$dir/vkb-health.conf" "$dir/bin:/usr/bin:/bin" \
+    > "$dir/real.conf"
+printf 'VKBENCH=%s\nVKBENCH_CONFIG=%s\nPATH=%s\n' "$vkbench" "$dir/no-such.conf" "$dir/bin:/usr/bin:/bin" \
+    > "$dir/missing.conf"
+CONF="$dir/real.conf"
+for SCRIPT in "$src/tools/slurm/vkbench-healthcheck.sh" "$src/tools/slurm/vkbench-prolog.sh"; do
+    want=7; [ "${SCRIPT##*/}" = vkbench-prolog.sh ] && want=0
+    for reason in none "vkbench: GPU 0 u -: validate: copy/vec4: wrong result"; do
+        check 0 "$reason" $want ""
+        grep -q "^vkbench-healthcheck: could not judge n1: vkbench health: --config $dir/vkb-health.conf line 2:" \
+            "$dir/err" && grep -q "unknown key 'expekt'" "$dir/err" ||
+            fail "${SCRIPT##*/}: an unknown key in health.conf: $(cat "$dir/err")"
+    done
+done
+SCRIPT="$src/tools/slurm/vkbench-healthcheck.sh"
+CONF="$dir/missing.conf"; check 0 none 7 ""
+grep -q "could not judge n1: vkbench health: --config $dir/no-such.conf: No such file" "$dir/err" ||
+    fail "a missing health.conf: $(cat "$dir/err")"
+CONF="$dir/settings"
 # stopped by Slurm's timeout: SIGTERM (passed on to vkbench, which ends) and SIGKILL leave no temporary file
 for sig in TERM KILL; do
     rm -f "$dir/log/vkbench.pid" "$dir/log/scontrol"
-    env -i SLURMD_NODENAME=n1 PWD=/ VKB_HEALTH_CONF="$CONF" FAKE_LOG="$dir/log" FAKE_SLEEP=60 FAKE_REASON=none \
+    env -i SLURMD_NODENAME=n1 PWD=/ VKB_HEALTH_SETTINGS="$CONF" FAKE_LOG="$dir/log" FAKE_SLEEP=60 FAKE_REASON=none \
         TMPDIR="$dir/tmp" /bin/sh "$src/tools/slurm/vkbench-healthcheck.sh" 2>"$dir/err" &
     pid=$!   # the check itself (env execs it)
     n=0
@@ -184,5 +230,6 @@ for sig in TERM KILL; do
 done
 echo "slurm scripts: % escaped, options and --time on both jobs, the report after the array, NODES decimal, no glob," \
      "unique names, exit 1 vs 9; the health check drains (a GPU's and a node's reason) and resumes with its own" \
-     "reason, leaves an operator's alone, could not judge (7) for each broken setting, in the prolog too, and" \
-     "leaves no temporary file on SIGTERM or SIGKILL"
+     "reason, leaves an operator's alone, could not judge (7) for each broken setting, in the prolog too, for an" \
+     "option of vkbench's in its settings and for an unknown key of vkbench's health.conf, passes VKBENCH_CONFIG" \
+     "as --config, and leaves no temporary file on SIGTERM or SIGKILL"

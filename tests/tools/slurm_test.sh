@@ -6,13 +6,17 @@
 #           GPU made 16x slow (VKB_FAULT_INJECT=slow-device:0:16, through a wrapper), the report job after it; then
 #           every file and the verdict: task 2 flagged, no other.
 #   health  the README's recipe as it is: HealthCheckProgram=tools/slurm/vkbench-healthcheck.sh itself, every 2 s,
-#           its settings in /etc/default/vkbench-health and nothing in its environment (slurmd started with an empty
-#           one, and Slurm gives the check only SLURMD_NODENAME and PWD): a wrong result, a missing GPU and a hung
-#           GPU each drain the node with vkbench's reason within the interval plus the check's own bound, the node
-#           returns to service once healthy, and an operator's drain stays.
-#   prolog  Prolog=tools/slurm/vkbench-prolog.sh itself, the same settings file, on a sick node: the job's launch
-#           fails, Slurm requeues the job (held, as a failed prolog does) and the node is drained with vkbench's
-#           reason; healed, the health check returns it and the released job runs.
+#           the script's settings in /etc/default/vkbench-health (the binary, its timeouts, VKBENCH_CONFIG), the
+#           check's own in a health.conf of the scratch folder that vkbench reads (allow_cpu, device_timeout_s,
+#           expect), and nothing in its environment (slurmd started with an empty one, and Slurm gives the check
+#           only SLURMD_NODENAME and PWD): a wrong result, a missing GPU (expect = 2) and a hung GPU each drain the
+#           node with vkbench's reason within the interval plus the check's own bound, the node returns to service
+#           once healthy, an unknown key in health.conf leaves it in service (exit 7, slurmd logs the key), and an
+#           operator's drain stays.
+#   prolog  Prolog=tools/slurm/vkbench-prolog.sh itself, the same two files: with an unknown key in health.conf a
+#           job runs and the node stays in service; on a sick node the job's launch fails, Slurm requeues the job
+#           (held, as a failed prolog does) and the node is drained with vkbench's reason; healed, the health check
+#           returns it and the released job runs.
 #   hold    the cluster up and a job running, then wait: for tests/tools/slurm_cleanup_test.sh, which kills this
 #           test and looks for what it left.
 # Every process it starts carries VKB_SLURM_TEST=<its scratch folder> in its environment; they end with the test
@@ -20,7 +24,7 @@
 # kill -9, ctest's time-out) and ends every process so marked once the test's pid is gone. VKB_SLURM_STATUS=FILE:
 # "FOLDER CTLD_PORT SLURMD_PORT" written there once the cluster is up. Exit 77: skipped (not root, the packages
 # cannot be installed, a port taken between its choice and the daemon's start, or another test's settings file in
-# /etc/default/vkbench-health).
+# /etc/default/vkbench-health). /etc/vkbench/health.conf is never read or written: VKBENCH_CONFIG names the test's.
 set -u
 vkbench=$1
 src=$2
@@ -38,9 +42,10 @@ fi
 dir=$(mktemp -d /tmp/vkb-slurm.XXXXXX)
 host=$(hostname -s)
 settings=/etc/default/vkbench-health   # the recipe's fixed path (tools/slurm/vkbench-healthcheck.sh)
-# the marker of this test's processes; the reaper's own environment lacks it
-VKB_SLURM_TEST=$dir
-export VKB_SLURM_TEST
+# the marker of this test's processes; the reaper's own environment lacks it. VKB_SLURM_SHELL marks this shell's
+# environment alone: a check that has it was not run with Slurm's
+VKB_SLURM_TEST=$dir VKB_SLURM_SHELL=1
+export VKB_SLURM_TEST VKB_SLURM_SHELL
 # reap: end every process whose environment carries this test's marker (or its SLURM_CONF), or that has a file of
 # its folder open, and their descendants (TERM, then KILL after 5 s: slurmstepd may outlive a TERM), and remove the
 # settings file when it is this test's. Run by the EXIT trap, and by the reaper once the test's pid is gone.
@@ -171,7 +176,7 @@ done
 
 # vkbench behind a wrapper. fleet: task 2's GPU made 16x slow (4 times was lost in the spread between tasks when
 # other tests loaded the machine). health, prolog: the fault of the moment read from $dir/fault (a VKB_FAULT_INJECT
-# value, or "expect:N": a node that should have N GPUs); each check counted in health.runs, its environment kept
+# value); each check counted in health.runs, its environment and arguments kept
 : > "$dir/fault"
 cat > "$dir/vkbench" <<WRAP
 #!/bin/sh
@@ -180,30 +185,35 @@ export VKB_SLURM_TEST="$dir"
 if [ "\$1" = health ]; then
     echo run >> "$dir/health.runs"
     env > "$dir/health.seen"
+    printf '%s\n' "\$@" > "$dir/health.args"
     f=\$(cat "$dir/fault")
-    case \$f in
-        expect:*) set -- "\$@" --expect "\${f#expect:}" ;;
-        ?*) export VKB_FAULT_INJECT="\$f" ;;
-    esac
+    [ -n "\$f" ] && export VKB_FAULT_INJECT="\$f"
 fi
 exec "$vkbench" "\$@"
 WRAP
 chmod +x "$dir/vkbench"
-# health, prolog: the recipe's settings file; a hung GPU is given up after 10 s (health's own default is 20), the
-# check after 40. Claimed with O_EXCL (noclobber): a file already there (the machine's own, or another test's) is
-# not overwritten, and the case skips
+# health, prolog: the recipe's two files. The script's settings (the binary, the check's bound of 40 s, vkbench's
+# configuration file), claimed with O_EXCL (noclobber): a file already there (the machine's own, or another test's)
+# is not overwritten, and the case skips. vkbench's own configuration, $dir/health.conf: lavapipe counted as the
+# GPU, a hung GPU given up after 10 s (health's own default is 20); config LINES... writes it whole (a check never
+# reads half of one) with LINES after those
 check_s=40
+config() {
+    printf '# slurm_test.sh %s\nallow_cpu = yes\ndevice_timeout_s = 10\n' "$dir" > "$dir/health.conf.new"
+    [ $# -eq 0 ] || printf '%s\n' "$@" >> "$dir/health.conf.new"
+    mv -f "$dir/health.conf.new" "$dir/health.conf"
+}
 claim_settings() {
-    cat > "$dir/health.conf" <<ENV
+    config
+    cat > "$dir/settings" <<ENV
 # slurm_test.sh $dir
 VKBENCH=$dir/vkbench
-VKB_HEALTH_ARGS=--allow-cpu
+VKBENCH_CONFIG=$dir/health.conf
 VKB_HEALTH_TIMEOUT_S=$check_s
 VKB_PROLOG_TIMEOUT_S=$check_s
-VKB_DEVICE_TIMEOUT_S=10
 SLURM_CONF=$SLURM_CONF
 ENV
-    if ! (set -C; cat "$dir/health.conf" > "$settings") 2>/dev/null; then
+    if ! (set -C; cat "$dir/settings" > "$settings") 2>/dev/null; then
         skip "$settings exists ($(head -1 "$settings" 2>/dev/null)): not this test's to overwrite"
     fi
 }
@@ -226,11 +236,17 @@ enable_health() {
         "$src/tools/slurm/vkbench-healthcheck.sh" "$interval" >> "$SLURM_CONF"
     scontrol reconfigure || fail "scontrol reconfigure"
 }
-# what the check ran with: Slurm's environment, not the test's (no VKB_HEALTH_ARGS, no VKB_HEALTH_CONF)
+# what the check ran with: Slurm's environment, not the test's (no VKB_SLURM_SHELL, no VKB_DEVICE_TIMEOUT_S: the
+# 10 s came from health.conf), and vkbench's configuration named by the settings file alone
 check_environment() {
     [ -s "$dir/health.seen" ] || fail "no health check ran"
-    ! grep -q "^VKB_HEALTH_\(ARGS\|CONF\)=" "$dir/health.seen" || fail "the check had the test's environment"
+    ! grep -q "^\(VKB_SLURM_SHELL\|VKB_DEVICE_TIMEOUT_S\|VKB_HEALTH_SETTINGS\)=" "$dir/health.seen" ||
+        fail "the check had the test's environment: $(grep "^VKB_" "$dir/health.seen" | tr '\n' ' ')"
+    [ "$(cat "$dir/health.args")" = "$(printf 'health\n--config\n%s' "$dir/health.conf")" ] ||
+        fail "vkbench ran as: $(tr '\n' ' ' < "$dir/health.args")"
 }
+# the checks slurmd logged as failed with exit 7 and OUTPUT (a grep pattern)
+unjudged() { grep -c "health_check failed: rc:7 output:.*$1" "$dir/slurmd.log" 2>/dev/null; }
 # our drain reason: vkbench's line for GPU 0 and CHECK
 ours() { reason | grep -q "^vkbench: GPU 0 [0-9a-f-]* -: $1: "; }
 
@@ -273,12 +289,23 @@ case_health() {
     echo "slurm: a wrong result drained the node after ${waited} s: $(reason)"
     : > "$dir/fault"
     wait_for "healthy again: back in service" '[ "$(state)" = idle ]' $bound
-    echo expect:2 > "$dir/fault"
+    config "expect = 2"
     wait_for "a missing GPU drains the node" '[ "$(reason)" = "vkbench: node: count: expected 2 GPUs, found 1" ]' \
         $bound
-    echo "slurm: a missing GPU drained the node after ${waited} s"
-    : > "$dir/fault"
+    echo "slurm: a missing GPU (expect = 2 in health.conf) drained the node after ${waited} s"
+    config
     wait_for "back in service" '[ "$(state)" = idle ]' $bound
+    # health.conf with an unknown key: could not judge (7) naming it, and the node stays in service; slurmd logs
+    # the check's line. Two such checks, then the node's state
+    config "expekt = 2"
+    key="could not judge $host: vkbench health: --config $dir/health.conf line 4: unknown key 'expekt'"
+    seen=$(unjudged "$key")
+    wait_for "an unknown key in health.conf: two checks of exit 7 naming it" \
+        '[ "$(unjudged "$key")" -ge $((seen + 2)) ]' $bound
+    [ "$(state)" = idle ] && [ "$(reason)" = none ] || fail "an unknown key in health.conf: state $(state), reason '$(reason)'"
+    echo "slurm: an unknown key in health.conf left the node $(state):" \
+         "$(grep -m1 "rc:7 output:" "$dir/slurmd.log" | sed 's/.*output://')"
+    config
     echo hang:0 > "$dir/fault"
     wait_for "a hung GPU drains the node" 'ours device' $bound
     case $(state) in drain*) ;; *) fail "drained: state $(state)" ;; esac
@@ -301,6 +328,15 @@ case_prolog() {
     claim_settings
     printf 'Prolog=%s\n' "$src/tools/slurm/vkbench-prolog.sh" >> "$SLURM_CONF"
     scontrol reconfigure || fail "scontrol reconfigure"
+    # an unknown key in health.conf: the prolog could not judge, the job runs and the node stays in service
+    config "expekt = 2"
+    job=$(sbatch --parsable --time=2 -o "$dir/job.out" --wrap "echo ran > $dir/job.ran") || fail "sbatch: $job"
+    wait_for "with an unknown key in health.conf the job runs" '[ -e "$dir/job.ran" ]' 120
+    wait_for "the node idle again" '[ "$(state)" = idle ]' 60
+    [ "$(reason)" = none ] || fail "an unknown key in health.conf: reason '$(reason)'"
+    echo "slurm: with an unknown key in health.conf the prolog let job $job run; node $(state)"
+    rm -f "$dir/job.ran"
+    config
     echo wrong-device:0 > "$dir/fault"
     job=$(sbatch --parsable --time=2 -o "$dir/job.out" --wrap "echo ran > $dir/job.ran") || fail "sbatch: $job"
     wait_for "the prolog fails on the sick node and drains it" 'ours validate' 120

@@ -42,7 +42,8 @@ set_tests_properties(vkb.tools.sass_diff.transpose_padded PROPERTIES LABELS tool
     "ldg_32 +4 +4.*barriers +2 +2.*loop [0-9a-f]+-[0-9a-f]+: [0-9]+ instr, ldg_32 4.*\\| loop [0-9a-f]+-[0-9a-f]+: [0-9]+ instr, ldg_32 4")
 # tools/slurm/'s scripts without a Slurm (slurm_scripts_test.sh): a fake sbatch records submit.sh's arguments, a
 # fake vkbench stands behind a task: % escaped, options and --time on both jobs, no glob, unique names, exit codes
-add_test(NAME vkb.tools.slurm.scripts COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_scripts_test.sh ${CMAKE_SOURCE_DIR})
+add_test(NAME vkb.tools.slurm.scripts COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_scripts_test.sh ${CMAKE_SOURCE_DIR}
+         $<TARGET_FILE:vkbench>)
 set_tests_properties(vkb.tools.slurm.scripts PROPERTIES LABELS tools TIMEOUT 60)
 # tools/new-family.sh: the skeleton it writes is one new folder that builds, lists, validates and times, and its
 # check catches a planted bug. On a copy of the tree under the build folder; a fresh build of vkbench.

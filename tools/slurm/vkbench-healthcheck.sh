@@ -3,20 +3,20 @@
 # `vkbench health` on this node; a failing node is drained with vkbench's own line as the reason ("vkbench: GPU 3
 # <UUID> <PCI>: validate: ..."), and a node is returned to service only when its drain reason carries that prefix,
 # as NHC does with "NHC:" (a drain an operator set stays, and is not drained over with vkbench's reason).
-# Settings: one fixed file, /etc/default/vkbench-health (VKB_HEALTH_CONF names another), read, never sourced:
-# NAME=VALUE lines, `#` comments, a value in one pair of quotes or none. Slurm runs a health check with no
-# environment beyond SLURMD_NODENAME and PWD, so nothing here needs one; a variable of the environment is a default
-# the file overrides. Names: VKBENCH (the binary; default: build/vkbench of this checkout, else vkbench on PATH),
-# VKB_HEALTH_ARGS (more `vkbench health`
-# options, e.g. "--expect 8 --baseline /shared/vkbench/h100.tsv --prom /var/lib/node_exporter/vkbench.prom"),
-# VKB_HEALTH_TIMEOUT_S (default 50: Slurm kills a health check at 60), VKB_PROLOG_TIMEOUT_S (default 30, with
-# --prolog), VKB_DEVICE_TIMEOUT_S (passed to vkbench), SLURM_CONF and PATH (for sinfo and scontrol).
+# What vkbench health checks (expect, baseline, json, prom, allow_cpu, pci_check, device_timeout_s) is set in
+# vkbench's own configuration file, /etc/vkbench/health.conf, read by vkbench itself (docs/tooling.md); this script
+# sets none of it. Its own settings: one fixed file, /etc/default/vkbench-health (VKB_HEALTH_SETTINGS names
+# another), read, never sourced: NAME=VALUE lines, `#` comments, a value in one pair of quotes or none. Slurm runs a
+# health check with no environment beyond SLURMD_NODENAME and PWD, so nothing here needs one; a variable of the
+# environment is a default the file overrides. Names: VKBENCH (the binary; default: build/vkbench of this checkout,
+# else vkbench on PATH), VKBENCH_CONFIG (an absolute path passed as `vkbench health --config`; default: none, vkbench
+# reads /etc/vkbench/health.conf), VKB_HEALTH_TIMEOUT_S (default 50: Slurm kills a health check at 60),
+# VKB_PROLOG_TIMEOUT_S (default 30, with --prolog), SLURM_CONF and PATH (for sinfo and scontrol).
 # Exit: 0 keep; 1 drained (or left out for someone else's reason); 7 could not judge, the node left as it is: the
-# check's own set-up is broken (a setting, the settings file, vkbench refusing its arguments or its outputs), with
+# check's own set-up is broken (a setting, the settings file, vkbench's configuration, baseline or outputs), with
 # a line naming the cause on stderr; 143, 130, 129 stopped by a signal (the node left as it is). No temporary file
 # outlives the check, however it ends: the one vkbench's messages go to is unlinked as soon as it is open.
 set -u
-set -f   # VKB_HEALTH_ARGS is an argument list: split on blanks, never glob-expanded
 PREFIX="vkbench:"
 node=${SLURMD_NODENAME:-$(hostname -s)}
 # could_not_judge WHY: the check cannot say anything about the node; it is left as it is
@@ -29,12 +29,16 @@ limit_name=VKB_HEALTH_TIMEOUT_S
 [ $# -eq 0 ] || [ "$*" = --prolog ] || could_not_judge "usage: vkbench-healthcheck.sh [--prolog]"
 
 # each setting: its value and where it came from (the environment, or FILE:LINE)
-for n in VKBENCH VKB_HEALTH_ARGS VKB_HEALTH_TIMEOUT_S VKB_PROLOG_TIMEOUT_S VKB_DEVICE_TIMEOUT_S SLURM_CONF PATH; do
+for n in VKBENCH VKBENCH_CONFIG VKB_HEALTH_TIMEOUT_S VKB_PROLOG_TIMEOUT_S SLURM_CONF PATH; do
     eval "from_$n=\"\${$n+the environment}\""
 done
-conf=${VKB_HEALTH_CONF:-/etc/default/vkbench-health}
+# vkbench's options have one home, its configuration file: never a second one here (a setting of the environment
+# as well, since the file's would override it: an option silently dropped weakens the check)
+[ -z "${VKB_HEALTH_ARGS+set}" ] || could_not_judge "VKB_HEALTH_ARGS (the environment): vkbench health's options" \
+    "are set in its configuration file, /etc/vkbench/health.conf (or VKBENCH_CONFIG), not here"
+conf=${VKB_HEALTH_SETTINGS:-/etc/default/vkbench-health}
 # a missing default file leaves the defaults; a named one must exist; anything there must be a readable file
-if [ -n "${VKB_HEALTH_CONF:-}" ] || [ -e "$conf" ] || [ -L "$conf" ]; then
+if [ -n "${VKB_HEALTH_SETTINGS:-}" ] || [ -e "$conf" ] || [ -L "$conf" ]; then
     [ -f "$conf" ] || could_not_judge "settings file $conf: not a readable file"
     (: < "$conf") 2>/dev/null || could_not_judge "settings file $conf: cannot be read"
     cr=$(printf '\r')
@@ -56,11 +60,14 @@ if [ -n "${VKB_HEALTH_CONF:-}" ] || [ -e "$conf" ] || [ -L "$conf" ]; then
                 "quotes around the whole value, or none)" ;;
         esac
         case $name in
-            VKBENCH | VKB_HEALTH_ARGS | VKB_HEALTH_TIMEOUT_S | VKB_PROLOG_TIMEOUT_S | VKB_DEVICE_TIMEOUT_S | \
-                SLURM_CONF | PATH)
+            VKBENCH | VKBENCH_CONFIG | VKB_HEALTH_TIMEOUT_S | VKB_PROLOG_TIMEOUT_S | SLURM_CONF | PATH)
                 eval "$name=\$value from_$name=\"\$conf:\$line_no\"" ;;
+            VKB_HEALTH_ARGS | VKB_DEVICE_TIMEOUT_S)
+                could_not_judge "settings file $conf:$line_no: $name: vkbench health's options are set in its" \
+                    "configuration file, /etc/vkbench/health.conf (or VKBENCH_CONFIG), not here" \
+                    "(docs/tooling.md: expect, baseline, json, prom, allow_cpu, pci_check, device_timeout_s)" ;;
             *) could_not_judge "settings file $conf:$line_no: unknown setting '$name' (known: VKBENCH," \
-                "VKB_HEALTH_ARGS, VKB_HEALTH_TIMEOUT_S, VKB_PROLOG_TIMEOUT_S, VKB_DEVICE_TIMEOUT_S, SLURM_CONF, PATH)" ;;
+                "VKBENCH_CONFIG, VKB_HEALTH_TIMEOUT_S, VKB_PROLOG_TIMEOUT_S, SLURM_CONF, PATH)" ;;
         esac
     done < "$conf"
 fi
@@ -78,7 +85,6 @@ while :; do case $limit in 0?*) limit=${limit#0} ;; *) break ;; esac; done
 if [ ${#limit} -gt 4 ] || [ "$limit" -lt 1 ] || [ "$limit" -gt 3600 ]; then
     could_not_judge "$limit_name=$limit ($from): not between 1 and 3600 seconds"
 fi
-[ -n "${VKB_DEVICE_TIMEOUT_S:-}" ] && export VKB_DEVICE_TIMEOUT_S
 [ -n "${SLURM_CONF:-}" ] && export SLURM_CONF
 export PATH
 # the binary: a path that is an executable file, or a name found on PATH; by default the build beside this checkout
@@ -90,6 +96,15 @@ if [ -z "$vkbench" ]; then
     vkbench=vkbench
     [ -x "$here/../../build/vkbench" ] && vkbench=$(cd "$here/../../build" && pwd)/vkbench
 fi
+# vkbench's configuration: the file vkbench reads, named here only where it is not /etc/vkbench/health.conf
+set --
+# shellcheck disable=SC2154  # from_VKBENCH_CONFIG: set by eval above
+case ${VKBENCH_CONFIG:-} in
+    '') ;;
+    /*) set -- --config "$VKBENCH_CONFIG" ;;
+    *) could_not_judge "VKBENCH_CONFIG=$VKBENCH_CONFIG ($from_VKBENCH_CONFIG): not an absolute path (slurmd's" \
+        "working folder is not yours)" ;;
+esac
 case $vkbench in
     */*) [ -f "$vkbench" ] || could_not_judge "VKBENCH=$vkbench ($from): no such file"
          [ -x "$vkbench" ] || could_not_judge "VKBENCH=$vkbench ($from): not executable" ;;
@@ -103,8 +118,7 @@ tmp=$(mktemp "${TMPDIR:-/tmp}/vkbench-health.XXXXXX" 2>/dev/null) || could_not_j
 # shellcheck disable=SC2094  # one file, written by vkbench and read back here once it has ended
 exec 3>"$tmp" 4<"$tmp"
 rm -f "$tmp"
-# shellcheck disable=SC2086
-timeout -k 5 "$limit" "$vkbench" health ${VKB_HEALTH_ARGS:-} >/dev/null 2>&3 3>&- 4<&- &
+timeout -k 5 "$limit" "$vkbench" health "$@" >/dev/null 2>&3 3>&- 4<&- &
 child=$!
 # timeout leads a process group of its own: Slurm's signal reaches vkbench through it, passed on here
 # shellcheck disable=SC2064  # the child's pid and the code are fixed now
@@ -124,9 +138,11 @@ case $rc in
     1) reason=$(first "^$PREFIX \(GPU\|node\)")
        [ -n "$reason" ] || reason="$PREFIX node: health: exit 1" ;;
     124 | 137) reason="$PREFIX node: health: no verdict within $limit s (a hung GPU or driver)" ;;
-    7) could_not_judge "$(printf '%s\n' "$err" | tail -1)" ;;
-    2) could_not_judge "vkbench health refused its arguments (VKB_HEALTH_ARGS=${VKB_HEALTH_ARGS:-}," \
-        "${from_VKB_HEALTH_ARGS:-not set}): $(first "^vkbench: ")" ;;
+    7) # vkbench's own could-not-judge line: its configuration (an unknown key, a bad value), its baseline
+       last=$(printf '%s\n' "$err" | grep . | tail -1)
+       [ -n "$last" ] || last="exit 7 with no message"
+       could_not_judge "vkbench health: ${last#vkbench: error: could not judge: }" ;;
+    2) could_not_judge "vkbench health refused its configuration: $(first "^vkbench: ")" ;;
     6) could_not_judge "vkbench health could not write an output: $(first "^vkbench: ")" ;;
     126 | 127) could_not_judge "VKBENCH=$vkbench ($from) could not be run: exit $rc" ;;
     *) reason="$PREFIX node: health: exit $rc: $(first "^vkbench: error:" | cut -c17-)" ;;
