@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """report.py FILE [--out PATH] [--html PATH]: a summary of a vkbench results file, titled with its device.
 It opens with a headline that leads with what failed and what is SUSPECT (then listed row by row with the
-reason), then the device and driver, each family's Vulkan/CUDA geometric mean over kernel rows (of speeds:
+reason), or, for a clean run, "all N rows validated, exit 0"; then the device and driver, each family's Vulkan/CUDA geometric mean over kernel rows (of speeds:
 a latency's inverse), each family's best row against its ceiling (never a SUSPECT one); a validate file's
 pass/fail/skip counts), then how it was measured, each
 family's table (metric, share of the ceiling, repetitions, spread, Vulkan/CUDA ratio) with variants in
@@ -162,6 +162,10 @@ def sections(doc):
     if suspect:
         head.append(f"SUSPECT: {len(suspect)} row{'s' * (len(suspect) != 1)} measured a number not to be trusted "
                     "(listed below, with the reason); vkbench exited 1")
+    if not failed and not suspect and not doc.get("error") and not doc.get("interrupted"):
+        # what passed, first: a reader should not have to count the rows to know the run was clean
+        p, _, s = counts(doc["results"])
+        head.append(f"all {p} row{'s' * (p != 1)} validated{f' ({s} skipped)' if s else ''}, exit 0")
     head.append(f"device: {vkbjson.devices_text(doc)}")
     if is_validate(doc):
         head.append(f"validation: {counts_text(doc['results'])}")

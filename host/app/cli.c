@@ -87,6 +87,8 @@ static void vkb_cli_usage(FILE *out)
           "  validate [FAMILY...] conformance: every variant at awkward shapes, no timing\n"
           "  health               a node's GPU health check: every GPU at once, a fixed validated battery,\n"
           "                       a verdict per GPU (exit codes below)\n"
+          "  peaks                every number type's validated peak and the memory bandwidth, one line\n"
+          "                       each (the peak family's rows and copy's best row beside the API copy)\n"
           "\n",
           out);
     fputs("Options:\n"
@@ -581,7 +583,7 @@ static int parse_spec(const char *text, vkb_args *a, char *err, size_t len)
 
 int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
 {
-    static const char *commands[] = {"run", "validate", "devices", "list", "health"};
+    static const char *commands[] = {"run", "validate", "devices", "list", "health", "peaks"};
     static const struct option fixed[] = {{"variant", required_argument, 0, OPT_VARIANT},
                                           {"device", required_argument, 0, OPT_DEVICE},
                                           {"backend", required_argument, 0, OPT_BACKEND},
@@ -662,7 +664,9 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                 a->families[a->nfamilies++] = word;
             } else {
                 snprintf(err, len, "unexpected argument '%s'%s", word,
-                         strcmp(a->command, "suite") == 0 ? " (commands: run, validate, devices, list, health)" : "");
+                         strcmp(a->command, "suite") == 0   ? " (commands: run, validate, devices, list, health, peaks)"
+                         : strcmp(a->command, "peaks") == 0 ? " (peaks runs the peak and copy families' own rows)"
+                                                            : "");
                 return -1;
             }
             continue;
@@ -838,19 +842,38 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         return -1;
     }
     if (strcmp(a->command, "run") && strcmp(a->command, "validate") && strcmp(a->command, "suite")) {
-        /* devices, list and health size nothing (health's battery is fixed): a size would be ignored */
+        /* devices, list and health size nothing (health's battery is fixed), peaks its own: a size would be
+         * ignored */
         int d = 0;
         while (d < vkb_cli_dim_count() && !a->dims[d].n)
             d++;
         if (d < vkb_cli_dim_count() || a->nscoped) {
             int plain = d < vkb_cli_dim_count();
-            snprintf(err, len,
-                     "--%s%s%s sets a size, and %s runs none: it goes with run, validate or the default "
-                     "suite",
+            snprintf(err, len, "--%s%s%s sets a size, and %s %s: it goes with run, validate or the default suite",
                      plain ? "" : a->scoped[0].family, plain ? "" : ".", vkb_cli_dim_name(plain ? d : a->scoped[0].dim),
-                     a->command);
+                     a->command, strcmp(a->command, "peaks") == 0 ? "runs its own shapes" : "runs none");
             return -1;
         }
+    }
+    if (strcmp(a->command, "peaks") == 0) {
+        /* a fixed selection, like the suite's: an option that picks rows, shapes or kernels would be ignored */
+        const char *picks = a->variants         ? "--variant"
+                            : a->nspec          ? "--spec"
+                            : a->backend        ? "--backend"
+                            : a->subgroup_size  ? "--subgroup-size"
+                            : a->robustness_off ? "--robustness"
+                            : a->sass_dir       ? "--sass"
+                                                : NULL;
+        if (picks) {
+            snprintf(err, len,
+                     "%s chooses what runs, and peaks runs a fixed set (peak's rows, copy's bandwidth): "
+                     "it goes with run",
+                     picks);
+            return -1;
+        }
+        a->families[0] = "peak";
+        a->families[1] = "copy";
+        a->nfamilies = 2;
     }
     if (strcmp(a->command, "run") == 0 && a->nfamilies == 0) {
         snprintf(err, len, "run needs a FAMILY (see `vkbench list`)");

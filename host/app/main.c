@@ -1,4 +1,4 @@
-/* main.c - vkbench: subcommand dispatch (devices, list, run, validate, the default suite). */
+/* main.c - vkbench: subcommand dispatch (devices, list, run, validate, peaks, health, the default suite). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +58,7 @@ static void open_backends(app *ap, int timed)
     int want_vk = !which || strcmp(which, "cuda") != 0;
     int want_cu = which && strcmp(which, "vulkan") != 0;
     int suite = strcmp(ap->args.command, "suite") == 0;
+    int short_budgets = suite || strcmp(ap->args.command, "peaks") == 0; /* a short command, as clpeak's */
 
     if (want_vk) {
         vkb_backend_error error = {0};
@@ -119,9 +120,9 @@ static void open_backends(app *ap, int timed)
             t->warmup_ms = t->first_warmup_ms = ap->args.warmup_ms;
         if (ap->args.budget_ms >= 0)
             t->budget_ms = ap->args.budget_ms;
-        else if (strcmp(ap->args.command, "suite") == 0)
+        else if (short_budgets)
             t->budget_ms = r->all[i]->caps.is_cpu ? SUITE_BUDGET_CPU_MS : SUITE_BUDGET_MS;
-        if (ap->args.warmup_ms < 0 && strcmp(ap->args.command, "suite") == 0)
+        if (ap->args.warmup_ms < 0 && short_budgets)
             t->warmup_ms = t->warmup_ms < SUITE_WARMUP_MS ? t->warmup_ms : SUITE_WARMUP_MS;
     }
 }
@@ -243,6 +244,8 @@ static struct {
 static vkb_sink *device_table(FILE *out)
 {
     int width = vkb_table_width(run.ap->args.wide);
+    if (strcmp(run.ap->args.command, "peaks") == 0)
+        return vkb_sink_peaks_create(out, run.ap->args.verbose);
     return run.timed ? vkb_sink_table_create(out, width) : vkb_sink_matrix_create(out, width);
 }
 

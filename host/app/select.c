@@ -479,7 +479,7 @@ static int vkb_selection_shapes_for(const vkb_family *f, const vkb_args *a, cons
         if (strcmp(a->command, "validate") == 0)
             return f->battery(out, max);
         n = f->default_shapes(caps, out, max);
-        if (strcmp(a->command, "suite") == 0 && n > 1) {
+        if ((strcmp(a->command, "suite") == 0 || strcmp(a->command, "peaks") == 0) && n > 1) {
             out[0] = out[suite_shape(f, caps, out, n)];
             return 1;
         }

@@ -18,6 +18,10 @@ int vkb_table_width(int wide);
 vkb_sink *vkb_sink_table_create(FILE *out, int width);
 /* `validate`: the pass/fail/skip matrix per family, then a summary of skips by reason. */
 vkb_sink *vkb_sink_matrix_create(FILE *out, int width);
+/* `peaks`: one line per number type (the peak family's rows: value, unit, ceiling where known, check) and the
+ * memory bandwidth (copy's best kernel row beside its API copy) on OUT at the end; skipped rows in one line
+ * (VERBOSE: each with its reason). */
+vkb_sink *vkb_sink_peaks_create(FILE *out, int verbose);
 /* The JSON document (schema in README.md), streamed result by result. PATH "-" is stdout; a file is
  * created at once beside PATH (a bad path exits 6 here, before any work) and renamed over PATH by end(). */
 vkb_sink *vkb_sink_json_create(const char *path);

@@ -1499,6 +1499,23 @@ def case_report_headline():
           "<li>Vulkan / CUDA, geometric mean over kernel rows: copy 1.003 (1 rows)" in text, "the page opens with it")
 
 
+def case_report_passed():
+    """A clean run's headline says so first, in counts of its own rows: every row of v2-h100.json validated,
+    none skipped; a file with a failed row says FAILED instead and never 'exit 0'."""
+    code, out, err = tool("report", fx("v2-h100.json"))
+    doc = json.load(open(fx("v2-h100.json")))
+    n = sum(r["status"] != "skip" for r in doc["results"])
+    skipped = len(doc["results"]) - n
+    want = f"- all {n} rows validated{f' ({skipped} skipped)' if skipped else ''}, exit 0"
+    head = out.split("## Headline")[1].lstrip()
+    check(code == 0 and head.startswith(want), f"the headline opens with {want!r}", head[:400])
+    bad = dict(doc, results=[dict(doc["results"][0], status="fail")] + doc["results"][1:])
+    path = os.path.join(tempfile.mkdtemp(), "failed.json")
+    json.dump(bad, open(path, "w"))
+    code, out, err = tool("report", path)
+    check("exit 0" not in out.split("## Run")[0] and "FAILED: 1 row" in out, "a failed row: no 'exit 0'", out[:600])
+
+
 if __name__ == "__main__":
     # the cases not of one tool: the shared reader and writer (vkbjson), the schema's (vkbschema), every tool's
     run_cases(globals(), "tools_test.py", {"load": "vkbjson", "output_paths": "vkbjson",
