@@ -385,6 +385,10 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     else
         bufs[2] = vkb_plan_buffer_add(p, (uint64_t)m * n * 4, VKB_BUF_OUTPUT, c ? c->c : NULL);
     if (!v->kernel) {
+        /* cuBLAS's int8 GEMM takes leading dimensions of multiples of 4 alone (K and N: matmul_tc.cu) */
+        if (s8 && (k % 4 || n % 4))
+            return vkb_plan_fail(why, len, VKB_PLAN_SKIP,
+                                 "cuBLAS's int8 GEMM needs K and N multiples of 4 (its leading dimensions)");
         pass = vkb_plan_library(p, v->name);
     } else {
         memcpy(spec, v->spec, sizeof spec);
