@@ -24,6 +24,7 @@ WORK, WORK_T = r"vkb\.unit\.work_counts\.", "test_work_counts"
 TOOLS_V, TC_PLANS = r"vkb\.tools\.(report\.(aggregates|units)|tune\.ranking)$", r"vkb\.unit\.tc_plans\."
 FIXED_TESTS = r"vkb\.vk\.matmul\.(fixed_spec|warptile_fixed)$"   # FIXED=1 at whole and one-short shapes
 LVP26_TC = r"vkb\.lvp26\.matmul\.tensor_cores$"   # skips (a survivor) where tools/setup-lavapipe26.sh is not run
+LVP26_INT8 = r"vkb\.lvp26\.matmul\.int8$"   # likewise
 
 
 def M(id, kind, path, old, new, tests, what, equivalent=None, gpu=None, targets="vkbench test_check"):
@@ -379,6 +380,12 @@ MUTATIONS = [
     M("tc03", "shader", "host/families/matmul/matmul_coopmat_khr.comp", "            c[gm * pc.n + gn] = cs[sub * FRAG_C + e];",
       "            c[gm * pc.k + gn] = cs[sub * FRAG_C + e];", LVP26_TC,
       "coopmat_khr: wrong store stride (C's rows K apart)"),
+    M("tc04", "shader", "host/families/matmul/matmul_coopmat_khr.comp", "for (uint kk = 0; kk < BK; kk += FRAG_K)",
+      "for (uint kk = 0; kk + FRAG_K < BK; kk += FRAG_K)", LVP26_INT8,
+      "coopmat_khr_s8: one k-step of each k-tile skipped (the int8 build of the same loop)"),
+    M("tc05", "shader", "host/families/matmul/matmul_tc_stage.glsl",
+      "        p[q] = sh != 0u ? w[q] >> sh | w[q + 1u] << (32u - sh) : w[q];", "        p[q] = w[q];", LVP26_INT8,
+      "int8 staging: the bytes of a row that starts inside a word not shifted into place"),
     # --- timing ---
     M("tm01", "timing", "host/core/timing.c", "        if (!(ns[r] > 0) && !timer_error[0])", "        if (!(ns[r] >= 0) && !timer_error[0])",
       r"vkb\.verify\.timer\.zero", "zero time accepted"),
