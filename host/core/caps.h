@@ -57,6 +57,10 @@ typedef struct vkb_caps {
      * warm-up's last window: the clocks moved during the run, and the rows of that unit may be off */
     double recheck_mem, recheck_fma;
     int clocks_moved;
+    /* a CUDA context is open on this GPU for the whole run: NVIDIA's driver then keeps the clocks up between
+     * timed runs (the H200 read the same rows with and without a warm-up after each idle spell, 2026-12-01), so a
+     * case needs no warm-up as long as the idle time before it */
+    int clocks_held;
     char vendor[32];               /* the vendor in words, from vendor_id ("NVIDIA", "Mesa"); "" when unknown */
     uint32_t vendor_id, device_id; /* PCI (or Khronos) vendor ID and the device ID; device_id 0 where the API
                                       does not say (CUDA) */
