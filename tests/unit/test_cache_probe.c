@@ -131,9 +131,10 @@ static void h100_quarter_octaves(void)
     ASSERT(size > 0.85 * (50 << 20) && size < 1.15 * (50 << 20));
 }
 
-/* The H200's chase as `run` times it (cache.chase --budget-ms 100, 2026-12-01, docs/results/h200-2026-12-01-cache.json),
- * through each API: 150 ns to 24 MiB, the near partition's rise, the far partition's 270-280 ns at 40-48 MiB, DRAM
- * from 64 MiB (1 and 4 MiB: the probe's own points of that call). Its L2: 60 MB (57.2 MiB); Vulkan's within 15% */
+/* The H200's chase as `run` times it (cache.chase --budget-ms 100; the file is
+ * `git show f25329a:docs/results/h200-2026-12-01-cache.json`), through each API: 150 ns to 24 MiB, the near
+ * partition's rise, the far partition's 270-280 ns at 40-48 MiB, DRAM from 64 MiB (1 and 4 MiB: the probe's own
+ * points of that call). Its L2: 60 MB (57.2 MiB); Vulkan's within 15% */
 static void h200_run_curve(void)
 {
     static const double mib[] = {1, 4, 8, 16, 24, 28, 32, 36, 40, 44, 48, 56, 64, 80, 96, 192};
