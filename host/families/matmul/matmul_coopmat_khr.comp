@@ -8,7 +8,8 @@
 // accumulators and output, with ACC16 fp16 accumulators and an fp16 output (labelled so in the table:
 // like with like against cuBLAS fp16 compute), with BF16 bf16 A and B (glslang 16; the staging moves
 // 16-bit elements whatever their type), and with S8 int8 A and B, int32 accumulators and output (the staging
-// moves bytes, 16 to a chunk: TC_INT8).
+// moves bytes, 16 to a chunk: TC_INT8), the last also with KMAJOR: B staged k-major (B^T in shared memory,
+// matmul_tc_stage.glsl's TC_B_KMAJOR) and its fragments loaded column-major.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_cooperative_matrix : require
@@ -24,6 +25,9 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int32 : require
 #define IN_T int8_t
 #define TC_INT8 1
+#if KMAJOR
+#define TC_B_KMAJOR 1
+#endif
 #else
 #define IN_T float16_t
 #endif
@@ -96,8 +100,13 @@ void store_c(ACC acc, uint i, uint j, uint sub, uint m0, uint n0, uint sr, uint 
 #define DECLARE_ACC(i, j) ACC acc##i##j = ACC(ACC_ZERO);
 #define LOAD_A(i) if (i < FM) coopMatLoad(fa##i, as, cur * ASTAGE + (sr * WM + i * FRAG_M) * ASTR + kk / TC_EPS, ASTR, \
                                           ROW_MAJOR);
+#if TC_B_KMAJOR
+#define LOAD_B(j) if (j < FN) coopMatLoad(fb##j, bs, cur * BSTAGE + (sc * WN + j * FRAG_N) * BSTR + kk / TC_EPS, BSTR, \
+                                          gl_CooperativeMatrixLayoutColumnMajor);
+#else
 #define LOAD_B(j) if (j < FN) coopMatLoad(fb##j, bs, cur * BSTAGE + kk * BSTR + (sc * WN + j * FRAG_N) / TC_EPS, BSTR, \
                                           ROW_MAJOR);
+#endif
 // The math on shared stage G, for matmul_tc_stage.glsl's TC_PIPELINE.
 #define TC_MATH(g) if (sub < NSUB) {                                                                    \
         uint cur = g;                                                                                   \

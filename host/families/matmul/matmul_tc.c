@@ -71,19 +71,44 @@ static int fragment(const char *kernel, const vkb_caps *caps, uint32_t *spec, ch
     return VKB_PLAN_OK;
 }
 
-/* matmul_coopmat2_staged's two shared stages of fp16 tiles, rows padded by one 16-byte chunk, into SHARED for
- * BM BN BK in SPEC; BK halved (staying a multiple of the granularity GK) where the device's shared memory is
- * short. The kernel loads 8-half chunks: BN and BK must be multiples of 8. */
-static int staged_shared(uint32_t *spec, uint32_t gk, const vkb_caps *caps, uint32_t *shared, char *why, size_t len)
+/* The bytes of B's two shared stages (matmul_tc_stage.glsl): BK rows of BN elements, or with B k-major (the
+ * int8 rows that stage B^T) BN rows of BK, each row padded by 16 bytes. */
+static uint32_t b_stages_bytes(uint32_t bn, uint32_t bk, uint32_t eb, int kmajor)
 {
-    if (spec[1] % 8 || spec[2] % 8)
+    return kmajor ? 2u * bn * (bk * eb + 16u) : 2u * bk * (bn * eb + 16u);
+}
+
+/* An int8 row staging B k-major takes chunks of 4 k rows by 4 columns in groups of 8 x 4 (matmul_tc_stage.glsl's
+ * b_kmajor_chunk): BN a multiple of 32 and BK of 16. 1 (and WHY) where the block is not. */
+static int kmajor_bad(uint32_t bm, uint32_t bn, uint32_t bk, char *why, size_t len)
+{
+    if (bn % 32 == 0 && bk % 16 == 0)
+        return 0;
+    vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                  "block %ux%ux%u: B staged k-major moves 4x4-byte chunks in groups of 8 x 4, so BN is a "
+                  "multiple of 32 and BK of 16",
+                  bm, bn, bk);
+    return 1;
+}
+
+/* matmul_coopmat2_staged's two shared stages of tiles, rows padded by one 16-byte chunk, into SHARED for BM BN BK
+ * in SPEC; BK halved (staying a multiple of the granularity GK) where the device's shared memory is short. The
+ * kernel loads 8-half chunks (BN and BK multiples of 8), its int8 build 16-byte chunks with B k-major
+ * (kmajor_bad). */
+static int staged_shared(uint32_t *spec, uint32_t gk, int s8, const vkb_caps *caps, uint32_t *shared, char *why,
+                         size_t len)
+{
+    uint32_t eb = s8 ? 1u : 2u, unit = s8 ? 16u : 8u;
+    if (s8 && kmajor_bad(spec[0], spec[1], spec[2], why, len))
+        return VKB_PLAN_BAD_REQUEST;
+    if (!s8 && (spec[1] % 8 || spec[2] % 8))
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
                              "block %ux%ux%u: the staged kernel loads 8-half "
                              "chunks, so BN and BK are multiples of 8",
                              spec[0], spec[1], spec[2]);
     for (;;) {
-        *shared = 2u * (spec[0] * (spec[2] / 8u + 1u) + spec[2] * (spec[1] / 8u + 1u)) * 16u;
-        if (*shared <= caps->max_shared_bytes || spec[2] % (2u * gk) || spec[2] / 2u % 8u)
+        *shared = 2u * spec[0] * (spec[2] * eb + 16u) + b_stages_bytes(spec[1], spec[2], eb, s8);
+        if (*shared <= caps->max_shared_bytes || spec[2] % (2u * gk) || spec[2] / 2u % unit)
             return VKB_PLAN_OK;
         spec[2] /= 2u;
     }
@@ -131,6 +156,7 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
                    uint32_t *spec, uint32_t *tile_m, uint32_t *tile_n, uint32_t *shared, char *why, size_t len)
 {
     int acc16 = strstr(kernel, "_acc16") != NULL, s8 = strstr(kernel, "_s8") != NULL;
+    int kmajor = strstr(kernel, "_kmajor") != NULL;
     uint64_t invocations = (uint64_t)local[0] * local[1] * local[2];
     (void)k;
     if (!local[0] || !local[1] || !local[2])
@@ -179,11 +205,14 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
                                  "block %ux%ux%u: the int8 build loads 16-element chunks, so BN and BK are "
                                  "multiples of 16",
                                  bm, bn, spec[2]);
+        if (kmajor && kmajor_bad(bm, bn, spec[2], why, len))
+            return VKB_PLAN_BAD_REQUEST;
         nsub = (bm / wm) * (bn / wn);
         for (;;) {
             /* two stages of rows padded by 16 bytes (matmul_tc_stage.glsl), C's per-subgroup staging tile */
             uint32_t eb = s8 ? 1u : 2u;
-            *shared = 2u * (bm * (spec[2] * eb + 16u) + spec[2] * (bn * eb + 16u)) + nsub * fm * fn * (acc16 ? 2u : 4u);
+            *shared = 2u * bm * (spec[2] * eb + 16u) + b_stages_bytes(bn, spec[2], eb, kmajor) +
+                      nsub * fm * fn * (acc16 ? 2u : 4u);
             if (*shared <= caps->max_shared_bytes || spec[2] % (2u * fk) || (s8 && spec[2] / 2u % 16u))
                 break;
             spec[2] /= 2u; /* a shallower k-step where shared memory is short */
@@ -228,7 +257,7 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
         *shared = 0; /* the driver's own staging */
         *tile_m = spec[0];
         *tile_n = spec[1];
-        return strstr(kernel, "_staged") ? staged_shared(spec, g[2], caps, shared, why, len) : VKB_PLAN_OK;
+        return strstr(kernel, "_staged") ? staged_shared(spec, g[2], s8, caps, shared, why, len) : VKB_PLAN_OK;
     }
     /* matmul_coopmat_peak(_acc16): each subgroup one (4 FRAG_M) x (4 FRAG_N) tile, a workgroup a row of them */
     if (fragment(kernel, caps, spec, why, len))

@@ -229,7 +229,10 @@ cudaError_t launch_cublas_gemm_bf16(const vkb_pass *p, void *const *a, cudaStrea
      8,                                                                                                                \
      {bm, bn, bk, MATMUL_KHR_WM, MATMUL_KHR_WN, 16, 16, 32},                                                           \
      launch_wmma<int, signed char, bm, bn, bk, MATMUL_KHR_WM, MATMUL_KHR_WN>},
+/* B staged k-major is a Vulkan staging detail: the twin is coopmat_khr_s8's (WMMA loads B as it lies) */
+#define TC_CUDA_matmul_coopmat_khr_s8_kmajor(k, ...) TC_CUDA_matmul_coopmat_khr_s8(k, __VA_ARGS__)
 #define TC_CUDA_matmul_coopmat2_s8(k, ...)
+#define TC_CUDA_matmul_coopmat2_staged_s8(k, ...)
 #define TC_CUDA_matmul_coopmat2_bf16(k, ...)
 #define TC_CUDA_matmul_coopmat2(k, ...)
 #define TC_CUDA_matmul_coopmat2_acc16(k, ...)

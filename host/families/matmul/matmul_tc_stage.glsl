@@ -9,8 +9,16 @@
 // units of 8 bytes (so a fragment 8 bytes wide, lavapipe's 8x8x8, starts on a unit), each chunk stored as two;
 // else 16-bit elements, 8 to a chunk, and uvec4 units. Offsets and strides of the stages count units (TC_EPS
 // elements each), rows padded by 16 bytes either way.
+// TC_B_KMAJOR 1 (int8 only): B's stages hold B^T, BN rows of BK bytes (k-major), so that B's fragments load from
+// shared memory as A's do (column-major), the layout the int8 tensor-core instruction takes for B. NVIDIA's
+// 16-byte shared-memory load transposes 16-bit elements only: from a row-major int8 B its compiler gathers B byte
+// by byte. The staging transposes instead: each chunk of B is 4 bytes of 4 consecutive k rows (four 4-byte
+// loads), turned into 4 words of 4 k values, one per column (b_kmajor_chunk, stash).
 #ifndef TC_INT8
 #define TC_INT8 0
+#endif
+#ifndef TC_B_KMAJOR
+#define TC_B_KMAJOR 0
 #endif
 #if TC_INT8
 #define TC_SH_T uvec2
@@ -23,8 +31,13 @@ const uint TC_UPC = TC_EPC / TC_EPS;   // shared units per chunk
 
 const uint NT = gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z;
 const uint ASTR = BK / TC_EPS + TC_PAD;   // A stage row stride in units, 16 bytes of padding: the 8 rows
-const uint BSTR = BN / TC_EPS + TC_PAD;   // of a fragment read (LDSM) fall in 8 different bank quads
+#if TC_B_KMAJOR
+const uint BSTR = BK / TC_EPS + TC_PAD;   // of a fragment read (LDSM) fall in 8 different bank quads
+const uint ASTAGE = BM * ASTR, BSTAGE = BN * BSTR;
+#else
+const uint BSTR = BN / TC_EPS + TC_PAD;
 const uint ASTAGE = BM * ASTR, BSTAGE = BK * BSTR;
+#endif
 const uint ACH = BM * BK / TC_EPC, BCH = BK * BN / TC_EPC;   // 16-byte chunks per tile
 const uint LA = (ACH + NT - 1u) / NT, LB = (BCH + NT - 1u) / NT;
 
@@ -108,6 +121,47 @@ uvec4 chunk_guarded8(bool is_a, uint row, uint col, uint rows, uint cols)
 #define TC_CHUNK chunk_guarded
 #endif
 
+// Four bytes of row ROW from column COL of the ROWS x COLS int8 matrix B, zero beyond its edges: the word that
+// holds them where COLS is a multiple of 4, else the one or two words they lie in, shifted into place, the
+// bytes past the row's end cleared (no load past the matrix).
+uint quad_guarded8(uint row, uint col, uint rows, uint cols)
+{
+    if (row >= rows || col >= cols)
+        return 0u;
+    uint e = row * cols + col, valid = min(cols - col, 4u), sh = (e & 3u) * 8u;
+    uint w = b2[e >> 2];
+    if (sh != 0u) {
+        w >>= sh;
+        if ((e & 3u) + valid > 4u)   // a branch, not a select: the next word only where it holds B's bytes
+            w |= b2[(e >> 2) + 1u] << (32u - sh);
+    }
+    return valid == 4u ? w : w & (0xffffffffu >> (8u * (4u - valid)));
+}
+
+// B's k-major chunk I of a tile: 4 k rows by 4 columns, at k row 4 KQ and column 4 NQ of the tile. A group of 32
+// chunks is 8 column quads by 4 k quads, so that each of its four row loads reads 32 bytes of 4 rows, and each of
+// stash's four word stores hits 32 different banks (rows 8 apart, 12 or 20 words each: BK 32 or 64).
+uvec2 b_kmajor_chunk(uint i)
+{
+    uint lane = i & 31u, group = i >> 5;
+    return uvec2((group / (BN / 32u)) * 4u + (lane >> 3), (group % (BN / 32u)) * 8u + (lane & 7u));
+}
+
+// The 4 words of chunk I of B's tile at K0: word R holds B[k0 + 4 kq + R][n0 + 4 nq .. + 3].
+uvec4 b_kmajor_fetch(uint i, uint k0, uint n0, bool inside)
+{
+    uvec2 q = b_kmajor_chunk(i);
+    uint row = k0 + 4u * q.x, col = n0 + 4u * q.y;
+    uvec4 w;
+    [[unroll]] for (uint r = 0; r < 4u; r++) {
+        if (inside)   // uniform
+            w[r] = b2[((row + r) * pc.n + col) >> 2];
+        else
+            w[r] = quad_guarded8(row + r, col, pc.k, pc.n);
+    }
+    return w;
+}
+
 // Issue the loads of the tile at K0 into register set S (a constant at every call).
 void fetch(uint k0, uint m0, uint n0, uint tid, uint s)
 {
@@ -121,6 +175,11 @@ void fetch(uint k0, uint m0, uint n0, uint tid, uint s)
         else
             ra[s][l] = TC_CHUNK(true, m0 + r, k0 + c8 * TC_EPC, pc.m, pc.k);
     }
+#if TC_B_KMAJOR
+    b_inside = (pc.n & 3u) == 0u && k0 + BK <= pc.k && n0 + BN <= pc.n;   // whole words: 4-byte loads
+    [[unroll]] for (uint l = 0; l < LB; l++)
+        rb[s][l] = b_kmajor_fetch(min(tid + l * NT, BCH - 1u), k0, n0, b_inside);
+#else
     [[unroll]] for (uint l = 0; l < LB; l++) {
         uint i = min(tid + l * NT, BCH - 1u), r = i / (BN / TC_EPC), c8 = i % (BN / TC_EPC);
         if (b_inside)
@@ -128,6 +187,7 @@ void fetch(uint k0, uint m0, uint n0, uint tid, uint s)
         else
             rb[s][l] = TC_CHUNK(false, k0 + r, n0 + c8 * TC_EPC, pc.k, pc.n);
     }
+#endif
 }
 
 // One chunk V into shared array ARR at unit U: one uvec4, or two uvec2 (TC_INT8).
@@ -145,11 +205,33 @@ void stash(uint g, uint tid, uint s)
         if (i < ACH)
             TC_STORE(as, g * ASTAGE + i / (BK / TC_EPC) * ASTR + i % (BK / TC_EPC) * TC_UPC, ra[s][l]);
     }
+#if TC_B_KMAJOR
+    [[unroll]] for (uint l = 0; l < LB; l++) {
+        uint i = tid + l * NT;
+        if (i < BCH) {
+            // Rotate each row's word by ROT bytes, then word J of the 4x4 byte transpose is column 4 nq +
+            // (J + ROT) & 3, its 4 k values in order: column quads 2 apart start on different columns, so the
+            // 32 stores of a group fall in 8 rows 8 apart (distinct bank quads) by 4 k quads (distinct banks).
+            uvec2 q = b_kmajor_chunk(i);
+            uint rot = (q.y >> 1) & 3u;
+            uvec4 w = rb[s][l];
+            if (rot != 0u)
+                w = w >> (8u * rot) | w << (32u - 8u * rot);
+            [[unroll]] for (uint j = 0; j < 4u; j++) {
+                uint t = (w.x >> (8u * j) & 0xffu) | (w.y >> (8u * j) & 0xffu) << 8 |
+                         (w.z >> (8u * j) & 0xffu) << 16 | (w.w >> (8u * j)) << 24;
+                uint word = (g * BSTAGE + (4u * q.y + ((j + rot) & 3u)) * BSTR) * 2u + q.x;   // 2 words a unit
+                bs[word >> 1][word & 1u] = t;
+            }
+        }
+    }
+#else
     [[unroll]] for (uint l = 0; l < LB; l++) {
         uint i = tid + l * NT;
         if (i < BCH)
             TC_STORE(bs, g * BSTAGE + i / (BN / TC_EPC) * BSTR + i % (BN / TC_EPC) * TC_UPC, rb[s][l]);
     }
+#endif
 }
 
 // The block (column, row) of C this workgroup computes. GROUP_M 1: the grid's own order (x fastest); more:

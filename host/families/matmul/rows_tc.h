@@ -78,6 +78,16 @@
       "INT8: coopmat_khr with s8 A and B, s32 accumulators and C at the device's s8 fragment (bytes staged 16 "        \
       "to a load); exact; twin: WMMA s8",                                                                              \
       "cublas_gemm_s8")                                                                                                \
+    X(coopmat_khr_s8_kmajor, matmul_coopmat_khr_s8_kmajor, 0, 8, (MATMUL_KHR_TILE), MM_TC_S8,                          \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_INT8, VKB_VAR_INTEGER_OPS,                             \
+      "INT8: coopmat_khr_s8 with B staged k-major (4 bytes of 4 k rows a load, transposed into B^T in shared "         \
+      "memory), B's fragments loaded column-major as A's are row-major; exact; twin: WMMA s8",                         \
+      "cublas_gemm_s8")                                                                                                \
+    X(coopmat2_staged_s8, matmul_coopmat2_staged_s8, 256, 7, (128, 128, 64, 1, 0, 8, 1), MM_TC_S8,                     \
+      VKB_NEED_COOPMAT2 | VKB_NEED_INT8, VKB_VAR_VULKAN_ONLY | VKB_VAR_INTEGER_OPS,                                    \
+      "INT8: coopmat2_staged with s8 A and B, s32 accumulators and C, B staged k-major (as "                           \
+      "coopmat_khr_s8_kmajor) and loaded column-major, 128x128x64 blocks; exact",                                      \
+      "cublas_gemm_s8")                                                                                                \
     X(coopmat2_s8, matmul_coopmat2_s8, 256, 3, (128, 128, 32), MM_TC_S8, VKB_NEED_COOPMAT2 | VKB_NEED_INT8,            \
       VKB_VAR_VULKAN_ONLY | VKB_VAR_INTEGER_OPS,                                                                       \
       "INT8: coopmat2 with s8 A and B, s32 accumulators and C (clamped tensor layouts, any shape); exact",             \
