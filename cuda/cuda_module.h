@@ -9,10 +9,10 @@
 #include "../host/core/caps.h"
 #include "../host/core/plan.h"
 
-/* 6: vkb_caps.copy_engines (it may fit the old size: the size check alone would not see it);
+/* 7: vkb_caps.clocks_held; 6: vkb_caps.copy_engines (it may fit the old size: the size check alone would not see it);
  * 5: pinned host memory (alloc_host), host-timed plans, host copies, timestamp passes, repeats;
  * 4: copy and compare; 3: the layout sizes; 2: vkb_plan_buffer.flags, vkb_caps.max_uniform_bytes */
-#define VKB_CUDA_ABI 6
+#define VKB_CUDA_ABI 7
 #define VKB_CUDA_ENTRY "vkb_cuda_module_get"
 
 /* Every function returns 0 on success, or a nonzero code with one line of text in WHY. */

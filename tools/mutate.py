@@ -24,6 +24,7 @@ WORK, WORK_T = r"vkb\.unit\.work_counts\.", "test_work_counts"
 TOOLS_V, TC_PLANS = r"vkb\.tools\.(report\.(aggregates|units)|tune\.ranking)$", r"vkb\.unit\.tc_plans\."
 FIXED_TESTS = r"vkb\.vk\.matmul\.(fixed_spec|warptile_fixed)$"   # FIXED=1 at whole and one-short shapes
 LVP26_TC = r"vkb\.lvp26\.matmul\.tensor_cores$"   # skips (a survivor) where tools/setup-lavapipe26.sh is not run
+LVP26_INT8 = r"vkb\.lvp26\.matmul\.int8$"   # likewise
 
 
 def M(id, kind, path, old, new, tests, what, equivalent=None, gpu=None, targets="vkbench test_check"):
@@ -248,8 +249,9 @@ MUTATIONS = [
       "fp16-accumulate check: a library's grouping ignored (always 16)", targets=ACC16_T),
     M("ac06", "acc16", "host/core/bounds.h", "#define VKB_ACC16_U 0x1.0p-10", "#define VKB_ACC16_U 0x1.0p-11", ACC16,
       "fp16 accumulator's unit: round to nearest's, truncation not covered", targets=ACC16_T),
-    M("ac07", "acc16", "host/families/matmul/matmul_tc.c", "    for (int64_t i = t * run->rows; i < (int64_t)vkb_task_end(",
-      "    for (int64_t i = t * run->rows; i + 1 < (int64_t)vkb_task_end(", ACC16,
+    M("ac07", "acc16", "host/families/matmul/matmul_tc.c", "    for (int64_t i = t * run->rows; i < (int64_t)vkb_task_end(t, (uint64_t)run->rows, (uint64_t)run->m); i++)\n",
+      "    for (int64_t i = t * run->rows; i + 1 < (int64_t)vkb_task_end(t, (uint64_t)run->rows, (uint64_t)run->m); i++)\n",
+      ACC16,
       "fp16-accumulate element check skips each chunk's last row", targets=ACC16_T),
     M("ac08", "acc16", "host/families/matmul/matmul_tc.c", "vkb_check_part_value(part, (uint64_t)(i * n + j),",
       "vkb_check_part_value(part, (uint64_t)(i * k + j),", ACC16,
@@ -357,11 +359,11 @@ MUTATIONS = [
       TC_PLANS, "coopmat_khr shared memory: fp16 and fp32 C fragments swapped", targets="test_tc_plans"),
     M("tp02", "plan", "host/families/matmul/matmul_tc.c", "        local[0] = nsub * caps->subgroup_size;", "        local[0] = nsub * 32u;",
       TC_PLANS, "coopmat_khr workgroup: 32 lanes a subgroup assumed", targets="test_tc_plans"),
-    M("tp03", "plan", "host/families/matmul/matmul_tc.c", "if (*shared <= caps->max_shared_bytes || spec[2] % (2u * fk))",
-      "if (*shared <= caps->max_shared_bytes || spec[2] % fk)", TC_PLANS,
+    M("tp03", "plan", "host/families/matmul/matmul_tc.c", "if (*shared <= caps->max_shared_bytes || spec[2] % (2u * fk) ||",
+      "if (*shared <= caps->max_shared_bytes || spec[2] % fk ||", TC_PLANS,
       "coopmat_khr k-step halved below the fragment's K", targets="test_tc_plans"),
-    M("tp04", "plan", "host/families/matmul/matmul_tc.c", "        *shared = 2u * (spec[0] * (spec[2] / 8u + 1u) + spec[2] * (spec[1] / 8u + 1u)) * 16u;",
-      "        *shared = 2u * (spec[0] * (spec[2] / 8u) + spec[2] * (spec[1] / 8u + 1u)) * 16u;", TC_PLANS,
+    M("tp04", "plan", "host/families/matmul/matmul_tc.c", "        *shared = 2u * spec[0] * (spec[2] * eb + 16u) + b_stages_bytes(spec[1], spec[2], eb, s8);",
+      "        *shared = 2u * spec[0] * (spec[2] * eb) + b_stages_bytes(spec[1], spec[2], eb, s8);", TC_PLANS,
       "coopmat2_staged shared memory: A's padding chunk forgotten", targets="test_tc_plans"),
     M("tp05", "plan", "host/families/matmul/matmul_tc.c", "    *tile_n = local[0] / caps->subgroup_size * 4u * spec[6];",
       "    *tile_n = local[0] / caps->subgroup_size * spec[6];", TC_PLANS, "peak tile: one fragment a subgroup, not four",
@@ -379,6 +381,18 @@ MUTATIONS = [
     M("tc03", "shader", "host/families/matmul/matmul_coopmat_khr.comp", "            c[gm * pc.n + gn] = cs[sub * FRAG_C + e];",
       "            c[gm * pc.k + gn] = cs[sub * FRAG_C + e];", LVP26_TC,
       "coopmat_khr: wrong store stride (C's rows K apart)"),
+    M("tc04", "shader", "host/families/matmul/matmul_coopmat_khr.comp", "for (uint kk = 0; kk < BK; kk += FRAG_K)",
+      "for (uint kk = 0; kk + FRAG_K < BK; kk += FRAG_K)", LVP26_INT8,
+      "coopmat_khr_s8: one k-step of each k-tile skipped (the int8 build of the same loop)"),
+    M("tc05", "shader", "host/families/matmul/matmul_tc_stage.glsl",
+      "        p[q] = sh != 0u ? w[q] >> sh | w[q + 1u] << (32u - sh) : w[q];", "        p[q] = w[q];", LVP26_INT8,
+      "int8 staging: the bytes of a row that starts inside a word not shifted into place"),
+    M("tc06", "shader", "host/families/matmul/matmul_tc_stage.glsl",
+      "(4u * q.y + ((j + rot) & 3u)) * BSTR", "(4u * q.y + j) * BSTR", LVP26_INT8,
+      "int8 B staged k-major: the rotated columns stored at the unrotated rows"),
+    M("tc07", "shader", "host/families/matmul/matmul_tc_stage.glsl",
+      "            w[r] = b2[((row + r) * pc.n + col) >> 2];", "            w[r] = b2[((row + (r & 2u)) * pc.n + col) >> 2];",
+      LVP26_INT8, "int8 B staged k-major: the whole-word path reads the wrong k rows (only at N a multiple of 4)"),
     # --- timing ---
     M("tm01", "timing", "host/core/timing.c", "        if (!(ns[r] > 0) && !timer_error[0])", "        if (!(ns[r] >= 0) && !timer_error[0])",
       r"vkb\.verify\.timer\.zero", "zero time accepted"),

@@ -30,7 +30,10 @@
 #define AGAIN 1.1     /* the two sweeps' knees agree within this factor, or there is no clear knee */
 #define MAX_POINTS 128
 /* The probe's version: a file written by another (another knee rule) is measured again. */
-#define PROBE_VERSION 4
+#define PROBE_VERSION 5
+#ifndef PROBE_WARMUP_MS
+#define PROBE_WARMUP_MS 200
+#endif
 #define CACHE_MAX_BYTES (1ull << 36) /* 64 GiB: no last-level cache is near it; a larger value is no size */
 #define CACHE_MIN_BYTES 1024ull
 
@@ -363,8 +366,10 @@ static void chase_points(vkb_backend *vk, const int64_t *f, int n, double *ns)
     r.nbackends = r.nall = 1;
     vkb_timing_defaults(&r.timing[0], &vk->caps);
     /* a GPU's points 50 ms each: at 20 the H100's far-partition plateau read 230-290 ns point to point, a rise
-     * that was noise (2026-11-27); a CPU implementation's chase is slow enough per run to settle in 20 */
-    r.timing[0].warmup_ms = 2;
+     * that was noise (2026-11-27); a CPU implementation's chase is slow enough per run to settle in 20. A GPU's
+     * point warms up PROBE_WARMUP_MS first: after 2 ms the H200's chase read 10-15% under `run`'s from 64 MiB
+     * on and climbed to 3x DRAM's latency past 200 MiB, so no end of the rise showed (2026-12-01) */
+    r.timing[0].warmup_ms = vk->caps.is_cpu ? 2 : PROBE_WARMUP_MS;
     r.timing[0].budget_ms = vk->caps.is_cpu ? 20 : 50;
     r.timed = 1;
     r.seed = 1;

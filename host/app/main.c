@@ -94,6 +94,9 @@ static void open_backends(app *ap, int timed)
             vk->caps.compute_units = cu->caps.compute_units;
         vk->caps.clock_mhz = cu->caps.clock_mhz; /* the theoretical rates (host/families/peak/peak_rates.c) */
         vk->caps.sm_arch = cu->caps.sm_arch;
+        /* the CUDA context holds the clocks up for both APIs: no warm-up as long as each idle spell (the suite
+         * spent 12 s of its 30 on those on the H200, 2026-12-01, docs/performance/suite.md) */
+        vk->caps.clocks_held = cu->caps.clocks_held = 1;
     }
     if (vk && timed && !ap->args.dry_run)
         vkb_warmup(vk); /* before anything is timed, the cache probe included */

@@ -18,7 +18,7 @@ enum {
     VKB_NEED_INT16 = 1u << 9,             /* shaderInt16 */
     VKB_NEED_INT_DOT = 1u << 10,          /* shaderIntegerDotProduct (VK_KHR_shader_integer_dot_product, 1.3) */
     VKB_NEED_BFLOAT16 = 1u << 11,         /* VK_KHR_shader_bfloat16's shaderBFloat16Type */
-    VKB_NEED_INT8 = 1u << 12,             /* shaderInt8 (8-bit arithmetic types: int8 cooperative matrices) */
+    VKB_NEED_INT8 = 1u << 12,             /* shaderInt8 and storageBuffer8BitAccess (int8 cooperative matrices) */
     VKB_NEED_BFLOAT16_COOPMAT = 1u << 13, /* VK_KHR_shader_bfloat16's bfloat16CooperativeMatrix (and its type) */
     VKB_NEED_FLOAT8_COOPMAT = 1u << 14    /* VK_EXT_shader_float8's shaderFloat8 and shaderFloat8CooperativeMatrix */
 };
@@ -57,6 +57,10 @@ typedef struct vkb_caps {
      * warm-up's last window: the clocks moved during the run, and the rows of that unit may be off */
     double recheck_mem, recheck_fma;
     int clocks_moved;
+    /* a CUDA context is open on this GPU for the whole run: NVIDIA's driver then keeps the clocks up between
+     * timed runs (the H200 read the same rows with and without a warm-up after each idle spell, 2026-12-01), so a
+     * case needs no warm-up as long as the idle time before it */
+    int clocks_held;
     char vendor[32];               /* the vendor in words, from vendor_id ("NVIDIA", "Mesa"); "" when unknown */
     uint32_t vendor_id, device_id; /* PCI (or Khronos) vendor ID and the device ID; device_id 0 where the API
                                       does not say (CUDA) */
@@ -90,6 +94,9 @@ typedef struct vkb_caps {
     char coopmat2_missing[120];
     vkb_coopmat_type coopmat_types[VKB_MAX_COOPMAT_TYPES]; /* every combination the device lists */
     uint32_t ncoopmat_types;
+    /* VK_NV_cooperative_matrix2's workgroup-scope combinations (M N K: the granularity), every one listed */
+    vkb_coopmat_type coopmat2_types[VKB_MAX_COOPMAT_TYPES];
+    uint32_t ncoopmat2_types;
     int maintenance4; /* Vulkan 1.3's maintenance4: enabled where present (shaders of the newer
                                       compiler declare their workgroup size with LocalSizeId, which needs it) */
     /* informational extensions, shown by `vkbench devices` */

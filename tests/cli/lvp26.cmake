@@ -15,6 +15,12 @@ if(NOT VKB_SANITIZE)
     add_test(NAME vkb.lvp26.matmul.tensor_cores COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/lvp26_rows.py
              ${PROJECT_SOURCE_DIR}/tools/lvp26.sh ${vkbench} 4 -- validate matmul --variant ${tc_rows}
              --m 1,136 --n 13,131 --k 9,61)
+    # the int8 GEMM at the same shapes (bytes: no row of A or B 16-byte aligned, two k-tiles at K 61), exact, with
+    # B staged row-major and k-major; N 132 takes the k-major staging's whole-word loads (N a multiple of 4)
+    add_test(NAME vkb.lvp26.matmul.int8 COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/lvp26_rows.py
+             ${PROJECT_SOURCE_DIR}/tools/lvp26.sh ${vkbench} 2 -- validate matmul --variant
+             coopmat_khr_s8,coopmat_khr_s8_kmajor --m 1,136 --n 13,131,132 --k 9,61)
+    set_tests_properties(vkb.lvp26.matmul.int8 PROPERTIES LABELS "vulkan;lvp26" SKIP_RETURN_CODE 77 TIMEOUT 900)
     set(peak_cm_rows coopmat_f16_f32,coopmat_f16_f16,coopmat_s8_s32,coopmat_u8_u32)
     add_test(NAME vkb.lvp26.peak.coopmat COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/lvp26_rows.py
              ${PROJECT_SOURCE_DIR}/tools/lvp26.sh ${vkbench} 4 -- validate peak --variant ${peak_cm_rows})

@@ -148,6 +148,23 @@ static void idle_gap(void)
     ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) == 4 && vkb_timing_warmup_ns() >= 80e6);
 }
 
+/* clocks_held (a CUDA context open on the GPU): the idle spell before a case costs no warm-up of its length */
+static void idle_gap_clocks_held(void)
+{
+    vkb_backend b;
+    vkb_timing t = {0};
+    vkb_stats st;
+    struct timespec nap = {0, 80 * 1000000L};
+    memset(&b, 0, sizeof b);
+    b.execute = fake_execute;
+    b.caps.clocks_held = 1;
+    t.reps = 4, t.warmup_ms = 1, t.first_warmup_ms = 1, t.budget_ms = 1e5;
+    mode = HONEST;
+    ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) == 4);
+    nanosleep(&nap, NULL);
+    ASSERT(vkb_timing_measure(&b, NULL, NULL, &t, &st) == 4 && vkb_timing_warmup_ns() < 40e6);
+}
+
 /* cpu_share (health): a CPU implementation's repetitions scaled by the CPU share the process had around them.
  * Time spent off the CPUs (asleep here, as under another process's load) is taken out: 0.9 ms reported in each
  * 1 ms slept counts as far less; as measured without cpu_share, and on a GPU, whose time the host's load does not
@@ -174,4 +191,4 @@ static void cpu_share(void)
 
 UNIT_TESTS({"honest", honest}, {"zero", zero}, {"negative", negative}, {"too_long", too_long}, {"early_end", early_end},
            {"early_end_cpu", early_end_cpu}, {"settle_in_measure", settle_in_measure}, {"idle_gap", idle_gap},
-           {"cpu_share", cpu_share})
+           {"idle_gap_clocks_held", idle_gap_clocks_held}, {"cpu_share", cpu_share})

@@ -359,7 +359,7 @@ static void read_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
     vkGetPhysicalDeviceFeatures2(phys, &f2);
     if (f12.shaderFloat16 && s16.storageBuffer16BitAccess)
         c->features |= VKB_NEED_FLOAT16;
-    if (f12.shaderInt8)
+    if (f12.shaderInt8 && f12.storageBuffer8BitAccess) /* int8 arithmetic, and int8 buffers (the int8 GEMMs) */
         c->features |= VKB_NEED_INT8;
     /* glslang declares the Vulkan memory model in every shader that uses cooperative matrices */
     if (cm.cooperativeMatrix && (c->features & VKB_NEED_FLOAT16) && f12.vulkanMemoryModel)
@@ -481,6 +481,7 @@ static int create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_t
     if (props.apiVersion >= VK_API_VERSION_1_2) {
         f12.shaderFloat16 = (c->features & VKB_NEED_FLOAT16) != 0;
         f12.shaderInt8 = (c->features & VKB_NEED_INT8) != 0;
+        f12.storageBuffer8BitAccess = (c->features & VKB_NEED_INT8) != 0;
         f12.vulkanMemoryModel = (c->features & (VKB_NEED_COOPMAT | VKB_NEED_COOPMAT_KHR | VKB_NEED_COOPMAT2)) != 0;
         *tail = &f12;
         tail = &f12.pNext;

@@ -147,7 +147,12 @@ void vkb_coopmat_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
         for (uint32_t i = 0; i < n; i++)
             p[i] = (cm2_flex_properties){ST_CM2_FLEX_PROPERTIES};
         if (q(phys, &n, p) >= 0)
-            for (uint32_t i = 0; i < n; i++)
+            for (uint32_t i = 0; i < n; i++) {
+                if (p[i].scope == SCOPE_WORKGROUP && c->ncoopmat2_types < VKB_MAX_COOPMAT_TYPES)
+                    c->coopmat2_types[c->ncoopmat2_types++] =
+                        (vkb_coopmat_type){p[i].m,         p[i].n,      p[i].k,           p[i].a_type,
+                                           p[i].b_type,    p[i].c_type, p[i].result_type, VKB_SCOPE_WORKGROUP,
+                                           p[i].saturating};
                 if (p[i].scope == SCOPE_WORKGROUP && p[i].a_type == COMPONENT_F16 && p[i].b_type == COMPONENT_F16 &&
                     p[i].c_type == COMPONENT_F32 && p[i].result_type == COMPONENT_F32 && !p[i].saturating &&
                     !c->coopmat2_granularity[0]) {
@@ -155,6 +160,7 @@ void vkb_coopmat_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
                     c->coopmat2_granularity[1] = p[i].n;
                     c->coopmat2_granularity[2] = p[i].k;
                 }
+            }
         c->coopmat2_max_invocations = props.max_workgroup_size;
         if (c->coopmat2_granularity[0] && base_ok && (c->features & VKB_NEED_COOPMAT_KHR))
             c->features |= VKB_NEED_COOPMAT2;

@@ -18,7 +18,7 @@ set_tests_properties(vkb.cuda.cache.both_backends PROPERTIES LABELS cuda SKIP_RE
 # noise too; a steady climb with no edge reads unknown and keeps null; the file carries the probe's version
 function(vkb_probe_fault name kind check)
     add_test(NAME vkb.vk.cache.probe_${name} COMMAND sh -c
-             "rm -rf xdg-${name} && out=$(XDG_CACHE_HOME=$PWD/xdg-${name} VKB_CACHE_PROBE=refresh VKB_FAULT_INJECT=chase-curve:${kind} ${vkbench} run copy --n 1K --reps 1 --warmup-ms 0 2>&1) && echo \"$out\" | grep 'cache probe' && ${check} && grep -q '\"probe_version\": 4' xdg-${name}/vkbench/*.json")
+             "rm -rf xdg-${name} && out=$(XDG_CACHE_HOME=$PWD/xdg-${name} VKB_CACHE_PROBE=refresh VKB_FAULT_INJECT=chase-curve:${kind} ${vkbench} run copy --n 1K --reps 1 --warmup-ms 0 2>&1) && echo \"$out\" | grep 'cache probe' && ${check} && grep -q '\"probe_version\": 5' xdg-${name}/vkbench/*.json")
     set_tests_properties(vkb.vk.cache.probe_${name} PROPERTIES LABELS "vulkan;verify" SKIP_RETURN_CODE 3)
 endfunction()
 set(probe_8mib "n=$(echo \"$out\" | sed -n 's/.*last-level cache of \\([0-9]*\\) KiB.*/\\1/p') && [ \"$n\" -ge 6963 ] && [ \"$n\" -le 9421 ]")

@@ -32,6 +32,8 @@ typedef struct mm_case {
     uint16_t *a16, *b16; /* fp16 bits of the same inputs, rounded to nearest even */
     uint16_t *abf, *bbf; /* bf16 bits of the same inputs, rounded to nearest even (the bf16 rows) */
     uint16_t *c16;       /* the fp16 C of the fp16-accumulate rows (matmul_tc.h) */
+    int8_t *a8, *b8;     /* the int8 rows' inputs: the same seeded values over the whole int8 range (their C is c,
+                            read as int32) */
     int acc16_group;     /* products the last planned device sums per fp16 rounding (its plan sets it) */
     /* made by the first check that needs them, shared by every variant and backend of the case: the fp16
      * inputs as floats, and what the large-product check needs from A and B (fp32 and fp16 inputs) */
@@ -45,6 +47,8 @@ typedef struct mm_case {
 #define FALLBACK_cublas_sgemm "peak/fma_f32"
 #define FALLBACK_cublas_hgemm "matmul/tc_peak"
 #define FALLBACK_cublas_hgemm_acc16 "matmul/tc_peak_acc16"
+#define FALLBACK_cublas_gemm_s8 "peak/coopmat_s8_s32"
+#define FALLBACK_cublas_gemm_bf16 "matmul/tc_peak"
 #define FALLBACK_OF(ceiling) FALLBACK_##ceiling
 #define HOST_ROW(name, shader, lx, ly, nspec, spec, param, needs, note, ceiling)                                       \
     {#name,                                                                                                            \
@@ -73,7 +77,9 @@ typedef struct mm_case {
      flags,                                                                                                            \
      note,                                                                                                             \
      ceiling,                                                                                                          \
-     (param)&MM_TC_ACC16 ? "matmul/tc_peak_acc16" : "matmul/tc_peak",                                                  \
+     (param)&MM_TC_ACC16 ? "matmul/tc_peak_acc16"                                                                      \
+     : (param)&MM_TC_S8  ? "peak/coopmat_s8_s32"                                                                       \
+                         : "matmul/tc_peak",                                                                            \
      MM_PLAN_TC},
 static const vkb_variant variants[] = {
     MATMUL_ROWS(HOST_ROW) MATMUL_TC_ROWS(TC_HOST_ROW){"cublas_sgemm",
@@ -103,6 +109,24 @@ static const vkb_variant variants[] = {
      0,
      VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
      "cublasGemmEx fp16 x fp16 -> fp16, compute 16F: the ceiling of the fp16-accumulate rows"},
+    {"cublas_gemm_s8",
+     NULL,
+     {1, 1, 1},
+     {0},
+     0,
+     MM_TC_S8,
+     0,
+     VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY | VKB_VAR_INTEGER_OPS,
+     "cublasGemmEx s8 x s8 -> s32, compute 32I: the ceiling of the int8 rows"},
+    {"cublas_gemm_bf16",
+     NULL,
+     {1, 1, 1},
+     {0},
+     0,
+     MM_TC_BF16,
+     0,
+     VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY,
+     "cublasGemmEx bf16 x bf16 -> fp32, compute 32F: the ceiling of the bf16 rows"},
 };
 
 static int default_shapes(const vkb_caps *caps, vkb_shape *out, int max)
@@ -143,6 +167,7 @@ static uint64_t padded_bytes(int64_t count, size_t size)
 typedef struct mm_fill {
     float *f;
     uint16_t *h, *bf;
+    int8_t *i8;
 } mm_fill;
 
 /* One chunk of a matrix: uniform in [-1, 1), and its fp16 and bf16 roundings beside it while the values are in
@@ -155,6 +180,8 @@ static void fill_matrix(void *ctx, vkb_rng *rng, uint64_t chunk, uint64_t first,
         mf->f[i] = (float)vkb_rng_uniform(rng, -1, 1);
         mf->h[i] = half_from_float(mf->f[i]);
         mf->bf[i] = vkb_bf16_from_float(mf->f[i]);
+        /* [-1, 1) onto every int8 value, -128 to 127, equally often */
+        mf->i8[i] = (int8_t)fmax(-128.0, fmin(127.0, floor((double)mf->f[i] * 128.0)));
     }
 }
 
@@ -170,7 +197,7 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     c->n = n;
     c->k = k;
     /* fp32 and fp16 inputs, the fp16 inputs as floats (made by the first fp16 check), fp32 and fp16 C */
-    vkb_host_reserve(padded_bytes(m * k, 12) + padded_bytes(k * n, 12) + padded_bytes(m * n, 6), "matmul");
+    vkb_host_reserve(padded_bytes(m * k, 13) + padded_bytes(k * n, 13) + padded_bytes(m * n, 6), "matmul");
     c->a = vkb_alloc(padded_bytes(m * k, 4));
     c->b = vkb_alloc(padded_bytes(k * n, 4));
     c->c = vkb_alloc(padded_bytes(m * n, 4));
@@ -180,11 +207,13 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
     c->b16 = vkb_calloc(1, padded_bytes(k * n, 2));
     c->abf = vkb_calloc(1, padded_bytes(m * k, 2));
     c->bbf = vkb_calloc(1, padded_bytes(k * n, 2));
+    c->a8 = vkb_calloc(1, padded_bytes(m * k, 1));
+    c->b8 = vkb_calloc(1, padded_bytes(k * n, 1));
     /* one seeded sequence: A's values, then B's */
     vkb_rng_seed(&rng, seed);
-    vkb_input_fill(&rng, (uint64_t)(m * k), 1, fill_matrix, &(mm_fill){c->a, c->a16, c->abf});
+    vkb_input_fill(&rng, (uint64_t)(m * k), 1, fill_matrix, &(mm_fill){c->a, c->a16, c->abf, c->a8});
     vkb_rng_skip(&rng, (uint64_t)(m * k));
-    vkb_input_fill(&rng, (uint64_t)(k * n), 1, fill_matrix, &(mm_fill){c->b, c->b16, c->bbf});
+    vkb_input_fill(&rng, (uint64_t)(k * n), 1, fill_matrix, &(mm_fill){c->b, c->b16, c->bbf, c->b8});
     return c;
 }
 
@@ -203,6 +232,8 @@ static void case_destroy(void *data)
     free(c->bbf);
     free(c->abff);
     free(c->bbff);
+    free(c->a8);
+    free(c->b8);
     vkb_product_ref_destroy(c->ref32);
     vkb_product_ref_destroy(c->ref16);
     vkb_product_ref_destroy(c->refbf);
@@ -323,9 +354,18 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     const mm_case *c = vc->data;
     uint64_t m = (uint64_t)vc->shape.d[0], n = (uint64_t)vc->shape.d[1], k = (uint64_t)vc->shape.d[2];
     uint64_t gx, gy;
-    int f16 = (v->param & MM_F16) != 0, bf16 = (v->param & MM_TC_BF16) != 0, code;
-    const void *a_in = !c ? NULL : bf16 ? (const void *)c->abf : f16 ? (const void *)c->a16 : (const void *)c->a;
-    const void *b_in = !c ? NULL : bf16 ? (const void *)c->bbf : f16 ? (const void *)c->b16 : (const void *)c->b;
+    int f16 = (v->param & MM_F16) != 0, bf16 = (v->param & MM_TC_BF16) != 0, s8 = (v->param & MM_TC_S8) != 0, code;
+    const void *a_in = !c     ? NULL
+                       : s8   ? (const void *)c->a8
+                       : bf16 ? (const void *)c->abf
+                       : f16  ? (const void *)c->a16
+                              : (const void *)c->a;
+    const void *b_in = !c     ? NULL
+                       : s8   ? (const void *)c->b8
+                       : bf16 ? (const void *)c->bbf
+                       : f16  ? (const void *)c->b16
+                              : (const void *)c->b;
+    size_t in_bytes = s8 ? 1 : f16 || bf16 ? 2 : 4;
     int bufs[3];
     uint32_t local[3] = {v->local[0], v->local[1], v->local[2]}, groups[3] = {1, 1, 1}, tile_m = 1, tile_n = 1;
     uint32_t spec[VKB_MAX_SPEC], shared = 0;
@@ -338,8 +378,8 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                              "%llux%llux%llu: the kernels index with 32 bits, so M*K, "
                              "K*N and M*N each stay below 2^32; try a smaller size",
                              (unsigned long long)m, (unsigned long long)n, (unsigned long long)k);
-    bufs[0] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(m * k), f16 || bf16 ? 2 : 4), VKB_BUF_INPUT, a_in);
-    bufs[1] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(k * n), f16 || bf16 ? 2 : 4), VKB_BUF_INPUT, b_in);
+    bufs[0] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(m * k), in_bytes), VKB_BUF_INPUT, a_in);
+    bufs[1] = vkb_plan_buffer_add(p, padded_bytes((int64_t)(k * n), in_bytes), VKB_BUF_INPUT, b_in);
     /* C exactly M*N floats: the guard band begins where C ends, so a store past row M-1 or column N-1 is
      * seen (the backends still bind a 16-byte multiple for vec4 views) */
     if (v->param & MM_TC_ACC16) /* an fp16 C (its last word padded) */
@@ -347,6 +387,10 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
     else
         bufs[2] = vkb_plan_buffer_add(p, (uint64_t)m * n * 4, VKB_BUF_OUTPUT, c ? c->c : NULL);
     if (!v->kernel) {
+        /* cuBLAS's int8 GEMM takes leading dimensions of multiples of 4 alone (K and N: matmul_tc.cu) */
+        if (s8 && (k % 4 || n % 4))
+            return vkb_plan_fail(why, len, VKB_PLAN_SKIP,
+                                 "cuBLAS's int8 GEMM needs K and N multiples of 4 (its leading dimensions)");
         pass = vkb_plan_library(p, v->name);
     } else {
         memcpy(spec, v->spec, sizeof spec);
@@ -538,6 +582,11 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     }
     if (v->param & MM_TC_PEAK) { /* the tensor-core rows' own checks (matmul_tc.c) */
         vkb_mm_tc_check_peak(res);
+        return;
+    }
+    if (v->param & MM_TC_S8) { /* C holds int32 (exact) */
+        vkb_mm_tc_check_s8(c->m, c->n, c->k, c->a8, c->b8, (const int32_t *)(const void *)c->c, VKB_MM_PRODUCT_SEED,
+                           res);
         return;
     }
     if (v->param & MM_TC_ACC16) {

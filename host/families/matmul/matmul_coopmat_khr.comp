@@ -6,8 +6,10 @@
 // written with guarded stores) with the fragment shape FRAG_M x FRAG_N x FRAG_K a specialization constant
 // the host takes from vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR, never assumed. Built twice: fp32
 // accumulators and output, with ACC16 fp16 accumulators and an fp16 output (labelled so in the table:
-// like with like against cuBLAS fp16 compute), and with BF16 bf16 A and B (glslang 16; the staging moves
-// 16-bit elements whatever their type).
+// like with like against cuBLAS fp16 compute), with BF16 bf16 A and B (glslang 16; the staging moves
+// 16-bit elements whatever their type), and with S8 int8 A and B, int32 accumulators and output (the staging
+// moves bytes, 16 to a chunk: TC_INT8), the last also with KMAJOR: B staged k-major (B^T in shared memory,
+// matmul_tc_stage.glsl's TC_B_KMAJOR) and its fragments loaded column-major.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_cooperative_matrix : require
@@ -18,6 +20,14 @@
 #if BF16
 #extension GL_EXT_bfloat16 : require
 #define IN_T bfloat16_t
+#elif S8
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int32 : require
+#define IN_T int8_t
+#define TC_INT8 1
+#if KMAJOR
+#define TC_B_KMAJOR 1
+#endif
 #else
 #define IN_T float16_t
 #endif
@@ -34,6 +44,8 @@ layout(constant_id = 10) const uint FRAG_K = 16;
 
 #if ACC16
 #define ACC_T float16_t
+#elif S8
+#define ACC_T int32_t
 #else
 #define ACC_T float
 #endif
@@ -59,6 +71,11 @@ shared ACC_T cs[NSUB * FRAG_C];
 #define FRAG_B coopmat<IN_T, gl_ScopeSubgroup, FRAG_K, FRAG_N, gl_MatrixUseB>
 #define ACC coopmat<ACC_T, gl_ScopeSubgroup, FRAG_M, FRAG_N, gl_MatrixUseAccumulator>
 #define ROW_MAJOR gl_CooperativeMatrixLayoutRowMajor
+#if S8
+#define ACC_ZERO 0
+#else
+#define ACC_ZERO 0.0
+#endif
 
 // Fragment (I, J) of the subgroup's accumulators leaves through its staging tile.
 void store_c(ACC acc, uint i, uint j, uint sub, uint m0, uint n0, uint sr, uint sc)
@@ -76,15 +93,20 @@ void store_c(ACC acc, uint i, uint j, uint sub, uint m0, uint n0, uint sr, uint 
 
 // Named variables, not arrays: NVIDIA's compiler keeps arrays of cooperative matrices in local memory
 // (docs/performance.md); the ones beyond FM x FN, false conditions on specialization constants, vanish.
-// Offsets and strides count uvec4 elements of the shared arrays: 8 halves each.
+// Offsets and strides count the units of the shared arrays: TC_EPS elements each (matmul_tc_stage.glsl).
 #define FOR4(X) X(0) X(1) X(2) X(3)
 #define FOR4X4(X) X(0, 0) X(0, 1) X(0, 2) X(0, 3) X(1, 0) X(1, 1) X(1, 2) X(1, 3) \
                   X(2, 0) X(2, 1) X(2, 2) X(2, 3) X(3, 0) X(3, 1) X(3, 2) X(3, 3)
-#define DECLARE_ACC(i, j) ACC acc##i##j = ACC(0.0);
-#define LOAD_A(i) if (i < FM) coopMatLoad(fa##i, as, cur * ASTAGE + (sr * WM + i * FRAG_M) * ASTR + kk / 8u, ASTR, \
+#define DECLARE_ACC(i, j) ACC acc##i##j = ACC(ACC_ZERO);
+#define LOAD_A(i) if (i < FM) coopMatLoad(fa##i, as, cur * ASTAGE + (sr * WM + i * FRAG_M) * ASTR + kk / TC_EPS, ASTR, \
                                           ROW_MAJOR);
-#define LOAD_B(j) if (j < FN) coopMatLoad(fb##j, bs, cur * BSTAGE + kk * BSTR + (sc * WN + j * FRAG_N) / 8u, BSTR, \
+#if TC_B_KMAJOR
+#define LOAD_B(j) if (j < FN) coopMatLoad(fb##j, bs, cur * BSTAGE + (sc * WN + j * FRAG_N) * BSTR + kk / TC_EPS, BSTR, \
+                                          gl_CooperativeMatrixLayoutColumnMajor);
+#else
+#define LOAD_B(j) if (j < FN) coopMatLoad(fb##j, bs, cur * BSTAGE + kk * BSTR + (sc * WN + j * FRAG_N) / TC_EPS, BSTR, \
                                           ROW_MAJOR);
+#endif
 // The math on shared stage G, for matmul_tc_stage.glsl's TC_PIPELINE.
 #define TC_MATH(g) if (sub < NSUB) {                                                                    \
         uint cur = g;                                                                                   \

@@ -20,15 +20,15 @@ static int skip(char *why, size_t len, const char *text)
     return VKB_PLAN_SKIP;
 }
 
-/* The largest (by M N K) subgroup fragment the device lists of bf16 x bf16 + fp32 -> fp32 into F; 0 if none. */
-static int bf16_fragment(const vkb_caps *caps, uint32_t f[3])
+/* The largest (by M N K) subgroup fragment the device lists of IN x IN + ACC -> ACC into F; 0 if none. */
+static int typed_fragment(const vkb_caps *caps, uint32_t in, uint32_t acc, uint32_t f[3])
 {
     uint64_t best = 0;
     for (uint32_t i = 0; i < caps->ncoopmat_types; i++) {
         const vkb_coopmat_type *t = &caps->coopmat_types[i];
         uint64_t vol = (uint64_t)t->m * t->n * t->k;
-        if (t->scope == VKB_SCOPE_SUBGROUP && t->a == VKB_CT_BF16 && t->b == VKB_CT_BF16 && t->c == VKB_CT_F32 &&
-            t->result == VKB_CT_F32 && !t->saturating && vol > best) {
+        if (t->scope == VKB_SCOPE_SUBGROUP && t->a == in && t->b == in && t->c == acc && t->result == acc &&
+            !t->saturating && vol > best) {
             best = vol;
             f[0] = t->m, f[1] = t->n, f[2] = t->k;
         }
@@ -36,40 +36,79 @@ static int bf16_fragment(const vkb_caps *caps, uint32_t f[3])
     return best != 0;
 }
 
+/* The granularity (M N K) of the first workgroup-scope combination IN x IN + ACC -> ACC the device lists (the
+ * coarsest K where several: interior loops take whole steps of it) into G; 0 if none. */
+static void coopmat2_granularity(const vkb_caps *caps, uint32_t in, uint32_t acc, uint32_t g[3])
+{
+    for (uint32_t i = 0; i < caps->ncoopmat2_types; i++) {
+        const vkb_coopmat_type *t = &caps->coopmat2_types[i];
+        if (t->a == in && t->b == in && t->c == acc && t->result == acc && !t->saturating && t->k > g[2]) {
+            g[0] = t->m, g[1] = t->n, g[2] = t->k;
+        }
+    }
+}
+
 /* The device's subgroup fragment for the row (fp16 inputs with fp16 or fp32 accumulators, or bf16 inputs) into
  * SPEC[5..7] where 0. */
 static int fragment(const char *kernel, const vkb_caps *caps, uint32_t *spec, char *why, size_t len)
 {
-    uint32_t bf16[3] = {0, 0, 0};
-    int is_bf16 = strstr(kernel, "_bf16") != NULL;
-    const uint32_t *f = is_bf16 ? bf16 : strstr(kernel, "_acc16") ? caps->coopmat_khr16 : caps->coopmat_khr;
-    if (is_bf16)
-        bf16_fragment(caps, bf16);
+    uint32_t typed[3] = {0, 0, 0};
+    int is_bf16 = strstr(kernel, "_bf16") != NULL, is_s8 = strstr(kernel, "_s8") != NULL;
+    const uint32_t *f = is_bf16 || is_s8 ? typed : strstr(kernel, "_acc16") ? caps->coopmat_khr16 : caps->coopmat_khr;
+    if (is_bf16 || is_s8)
+        typed_fragment(caps, is_s8 ? VKB_CT_S8 : VKB_CT_BF16, is_s8 ? VKB_CT_S32 : VKB_CT_F32, typed);
     for (int i = 0; i < 3; i++)
         if (!spec[5 + i])
             spec[5 + i] = f[i];
     if (!spec[5] || !spec[6] || !spec[7])
         return skip(why, len,
-                    is_bf16 ? "the device lists no subgroup cooperative matrix of bf16 x bf16 + fp32 "
-                              "(vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)"
-                            : "the device reports no subgroup cooperative matrix of fp16 inputs with this "
-                              "accumulator (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)");
+                    is_s8     ? "the device lists no subgroup cooperative matrix of s8 x s8 + s32 "
+                                "(vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)"
+                    : is_bf16 ? "the device lists no subgroup cooperative matrix of bf16 x bf16 + fp32 "
+                                "(vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)"
+                              : "the device reports no subgroup cooperative matrix of fp16 inputs with this "
+                                "accumulator (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)");
     return VKB_PLAN_OK;
 }
 
-/* matmul_coopmat2_staged's two shared stages of fp16 tiles, rows padded by one 16-byte chunk, into SHARED for
- * BM BN BK in SPEC; BK halved (staying a multiple of the granularity GK) where the device's shared memory is
- * short. The kernel loads 8-half chunks: BN and BK must be multiples of 8. */
-static int staged_shared(uint32_t *spec, uint32_t gk, const vkb_caps *caps, uint32_t *shared, char *why, size_t len)
+/* The bytes of B's two shared stages (matmul_tc_stage.glsl): BK rows of BN elements, or with B k-major (the
+ * int8 rows that stage B^T) BN rows of BK, each row padded by 16 bytes. */
+static uint32_t b_stages_bytes(uint32_t bn, uint32_t bk, uint32_t eb, int kmajor)
 {
-    if (spec[1] % 8 || spec[2] % 8)
+    return kmajor ? 2u * bn * (bk * eb + 16u) : 2u * bk * (bn * eb + 16u);
+}
+
+/* An int8 row staging B k-major takes chunks of 4 k rows by 4 columns in groups of 8 x 4 (matmul_tc_stage.glsl's
+ * b_kmajor_chunk): BN a multiple of 32 and BK of 16. 1 (and WHY) where the block is not. */
+static int kmajor_bad(uint32_t bm, uint32_t bn, uint32_t bk, char *why, size_t len)
+{
+    if (bn % 32 == 0 && bk % 16 == 0)
+        return 0;
+    vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                  "block %ux%ux%u: B staged k-major moves 4x4-byte chunks in groups of 8 x 4, so BN is a "
+                  "multiple of 32 and BK of 16",
+                  bm, bn, bk);
+    return 1;
+}
+
+/* matmul_coopmat2_staged's two shared stages of tiles, rows padded by one 16-byte chunk, into SHARED for BM BN BK
+ * in SPEC; BK halved (staying a multiple of the granularity GK) where the device's shared memory is short. The
+ * kernel loads 8-half chunks (BN and BK multiples of 8), its int8 build 16-byte chunks with B k-major
+ * (kmajor_bad). */
+static int staged_shared(uint32_t *spec, uint32_t gk, int s8, const vkb_caps *caps, uint32_t *shared, char *why,
+                         size_t len)
+{
+    uint32_t eb = s8 ? 1u : 2u, unit = s8 ? 16u : 8u;
+    if (s8 && kmajor_bad(spec[0], spec[1], spec[2], why, len))
+        return VKB_PLAN_BAD_REQUEST;
+    if (!s8 && (spec[1] % 8 || spec[2] % 8))
         return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
                              "block %ux%ux%u: the staged kernel loads 8-half "
                              "chunks, so BN and BK are multiples of 8",
                              spec[0], spec[1], spec[2]);
     for (;;) {
-        *shared = 2u * (spec[0] * (spec[2] / 8u + 1u) + spec[2] * (spec[1] / 8u + 1u)) * 16u;
-        if (*shared <= caps->max_shared_bytes || spec[2] % (2u * gk) || spec[2] / 2u % 8u)
+        *shared = 2u * spec[0] * (spec[2] * eb + 16u) + b_stages_bytes(spec[1], spec[2], eb, s8);
+        if (*shared <= caps->max_shared_bytes || spec[2] % (2u * gk) || spec[2] / 2u % unit)
             return VKB_PLAN_OK;
         spec[2] /= 2u;
     }
@@ -116,7 +155,8 @@ static int subgroup_tile(uint32_t *spec)
 int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const vkb_caps *caps, uint32_t *local,
                    uint32_t *spec, uint32_t *tile_m, uint32_t *tile_n, uint32_t *shared, char *why, size_t len)
 {
-    int acc16 = strstr(kernel, "_acc16") != NULL;
+    int acc16 = strstr(kernel, "_acc16") != NULL, s8 = strstr(kernel, "_s8") != NULL;
+    int kmajor = strstr(kernel, "_kmajor") != NULL;
     uint64_t invocations = (uint64_t)local[0] * local[1] * local[2];
     (void)k;
     if (!local[0] || !local[1] || !local[2])
@@ -156,15 +196,24 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
             snprintf(why, len, "subgroup tile %ux%u: at most 4 x 4 of the device's %ux%u fragments", wm, wn, fm, fn);
             return VKB_PLAN_SKIP;
         }
-        if (fk % 8 || fn % 8 || bn % 8) /* shared tiles are addressed in 16-byte chunks of 8 halves */
+        if (fk % 8 || fn % 8 || bn % 8) /* shared tiles are addressed in units of 8 elements */
             return skip(why, len,
-                        "the shader addresses shared memory in 8-half chunks: FRAG_K and FRAG_N must be "
+                        "the shader addresses shared memory in units of 8 elements: FRAG_K and FRAG_N must be "
                         "multiples of 8");
+        if (s8 && (bn % 16 || spec[2] % 16)) /* the int8 build loads 16-byte chunks of 16 elements */
+            return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
+                                 "block %ux%ux%u: the int8 build loads 16-element chunks, so BN and BK are "
+                                 "multiples of 16",
+                                 bm, bn, spec[2]);
+        if (kmajor && kmajor_bad(bm, bn, spec[2], why, len))
+            return VKB_PLAN_BAD_REQUEST;
         nsub = (bm / wm) * (bn / wn);
         for (;;) {
-            *shared =
-                2u * (bm * (spec[2] / 8u + 1u) + spec[2] * (bn / 8u + 1u)) * 16u + nsub * fm * fn * (acc16 ? 2u : 4u);
-            if (*shared <= caps->max_shared_bytes || spec[2] % (2u * fk))
+            /* two stages of rows padded by 16 bytes (matmul_tc_stage.glsl), C's per-subgroup staging tile */
+            uint32_t eb = s8 ? 1u : 2u;
+            *shared = 2u * bm * (spec[2] * eb + 16u) + b_stages_bytes(bn, spec[2], eb, kmajor) +
+                      nsub * fm * fn * (acc16 ? 2u : 4u);
+            if (*shared <= caps->max_shared_bytes || spec[2] % (2u * fk) || (s8 && spec[2] / 2u % 16u))
                 break;
             spec[2] /= 2u; /* a shallower k-step where shared memory is short */
         }
@@ -175,8 +224,20 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
     }
     if (strncmp(kernel, "matmul_coopmat2", 15) == 0) {
         const uint32_t *g = caps->coopmat2_granularity;
+        uint32_t typed[3] = {0, 0, 0};
+        int bf16 = strstr(kernel, "_bf16") != NULL;
         if (strstr(kernel, "_staged") && schedule_bad(spec[3], spec[6], spec[4], spec[5], why, len)) /* 6-9 */
             return VKB_PLAN_BAD_REQUEST;
+        if (s8 || bf16) { /* the granularity the device lists for the row's own types */
+            coopmat2_granularity(caps, s8 ? VKB_CT_S8 : VKB_CT_BF16, s8 ? VKB_CT_S32 : VKB_CT_F32, typed);
+            g = typed;
+            if (!g[0])
+                return skip(why, len,
+                            s8 ? "the device lists no workgroup-scope cooperative matrix of s8 x s8 + s32 "
+                                 "(vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV)"
+                               : "the device lists no workgroup-scope cooperative matrix of bf16 x bf16 + fp32 "
+                                 "(vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV)");
+        }
         if (!g[0])
             return skip(why, len,
                         "the device reports no workgroup-scope fp16 cooperative matrix "
@@ -196,7 +257,7 @@ int vkb_mm_tc_plan(const char *kernel, uint64_t m, uint64_t n, uint64_t k, const
         *shared = 0; /* the driver's own staging */
         *tile_m = spec[0];
         *tile_n = spec[1];
-        return strstr(kernel, "_staged") ? staged_shared(spec, g[2], caps, shared, why, len) : VKB_PLAN_OK;
+        return strstr(kernel, "_staged") ? staged_shared(spec, g[2], s8, caps, shared, why, len) : VKB_PLAN_OK;
     }
     /* matmul_coopmat_peak(_acc16): each subgroup one (4 FRAG_M) x (4 FRAG_N) tile, a workgroup a row of them */
     if (fragment(kernel, caps, spec, why, len))
@@ -306,4 +367,127 @@ void vkb_mm_tc_check_peak(vkb_check *res)
 {
     vkb_check_init(res, "none: the register-only peak's C is not a product");
     res->pass = 1; /* nothing was compared (checked stays 0): a ceiling row, like a vendor library's timing */
+}
+
+/* The int8 rows' check: integers, so bit-exact. Row I of C against the exact dot products (int64), chunk T. */
+typedef struct s8_run {
+    int64_t m, n, k, rows;
+    const int8_t *a, *b;
+    const int32_t *c;
+} s8_run;
+
+static void s8_rows(void *ctx, vkb_check_part *part, int64_t t)
+{
+    const s8_run *run = ctx;
+    int64_t *s = vkb_alloc((size_t)run->n * sizeof *s);
+    for (int64_t i = t * run->rows; i < (int64_t)vkb_task_end(t, (uint64_t)run->rows, (uint64_t)run->m); i++) {
+        for (int64_t j = 0; j < run->n; j++)
+            s[j] = 0;
+        for (int64_t p = 0; p < run->k; p++) {
+            int64_t ai = run->a[i * run->k + p];
+            const int8_t *bp = run->b + p * run->n;
+            for (int64_t j = 0; j < run->n; j++)
+                s[j] += ai * bp[j];
+        }
+        for (int64_t j = 0; j < run->n; j++)
+            vkb_check_part_value(part, (uint64_t)(i * run->n + j), (double)run->c[i * run->n + j], (double)s[j], 0);
+    }
+    free(s);
+}
+
+/* splitmix64: the Freivalds vectors' entries */
+static uint64_t s8_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Rows or columns (COLS) of C whose Freivalds sum differs: C x against A (B x) (rows) or x^T C against (x^T A) B
+ * (columns), exact in int64 (entries of x below 2^15: |A B x| < K 2^14 N 2^15 stays far below 2^63 for the
+ * shapes plan() admits). Counts into RES and notes the first line. */
+static void s8_freivalds(int64_t m, int64_t n, int64_t k, const int8_t *a, const int8_t *b, const int32_t *c,
+                         uint64_t *state, int cols, vkb_check *res)
+{
+    int64_t len = cols ? m : n, inner = cols ? n : m;
+    int64_t *x = vkb_alloc((size_t)len * sizeof *x), *y = vkb_alloc((size_t)k * sizeof *y);
+    int64_t *want = vkb_alloc((size_t)inner * sizeof *want), *got = vkb_alloc((size_t)inner * sizeof *got);
+    for (int64_t i = 0; i < len; i++)
+        x[i] = (int64_t)(s8_next(state) % 65535u) - 32767;
+    for (int64_t p = 0; p < k; p++)
+        y[p] = 0;
+    for (int64_t i = 0; i < inner; i++)
+        want[i] = got[i] = 0;
+    if (!cols) { /* y = B x, want = A y, got = C x: one per row */
+        for (int64_t p = 0; p < k; p++)
+            for (int64_t j = 0; j < n; j++)
+                y[p] += b[p * n + j] * x[j];
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t p = 0; p < k; p++)
+                want[i] += a[i * k + p] * y[p];
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++)
+                got[i] += c[i * n + j] * x[j];
+    } else { /* y = x^T A, want = y B, got = x^T C: one per column */
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t p = 0; p < k; p++)
+                y[p] += x[i] * a[i * k + p];
+        for (int64_t p = 0; p < k; p++)
+            for (int64_t j = 0; j < n; j++)
+                want[j] += y[p] * b[p * n + j];
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++)
+                got[j] += x[i] * c[i * n + j];
+    }
+    for (int64_t i = 0; i < inner; i++) {
+        res->checked++;
+        if (got[i] != want[i]) {
+            if (!res->bad)
+                vkb_check_first_bad(res, 0, cols ? -1 : i, cols ? i : -1, (double)got[i], (double)want[i]);
+            res->bad++;
+        }
+    }
+    free(x);
+    free(y);
+    free(want);
+    free(got);
+}
+
+/* Line L (a row, or with COLS a column) of C recomputed exactly. */
+static void s8_line(int64_t m, int64_t n, int64_t k, const int8_t *a, const int8_t *b, const int32_t *c, int64_t l,
+                    int cols, vkb_check *res)
+{
+    for (int64_t e = 0; e < (cols ? m : n); e++) {
+        int64_t i = cols ? e : l, j = cols ? l : e, s = 0;
+        for (int64_t p = 0; p < k; p++)
+            s += (int64_t)a[i * k + p] * b[p * n + j];
+        vkb_check_value(res, (uint64_t)(i * n + j), (double)c[i * n + j], (double)s, 0);
+    }
+}
+
+void vkb_mm_tc_check_s8(int64_t m, int64_t n, int64_t k, const int8_t *a8, const int8_t *b8, const int32_t *c32,
+                        uint64_t seed, vkb_check *res)
+{
+    if ((uint64_t)m * (uint64_t)n * (uint64_t)k <= VKB_MM_FULL_CHECK_MACS) {
+        s8_run run = {m, n, k, vkb_mm_rows_per_chunk(n, k), a8, b8, c32};
+        vkb_check_init(res, "exact, every element (int64 reference)");
+        res->cols = (uint64_t)n;
+        vkb_check_chunks(res, vkb_tasks_of((uint64_t)m, (uint64_t)run.rows), s8_rows, &run);
+    } else {
+        uint64_t state = seed;
+        vkb_check_init(res, "exact: integer Freivalds x2 by rows and columns + 8 lines");
+        res->cols = (uint64_t)n;
+        for (int r = 0; r < 2; r++) {
+            s8_freivalds(m, n, k, a8, b8, c32, &state, 0, res);
+            s8_freivalds(m, n, k, a8, b8, c32, &state, 1, res);
+        }
+        for (int l = 0; l < 4; l++) { /* the first, last and two random rows and columns */
+            int64_t r = l == 0 ? 0 : l == 1 ? m - 1 : (int64_t)(s8_next(&state) % (uint64_t)m);
+            int64_t q = l == 0 ? 0 : l == 1 ? n - 1 : (int64_t)(s8_next(&state) % (uint64_t)n);
+            s8_line(m, n, k, a8, b8, c32, r, 0, res);
+            s8_line(m, n, k, a8, b8, c32, q, 1, res);
+        }
+    }
+    vkb_check_finish(res);
 }

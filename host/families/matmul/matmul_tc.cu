@@ -130,6 +130,79 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
     return cudaSuccess;
 }
 
+/* B^T (N x K) from the row-major int8 K x N matrix B: 32x32 tiles through shared memory. */
+__global__ void transpose_s8(const signed char *__restrict__ b, signed char *__restrict__ bt, unsigned k, unsigned n)
+{
+    __shared__ signed char t[32][33];
+    unsigned x = blockIdx.x * 32u + threadIdx.x, y0 = blockIdx.y * 32u;
+    for (unsigned r = threadIdx.y; r < 32u; r += blockDim.y)
+        if (x < n && y0 + r < k)
+            t[r][threadIdx.x] = b[(size_t)(y0 + r) * n + x];
+    __syncthreads();
+    x = y0 + threadIdx.x;
+    for (unsigned r = threadIdx.y; r < 32u; r += blockDim.y)
+        if (x < k && blockIdx.x * 32u + r < n)
+            bt[(size_t)(blockIdx.x * 32u + r) * k + x] = t[threadIdx.x][r];
+}
+
+/* cublasGemmEx s8 x s8 -> s32 with CUBLAS_COMPUTE_32I, the ceiling of the int8 rows, and bf16 x bf16 -> fp32 with
+ * CUBLAS_COMPUTE_32F, that of the bf16 rows: row-major C = A B as column-major C^T = B^T A^T. cuBLAS runs int8
+ * on its tensor-core kernels only with the first operand transposed (k contiguous in both: measured 128 TOP/s
+ * untransposed at 8192^3 on the H200), so each call first writes B^T (its time is in the row's: 2 K N bytes
+ * moved, ~3% at 8192^3) and multiplies B^T^T A^T; lda, ldb (K) and ldc (N) multiples of 4 (plan() skips other
+ * shapes). */
+cudaError_t cublas_typed(const vkb_pass *p, void *const *a, cudaStream_t s, int s8)
+{
+    static thread_local void *bt;         /* B^T, kept between calls */
+    static thread_local size_t bt_len;    /* its bytes */
+    static thread_local cublasHandle_t h; /* per host thread, as blas() */
+    int m = (int)p->push[0], n = (int)p->push[1], k = (int)p->push[2];
+    const int one_i = 1, zero_i = 0;
+    const float one_f = 1.0f, zero_f = 0.0f;
+    cublasStatus_t st;
+    if (!h && cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "vkbench: cublasCreate failed\n");
+        return cudaErrorUnknown;
+    }
+    cublasSetStream(h, s);
+    cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
+    if (s8) {
+        size_t len = (size_t)k * (size_t)n;
+        if (len > bt_len) {
+            if (bt)
+                cudaFree(bt);
+            bt_len = 0;
+            if (cudaMalloc(&bt, len) != cudaSuccess)
+                return cudaErrorMemoryAllocation;
+            bt_len = len;
+        }
+        transpose_s8<<<dim3((n + 31) / 32, (k + 31) / 32), dim3(32, 8), 0, s>>>((const signed char *)a[1],
+                                                                                (signed char *)bt, k, n);
+        if (cudaGetLastError() != cudaSuccess)
+            return cudaErrorLaunchFailure;
+        st = cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &one_i, bt, CUDA_R_8I, k, a[0], CUDA_R_8I, k, &zero_i,
+                          a[2], CUDA_R_32I, n, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
+    } else
+        st = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one_f, a[1], CUDA_R_16BF, n, a[0], CUDA_R_16BF, k,
+                          &zero_f, a[2], CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "vkbench: cublasGemmEx (%s): %s\n", s8 ? "s8 -> s32" : "bf16 -> fp32",
+                cublasGetStatusString(st));
+        return cudaErrorUnknown;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t launch_cublas_gemm_s8(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    return cublas_typed(p, a, s, 1);
+}
+
+cudaError_t launch_cublas_gemm_bf16(const vkb_pass *p, void *const *a, cudaStream_t s)
+{
+    return cublas_typed(p, a, s, 0);
+}
+
 } // namespace
 
 /* One launcher per row of matmul/rows_tc.h, matched by shader name and constants; the host fills the rows'
@@ -149,6 +222,18 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
 #define TC_CUDA_matmul_coopmat_khr_acc16(k, bm, bn, bk, wm, wn, fm, fn, fk) TC_KHR_TWIN(half, half, k, bm, bn, bk)
 #define TC_CUDA_matmul_coopmat_khr_bf16(k, bm, bn, bk, wm, wn, fm, fn, fk)                                             \
     TC_KHR_TWIN(float, __nv_bfloat16, k, bm, bn, bk)
+/* int8: the device lists s8 at K = 32 (cuda/module.cu, as NVIDIA's Vulkan driver); WMMA's s8 fragment is
+ * 16x16x16, two of its steps per k step of 32 */
+#define TC_CUDA_matmul_coopmat_khr_s8(k, bm, bn, bk, wm, wn, fm, fn, fk)                                               \
+    {k,                                                                                                                \
+     8,                                                                                                                \
+     {bm, bn, bk, MATMUL_KHR_WM, MATMUL_KHR_WN, 16, 16, 32},                                                           \
+     launch_wmma<int, signed char, bm, bn, bk, MATMUL_KHR_WM, MATMUL_KHR_WN>},
+/* B staged k-major is a Vulkan staging detail: the twin is coopmat_khr_s8's (WMMA loads B as it lies) */
+#define TC_CUDA_matmul_coopmat_khr_s8_kmajor(k, ...) TC_CUDA_matmul_coopmat_khr_s8(k, __VA_ARGS__)
+#define TC_CUDA_matmul_coopmat2_s8(k, ...)
+#define TC_CUDA_matmul_coopmat2_staged_s8(k, ...)
+#define TC_CUDA_matmul_coopmat2_bf16(k, ...)
 #define TC_CUDA_matmul_coopmat2(k, ...)
 #define TC_CUDA_matmul_coopmat2_acc16(k, ...)
 #define TC_CUDA_matmul_coopmat2_staged(k, ...)
@@ -157,5 +242,7 @@ cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStr
 #define TC_CUDA_matmul_coopmat_peak_acc16(k, ...) {k, 8, {0, 0, 0, 0, 0, 16, 16, 16}, launch_peak<acc_f16>},
 extern "C" const vkb_cuda_kernel vkb_cuda_kernels_matmul_tc[] = {
     MATMUL_TC_ROWS(TC_CUDA_ROW){"cublas_hgemm_acc16", 0, {}, launch_cublas_hgemm_acc16},
+    {"cublas_gemm_s8", 0, {}, launch_cublas_gemm_s8},
+    {"cublas_gemm_bf16", 0, {}, launch_cublas_gemm_bf16},
     {nullptr, 0, {}, nullptr},
 };

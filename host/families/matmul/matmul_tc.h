@@ -19,7 +19,8 @@
 enum {
     MM_TC_ACC16 = 1 << 4, /* fp16 accumulators and an fp16 C: labelled so, checked by vkb_mm_tc_check_acc16 */
     MM_TC_PEAK = 1 << 5,  /* the register-only instruction peak: C is not a product, not checked */
-    MM_TC_BF16 = 1 << 6   /* bf16 A and B (the seeded inputs rounded to bf16), fp32 accumulators and C */
+    MM_TC_BF16 = 1 << 6,  /* bf16 A and B (the seeded inputs rounded to bf16), fp32 accumulators and C */
+    MM_TC_S8 = 1 << 7     /* int8 A and B (the seeded inputs over the whole int8 range), int32 C, checked exactly */
 };
 
 /* Plan KERNEL for an M x N x K product on CAPS: fills the device's fragment sizes into SPEC where the row
@@ -42,6 +43,12 @@ void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, int group, const uin
 /* Rows of C per chunk of an element-wise check (vkb_check_chunks): about VKB_CHECK_CHUNK multiply-adds, at
  * least one row; from the sizes alone, so the chunks never depend on the threads. */
 int64_t vkb_mm_rows_per_chunk(int64_t n, int64_t k);
+
+/* Check the int32 C (M x N) of an int8 row against A8 (M x K) B8 (K x N), exactly: every element up to
+ * VKB_MM_FULL_CHECK_MACS multiply-adds, else integer Freivalds (C x = A (B x) in 64-bit integers for random
+ * vectors x, every row and every column) and whole rows and columns recomputed. */
+void vkb_mm_tc_check_s8(int64_t m, int64_t n, int64_t k, const int8_t *a8, const int8_t *b8, const int32_t *c32,
+                        uint64_t seed, vkb_check *res);
 
 /* The peak rows' "check": nothing to compare (recorded as such, passes). */
 void vkb_mm_tc_check_peak(vkb_check *res);

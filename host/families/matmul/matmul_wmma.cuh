@@ -24,6 +24,10 @@ template <> __device__ half acc_zero<half>()
 {
     return __float2half(0.0f);
 }
+template <> __device__ int acc_zero<int>()
+{
+    return 0;
+}
 
 /* Eight halves of row ROW from column COL of a ROWS x COLS fp16 matrix W (as 32-bit words), zero beyond. */
 __device__ uint4 chunk8(const unsigned *__restrict__ w, unsigned row, unsigned col, unsigned rows, unsigned cols)
@@ -40,7 +44,23 @@ __device__ uint4 chunk8(const unsigned *__restrict__ w, unsigned row, unsigned c
     return make_uint4(h[0] | h[1] << 16, h[2] | h[3] << 16, h[4] | h[5] << 16, h[6] | h[7] << 16);
 }
 
-/* C (M x N, ACC) = A (M x K) B (K x N), IN (fp16, or bf16) A and B as 32-bit words, 16x16x16 fragments: a BM x BN block
+/* Sixteen bytes of row ROW from column COL of a ROWS x COLS int8 matrix W (as 32-bit words), zero beyond. */
+__device__ uint4 chunk16(const unsigned *__restrict__ w, unsigned row, unsigned col, unsigned rows, unsigned cols)
+{
+    if (row >= rows || col >= cols)
+        return make_uint4(0u, 0u, 0u, 0u);
+    if ((cols & 15u) == 0u)
+        return reinterpret_cast<const uint4 *>(w)[(row * cols + col) >> 4];
+    unsigned v[4] = {0u, 0u, 0u, 0u};
+    for (unsigned q = 0; q < 16u; q++) {
+        unsigned e = row * cols + col + q;
+        if (col + q < cols)
+            v[q / 4u] |= ((w[e >> 2] >> ((e & 3u) * 8u)) & 0xffu) << (q % 4u * 8u);
+    }
+    return make_uint4(v[0], v[1], v[2], v[3]);
+}
+
+/* C (M x N, ACC) = A (M x K) B (K x N), IN (fp16, bf16, or signed char with int ACC) A and B as 32-bit words, 16x16x16 fragments: a BM x BN block
  * per workgroup, a WM x WN tile per warp, two shared stages with the next tile in registers during the math,
  * unguarded 16-byte loads for interior tiles. Inlined into the caller's kernel (its shared memory too). */
 template <typename ACC, unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, typename IN = half>
@@ -48,9 +68,10 @@ __device__ __forceinline__ void wmma_gemm(const unsigned *__restrict__ a, const 
                                           ACC *__restrict__ c, unsigned m, unsigned n, unsigned k)
 {
     using namespace nvcuda;
-    constexpr unsigned FM = WM / 16u, FN = WN / 16u, ASTR = BK / 8u + 1u, BSTR = BN / 8u + 1u;
+    constexpr unsigned EPC = 16u / sizeof(IN); /* elements per 16-byte chunk: 8 (16-bit), 16 (int8) */
+    constexpr unsigned FM = WM / 16u, FN = WN / 16u, ASTR = BK / EPC + 1u, BSTR = BN / EPC + 1u;
     constexpr unsigned ASTAGE = BM * ASTR, BSTAGE = BK * BSTR, NSUB = (BM / WM) * (BN / WN), NT = NSUB * 32u;
-    constexpr unsigned ACH = BM * BK / 8u, BCH = BK * BN / 8u, LA = (ACH + NT - 1u) / NT, LB = (BCH + NT - 1u) / NT;
+    constexpr unsigned ACH = BM * BK / EPC, BCH = BK * BN / EPC, LA = (ACH + NT - 1u) / NT, LB = (BCH + NT - 1u) / NT;
     __shared__ __align__(32) uint4 as[2u * ASTAGE];
     __shared__ __align__(32) uint4 bs[2u * BSTAGE];
     __shared__ __align__(32) ACC cs[NSUB * 256u];
@@ -66,17 +87,20 @@ __device__ __forceinline__ void wmma_gemm(const unsigned *__restrict__ a, const 
         wmma::fill_fragment(acc[i], acc_zero<ACC>());
 
     auto fetch = [&](unsigned k0) {
-        bool a_inside = (k & 7u) == 0u && m0 + BM <= m && k0 + BK <= k;
-        bool b_inside = (n & 7u) == 0u && k0 + BK <= k && n0 + BN <= n;
+        bool a_inside = (k % EPC) == 0u && m0 + BM <= m && k0 + BK <= k;
+        bool b_inside = (n % EPC) == 0u && k0 + BK <= k && n0 + BN <= n;
+        auto chunk = [&](const unsigned *w, unsigned row, unsigned col, unsigned rows, unsigned cols) {
+            return EPC == 16u ? chunk16(w, row, col, rows, cols) : chunk8(w, row, col, rows, cols);
+        };
 #pragma unroll
         for (unsigned l = 0; l < LA; l++) {
-            unsigned i = min(tid + l * NT, ACH - 1u), r = i / (BK / 8u), c8 = i % (BK / 8u);
-            ra[l] = a_inside ? a8[((m0 + r) * k + k0 + c8 * 8u) >> 3] : chunk8(a, m0 + r, k0 + c8 * 8u, m, k);
+            unsigned i = min(tid + l * NT, ACH - 1u), r = i / (BK / EPC), c8 = i % (BK / EPC);
+            ra[l] = a_inside ? a8[((m0 + r) * k + k0 + c8 * EPC) / EPC] : chunk(a, m0 + r, k0 + c8 * EPC, m, k);
         }
 #pragma unroll
         for (unsigned l = 0; l < LB; l++) {
-            unsigned i = min(tid + l * NT, BCH - 1u), r = i / (BN / 8u), c8 = i % (BN / 8u);
-            rb[l] = b_inside ? b8[((k0 + r) * n + n0 + c8 * 8u) >> 3] : chunk8(b, k0 + r, n0 + c8 * 8u, k, n);
+            unsigned i = min(tid + l * NT, BCH - 1u), r = i / (BN / EPC), c8 = i % (BN / EPC);
+            rb[l] = b_inside ? b8[((k0 + r) * n + n0 + c8 * EPC) / EPC] : chunk(b, k0 + r, n0 + c8 * EPC, k, n);
         }
     };
     auto stash = [&](unsigned s) {
@@ -84,13 +108,13 @@ __device__ __forceinline__ void wmma_gemm(const unsigned *__restrict__ a, const 
         for (unsigned l = 0; l < LA; l++) {
             unsigned i = tid + l * NT;
             if (i < ACH)
-                as[s * ASTAGE + i / (BK / 8u) * ASTR + i % (BK / 8u)] = ra[l];
+                as[s * ASTAGE + i / (BK / EPC) * ASTR + i % (BK / EPC)] = ra[l];
         }
 #pragma unroll
         for (unsigned l = 0; l < LB; l++) {
             unsigned i = tid + l * NT;
             if (i < BCH)
-                bs[s * BSTAGE + i / (BN / 8u) * BSTR + i % (BN / 8u)] = rb[l];
+                bs[s * BSTAGE + i / (BN / EPC) * BSTR + i % (BN / EPC)] = rb[l];
         }
     };
 
@@ -107,10 +131,10 @@ __device__ __forceinline__ void wmma_gemm(const unsigned *__restrict__ a, const 
             wmma::fragment<wmma::matrix_b, 16, 16, 16, IN, wmma::row_major> fb[FN];
 #pragma unroll
             for (unsigned i = 0; i < FM; i++)
-                wmma::load_matrix_sync(fa[i], ah + (cur * ASTAGE + (sr * WM + i * 16u) * ASTR) * 8u + kk, ASTR * 8u);
+                wmma::load_matrix_sync(fa[i], ah + (cur * ASTAGE + (sr * WM + i * 16u) * ASTR) * EPC + kk, ASTR * EPC);
 #pragma unroll
             for (unsigned j = 0; j < FN; j++)
-                wmma::load_matrix_sync(fb[j], bh + (cur * BSTAGE + kk * BSTR) * 8u + sc * WN + j * 16u, BSTR * 8u);
+                wmma::load_matrix_sync(fb[j], bh + (cur * BSTAGE + kk * BSTR) * EPC + sc * WN + j * 16u, BSTR * EPC);
 #pragma unroll
             for (unsigned i = 0; i < FM; i++)
 #pragma unroll

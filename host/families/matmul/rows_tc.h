@@ -30,7 +30,7 @@
       VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_BFLOAT16_COOPMAT, 0,                                   \
       "BF16 INPUTS: coopmat_khr with bf16 A and B (VK_KHR_shader_bfloat16, glslang 16) and the device's bf16 "         \
       "fragment; fp32 accumulate; twin: WMMA bf16",                                                                    \
-      "cublas_hgemm")                                                                                                  \
+      "cublas_gemm_bf16")                                                                                              \
     X(coopmat2, matmul_coopmat2, 256, 3, (128, 128, 32), MM_F16, VKB_NEED_COOPMAT2, VKB_VAR_VULKAN_ONLY,               \
       "VK_NV_cooperative_matrix2: one workgroup-scope BM x BN accumulator, tiles loaded by clamped tensor "            \
       "layouts (any shape), the driver splits the work; fp16 in, fp32 accumulate",                                     \
@@ -68,6 +68,42 @@
       "(CUDA: mma.sync m16n8k16); C not a product",                                                                    \
       NULL)                                                                                                            \
     X(tc_peak_acc16, matmul_coopmat_peak_acc16, 256, 8, (0, 0, 0, 0, 0, 0, 0, 0), MM_F16 | MM_TC_ACC16 | MM_TC_PEAK,   \
-      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, VKB_VAR_CEILING, "tc_peak with fp16 accumulators", NULL)
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC, VKB_VAR_CEILING, "tc_peak with fp16 accumulators", NULL)         \
+    MATMUL_TC_ROWS_S8_BF16(X)
+
+/* The int8 rows (s8 x s8 -> s32, checked exactly; GOP/s) and the cooperative_matrix2 bf16 rows. */
+#define MATMUL_TC_ROWS_S8_BF16(X)                                                                                      \
+    X(coopmat_khr_s8, matmul_coopmat_khr_s8, 0, 8, (MATMUL_KHR_TILE), MM_TC_S8,                                        \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_INT8, VKB_VAR_INTEGER_OPS,                             \
+      "INT8: coopmat_khr with s8 A and B, s32 accumulators and C at the device's s8 fragment (bytes staged 16 "        \
+      "to a load); exact; twin: WMMA s8",                                                                              \
+      "cublas_gemm_s8")                                                                                                \
+    X(coopmat_khr_s8_kmajor, matmul_coopmat_khr_s8_kmajor, 0, 8, (MATMUL_KHR_TILE), MM_TC_S8,                          \
+      VKB_NEED_COOPMAT_KHR | VKB_NEED_SUBGROUP_BASIC | VKB_NEED_INT8, VKB_VAR_INTEGER_OPS,                             \
+      "INT8: coopmat_khr_s8 with B staged k-major (4 bytes of 4 k rows a load, transposed into B^T in shared "         \
+      "memory), B's fragments loaded column-major as A's are row-major; exact; twin: WMMA s8",                         \
+      "cublas_gemm_s8")                                                                                                \
+    X(coopmat2_staged_s8, matmul_coopmat2_staged_s8, 256, 7, (128, 128, 64, 1, 0, 8, 1), MM_TC_S8,                     \
+      VKB_NEED_COOPMAT2 | VKB_NEED_INT8, VKB_VAR_VULKAN_ONLY | VKB_VAR_INTEGER_OPS,                                    \
+      "INT8: coopmat2_staged with s8 A and B, s32 accumulators and C, B staged k-major (as "                           \
+      "coopmat_khr_s8_kmajor) and loaded column-major, 128x128x64 blocks; exact",                                      \
+      "cublas_gemm_s8")                                                                                                \
+    X(coopmat2_s8, matmul_coopmat2_s8, 256, 3, (128, 128, 32), MM_TC_S8, VKB_NEED_COOPMAT2 | VKB_NEED_INT8,            \
+      VKB_VAR_VULKAN_ONLY | VKB_VAR_INTEGER_OPS,                                                                       \
+      "INT8: coopmat2 with s8 A and B, s32 accumulators and C (clamped tensor layouts, any shape); exact",             \
+      "cublas_gemm_s8")                                                                                                \
+    X(coopmat2_interior_s8, matmul_coopmat2_s8, 256, 5, (128, 256, 64, 8, 1), MM_TC_S8,                                \
+      VKB_NEED_COOPMAT2 | VKB_NEED_INT8, VKB_VAR_VULKAN_ONLY | VKB_VAR_INTEGER_OPS,                                    \
+      "INT8: coopmat2_interior with s8 A and B (16-byte rows: K and N multiples of 16), 128x256x64 blocks, 8 k "       \
+      "steps per trip; exact",                                                                                         \
+      "cublas_gemm_s8")                                                                                                \
+    X(coopmat2_bf16, matmul_coopmat2_bf16, 256, 3, (128, 128, 32), MM_TC_BF16,                                         \
+      VKB_NEED_COOPMAT2 | VKB_NEED_BFLOAT16_COOPMAT, VKB_VAR_VULKAN_ONLY,                                              \
+      "BF16 INPUTS: coopmat2 with bf16 A and B (glslang 16), fp32 accumulate, clamped tensor layouts (any shape)",     \
+      "cublas_gemm_bf16")                                                                                              \
+    X(coopmat2_interior_bf16, matmul_coopmat2_bf16, 256, 5, (128, 256, 32, 16, 1), MM_TC_BF16,                         \
+      VKB_NEED_COOPMAT2 | VKB_NEED_BFLOAT16_COOPMAT, VKB_VAR_VULKAN_ONLY,                                              \
+      "BF16 INPUTS: coopmat2_interior with bf16 A and B, fp32 accumulate, 128x256x32 blocks, 16 k steps per trip",     \
+      "cublas_gemm_bf16")
 
 #endif

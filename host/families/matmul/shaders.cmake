@@ -16,4 +16,12 @@ vkb_shader_recipe(matmul_coopmat2_staged matmul_coopmat2_staged.comp NEEDS_NEW_G
 vkb_shader_recipe(matmul_coopmat2_staged_acc16 matmul_coopmat2_staged.comp NEEDS_NEW_GLSLANG -DACC16=1)
 vkb_shader_recipe(matmul_coopmat_peak matmul_coopmat_peak.comp NEEDS_NEW_GLSLANG)
 vkb_shader_recipe(matmul_coopmat_peak_acc16 matmul_coopmat_peak.comp NEEDS_NEW_GLSLANG -DACC16=1)
+# int8 A and B, int32 accumulators and C (KHR: bytes staged 16 to a load; coopmat2: 8-bit storage), and bf16 through
+# coopmat2 (glslang 16)
+vkb_shader_recipe(matmul_coopmat_khr_s8 matmul_coopmat_khr.comp NEEDS_NEW_GLSLANG -DS8=1)
+vkb_shader_recipe(matmul_coopmat2_s8 matmul_coopmat2.comp NEEDS_NEW_GLSLANG -DS8=1)
+# int8 with B staged k-major (B^T in shared memory): both operands' fragments load as 16-byte rows
+vkb_shader_recipe(matmul_coopmat_khr_s8_kmajor matmul_coopmat_khr.comp NEEDS_NEW_GLSLANG -DS8=1 -DKMAJOR=1)
+vkb_shader_recipe(matmul_coopmat2_staged_s8 matmul_coopmat2_staged.comp NEEDS_NEW_GLSLANG -DS8=1)
+vkb_shader_recipe(matmul_coopmat2_bf16 matmul_coopmat2.comp NEEDS_GLSLANG16 -DBF16=1)
 vkb_add_row_shaders(matmul rows.h rows_tc.h)
