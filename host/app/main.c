@@ -405,9 +405,15 @@ static void check_outputs(const vkb_args *a)
 static int finish(int rc)
 {
     int out = vkb_stdout_finish(rc != 0 && rc != VKB_EXIT_MISMATCH);
-    if (vkb_stop_signal() == SIGPIPE || out == 128 + SIGPIPE)
-        return 128 + SIGPIPE;
-    return rc ? rc : out;
+    int code = vkb_stop_signal() == SIGPIPE || out == 128 + SIGPIPE ? 128 + SIGPIPE : rc ? rc : out;
+    if (vkb_devices_busy()) {
+        /* a device still runs work on what the run holds: its driver's threads outlive main, and exit()'s
+         * destructors (the driver's, its compiler's) would free their code and memory under them. The files
+         * have ended; the process ends as it stands */
+        fflush(NULL);
+        _exit(code);
+    }
+    return code;
 }
 
 int main(int argc, char **argv)
