@@ -483,39 +483,40 @@ int vkb_cache_save(const vkb_caps *caps, uint64_t size, const double *bytes, con
  * point failed). */
 static void chase_points(vkb_backend *vk, const int64_t *f, int n, double *ns)
 {
-    vkb_args a;
+    /* the arguments and the runner on the heap (80 KB): a device thread's stack is what ulimit -s gives */
+    vkb_args *a = vkb_calloc(1, sizeof *a);
+    vkb_runner *r = vkb_calloc(1, sizeof *r);
     vkb_selection sel;
     vkb_run_plan plan;
     vkb_run_settings set;
-    vkb_runner r;
     char err[400];
-    memset(&a, 0, sizeof a);
-    memset(&r, 0, sizeof r);
     memset(&set, 0, sizeof set);
-    a.command = "run";
-    a.families[a.nfamilies++] = "cache.chase";
-    a.seed = 1;
-    a.dims[VKB_DIM_N].n = n;
-    memcpy(a.dims[VKB_DIM_N].v, f, (size_t)n * sizeof *f);
-    if (vkb_selection_families(&a, &sel, err, sizeof err) || vkb_selection_shapes(&a, &vk->caps, &sel, err, sizeof err))
+    a->command = "run";
+    a->families[a->nfamilies++] = "cache.chase";
+    a->seed = 1;
+    a->dims[VKB_DIM_N].n = n;
+    memcpy(a->dims[VKB_DIM_N].v, f, (size_t)n * sizeof *f);
+    if (vkb_selection_families(a, &sel, err, sizeof err) || vkb_selection_shapes(a, &vk->caps, &sel, err, sizeof err))
         vkb_die(VKB_EXIT_API, "the cache probe: %s", err);
-    r.backends[0] = r.all[0] = vk;
-    r.nbackends = r.nall = 1;
-    vkb_timing_defaults(&r.timing[0], &vk->caps);
+    r->backends[0] = r->all[0] = vk;
+    r->nbackends = r->nall = 1;
+    vkb_timing_defaults(&r->timing[0], &vk->caps);
     /* a GPU's points 50 ms each: at 20 the H100's far-partition plateau read 230-290 ns point to point, a rise
      * that was noise (2026-11-27); a CPU implementation's chase is slow enough per run to settle in 20 */
-    r.timing[0].warmup_ms = 2;
-    r.timing[0].budget_ms = vk->caps.is_cpu ? 20 : 50;
-    r.timed = 1;
-    r.seed = 1;
+    r->timing[0].warmup_ms = 2;
+    r->timing[0].budget_ms = vk->caps.is_cpu ? 20 : 50;
+    r->timed = 1;
+    r->seed = 1;
     set.command = "probe";
     set.timed = 1;
-    vkb_runner_plan(&r, &sel, &plan);
-    vkb_runner_run(&r, &sel, &set, &plan);
+    vkb_runner_plan(r, &sel, &plan);
+    vkb_runner_run(r, &sel, &set, &plan);
     for (int i = 0; i < n; i++)
-        ns[i] = i < r.results.n && r.results.r[i].status == VKB_RES_OK ? r.results.r[i].metric : 0;
-    vkb_runner_free(&r);
+        ns[i] = i < r->results.n && r->results.r[i].status == VKB_RES_OK ? r->results.r[i].metric : 0;
+    vkb_runner_free(r);
     vkb_selection_free(&sel);
+    free(r);
+    free(a);
 }
 
 /* The fault chase-curve:K (tests): a device whose chase reads K's curve, run through the probe's rule instead of
