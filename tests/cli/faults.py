@@ -411,7 +411,7 @@ def case_devices_stop_mid_dispatch():
     interrupted without an error), 5 times each; at least one stop of each count came mid-dispatch."""
     sigs = [signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGINT]
     for ndev in (2, 3, 8):
-        busy = sum(mid_dispatch_stop(ndev, s, 2048 // ndev) for s in sigs)
+        busy = sum(mid_dispatch_stop(ndev, s, 4096 // ndev) for s in sigs)
         print(f"{ndev} devices: {busy} of {len(sigs)} stops came while a device was busy")
         check(busy > 0, f"{ndev} devices: no stop came while a device was busy: the dispatch is too short to test")
 
