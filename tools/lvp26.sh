@@ -6,7 +6,8 @@
 # its only Vulkan device. Nothing in the system changes.
 # Usage: tools/lvp26.sh PROGRAM [ARG...]    the program's exit status
 #        tools/lvp26.sh --check             exit 0 where installed
-#   exit 77 where .lvp/ (or LVP26_DIR) holds no Mesa 26 lavapipe: one line says so (tests skip on 77)
+#   exit 77 where .lvp/ (or LVP26_DIR) holds no Mesa 26 lavapipe: one line says so (tests skip on 77); with
+#   CI=true exit 1 instead: in CI the second implementation is required, and its absence fails every lvp26 test
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${LVP26_DIR:-$root/.lvp}
@@ -14,6 +15,10 @@ lib=$dest/root/usr/lib/x86_64-linux-gnu
 ldso=$lib/ld-linux-x86-64.so.2
 [ -x "$ldso" ] || ldso=$dest/root/lib64/ld-linux-x86-64.so.2
 if [ ! -f "$dest/lvp_icd.json" ] || [ ! -x "$ldso" ] || [ ! -f "$lib/libvulkan_lvp.so" ]; then
+    if [ "${CI:-}" = true ]; then
+        echo "lvp26: CI=true: Mesa 26 lavapipe, required in CI, not installed in $dest (tools/setup-lavapipe26.sh failed?)" >&2
+        exit 1
+    fi
     echo "lvp26: Mesa 26 lavapipe not installed in $dest (run tools/setup-lavapipe26.sh)" >&2
     exit 77
 fi

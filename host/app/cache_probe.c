@@ -36,6 +36,7 @@
 #endif
 #define CACHE_MAX_BYTES (1ull << 36) /* 64 GiB: no last-level cache is near it; a larger value is no size */
 #define CACHE_MIN_BYTES 1024ull
+#define CACHE_FILE_MAX (1 << 14) /* a file of ours is under 8 KiB; a larger one is not read */
 
 /* Y cleaned of noise in place: the median of each point and its neighbours (one stray point goes; a monotone
  * curve is unchanged), then the closest non-decreasing curve (pooled neighbours: a footprint's latency never
@@ -186,8 +187,8 @@ int vkb_cache_path(const vkb_caps *caps, char *path, size_t len)
 }
 
 /* TEXT (CAP bytes) from PATH, a regular file only: never a FIFO (no hang), a device or a link (O_NOFOLLOW).
- * 0, or -1 when there is no such file or it is too large to be ours. */
-static int read_small_file(const char *path, char *text, size_t cap)
+ * The bytes read, or -1 when there is no such file or it is too large to be ours. */
+static ssize_t read_small_file(const char *path, char *text, size_t cap)
 {
     struct stat st;
     ssize_t got;
@@ -201,15 +202,17 @@ static int read_small_file(const char *path, char *text, size_t cap)
     }
     close(fd);
     text[got] = 0;
-    return 0;
+    return got;
 }
 
 /* The value of the top-level key KEY of the JSON object TEXT (after its colon, blanks skipped), or NULL: a key
- * inside a nested object or array, or inside a string, is not it. */
-static const char *top_value(const char *text, const char *key)
+ * inside a nested object or array, or inside a string, is not it. *TIMES: how many times the key is there. */
+static const char *top_value(const char *text, const char *key, int *times)
 {
     size_t klen = strlen(key);
     int depth = 0;
+    const char *first = NULL;
+    *times = 0;
     for (const char *p = text; *p; p++) {
         if (*p == '"') {
             const char *start = ++p;
@@ -219,8 +222,8 @@ static const char *top_value(const char *text, const char *key)
                 return NULL;
             if (depth == 1 && (size_t)(p - start) == klen && strncmp(start, key, klen) == 0) {
                 const char *q = p + 1 + strspn(p + 1, " \t\r\n");
-                if (*q == ':')
-                    return q + 1 + strspn(q + 1, " \t\r\n");
+                if (*q == ':' && (*times)++ == 0)
+                    first = q + 1 + strspn(q + 1, " \t\r\n");
             }
         } else if (*p == '{' || *p == '[') {
             depth++;
@@ -228,7 +231,117 @@ static const char *top_value(const char *text, const char *key)
             depth--;
         }
     }
-    return NULL;
+    return first;
+}
+
+#define JSON_DEPTH 16 /* the file nests two deep (points: [[bytes, ns], ...]); deeper is no file of ours */
+
+static const char *json_blanks(const char *p)
+{
+    return p + strspn(p, " \t\r\n");
+}
+
+/* A JSON string (RFC 8259) at P: past its closing quote, or NULL (unterminated, a raw control character, a bad
+ * escape) */
+static const char *json_string_end(const char *p)
+{
+    if (*p++ != '"')
+        return NULL;
+    for (;;) {
+        unsigned char c = (unsigned char)*p++;
+        if (c == '"')
+            return p;
+        if (c < 0x20)
+            return NULL; /* the text's end (NUL) or a raw control character */
+        if (c == '\\') {
+            if (*p == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!strchr("0123456789abcdefABCDEF", p[i]) || !p[i])
+                        return NULL;
+                p += 5;
+            } else if (*p && strchr("\"\\/bfnrt", *p)) {
+                p++;
+            } else {
+                return NULL;
+            }
+        }
+    }
+}
+
+/* A JSON number at P (no leading zeros, no '+', no hex): past it, or NULL */
+static const char *json_number_end(const char *p)
+{
+    if (*p == '-')
+        p++;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        p += strspn(p, "0123456789");
+    else
+        return NULL;
+    if (*p == '.') {
+        size_t d = strspn(++p, "0123456789");
+        if (!d)
+            return NULL;
+        p += d;
+    }
+    if (*p == 'e' || *p == 'E') {
+        size_t d;
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(d = strspn(p, "0123456789")))
+            return NULL;
+        p += d;
+    }
+    return p;
+}
+
+/* One JSON value at P, blanks before it skipped: past it, or NULL where it is not one (nested past DEPTH) */
+static const char *json_value_end(const char *p, int depth)
+{
+    p = json_blanks(p);
+    if (*p == '"')
+        return json_string_end(p);
+    if (*p == '{' || *p == '[') {
+        char close = *p == '{' ? '}' : ']';
+        if (depth >= JSON_DEPTH)
+            return NULL;
+        p = json_blanks(p + 1);
+        if (*p == close)
+            return p + 1;
+        for (;;) {
+            if (close == '}') {
+                if (!(p = json_string_end(json_blanks(p))))
+                    return NULL;
+                p = json_blanks(p);
+                if (*p++ != ':')
+                    return NULL;
+            }
+            if (!(p = json_value_end(p, depth + 1)))
+                return NULL;
+            p = json_blanks(p);
+            if (*p == close)
+                return p + 1;
+            if (*p++ != ',')
+                return NULL;
+        }
+    }
+    if (strncmp(p, "true", 4) == 0 || strncmp(p, "null", 4) == 0)
+        return p + 4;
+    if (strncmp(p, "false", 5) == 0)
+        return p + 5;
+    return json_number_end(p);
+}
+
+/* 1 when TEXT (LEN bytes) is one JSON object and nothing else but blanks: not cut short, not two documents, no
+ * trailing bytes, no NUL inside */
+static int json_one_object(const char *text, size_t len)
+{
+    const char *p = json_blanks(text), *end;
+    if (strlen(text) != len || *p != '{' || !(end = json_value_end(p, 0)))
+        return 0;
+    return *json_blanks(end) == 0;
 }
 
 /* A plain decimal integer at P ending at a JSON delimiter into *V: 1, else 0 ("-1", "4.9e6", "1e9", 21 digits) */
@@ -257,26 +370,53 @@ static void json_escape(const char *s, char *out, size_t len)
     out[used] = 0;
 }
 
-int vkb_cache_read(const vkb_caps *caps, uint64_t *size)
+/* What TEXT (LEN bytes, the file at PATH) keeps for the driver DRIVER (JSON-escaped): 1 with *BYTES (0: no clear
+ * knee), else 0 */
+static int read_kept(const char *text, size_t len, const char *path, const char *driver, uint64_t *bytes)
 {
-    char path[VKB_CACHE_PATH_MAX], text[1 << 14], driver[1600];
     const char *v, *d;
-    uint64_t version, bytes = 0;
-    *size = 0;
-    if (vkb_cache_path(caps, path, sizeof path) || read_small_file(path, text, sizeof text))
+    uint64_t version;
+    int nv, nd, nb;
+    /* one JSON document or nothing: a file cut short, two objects or bytes after it are refused whole (a reader
+     * that picks keys out of a broken file would trust half of one) */
+    if (!json_one_object(text, len)) {
+        vkb_warn("the cache probe's file %s is not one JSON object (cut short, two documents or bytes after it): "
+                 "not used",
+                 path);
         return 0;
+    }
     /* this probe's, for this driver: another probe's rule or another driver is measured again */
-    json_escape(caps->driver, driver, sizeof driver);
-    if (!json_uint(top_value(text, "probe_version"), &version) || version != PROBE_VERSION ||
-        !(d = top_value(text, "driver")) || *d != '"' || strncmp(d + 1, driver, strlen(driver)) != 0 ||
-        d[1 + strlen(driver)] != '"' || !(v = top_value(text, "cache_bytes")))
+    d = top_value(text, "driver", &nd);
+    v = top_value(text, "cache_bytes", &nb);
+    if (!json_uint(top_value(text, "probe_version", &nv), &version) || version != PROBE_VERSION || !d || *d != '"' ||
+        strncmp(d + 1, driver, strlen(driver)) != 0 || d[1 + strlen(driver)] != '"' || !v)
         return 0;
+    if (nv > 1 || nd > 1 || nb > 1) {
+        vkb_warn("the cache probe's file %s names a key twice: not used", path);
+        return 0;
+    }
     if (strncmp(v, "null", 4) == 0 && v[4] && strchr(" \t\r\n,}", v[4]))
         return 1; /* measured: no clear knee */
-    if (!json_uint(v, &bytes) || bytes < CACHE_MIN_BYTES || bytes > CACHE_MAX_BYTES)
+    return json_uint(v, bytes) && *bytes >= CACHE_MIN_BYTES && *bytes <= CACHE_MAX_BYTES;
+}
+
+int vkb_cache_read(const vkb_caps *caps, uint64_t *size)
+{
+    char path[VKB_CACHE_PATH_MAX], driver[1600];
+    int found;
+    uint64_t bytes = 0;
+    *size = 0;
+    if (vkb_cache_path(caps, path, sizeof path))
         return 0;
-    *size = bytes;
-    return 1;
+    {
+        char *text = vkb_alloc(CACHE_FILE_MAX); /* on the heap: the caller may be a device thread */
+        ssize_t len = read_small_file(path, text, CACHE_FILE_MAX);
+        json_escape(caps->driver, driver, sizeof driver);
+        found = len >= 0 && read_kept(text, (size_t)len, path, driver, &bytes);
+        free(text);
+    }
+    *size = found ? bytes : 0;
+    return found;
 }
 
 uint64_t vkb_cache_load(const vkb_caps *caps)
@@ -346,41 +486,42 @@ int vkb_cache_save(const vkb_caps *caps, uint64_t size, const double *bytes, con
  * point failed). */
 static void chase_points(vkb_backend *vk, const int64_t *f, int n, double *ns)
 {
-    vkb_args a;
+    /* the arguments and the runner on the heap (80 KB): a device thread's stack is what ulimit -s gives */
+    vkb_args *a = vkb_calloc(1, sizeof *a);
+    vkb_runner *r = vkb_calloc(1, sizeof *r);
     vkb_selection sel;
     vkb_run_plan plan;
     vkb_run_settings set;
-    vkb_runner r;
     char err[400];
-    memset(&a, 0, sizeof a);
-    memset(&r, 0, sizeof r);
     memset(&set, 0, sizeof set);
-    a.command = "run";
-    a.families[a.nfamilies++] = "cache.chase";
-    a.seed = 1;
-    a.dims[VKB_DIM_N].n = n;
-    memcpy(a.dims[VKB_DIM_N].v, f, (size_t)n * sizeof *f);
-    if (vkb_selection_families(&a, &sel, err, sizeof err) || vkb_selection_shapes(&a, &vk->caps, &sel, err, sizeof err))
+    a->command = "run";
+    a->families[a->nfamilies++] = "cache.chase";
+    a->seed = 1;
+    a->dims[VKB_DIM_N].n = n;
+    memcpy(a->dims[VKB_DIM_N].v, f, (size_t)n * sizeof *f);
+    if (vkb_selection_families(a, &sel, err, sizeof err) || vkb_selection_shapes(a, &vk->caps, &sel, err, sizeof err))
         vkb_die(VKB_EXIT_API, "the cache probe: %s", err);
-    r.backends[0] = r.all[0] = vk;
-    r.nbackends = r.nall = 1;
-    vkb_timing_defaults(&r.timing[0], &vk->caps);
+    r->backends[0] = r->all[0] = vk;
+    r->nbackends = r->nall = 1;
+    vkb_timing_defaults(&r->timing[0], &vk->caps);
     /* a GPU's points 50 ms each: at 20 the H100's far-partition plateau read 230-290 ns point to point, a rise
      * that was noise (2026-11-27); a CPU implementation's chase is slow enough per run to settle in 20. A GPU's
      * point warms up PROBE_WARMUP_MS first: after 2 ms the H200's chase read 10-15% under `run`'s from 64 MiB
      * on and climbed to 3x DRAM's latency past 200 MiB, so no end of the rise showed (2026-12-01) */
-    r.timing[0].warmup_ms = vk->caps.is_cpu ? 2 : PROBE_WARMUP_MS;
-    r.timing[0].budget_ms = vk->caps.is_cpu ? 20 : 50;
-    r.timed = 1;
-    r.seed = 1;
+    r->timing[0].warmup_ms = vk->caps.is_cpu ? 2 : PROBE_WARMUP_MS;
+    r->timing[0].budget_ms = vk->caps.is_cpu ? 20 : 50;
+    r->timed = 1;
+    r->seed = 1;
     set.command = "probe";
     set.timed = 1;
-    vkb_runner_plan(&r, &sel, &plan);
-    vkb_runner_run(&r, &sel, &set, &plan);
+    vkb_runner_plan(r, &sel, &plan);
+    vkb_runner_run(r, &sel, &set, &plan);
     for (int i = 0; i < n; i++)
-        ns[i] = i < r.results.n && r.results.r[i].status == VKB_RES_OK ? r.results.r[i].metric : 0;
-    vkb_runner_free(&r);
+        ns[i] = i < r->results.n && r->results.r[i].status == VKB_RES_OK ? r->results.r[i].metric : 0;
+    vkb_runner_free(r);
     vkb_selection_free(&sel);
+    free(r);
+    free(a);
 }
 
 /* The fault chase-curve:K (tests): a device whose chase reads K's curve, run through the probe's rule instead of

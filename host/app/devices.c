@@ -82,6 +82,7 @@ static struct {
     int finished, ndevices; /* devices done with their work, of how many */
     const vkb_devices_hooks *hooks;
     int running; /* the shared sinks have begun and not ended: an exit must end them */
+    int busy;    /* a device was left running work (backend.h: error.busy) */
 } g = {.changed = PTHREAD_COND_INITIALIZER};
 
 /* A shared sink seen from one device's runner: whole results, one at a time; begin and end are the caller's. */
@@ -263,6 +264,11 @@ static void run_device(vkb_device_run *d)
         vkb_error("%s%s", d->prefix, d->error->message); /* now: the other devices may run for minutes */
 }
 
+int vkb_devices_busy(void)
+{
+    return g.busy;
+}
+
 /* A fatal error during a run of several devices (any thread's) still closes the shared result files, marked
  * interrupted. */
 static void end_at_exit(void)
@@ -350,6 +356,7 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
     g.running = 0;
     for (int i = 0; i < n; i++) {
         const vkb_backend_error *e = runs[i].error;
+        g.busy |= e && e->busy;
         interrupted |= runs[i].runner.interrupted || runs[i].runner.done < runs[i].runner.nwork || e;
         if (e && !e->stopped) { /* the files name the first failed device's error */
             char msg[sizeof runs[i].prefix + sizeof e->message];

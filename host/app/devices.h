@@ -60,5 +60,8 @@ typedef struct vkb_devices_hooks {
  * the run, or the exit code of the first device (in RUNS's order) that failed mid-run; rows that failed validation
  * are the caller's to count in each runner's results. */
 int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks);
+/* 1 when the last run left a device running work (hung, or a stop past its timeout): the process must end without
+ * its libraries' destructors, which free what the driver's threads still use. */
+int vkb_devices_busy(void);
 
 #endif

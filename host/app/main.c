@@ -1,5 +1,8 @@
 /* main.c - vkbench: subcommand dispatch (devices, list, run, validate, peaks, health, the default suite). */
+#define _GNU_SOURCE /* pthread_setattr_default_np */
+#include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,9 +415,38 @@ static void check_outputs(const vkb_args *a)
 static int finish(int rc)
 {
     int out = vkb_stdout_finish(rc != 0 && rc != VKB_EXIT_MISMATCH);
-    if (vkb_stop_signal() == SIGPIPE || out == 128 + SIGPIPE)
-        return 128 + SIGPIPE;
-    return rc ? rc : out;
+    int code = vkb_stop_signal() == SIGPIPE || out == 128 + SIGPIPE ? 128 + SIGPIPE : rc ? rc : out;
+    if (vkb_devices_busy()) {
+        /* a device still runs work on what the run holds: its driver's threads outlive main, and exit()'s
+         * destructors (the driver's, its compiler's) would free their code and memory under them. The files
+         * have ended; the process ends as it stands */
+        fflush(NULL);
+        _exit(code);
+    }
+    return code;
+}
+
+#define STACK_MIN_KIB 64                /* main's stack: every command runs at this ulimit -s */
+#define THREAD_STACK_BYTES (8ull << 20) /* every thread's (vkbench's and the driver's): the compiler's recursion */
+
+/* The main thread's stack limit checked (below STACK_MIN_KIB: one line, exit 4, before any frame could overflow
+ * it), and every thread's stack set apart from it: glibc sizes a new thread's stack by ulimit -s, and a driver's
+ * shader compiler needs more than a small limit gives. */
+static void stack_setup(void)
+{
+    struct rlimit lim;
+    pthread_attr_t attr;
+    size_t have;
+    if (getrlimit(RLIMIT_STACK, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur < STACK_MIN_KIB << 10)
+        vkb_die(VKB_EXIT_RESOURCE,
+                "this process runs under ulimit -s %llu (KiB of stack), below the %d KiB vkbench needs",
+                (unsigned long long)(lim.rlim_cur >> 10), STACK_MIN_KIB);
+    if (pthread_getattr_default_np(&attr) != 0)
+        return;
+    if (pthread_attr_getstacksize(&attr, &have) == 0 && have < THREAD_STACK_BYTES &&
+        pthread_attr_setstacksize(&attr, THREAD_STACK_BYTES) == 0)
+        pthread_setattr_default_np(&attr);
+    pthread_attr_destroy(&attr);
 }
 
 int main(int argc, char **argv)
@@ -424,6 +456,7 @@ int main(int argc, char **argv)
     int rc;
 
     vkb_signals_install(); /* descriptors 0-2 open, every signal handled: before anything else */
+    stack_setup();
     ap.command_line = join_args(argc, argv);
     rc = vkb_cli_parse(argc, argv, &ap.args, err, sizeof err);
     if (rc < 0)
@@ -452,7 +485,7 @@ int main(int argc, char **argv)
     if (strcmp(ap.args.command, "devices") == 0) {
         char why[300];
         vkb_backend *cu;
-        vkb_caps caps[VKB_MAX_DEVICES];
+        vkb_caps *caps = vkb_calloc(VKB_MAX_DEVICES, sizeof *caps); /* 170 KB: not on main's stack */
         vkb_backend_error error = {0};
         int n = vkb_vulkan_devices(caps, VKB_MAX_DEVICES, &error);
         if (n < 0)
@@ -471,6 +504,7 @@ int main(int argc, char **argv)
         } else {
             printf("cuda: not available (%s)\n", why);
         }
+        free(caps);
         return finish(VKB_EXIT_OK);
     }
     if (strcmp(ap.args.command, "health") == 0)

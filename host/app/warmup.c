@@ -18,6 +18,7 @@
 #define WINDOW_NS 50e6 /* one window: about 50 ms of back-to-back runs */
 #define SETTLED 0.02   /* two consecutive windows within 2%: the clock has stopped rising */
 #define MIN_WINDOWS 3
+#define WINDOW_REPS_MAX 4096         /* repetitions in one window, at most */
 #define LIMIT_NS 3e9                 /* both probes together, at most */
 #define COPY_BYTES (256ull << 20)    /* well past any last-level cache: the memory's own rate */
 #define COPY_BYTES_CPU (16ull << 20) /* VKB_WARMUP=1 on a CPU implementation (tests): milliseconds a window */
@@ -73,16 +74,20 @@ static void probe_close(vkb_backend *b, probe *p)
  * ns: GB/s, GFLOP/s) into FIRST and LAST. *CLIMB: the fault warm-climb's windows before the first, and after. */
 static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first, double *last, int *climb)
 {
-    double ns[4096], prev = 0;
-    int reps = 1;
-    for (int w = 0;; w++) {
+    double prev = 0, *ns = vkb_alloc(WINDOW_REPS_MAX * sizeof *ns); /* 32 KB: not on a device thread's stack */
+    int reps = 1, settled = -1;
+    for (int w = 0; settled < 0; w++) {
         double rate, median;
         b->execute(b, p->prep, p->bufs, reps, 0, ns);
-        if (vkb_backend_failed(b))
-            return 0; /* the caller ends the run with the device's error */
+        if (vkb_backend_failed(b)) {
+            settled = 0; /* the caller ends the run with the device's error */
+            break;
+        }
         median = vkb_median(ns, reps);
-        if (!(median > 0))
-            return 0;
+        if (!(median > 0)) {
+            settled = 0;
+            break;
+        }
         if (vkb_fault("warm-climb")) /* a clock that never stops rising (tests): 18% more each window, the run's
                                           end included (a device that speeds up during the run) */
             median *= pow(0.85, ++*climb);
@@ -91,14 +96,16 @@ static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first
             *first = rate;
         *last = rate;
         if (w + 1 >= MIN_WINDOWS && prev > 0 && rate <= prev * (1 + SETTLED) && rate >= prev * (1 - SETTLED))
-            return 1;
-        if (w + 1 >= MIN_WINDOWS && vkb_now_ns() > deadline)
-            return 0; /* the last of at least MIN_WINDOWS: a first window of one repetition is no rate */
+            settled = 1;
+        else if (w + 1 >= MIN_WINDOWS && vkb_now_ns() > deadline)
+            settled = 0; /* the last of at least MIN_WINDOWS: a first window of one repetition is no rate */
         prev = rate;
         reps = median < WINDOW_NS ? (int)(WINDOW_NS / median) + 1 : 1;
-        if (reps > (int)VKB_COUNT(ns))
-            reps = (int)VKB_COUNT(ns);
+        if (reps > WINDOW_REPS_MAX)
+            reps = WINDOW_REPS_MAX;
     }
+    free(ns);
+    return settled;
 }
 
 void vkb_warmup(vkb_backend *b)

@@ -34,7 +34,9 @@ typedef struct vkb_backend vkb_backend;
  * result it needs (vkb_backend_failed), the application decides what the error ends. */
 typedef struct vkb_backend_error {
     int code;          /* the exit class (vkb_exit: 3 no device, 4 resource, 5 API) or 128 + the signal; 0: none */
-    int stopped;       /* a stop signal, not a fault, ended the device's work: its resources may still be busy */
+    int stopped;       /* a stop signal, not a fault, ended the device's work (code 128 + the signal) */
+    int busy;          /* the device may still run work on its resources (hung, or a stop past the device's
+                        * timeout): nothing it holds may be freed, by vkbench or at its exit */
     char message[400]; /* one line, without "vkbench: error: " */
 } vkb_backend_error;
 
@@ -45,7 +47,8 @@ int vkb_backend_fail(vkb_backend_error *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* E as a stop: the signal SIG (signals.h) was not answered within the grace while WHILE_DOING; returns -1. */
+/* E as a stop: the signal SIG (signals.h) ended the device's work while WHILE_DOING (the device idle again, or
+ * with E->busy set by the caller, still running past its timeout); returns -1. */
 int vkb_backend_stopped(vkb_backend_error *e, int sig, const char *while_doing);
 
 struct vkb_backend {

@@ -63,3 +63,19 @@ const char *vkb_caps_vendor_name(uint32_t vendor_id)
             return vendors[i].name;
     return NULL;
 }
+
+int vkb_coopmat_pick(const vkb_coopmat_type *t, uint32_t n, uint32_t ab, uint32_t acc, uint32_t out[3])
+{
+    uint64_t best = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t vol = (uint64_t)t[i].m * t[i].n * t[i].k;
+        if (t[i].scope == VKB_SCOPE_SUBGROUP && t[i].a == ab && t[i].b == ab && t[i].c == acc && t[i].result == acc &&
+            !t[i].saturating && vol > best) {
+            best = vol;
+            out[0] = t[i].m; /* M, N, K in this order: the planner reads them so */
+            out[1] = t[i].n;
+            out[2] = t[i].k;
+        }
+    }
+    return best != 0;
+}

@@ -112,6 +112,10 @@ typedef struct vkb_caps {
  * drivers); NULL when unknown. */
 const char *vkb_caps_vendor_name(uint32_t vendor_id);
 
+/* The largest (by M N K) subgroup fragment of the N types T of AB x AB + ACC -> ACC (VKB_CT_*, not saturating) into
+ * OUT as M N K: 1, or 0 (OUT untouched) where the device lists none. */
+int vkb_coopmat_pick(const vkb_coopmat_type *t, uint32_t n, uint32_t ab, uint32_t acc, uint32_t out[3]);
+
 /* Human words for the missing bits of NEEDS ("subgroup arithmetic, float16"); "" when none. */
 const char *vkb_caps_missing(const vkb_caps *caps, unsigned needs, char *buf, unsigned len);
 

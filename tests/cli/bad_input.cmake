@@ -43,3 +43,22 @@ message(STATUS "vkbench: ${bad_count} bad-input cases (tests/cli/bad_input.txt)"
 add_test(NAME vkb.bad.cli.fuzz_args COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/fuzz_args.py --vkbench ${vkbench}
          --count 2000 --seed 1 --jobs 2)
 set_tests_properties(vkb.bad.cli.fuzz_args PROPERTIES LABELS bad PROCESSORS 2 TIMEOUT 900)
+
+# every command at a 64 KiB stack (main keeps no large frame; threads get their own stacks, host/app/main.c), and a
+# lower limit refused with one line (exit 4)
+foreach(case "version|0|^|--version" "help|0|^|--help" "list|0|^|list" "devices|0|^|devices"
+             "validate_copy|0|^|validate copy --n 1000" "below|4|ulimit -s 32 \\(KiB of stack\\), below the 64 KiB|--version")
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 name)
+    list(GET parts 1 code)
+    list(GET parts 2 pattern)
+    list(GET parts 3 args)
+    separate_arguments(args UNIX_COMMAND "${args}")
+    set(kib 64)
+    if(name STREQUAL "below")
+        set(kib 32)
+    endif()
+    add_test(NAME vkb.bad.stack.${name} COMMAND ${expect} -s ${code} "${pattern}" -- sh -c "ulimit -s ${kib} && exec \"$@\""
+                                                sh ${vkbench} ${args})
+    set_tests_properties(vkb.bad.stack.${name} PROPERTIES LABELS bad SKIP_RETURN_CODE 3 TIMEOUT 120)
+endforeach()

@@ -313,7 +313,9 @@ def several_signal_run(ndev, sigs, want, fault="stuck-fence", preexec=default_si
     an exit code in WANT, never a crash (SIGSEGV, SIGABRT "double free"). Deterministic: the run alone would wait 600 s.
     The JSON and CSV are either the last good files (a second signal) or whole documents marked interrupted."""
     jpath, cpath = fresh("several.json", "GOOD"), fresh("several.csv", "GOOD")
-    env = dict(os.environ, **lavapipe_times(ndev), VKB_DEVICE_TIMEOUT_S="600")
+    # a stop waits for a device's work until its timeout: the stuck fence never signals, so 5 s after it
+    # began each device is left busy (its work and resources as they are) and the process ends
+    env = dict(os.environ, **lavapipe_times(ndev), VKB_DEVICE_TIMEOUT_S="5")
     if fault:
         env["VKB_FAULT_INJECT"] = fault
     if SANITIZED:   # a device thread still stuck in its case at the signal's exit is left, with that case's memory,
@@ -358,6 +360,60 @@ def case_devices_sigterm():
     for ndev in (2, 3, 8):
         text, _ = several_signal_run(ndev, [signal.SIGTERM], {143})
         check(text != "GOOD", f"{ndev} devices: one signal, yet the files were not written")
+
+
+def mid_dispatch_stop(ndev, sig, k):
+    """--device all on NDEV lavapipes running matmul naive at 256x256xK, SIG sent once every device has reached
+    the row (its last progress line before it) and a moment more: each device is then inside one dispatch of about
+    2 s (the work is split between the devices). With --validation, freeing a buffer or pipeline the device still
+    runs is a validation message, and Mesa 26's lavapipe crashes (SIGSEGV in the shader code) when it is freed
+    or the process ends under it. 1 when the stop came while a device was busy, else 0."""
+    jpath = fresh("mid.json", "GOOD")
+    env = dict(os.environ, **lavapipe_times(ndev), VKB_DEVICE_TIMEOUT_S="120", VKB_CACHE_PROBE="0")
+    if SANITIZED:   # the shape's inputs stay with the stopped device (runner.c): not a leak
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    p = subprocess.Popen(VKBENCH + ["run", "matmul", "--variant", "naive", "--m", "256", "--n", "256", "--k",
+                                    str(k), "--reps", "1", "--warmup-ms", "0", "--device", "all", "--validation",
+                                    "--json", jpath],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                         preexec_fn=default_signals)
+    seen = []
+    for line in p.stderr:
+        seen.append(line.decode(errors="replace"))
+        if "".join(seen).count("matmul/tc_peak_acc16") >= ndev:
+            break
+    else:
+        p.wait()
+        if p.returncode == 3 and any(s in "".join(seen) for s in NO_DEVICE):
+            raise Skip("".join(seen))
+        fail(f"the run ended (exit {p.returncode}) before every device began: {''.join(seen)[-3000:]}")
+    time.sleep(0.3)   # inputs and the checked run's submission: the dispatch is under way
+    p.send_signal(sig)
+    try:
+        err = "".join(seen) + p.communicate(timeout=200)[1].decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        p.kill()
+        fail(f"{signal.Signals(sig).name} did not end {ndev} devices' run within 200 s")
+    check(p.returncode == 128 + sig, f"{ndev} devices, {signal.Signals(sig).name} mid-dispatch: exit "
+          f"{p.returncode}, not {128 + sig}: {err[-3000:]}")
+    check("validation error" not in err, f"{ndev} devices: what a busy device ran was freed: {err[-3000:]}")
+    check(not any(s in err for s in SANITIZER), f"a sanitizer report: {err}")
+    check("vkbench: error:" not in err, f"a stop is not a device's failure, yet an error line: {err[-2000:]}")
+    doc = load(jpath)
+    check(doc["interrupted"] is True and not doc.get("error"), f"the JSON of a stop: interrupted {doc['interrupted']}"
+          f", error {doc.get('error')!r} (a stop is no device's error)")
+    return int("a device was still busy" in err)
+
+
+def case_devices_stop_mid_dispatch():
+    """SIGTERM, SIGINT and SIGHUP while 2, 3 and 8 devices each run a real dispatch of seconds: the stop waits
+    for the work before anything it uses is freed (exit 128 + the signal, no validation message, the JSON
+    interrupted without an error), 5 times each; at least one stop of each count came mid-dispatch."""
+    sigs = [signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGINT]
+    for ndev in (2, 3, 8):
+        busy = sum(mid_dispatch_stop(ndev, s, 4096 // ndev) for s in sigs)
+        print(f"{ndev} devices: {busy} of {len(sigs)} stops came while a device was busy")
+        check(busy > 0, f"{ndev} devices: no stop came while a device was busy: the dispatch is too short to test")
 
 
 def case_devices_mixed_signals():

@@ -32,5 +32,9 @@ if(NOT VKB_SANITIZE)
 endif()
 # without .lvp/ the wrapper says so in one line and exits 77, the code the tests above skip on
 add_test(NAME vkb.unit.lvp26.absent COMMAND sh -c
-         "out=$(LVP26_DIR=${CMAKE_CURRENT_BINARY_DIR}/no-lvp26 ${PROJECT_SOURCE_DIR}/tools/lvp26.sh true 2>&1); rc=$?; echo \"$out\"; test $rc -eq 77 && test $(echo \"$out\" | wc -l) -eq 1 && echo \"$out\" | grep -q '^lvp26: Mesa 26 lavapipe not installed in .*no-lvp26 (run tools/setup-lavapipe26.sh)$'")
+         "out=$(CI= LVP26_DIR=${CMAKE_CURRENT_BINARY_DIR}/no-lvp26 ${PROJECT_SOURCE_DIR}/tools/lvp26.sh true 2>&1); rc=$?; echo \"$out\"; test $rc -eq 77 && test $(echo \"$out\" | wc -l) -eq 1 && echo \"$out\" | grep -q '^lvp26: Mesa 26 lavapipe not installed in .*no-lvp26 (run tools/setup-lavapipe26.sh)$'")
 set_tests_properties(vkb.unit.lvp26.absent PROPERTIES LABELS unit)
+# in CI (CI=true, .ci/run) its absence is a failure: exit 1, one line, never the skip
+add_test(NAME vkb.unit.lvp26.required_in_ci COMMAND sh -c
+         "out=$(CI=true LVP26_DIR=${CMAKE_CURRENT_BINARY_DIR}/no-lvp26 ${PROJECT_SOURCE_DIR}/tools/lvp26.sh true 2>&1); rc=$?; echo \"$out\"; test $rc -eq 1 && test $(echo \"$out\" | wc -l) -eq 1 && echo \"$out\" | grep -q '^lvp26: CI=true: Mesa 26 lavapipe, required in CI, not installed in .*no-lvp26'")
+set_tests_properties(vkb.unit.lvp26.required_in_ci PROPERTIES LABELS unit)

@@ -365,6 +365,56 @@ static void file_strict(void)
     clean_home();
 }
 
+/* the file is one JSON object or nothing: a file cut short, two objects, bytes after it, a NUL inside or a key
+ * named twice is refused whole (measured again), though the keys it wants are all there and well formed */
+static void file_one_document(void)
+{
+#define GOOD "{\"probe_version\": 4, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": 5000000"
+    static const struct {
+        const char *text;
+        size_t len; /* 0: strlen */
+        int found;
+    } cases[] = {
+        {GOOD "}\n", 0, 1},
+        {GOOD ", \"points\": [[1024, 10.5], [2048, 2e1]], \"how\": \"a \\u00e9\"}", 0, 1},
+        {" \t\r\n" GOOD "}\n\n", 0, 1},
+        {GOOD, 0, 0},                                                      /* cut short before its closing brace */
+        {GOOD ", \"points\": [[1024, 10", 0, 0},                           /* cut short inside the points */
+        {GOOD ", \"how\": \"the knee", 0, 0},                              /* cut short inside a string */
+        {GOOD "}{\"cache_bytes\": 1}", 0, 0},                              /* two objects */
+        {GOOD "}\n" GOOD "}\n", 0, 0},                                     /* the same object twice */
+        {GOOD "} x", 0, 0},                                                /* trailing garbage */
+        {GOOD "},", 0, 0},                                                 /* a trailing comma */
+        {GOOD ",}", 0, 0},                                                 /* a comma before the brace */
+        {GOOD ", \"points\": [01]}", 0, 0},                                /* a leading zero */
+        {GOOD ", \"points\": [0x10]}", 0, 0},                              /* hex */
+        {GOOD ", \"how\": \"a\tb\"}", 0, 0},                               /* a raw control character in a string */
+        {GOOD ", \"how\": \"\\q\"}", 0, 0},                                /* a bad escape */
+        {GOOD ", \"how\": tru}", 0, 0},                                    /* a word that is not one */
+        {GOOD "}\0garbage", sizeof GOOD + 8, 0},                           /* a NUL, then more bytes */
+        {GOOD ", \"cache_bytes\": 6000000}", 0, 0},                        /* a key twice: which one would be meant */
+        {"[" GOOD "}]", 0, 0},                                             /* an array, not an object */
+        {GOOD ", \"x\": [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}", 0, 0}, /* nested past any file of ours */
+    };
+#undef GOOD
+    vkb_caps caps;
+    char path[VKB_CACHE_PATH_MAX];
+    uint64_t size;
+    fresh_home(&caps, path, sizeof path);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t len = cases[i].len ? cases[i].len : strlen(cases[i].text);
+        FILE *f;
+        write_text(path, "");
+        f = fopen(path, "wb");
+        ASSERT(f != NULL && fwrite(cases[i].text, 1, len, f) == len && fclose(f) == 0);
+        size = 7;
+        if (vkb_cache_read(&caps, &size) != cases[i].found)
+            fprintf(stderr, "case %zu: %s\n", i, cases[i].text);
+        ASSERT(vkb_cache_read(&caps, &size) == cases[i].found && size == (cases[i].found ? 5000000u : 0));
+    }
+    clean_home();
+}
+
 /* a FIFO at the path is not read (no hang), a link is neither read nor replaced */
 static void file_not_plain(void)
 {
@@ -435,7 +485,8 @@ static void file_path_rules(void)
 }
 
 UNIT_TESTS({"split_knee", split_knee}, {"h100_quarter_octaves", h100_quarter_octaves}, {"noisy_levels", noisy_levels},
-           {"steady_rise", steady_rise}, {"file_strict", file_strict}, {"file_not_plain", file_not_plain},
-           {"file_path_rules", file_path_rules}, {"two_levels", two_levels}, {"noisy_rise", noisy_rise}, {"h100", h100},
-           {"h100_probe", h100_probe}, {"h100_table", h100_table}, {"no_step", no_step}, {"no_tail", no_tail},
-           {"stray_on_rise", stray_on_rise}, {"noisy_h100", noisy_h100}, {"h200_run_curve", h200_run_curve})
+           {"steady_rise", steady_rise}, {"file_strict", file_strict}, {"file_one_document", file_one_document},
+           {"file_not_plain", file_not_plain}, {"file_path_rules", file_path_rules}, {"two_levels", two_levels},
+           {"noisy_rise", noisy_rise}, {"h100", h100}, {"h100_probe", h100_probe}, {"h100_table", h100_table},
+           {"no_step", no_step}, {"no_tail", no_tail}, {"stray_on_rise", stray_on_rise}, {"noisy_h100", noisy_h100},
+           {"h200_run_curve", h200_run_curve})

@@ -49,5 +49,25 @@ static void coopmat_khr_named(void)
                   "from it)") == 0);
 }
 
+/* A fake device whose list has a different fragment for each accumulator, none a cube, beside entries that must
+ * not be taken though larger (workgroup scope, saturating, another result type, bf16 inputs): each pick is its own
+ * accumulator's, its M, N and K in that order. */
+static void fragments_by_accumulator(void)
+{
+    enum { F16 = VKB_CT_F16, F32 = VKB_CT_F32, BF16 = VKB_CT_BF16, SG = VKB_SCOPE_SUBGROUP, WG = VKB_SCOPE_WORKGROUP };
+    static const vkb_coopmat_type list[] = {
+        {8, 8, 16, F16, F16, F32, F32, SG, 0},     {16, 8, 16, F16, F16, F32, F32, SG, 0},
+        {8, 16, 16, F16, F16, F16, F16, SG, 0},    {32, 32, 32, F16, F16, F32, F32, WG, 0},
+        {16, 16, 32, F16, F16, F32, F32, SG, 1},   {16, 16, 16, F16, F16, F32, F16, SG, 0},
+        {16, 16, 16, BF16, BF16, F32, F32, SG, 0}, {8, 8, 8, F16, F16, F16, F16, SG, 0},
+    };
+    uint32_t f[3] = {0, 0, 0};
+    ASSERT(vkb_coopmat_pick(list, 8, F16, F32, f) == 1 && f[0] == 16 && f[1] == 8 && f[2] == 16);
+    ASSERT(vkb_coopmat_pick(list, 8, F16, F16, f) == 1 && f[0] == 8 && f[1] == 16 && f[2] == 16);
+    ASSERT(vkb_coopmat_pick(list, 8, BF16, F32, f) == 1 && f[0] == 16 && f[1] == 16 && f[2] == 16);
+    f[0] = f[1] = f[2] = 7;
+    ASSERT(vkb_coopmat_pick(list, 3, BF16, F32, f) == 0 && f[0] == 7 && f[1] == 7 && f[2] == 7); /* none listed */
+}
+
 UNIT_TESTS({"missing_words", missing_words}, {"coopmat2_features_named", coopmat2_features_named},
-           {"coopmat_khr_named", coopmat_khr_named})
+           {"coopmat_khr_named", coopmat_khr_named}, {"fragments_by_accumulator", fragments_by_accumulator})

@@ -10,6 +10,7 @@
 
 #include "runner.h"
 #include "select.h"
+#include "signals.h"
 #include "unit.h"
 #include "util.h"
 #include "families.h"
@@ -340,6 +341,7 @@ typedef struct fake_stats {
     int uploads, downloads, creates, destroys, executes, compares;
     int raise_after;   /* raise SIGINT during this execute (1-based), 0: never */
     int fail_at;       /* this execute (1-based) records a lost device in the backend's error, 0: never */
+    int stop_at;       /* this execute (1-based) is stopped by SIGTERM its device answered late, 0: never */
     int after_failure; /* calls the runner made to the backend after its error */
 } fake_stats;
 
@@ -438,6 +440,12 @@ static void fb_execute(vkb_backend *b, void *prep, vkb_buffer *const *bufs, int 
     if (st->fail_at && st->executes + 1 == st->fail_at) {
         st->executes++;
         vkb_backend_fail(&b->error, VKB_EXIT_API, "vkQueueSubmit: VK_ERROR_DEVICE_LOST (fake)");
+        return;
+    }
+    if (st->stop_at && st->executes + 1 == st->stop_at) { /* as vkb_vk_wait records a stop answered late */
+        st->executes++;
+        raise(SIGTERM);
+        vkb_backend_stopped(&b->error, vkb_stop_signal(), "the device was still busy");
         return;
     }
     memcpy(dst->data, src->data, src->bytes);
@@ -1166,13 +1174,18 @@ static void test_interrupt(void)
  * error, the runner calls the backend no more and returns the error's code. One device: the run ends there, the
  * sinks interrupted; one of several: its cases not run are emitted as failed with the error, so its rows stay
  * whole. */
+static int failing_by_stop; /* run_failing's device: stopped by a signal it answered late, not lost */
+
 static void run_failing(fixture *fx, int several)
 {
     static const int64_t n[] = {16, 32};
     vkb_run_settings set = {.command = "run", .command_line = "test", .seed = 1, .timed = 1, .reps = 3};
     memset(fx, 0, sizeof *fx);
     fake_backend(&fake_vk, "vulkan", &vk_stats);
-    vk_stats.fail_at = 3; /* api_copy's checked run and re-run, then plain's checked run */
+    if (failing_by_stop)
+        vk_stats.stop_at = 3;
+    else
+        vk_stats.fail_at = 3; /* api_copy's checked run and re-run, then plain's checked run */
     fx->r.backends[fx->r.nbackends++] = &fake_vk;
     fx->r.all[fx->r.nall++] = &fake_vk;
     fx->r.timing[0] = (vkb_timing){.reps = 3};
@@ -1225,6 +1238,35 @@ static void test_device_error_several(void)
                strncmp(fx.r.results.r[i].check.method, "device failed: ", 15) == 0);
     free_fixture(&fx);
     vkb_leave_failed_state();
+}
+
+/* A stop signal the device answered late (its error record a stop, backend.h) is told apart from a device's
+ * failure: no row carries it, the case under way is dropped (not failed), the files are interrupted with no
+ * error, and the code is 128 + the signal; one device of several fills no rows with "device failed". */
+static void device_stopped(int several)
+{
+    fixture fx;
+    failing_by_stop = 1;
+    run_failing(&fx, several);
+    ASSERT(fx.rc == 128 + SIGTERM);
+    ASSERT(fake_vk.error.stopped == 1 && fake_vk.error.code == 128 + SIGTERM);
+    ASSERT(strcmp(fake_vk.error.message, "stopped by SIGTERM while the device was still busy") == 0);
+    ASSERT(vk_stats.after_failure == 0 && fx.rec.interrupted);
+    ASSERT(vkb_fatal_message() == NULL); /* the files' "error": none */
+    ASSERT(fx.r.results.n == 1 && fx.rec.nres == 1 && fx.r.results.r[0].status == VKB_RES_OK);
+    ASSERT(fx.r.results.r[0].error == NULL);
+    free_fixture(&fx);
+    vkb_leave_failed_state();
+}
+
+static void test_device_stopped(void)
+{
+    device_stopped(0);
+}
+
+static void test_device_stopped_several(void)
+{
+    device_stopped(1);
 }
 
 /* A fatal error in the middle of a run (vkb_die: here a shape whose inputs cannot be made) still ends the
@@ -1526,7 +1568,8 @@ UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"suite_past_cache", test_suite_p
                  {"stream_ceiling", test_stream_ceiling}, {"suspect_shader_copy", test_suspect_shader_copy},
                  {"fallback_theory", test_fallback_theory}, {"interrupt", test_interrupt},
                  {"fatal_ends_sinks", test_fatal_ends_sinks}, {"device_error", test_device_error},
-                 {"device_error_several", test_device_error_several}, {"size_cubic", test_size_cubic},
+                 {"device_error_several", test_device_error_several}, {"device_stopped", test_device_stopped},
+                 {"device_stopped_several", test_device_stopped_several}, {"size_cubic", test_size_cubic},
                  {"flags_per_family", test_flags_per_family}, {"flags_one_meaning", test_flags_one_meaning},
                  {"family_groups", test_family_groups}, {"spec_names", test_spec_names},
                  {"repeat_rounds", test_repeat_rounds}, {"device_compare", test_device_compare},

@@ -10,27 +10,48 @@
 #include "unit.h"
 #include "util.h"
 
-enum { HONEST, ZERO, NEGATIVE, TOO_LONG, EARLY_END, EARLY_END_STRETCHED, HONEST_STRETCHED, DRIFT, OFF_CPU };
+enum {
+    HONEST,
+    ZERO,
+    NEGATIVE,
+    TOO_LONG,
+    EARLY_END,
+    EARLY_END_STRETCHED,
+    HONEST_STRETCHED,
+    DRIFT,
+    OFF_CPU,
+    TINY_OFF_CPU
+};
 static int mode;
 static int drawn; /* repetitions reported so far (DRIFT: each 0.2% slower than the one before) */
 
-/* Each repetition "takes" 1 ms of host time; the device reports per MODE. */
+static double cpu_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* Each repetition "takes" 1 ms: of the process's CPU time (the work of a CPU implementation: a loaded host
+ * stretches the wall clock around it), or of the wall clock asleep (OFF_CPU modes); the device reports per MODE. */
 static void fake_execute(vkb_backend *b, void *prepared, vkb_buffer *const *bufs, int reps, int cold, double *ns)
 {
-    double t0 = vkb_now_ns(), sum = 0;
+    int off = mode == OFF_CPU || mode == TINY_OFF_CPU;
+    double t0 = off ? vkb_now_ns() : cpu_now_ns(), sum = 0;
     (void)b, (void)prepared, (void)bufs, (void)cold;
-    while (vkb_now_ns() - t0 < 1e6 * reps)
-        if (mode == OFF_CPU) { /* the time passes while other processes have the CPUs */
+    while ((off ? vkb_now_ns() : cpu_now_ns()) - t0 < 1e6 * reps)
+        if (off) { /* the time passes while other processes have the CPUs */
             struct timespec ms = {0, 1000000L};
             nanosleep(&ms, NULL);
         }
     for (int r = 0; ns && r < reps; r++) {
-        ns[r] = mode == ZERO        ? 0
-                : mode == NEGATIVE  ? -5e5
-                : mode == TOO_LONG  ? 1e9
-                : mode == EARLY_END ? 1e2
-                : mode == DRIFT     ? fmin(5e5 * pow(1.002, drawn++), 9.5e5)
-                                    : 9e5;
+        ns[r] = mode == ZERO           ? 0
+                : mode == NEGATIVE     ? -5e5
+                : mode == TOO_LONG     ? 1e9
+                : mode == EARLY_END    ? 1e2
+                : mode == TINY_OFF_CPU ? 4e2 /* a 4 KB copy: its 0.4 us, the rest of the millisecond waiting */
+                : mode == DRIFT        ? fmin(5e5 * pow(1.002, drawn++), 9.5e5)
+                                       : 9e5;
         /* a worker thread preempted between two timestamps: one repetition measures 4 ms instead */
         if (mode == EARLY_END_STRETCHED || mode == HONEST_STRETCHED)
             ns[r] = r == 0 ? 4e6 : mode == EARLY_END_STRETCHED ? 1e2 : 5e5;
@@ -102,6 +123,16 @@ static void early_end_cpu(void)
     ASSERT(why && strstr(why, "of the host's time around the same"));
     ASSERT(measure_on(HONEST_STRETCHED, 1, 12) == NULL);
     ASSERT(measure_on(HONEST, 1, 12) == NULL);
+}
+
+/* The same rule under load: on a CPU implementation a tiny honest copy (0.4 us a repetition) whose submissions
+ * wait a millisecond each for CPUs other processes hold is 0.04% of the wall clock, but the process spent almost
+ * no CPU time: not an early end (load must not decide a verdict); an early end with the CPU busy still is. */
+static void early_end_cpu_loaded(void)
+{
+    ASSERT(measure_on(TINY_OFF_CPU, 1, 12) == NULL);
+    ASSERT(measure_on(EARLY_END, 1, 12) != NULL);
+    ASSERT(measure_on(TINY_OFF_CPU, 0, 12) != NULL); /* a GPU's timestamps are its own: the wall clock rule */
 }
 
 /* Until the median settles (no --reps): steady times settle at the first judgement (11 samples: batches of
@@ -190,5 +221,6 @@ static void cpu_share(void)
 }
 
 UNIT_TESTS({"honest", honest}, {"zero", zero}, {"negative", negative}, {"too_long", too_long}, {"early_end", early_end},
-           {"early_end_cpu", early_end_cpu}, {"settle_in_measure", settle_in_measure}, {"idle_gap", idle_gap},
+           {"early_end_cpu", early_end_cpu}, {"early_end_cpu_loaded", early_end_cpu_loaded},
+           {"settle_in_measure", settle_in_measure}, {"idle_gap", idle_gap},
            {"idle_gap_clocks_held", idle_gap_clocks_held}, {"cpu_share", cpu_share})

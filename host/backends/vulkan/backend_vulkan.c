@@ -187,7 +187,7 @@ static void vk_unprepare(vkb_backend *b, void *prepared)
 {
     vk_backend *impl = b->impl;
     vk_prepared *p = prepared;
-    if (!p)
+    if (!p || b->error.busy) /* the device may still run it: left as it is */
         return;
     for (int i = 0; i < VKB_MAX_PASSES; i++)
         vkb_vk_pipeline_destroy(impl->vk, &p->pipe[i]);
@@ -206,6 +206,8 @@ static vkb_buffer *vk_buffer_create(vkb_backend *b, uint64_t bytes, unsigned fla
 
 static void vk_buffer_destroy(vkb_backend *b, vkb_buffer *buf)
 {
+    if (b->error.busy) /* the device may still run work on it: left as it is */
+        return;
     vkb_vk_buffer_destroy(((vk_backend *)b->impl)->vk, buf);
 }
 

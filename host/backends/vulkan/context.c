@@ -716,25 +716,33 @@ int vkb_vk_wait(vkb_vk *vk, VkFence fence)
             VKB_TRY(vk, vkCreateFence(vk->device, &fci, NULL, &vk->never_fence));
         fence = vk->never_fence;
     }
-    /* in slices: a signal is seen between them, and a device that never answers is named */
+    /* in slices: a signal is seen between them, and a device that never answers is named. A stop waits on: the
+     * driver still runs the submission on the run's buffers and pipelines, and freeing them under it (or ending
+     * the process around it) crashes the driver's threads */
     for (;;) {
         VkResult r = vkWaitForFences(vk->device, 1, &fence, VK_TRUE, WAIT_SLICE_NS);
         double now = vkb_now_ns();
-        if (r == VK_SUCCESS)
+        if (r == VK_SUCCESS && !(stopped_at && now - stopped_at > STOP_GRACE_NS))
             return 0;
+        if (r == VK_SUCCESS) /* a stop the device answered late: its work is done, the case ends here */
+            return vkb_backend_stopped(vk->error, vkb_stop_signal(), "the device was still busy");
         if (r != VK_TIMEOUT)
             return vkb_vk_ok(vk->error, r, "vkWaitForFences", __FILE__, __LINE__) - 1;
         if (vkb_stop_signal() && !stopped_at)
             stopped_at = now;
-        if (stopped_at && now - stopped_at > STOP_GRACE_NS) {
-            vkb_stop_say("the device was still busy");
-            return vkb_backend_stopped(vk->error, vkb_stop_signal(), "the device was still busy");
-        }
-        if (now - start > 1e9 * vk->timeout_s)
+        if (stopped_at && now - stopped_at > STOP_GRACE_NS)
+            vkb_stop_say("a device was still busy: waiting for its work to end (at most VKB_DEVICE_TIMEOUT_S)");
+        if (now - start > 1e9 * vk->timeout_s) {
+            vk->error->busy = 1; /* its buffers and pipelines stay as they are (backend_vulkan.c) */
+            if (stopped_at)
+                return vkb_backend_stopped(
+                    vk->error, vkb_stop_signal(),
+                    "the device was still busy past VKB_DEVICE_TIMEOUT_S: its work left running");
             return vkb_backend_fail(vk->error, VKB_EXIT_API,
                                     "%s did not finish a submission within %g s "
                                     "(VKB_DEVICE_TIMEOUT_S): a hung device or a kernel that never ends",
                                     vk->caps->name, vk->timeout_s);
+        }
     }
 }
 

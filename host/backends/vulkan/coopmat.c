@@ -65,23 +65,6 @@ static int has_ext(const VkExtensionProperties *exts, uint32_t n, const char *na
     return 0;
 }
 
-/* The largest (by M N K) subgroup fragment of fp16 x fp16 + ACC -> ACC, into OUT; 0 if none. */
-static int pick_fragment(const cm_properties *p, uint32_t n, uint32_t acc, uint32_t *out)
-{
-    uint64_t best = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t vol = (uint64_t)p[i].m * p[i].n * p[i].k;
-        if (p[i].scope == SCOPE_SUBGROUP && p[i].a_type == COMPONENT_F16 && p[i].b_type == COMPONENT_F16 &&
-            p[i].c_type == acc && p[i].result_type == acc && !p[i].saturating && vol > best) {
-            best = vol;
-            out[0] = p[i].m;
-            out[1] = p[i].n;
-            out[2] = p[i].k;
-        }
-    }
-    return best != 0;
-}
-
 void vkb_coopmat_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, uint32_t next, int base_ok, vkb_caps *c)
 {
     VkInstance inst = volkGetLoadedInstance();
@@ -109,12 +92,15 @@ void vkb_coopmat_caps(VkPhysicalDevice phys, const VkExtensionProperties *exts, 
         for (uint32_t i = 0; i < n; i++)
             p[i] = (cm_properties){ST_CM_KHR_PROPERTIES};
         if (q(phys, &n, p) >= 0) {
-            int f32 = pick_fragment(p, n, COMPONENT_F32, c->coopmat_khr);
+            vkb_coopmat_type all[MAX_ENTRIES];
+            int f32;
+            for (uint32_t i = 0; i < n; i++)
+                all[i] = (vkb_coopmat_type){p[i].m,      p[i].n,           p[i].k,     p[i].a_type,    p[i].b_type,
+                                            p[i].c_type, p[i].result_type, p[i].scope, p[i].saturating};
             for (uint32_t i = 0; i < n && c->ncoopmat_types < VKB_MAX_COOPMAT_TYPES; i++) /* the peak rows' */
-                c->coopmat_types[c->ncoopmat_types++] =
-                    (vkb_coopmat_type){p[i].m,      p[i].n,           p[i].k,     p[i].a_type,    p[i].b_type,
-                                       p[i].c_type, p[i].result_type, p[i].scope, p[i].saturating};
-            pick_fragment(p, n, COMPONENT_F16, c->coopmat_khr16);
+                c->coopmat_types[c->ncoopmat_types++] = all[i];
+            f32 = vkb_coopmat_pick(all, n, VKB_CT_F16, VKB_CT_F32, c->coopmat_khr);
+            vkb_coopmat_pick(all, n, VKB_CT_F16, VKB_CT_F16, c->coopmat_khr16);
             if (f32 && base_ok)
                 c->features |= VKB_NEED_COOPMAT_KHR;
         }

@@ -63,9 +63,11 @@ void vkb_vk_destroy(vkb_vk *vk);
 /* Record CMD with begin/end around FN(vk, user) and submit it, signalling FENCE; no wait. 0, or -1 failed. */
 int vkb_vk_submit(vkb_vk *vk, VkCommandBuffer cmd, VkFence fence,
                   void (*fn)(vkb_vk *vk, VkCommandBuffer cmd, void *user), void *user);
-/* Wait for FENCE in slices of WAIT_SLICE_NS: a stop signal (signals.h) not answered within STOP_GRACE_NS
- * is recorded as a stop (128 + signal), a submission longer than VKB_DEVICE_TIMEOUT_S (default DEVICE_TIMEOUT_S)
- * as a hung device (5); 0 when it was signalled, else -1. */
+/* Wait for FENCE in slices of WAIT_SLICE_NS. A stop signal (signals.h) does not end the wait: the device's work
+ * uses what the run holds, so it is waited for until the fence signals (recorded as a stop, 128 + signal, when that
+ * took longer than STOP_GRACE_NS, said once) or the submission is older than VKB_DEVICE_TIMEOUT_S (default
+ * DEVICE_TIMEOUT_S): then the device is left busy (error.busy: nothing it uses is freed), recorded as a stop or,
+ * without one, as a hung device (5). 0 when it was signalled, else -1. */
 #define WAIT_SLICE_NS 100000000ull
 #define STOP_GRACE_NS 1e9
 #define DEVICE_TIMEOUT_S 120

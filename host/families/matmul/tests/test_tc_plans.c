@@ -143,5 +143,72 @@ static void peak_tile(void)
     ASSERT(p.code == VKB_PLAN_OK && p.tile_m == 64 && p.tile_n == 256);
 }
 
+/* Fragments that are not cubes, as Intel's drivers list them (M x N x K): the subgroup tile follows M for its rows
+ * and N for its columns, and K divides the k-step, so a mix-up of M, N and K changes a constant. The row
+ * (128 128 32, tile left to the device) on the H100-like device (48 KiB, subgroup 32); shared memory the two stages
+ * (37888 bytes) and the subgroups' C fragments, nsub M N 4:
+ *   8x8x16:  tile 32x32 (4 x 4 fragments), 16 subgroups, + 16 8 8 4 = 41984
+ *   16x8x16: tile 64x32 (4 x 4), 8 subgroups, + 8 16 8 4 = 41984
+ *   8x16x16: tile 32x32 (4 x 2), 16 subgroups, + 16 8 16 4 = 46080
+ *   16x16x8: tile 64x32 (4 x 2), 8 subgroups, + 8 16 16 4 = 46080
+ *   32x8x16: tile 64x32 (2 x 4), 8 subgroups, + 8 32 8 4 = 46080
+ * and 16x16x64, whose K does not divide BK 32, skips, where its M and K swapped (64x16x16) plans. */
+static void khr_non_cube(void)
+{
+    static const struct {
+        uint32_t frag[3], wm, wn, nsub, shared;
+    } cases[] = {
+        {{8, 8, 16}, 32, 32, 16, 41984},
+        {{16, 8, 16}, 64, 32, 8, 41984},
+        {{8, 16, 16}, 32, 32, 16, 46080},
+        {{16, 16, 8}, 64, 32, 8, 46080},
+        {{32, 8, 16}, 64, 32, 8, 37888 + 8 * 32 * 8 * 4},
+    };
+    static const uint32_t row[] = {MATMUL_KHR_TILE};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        vkb_caps caps = h100(48 * 1024, 32);
+        planned p;
+        memcpy(caps.coopmat_khr, cases[i].frag, sizeof caps.coopmat_khr);
+        p = plan("matmul_coopmat_khr", row, 8, 1, &caps, 1000, 600, 200);
+        ASSERT(p.code == VKB_PLAN_OK && p.spec[0] == 128 && p.spec[1] == 128 && p.spec[2] == 32);
+        ASSERT(p.spec[5] == cases[i].frag[0] && p.spec[6] == cases[i].frag[1] && p.spec[7] == cases[i].frag[2]);
+        ASSERT(p.spec[3] == cases[i].wm && p.spec[4] == cases[i].wn);
+        ASSERT(p.local[0] == cases[i].nsub * 32 && p.shared == cases[i].shared);
+        ASSERT(p.tile_m == 128 && p.tile_n == 128);
+    }
+    {
+        vkb_caps caps = h100(48 * 1024, 32);
+        caps.coopmat_khr[0] = 16, caps.coopmat_khr[1] = 16, caps.coopmat_khr[2] = 64;
+        ASSERT(plan("matmul_coopmat_khr", row, 8, 1, &caps, 1000, 600, 200).code == VKB_PLAN_SKIP);
+        caps.coopmat_khr[0] = 64, caps.coopmat_khr[2] = 16; /* M and K swapped: plans */
+        ASSERT(plan("matmul_coopmat_khr", row, 8, 1, &caps, 1000, 600, 200).code == VKB_PLAN_OK);
+    }
+}
+
+/* A device listing different fragments for fp16 and fp32 accumulators (through vkb_coopmat_pick, as the Vulkan
+ * backend fills the caps): the fp32 row plans on 16x8x16, the acc16 row on 8x16x16, each with its own tile and
+ * shared memory (the acc16 row's C fragments 2 bytes an element: 37888 + 16 8 16 2 = 41984). */
+static void khr_acc_fragments(void)
+{
+    static const vkb_coopmat_type list[] = {
+        {16, 8, 16, VKB_CT_F16, VKB_CT_F16, VKB_CT_F32, VKB_CT_F32, VKB_SCOPE_SUBGROUP, 0},
+        {8, 16, 16, VKB_CT_F16, VKB_CT_F16, VKB_CT_F16, VKB_CT_F16, VKB_SCOPE_SUBGROUP, 0},
+    };
+    static const uint32_t row[] = {MATMUL_KHR_TILE};
+    vkb_caps caps = h100(48 * 1024, 32);
+    planned p;
+    memset(caps.coopmat_khr, 0, sizeof caps.coopmat_khr);
+    memset(caps.coopmat_khr16, 0, sizeof caps.coopmat_khr16);
+    ASSERT(vkb_coopmat_pick(list, 2, VKB_CT_F16, VKB_CT_F32, caps.coopmat_khr));
+    ASSERT(vkb_coopmat_pick(list, 2, VKB_CT_F16, VKB_CT_F16, caps.coopmat_khr16));
+    p = plan("matmul_coopmat_khr", row, 8, 1, &caps, 1000, 600, 200);
+    ASSERT(p.code == VKB_PLAN_OK && p.spec[5] == 16 && p.spec[6] == 8 && p.spec[7] == 16);
+    ASSERT(p.spec[3] == 64 && p.spec[4] == 32 && p.local[0] == 8 * 32 && p.shared == 41984);
+    p = plan("matmul_coopmat_khr_acc16", row, 8, 1, &caps, 1000, 600, 200);
+    ASSERT(p.code == VKB_PLAN_OK && p.spec[5] == 8 && p.spec[6] == 16 && p.spec[7] == 16);
+    ASSERT(p.spec[3] == 32 && p.spec[4] == 32 && p.local[0] == 16 * 32 && p.shared == 37888 + 16 * 8 * 16 * 2);
+}
+
 UNIT_TESTS({"khr_shared", khr_shared}, {"khr_h100_unchanged", khr_h100_unchanged}, {"khr_lavapipe26", khr_lavapipe26},
-           {"khr_halved", khr_halved}, {"coopmat2_shared", coopmat2_shared}, {"peak_tile", peak_tile})
+           {"khr_halved", khr_halved}, {"coopmat2_shared", coopmat2_shared}, {"peak_tile", peak_tile},
+           {"khr_non_cube", khr_non_cube}, {"khr_acc_fragments", khr_acc_fragments})
