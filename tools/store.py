@@ -15,6 +15,7 @@ import argparse
 import os
 import sys
 
+import vkbbaseline
 import vkbjson
 import vkbquestions
 import vkbrecord
@@ -86,6 +87,14 @@ def cmd_check(args):
     return code
 
 
+def cmd_baseline(args):
+    db = vkbstore.connect(args.db, create=False)
+    vkbjson.claim([("baseline", args.path)], [db.shown])
+    out = vkbjson.Output(args.path, "the baseline")
+    out.finish(vkbbaseline.text(db, args.last))
+    return 0
+
+
 def parser():
     ap = vkbjson.ArgumentParser(prog="store.py", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -97,11 +106,15 @@ def parser():
     p = sub.add_parser("import", parents=[common], help="store result files")
     p.add_argument("files", nargs="+", metavar="FILE|DIR")
     p.add_argument("--quiet", action="store_true")
-    p.set_defaults(run=cmd_import)
+    p.set_defaults(handler=cmd_import)
     p = sub.add_parser("check", parents=[common], help="check result files without storing them")
     p.add_argument("files", nargs="+", metavar="FILE|DIR")
     p.add_argument("--quiet", action="store_true")
-    p.set_defaults(run=cmd_check)
+    p.set_defaults(handler=cmd_check)
+    p = sub.add_parser("baseline", parents=[common], help="write a vkbench health --baseline file")
+    p.add_argument("path", metavar="PATH", help="the file to write (- for stdout)")
+    p.add_argument("--last", type=int, help="the last N health runs per GPU (default: all)")
+    p.set_defaults(handler=cmd_baseline)
     vkbquestions.add_commands(sub, common)
     return ap
 
@@ -109,7 +122,7 @@ def parser():
 def main():
     args = parser().parse_args()
     try:
-        return args.run(args)
+        return args.handler(args)
     except vkbstore.StoreError as e:
         say(str(e))
         return e.code

@@ -233,6 +233,29 @@ def verdicts(db, text, shape=None, backend=None, model=None, last=10, opts=None)
     return out
 
 
+def history_documents(db, model, driver, last=10, exclude=()):
+    """The LAST runs of MODEL with DRIVER (a driver as reported) in the store, each as a vkbjson document of its
+    timed rows, without the runs whose submission keys are in EXCLUDE (the candidates themselves, where stored):
+    the baseline of a history-aware gate (compare.py --db)."""
+    runs = vkbstore.select(db, "SELECT DISTINCT u.id, u.started, u.source FROM run u JOIN result r ON r.run_id = u.id "
+                           f"JOIN device d ON d.id = r.device_id WHERE d.model = ? AND d.driver = ? AND {TIMED} "
+                           + (f"AND u.submission NOT IN ({', '.join('?' * len(exclude))}) " if exclude else "") +
+                           "ORDER BY u.started DESC, u.id DESC LIMIT ?", (model, driver, *exclude, last))
+    docs = []
+    for run in reversed(runs):
+        rows = vkbstore.select(db, f"SELECT {COLUMNS}, r.repeat, r.device_rank, r.ceiling_row {FROM} WHERE "
+                               f"r.run_id = ? AND d.model = ? AND d.driver = ? AND {TIMED}" + ORDER,
+                               (run["id"], model, driver))
+        results = [{**sample(r), "family": r["family"], "variant": r["variant"], "backend": r["backend"],
+                    "shape_text": r["shape"], "shape": {}, "constants": r["constants"], "status": "ok",
+                    "repeat": r["repeat"], "device_rank": r["device_rank"], "ceiling_row": bool(r["ceiling_row"]),
+                    "error": None} for r in rows]
+        docs.append({"path": f"store run {run['id']}", "results": results, "settings": {},
+                     "devices": [{"backend": b, "name": model, "driver": driver} for b in
+                                 sorted({r["backend"] for r in results})]})
+    return docs
+
+
 # --- output ---
 
 def cell(v):
@@ -336,4 +359,4 @@ def add_commands(sub, common):
     p.add_argument("--host", required=True)
     p.add_argument("--gpu", type=int)
     for name in QUESTIONS:
-        sub.choices[name].set_defaults(run=answer)
+        sub.choices[name].set_defaults(handler=answer)

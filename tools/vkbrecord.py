@@ -87,7 +87,7 @@ def read_bytes(shown, data):
         parsed = vkbjson.convert(doc, shown, vkbjson.may_control(text))
     except vkbjson.Refused as e:
         raise Refused([str(e)])
-    rows = row_reasons(parsed)
+    rows = row_reasons(shown, parsed)
     if rows:
         raise Refused(rows)
     return from_document(shown, key, parsed)
@@ -133,12 +133,12 @@ def long_texts(x, where="document"):
     return []
 
 
-def row_reasons(doc):
+def row_reasons(shown, doc):
     """One line per row of DOC (checked by vkbjson) that is timed but not validated."""
     out = []
     for i, r in enumerate(doc["results"]):
         if r["status"] == "ok" and (r.get("metric") or {}).get("value") is not None and r.get("validated") is not True:
-            out.append(f"{doc['path']}: results[{i}] ({r['family']}/{r['variant']} {r['backend']}): timed but not "
+            out.append(f"{shown}: results[{i}] ({r['family']}/{r['variant']} {r['backend']}): timed but not "
                        "validated (no validation verdict: not a result)")
     return out
 
@@ -241,7 +241,7 @@ def from_health(shown, key, doc):
     for g in doc["gpus"]:
         dev = len(s.devices)
         s.devices.append(device_record({"backend": "vulkan", "name": g["model"], "uuid": g["uuid"],
-                                        "pci_bus": g["pci_bus"], "driver": g["driver"], "index": g["gpu"]},
+                                        "pci_bus": g["pci_bus_id"], "driver": g["driver"], "index": g["gpu"]},
                                        doc["hostname"]))
         s.health.append({"device": dev, "gpu": g["gpu"], "node_verdict": doc["verdict"], "verdict": g["verdict"],
                          "action": g["action"], "reasons": json.dumps(g["failing"]),
