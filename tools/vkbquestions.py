@@ -114,9 +114,9 @@ def history(db, device, run=None, last=10, opts=None):
     return out
 
 
-def drivers(db, model, a, b, opts=None):
-    """Per row of MODEL: its runs with driver B against its runs with driver A (a driver as reported, or its
-    version)."""
+def drivers(db, model, a, b, last=10, opts=None):
+    """Per row of MODEL: its LAST runs with driver B against its LAST runs with driver A (a driver as reported, or
+    its version)."""
     rows = vkbstore.select(db, f"SELECT {COLUMNS} {FROM} WHERE d.model = ? AND {TIMED} AND "
                            "(d.driver IN (?, ?) OR d.driver_version IN (?, ?))" + ORDER, (model, a, b, a, b))
     side = {"a": [], "b": []}
@@ -127,7 +127,8 @@ def drivers(db, model, a, b, opts=None):
         missing = a if not side["a"] else b
         raise vkbstore.StoreError(f"no timed row of {vkbjson.clean(model)!r} with driver {vkbjson.clean(missing)!r}",
                                   vkbstore.USAGE)
-    ga, gb = group(side["a"], key), group(side["b"], key)
+    ga = {k: v[-last:] for k, v in group(side["a"], key).items()}
+    gb = {k: v[-last:] for k, v in group(side["b"], key).items()}
     out = []
     for k in [k for k in ga if k in gb]:
         line = {"row": row_text(k), "unit": ga[k][0]["metric"], "a": median_value(ga[k]), "b": median_value(gb[k]),
@@ -154,13 +155,14 @@ def row_filter(text, shape, backend):
     return where, params
 
 
-def row(db, text, shape=None, backend=None, opts=None):
+def row(db, text, shape=None, backend=None, last=10, opts=None):
     """One row (FAMILY/VARIANT, a shape and backend to narrow it) per device model, driver, shape and backend:
-    its median, noise, failures, and its ratio to the fastest model with a verdict."""
+    its runs and failures, and over its LAST runs its median, noise, and ratio to the fastest model with a
+    verdict."""
     where, params = row_filter(text, shape, backend)
     rows = vkbstore.select(db, f"SELECT {COLUMNS} {FROM} WHERE {where}" + ORDER, params)
     groups = group(rows, lambda r: (r["model"] or "unknown device", r["driver"] or "", r["shape"], r["backend"]))
-    timed = {g: [r for r in rs if r["validated"] == 1 and r["status"] == "ok" and r["value"]]
+    timed = {g: [r for r in rs if r["validated"] == 1 and r["status"] == "ok" and r["value"]][-last:]
              for g, rs in groups.items()}
     best = {}
     for g, rs in timed.items():
@@ -313,9 +315,9 @@ def answer(args):
     if args.command == "history":
         rows = history(db, args.device, args.run, args.last, opts)
     elif args.command == "drivers":
-        rows = drivers(db, args.model, args.a, args.b, opts)
+        rows = drivers(db, args.model, args.a, args.b, args.last, opts)
     elif args.command == "row":
-        rows = row(db, args.row, args.shape, args.backend, opts)
+        rows = row(db, args.row, args.shape, args.backend, args.last, opts)
     elif args.command == "health":
         rows = health(db, args.host, args.gpu)
     else:
@@ -346,15 +348,16 @@ def add_commands(sub, common):
     p.add_argument("--model", required=True)
     p.add_argument("--a", required=True, metavar="DRIVER")
     p.add_argument("--b", required=True, metavar="DRIVER")
+    p.add_argument("--last", type=int, default=10, help="runs per driver and row (default 10)")
     for name in ("row", "verdicts"):
         p = sub.add_parser(name, parents=parents, help="one row across every device" if name == "row" else
                            "the runs that changed a row's verdict")
         p.add_argument("row", metavar="FAMILY/VARIANT")
         p.add_argument("--shape")
         p.add_argument("--backend")
+        p.add_argument("--last", type=int, default=10, help="runs per group (default 10)")
         if name == "verdicts":
             p.add_argument("--model")
-            p.add_argument("--last", type=int, default=10)
     p = sub.add_parser("health", parents=parents, help="a node's health over time")
     p.add_argument("--host", required=True)
     p.add_argument("--gpu", type=int)
