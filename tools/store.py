@@ -19,6 +19,7 @@ import vkbbaseline
 import vkbjson
 import vkbquestions
 import vkbrecord
+import vkbserver
 import vkbstore
 
 REFUSED_RECORD = 1
@@ -116,6 +117,7 @@ def parser():
     p.add_argument("--last", type=int, help="the last N health runs per GPU (default: all)")
     p.set_defaults(handler=cmd_baseline)
     vkbquestions.add_commands(sub, common)
+    vkbserver.add_commands(sub, common)
     return ap
 
 
@@ -123,7 +125,7 @@ def main():
     args = parser().parse_args()
     try:
         return args.handler(args)
-    except vkbstore.StoreError as e:
+    except (vkbstore.StoreError, vkbserver.ServerError) as e:
         say(str(e))
         return e.code
 
