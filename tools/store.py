@@ -6,17 +6,22 @@
   store.py check FILE...           the checker alone: one line per reason a record is refused
   store.py history | drivers | row | health | verdicts ...   the questions (docs/store.md), --json, --csv
   store.py baseline PATH           a `vkbench health --baseline` file from the store's healthy history
+  store.py page --out DIR          the results page: a static site of the store (matrix, timelines, health)
+  store.py push --server DSN       send the store's runs (or result files) to the fleet's PostgreSQL server
+  store.py server-init --server DSN [--node ROLE=HOST]   make or migrate that server's store, add nodes
 
 --db PATH chooses the store (default: $VKB_DB, else ${XDG_DATA_HOME:-~/.local/share}/vkbench/results.db).
 
 Exit 0; 1 a record refused (import, check); 2 usage or an unreadable input; 4 a database that is no vkbench store
-or of a newer schema; 6 a database or output that cannot be written (read-only, full disk)."""
+or of a newer schema; 6 a database or output that cannot be written (read-only, full disk); 7 the server is
+down, silent or dropped the connection (push again); 8 the server refused a run or a login."""
 import argparse
 import os
 import sys
 
 import vkbbaseline
 import vkbjson
+import vkbpage
 import vkbquestions
 import vkbrecord
 import vkbserver
@@ -118,6 +123,7 @@ def parser():
     p.set_defaults(handler=cmd_baseline)
     vkbquestions.add_commands(sub, common)
     vkbserver.add_commands(sub, common)
+    vkbpage.add_commands(sub, common)
     return ap
 
 

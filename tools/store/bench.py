@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """bench.py - time the results store (docs/store.md, "Measured"): the import of folders of result files, and each
-question on a synthetic store of ROWS result rows (default 1 000 000: 4 models x 2 drivers x 25 rows per run).
+question and the results page on a synthetic store of ROWS result rows (default 1 000 000: 4 models x 2 drivers x 25 rows per run).
 Prints one line per measurement; asserts nothing. Usage: bench.py [--rows N] [--import DIR...]"""
 import argparse
 import json
@@ -79,6 +79,7 @@ def main():
                         ("verdicts", ["verdicts", "family/variant3", "--model", "Model 1"]),
                         ("health", ["health", "--host", "node1"])):
             timed(f"{what} on {args.rows} rows", [store, "--db", path, *q, "--json"])
+        timed(f"page on {args.rows} rows", [store, "--db", path, "page", "--quiet", "--out", os.path.join(tmp, "site")])
 
 
 if __name__ == "__main__":
