@@ -131,32 +131,43 @@ def svg(series, drivers, unit):
 def timelines(db, index, linked):
     """{model: page body}: per row a timeline over the model's runs in time order and a table per driver."""
     by_model = {}
-    cur = db.execute(TIMELINE)
-    for r in iter(cur.fetchone, None):
-        by_model.setdefault(r["model"], {}).setdefault(row_name(r), []).append(r)
+    cur = db.cursor()
+    cur.row_factory = None          # plain tuples: a million rows of sqlite3.Row cost seconds
+    for (rid, run, family, variant, shape, backend, constants, value, metric, validated, status, suspect, model,
+         driver, started) in cur.execute(TIMELINE):
+        rows = by_model.setdefault(model, {})
+        key = (family, variant, shape, backend, constants)
+        if key not in rows:
+            rows[key] = ([], {}, metric)
+        series, drivers, _ = rows[key]
+        driver = driver or "-"
+        series.append((len(series), value, driver))
+        d = drivers.get(driver)
+        if d is None:
+            d = drivers[driver] = {"values": [], "failed": 0, "suspect": 0, "first": started}
+        d["values"].append(value)
+        d["failed"] += status == "fail" or validated == 0
+        d["suspect"] += bool(suspect)
+        d["last"] = {"id": rid, "run_id": run, "value": value}
     out = {}
     for model, rows in by_model.items():
         parts = []
-        for name in sorted(rows):
-            runs = rows[name]
-            drivers = {}
-            for r in runs:
-                drivers.setdefault(r["driver"] or "-", len(drivers))
-            series = [(n, r["value"], r["driver"] or "-") for n, r in enumerate(runs)]
+        named = {row_name(dict(zip(("family", "variant", "shape", "backend", "constants"), k))): k for k in rows}
+        for name in sorted(named):
+            series, drivers, metric = rows[named[name]]
+            colour = {drv: n for n, drv in enumerate(drivers)}
             table = ["<tr><th class=\"row\">driver</th><th>runs</th><th>failed</th><th>SUSPECT</th><th>median</th>"
                      "<th>q1</th><th>q3</th><th>first</th><th>latest</th></tr>"]
-            for drv in drivers:
-                mine = [r for r in runs if (r["driver"] or "-") == drv]
-                values = sorted(r["value"] for r in mine)
-                last = mine[-1]
+            for drv, d in drivers.items():
+                values = sorted(d["values"])
+                last = d["last"]
                 linked.add(last["run_id"])
-                failed = sum(1 for r in mine if r["status"] == "fail" or r["validated"] == 0)
-                table.append(f'<tr data-driver="{esc(drv)}"><td class="row">{esc(drv)}</td><td>{len(mine)}</td>'
-                             f'<td>{failed}</td><td>{sum(1 for r in mine if r["suspect"])}</td>'
+                table.append(f'<tr data-driver="{esc(drv)}"><td class="row">{esc(drv)}</td><td>{len(values)}</td>'
+                             f'<td>{d["failed"]}</td><td>{d["suspect"]}</td>'
                              f'<td>{num(vkbjson.median(values))}</td><td>{num(values[len(values) // 4])}</td>'
-                             f'<td>{num(values[3 * len(values) // 4])}</td><td>{esc((mine[0]["started"] or "")[:10])}'
+                             f'<td>{num(values[3 * len(values) // 4])}</td><td>{esc((d["first"] or "")[:10])}'
                              f'</td><td>{link(last, num(last["value"]))}</td></tr>')
-            parts.append(f'<h2>{esc(name)}</h2><figure class="chart">{svg(series, drivers, runs[0]["metric"])}'
+            parts.append(f'<h2>{esc(name)}</h2><figure class="chart">{svg(series, colour, metric)}'
                          f'</figure><table>{"".join(table)}</table>')
         out[model] = "".join(parts)
     return out
