@@ -290,7 +290,7 @@ def write_baseline(paths, out):
     one GPU or one run share, a loaded host or a warm room, is in it; the rows' own noise taken as independent
     would miss it)."""
     import json
-    values, gpus = {}, []
+    verdicts = []
     for p in paths:
         try:
             with open(p, encoding="utf-8") as f:
@@ -299,19 +299,28 @@ def write_baseline(paths, out):
             vkbjson.die(f"{vkbjson.clean(p)}: {getattr(e, 'strerror', None) or e}")
         if not isinstance(doc, dict) or doc.get("schema") != "vkbench-health/1" or not isinstance(doc.get("gpus"), list):
             vkbjson.die(f"{vkbjson.clean(p)}: not a `vkbench health --json` verdict")
-        for g in doc["gpus"]:
-            if not isinstance(g, dict) or g.get("verdict") == "fail":
-                continue                  # an unhealthy GPU sets no baseline
-            mine = {}
-            for r in g.get("rows") or []:
-                m = r.get("metric") if isinstance(r, dict) else None
-                if r.get("status") == "ok" and type(m) in (int, float) and math.isfinite(m) and m > 0:
-                    key = (g.get("model"), g.get("driver"), r.get("row"))
-                    if all(isinstance(x, str) and x and "\t" not in x and "\n" not in x for x in key):
-                        values.setdefault(key, []).append(float(m))
-                        mine[key] = float(m)
-            if mine:
-                gpus.append(mine)
+        verdicts += doc["gpus"]
+    out.finish(baseline_text(verdicts))
+    return 0
+
+
+def baseline_text(verdicts):
+    """The baseline file (see write_baseline) of the GPU VERDICTS: the "gpus" entries of `vkbench health --json`
+    (model, driver, verdict, rows: row, status, metric), from files or from the results store."""
+    values, gpus = {}, []
+    for g in verdicts:
+        if not isinstance(g, dict) or g.get("verdict") == "fail":
+            continue                  # an unhealthy GPU sets no baseline
+        mine = {}
+        for r in g.get("rows") or []:
+            m = r.get("metric") if isinstance(r, dict) else None
+            if r.get("status") == "ok" and type(m) in (int, float) and math.isfinite(m) and m > 0:
+                key = (g.get("model"), g.get("driver"), r.get("row"))
+                if all(isinstance(x, str) and x and "\t" not in x and "\n" not in x for x in key):
+                    values.setdefault(key, []).append(float(m))
+                    mine[key] = float(m)
+        if mine:
+            gpus.append(mine)
     if not values:
         vkbjson.die("no passing GPU with a timed row in the verdicts: no baseline to write")
     medians = {key: vkbjson.median(xs) for key, xs in values.items()}     # of 1e308 and 1.5e308: no inf
@@ -329,8 +338,7 @@ def write_baseline(paths, out):
         mid = vkbjson.median(logs)        # near 0: the rows' medians are the same GPUs'
         noise = max(SIGMA_PER_MAD * median_abs_dev(logs, mid), MIN_SIGMA)
         lines.append(f"{model}\t{driver}\t{AGGREGATE_ROW}\t{math.exp(mid):.6g}\t{noise * math.exp(mid):.6g}\n")
-    out.finish("".join(lines))
-    return 0
+    return "".join(lines)
 
 
 def main():
