@@ -423,6 +423,12 @@ static int open_store(db_sink *d, const char *command_line)
         failed_at(d, "cannot switch it to WAL mode");
         return 0;
     }
+    /* NORMAL: a commit is in the log without waiting for the disk; a killed process loses nothing, a power cut at
+     * most the last results, and the file stays consistent either way (SQLite's WAL guarantee) */
+    if (!exec(d, "PRAGMA synchronous = NORMAL")) {
+        failed_at(d, "cannot set it up");
+        return 0;
+    }
     if (version < last && !migrate(d, last, starts))
         return 0;
     iso_now(now, sizeof now);
@@ -584,6 +590,22 @@ static int64_t device_of(const db_sink *d, const vkb_result *r)
     return -1;
 }
 
+/* R's device's rank among the run's devices of its backend, by index (0 for the one device of a run): what
+ * matches rows across runs of several devices (tools/vkbjson.py's device_ranks) */
+static int device_rank(const db_sink *d, const vkb_result *r)
+{
+    int rank = 0;
+    for (int i = 0; i < d->nbackends; i++)
+        if (strcmp(d->backends[i]->name, r->backend) == 0 && d->backends[i]->caps.index < r->device_index) {
+            int seen = 0; /* each index once */
+            for (int k = 0; k < i; k++)
+                seen |= strcmp(d->backends[k]->name, r->backend) == 0 &&
+                        d->backends[k]->caps.index == d->backends[i]->caps.index;
+            rank += !seen;
+        }
+    return rank;
+}
+
 /* A row's value turned so that more is better (1/value where lower is better); 0 where it has none. */
 static double speed(int validated, const char *better, double value)
 {
@@ -668,15 +690,17 @@ static void db_result(vkb_sink *s, const vkb_result *r)
     int ok = run_sql(
         d, &row,
         "INSERT INTO result (run_id, device_id, ordinal, family, variant, backend, shape, shape_json, constants, "
-        "repeat, status, skip_reason, error, validated, max_error, tolerance, check_reason, reps, settled, suspect, "
+        "repeat, device_rank, status, skip_reason, error, validated, max_error, tolerance, check_reason, reps, "
+        "settled, suspect, "
         "suspect_reason, time_min_ms, time_q1_ms, time_median_ms, time_q3_ms, time_max_ms, iqr_over_median, metric, "
         "better, value, ceiling_row, ceiling_variant, ceiling_backend, ceiling, fraction, predicted) VALUES (?, ?, ?, "
-        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "
+        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "RETURNING "
         "id",
-        "inissssssnsssnddsinisddddddssdissddd", d->run, device >= 0, device, (int64_t)d->ordinal, r->family->name,
+        "inissssssnisssnddsinisddddddssdissddd", d->run, device >= 0, device, (int64_t)d->ordinal, r->family->name,
         r->variant->name, r->backend, shape, shape_json, constants, r->repeats > 0, (int64_t)r->repeat,
-        vkb_fmt_status(r), skip ? r->skip_reason : NULL, r->error, !skip, (int64_t)validated,
-        skip ? NAN : r->check.max_error, skip ? NAN : r->check.tolerance,
+        (int64_t)device_rank(d, r), vkb_fmt_status(r), skip ? r->skip_reason : NULL, r->error, !skip,
+        (int64_t)validated, skip ? NAN : r->check.max_error, skip ? NAN : r->check.tolerance,
         !skip && r->check.reason[0] ? r->check.reason : NULL, (int64_t)(timed ? r->time_ns.n : 0), timed,
         (int64_t)(timed && r->time_ns.settled), (int64_t)(r->suspect ? 1 : 0),
         r->suspect && r->suspect_reason[0] ? r->suspect_reason : NULL, timed ? r->time_ns.min / 1e6 : NAN,
