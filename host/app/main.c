@@ -335,7 +335,7 @@ static int run_command(app *ap)
         if (csv)
             sinks[nsinks++] = vkb_sink_csv_create(csv);
         if (ap->args.db_path) /* opened and migrated now: a store that cannot be written fails before any work */
-            sinks[nsinks++] = vkb_sink_sqlite_create(ap->args.db_path, ap->command_line);
+            sinks[nsinks++] = vkb_sink_sqlite_create(ap->args.db_path, ap->command_line, NULL);
     }
     vkb_signal_fault("signal-early"); /* tests: a signal after the files are opened, before the device */
     vkb_stop_if_signalled("before any case ran");
@@ -357,7 +357,7 @@ static int health_command(app *ap)
     if (!tables)
         vkb_die(VKB_EXIT_OUTPUT, "cannot open /dev/null for the battery's tables");
     if (ap->args.db_path && !ap->args.dry_run) /* the battery's results into the store, as a run does */
-        db = vkb_sink_sqlite_create(ap->args.db_path, ap->command_line);
+        db = vkb_sink_sqlite_create(ap->args.db_path, ap->command_line, "health");
     rc = run_devices(ap, 1, tables, db ? &db : NULL, db ? 1 : 0);
     if (tables != stderr)
         fclose(tables);

@@ -47,7 +47,8 @@ typedef struct db_sink {
     int nbackends;
     int64_t device[128]; /* the device row of each backend of begin() */
     int ordinal;
-    int failed; /* a result could not be stored: nothing more is tried, end() says why */
+    const char *subcommand; /* the run's, where the settings do not say it (health) */
+    int failed;             /* a result could not be stored: nothing more is tried, end() says why */
     char why[512];
 } db_sink;
 
@@ -574,8 +575,8 @@ static void db_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *cons
             free(settings);
             return;
         }
-    if (!run_sql(d, NULL, "UPDATE run SET subcommand = ?, settings = ? WHERE id = ?", "ssi", set->command, settings,
-                 d->run) ||
+    if (!run_sql(d, NULL, "UPDATE run SET subcommand = ?, settings = ? WHERE id = ?", "ssi",
+                 d->subcommand ? d->subcommand : set->command, settings, d->run) ||
         !exec(d, "COMMIT"))
         give_up(d, "cannot write the run's settings");
     free(settings);
@@ -785,7 +786,7 @@ const char *vkb_sink_sqlite_path(const char *arg, char *buf, size_t len)
     return buf;
 }
 
-vkb_sink *vkb_sink_sqlite_create(const char *arg, const char *command_line)
+vkb_sink *vkb_sink_sqlite_create(const char *arg, const char *command_line, const char *subcommand)
 {
     db_sink *d = vkb_calloc(1, sizeof *d);
     struct stat st;
@@ -810,6 +811,7 @@ vkb_sink *vkb_sink_sqlite_create(const char *arg, const char *command_line)
             sqlite3_close(d->db);
         vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (--db): %s; nothing in it changed", d->path, why);
     }
+    d->subcommand = subcommand;
     d->base.begin = db_begin;
     d->base.result = db_result;
     d->base.end = db_end;
