@@ -6,7 +6,7 @@
 # --postgres: Debian's PostgreSQL server and psycopg2, for the store's fleet server (tools/store.py push).
 set -eu
 pkgs="cmake make gcc clang-format libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools \
-mesa-vulkan-drivers vulkan-validationlayers python3 python3-matplotlib"
+mesa-vulkan-drivers vulkan-validationlayers python3 python3-matplotlib libsqlite3-dev"
 [ "${1:-}" = "--browser" ] && pkgs="$pkgs chromium"
 # --slurm: Slurm and munge (Debian 12: Slurm 22.05), for tools/slurm/ and its test
 [ "${1:-}" = "--slurm" ] && pkgs="$pkgs slurmd slurmctld slurm-client munge"

@@ -10,7 +10,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const vkb_dim_flags[VKB_DIM_COUNT] = {"n", "m", "k", "rows", "cols", "stride", "offset", "width", "size"};
+/* The family table the size flags come from (vkb_cli_use_families), and the flags: the known names, then the
+ * table's other dim names, made once. */
+static const vkb_family *const *table = vkb_families;
+static int ntable = -1; /* -1: vkb_family_count, read at run time */
+static const char *dim_names[VKB_DIM_MAX] = {"n", "m", "k", "rows", "cols", "stride", "offset", "width", "size"};
+static int ndim_names = -1;
+static int nscoped_flags = -1;
+
+void vkb_cli_use_families(const vkb_family *const *families, int count)
+{
+    table = families;
+    ntable = count;
+    ndim_names = nscoped_flags = -1; /* both made again from the new table */
+}
+
+static int table_count(void)
+{
+    return ntable < 0 ? vkb_family_count : ntable;
+}
+
+static int dim_find(const char *name)
+{
+    for (int d = 0; d < ndim_names; d++)
+        if (strcmp(dim_names[d], name) == 0)
+            return d;
+    return -1;
+}
+
+static void dims_build(void)
+{
+    if (ndim_names >= 0)
+        return;
+    ndim_names = VKB_DIM_KNOWN;
+    for (int i = 0; i < table_count(); i++)
+        for (int k = 0; k < table[i]->ndims; k++) {
+            if (dim_find(table[i]->dims[k]) >= 0)
+                continue;
+            if (ndim_names == VKB_DIM_MAX) { /* a programmer's invariant: the families outgrew the array */
+                fprintf(stderr, "vkbench: internal error: more than %d size flag names\n", VKB_DIM_MAX);
+                abort();
+            }
+            dim_names[ndim_names++] = table[i]->dims[k];
+        }
+}
+
+int vkb_cli_dim_count(void)
+{
+    dims_build();
+    return ndim_names;
+}
+
+const char *vkb_cli_dim_name(int d)
+{
+    dims_build();
+    return d >= 0 && d < ndim_names ? dim_names[d] : "?";
+}
+
+int vkb_cli_dim_of(const char *name)
+{
+    dims_build();
+    return dim_find(name);
+}
 
 #define VALUE_MAX (1ll << 50) /* far beyond any device; larger is a typo, not a size */
 
@@ -47,7 +108,11 @@ static void vkb_cli_usage(FILE *out)
           "                       unless =core); any message fails the run\n"
           "  --json PATH|-        write results as JSON (- for stdout; the table then goes to stderr)\n"
           "  --csv PATH           write results as CSV\n"
-          "  --seed N             input seed (default 1)\n"
+          "  --db PATH|default    keep results in a SQLite results store, each as it finishes (run,\n"
+          "                       validate, health); default: $VKB_DB, else\n"
+          "                       ${XDG_DATA_HOME:-~/.local/share}/vkbench/results.db\n",
+          out);
+    fputs("  --seed N             input seed (default 1)\n"
           "  --spec NAME=V,...    set specialization constants of the variants' shaders (tile shapes:\n"
           "                       BM=64,TN=4...; a number names a SpecId); variants whose shader lacks one\n"
           "                       are skipped, CUDA twins run only where compiled for those values\n"
@@ -76,8 +141,8 @@ static void vkb_cli_usage(FILE *out)
           "\n"
           "Exit codes: 0 all validated; 1 a validation failed or a timed row is SUSPECT; 2 usage error; 3 no\n"
           "Vulkan loader, driver or device; 4 out of memory or a size beyond the device's or the kernel's\n"
-          "limits; 5 another API error; 6 a result file or stdout could not be written; 128 + the signal that\n"
-          "stopped the run (129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM).\n",
+          "limits; 5 another API error; 6 a result file, the results store or stdout could not be written;\n"
+          "128 + the signal that stopped the run (129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM).\n",
           out);
     fputs("health: 0 keep the node; 1 take it out of service; 7 could not judge; 2 usage error.\n", out);
 }
@@ -95,8 +160,8 @@ void vkb_cli_run_usage(FILE *out)
           "--transpose.size 8192. A size a family cannot take skips it, with the reason, when the flag sizes\n"
           "other families too.\n",
           out);
-    for (int i = 0; i < vkb_family_count; i++) {
-        const vkb_family *f = vkb_families[i];
+    for (int i = 0; i < table_count(); i++) {
+        const vkb_family *f = table[i];
         char flags[80], units[160];
         size_t used = 0, uused = 0;
         flags[0] = units[0] = 0;
@@ -306,6 +371,7 @@ enum {
     OPT_BACKEND,
     OPT_JSON,
     OPT_CSV,
+    OPT_DB,
     OPT_REPS,
     OPT_COLD,
     OPT_VALIDATION,
@@ -318,7 +384,7 @@ enum {
     OPT_SASS,
     OPT_DRY_RUN,
     OPT_SUBGROUP_SIZE,
-    OPT_DIM /* + VKB_DIM_* */
+    OPT_DIM /* + the size flag (vkb_cli_dim_name) */
 };
 
 enum {
@@ -340,15 +406,6 @@ static struct {
     const char *family;
     int dim;
 } scoped_flags[SCOPED_FLAGS_MAX];
-static int nscoped_flags = -1;
-
-static int dim_of(const char *flag)
-{
-    for (int d = 0; d < VKB_DIM_COUNT; d++)
-        if (strcmp(vkb_dim_flags[d], flag) == 0)
-            return d;
-    return -1;
-}
 
 static void scoped_add(const char *family, int dim)
 {
@@ -357,7 +414,7 @@ static void scoped_add(const char *family, int dim)
         abort();
     }
     snprintf(scoped_flags[nscoped_flags].name, sizeof scoped_flags[nscoped_flags].name, "%s.%s", family,
-             vkb_dim_flags[dim]);
+             vkb_cli_dim_name(dim));
     scoped_flags[nscoped_flags].family = family;
     scoped_flags[nscoped_flags++].dim = dim;
 }
@@ -367,11 +424,11 @@ static void scoped_build(void)
     if (nscoped_flags >= 0)
         return;
     nscoped_flags = 0;
-    for (int i = 0; i < vkb_family_count; i++) {
-        const vkb_family *f = vkb_families[i];
+    for (int i = 0; i < table_count(); i++) {
+        const vkb_family *f = table[i];
         int extent = 0;
         for (int k = 0; k < f->ndims; k++) {
-            int d = dim_of(f->dims[k]);
+            int d = vkb_cli_dim_of(f->dims[k]); /* every name of the table is a flag */
             scoped_add(f->name, d);
             extent |= vkb_cli_dim_is_extent(d);
         }
@@ -398,7 +455,7 @@ static int store_sizes(vkb_args *a, const char *family, int d, const char *text,
 {
     char sub[200], flag[80];
     vkb_list *l = &a->dims[d];
-    snprintf(flag, sizeof flag, "%s%s%s", family ? family : "", family ? "." : "", vkb_dim_flags[d]);
+    snprintf(flag, sizeof flag, "%s%s%s", family ? family : "", family ? "." : "", vkb_cli_dim_name(d));
     if (family) {
         int i = 0;
         while (i < a->nscoped && (a->scoped[i].dim != d || strcmp(a->scoped[i].family, family) != 0))
@@ -532,6 +589,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                                           {"backend", required_argument, 0, OPT_BACKEND},
                                           {"json", required_argument, 0, OPT_JSON},
                                           {"csv", required_argument, 0, OPT_CSV},
+                                          {"db", required_argument, 0, OPT_DB},
                                           {"reps", required_argument, 0, OPT_REPS},
                                           {"cold", no_argument, 0, OPT_COLD},
                                           {"validation", optional_argument, 0, OPT_VALIDATION},
@@ -562,15 +620,25 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                                           {"stride", required_argument, 0, OPT_DIM + VKB_DIM_STRIDE},
                                           {"offset", required_argument, 0, OPT_DIM + VKB_DIM_OFFSET},
                                           {"width", required_argument, 0, OPT_DIM + VKB_DIM_WIDTH}};
-    static struct option opts[sizeof fixed / sizeof *fixed + SCOPED_FLAGS_MAX + 1];
-    int c;
+    enum { NFIXED = sizeof fixed / sizeof *fixed };
+    static struct option opts[NFIXED + VKB_DIM_MAX - VKB_DIM_KNOWN + SCOPED_FLAGS_MAX + 1];
+    int c, nopts = NFIXED;
     uint64_t whole;
 
     scoped_build();
     memcpy(opts, fixed, sizeof fixed);
+    for (int d = VKB_DIM_KNOWN; d < vkb_cli_dim_count(); d++) { /* the names only families declare */
+        for (int i = 0; i < NFIXED; i++)
+            if (strcmp(fixed[i].name, vkb_cli_dim_name(d)) == 0) { /* a programmer's invariant, as above */
+                fprintf(stderr, "vkbench: internal error: a family's size flag --%s is an option of its own\n",
+                        fixed[i].name);
+                abort();
+            }
+        opts[nopts++] = (struct option){vkb_cli_dim_name(d), required_argument, 0, OPT_DIM + d};
+    }
     for (int i = 0; i < nscoped_flags; i++)
-        opts[sizeof fixed / sizeof *fixed + i] =
-            (struct option){scoped_flags[i].name, required_argument, 0, OPT_SCOPED + i};
+        opts[nopts++] = (struct option){scoped_flags[i].name, required_argument, 0, OPT_SCOPED + i};
+    opts[nopts] = (struct option){0};
 
     memset(a, 0, sizeof *a);
     a->command = "suite";
@@ -642,6 +710,14 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             }
             *(c == OPT_JSON ? &a->json_path : &a->csv_path) = optarg;
             break;
+        case OPT_DB:
+            if (*optarg == 0 || a->db_path) {
+                snprintf(err, len, "%s",
+                         *optarg ? "--db is given twice: one store" : "--db wants a path, not an empty string");
+                return -1;
+            }
+            a->db_path = optarg;
+            break;
         case OPT_COLD: a->cold = 1; break;
         case OPT_WIDE: a->wide = 1; break;
         case OPT_DRY_RUN: a->dry_run = 1; break;
@@ -712,7 +788,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
         case ':': snprintf(err, len, "%s needs a value", argv[optind - 1]); return -1;
         case '?': snprintf(err, len, "unknown option '%s'", argv[optind - 1]); return -1;
         default:
-            if (c >= OPT_DIM && c < OPT_DIM + VKB_DIM_COUNT) {
+            if (c >= OPT_DIM && c < OPT_DIM + vkb_cli_dim_count()) {
                 if (store_sizes(a, NULL, c - OPT_DIM, optarg, err, len))
                     return -1;
                 break;
@@ -751,14 +827,15 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
     if (strcmp(a->command, "run") && strcmp(a->command, "validate") && strcmp(a->command, "suite")) {
         /* devices, list and health size nothing (health's battery is fixed): a size would be ignored */
         int d = 0;
-        while (d < VKB_DIM_COUNT && !a->dims[d].n)
+        while (d < vkb_cli_dim_count() && !a->dims[d].n)
             d++;
-        if (d < VKB_DIM_COUNT || a->nscoped) {
+        if (d < vkb_cli_dim_count() || a->nscoped) {
+            int plain = d < vkb_cli_dim_count();
             snprintf(err, len,
                      "--%s%s%s sets a size, and %s runs none: it goes with run, validate or the default "
                      "suite",
-                     d < VKB_DIM_COUNT ? "" : a->scoped[0].family, d < VKB_DIM_COUNT ? "" : ".",
-                     vkb_dim_flags[d < VKB_DIM_COUNT ? d : a->scoped[0].dim], a->command);
+                     plain ? "" : a->scoped[0].family, plain ? "" : ".", vkb_cli_dim_name(plain ? d : a->scoped[0].dim),
+                     a->command);
             return -1;
         }
     }

@@ -18,7 +18,8 @@ typedef struct vkb_list {
     int n;
 } vkb_list;
 
-/* Size flags every family draws its dims from. */
+/* The size flags: these names first (the CLI gives the extents, --offset and --size a meaning of their own),
+ * then every other dim name a family of the table declares, so a family's new name is a flag too. */
 enum {
     VKB_DIM_N,
     VKB_DIM_M,
@@ -28,10 +29,10 @@ enum {
     VKB_DIM_STRIDE,
     VKB_DIM_OFFSET,
     VKB_DIM_WIDTH,
-    VKB_DIM_SIZE, /* sets every dim a family has that is not given */
-    VKB_DIM_COUNT
+    VKB_DIM_SIZE, /* sets every extent dim a family has that is not given */
+    VKB_DIM_KNOWN /* the first of the names only families declare */
 };
-extern const char *const vkb_dim_flags[VKB_DIM_COUNT]; /* "n", "m", "k", "rows", ..., "size" */
+#define VKB_DIM_MAX 32 /* the size flags there can be: the names above and the families' others */
 
 #define VKB_SCOPED_MAX 8
 
@@ -39,7 +40,7 @@ extern const char *const vkb_dim_flags[VKB_DIM_COUNT]; /* "n", "m", "k", "rows",
  * flag would count different things in the families of one run. */
 typedef struct vkb_scoped_size {
     const char *family; /* the family's name */
-    int dim;            /* VKB_DIM_* */
+    int dim;            /* a size flag (vkb_cli_dim_name) */
     vkb_list list;
 } vkb_scoped_size;
 
@@ -52,6 +53,7 @@ typedef struct vkb_args {
     const char *backend;         /* --backend: vulkan, cuda or all; NULL = default */
     const char *json_path;       /* --json PATH or "-" for stdout */
     const char *csv_path;        /* --csv PATH */
+    const char *db_path;         /* --db PATH or "default": the results store */
     int reps;                    /* --reps N: fixed count; 0 = until the spread settles */
     int cold;                    /* --cold */
     int validation;              /* --validation: 0 off, 1 core, 2 core + synchronization */
@@ -61,7 +63,7 @@ typedef struct vkb_args {
     int wide;                               /* --wide: tables may exceed 100 columns */
     int dry_run;                            /* --dry-run: print the work plan, check every case, run nothing */
     int repeat;                             /* --repeat N: each case N times, in rounds; 0 = once (no repeat field) */
-    vkb_list dims[VKB_DIM_COUNT];           /* n == 0: not given */
+    vkb_list dims[VKB_DIM_MAX];             /* per size flag (vkb_cli_dim_name); n == 0: not given */
     vkb_scoped_size scoped[VKB_SCOPED_MAX]; /* --FAMILY.FLAG: each (family, flag) once, the last given */
     int nscoped;
     vkb_spec_value spec[8]; /* --spec NAME=V,...: constants overridden in the variants' shaders */
@@ -86,7 +88,16 @@ int vkb_cli_parse_list(const char *text, int64_t min, vkb_list *out, char *err, 
 int vkb_cli_variant_selected(const char *sel, const char *family, const char *name);
 /* `vkbench run --help`: the options of run and each family with the size flags it takes. */
 void vkb_cli_run_usage(FILE *out);
-/* Whether size flag D (VKB_DIM_*) is an extent, a dim --size sets (n, m, k, rows, cols). */
+/* How many size flags there are: the VKB_DIM_* names and every other dim name of the family table. */
+int vkb_cli_dim_count(void);
+/* The name of size flag D ("n", "rows", a family's own "depth"), 0 <= D < vkb_cli_dim_count(). */
+const char *vkb_cli_dim_name(int d);
+/* The size flag named NAME, or -1 where no family declares it. */
+int vkb_cli_dim_of(const char *name);
+/* Read the size flags from FAMILIES (COUNT of them) instead of the built-in family table (tests: a family
+ * with a dim name of its own). */
+void vkb_cli_use_families(const struct vkb_family *const *families, int count);
+/* Whether size flag D is an extent, a dim --size sets (n, m, k, rows, cols). */
 int vkb_cli_dim_is_extent(int d);
 /* The list --FAMILY.FLAG gave for flag D of FAMILY, or NULL. */
 const vkb_list *vkb_cli_scoped(const vkb_args *a, const char *family, int dim);

@@ -263,8 +263,8 @@ static void run_device(vkb_device_run *d)
         vkb_error("%s%s", d->prefix, d->error->message); /* now: the other devices may run for minutes */
 }
 
-/* A fatal error outside the devices' catch points (a worker thread's, the main thread's) still closes the
- * result files, marked interrupted. */
+/* A fatal error during a run of several devices (any thread's) still closes the shared result files, marked
+ * interrupted. */
 static void end_at_exit(void)
 {
     pthread_mutex_lock(&g.lock);

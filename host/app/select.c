@@ -29,25 +29,17 @@ static int fail(char *err, size_t len, const char *fmt, ...)
     return -1;
 }
 
-static int dim_index(const char *name)
-{
-    for (int i = 0; i < VKB_DIM_COUNT; i++)
-        if (strcmp(vkb_dim_flags[i], name) == 0)
-            return i;
-    return -1;
-}
-
 /* Dims --size sets: extents, not the parameters (stride, offset, width) a family sweeps apart. */
 static int is_extent(int d)
 {
     return vkb_cli_dim_is_extent(d);
 }
 
-/* Whether F has a dim set by the size flag D (VKB_DIM_*); --size counts for families with an extent dim. */
+/* Whether F has a dim set by the size flag D (vkb_cli_dim_name); --size counts for families with an extent dim. */
 static int vkb_selection_takes(const vkb_family *f, int d)
 {
     for (int k = 0; k < f->ndims; k++) {
-        int own = dim_index(f->dims[k]);
+        int own = vkb_cli_dim_of(f->dims[k]);
         if (own == d || (d == VKB_DIM_SIZE && is_extent(own)))
             return 1;
     }
@@ -64,7 +56,7 @@ static const vkb_list *sizes_for(const vkb_args *a, const vkb_family *f, int d)
 static int family_given(const vkb_args *a, const vkb_family *f)
 {
     for (int k = 0; k < f->ndims; k++) {
-        int d = dim_index(f->dims[k]);
+        int d = vkb_cli_dim_of(f->dims[k]);
         if (sizes_for(a, f, d) || (is_extent(d) && sizes_for(a, f, VKB_DIM_SIZE)))
             return 1;
     }
@@ -75,7 +67,7 @@ static int family_given(const vkb_args *a, const vkb_family *f)
  * extent without a list of its own (its flag or --F.FLAG) and without --F.size. */
 static int plain_flag_sets_dim(const vkb_args *a, const vkb_family *f, int d, int k)
 {
-    int own = dim_index(f->dims[k]);
+    int own = vkb_cli_dim_of(f->dims[k]);
     if (d != VKB_DIM_SIZE)
         return own == d && !vkb_cli_scoped(a, f->name, d);
     return is_extent(own) && !sizes_for(a, f, own) && !vkb_cli_scoped(a, f->name, VKB_DIM_SIZE);
@@ -200,9 +192,9 @@ static int check_flags(const vkb_args *a, const vkb_selection *s, char *err, siz
             selected |= strcmp(s->fam[k].family->name, a->scoped[i].family) == 0;
         if (!selected)
             return fail(err, len, "--%s.%s: %s is not selected (`vkbench run %s ...`)", a->scoped[i].family,
-                        vkb_dim_flags[a->scoped[i].dim], a->scoped[i].family, a->scoped[i].family);
+                        vkb_cli_dim_name(a->scoped[i].dim), a->scoped[i].family, a->scoped[i].family);
     }
-    for (int d = 0; d < VKB_DIM_COUNT; d++) {
+    for (int d = 0; d < vkb_cli_dim_count(); d++) {
         int taken = 0, first = -1, second = -1;
         char takes[400] = "", unit[2][120];
         size_t used = 0;
@@ -219,22 +211,23 @@ static int check_flags(const vkb_args *a, const vkb_selection *s, char *err, siz
         }
         if (taken && first < 0)
             return fail(err, len, "--%s sets nothing: every family that takes it has its own sizes for it",
-                        vkb_dim_flags[d]);
+                        vkb_cli_dim_name(d));
         if (second >= 0)
             return fail(err, len, "--%s counts %s for %s but %s for %s: give each its own (--%s.%s, --%s.%s)",
-                        vkb_dim_flags[d], unit[0], s->fam[first].family->name, unit[1], s->fam[second].family->name,
-                        s->fam[first].family->name, vkb_dim_flags[d], s->fam[second].family->name, vkb_dim_flags[d]);
+                        vkb_cli_dim_name(d), unit[0], s->fam[first].family->name, unit[1], s->fam[second].family->name,
+                        s->fam[first].family->name, vkb_cli_dim_name(d), s->fam[second].family->name,
+                        vkb_cli_dim_name(d));
         if (taken)
             continue;
         if (s->nfams == 1)
-            return fail(err, len, "%s takes no --%s", s->fam[0].family->name, vkb_dim_flags[d]);
+            return fail(err, len, "%s takes no --%s", s->fam[0].family->name, vkb_cli_dim_name(d));
         for (int i = 0; i < s->nfams && used < sizeof takes; i++) {
             const vkb_family *f = s->fam[i].family;
             used += (size_t)snprintf(takes + used, sizeof takes - used, "%s%s:", i ? "; " : "", f->name);
             for (int k = 0; k < f->ndims && used < sizeof takes; k++)
                 used += (size_t)snprintf(takes + used, sizeof takes - used, " --%s", f->dims[k]);
         }
-        return fail(err, len, "no selected family takes --%s (%s)", vkb_dim_flags[d], takes);
+        return fail(err, len, "no selected family takes --%s (%s)", vkb_cli_dim_name(d), takes);
     }
     return 0;
 }
@@ -395,7 +388,7 @@ int vkb_selection_families(const vkb_args *a, vkb_selection *s, char *err, size_
     s->nfams = kept;
     /* a family that a plain flag sizes together with others skips a size it cannot take (the others still run);
      * one sized alone, or by --FAMILY.FLAG, was asked for that size: beyond it the run ends (exit 4) */
-    for (int d = 0; d < VKB_DIM_COUNT; d++) {
+    for (int d = 0; d < vkb_cli_dim_count(); d++) {
         int reached = 0;
         char unit[120];
         for (int i = 0; i < s->nfams && a->dims[d].n; i++)
@@ -416,7 +409,7 @@ static int shapes_from_flags(const vkb_family *f, const vkb_args *a, const vkb_s
     const vkb_list *axis[VKB_MAX_DIMS + 1];
     int naxes = 0, dim_axis[VKB_MAX_DIMS], idx[VKB_MAX_DIMS + 1] = {0}, n = 0, size_axis = -1;
     for (int k = 0; k < f->ndims; k++) {
-        int d = dim_index(f->dims[k]);
+        int d = vkb_cli_dim_of(f->dims[k]);
         dim_axis[k] = -1;
         if (d >= 0 && sizes_for(a, f, d)) {
             axis[naxes] = sizes_for(a, f, d);

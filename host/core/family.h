@@ -66,6 +66,8 @@ typedef struct vkb_variant {
                                the shape); NULL: the fastest ceiling row of the family */
     const char *fallback; /* "family/variant": a row of another family whose rate is the ceiling where no ceiling
                                row of the own family ran (no vendor library); the fastest such result of the run */
+    int plan_kind;        /* which of the family's plans the row takes (a value of the family's own enum, declared
+                               with its rows); 0 where the family has one plan */
 } vkb_variant;
 
 /* Inputs and references for one shape, shared by every variant and backend that runs it. */

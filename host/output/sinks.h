@@ -23,6 +23,13 @@ vkb_sink *vkb_sink_matrix_create(FILE *out, int width);
 vkb_sink *vkb_sink_json_create(const char *path);
 /* CSV, one row per result as it arrives; same file rules as the JSON ("-" is stdout). */
 vkb_sink *vkb_sink_csv_create(const char *path);
+/* The results store (--db, docs/store.md): ARG a path, or "default" ($VKB_DB, else
+ * ${XDG_DATA_HOME:-~/.local/share}/vkbench/results.db). Opened, migrated and given this run's row (status running)
+ * at once: a file that cannot be used exits 6 here, before any work. Each result is one transaction. SUBCOMMAND:
+ * the run's (NULL: the settings' command). */
+vkb_sink *vkb_sink_sqlite_create(const char *arg, const char *command_line, const char *subcommand);
+/* The file ARG names (as above), into BUF. */
+const char *vkb_sink_sqlite_path(const char *arg, char *buf, size_t len);
 /* Progress on stderr: a bar on a terminal, one plain line per result otherwise; the total from the plan. */
 vkb_sink *vkb_sink_progress_create(void);
 /* "166 cases (3 families: 11 shapes and 87 variants in all; 2 backends), about 15 s": PLAN in one line (the

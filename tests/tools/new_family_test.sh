@@ -8,9 +8,10 @@
 # vkbench, `vkbench list` shows demo, `vkbench validate demo` passes, `vkbench run demo --json` times it with
 # its rows in the JSON, and its test.cmake's tests pass under ctest. Then two planted bugs in the generated
 # shader (a wrong value, 1e-4 off; the last element never written) make validate exit 1: the generated check
-# is not vacuous. Where nvcc is, the CUDA twin demo.cu compiles. BUILD_DIR (the calling build, when inside
-# SOURCE_DIR and not ignored by git) is left out of the copy. Exit 3 (ctest's skip) where vkbench finds no
-# Vulkan device, after the checks that need none.
+# is not vacuous. Then demo declares a second dim, a name no family has (depth): it lists and runs with
+# --demo.depth 7 and --depth 7, and another family refuses the flag. Where nvcc is, the CUDA twin demo.cu
+# compiles. BUILD_DIR (the calling build, when inside SOURCE_DIR and not ignored by git) is left out of the copy.
+# Exit 3 (ctest's skip) where vkbench finds no Vulkan device, after the checks that need none.
 set -u
 src=$(cd "$1" && pwd)
 work=$2
@@ -138,4 +139,28 @@ step "planted: a wrong value (y scaled by 1 + 1e-4)"
 plant 's/pc\.a \* x\[i\] + y\[i\]/pc.a * x[i] + y[i] * 1.0001/'
 step "planted: the last element never written"
 plant 's/i < pc\.n;/i + 1u < pc.n;/'
+# a dim name no other family has is a size flag of its own, plain and --demo.depth, from the family's table alone
+step "a new dimension name: --depth"
+demo_c=$tree/host/families/demo/demo.c
+sed -i 's/\.dims = {"n"},/.dims = {"n", "depth"},/; s/\.ndims = 1,/.ndims = 2,/; s/\.units = {"4-byte words"},/.units = {"4-byte words", "layers"},/' "$demo_c"
+grep -q '"depth"' "$demo_c" || fail "demo.c: the dims line was not found to add depth to"
+cmake --build "$build" --target vkbench -j "$jobs" > "$work/build.log" 2>&1 || { cat "$work/build.log"; fail "build with depth"; }
+"$vkbench" list > list.txt || fail "vkbench list with depth"
+grep -Eq '^demo: .*--n --depth' list.txt || { cat list.txt; fail "vkbench list does not show demo's --depth"; }
+"$vkbench" run --help > help.txt || fail "vkbench run --help"
+grep -Eq -- '--depth: layers' help.txt || { cat help.txt; fail "vkbench run --help does not say what --depth counts"; }
+for flag in --demo.depth --depth; do
+    "$vkbench" run demo $flag 7 --n 257 --reps 3 --warmup-ms 0 --quiet --json depth.json > depth.txt 2>&1 ||
+        { cat depth.txt; fail "vkbench run demo $flag 7"; }
+    "$py" -c "
+import json
+r = [x for x in json.load(open('depth.json'))['results'] if x['family'] == 'demo']
+assert r and all(x['status'] == 'ok' and x['shape'].get('depth') == 7 for x in r), r
+" || { cat depth.txt; fail "run demo $flag 7: no ok row at depth 7"; }
+    echo "run demo $flag 7: ok"
+done
+"$vkbench" run copy --depth 7 > depth.txt 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "copy takes no --depth" depth.txt || { cat depth.txt; fail "run copy --depth 7: exit $rc, not 2"; }
+
 step "passed"

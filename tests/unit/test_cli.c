@@ -270,8 +270,38 @@ static void run_help(void)
     ASSERT(parse(&a, err, 3, argv) == 1); /* prints the text, exit 0 */
 }
 
+/* A family whose dim name no built-in family has: its flag, plain and scoped, parses like any other, and
+ * without it in the table the name is no option at all. */
+static void new_dimension_flag(void)
+{
+    static const vkb_family deep = {.name = "deep", .dims = {"n", "depth"}, .ndims = 2};
+    static const vkb_family *const table[] = {&deep};
+    const char *scoped[] = {"vkbench", "run", "deep", "--deep.depth", "7"};
+    const char *plain[] = {"vkbench", "run", "deep", "--depth", "3,5"};
+    const char *listing[] = {"vkbench", "list", "--depth", "3"};
+    vkb_args a;
+    char err[256];
+    int d;
+    ASSERT(vkb_cli_dim_of("depth") < 0);
+    vkb_cli_use_families(table, 1);
+    d = vkb_cli_dim_of("depth");
+    ASSERT(d >= VKB_DIM_KNOWN && d < vkb_cli_dim_count() && strcmp(vkb_cli_dim_name(d), "depth") == 0);
+    ASSERT(vkb_cli_dim_of("n") == VKB_DIM_N); /* the known names keep their places */
+    ASSERT(parse(&a, err, 5, scoped) == 0);
+    ASSERT(a.nscoped == 1 && a.scoped[0].dim == d && strcmp(a.scoped[0].family, "deep") == 0);
+    ASSERT(a.scoped[0].list.n == 1 && a.scoped[0].list.v[0] == 7);
+    ASSERT(vkb_cli_scoped(&a, "deep", d) && vkb_cli_scoped(&a, "deep", d)->v[0] == 7);
+    ASSERT(parse(&a, err, 5, plain) == 0);
+    ASSERT(d >= 0 && a.dims[d].n == 2 && a.dims[d].v[1] == 5 && a.nscoped == 0);
+    ASSERT(parse(&a, err, 4, listing) < 0 && strstr(err, "--depth sets a size"));
+    vkb_cli_use_families(vkb_families, vkb_family_count);
+    ASSERT(vkb_cli_dim_of("depth") < 0);
+    ASSERT(parse(&a, err, 5, scoped) < 0 && strstr(err, "unknown option '--deep.depth'"));
+    ASSERT(parse(&a, err, 5, plain) < 0 && strstr(err, "unknown option '--depth'"));
+}
+
 UNIT_TESTS({"run_with_sizes", run_with_sizes}, {"options_anywhere", options_anywhere}, {"ranges", ranges},
            {"bad_sizes", bad_sizes}, {"bad_flags", bad_flags}, {"variant_filter", variant_filter},
            {"spec_constants", spec_constants}, {"list_syntax", list_syntax}, {"exact_sizes", exact_sizes},
            {"offset_zero", offset_zero}, {"whole_numbers", whole_numbers}, {"empty_values", empty_values},
-           {"run_help", run_help}, {"robustness_values", robustness_values})
+           {"run_help", run_help}, {"robustness_values", robustness_values}, {"new_dimension_flag", new_dimension_flag})

@@ -57,7 +57,8 @@ typedef struct mm_case {
      0,                                                                                                                \
      note,                                                                                                             \
      #ceiling,                                                                                                         \
-     FALLBACK_OF(ceiling)},
+     FALLBACK_OF(ceiling),                                                                                             \
+     MATMUL_PLAN_KIND(shader)},
 /* The tensor-core rows of host/families/matmul/rows_tc.h. */
 #define TC_SPEC_LIST(...) __VA_ARGS__
 /* LX 0: the plan decides the workgroup (stored as 1 until then) */
@@ -72,7 +73,8 @@ typedef struct mm_case {
      flags,                                                                                                            \
      note,                                                                                                             \
      ceiling,                                                                                                          \
-     (param)&MM_TC_ACC16 ? "matmul/tc_peak_acc16" : "matmul/tc_peak"},
+     (param)&MM_TC_ACC16 ? "matmul/tc_peak_acc16" : "matmul/tc_peak",                                                  \
+     MM_PLAN_TC},
 static const vkb_variant variants[] = {
     MATMUL_ROWS(HOST_ROW) MATMUL_TC_ROWS(TC_HOST_ROW){"cublas_sgemm",
                                                       NULL,
@@ -348,10 +350,12 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
         pass = vkb_plan_library(p, v->name);
     } else {
         memcpy(spec, v->spec, sizeof spec);
-        if (strcmp(v->kernel, "matmul_naive") == 0) {
+        switch (v->plan_kind) {
+        case MM_PLAN_NAIVE:
             tile_m = local[1];
             tile_n = local[0];
-        } else if (strcmp(v->kernel, "matmul_tiled") == 0) {
+            break;
+        case MM_PLAN_TILED:
             if (spec[0] == 0 || local[0] != spec[0] || local[1] != spec[0] || local[2] != 1)
                 return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
                                      "TILE=%u with a %ux%ux%u workgroup: "
@@ -360,7 +364,8 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                                      spec[0], local[0], local[1], local[2], spec[0], spec[0]);
             shared = spec[0] > 1u << 14 ? UINT32_MAX : 2u * spec[0] * spec[0] * 4u;
             tile_m = tile_n = spec[0];
-        } else if (strcmp(v->kernel, "matmul_block") == 0 || strcmp(v->kernel, "matmul_block_unrolled") == 0) {
+            break;
+        case MM_PLAN_BLOCK:
             if ((v->param & MM_WM_SUBGROUP) && spec[3] == 0) /* unless --spec set WM */
                 spec[3] = 2u * caps->subgroup_size;
             if (local[1] != 1 || local[2] != 1)
@@ -376,13 +381,15 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             shared = block_shared(spec);
             tile_m = spec[0];
             tile_n = spec[1];
-        } else if (strcmp(v->kernel, "matmul_warptile") == 0 || strcmp(v->kernel, "matmul_warptile_named") == 0) {
+            break;
+        case MM_PLAN_WARPTILE:
+        case MM_PLAN_WARPTILE_NAMED: {
             /* the workgroup follows from the constants; a --spec 0= that says otherwise is refused */
             const vkb_variant *row = vkb_variant_find(&vkb_family_matmul, v->name); /* as declared */
             uint32_t nt = 0, interior;
             if ((code = warptile_check(spec, &nt, why, len)) != VKB_PLAN_OK)
                 return code;
-            if (strcmp(v->kernel, "matmul_warptile_named") == 0 && (spec[5] != 8 || spec[6] != 8))
+            if (v->plan_kind == MM_PLAN_WARPTILE_NAMED && (spec[5] != 8 || spec[6] != 8))
                 return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
                                      "TM=%u TN=%u: matmul_warptile_named names "
                                      "8x8 accumulators per invocation (TM=8, TN=8)",
@@ -397,7 +404,7 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
                 return code;
             /* INTERIOR is read by matmul_warptile's main alone: refused where it would change nothing */
             interior = nspec > WT_INTERIOR ? spec[WT_INTERIOR] : 0;
-            if (interior > 1 || (interior && strcmp(v->kernel, "matmul_warptile_named") == 0))
+            if (interior > 1 || (interior && v->plan_kind == MM_PLAN_WARPTILE_NAMED))
                 return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST,
                                      "INTERIOR=%u: 0 (every block guarded) or 1 "
                                      "(blocks inside M x N unguarded), in matmul_warptile's rows (not %s)",
@@ -409,7 +416,9 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             shared = warptile_shared(spec);
             tile_m = spec[0];
             tile_n = spec[1];
-        } else if (vkb_mm_tc_owns(v->kernel)) { /* KHR, coopmat2 and the peak: matmul_tc.c */
+            break;
+        }
+        case MM_PLAN_TC: /* KHR, coopmat2 and the peak: matmul_tc.c */
             code = vkb_mm_tc_plan(v->kernel, m, n, k, caps, local, spec, &tile_m, &tile_n, &shared, why, len);
             if (code != VKB_PLAN_OK)
                 return code;
@@ -417,7 +426,8 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
              * device groups them is unknown (lavapipe 26 rounds every product): the check's model follows */
             if (vc->data)
                 ((mm_case *)vc->data)->acc16_group = caps->vendor_id == 0x10DE ? 16 : 1;
-        } else { /* matmul_coopmat(_h): one subgroup per WM x WN sub-block */
+            break;
+        case MM_PLAN_COOPMAT: { /* one subgroup per WM x WN sub-block */
             uint32_t nsub;
             if (!spec[0] || !spec[1] || !spec[2] || !spec[3] || !spec[4] || spec[0] % spec[3] || spec[1] % spec[4] ||
                 spec[3] % 16 || spec[4] % 16 || spec[2] % 16)
@@ -437,6 +447,10 @@ static int plan(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, 
             local[0] = nsub * caps->subgroup_size;
             tile_m = spec[0];
             tile_n = spec[1];
+            break;
+        }
+        default: /* a row whose shader declares no plan kind (rows.h): the table's own bug */
+            return vkb_plan_fail(why, len, VKB_PLAN_BAD_REQUEST, "%s: no plan for shader %s", v->name, v->kernel);
         }
         gx = (n + tile_n - 1) / tile_n;
         gy = (m + tile_m - 1) / tile_m;

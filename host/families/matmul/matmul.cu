@@ -1,4 +1,4 @@
-/* matmul.cu - the CUDA twins of the shaders in shaders/matmul (same geometry, constants and edge rules:
+/* matmul.cu - the CUDA twins of this folder's shaders (same geometry, constants and edge rules:
  * one template per shader, a row per instantiation) and the cuBLAS ceilings. */
 #include <cstdio>
 

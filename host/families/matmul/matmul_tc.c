@@ -14,13 +14,6 @@
 
 /* Products up to this many multiply-adds get every element checked; larger ones vkb_product_check. */
 
-int vkb_mm_tc_owns(const char *kernel)
-{
-    return kernel && strncmp(kernel, "matmul_coopmat", 14) == 0 &&
-           (strncmp(kernel + 14, "_khr", 4) == 0 || strncmp(kernel + 14, "2", 1) == 0 ||
-            strncmp(kernel + 14, "_peak", 5) == 0);
-}
-
 static int skip(char *why, size_t len, const char *text)
 {
     snprintf(why, len, "%s", text);

@@ -22,9 +22,6 @@ enum {
     MM_TC_BF16 = 1 << 6   /* bf16 A and B (the seeded inputs rounded to bf16), fp32 accumulators and C */
 };
 
-/* Is KERNEL one of the tensor-core shaders planned here? */
-int vkb_mm_tc_owns(const char *kernel);
-
 /* Plan KERNEL for an M x N x K product on CAPS: fills the device's fragment sizes into SPEC where the row
  * left them 0 (matmul_coopmat_khr: the subgroup tile WM x WN too, from the fragment: 64x32 of 16x16 fragments
  * as tuned on the H100, at most 4 x 4 fragments of other shapes), checks the constants, and sets LOCAL, the C tile one workgroup covers (TILE_M x TILE_N) and

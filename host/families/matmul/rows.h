@@ -47,6 +47,28 @@
     }
 #define MATMUL_WG_matmul_coopmat_h MATMUL_WG_matmul_coopmat
 
+/* Which plan a row of SHADER takes (matmul.c's plan()), declared once per shader beside its workgroup rule; the
+ * rows of rows_tc.h take MM_PLAN_TC, and the library ceilings (no shader) MM_PLAN_LIBRARY. */
+enum mm_plan_kind {
+    MM_PLAN_LIBRARY,
+    MM_PLAN_NAIVE,
+    MM_PLAN_TILED,
+    MM_PLAN_BLOCK,
+    MM_PLAN_WARPTILE,
+    MM_PLAN_WARPTILE_NAMED, /* matmul_warptile_named: TM = TN = 8 named registers, no INTERIOR */
+    MM_PLAN_COOPMAT,        /* matmul_coopmat(_h): one subgroup per WM x WN sub-block */
+    MM_PLAN_TC              /* the rows of rows_tc.h: KHR, coopmat2 and the peak, planned by matmul_tc.c */
+};
+#define MATMUL_PLAN_KIND(shader) MATMUL_PLAN_##shader
+#define MATMUL_PLAN_matmul_naive MM_PLAN_NAIVE
+#define MATMUL_PLAN_matmul_tiled MM_PLAN_TILED
+#define MATMUL_PLAN_matmul_block MM_PLAN_BLOCK
+#define MATMUL_PLAN_matmul_block_unrolled MM_PLAN_BLOCK
+#define MATMUL_PLAN_matmul_warptile MM_PLAN_WARPTILE
+#define MATMUL_PLAN_matmul_warptile_named MM_PLAN_WARPTILE_NAMED
+#define MATMUL_PLAN_matmul_coopmat MM_PLAN_COOPMAT
+#define MATMUL_PLAN_matmul_coopmat_h MM_PLAN_COOPMAT
+
 #define MATMUL_ROWS(X)                                                                                                 \
     X(naive, matmul_naive, 16, 16, 0, (0), 0, 0,                                                                       \
       "one invocation per element of C, A and B from global memory: 2 loads per FMA, L1/L2-bound; ~10% of "            \

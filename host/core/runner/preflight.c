@@ -1,5 +1,5 @@
-/* schedule.c - the runner's work list: which cases run in which order, --spec applied, every case planned and
- * checked against its device before anything runs, pipelines built ahead. */
+/* preflight.c - every case of the work list planned, --spec applied, and checked against its device before
+ * anything runs; the pipelines built ahead. */
 #include "runner_parts.h"
 
 #include <math.h>
@@ -16,104 +16,13 @@
 #include "util.h"
 #include "verify.h"
 
-/* The run's estimate, from the H100 default suite of 2026-11-23 (`vkbench -v`, 166 cases):
- * pipelines and launches per case; the host's work on the data (inputs, transfers, read-backs, CPU checks)
- * per byte of a case's working set: 6.5 s on 96 GB; and the share of a GPU's time budget a case spends before
- * its median settles: 15 ms of 100 (a CPU implementation's slow runs spend it whole) */
-#define CASE_OVERHEAD_S 0.01
+/* The host's work on the data (inputs, transfers, read-backs, CPU checks) per byte of a case's working set, as
+ * measured on the H100's default suite: 6.5 s on 96 GB */
 #define HOST_S_PER_BYTE 7e-11
-#define BUDGET_SHARE_GPU 0.2
-
-static int backend_allowed(const vkb_variant *v, const vkb_backend *b)
-{
-    int cuda = strcmp(b->name, "cuda") == 0;
-    if ((v->flags & VKB_VAR_VULKAN_ONLY) && cuda)
-        return 0;
-    if ((v->flags & VKB_VAR_CUDA_ONLY) && !cuda)
-        return 0;
-    return 1;
-}
-
-static int is_requested(const vkb_runner *r, const vkb_backend *b)
-{
-    for (int i = 0; i < r->nbackends; i++)
-        if (r->backends[i] == b)
-            return 1;
-    return 0;
-}
-
-static void add_work(vkb_runner *r, int *cap, int fam, int shape, int variant, int backend, int repeat)
-{
-    if (r->nwork == *cap) {
-        vkb_work *grown;
-        *cap = *cap ? 2 * *cap : 256;
-        grown = realloc(r->work, (size_t)*cap * sizeof *grown);
-        if (!grown)
-            vkb_die(VKB_EXIT_RESOURCE, "out of host memory for the work list; run fewer sizes");
-        r->work = grown;
-    }
-    r->work[r->nwork++] = (vkb_work){fam, shape, variant, backend, repeat};
-}
-
-void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan)
-{
-    int cap = 0, used_backend[2] = {0, 0};
-    double first_warmup = 0;
-    memset(plan, 0, sizeof *plan);
-    r->nwork = 0;
-    for (int fi = 0; fi < sel->nfams; fi++) {
-        const vkb_selected_family *sf = &sel->fam[fi];
-        const vkb_family *f = sf->family;
-        int rows = 0;
-        plan->families++;
-        plan->shapes += sf->nshapes;
-        for (int s = 0; s < sf->nshapes; s++) {
-            int start = r->nwork;
-            /* --repeat N: the shape's cases in N rounds, each case once per round (A1 B1 C1 A2 B2 C2), not each
-             * case N times back to back (A1 A2 A3 B1 ...): drift over the run (clocks, heat, another process's
-             * load) then falls on every variant alike, as spread between its runs, instead of on whichever
-             * variants happened to run late, as a difference between them */
-            for (int k = 0; k < (r->repeat > 1 ? r->repeat : 1); k++)
-                /* pass 0: the ceilings (timed runs: on every backend open); pass 1: the selected kernels */
-                for (int pass = 0; pass < 2; pass++)
-                    for (int vi = 0; vi < f->nvariants; vi++) {
-                        const vkb_variant *v = &f->variants[vi];
-                        int ceiling = r->timed && (v->flags & VKB_VAR_CEILING);
-                        if (pass == 0 ? !ceiling : ceiling || !sf->selected[vi])
-                            continue;
-                        for (int bi = 0; bi < r->nall; bi++)
-                            if (backend_allowed(v, r->all[bi]) && (ceiling || is_requested(r, r->all[bi]))) {
-                                add_work(r, &cap, fi, s, vi, bi, k);
-                                used_backend[bi] = 1;
-                            }
-                    }
-            if (s == 0)
-                for (int w = start; w < r->nwork && r->work[w].repeat == 0; w++) /* distinct rows: the first shape's */
-                    rows += w == start || r->work[w].variant != r->work[w - 1].variant;
-        }
-        plan->variants += rows;
-    }
-    plan->cases = r->nwork;
-    for (int bi = 0; bi < r->nall; bi++)
-        plan->backends += used_backend[bi];
-    /* the estimate: warm-up and the part of the budget a timed case spends (the first of a process warms
-     * longer), plus a guess for pipelines and launches; the host's work on the data is added by preflight */
-    for (int w = 0; w < r->nwork; w++) {
-        const vkb_timing *t = &r->timing[r->work[w].backend];
-        double share = r->all[r->work[w].backend]->caps.is_cpu ? 1 : BUDGET_SHARE_GPU;
-        plan->estimate_s += CASE_OVERHEAD_S;
-        if (!r->timed)
-            continue;
-        plan->estimate_s += (t->reps > 0 ? 0 : share * t->budget_ms) / 1e3 + t->warmup_ms / 1e3;
-        if (t->first_warmup_ms - t->warmup_ms > first_warmup) /* once per process */
-            first_warmup = t->first_warmup_ms - t->warmup_ms;
-    }
-    plan->estimate_s += first_warmup / 1e3;
-}
 
 /* --spec: V with the command line's constants set in TUNED (by the shader's names or SpecIds), the
  * settings written to RES. 0, or 1 with the reason to skip (the shader has no such constant). */
-int vkb_schedule_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_variant *tuned, vkb_result *res)
+int vkb_preflight_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_variant *tuned, vkb_result *res)
 {
     const vkb_spirv *spv = v->kernel ? vkb_spirv_find(v->kernel) : NULL;
     size_t used = 0;
@@ -145,8 +54,8 @@ int vkb_schedule_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_varia
     return 0;
 }
 
-int vkb_schedule_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps, int lenient,
-                      vkb_plan *plan, char *why, size_t len)
+int vkb_preflight_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps, int lenient,
+                       vkb_plan *plan, char *why, size_t len)
 {
     char shape[96], reason[300];
     int code = vkb_family_plan(f, v, c, caps, plan, why, len);
@@ -168,7 +77,7 @@ int vkb_schedule_plan(const vkb_family *f, const vkb_variant *v, const vkb_case 
     return code;
 }
 
-int vkb_schedule_plan_exit(int code)
+int vkb_preflight_plan_exit(int code)
 {
     return code == VKB_PLAN_BAD_REQUEST ? VKB_EXIT_USAGE : code == VKB_PLAN_TOO_LARGE ? VKB_EXIT_RESOURCE : 0;
 }
@@ -193,7 +102,7 @@ static int spec_workgroup_fits(const vkb_family *f, const vkb_variant *v, const 
 
 /* The plan of work item K without inputs (sizes only): 1, or 0 when the case will be a skip (said on its row);
  * -1 with WHY and *EXIT (2 or 4) for a request beyond the kernel or the device, which ends the run
- * (vkb_schedule_plan). *BEYOND (when not NULL) is set where the case skips for a size beyond it (a shared size,
+ * (vkb_preflight_plan). *BEYOND (when not NULL) is set where the case skips for a size beyond it (a shared size,
  * vkb_selected_family.shared_sizes). */
 static int plan_sizes_why(const vkb_runner *r, const vkb_selection *sel, const vkb_work *k, vkb_plan *plan, int *beyond,
                           int *exit, char *why, size_t len)
@@ -203,15 +112,15 @@ static int plan_sizes_why(const vkb_runner *r, const vkb_selection *sel, const v
     const vkb_backend *b = r->all[k->backend];
     vkb_case c = {f, sel->fam[k->fam].shapes[k->shape], NULL};
     vkb_variant tuned;
-    vkb_result scratch; /* vkb_schedule_apply_spec's skip reason, unused here */
+    vkb_result scratch; /* vkb_preflight_apply_spec's skip reason, unused here */
     int code;
     memset(&scratch, 0, sizeof scratch);
-    if ((v->needs & ~b->caps.features) || vkb_schedule_apply_spec(r, v, &tuned, &scratch))
+    if ((v->needs & ~b->caps.features) || vkb_preflight_apply_spec(r, v, &tuned, &scratch))
         return 0;
     code = spec_workgroup_fits(f, v, &tuned, &b->caps, why, len);
     if (code == VKB_PLAN_OK)
-        code = vkb_schedule_plan(f, &tuned, &c, &b->caps, sel->fam[k->fam].shared_sizes, plan, why, len);
-    if ((*exit = vkb_schedule_plan_exit(code)) != 0 && !(code == VKB_PLAN_TOO_LARGE && sel->fam[k->fam].shared_sizes))
+        code = vkb_preflight_plan(f, &tuned, &c, &b->caps, sel->fam[k->fam].shared_sizes, plan, why, len);
+    if ((*exit = vkb_preflight_plan_exit(code)) != 0 && !(code == VKB_PLAN_TOO_LARGE && sel->fam[k->fam].shared_sizes))
         return -1;
     *exit = 0;
     if (beyond && code == VKB_PLAN_TOO_LARGE)
@@ -227,7 +136,7 @@ static int plan_sizes(const vkb_runner *r, const vkb_selection *sel, const vkb_w
     return plan_sizes_why(r, sel, k, plan, NULL, &exit, why, sizeof why) > 0;
 }
 
-int vkb_schedule_shape_runs(const vkb_runner *r, const vkb_selection *sel, int w, char *why, size_t len)
+int vkb_preflight_shape_runs(const vkb_runner *r, const vkb_selection *sel, int w, char *why, size_t len)
 {
     const vkb_work *first = &r->work[w];
     const vkb_family *f = sel->fam[first->fam].family;
@@ -294,7 +203,7 @@ int vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *
 }
 
 /* Each backend that can builds the pipelines of all its cases ahead, on the host's cores. */
-void vkb_schedule_precompile(vkb_runner *r, const vkb_selection *sel)
+void vkb_preflight_precompile(vkb_runner *r, const vkb_selection *sel)
 {
     double t0 = vkb_now_ns();
     for (int bi = 0; bi < r->nall; bi++) {

@@ -38,8 +38,6 @@ static void *scratch_for(uint64_t bytes)
     return scratch;
 }
 
-_Thread_local vkb_result *vkb_execute_in_progress; /* the case being run: a fatal error is recorded on it */
-
 /* VKB_FAULT_INJECT=no-dispatch: skip the checked run, as a kernel that writes nothing would (tests). */
 /* VKB_FAULT_INJECT=slow-api-copy: the API copy's times 3x, as NVIDIA's vkCmdCopyBuffer (driver 580: 28% of a
  * shader copy) on a device whose API copy is fast (lavapipe), to prove the ceiling is the faster copy. */
@@ -240,14 +238,7 @@ static int device_failed(const vkb_runner *r, vkb_result *res, const vkb_backend
 {
     if (!vkb_backend_failed(b))
         return 0;
-    res->status = VKB_RES_FAIL;
-    res->timed = 0;
-    res->check.pass = 0;
-    res->error = b->error.message;
-    snprintf(res->check.method, sizeof res->check.method, r->several ? "device failed: %.78s" : "the run ended here",
-             b->error.message);
-    snprintf(res->check.reason, sizeof res->check.reason, "%s%.*s",
-             r->several ? "device failed: " : "error: ", (int)sizeof res->check.reason - 16, b->error.message);
+    vkb_runner_fail_row(res, b->error.message, r->several);
     return 1;
 }
 
@@ -303,10 +294,10 @@ void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *
                  vkb_caps_missing(&b->caps, v->needs, missing, sizeof missing));
         return;
     }
-    if (vkb_schedule_apply_spec(r, v, &tuned, res))
+    if (vkb_preflight_apply_spec(r, v, &tuned, res))
         return;
-    if ((code = vkb_schedule_plan(f, &tuned, c, &b->caps, st->lenient, &plan, why, sizeof why)) != VKB_PLAN_OK) {
-        if (vkb_schedule_plan_exit(code) && !st->lenient) {
+    if ((code = vkb_preflight_plan(f, &tuned, c, &b->caps, st->lenient, &plan, why, sizeof why)) != VKB_PLAN_OK) {
+        if (vkb_preflight_plan_exit(code) && !st->lenient) {
             /* preflight planned this case without inputs; refused with them, it is the family's inconsistency */
             res->status = VKB_RES_FAIL;
             snprintf(res->check.method, sizeof res->check.method, "refused with its inputs");

@@ -1,5 +1,6 @@
-/* runner_parts.h - what the runner's files (runner.c, schedule.c, execute.c, compare.c, judge.c) share: the
- * state of the shape being worked on and the functions each offers the others. Not for use outside them. */
+/* runner_parts.h - what the runner's files (this folder: runner.c, work_list.c, preflight.c, execute.c, compare.c,
+ * judge.c) share: the state of the shape being worked on and the functions each offers the others. Private to the
+ * folder, which no layer's include path names. */
 #ifndef VKB_RUNNER_PARTS_H
 #define VKB_RUNNER_PARTS_H
 
@@ -39,20 +40,26 @@ typedef struct shape_state {
     vkb_runner_clock clock; /* the run's clock when the shape began (-v: where the shape's time went) */
 } shape_state;
 
-/* schedule.c */
-int vkb_schedule_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_variant *tuned, vkb_result *res);
+/* runner.c */
+/* RES as a row that failed with ERROR, untimed: one device's run ended there ("error: ERROR"), or, with SEVERAL
+ * (one device of several), its device failed ("device failed: ERROR": the case in progress and every case not
+ * run). The one place a failed row is written. */
+void vkb_runner_fail_row(vkb_result *res, const char *error, int several);
+
+/* preflight.c */
+int vkb_preflight_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_variant *tuned, vkb_result *res);
 /* The plan of V at C on CAPS within the device's limits: VKB_PLAN_OK, or VKB_PLAN_SKIP with WHY; a bad request
  * (VKB_PLAN_BAD_REQUEST) or one beyond the kernel or the device (VKB_PLAN_TOO_LARGE) with WHY naming the family,
- * row, shape and device, which ends the run (vkb_schedule_plan_exit: 2 or 4). LENIENT (a size shared with other
+ * row, shape and device, which ends the run (vkb_preflight_plan_exit: 2 or 4). LENIENT (a size shared with other
  * families, vkb_selected_family.shared_sizes): one beyond the kernel or the device is a skip of this case only. */
-int vkb_schedule_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps, int lenient,
-                      vkb_plan *plan, char *why, size_t len);
-/* The exit code of a vkb_schedule_plan CODE that ends the run (2 or 4), else 0. */
-int vkb_schedule_plan_exit(int code);
+int vkb_preflight_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_caps *caps, int lenient,
+                       vkb_plan *plan, char *why, size_t len);
+/* The exit code of a vkb_preflight_plan CODE that ends the run (2 or 4), else 0. */
+int vkb_preflight_plan_exit(int code);
 /* Whether the shape whose first work item is W has a kernel to run: 0, with WHY, where a shared size is beyond
  * every kernel case of it (vkb_selected_family.shared_sizes); else 1. */
-int vkb_schedule_shape_runs(const vkb_runner *r, const vkb_selection *sel, int w, char *why, size_t len);
-void vkb_schedule_precompile(vkb_runner *r, const vkb_selection *sel);
+int vkb_preflight_shape_runs(const vkb_runner *r, const vkb_selection *sel, int w, char *why, size_t len);
+void vkb_preflight_precompile(vkb_runner *r, const vkb_selection *sel);
 
 /* compare.c */
 void vkb_compare_outputs(vkb_result *res, const vkb_plan *plan, const saved_outputs *saved);
@@ -65,7 +72,6 @@ void vkb_judge_metric(const vkb_runner *r, const shape_state *st, vkb_result *re
 void vkb_judge_ceiling(vkb_runner *r, const shape_state *st, vkb_result *res);
 
 /* execute.c */
-extern _Thread_local vkb_result *vkb_execute_in_progress; /* the case being run: a fatal error is recorded on it */
 /* Free what the calling thread kept for reuse (the read-back buffer). */
 void vkb_execute_thread_done(void);
 void vkb_execute_case(vkb_runner *r, shape_state *st, int bi, const vkb_family *f, const vkb_variant *v,

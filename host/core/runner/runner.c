@@ -1,5 +1,5 @@
-/* runner.c - the only code that runs a variant: the work list, preflight, inputs, poison, dispatch, check,
- * time; every result goes out, final, as an event to the sinks. */
+/* runner.c - the run: the work list walked shape by shape (inputs made once per shape), each case executed
+ * (execute.c) and judged (judge.c), every result out, final, as an event to the sinks. */
 #include "runner.h"
 #include "runner_parts.h"
 
@@ -17,7 +17,8 @@
 #include "util.h"
 #include "verify.h"
 
-static vkb_runner *active; /* the run whose sinks an early exit must still end */
+static vkb_runner *active;                    /* the run whose sinks an early exit must still end */
+static _Thread_local vkb_result *in_progress; /* the case being run: a fatal error is recorded on it */
 
 /* Inputs of shape S of family FI (whose first work item is W), made once for all its variants and backends; none
  * where a shared size is beyond every case of the shape (each then skips, with the reason, without inputs). */
@@ -34,7 +35,7 @@ static void shape_begin(vkb_runner *r, shape_state *st, const vkb_selection *sel
     st->first_result = r->results.n;
     st->saved_variant = -1;
     st->lenient = sel->fam[fi].shared_sizes;
-    if (st->lenient && !vkb_schedule_shape_runs(r, sel, w, st->beyond, sizeof st->beyond))
+    if (st->lenient && !vkb_preflight_shape_runs(r, sel, w, st->beyond, sizeof st->beyond))
         return;
     st->c.data = f->case_create(&st->c.shape, r->seed, why, sizeof why);
     if (!st->c.data)
@@ -107,22 +108,32 @@ static void result_event(vkb_runner *r, const vkb_result *res)
             r->sinks[i]->result(r->sinks[i], res);
 }
 
+void vkb_runner_fail_row(vkb_result *res, const char *error, int several)
+{
+    const char *prefix = several ? "device failed: " : "error: ";
+    res->status = VKB_RES_FAIL;
+    res->timed = 0;
+    res->check.pass = 0;
+    res->error = error; /* the files record why */
+    if (several)
+        snprintf(res->check.method, sizeof res->check.method, "device failed: %.78s", error);
+    else
+        snprintf(res->check.method, sizeof res->check.method, "the run ended here");
+    snprintf(res->check.reason, sizeof res->check.reason, "%s%.*s", prefix,
+             (int)(sizeof res->check.reason - 1 - strlen(prefix)), error);
+}
+
 /* vkb_die during the run: the case in progress fails with the error (its row says it), and the files are
  * ended with what ran, the error recorded, before the error line is printed. */
 static void end_on_fatal(const char *msg)
 {
     vkb_runner *r = active;
-    vkb_result *res = vkb_execute_in_progress;
+    vkb_result *res = in_progress;
     if (!r)
         return;
-    vkb_execute_in_progress = NULL;
+    in_progress = NULL;
     if (res && res->family) {
-        res->status = VKB_RES_FAIL;
-        res->timed = 0;
-        res->check.pass = 0;
-        res->error = msg;
-        snprintf(res->check.method, sizeof res->check.method, "the run ended here");
-        snprintf(res->check.reason, sizeof res->check.reason, "error: %s", msg);
+        vkb_runner_fail_row(res, msg, 0);
         result_event(r, res);
     }
     end_sinks(r, 1);
@@ -191,13 +202,13 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
             r->sinks[i]->begin(r->sinks[i], set, r->all, r->nall, plan);
     if (!registered && !r->several)
         registered = atexit(end_at_exit) == 0;
-    if (!r->several) { /* --device LIST: the devices' threads catch their own fatal errors (devices.c) */
+    if (!r->several) { /* --device LIST: a fatal error ends the process, and devices.c ends the shared files */
         active = r;
         vkb_set_fatal_hook(end_on_fatal);
     }
     /* SIGINT, SIGTERM, SIGHUP, SIGPIPE: the case under way ends (its timing within a second), is dropped
      * when its timing was cut short, and the sinks end with what ran (signals.c: a second one ends at once) */
-    vkb_schedule_precompile(r, sel);
+    vkb_preflight_precompile(r, sel);
     for (int w = 0; w < r->nwork && !vkb_stop_signal(); w++) {
         const vkb_work *k = &r->work[w];
         const vkb_family *f = sel->fam[k->fam].family;
@@ -217,11 +228,11 @@ int vkb_runner_run(vkb_runner *r, const vkb_selection *sel, const vkb_run_settin
             vkb_compare_forget(&st.saved);
             st.saved_variant = k->variant;
         }
-        res = vkb_execute_in_progress = vkb_results_add(&r->results);
+        res = in_progress = vkb_results_add(&r->results);
         res->repeats = r->repeat;
         res->repeat = k->repeat;
         vkb_execute_case(r, &st, k->backend, f, v, res);
-        vkb_execute_in_progress = NULL;
+        in_progress = NULL;
         if ((failed = vkb_runner_device_error(r))) {
             /* the case failed with the error (execute.c); the shape's input buffers are the failed device's: left
              * with it, as its state is */
@@ -287,13 +298,9 @@ static int fail_rest(vkb_runner *r, const vkb_selection *sel, const char *reason
         res->backend = r->all[k->backend]->name;
         res->device_index = r->all[k->backend]->caps.index;
         res->shape = sel->fam[k->fam].shapes[k->shape];
-        res->status = VKB_RES_FAIL;
-        res->error = reason; /* the files record why, as for the case a fatal error ends in a one-device run */
         res->cache_fits = -1;
         res->predicted = NAN;
-        snprintf(res->check.reason, sizeof res->check.reason, "device failed: %.*s", (int)sizeof res->check.reason - 16,
-                 reason);
-        snprintf(res->check.method, sizeof res->check.method, "device failed: %.78s", reason);
+        vkb_runner_fail_row(res, reason, 1);
         r->done++;
         result_event(r, res);
     }
