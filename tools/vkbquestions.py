@@ -83,6 +83,36 @@ def find_device(db, device):
     return rows
 
 
+# Each row's last N samples, in SQL: for every row key of KEYS (a CTE of family, variant, shape, constants and
+# backend), the ids of its LAST timed results on the devices named, walking the runs newest first through the index
+# run_started (migration 2) and stopping at the Nth, so that a question reads N rows per row, not the whole history
+# of a model. A window over each row's runs would read and sort every stored row of the model first.
+LAST_OF_EACH = (f"SELECT {COLUMNS} FROM keys k JOIN result r ON r.id IN ("
+                "SELECT r2.id FROM run u2 CROSS JOIN result r2 WHERE r2.run_id = u2.id AND r2.family = k.family AND "
+                "r2.variant = k.variant AND r2.shape = k.shape AND r2.backend = k.backend AND r2.constants IS "
+                "k.constants AND r2.device_id IN ({devices}) AND {before} AND " + TIMED.replace("r.", "r2.") +
+                " ORDER BY u2.started DESC, u2.id DESC, r2.ordinal DESC LIMIT ?) "
+                "JOIN run u ON u.id = r.run_id LEFT JOIN device d ON d.id = r.device_id "
+                "JOIN machine m ON m.id = u.machine_id" + ORDER)
+
+
+def last_of_each(db, keys, key_params, devices, last, before="1 = 1", before_params=()):
+    """The LAST timed results of each row of the KEYS query on the DEVICES (ids) whose run meets BEFORE (on u2),
+    oldest first: {row key: [result]}."""
+    marks = ", ".join("?" * len(devices))
+    sql = f"WITH keys AS ({keys}) " + LAST_OF_EACH.format(devices=marks, before=before)
+    return group(vkbstore.select(db, sql, (*key_params, *devices, *before_params, last)), key)
+
+
+def model_devices(db, model, drivers=None):
+    """The ids of the devices of MODEL (with one of DRIVERS, as reported or its version, where given)."""
+    sql, params = "SELECT id FROM device WHERE model = ?", [model]
+    if drivers is not None:
+        sql += " AND (driver = ? OR driver_version = ?)"
+        params += drivers
+    return [r[0] for r in vkbstore.select(db, sql, params)]
+
+
 def history(db, device, run=None, last=10, opts=None):
     """Each timed row of DEVICE's run RUN (default its latest) against the same row on every device of its model
     in the LAST runs before it."""
@@ -99,13 +129,13 @@ def history(db, device, run=None, last=10, opts=None):
     if not cand:
         raise vkbstore.StoreError(f"run {run} has no timed row of device {vkbjson.clean(device)!r}", vkbstore.USAGE)
     model, started = cand[0]["model"], cand[0]["started"]
-    past = vkbstore.select(db, f"SELECT {COLUMNS} {FROM} WHERE d.model = ? AND r.run_id <> ? AND {TIMED} AND "
-                           "(u.started IS NULL OR ? IS NULL OR u.started <= ?)" + ORDER,
-                           (model, run, started, started))
-    past = group(past, key)
+    keys = (f"SELECT DISTINCT r.family, r.variant, r.shape, r.constants, r.backend FROM result r WHERE r.run_id = ? "
+            f"AND r.device_id IN ({marks}) AND {TIMED}")
+    past = last_of_each(db, keys, [run] + ids, model_devices(db, model), last,
+                        "u2.id <> ? AND (u2.started IS NULL OR ? IS NULL OR u2.started <= ?)", (run, started, started))
     out = []
     for k, rows in group(cand, key).items():
-        base = past.get(k, [])[-last:]
+        base = past.get(k, [])
         line = {"row": row_text(k), "unit": rows[0]["metric"], "value": median_value(rows), "run": run,
                 "history_runs": len(base), "history_median": median_value(base) if base else None}
         line.update(verdict(base, rows, opts) if base else {"ratio": None, "noise": None, "p": None,
@@ -116,19 +146,20 @@ def history(db, device, run=None, last=10, opts=None):
 
 def drivers(db, model, a, b, last=10, opts=None):
     """Per row of MODEL: its LAST runs with driver B against its LAST runs with driver A (a driver as reported, or
-    its version)."""
-    rows = vkbstore.select(db, f"SELECT {COLUMNS} {FROM} WHERE d.model = ? AND {TIMED} AND "
-                           "(d.driver IN (?, ?) OR d.driver_version IN (?, ?))" + ORDER, (model, a, b, a, b))
-    side = {"a": [], "b": []}
-    for r in rows:
-        name = "a" if a in (r["driver"], r["driver"].split()[-1] if r["driver"] else None) else "b"
-        side[name].append(r)
-    if not side["a"] or not side["b"]:
-        missing = a if not side["a"] else b
+    its version; a device that is both is A's)."""
+    side = {"a": model_devices(db, model, [a, a])}
+    side["b"] = [d for d in model_devices(db, model, [b, b]) if d not in side["a"]]
+    got = {}
+    for name, devices in side.items():
+        marks = ", ".join("?" * len(devices))
+        keys = (f"SELECT DISTINCT r.family, r.variant, r.shape, r.constants, r.backend FROM result r "  # index only
+                f"WHERE r.device_id IN ({marks})")
+        got[name] = last_of_each(db, keys, devices, devices, last) if devices else {}
+    if not got["a"] or not got["b"]:
+        missing = a if not got["a"] else b
         raise vkbstore.StoreError(f"no timed row of {vkbjson.clean(model)!r} with driver {vkbjson.clean(missing)!r}",
                                   vkbstore.USAGE)
-    ga = {k: v[-last:] for k, v in group(side["a"], key).items()}
-    gb = {k: v[-last:] for k, v in group(side["b"], key).items()}
+    ga, gb = got["a"], got["b"]
     out = []
     for k in [k for k in ga if k in gb]:
         line = {"row": row_text(k), "unit": ga[k][0]["metric"], "a": median_value(ga[k]), "b": median_value(gb[k]),

@@ -131,33 +131,47 @@ def case_newer_schema():
 
 
 def case_older_migrated():
-    """A version-1 store with a run, opened against a schema with a migration 2: migrated, the run kept; a
-    migration that fails leaves version 1 and the run as they were; an empty file is version 0 and made whole."""
+    """A store at the schema's last version with a run, opened against a schema with one more migration: migrated,
+    the run kept; a migration that fails leaves the version and the run as they were; an empty file is version 0
+    and made whole."""
     schema = os.path.join(TMP, "schema.sql")
     with open(vkbstore.SCHEMA, encoding="utf-8") as f:
-        v1 = f.read()
+        old = f.read()
+    version = len(vkbstore.migrations())
     with open(schema, "w", encoding="utf-8") as f:
-        f.write(v1)
+        f.write(old)
     expect(store("--db", DB, "import", *history_files(1)), 0, 0)
     with open(schema, "a", encoding="utf-8") as f:
-        f.write("-- migration 2: a broken step\nCREATE TABLE extra (x INTEGER);\nCREATE TABLE extra (x INTEGER);\n")
+        f.write(f"\n-- migration {version + 1}: a broken step\nCREATE TABLE extra (x INTEGER);\n"
+                "CREATE TABLE extra (x INTEGER);\n")
     try:
         vkbstore.connect(DB, schema)
         sys.exit("FAIL: a failing migration was not reported")
     except vkbstore.StoreError:
         pass
-    if query("SELECT value FROM meta WHERE key = 'schema_version'") != [("1",)] or query(
+    if query("SELECT value FROM meta WHERE key = 'schema_version'") != [(str(version),)] or query(
             "SELECT count(*) FROM sqlite_master WHERE name = 'extra'") != [(0,)]:
         sys.exit("FAIL: a failed migration left a change behind")
     with open(schema, "w", encoding="utf-8") as f:
-        f.write(v1 + "-- migration 2: a note per run\nALTER TABLE run ADD COLUMN note TEXT;\n")
+        f.write(old + f"\n-- migration {version + 1}: a note per run\nALTER TABLE run ADD COLUMN note TEXT;\n")
     db = vkbstore.connect(DB, schema)
-    if db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] != "2" or tuple(db.execute(
-            "SELECT count(*), count(note) FROM run").fetchone()) != (1, 0):
-        sys.exit("FAIL: not migrated to version 2 with the run kept")
+    if db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] != str(version + 1) or tuple(
+            db.execute("SELECT count(*), count(note) FROM run").fetchone()) != (1, 0):
+        sys.exit(f"FAIL: not migrated to version {version + 1} with the run kept")
     empty = os.path.join(TMP, "empty.db")
     open(empty, "w").close()
     expect(store("--db", empty, "import", *history_files(1)), 0, 0, "an empty file (version 0)")
+    first = os.path.join(TMP, "schema1.sql")       # a store as the first release made it, opened by this one
+    with open(first, "w", encoding="utf-8") as f:
+        f.write(old[:old.index("-- migration 2:")])
+    one = os.path.join(TMP, "one.db")
+    vkbstore.connect(one, first).close()
+    expect(store("--db", one, "import", *history_files(2)), 0, 0, "a version-1 store")
+    db = vkbstore.connect(one, create=False)
+    names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    if db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] != str(version) or \
+            "run_started" not in names or db.execute("SELECT count(*) FROM run").fetchone()[0] != 2:
+        sys.exit(f"FAIL: a version-1 store not migrated to {version} with its runs: indexes {sorted(names)}")
 
 
 def case_hostile_names():
@@ -253,6 +267,16 @@ def case_questions():
     dv = {r["row"].split()[0]: r for r in ask("drivers", "--model", "Test GPU", "--a", "1.0", "--b", "2.0")}
     if dv["copy/vec4"]["verdict"] != "slower" or dv["copy/scalar"]["verdict"] != "same" or dv["copy/vec4"]["runs_b"] != 3:
         sys.exit(f"FAIL drivers: {dv}")
+    # --last N takes each row's N latest runs before the candidate (the three of driver 2.0, near 80), not the
+    # oldest (near 100); a side of drivers its own N latest (of 1.0: the 6th run, 100.6, and the newest, 80)
+    h = {r["row"].split()[0]: r for r in ask("history", "--device", "uuid-new", "--last", "3")}
+    if h["copy/vec4"]["history_runs"] != 3 or abs(h["copy/vec4"]["history_median"] - 80.0) > 1e-9 or \
+            h["copy/vec4"]["verdict"] != "same":
+        sys.exit(f"FAIL history --last 3: {h}")
+    dv = {r["row"].split()[0]: r for r in ask("drivers", "--model", "Test GPU", "--a", "1.0", "--b", "2.0",
+                                              "--last", "2")}
+    if dv["copy/vec4"]["runs_a"] != 2 or abs(dv["copy/vec4"]["a"] - 90.3) > 1e-9 or dv["copy/vec4"]["runs_b"] != 2:
+        sys.exit(f"FAIL drivers --last 2: {dv}")
     rw = {(r["model"], r["driver"]): r for r in ask("row", "copy/vec4")}
     if rw[("Other GPU", "TestDriver 1.0")]["verdict"] != "same" or \
             rw[("Test GPU", "TestDriver 1.0")]["verdict"] != "slower" or rw[("Test GPU", "TestDriver 1.0")]["runs"] != 7:

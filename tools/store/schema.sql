@@ -134,3 +134,11 @@ CREATE TABLE health (
     UNIQUE (run_id, gpu)
 );
 CREATE INDEX health_device ON health (device_id);
+
+-- migration 2: indexes for each row's last runs (history, drivers: walking the runs newest first)
+-- A question takes, per row, its last N runs before a time: it walks run_started from that time back and probes
+-- each run's rows of that row through result_run_row, stopping at the Nth; result_device_row lists the rows a
+-- device has without reading the table.
+CREATE INDEX run_started ON run (started, id);
+CREATE INDEX result_run_row ON result (run_id, family, variant, shape, backend, constants, ordinal);
+CREATE INDEX result_device_row ON result (device_id, family, variant, shape, backend, constants);
