@@ -13,6 +13,7 @@
 
 #include "json.h"
 #include "outfile.h"
+#include "sinks.h"
 #include "stats.h"
 #include "util.h"
 #include "vulkan.h"
@@ -257,6 +258,7 @@ static const vkb_health_golden *golden_for(const vkb_health *h, const vkb_caps *
 
 typedef struct gpu_verdict {
     int verdict, action, judged_speed, validated;
+    double speed_ratio;  /* the whole GPU's speed over its baseline, as its failing check states it; else NAN */
     char checks[8][400]; /* "validate: copy/vec4: ..." */
     int nchecks;
 } gpu_verdict;
@@ -290,6 +292,7 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
     double logs[VKB_HEALTH_MAX_ROWS], sum_var = 0; /* the rows judged: log(speed / median); (noise / median)^2 */
     int judged = 0, nslow = 0;
     memset(v, 0, sizeof *v);
+    v->speed_ratio = NAN;
     if (failed(d)) /* lost, hung past its timeout, out of memory: the rows after it failed for that reason */
         add_check(v, V_FAIL, ACT_RESET, "device", d->error->message);
     for (int i = 0; i < rs->n; i++) {
@@ -340,6 +343,7 @@ static void judge_gpu(const vkb_health *h, const vkb_device_run *d, gpu_verdict 
                      "noise %.3g)",
                      mid, judged, bound, noise);
             add_check(v, V_FAIL, ACT_DRAIN, "speed", what);
+            v->speed_ratio = strtod(what + strlen("all rows: "), NULL); /* as stated: what a reader of it gets */
         }
     }
     for (int i = 0; i < nslow; i++) { /* after the whole GPU's line, which a drain reason carries first */
@@ -384,6 +388,32 @@ static void close_output(vkb_outfile *f)
     }
 }
 
+/* The node's verdict of exit code CODE. */
+static const char *node_verdict(int code)
+{
+    return code == VKB_EXIT_OK ? "keep" : code == VKB_EXIT_MISMATCH ? "take out of service" : "could not judge";
+}
+
+/* The verdicts into the store's health table, beside the battery's rows the --db sink wrote (the same columns as
+ * an import of the --json verdict gives): 0, or the sink's exit code with its line printed. */
+static int store_verdicts(const vkb_health *h, const vkb_device_run *runs, const gpu_verdict *v, int n, int code)
+{
+    static vkb_store_health rows[VKB_MAX_DEVICES];
+    static const char *reasons[VKB_MAX_DEVICES][8];
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < v[i].nchecks; k++)
+            reasons[i][k] = v[i].checks[k];
+        rows[i] = (vkb_store_health){.gpu = runs[i].index,
+                                     .verdict = verdict_names[v[i].verdict],
+                                     .action = action_names[v[i].action],
+                                     .reasons = reasons[i],
+                                     .nreasons = v[i].nchecks,
+                                     .speed_judged = v[i].judged_speed,
+                                     .speed_ratio = v[i].speed_ratio};
+    }
+    return vkb_sink_sqlite_health(h->db, node_verdict(code), rows, n);
+}
+
 static void write_json(const vkb_health *h, const vkb_device_run *runs, const gpu_verdict *v, int n, int code,
                        const char *path)
 {
@@ -396,10 +426,7 @@ static void write_json(const vkb_health *h, const vkb_device_run *runs, const gp
     vkb_json_string(&j, "schema", "vkbench-health/1");
     vkb_json_string(&j, "hostname", host);
     vkb_json_int(&j, "time", (int64_t)time(NULL));
-    vkb_json_string(&j, "verdict",
-                    code == VKB_EXIT_OK         ? "keep"
-                    : code == VKB_EXIT_MISMATCH ? "take out of service"
-                                                : "could not judge");
+    vkb_json_string(&j, "verdict", node_verdict(code));
     vkb_json_int(&j, "exit", code);
     vkb_json_string(&j, "node_problem", h->problem[0] ? h->problem : NULL);
     vkb_json_int(&j, "gpus_found", h->ngpus);
@@ -577,14 +604,12 @@ int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc)
         code = VKB_EXIT_UNJUDGED;
     if (code == VKB_EXIT_OK && rc && rc != VKB_EXIT_MISMATCH)
         code = VKB_EXIT_UNJUDGED; /* the run itself failed in a way no GPU's verdict explains */
-    printf("health: %s (exit %d)\n",
-           code == VKB_EXIT_OK         ? "keep"
-           : code == VKB_EXIT_MISMATCH ? "take out of service"
-                                       : "could not judge",
-           code);
+    printf("health: %s (exit %d)\n", node_verdict(code), code);
     if (h->json_path)
         write_json(h, runs, v, n, code, h->json_path);
     if (h->prom_path)
         write_prom(h, runs, v, n, code, h->prom_path);
+    if (h->db && store_verdicts(h, runs, v, n, code))
+        return VKB_EXIT_OUTPUT;
     return code;
 }

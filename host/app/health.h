@@ -26,6 +26,7 @@ typedef struct vkb_health {
     const char *json_path; /* --json: the verdict; NULL: none */
     const char *prom_path; /* --prom: the verdict as Prometheus metrics; NULL: none */
     const char *version;   /* vkbench's, for vkbench_build_info */
+    struct vkb_sink *db;   /* --db: the store the battery went to, where the verdicts go too; NULL: none */
 } vkb_health;
 
 /* Enumerate the devices, check --expect, read --baseline (a bad file: exit 2) and turn A into the battery's run

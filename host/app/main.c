@@ -356,8 +356,8 @@ static int health_command(app *ap)
     tables = ap->args.verbose ? stderr : fopen("/dev/null", "w");
     if (!tables)
         vkb_die(VKB_EXIT_OUTPUT, "cannot open /dev/null for the battery's tables");
-    if (ap->args.db_path && !ap->args.dry_run) /* the battery's results into the store, as a run does */
-        db = vkb_sink_sqlite_create(ap->args.db_path, ap->command_line, "health");
+    if (ap->args.db_path && !ap->args.dry_run) /* the battery's rows into the store as a run does, the verdicts after */
+        db = h.db = vkb_sink_sqlite_create(ap->args.db_path, ap->command_line, "health");
     rc = run_devices(ap, 1, tables, db ? &db : NULL, db ? 1 : 0);
     if (tables != stderr)
         fclose(tables);

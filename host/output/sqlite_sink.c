@@ -45,7 +45,10 @@ typedef struct db_sink {
     int64_t run, machine, build;
     vkb_backend *const *backends;
     int nbackends;
-    int64_t device[128]; /* the device row of each backend of begin() */
+    int64_t device[128];                       /* the device row of each backend of begin() */
+    int device_index[128], device_vulkan[128]; /* ... its device index, and whether it is Vulkan (the backends
+                                                  themselves are gone by the time health's verdicts come) */
+    double busy_s;                             /* the write lock's wait, VKB_DB_TIMEOUT_S */
     int ordinal;
     const char *subcommand; /* the run's, where the settings do not say it (health) */
     int failed;             /* a result could not be stored: nothing more is tried, end() says why */
@@ -411,6 +414,7 @@ static int open_store(db_sink *d, const char *command_line)
     }
     sqlite3_extended_result_codes(d->db, 0);
     sqlite3_busy_timeout(d->db, (int)(busy * 1000));
+    d->busy_s = busy;
     if (!schema_version(d, &version))
         return 0;
     if (version > last) {
@@ -555,6 +559,10 @@ static void db_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *cons
     (void)plan;
     d->backends = backends;
     d->nbackends = nbackends < (int)VKB_COUNT(d->device) ? nbackends : (int)VKB_COUNT(d->device);
+    for (int i = 0; i < d->nbackends; i++) {
+        d->device_index[i] = backends[i]->caps.index;
+        d->device_vulkan[i] = strcmp(backends[i]->name, "vulkan") == 0;
+    }
     if (d->failed)
         return;
     mem = open_memstream(&settings, &len);
@@ -741,6 +749,51 @@ static int db_end(vkb_sink *s, int interrupted)
         return VKB_EXIT_OUTPUT;
     }
     return VKB_EXIT_OK;
+}
+
+int vkb_sink_sqlite_health(vkb_sink *s, const char *node, const vkb_store_health *v, int n)
+{
+    db_sink *d = s->impl;
+    if (d->failed || d->run <= 0)
+        return VKB_EXIT_OK; /* the store's failure is already told (end()) */
+    if (sqlite3_open_v2(d->path, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+        failed_at(d, "cannot open it again");
+    } else {
+        sqlite3_extended_result_codes(d->db, 0);
+        sqlite3_busy_timeout(d->db, (int)(d->busy_s * 1000));
+        int ok = exec(d, "BEGIN IMMEDIATE");
+        for (int i = 0; ok && i < n; i++) {
+            int64_t device = -1;
+            text_buf reasons = {0};
+            for (int k = 0; k < d->nbackends; k++)
+                if (d->device_vulkan[k] && d->device_index[k] == v[i].gpu)
+                    device = d->device[k];
+            put_str(&reasons, "[");
+            for (int k = 0; k < v[i].nreasons; k++) {
+                put_str(&reasons, k ? ", " : "");
+                put_json_text(&reasons, v[i].reasons[k]);
+            }
+            put_str(&reasons, "]");
+            ok = run_sql(d, NULL,
+                         "INSERT INTO health (run_id, device_id, gpu, node_verdict, verdict, action, reasons, "
+                         "speed_judged, speed_ratio) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         "inissssid", d->run, device >= 0, device, (int64_t)v[i].gpu, node, v[i].verdict, v[i].action,
+                         reasons.s, (int64_t)(v[i].speed_judged != 0), v[i].speed_ratio);
+            free(reasons.s);
+        }
+        if (ok && exec(d, "COMMIT")) {
+            sqlite3_close(d->db);
+            d->db = NULL;
+            return VKB_EXIT_OK;
+        }
+        failed_at(d, "cannot write the health verdicts");
+        rollback(d);
+    }
+    sqlite3_close(d->db);
+    d->db = NULL;
+    d->failed = 1;
+    vkb_error("cannot write %s (--db): %s; the results stored before are kept", d->path, d->why);
+    return VKB_EXIT_OUTPUT;
 }
 
 static void db_destroy(vkb_sink *s)

@@ -410,9 +410,75 @@ def case_default_path():
     print("ok")
 
 
+def case_health():
+    """vkbench health --db on two lavapipe devices standing for GPUs: the health table holds each GPU's verdict as
+    an import of the same run's --json verdict gives it (every column, the device by its identity), beside the
+    battery's rows on the same devices; once kept, once failed by a baseline the whole GPU is far below (every
+    row's own noise 1e12: no verdict depends on timing), so that the reasons and the speed ratio are filled."""
+    if not os.path.exists(LVP):
+        print("no lavapipe manifest")
+        sys.exit(77)
+    two = []
+    for name in ("a.json", "b.json"):
+        two.append(os.path.join(TMP, name))
+        shutil.copy(LVP, two[-1])
+    env = {"VK_DRIVER_FILES": ":".join(two), "VK_ICD_FILENAMES": ""}
+    db = os.path.join(TMP, "health.db")
+    verdicts = [os.path.join(TMP, f"verdict{i}.json") for i in (1, 2)]
+    p = vkbench("health", "--allow-cpu", "--db", db, "--json", verdicts[0], env=env)
+    if p.returncode != 0:
+        fail(f"a healthy node: exit {p.returncode}", p.stderr)
+    doc = json.load(open(verdicts[0], encoding="utf-8"))
+    g = doc["gpus"][0]
+    timed = [r["row"] for r in g["rows"] if "metric" in r]
+    base = os.path.join(TMP, "base.tsv")
+    with open(base, "w", encoding="utf-8") as f:
+        f.write("# vkbench baseline 1\n")
+        for row, median, noise in [(r, "1e12", "1e12") for r in timed] + [("*", "1", "0.03")]:
+            f.write(f"{g['model']}\t{g['driver']}\t{row}\t{median}\t{noise}\n")
+    p = vkbench("health", "--allow-cpu", "--db", db, "--json", verdicts[1], "--baseline", base, env=env)
+    if p.returncode != 1:
+        fail(f"a node far below its baseline: exit {p.returncode}", p.stderr)
+    runs = query(db, "SELECT id FROM run WHERE subcommand = 'health' ORDER BY id")
+    if len(runs) != 2:
+        fail(f"{len(runs)} health runs stored, 2 made")
+    con = sqlite3.connect(db)
+    con.row_factory = sqlite3.Row
+    for (run_id,), path in zip(runs, verdicts):
+        with open(path, "rb") as f:
+            sub = vkbrecord.read_bytes(path, f.read())
+        stored = con.execute("SELECT * FROM health WHERE run_id = ? ORDER BY gpu", (run_id,)).fetchall()
+        if len(stored) != len(sub.health) or len(stored) != 2:
+            fail(f"run {run_id}: {len(stored)} verdicts stored, {len(sub.health)} in {path}")
+        for got, want in zip(stored, sub.health):
+            for col in vkbstore.HEALTH:
+                a, b = got[col], want[col]
+                if col == "reasons":
+                    a, b = json.loads(a), json.loads(b)
+                if a != b and not (isinstance(a, float) and isinstance(b, float) and math.isclose(a, b)):
+                    fail(f"run {run_id} GPU {want['gpu']}: {col} stored {a!r}, the --json verdict says {b!r}")
+            dev = con.execute("SELECT * FROM device WHERE id = ?", (got["device_id"],)).fetchone()
+            wd = sub.devices[want["device"]]
+            for col in ("model", "uuid", "pci_bus", "driver"):
+                if dev[col] != wd[col]:
+                    fail(f"run {run_id} GPU {want['gpu']}: device {col} {dev[col]!r}, the --json verdict says "
+                         f"{wd[col]!r}")
+            battery = con.execute("SELECT count(*) FROM result WHERE run_id = ? AND device_id = ?",
+                                  (run_id, got["device_id"])).fetchone()[0]
+            if not battery:
+                fail(f"run {run_id} GPU {want['gpu']}: no battery row on the verdict's device")
+    failed = con.execute("SELECT verdict, node_verdict, speed_ratio, reasons FROM health WHERE run_id = ?",
+                         (runs[1][0],)).fetchall()
+    con.close()
+    if any(r[0] != "fail" or r[1] != "take out of service" or r[2] != 0.0 or "all rows" not in r[3] for r in failed):
+        fail("the failed run's verdicts", [tuple(r) for r in failed])
+    print("ok: 2 health runs, each GPU's verdict as its --json says")
+
+
 # the test names (vkb.NAME): vk.store.* run vkbench on a device, bad.store.* its bad input and faults
 CASES = {"vk.store.values": case_values, "vk.store.sigterm": case_sigterm, "vk.store.sigkill": case_sigkill,
          "vk.store.concurrent": case_concurrent, "vk.store.default_path": case_default_path,
+         "vk.store.health": case_health,
          "bad.store.paths": case_bad_paths, "bad.store.files": case_bad_files, "bad.store.locked": case_bad_locked,
          "bad.store.full": case_bad_full}
 
