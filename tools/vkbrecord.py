@@ -197,6 +197,8 @@ def row_record(n, r, dev):
     validated = r.get("validated")
     if validated is None and r["status"] == "fail":
         validated = False
+    if r["status"] == "skip":
+        validated = None    # a skipped row was not validated: NULL, as the schema and vkbench --db keep it
     return {"device": dev, "ordinal": n, "family": r["family"], "variant": r["variant"], "backend": r["backend"],
             "shape": r.get("shape_text") or "", "shape_json": json.dumps(r.get("shape") or {}),
             "constants": r.get("constants"), "repeat": r.get("repeat"), "device_rank": r.get("device_rank") or 0,

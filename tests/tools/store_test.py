@@ -16,6 +16,7 @@ TOOLS = os.path.join(ROOT, "tools")
 RESULTS = os.path.join(ROOT, "docs", "results")
 FIXTURES = os.path.join(HERE, "fixtures", "store")
 sys.path.insert(0, TOOLS)
+import vkbrecord  # noqa: E402
 import vkbstore  # noqa: E402
 
 TMP = tempfile.mkdtemp(prefix="vkb-store-test-")
@@ -96,6 +97,29 @@ def case_import_results():
                  (r.get("time_ms") or {}).get("median")) for r in d["results"]]
         if stored != want:
             sys.exit(f"FAIL {name}: {len(stored)} rows stored, {len(want)} in the file, or values differ")
+
+
+def case_skipped():
+    """A skipped row (validated false in its JSON, as vkbench writes one) is stored not validated, NULL, as the schema
+    and vkbench --db keep it; a failed row is 0, a passed one 1; vkbench's CSV gives the same."""
+    path = doc(rows=(("copy/vec4", 100.0, 0.01), ("copy/scalar", 50.0, 0.01), ("copy/wide", 10.0, 0.01)))
+    with open(path, encoding="utf-8") as f:
+        d = json.load(f)
+    d["results"][1].update(status="fail", validated=False, metric={"name": "GB/s", "better": "higher"})
+    d["results"][2].update(status="skip", validated=False, skip_reason="needs subgroup arithmetic", time_ms=None,
+                           metric=None, reps=0, settled=None)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(d, f)
+    csv_path = os.path.join(TMP, "skipped.csv")
+    with open(csv_path, "w", encoding="utf-8") as f:
+        f.write(vkbrecord.CSV_HEAD + "status,skip_reason\ncopy,vec4,vulkan,Test GPU,n=1024,skip,needs fp64\n")
+    expect(store("--db", DB, "import", path, csv_path), 0, 0)
+    got = query("SELECT u.source_schema, r.variant, r.status, r.validated FROM result r JOIN run u ON u.id = r.run_id "
+                "ORDER BY r.id")
+    want = [("2.1.0", "vec4", "ok", 1), ("2.1.0", "scalar", "fail", 0), ("2.1.0", "wide", "skip", None),
+            ("csv", "vec4", "skip", None)]
+    if got != want:
+        sys.exit(f"FAIL: stored {got}, want {want}")
 
 
 def case_import_twice():
