@@ -17,6 +17,7 @@ The SQL is portable (tools/store/schema.sql says how): parameters are "?", which
 import json
 import os
 import re
+import socket
 import sqlite3
 import time
 
@@ -104,6 +105,7 @@ def connect(path=None, schema=SCHEMA, create=True):
             migrate(db, shown, steps)
         wal(db)
         db.execute("PRAGMA foreign_keys = ON")
+        mark_dead_runs(db)
     except sqlite3.Error as e:
         db.close()
         raise failure(e, shown, "cannot open")
@@ -119,6 +121,62 @@ def wal(db):
         db.execute("PRAGMA journal_mode = WAL")
     except sqlite3.OperationalError:
         pass
+
+
+def host_name():
+    """This host's name as vkbench records it: $VKB_HOST (control characters as '?'), else the host's name."""
+    env = os.environ.get("VKB_HOST")
+    if env:
+        return re.sub(r"[\x00-\x1f\x7f]", "?", env)
+    return socket.gethostname() or "unknown"
+
+
+def process_start(pid):
+    """Process PID's start in clock ticks after boot (/proc/PID/stat's 22nd field), 0 where unknown."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return int(fields[19])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def writer_alive(submission):
+    """Whether the vkbench that wrote the run of SUBMISSION ("vkbench:PID:START:NS") still runs on this host; True
+    for another kind of key (an import is never left running)."""
+    m = re.fullmatch(r"vkbench:([0-9]+):([0-9]+):.*", submission or "")
+    if not m:
+        return True
+    pid, start = int(m.group(1)), int(m.group(2))
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:
+        pass            # another user's: alive
+    return not start or process_start(pid) == start
+
+
+def mark_dead_runs(db):
+    """Mark each `running` run of this host whose vkbench is gone (SIGKILL, a crash, a power cut) as interrupted,
+    as vkbench does on opening a store: a reader then sees the same statuses a writer would. A store this process
+    cannot write (read-only, or locked past a second) is left as it is: a `running` run reads as unfinished."""
+    rows = db.execute("SELECT u.id, u.submission FROM run u JOIN machine m ON m.id = u.machine_id "
+                      "WHERE u.status = 'running' AND m.hostname = ?", (host_name(),)).fetchall()
+    dead = [r[0] for r in rows if not writer_alive(r[1])]
+    if not dead:
+        return
+    db.execute("PRAGMA busy_timeout = 1000")
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.executemany("UPDATE run SET status = 'interrupted' WHERE id = ? AND status = 'running'",
+                       [(i,) for i in dead])
+        db.execute("COMMIT")
+    except sqlite3.OperationalError:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+    finally:
+        db.execute(f"PRAGMA busy_timeout = {int(BUSY_S * 1000)}")
 
 
 def schema_version(db, shown):

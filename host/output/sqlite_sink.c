@@ -319,7 +319,7 @@ static long long process_start(long pid)
     if (!p)
         return 0;
     p++;
-    for (int field = 2; field < 22 && p; field++)
+    for (int field = 3; field < 22 && p; field++) /* P is at the space before field 3 (the state) */
         p = strchr(p + 1, ' ');
     if (p)
         start = strtoll(p + 1, NULL, 10);

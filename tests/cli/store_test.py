@@ -179,7 +179,8 @@ def case_sigterm():
 
 def case_sigkill():
     """SIGKILL mid-way: a consistent file with the run still `running` and its results so far; the next vkbench
-    that opens the file marks it interrupted (its writer is gone), and adds its own run."""
+    that opens the file marks it interrupted (its writer is gone), and adds its own run; a reader (vkbstore.connect)
+    marks it too, and leaves a live one alone."""
     db, js = os.path.join(TMP, "k.db"), os.path.join(TMP, "k.json")
     rc, err = long_run(db, js, signal.SIGKILL)
     if rc != -signal.SIGKILL:
@@ -189,18 +190,33 @@ def case_sigkill():
     kept = query(db, "SELECT count(*) FROM result")[0][0]
     if len(runs) != 1 or runs[0][1] != "running" or kept < 3:
         fail(f"after SIGKILL: {runs}, {kept} results")
+    # a reader (tools/vkbstore.py) marks it as vkbench would, on a copy (the next vkbench is checked on the file)
+    copy = os.path.join(TMP, "k-copy.db")
+    for ext in ("", "-wal"):
+        if os.path.exists(db + ext):
+            shutil.copy(db + ext, copy + ext)
+    vkbstore.connect(copy, create=False).close()
+    if query(copy, "SELECT status FROM run") != [("interrupted",)]:
+        fail(f"a reader left the killed run {query(copy, 'SELECT status FROM run')}")
     # a run still going (its process alive) is left alone: a second writer opened beside it
     holder = subprocess.Popen([VKBENCH, *LONG, "--db", db], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     while query(db, "SELECT count(*) FROM run")[0][0] < 2:
         time.sleep(0.05)
     p = vkbench("run", "copy", "--n", "1000", "--reps", "3", "--warmup-ms", "0", "-q", "--db", db)
+    marked = dict(query(db, "SELECT id, status FROM run"))
+    vkbstore.connect(db, create=False).close()      # a reader beside the live run leaves it alone
+    live = dict(query(db, "SELECT id, status FROM run")).get(2)
     holder.send_signal(signal.SIGTERM)
     holder.wait(timeout=300)
     if p.returncode != 0:
         fail(f"the next run: exit {p.returncode}", p.stderr)
     status = dict(query(db, "SELECT id, status FROM run"))
-    if status.get(runs[0][0]) != "interrupted":
-        fail(f"the killed run is {status.get(runs[0][0])!r}, not interrupted")
+    if marked.get(runs[0][0]) != "interrupted":
+        fail(f"the killed run is {marked.get(runs[0][0])!r} after the next vkbench, not interrupted")
+    if marked.get(2) != "running":
+        fail(f"the next vkbench marked the live run {marked.get(2)!r}")
+    if live != "running":
+        fail(f"a reader marked the live run {live!r}")
     if status.get(2) != "interrupted" or status.get(3) != "complete":
         fail(f"the live run was marked, or the new one not complete: {status}")
     if query(db, "SELECT count(*) FROM result WHERE run_id = ?", (runs[0][0],))[0][0] != kept:
