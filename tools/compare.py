@@ -345,6 +345,36 @@ def render_markdown(head, table, notes, summaries, ranked, out):
     out += [""] + [f"- {n}" for n in notes]
 
 
+def vkbrecord_key(path):
+    """The store's submission key of the file at PATH (its SHA-256): a stored candidate is no baseline of itself."""
+    import hashlib
+    with open(path, "rb") as f:
+        return "sha256:" + hashlib.sha256(f.read()).hexdigest()
+
+
+def store_history(args, first):
+    """The baseline from the store at --db: the --last runs of --model with --driver (default: FIRST's first
+    device's), as documents; one line and exit 2 where it holds none, the store's own code where it is unusable."""
+    import vkbquestions
+    import vkbstore
+    device = (first["devices"] or [{}])[0]
+    args.model = args.model or device.get("name")
+    args.driver = args.driver or device.get("driver")
+    if not args.model or not args.driver:
+        vkbjson.die(f"{vkbjson.label(first)} names no device: give --model and --driver")
+    if args.last < 1:
+        vkbjson.die(f"--last {args.last}: one run or more")
+    try:
+        history = vkbquestions.history_documents(vkbstore.connect(args.db, create=False), args.model, args.driver,
+                                                 args.last, [vkbrecord_key(f) for f in args.files])
+    except vkbstore.StoreError as e:
+        vkbjson.die(str(e), e.code)
+    if not history:
+        vkbjson.die(f"no run of {vkbjson.clean(args.model)} with {vkbjson.clean(args.driver)} in the store "
+                    f"{vkbjson.clean(args.db)}: nothing to compare against")
+    return history
+
+
 def main():
     ap = vkbjson.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", help="results files or folders: the first is the baseline, each other "
@@ -368,6 +398,13 @@ def main():
                     help=f"level of the rank test across several runs per side (default {ALPHA:g})")
     ap.add_argument("--absurd", type=float, default=ABSURD,
                     help=f"percent of spread past which a row is warned about and unclear (default {ABSURD:g})")
+    ap.add_argument("--db", metavar="PATH", help="take the baseline from the results store (docs/store.md): the "
+                    "last --last runs of the candidates' device model and driver; every file is a candidate")
+    ap.add_argument("--model", help="with --db: the model of the baseline's runs (default: the first candidate's "
+                    "first device)")
+    ap.add_argument("--driver", help="with --db: the driver of the baseline's runs (default: the first "
+                    "candidate's first device's)")
+    ap.add_argument("--last", type=int, default=10, help="with --db: how many runs of history (default 10)")
     args = ap.parse_args()
     for name in ("threshold", "noise_floor", "absurd"):
         if not (0 <= getattr(args, name) < 1e6):
@@ -396,6 +433,18 @@ def main():
         opts.threshold = math.inf       # Vulkan slower than CUDA is a finding, not a regression
         intro = (f"baseline: the cuda rows of {vkbjson.label(doc)}; ratio = vulkan / cuda speed (the metric, "
                  "inverted where lower is better; above 1: Vulkan faster)")
+    elif args.db:
+        if sided or not args.files:
+            vkbjson.die("--db takes the candidates as files, and no --baseline or --candidate")
+        groups = [[f] for f in args.files]
+        loaded = [vkbjson.load_all(g) for g in groups]
+        docs = [d for group in loaded for d in group]
+        history = store_history(args, docs[0])
+        sides = [Side(f"the store's last {len(history)} runs", history)] + [
+            Side(side_name(g, ds), ds) for g, ds in zip(groups, loaded)]
+        docs = history + docs
+        intro = (f"baseline: the store's last {len(history)} runs of {args.model} with {args.driver}; ratio = speed "
+                 "/ baseline speed (above 1: faster); noise: the spread between those runs and within each")
     else:
         groups = [args.baseline, args.candidate] if sided else [[f] for f in args.files]
         if len(groups) < 2:

@@ -469,7 +469,7 @@ def write_baseline(paths, out):
     import json
     import vkbschema
     schema = vkbschema.load("vkbench-health.schema.json")
-    values, gpus = {}, []
+    verdicts = []
     for p in paths:
         try:
             with open(p, encoding="utf-8") as f:
@@ -481,25 +481,35 @@ def write_baseline(paths, out):
         defects = vkbschema.errors(doc, root=schema)
         if defects:
             vkbjson.die(f"{vkbjson.clean(p)}: not a `vkbench health --json` verdict: {vkbjson.clean(defects[0])}")
-        for g in doc["gpus"]:
-            if g["verdict"] == "fail":
-                continue                  # an unhealthy GPU sets no baseline
-            who = f"{vkbjson.clean(p)}: GPU {g['gpu']} of host {vkbjson.clean(doc['hostname'])}"
-            mine = {}
-            for r in g["rows"]:
-                m = r.get("metric")
-                if r["status"] != "ok" or r.get("ceiling") or m is None or not m > 0:
-                    continue
-                key = (g["model"], g["driver"], r["row"])
-                for what, text in zip(("model", "driver", "row"), key):
-                    problem = baseline_name_problem(what, text)
-                    if problem:
-                        vkbjson.die(f"{who}: its {what} {vkbjson.clean(repr(text)[:80])}: {problem}; a baseline "
-                                    "cannot hold it (docs/tooling.md, the baseline file)")
-                values.setdefault(key, []).append(float(m))
-                mine[key] = float(m)
-            if mine:
-                gpus.append((who, mine))
+        verdicts += [(f"{vkbjson.clean(p)}: GPU {g['gpu']} of host {vkbjson.clean(doc['hostname'])}", g)
+                     for g in doc["gpus"]]
+    out.finish(baseline_text(verdicts))
+    return 0
+
+
+def baseline_text(verdicts):
+    """The baseline file (see write_baseline) of VERDICTS: (who, GPU) pairs, WHO naming the GPU in a refusal and
+    GPU a "gpus" entry of `vkbench health --json` (model, driver, verdict, rows: row, status, metric, ceiling), from
+    files or from the results store. A name or number the reader would refuse is one line and exit 2."""
+    values, gpus = {}, []
+    for who, g in verdicts:
+        if g["verdict"] == "fail":
+            continue                  # an unhealthy GPU sets no baseline
+        mine = {}
+        for r in g["rows"]:
+            m = r.get("metric")
+            if r["status"] != "ok" or r.get("ceiling") or m is None or not m > 0:
+                continue
+            key = (g["model"], g["driver"], r["row"])
+            for what, text in zip(("model", "driver", "row"), key):
+                problem = baseline_name_problem(what, text)
+                if problem:
+                    vkbjson.die(f"{who}: its {what} {vkbjson.clean(repr(text)[:80])}: {problem}; a baseline "
+                                "cannot hold it (docs/tooling.md, the baseline file)")
+            values.setdefault(key, []).append(float(m))
+            mine[key] = float(m)
+        if mine:
+            gpus.append((who, mine))
     if not values:
         vkbjson.die("no passing GPU with a timed row in the verdicts: no baseline to write")
     medians = {key: vkbjson.median(xs) for key, xs in values.items()}     # of 1e308 and 1.5e308: no inf
@@ -530,8 +540,7 @@ def write_baseline(paths, out):
         noise = max(SIGMA_PER_MAD * median_abs_dev(logs, mid), MIN_SIGMA)
         m, n = numbers((model, driver, AGGREGATE_ROW), math.exp(mid), noise * math.exp(mid))
         lines.append(f"{model}\t{driver}\t{AGGREGATE_ROW}\t{m}\t{n}\n")
-    out.finish("".join(lines))
-    return 0
+    return "".join(lines)
 
 
 def main():

@@ -4,9 +4,10 @@
 # --slurm: Debian's Slurm and munge as well, for the Slurm test (tests/tools/slurm_test.sh).
 # --prom: Prometheus (for promtool) and its Python client, for the metrics test of `vkbench health --prom`.
 # --plot: python3-matplotlib as well, for the tools that draw (plot.py, report.py --html; tools/test.sh asks).
+# --postgres: Debian's PostgreSQL server and psycopg2, for the store's fleet server (tools/store.py push).
 set -eu
 pkgs="cmake make gcc clang-format libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools \
-mesa-vulkan-drivers vulkan-validationlayers python3"
+mesa-vulkan-drivers vulkan-validationlayers python3 libsqlite3-dev"
 [ "${1:-}" = "--browser" ] && pkgs="$pkgs chromium"
 # --slurm: Slurm and munge (Debian 12: Slurm 22.05), for tools/slurm/ and its test
 [ "${1:-}" = "--slurm" ] && pkgs="$pkgs slurmd slurmctld slurm-client munge"
@@ -15,6 +16,8 @@ mesa-vulkan-drivers vulkan-validationlayers python3"
 [ "${1:-}" = "--prom" ] && pkgs="$pkgs prometheus python3-prometheus-client prometheus-node-exporter"
 # --plot: matplotlib and its dependencies (hundreds of packages): only for the charts, not for a run
 [ "${1:-}" = "--plot" ] && pkgs="$pkgs python3-matplotlib"
+# --postgres: the server (initdb, pg_ctl) and python3-psycopg2, for tests/tools/server_test.py
+[ "${1:-}" = "--postgres" ] && pkgs="$pkgs postgresql python3-psycopg2"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

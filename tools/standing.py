@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """standing.py [--reference DIR] [--pages DIR] [--write | --check]: the standing tables of the performance pages,
-today's best rows per device, made from the reference result set (docs/results/reference/).
+today's best rows per device, made from the reference result set (docs/results/reference/), read through the
+results store (imported into a temporary store by tools/vkbstore.py: the numbers the results page and the gate read).
 
 For each page (docs/performance/<family>.md), device and measured shape it keeps the best Vulkan row of every
 comparison the page's families make: per ceiling and number type (a row measured against cuBLAS fp32 is not
@@ -14,11 +15,15 @@ Without an option the tables go to stdout. --write rewrites each page's block be
 <!-- standing:begin --> and <!-- standing:end -->; --check writes nothing and exits 1 with one line per page whose
 block differs from what --write would put there (or that has no block). Exit 2: an unreadable reference file or
 page, or a usage error."""
+import json
 import os
 import shlex
 import sys
+import tempfile
 
 import vkbjson
+import vkbrecord
+import vkbstore
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -83,42 +88,73 @@ def product_command(command, name):
 
 
 def load_reference(folder):
-    """Every timed Vulkan kernel row of the result files in FOLDER (*.json), as flat dicts: the one place that
-    reads the reference set, so that another store of results can feed the tables through the same rows."""
+    """Every timed Vulkan kernel row of the result files in FOLDER (*.json), as flat dicts, read through the
+    results store (tools/vkbstore.py): the files are imported into a temporary store and the rows built from its
+    result table, so that the pages, the results page and the gate read the same numbers."""
     commands = read_commands(folder)
-    rows = []
-    for doc in vkbjson.load_all([folder]):
-        name = os.path.basename(doc["path"])
-        command = commands.get(name) or doc.get("command")
+    with tempfile.TemporaryDirectory(prefix="standing-") as tmp:
+        db = vkbstore.connect(os.path.join(tmp, "reference.db"))
+        try:
+            import_reference(db, folder)
+            return stored_rows(db, commands)
+        finally:
+            db.close()
+
+
+def import_reference(db, folder):
+    """The *.json files of FOLDER, in name order, into the store DB; one refused by the store's checker is an
+    error naming each reason."""
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".json"))
+    except OSError as e:
+        vkbjson.die(f"cannot read {vkbjson.clean(folder)}: {e.strerror}")
+    if not names:
+        vkbjson.die(f"{vkbjson.clean(folder)}: a folder with no .json file")
+    for name in names:
+        try:
+            subs = vkbrecord.read(os.path.join(folder, name))
+        except vkbrecord.Refused as e:
+            vkbjson.die("; ".join(e.args[0])[:2000])
+        for sub in subs:
+            if vkbstore.insert(db, sub) is None:
+                vkbjson.die(f"{vkbjson.clean(name)}: the same bytes as another file of the set")
+
+
+# the rows that may stand: validated, timed, Vulkan, neither a ceiling nor SUSPECT nor in error; in file order
+ROWS = """
+    SELECT r.run_id, d.model, d.driver, r.family, r.variant, r.shape, r.shape_json, r.constants, r.metric, r.better,
+           r.value, r.ceiling_variant, r.ceiling_backend, r.ceiling, r.fraction, r.twin_ratio
+    FROM result r LEFT JOIN device d ON d.id = r.device_id
+    WHERE r.status = 'ok' AND r.validated = 1 AND r.time_median_ms <> 0 AND r.value <> 0 AND r.backend = 'vulkan'
+      AND r.ceiling_row = 0 AND r.suspect = 0 AND COALESCE(r.error, '') = ''
+    ORDER BY r.run_id, r.ordinal"""
+
+
+def stored_rows(db, commands):
+    """The flat rows of the store DB's results (tools/store/schema.sql's result columns): value, ceiling and
+    share of it, the CUDA twin's ratio as the store keeps them; the file, date and command from the run."""
+    runs = {}
+    for run in vkbstore.select(db, "SELECT id, source, started, command FROM run ORDER BY id"):
+        name = os.path.basename(run["source"])
+        command = commands.get(name) or run["command"]
         if not command or "not recorded" in command:
             vkbjson.die(f"{vkbjson.clean(name)}: no command in the file: give it one in commands.tsv")
-        command = commands.get(name) or product_command(command, name)
-        devices = {d["backend"]: d for d in doc["devices"]}
-        timed = vkbjson.timed(doc)
-        by_key = {vkbjson.device_key(r): r for r in timed}
-        for r in timed:
-            if (r["backend"] != "vulkan" or r["ceiling_row"] or r.get("suspect") or vkbjson.failed(r)
-                    or (r["family"], r["variant"]) in REFERENCES):
-                continue
-            m = r["metric"]
-            ceiling = None
-            if m.get("ceiling_variant") and m.get("fraction") is not None:
-                ceiling = by_key.get((r["family"], m["ceiling_variant"], r["shape_text"])
-                                     + ((r["constants"],) if r.get("constants") else ())
-                                     + (m.get("ceiling_backend") or "vulkan",))
-            twin = by_key.get(vkbjson.device_key(r, False) + ("cuda",)
-                              + ((r["device_rank"],) if r.get("device_rank") else ()))
-            device = devices.get("vulkan", {})
-            rows.append({
-                "file": name, "device": device.get("name", "unknown device"), "driver": device.get("driver") or "-",
-                "date": (doc.get("date") or "-")[:10], "command": command,
-                "family": r["family"], "variant": r["variant"], "shape": r["shape_text"],
-                "shape_numbers": vkbjson.shape_numbers(r), "number_type": vkbjson.number_type(r),                "constants": r.get("constants"), "unit": m["name"], "value": m["value"], "speed": vkbjson.speed(r),
-                "fraction": m.get("fraction"), "ceiling": m.get("ceiling_variant") if ceiling else None,
-                "ceiling_backend": m.get("ceiling_backend"),
-                "ceiling_value": ceiling["metric"]["value"] if ceiling else None,
-                "twin": vkbjson.ratio(vkbjson.speed(r), vkbjson.speed(twin)) if twin else None,
-            })
+        runs[run["id"]] = (name, (run["started"] or "-")[:10], commands.get(name) or product_command(command, name))
+    rows = []
+    for r in vkbstore.select(db, ROWS):
+        if (r["family"], r["variant"]) in REFERENCES:
+            continue
+        name, date, command = runs[r["run_id"]]
+        ceiling = r["ceiling_variant"] if r["fraction"] is not None and r["ceiling"] is not None else None
+        rows.append({
+            "file": name, "device": r["model"] or "unknown device", "driver": r["driver"] or "-", "date": date,
+            "command": command, "family": r["family"], "variant": r["variant"], "shape": r["shape"],
+            "shape_numbers": tuple(json.loads(r["shape_json"] or "{}").values()),
+            "number_type": vkbjson.number_type(r), "constants": r["constants"], "unit": r["metric"],
+            "value": r["value"], "speed": vkbjson.bounded(1 / r["value"]) if r["better"] == "lower" else r["value"],
+            "fraction": r["fraction"], "ceiling": ceiling, "ceiling_backend": r["ceiling_backend"],
+            "ceiling_value": r["ceiling"] if ceiling else None, "twin": r["twin_ratio"],
+        })
     return rows
 
 

@@ -309,25 +309,37 @@ def device_ranks(results):
         r["device_rank"] = ranks.get(r["backend"], {}).get(r.get("device_index"), 0)
 
 
+class Refused(Exception):
+    """A document the tools cannot read; its text is the one line that says why."""
+
+
 def upgrade(doc, path, control=True):
     """DOC (parsed JSON of any known form) checked and in the schema-2 form, or die with the reason."""
+    try:
+        return convert(doc, path, control)
+    except Refused as e:
+        die(str(e))
+
+
+def convert(doc, path, control=True):
+    """DOC (parsed JSON of any known form) checked and in the schema-2 form; raise Refused with the reason."""
     if isinstance(doc, list):
         if not all(isinstance(r, dict) and "family" in r and "variant" in r for r in doc):
-            die(f"{path}: a JSON list, but not of vkbench results")
+            raise Refused(f"{path}: a JSON list, but not of vkbench results")
         doc = {"schema_version": 1, "tool": "vkbench", "version": None, "date": None, "command": None,
                "devices": [], "results": doc, "bare_list": True}
     if not isinstance(doc, dict) or doc.get("tool") != "vkbench" or not isinstance(doc.get("results"), list):
-        die(f"{path}: not a vkbench results file (no \"tool\": \"vkbench\" with \"results\")")
+        raise Refused(f"{path}: not a vkbench results file (no \"tool\": \"vkbench\" with \"results\")")
     major = schema_major(doc.get("schema_version"))
     if major not in READS:
-        die(f"{path}: schema_version {clean(repr(doc.get('schema_version'))[:40])}: this tool reads schema 1 "
-            "and 2.x; update the tools")
+        raise Refused(f"{path}: schema_version {clean(repr(doc.get('schema_version'))[:40])}: this tool reads "
+                      "schema 1 and 2.x; update the tools")
     try:
         check_document(doc)
         for i, r in enumerate(doc["results"]):
             direct(r, i)
     except BadShape as e:
-        die(f"{path}: {clean(str(e))[:300]}")
+        raise Refused(f"{path}: {clean(str(e))[:300]}")
     if control:         # only where the text may hold a control character: a large file costs nothing
         doc = escaped(doc)
     doc["schema_major"] = major
@@ -371,18 +383,28 @@ def may_control(text):
 
 def load(path):
     """The document at PATH checked and in the schema-2 form, or one line and exit 2."""
+    try:
+        return parse(path)
+    except Refused as e:
+        die(str(e))
+
+
+def parse(path, text=None, hook=None):
+    """The document at PATH (or of its TEXT, already read) checked and in the schema-2 form; raise Refused.
+    HOOK, where given, is json's object_pairs_hook (a stricter reader: duplicate keys)."""
     shown = clean(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        doc = json.loads(text, parse_constant=refuse_constant)
+        if text is None:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        doc = json.loads(text, parse_constant=refuse_constant, object_pairs_hook=hook)
     except OSError as e:
-        die(f"cannot read {shown}: {e.strerror}")
+        raise Refused(f"cannot read {shown}: {e.strerror}")
     except RecursionError:
-        die(f"{shown}: nested too deeply to be a vkbench results file")
-    except ValueError as e:     # also invalid UTF-8 and integers too long to convert
-        die(f"{shown} is not JSON ({clean(str(e).splitlines()[0])[:200]})")
-    doc = upgrade(doc, shown, may_control(text))
+        raise Refused(f"{shown}: nested too deeply to be a vkbench results file")
+    except ValueError as e:     # also invalid UTF-8, integers too long to convert and what HOOK refuses
+        raise Refused(f"{shown} is not JSON ({clean(str(e).splitlines()[0])[:200]})")
+    doc = convert(doc, shown, may_control(text))
     doc["path"] = shown
     return doc
 

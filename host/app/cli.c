@@ -110,7 +110,11 @@ static void vkb_cli_usage(FILE *out)
           "                       unless =core); any message fails the run\n"
           "  --json PATH|-        write results as JSON (- for stdout; the table then goes to stderr)\n"
           "  --csv PATH           write results as CSV\n"
-          "  --seed N             input seed (default 1)\n"
+          "  --db PATH|default    keep results in a SQLite results store, each as it finishes (run,\n"
+          "                       validate, health); default: $VKB_DB, else\n"
+          "                       ${XDG_DATA_HOME:-~/.local/share}/vkbench/results.db\n",
+          out);
+    fputs("  --seed N             input seed (default 1)\n"
           "  --spec NAME=V,...    set specialization constants of the variants' shaders (tile shapes:\n"
           "                       BM=64,TN=4...; a number names a SpecId); variants whose shader lacks one\n"
           "                       are skipped, CUDA twins run only where compiled for those values\n"
@@ -141,8 +145,8 @@ static void vkb_cli_usage(FILE *out)
           "\n"
           "Exit codes: 0 all validated; 1 a validation failed or a timed row is SUSPECT; 2 usage error; 3 no\n"
           "Vulkan loader, driver or device; 4 out of memory or a size beyond the device's or the kernel's\n"
-          "limits; 5 another API error; 6 a result file or stdout could not be written; 128 + the signal that\n"
-          "stopped the run (129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM).\n",
+          "limits; 5 another API error; 6 a result file, the results store or stdout could not be written;\n"
+          "128 + the signal that stopped the run (129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM).\n",
           out);
     fputs("health: 0 keep the node; 1 take it out of service; 7 could not judge; 2 usage error.\n", out);
 }
@@ -371,6 +375,7 @@ enum {
     OPT_BACKEND,
     OPT_JSON,
     OPT_CSV,
+    OPT_DB,
     OPT_REPS,
     OPT_COLD,
     OPT_VALIDATION,
@@ -589,6 +594,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                                           {"backend", required_argument, 0, OPT_BACKEND},
                                           {"json", required_argument, 0, OPT_JSON},
                                           {"csv", required_argument, 0, OPT_CSV},
+                                          {"db", required_argument, 0, OPT_DB},
                                           {"reps", required_argument, 0, OPT_REPS},
                                           {"cold", no_argument, 0, OPT_COLD},
                                           {"validation", optional_argument, 0, OPT_VALIDATION},
@@ -711,6 +717,14 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                 return -1;
             }
             *(c == OPT_JSON ? &a->json_path : &a->csv_path) = optarg;
+            break;
+        case OPT_DB:
+            if (*optarg == 0 || a->db_path) {
+                snprintf(err, len, "%s",
+                         *optarg ? "--db is given twice: one store" : "--db wants a path, not an empty string");
+                return -1;
+            }
+            a->db_path = optarg;
             break;
         case OPT_COLD: a->cold = 1; break;
         case OPT_WIDE: a->wide = 1; break;

@@ -53,6 +53,7 @@ typedef struct vkb_args {
     const char *backend;         /* --backend: vulkan, cuda or all; NULL = default */
     const char *json_path;       /* --json PATH or "-" for stdout */
     const char *csv_path;        /* --csv PATH */
+    const char *db_path;         /* --db PATH or "default": the results store */
     int reps;                    /* --reps N: fixed count; 0 = until the spread settles */
     int cold;                    /* --cold */
     int validation;              /* --validation: 0 off, 1 core, 2 core + synchronization */

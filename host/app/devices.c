@@ -85,17 +85,22 @@ static struct {
     int busy;    /* a device was left running work (backend.h: error.busy) */
 } g = {.changed = PTHREAD_COND_INITIALIZER};
 
-/* A shared sink seen from one device's runner: whole results, one at a time; begin and end are the caller's. */
+/* The shared sinks seen from one device's runner: whole results, one at a time, each given to every shared sink
+ * under one hold of the lock, so that every output (JSON, CSV, the store) holds the devices' results in one order;
+ * begin and end are the caller's. */
 typedef struct shared_proxy {
     vkb_sink base;
-    vkb_sink *inner;
+    vkb_sink *const *inner;
+    int n;
 } shared_proxy;
 
 static void proxy_result(vkb_sink *s, const vkb_result *res)
 {
     shared_proxy *p = s->impl;
     pthread_mutex_lock(&g.lock);
-    p->inner->result(p->inner, res); /* a file error inside the sink ends the process (outfile.c) */
+    for (int i = 0; i < p->n; i++)
+        if (p->inner[i]->result)
+            p->inner[i]->result(p->inner[i], res); /* a file error inside the sink ends the process (outfile.c) */
     pthread_mutex_unlock(&g.lock);
 }
 
@@ -103,16 +108,19 @@ static void proxy_recheck(vkb_sink *s, const vkb_backend *b)
 {
     shared_proxy *p = s->impl;
     pthread_mutex_lock(&g.lock);
-    p->inner->recheck(p->inner, b);
+    for (int i = 0; i < p->n; i++)
+        if (p->inner[i]->recheck)
+            p->inner[i]->recheck(p->inner[i], b);
     pthread_mutex_unlock(&g.lock);
 }
 
-static vkb_sink *proxy_create(vkb_sink *inner)
+static vkb_sink *proxy_create(vkb_sink *const *inner, int n)
 {
     shared_proxy *p = vkb_calloc(1, sizeof *p);
     p->inner = inner;
-    p->base.result = inner->result ? proxy_result : NULL;
-    p->base.recheck = inner->recheck ? proxy_recheck : NULL;
+    p->n = n;
+    p->base.result = proxy_result;
+    p->base.recheck = proxy_recheck;
     p->base.impl = p;
     return &p->base;
 }
@@ -308,8 +316,8 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
         }
         /* one device's table streams; several devices' are printed a family at a time under each one's name */
         d->sinks[d->nsinks++] = hooks->several ? device_table_create(d, hooks) : hooks->table(hooks->out);
-        for (int s = 0; s < hooks->nshared; s++)
-            d->sinks[d->nsinks++] = proxy_create(hooks->shared[s]);
+        if (hooks->nshared)
+            d->sinks[d->nsinks++] = proxy_create(hooks->shared, hooks->nshared);
         if (pthread_create(&th[i], NULL, device_thread, d) != 0)
             vkb_die(VKB_EXIT_RESOURCE, "cannot start a thread for device %d", d->index);
     }

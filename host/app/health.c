@@ -17,6 +17,7 @@
 
 #include "json.h"
 #include "outfile.h"
+#include "sinks.h"
 #include "stats.h"
 #include "util.h"
 #include "vulkan.h"
@@ -795,6 +796,32 @@ static void close_output(vkb_outfile *f)
     }
 }
 
+/* The node's verdict of exit code CODE. */
+static const char *node_verdict(int code)
+{
+    return code == VKB_EXIT_OK ? "keep" : code == VKB_EXIT_MISMATCH ? "take out of service" : "could not judge";
+}
+
+/* The verdicts into the store's health table, beside the battery's rows the --db sink wrote (the same columns as
+ * an import of the --json verdict gives): 0, or the sink's exit code with its line printed. */
+static int store_verdicts(const vkb_health *h, const vkb_device_run *runs, const gpu_verdict *v, int n, int code)
+{
+    static vkb_store_health rows[VKB_MAX_DEVICES];
+    static const char *reasons[VKB_MAX_DEVICES][8];
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < v[i].nchecks; k++)
+            reasons[i][k] = v[i].checks[k];
+        rows[i] = (vkb_store_health){.gpu = runs[i].index,
+                                     .verdict = verdict_names[v[i].verdict],
+                                     .action = action_names[v[i].action],
+                                     .reasons = reasons[i],
+                                     .nreasons = v[i].nchecks,
+                                     .speed_judged = v[i].judged_speed,
+                                     .speed_ratio = v[i].judged_speed ? v[i].speed : NAN};
+    }
+    return vkb_sink_sqlite_health(h->db, node_verdict(code), rows, n);
+}
+
 static void write_json(const vkb_health *h, const vkb_device_run *runs, const gpu_verdict *v, int n, int code,
                        const char *path)
 {
@@ -807,10 +834,7 @@ static void write_json(const vkb_health *h, const vkb_device_run *runs, const gp
     vkb_json_string(&j, "schema", "vkbench-health/1");
     vkb_json_string(&j, "hostname", host);
     vkb_json_int(&j, "time", (int64_t)time(NULL));
-    vkb_json_string(&j, "verdict",
-                    code == VKB_EXIT_OK         ? "keep"
-                    : code == VKB_EXIT_MISMATCH ? "take out of service"
-                                                : "could not judge");
+    vkb_json_string(&j, "verdict", node_verdict(code));
     vkb_json_int(&j, "exit", code);
     vkb_json_string(&j, "node_problem", h->problem[0] ? h->problem : NULL);
     vkb_json_int(&j, "gpus_found", h->ngpus);
@@ -1036,14 +1060,12 @@ int vkb_health_judge(vkb_health *h, const vkb_device_run *runs, int n, int rc)
         code = VKB_EXIT_UNJUDGED;
     if (code == VKB_EXIT_OK && rc && rc != VKB_EXIT_MISMATCH)
         code = VKB_EXIT_UNJUDGED; /* the run itself failed in a way no GPU's verdict explains */
-    printf("health: %s (exit %d)\n",
-           code == VKB_EXIT_OK         ? "keep"
-           : code == VKB_EXIT_MISMATCH ? "take out of service"
-                                       : "could not judge",
-           code);
+    printf("health: %s (exit %d)\n", node_verdict(code), code);
     if (h->json_path)
         write_json(h, runs, v, n, code, h->json_path);
     if (h->prom_path)
         write_prom(h, runs, v, n, code, h->prom_path);
+    if (h->db && store_verdicts(h, runs, v, n, code))
+        return VKB_EXIT_OUTPUT;
     return code;
 }

@@ -37,6 +37,7 @@ typedef struct vkb_health {
     const char *prom_path; /* --prom: the verdict as Prometheus metrics; NULL: none */
     const char *version;   /* vkbench's, for vkbench_build_info */
     int dry_run;           /* --dry-run: the set-up checked, nothing run or written */
+    struct vkb_sink *db;   /* --db: the store the battery went to, where the verdicts go too; NULL: none */
 } vkb_health;
 
 /* Read the configuration, --baseline and the devices, check --expect and the PCI bus, every output path, and

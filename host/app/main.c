@@ -324,7 +324,7 @@ static int run_devices(app *ap, int timed, FILE *table, vkb_sink **shared, int n
 static int run_command(app *ap)
 {
     vkb_selection sel;
-    vkb_sink *sinks[4];
+    vkb_sink *sinks[5];
     int nsinks = 0;
     int timed = strcmp(ap->args.command, "validate") != 0;
     FILE *table = stdout;
@@ -344,6 +344,8 @@ static int run_command(app *ap)
             sinks[nsinks++] = vkb_sink_json_create(json);
         if (csv)
             sinks[nsinks++] = vkb_sink_csv_create(csv);
+        if (ap->args.db_path) /* opened and migrated now: a store that cannot be written fails before any work */
+            sinks[nsinks++] = vkb_sink_sqlite_create(ap->args.db_path, ap->command_line, NULL);
     }
     vkb_signal_fault("signal-early"); /* tests: a signal after the files are opened, before the device */
     vkb_stop_if_signalled("before any case ran");
@@ -355,6 +357,7 @@ static int health_command(app *ap)
 {
     static vkb_health h;
     FILE *tables;
+    vkb_sink *db = NULL;
     int rc;
     if (vkb_health_prepare(&h, &ap->args, VKB_VERSION))
         return vkb_health_judge(&h, NULL, 0, 0); /* no GPU to run on: the node's verdict */
@@ -363,7 +366,9 @@ static int health_command(app *ap)
     tables = ap->args.verbose ? stderr : fopen("/dev/null", "w");
     if (!tables)
         vkb_die(VKB_EXIT_OUTPUT, "cannot open /dev/null for the battery's tables");
-    rc = run_devices(ap, 1, tables, NULL, 0);
+    if (ap->args.db_path && !ap->args.dry_run) /* the battery's rows into the store as a run does, the verdicts after */
+        db = h.db = vkb_sink_sqlite_create(ap->args.db_path, ap->command_line, "health");
+    rc = run_devices(ap, 1, tables, db ? &db : NULL, db ? 1 : 0);
     if (tables != stderr)
         fclose(tables);
     return rc;
@@ -400,6 +405,14 @@ static void check_outputs(const vkb_args *a)
             vkb_die(VKB_EXIT_USAGE, "%s %s is the vkbench executable itself", opts[i], paths[i]);
         if (a->dry_run && vkb_outfile_check(paths[i]))
             vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (%s): %s", paths[i], opts[i], vkb_outfile_reason());
+    }
+    if (a->db_path && lists)
+        vkb_die(VKB_EXIT_USAGE,
+                "--db: `vkbench %s` stores no results (--db is for run, validate, health and the suite)", a->command);
+    for (int i = 0; i < 2 && a->db_path; i++) {
+        char db[4096];
+        if (paths[i] && vkb_outfile_same(paths[i], vkb_sink_sqlite_path(a->db_path, db, sizeof db)))
+            vkb_die(VKB_EXIT_USAGE, "%s %s and --db %s are one file: give each its own", opts[i], paths[i], a->db_path);
     }
     if (a->prom_path && paths[0] && vkb_outfile_same(a->prom_path, paths[0]))
         vkb_die(VKB_EXIT_USAGE, "--json %s and --prom %s are one file: give each its own", paths[0], a->prom_path);

@@ -31,5 +31,8 @@ void vkb_json_int(vkb_json *j, const char *key, int64_t value);
 void vkb_json_uint(vkb_json *j, const char *key, uint64_t value);
 void vkb_json_bool(vkb_json *j, const char *key, int value);
 void vkb_json_null(vkb_json *j, const char *key);
+/* The run's settings as the JSON document records them (README.md): an object, under KEY (NULL: outermost). */
+struct vkb_run_settings;
+void vkb_json_settings(vkb_json *j, const char *key, const struct vkb_run_settings *s);
 
 #endif

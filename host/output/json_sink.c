@@ -76,9 +76,9 @@ static void json_caps(vkb_json *j, const vkb_backend *b)
     vkb_json_object_end(j);
 }
 
-static void json_settings(vkb_json *j, const vkb_run_settings *s)
+void vkb_json_settings(vkb_json *j, const char *key, const vkb_run_settings *s)
 {
-    vkb_json_object_begin(j, "settings");
+    vkb_json_object_begin(j, key);
     vkb_json_string(j, "command", s->command_line);
     vkb_json_string(j, "subcommand", s->command);
     vkb_json_uint(j, "seed", s->seed);
@@ -380,7 +380,7 @@ static void json_begin(vkb_sink *s, const vkb_run_settings *set, vkb_backend *co
     vkb_json_object_end(j);
     vkb_json_string(j, "date", date);
     vkb_json_string(j, "command", set->command_line);
-    json_settings(j, set);
+    vkb_json_settings(j, "settings", set);
     vkb_json_array_begin(j, "devices");
     for (int i = 0; i < nbackends; i++)
         json_caps(j, backends[i]);

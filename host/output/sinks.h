@@ -27,6 +27,26 @@ vkb_sink *vkb_sink_peaks_create(FILE *out, int verbose);
 vkb_sink *vkb_sink_json_create(const char *path);
 /* CSV, one row per result as it arrives; same file rules as the JSON ("-" is stdout). */
 vkb_sink *vkb_sink_csv_create(const char *path);
+/* The results store (--db, docs/store.md): ARG a path, or "default" ($VKB_DB, else
+ * ${XDG_DATA_HOME:-~/.local/share}/vkbench/results.db). Opened, migrated and given this run's row (status running)
+ * at once: a file that cannot be used exits 6 here, before any work. Each result is one transaction. SUBCOMMAND:
+ * the run's (NULL: the settings' command). */
+vkb_sink *vkb_sink_sqlite_create(const char *arg, const char *command_line, const char *subcommand);
+/* One GPU's verdict of `vkbench health`, as the store's health table keeps it (tools/store/schema.sql). */
+typedef struct vkb_store_health {
+    int gpu;                      /* the device index */
+    const char *verdict, *action; /* "pass", "warn", "fail"; "none", "drain", "reset", "service" */
+    const char *const *reasons;   /* the failing checks, "CHECK: WHAT" */
+    int nreasons;
+    int speed_judged;
+    double speed_ratio; /* the whole GPU's speed over its baseline where the verdict states it, else NAN */
+} vkb_store_health;
+/* The verdicts V[0..N-1] of the health run whose battery the ended --db sink S stored, NODE the node's ("keep",
+ * ...): the file opened again, one transaction. 0, or 6 with its one line printed (nothing tried where S failed
+ * before: its end() told why). */
+int vkb_sink_sqlite_health(vkb_sink *s, const char *node, const vkb_store_health *v, int n);
+/* The file ARG names (as above), into BUF. */
+const char *vkb_sink_sqlite_path(const char *arg, char *buf, size_t len);
 /* Progress on stderr: a bar on a terminal, one plain line per result otherwise; the total from the plan. */
 vkb_sink *vkb_sink_progress_create(void);
 /* "166 cases (3 families: 11 shapes and 87 variants in all; 2 backends), about 15 s": PLAN in one line (the

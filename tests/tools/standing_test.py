@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """standing_test.py CASE: the performance pages' standing tables against the reference result set
 (tools/standing.py). pages_agree: the tree's pages are what --write would make. detects_drift: a copy of the pages
-with one number of one standing table changed fails --check, naming that page and no other."""
+with one number of one standing table changed fails --check, naming that page and no other. checked: the set is read
+through the store, so a reference file its checker refuses (a timed row not validated) is one error, exit 2, and
+no table is made from it."""
+import json
 import os
 import re
 import shutil
@@ -50,6 +53,25 @@ def case_detects_drift():
     code, out, err = check("--pages", pages)
     if code != 1 or len(out) != 1 or not out[0].startswith(path + ": ") or "differs" not in out[0]:
         fail(f"one changed number in {path}: expected exit 1 and one line naming it", f"exit {code}", *out, err)
+
+
+def case_checked():
+    reference = tempfile.mkdtemp()
+    source = os.path.join(ROOT, "docs", "results", "reference")
+    for name in os.listdir(source):
+        shutil.copy(os.path.join(source, name), reference)
+    path = os.path.join(reference, "h100-2026-11-27-sgemm.json")
+    doc = json.load(open(path, encoding="utf-8"))
+    row = next(i for i, r in enumerate(doc["results"]) if r["status"] == "ok" and r["backend"] == "vulkan"
+               and r["family"] == "matmul")
+    doc["results"][row]["validated"] = False
+    json.dump(doc, open(path, "w", encoding="utf-8"))
+    code, out, err = check("--reference", reference)
+    lines = err.splitlines()
+    if (code != 2 or out or len(lines) != 1 or f"results[{row}]" not in lines[0]
+            or "not validated" not in lines[0] or "Traceback" in err):
+        fail(f"a timed row not validated in {path}: expected exit 2 and one line naming it", f"exit {code}", *out,
+             err)
 
 
 if __name__ == "__main__":
