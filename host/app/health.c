@@ -424,7 +424,7 @@ static void read_config(const char *path, int required, health_config *c, struct
                 UNJUDGED("--config %.200s line %d: %s wants %s, not '%.60s'", path, lineno, key,
                          k ? "an absolute path (slurmd's working folder is not yours)" : "N or MODEL:N,...", value);
             if (k == 0) {
-                vkb_health h0;
+                static vkb_health h0; /* its baseline table is large: not on the stack */
                 h0.ngpus = 0;
                 if (vkb_health_expect(&h0, value, &dummy, why, sizeof why) < 0)
                     UNJUDGED("--config %.200s line %d: expect: %s", path, lineno, why);
