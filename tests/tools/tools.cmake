@@ -6,7 +6,7 @@
 # input, the heat map in headless chromium; tools_values_test.py: the verdicts on fixtures with known answers,
 # report's aggregates and tune's ranking). 77: report_html and fleet.html without a browser and not root (as
 # root they run tools/setup.sh --browser: chromium)
-foreach(script tools_test fleet_test tools_values_test mutate_test)
+foreach(script tools_test fleet_test tools_values_test mutate_test blind_test)
     execute_process(COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/${script}.py --list OUTPUT_VARIABLE cases
                     OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
     if(NOT rc EQUAL 0)
