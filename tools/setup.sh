@@ -3,6 +3,7 @@
 # --browser: Debian's chromium as well, for the HTML report's test in a headless browser (tools/test.sh asks).
 # --slurm: Debian's Slurm and munge as well, for the Slurm test (tests/tools/slurm_test.sh).
 # --prom: Prometheus (for promtool) and its Python client, for the metrics test of `vkbench health --prom`.
+# --coverage: gcovr (C branch coverage) and python3-coverage (the tools' branches), for tools/coverage.sh.
 set -eu
 pkgs="cmake make gcc clang-format libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools \
 mesa-vulkan-drivers vulkan-validationlayers python3 python3-matplotlib"
@@ -11,6 +12,7 @@ mesa-vulkan-drivers vulkan-validationlayers python3 python3-matplotlib"
 [ "${1:-}" = "--slurm" ] && pkgs="$pkgs slurmd slurmctld slurm-client munge"
 # --prom: promtool lints the metrics file, python3-prometheus-client parses it (tests/cli/health_test.py prom)
 [ "${1:-}" = "--prom" ] && pkgs="$pkgs prometheus python3-prometheus-client"
+[ "${1:-}" = "--coverage" ] && pkgs="$pkgs gcovr python3-coverage"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
