@@ -111,8 +111,8 @@ def case_mutate_tests_map():
     check(mutate.tests_for("host/core/stats.c") == r"vkb\.unit\.stats\.", "a core module: its unit tests",
           mutate.tests_for("host/core/stats.c"))
     fam = mutate.tests_for("host/families/transfer/transfer.c")
-    check(fam.startswith(r"vkb\.verify\.transfer\.clean$|vkb\.vk\.transfer\.") and r"vkb\.unit\.transfer\." in fam,
-          "a family file: its clean verify, its vk tests and the unit tests in its tests/ folder", fam)
+    check(fam.startswith(r"vkb\.verify\.transfer\.clean$|vkb\.vk\.transfer\.run_json$") and r"vkb\.unit\.transfer\." in fam,
+          "a family file: its clean verify, its JSON run and the unit tests in its tests/ folder", fam)
     check(mutate.tests_for("tools/fleet.py") == r"vkb\.tools\.fleet\.|vkb\.tools\.every_tool\.", "a tool",
           mutate.tests_for("tools/fleet.py"))
     check(mutate.tests_for("docs/x.py") is None, "a file no row maps: None", mutate.tests_for("docs/x.py"))
