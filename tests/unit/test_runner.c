@@ -1006,6 +1006,37 @@ static void test_ceiling_choice(void)
     free_fixture(&fx);
 }
 
+/* A time per unit of work (latency, cache.chase: fewer is faster): the ceiling is the ceiling row of the shortest
+ * time, and a row's fraction is the ceiling's time over its own, by value (the copy at 1x, 2x and 4x speed: the
+ * plain row, at 1x, is 0.25 of the fastest). */
+static void test_ceiling_choice_lower(void)
+{
+    static vkb_family timed_family;
+    const vkb_family *fams[] = {&timed_family};
+    static const int64_t n[] = {16};
+    fixture fx;
+    timed_family = fake_family;
+    timed_family.name = "faketime";
+    timed_family.metric = "us";
+    timed_family.time_unit_ns = 1e3;
+    times_differ = 1;
+    run_fixture(&fx, fams, 1, n, 1, 0, 0, 1, 1);
+    times_differ = 0;
+    {
+        const vkb_result *plain = find(&fx, "plain", "vulkan", 16), *fastest = find(&fx, "api_copy", "cuda", 16);
+        const vkb_result *vk = find(&fx, "api_copy", "vulkan", 16), *vendor = find(&fx, "vendor", "cuda", 16);
+        ASSERT(plain && fastest && vk && vendor);
+        if (plain && fastest && vk && vendor) {
+            ASSERT(fastest->metric < vendor->metric && vendor->metric < vk->metric); /* times: 1/4, 1/2, 1 */
+            ASSERT(plain->ceiling == fastest);
+            ASSERT(fabs(plain->fraction - 0.25) < 1e-12 &&
+                   fabs(plain->metric * plain->fraction - fastest->metric) < 1e-12);
+            ASSERT(plain->status == VKB_RES_OK && !plain->suspect);
+        }
+    }
+    free_fixture(&fx);
+}
+
 /* --backend all on outputs over three compare spans, with elements that differ by amounts either side of the
  * two checks' tolerances combined (1 + 1): the counts, the largest difference and the first element beyond
  * are those of every span together. */
@@ -1503,5 +1534,6 @@ UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"ceilings_first", test_ceilings_
                  {"flags_one_meaning", test_flags_one_meaning}, {"family_groups", test_family_groups},
                  {"spec_names", test_spec_names}, {"repeat_rounds", test_repeat_rounds},
                  {"device_compare", test_device_compare}, {"ceiling_choice", test_ceiling_choice},
-                 {"cross_counts", test_cross_counts}, {"device_compare_cannot", test_device_compare_cannot},
+                 {"ceiling_choice_lower", test_ceiling_choice_lower}, {"cross_counts", test_cross_counts},
+                 {"device_compare_cannot", test_device_compare_cannot},
                  {"device_compare_disagrees", test_device_compare_disagrees})
