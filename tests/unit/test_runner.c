@@ -1373,6 +1373,37 @@ static void test_flags_per_family(void)
     ASSERT(strstr(err, "copy takes no --rows"));
 }
 
+/* One --FAMILY.FLAG on a family of several size flags sets that dim alone: the others keep the first default
+ * shape's values (or the plain --size where it is given), and the other families keep theirs. */
+static void test_flags_scoped_one_dim(void)
+{
+    static vkb_shape s[VKB_MAX_SHAPES], d[VKB_MAX_SHAPES], t[VKB_MAX_SHAPES];
+    vkb_caps caps;
+    char err[300];
+    memset(&caps, 0, sizeof caps);
+    caps.is_cpu = 1;
+    ASSERT(vkb_family_find("matmul")->default_shapes(&caps, d, VKB_MAX_SHAPES) >= 1);
+    ASSERT(vkb_family_find("transpose")->default_shapes(&caps, t, VKB_MAX_SHAPES) >= 1);
+    ASSERT(d[0].d[0] != 40 && d[0].d[1] != 40 && d[0].d[2] != 40 && t[0].d[0] != 48 && t[0].d[1] != 48);
+    ASSERT(select_shapes("vkbench run matmul --matmul.k 40", "matmul", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == d[0].d[0] && s[0].d[1] == d[0].d[1] && s[0].d[2] == 40);
+    ASSERT(select_shapes("vkbench run matmul --matmul.m 96 --matmul.n 80", "matmul", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 96 && s[0].d[1] == 80 && s[0].d[2] == d[0].d[2]);
+    ASSERT(select_shapes("vkbench run matmul transpose --matmul.n 80 --size 64", "matmul", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 64 && s[0].d[1] == 80 && s[0].d[2] == 64);
+    ASSERT(select_shapes("vkbench run matmul transpose --matmul.n 80 --size 64", "transpose", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 64 && s[0].d[1] == 64);
+    /* the scoped flag before the plain one of the same dim, which sizes the family without its own */
+    ASSERT(select_shapes("vkbench run matmul copy --matmul.n 80 --n 96", "matmul", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == d[0].d[0] && s[0].d[1] == 80 && s[0].d[2] == d[0].d[2]);
+    ASSERT(select_shapes("vkbench run matmul copy --matmul.n 80 --n 96", "copy", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 96);
+    ASSERT(select_shapes("vkbench run matmul transpose --transpose.cols 48", "transpose", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == t[0].d[0] && s[0].d[1] == 48);
+    ASSERT(select_shapes("vkbench run matmul transpose --transpose.cols 48", "matmul", s, err, sizeof err) >= 1);
+    ASSERT(s[0].d[0] == d[0].d[0] && s[0].d[1] == d[0].d[1] && s[0].d[2] == d[0].d[2]);
+}
+
 /* Whether FAMILY, selected by LINE, is sized by a flag it shares with another family (a size beyond it skips). */
 static int shares_sizes(const char *line, const char *family)
 {
@@ -1531,9 +1562,9 @@ UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"ceilings_first", test_ceilings_
                  {"interrupt", test_interrupt}, {"fatal_ends_sinks", test_fatal_ends_sinks},
                  {"device_error", test_device_error}, {"device_error_several", test_device_error_several},
                  {"size_cubic", test_size_cubic}, {"flags_per_family", test_flags_per_family},
-                 {"flags_one_meaning", test_flags_one_meaning}, {"family_groups", test_family_groups},
-                 {"spec_names", test_spec_names}, {"repeat_rounds", test_repeat_rounds},
-                 {"device_compare", test_device_compare}, {"ceiling_choice", test_ceiling_choice},
-                 {"ceiling_choice_lower", test_ceiling_choice_lower}, {"cross_counts", test_cross_counts},
-                 {"device_compare_cannot", test_device_compare_cannot},
+                 {"flags_scoped_one_dim", test_flags_scoped_one_dim}, {"flags_one_meaning", test_flags_one_meaning},
+                 {"family_groups", test_family_groups}, {"spec_names", test_spec_names},
+                 {"repeat_rounds", test_repeat_rounds}, {"device_compare", test_device_compare},
+                 {"ceiling_choice", test_ceiling_choice}, {"ceiling_choice_lower", test_ceiling_choice_lower},
+                 {"cross_counts", test_cross_counts}, {"device_compare_cannot", test_device_compare_cannot},
                  {"device_compare_disagrees", test_device_compare_disagrees})
