@@ -276,6 +276,38 @@ static const vkb_family streamed_family = {
     .check = fake_check,
 };
 
+/* A family whose shader copy runs 10x slower after the first --repeat round (test_suspect_rounds) */
+static const vkb_variant rounds_variants[] = {
+    {"api_copy", "copy", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING, "the (slow) API copy", NULL},
+    {"round_copy",
+     "roundcopy",
+     {1, 1, 1},
+     {0},
+     0,
+     0,
+     0,
+     VKB_VAR_CEILING | VKB_VAR_SHADER_COPY,
+     "slow after round 0",
+     NULL},
+    {"kernel", "fast", {1, 1, 1}, {0}, 0, 0, 0, 0, "as fast as round 0's copy", NULL},
+};
+static const vkb_family rounds_family = {
+    .name = "rounds",
+    .summary = "copies that differ between rounds",
+    .dims = {"n"},
+    .ndims = 1,
+    .metric = "GB/s",
+    .variants = rounds_variants,
+    .nvariants = (int)VKB_COUNT(rounds_variants),
+    .default_shapes = fake_defaults,
+    .battery = fake_battery,
+    .case_create = fake_create,
+    .case_destroy = fake_destroy,
+    .plan = fake_plan,
+    .work = fake_work,
+    .check = fake_check,
+};
+
 /* A family with theoretical rates (the peak family's hook) and one whose rows fall back to its rows' rates as
  * ceilings (matmul's fp32 rows on peak/fma_f32): name, kernel, ..., note, ceiling, fallback. */
 static const vkb_variant theory_variants[] = {
@@ -400,8 +432,14 @@ static void fb_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
 static int times_differ;
 
 /* A run's device time (ns) of PASS on B. */
+static int kernel_timed; /* test_suspect_rounds: a "fast" kernel was timed, so later round copies run slow */
+
 static double run_ns(const vkb_backend *b, const vkb_pass *pass)
 {
+    if (strcmp(pass->kernel, "roundcopy") == 0)
+        return kernel_timed ? 1e5 : 1e4; /* the device throttled after the first round */
+    if (strcmp(pass->kernel, "fast") == 0)
+        kernel_timed = 1;
     if (strcmp(pass->kernel, "fast") == 0)
         return 1e4;
     if (strcmp(pass->kernel, "fastest") == 0)
@@ -1151,6 +1189,34 @@ static void test_repeat_rounds(void)
     free_fixture(&fx);
 }
 
+/* --repeat rounds whose copies differ (the device throttled after round 0): each round's rows are bounded by the
+ * copy of their own round. The kernel, as fast as round 0's copy, is believed there and SUSPECT in round 1, where
+ * the copy beside it ran 10x slower; a bound taken from any round's fastest copy would believe it in both. */
+static void test_suspect_rounds(void)
+{
+    static const vkb_family *fams[] = {&rounds_family};
+    static const int64_t n[] = {16};
+    fixture fx;
+    int seen = 0;
+    kernel_timed = 0;
+    fixture_repeat = 2;
+    run_fixture(&fx, fams, 1, n, 1, 0, 0, 0, 1);
+    fixture_repeat = 0;
+    for (int i = 0; i < fx.r.results.n; i++) {
+        const vkb_result *res = &fx.r.results.r[i];
+        if (strcmp(res->variant->name, "kernel") != 0)
+            continue;
+        seen++;
+        ASSERT(res->status == VKB_RES_OK && res->timed && res->ceiling && res->ceiling->repeat == res->repeat);
+        ASSERT(res->suspect == (res->repeat == 1));
+        if (res->repeat == 1)
+            ASSERT(strstr(res->suspect_reason, "fastest copy of the same bytes") != NULL);
+    }
+    ASSERT(seen == 2);
+    free_fixture(&fx);
+    kernel_timed = 0;
+}
+
 /* SIGINT stops the run after the current case; the sinks still end (interrupted) with what finished. */
 static void test_interrupt(void)
 {
@@ -1564,7 +1630,8 @@ UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"ceilings_first", test_ceilings_
                  {"size_cubic", test_size_cubic}, {"flags_per_family", test_flags_per_family},
                  {"flags_scoped_one_dim", test_flags_scoped_one_dim}, {"flags_one_meaning", test_flags_one_meaning},
                  {"family_groups", test_family_groups}, {"spec_names", test_spec_names},
-                 {"repeat_rounds", test_repeat_rounds}, {"device_compare", test_device_compare},
-                 {"ceiling_choice", test_ceiling_choice}, {"ceiling_choice_lower", test_ceiling_choice_lower},
-                 {"cross_counts", test_cross_counts}, {"device_compare_cannot", test_device_compare_cannot},
+                 {"repeat_rounds", test_repeat_rounds}, {"suspect_rounds", test_suspect_rounds},
+                 {"device_compare", test_device_compare}, {"ceiling_choice", test_ceiling_choice},
+                 {"ceiling_choice_lower", test_ceiling_choice_lower}, {"cross_counts", test_cross_counts},
+                 {"device_compare_cannot", test_device_compare_cannot},
                  {"device_compare_disagrees", test_device_compare_disagrees})
