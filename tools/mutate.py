@@ -864,7 +864,7 @@ def from_diff(a):
                   f"-j2 --timeout {a.timeout}", a.tree, a.baseline_limit)
     broken = set(re.findall(r"\d+ - (\S+) \(", out))
     print(f"baseline: {len(union) - len(broken)} of {len(union)} tests pass" +
-          (f"; left out (they fail unmutated): {' '.join(sorted(broken))}" if broken else ""), flush=True)
+          (f"; left out (they fail or skip unmutated): {' '.join(sorted(broken))}" if broken else ""), flush=True)
     report = open(a.report, "a") if a.report else None
     counts, survivors = {}, []
     for m, names in plan:
