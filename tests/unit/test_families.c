@@ -391,7 +391,33 @@ static void ceilings_are_references(void)
     ASSERT(named > 0);
 }
 
+/* matmul_coopmat (BM BN BK WM WN = 128 128 32 64 32): 8 subgroups of 64x32, shared memory two stages of padded
+ * fp16 tiles, 2 x (128 x 5 + 32 x 17) x 16 = 37888 bytes, and a 16x16 fp32 staging tile per subgroup (8 x 1024);
+ * at 32 KiB the k-step halves to 16: 2 x (128 x 3 + 16 x 17) x 16 + 8192 = 29184. */
+static void coopmat_shared(void)
+{
+    const vkb_family *f = vkb_family_find("matmul");
+    const vkb_variant *v = vkb_variant_find(f, "coopmat_f16");
+    vkb_shape s = {{128, 128, 128}};
+    vkb_case c = {f, s, NULL};
+    vkb_caps caps = roomy();
+    vkb_plan p;
+    char why[200] = "";
+    ASSERT(v != NULL);
+    if (!v)
+        return;
+    memset(&p, 0, sizeof p);
+    ASSERT(vkb_family_plan(f, v, &c, &caps, &p, why, sizeof why) == VKB_PLAN_OK);
+    ASSERT(p.npass == 1 && p.pass[0].shared_bytes == 37888 + 8192 && p.pass[0].spec[2] == 32);
+    ASSERT(p.pass[0].local[0] == 8 * caps.subgroup_size);
+    caps.max_shared_bytes = 32 * 1024;
+    memset(&p, 0, sizeof p);
+    ASSERT(vkb_family_plan(f, v, &c, &caps, &p, why, sizeof why) == VKB_PLAN_OK);
+    ASSERT(p.pass[0].shared_bytes == 29184 && p.pass[0].spec[2] == 16);
+}
+
 UNIT_TESTS({"plans_without_inputs", plans_without_inputs}, {"reduce_depth_over_sizes", reduce_depth_over_sizes},
-           {"ceilings_are_references", ceilings_are_references}, {"bad_constants", bad_constants},
-           {"too_large", too_large}, {"device_limits", device_limits}, {"chase_one_cycle", chase_one_cycle},
-           {"reduce_twins", reduce_twins}, {"reduce_lastblock", reduce_lastblock}, {"list_verbose", list_verbose})
+           {"ceilings_are_references", ceilings_are_references}, {"coopmat_shared", coopmat_shared},
+           {"bad_constants", bad_constants}, {"too_large", too_large}, {"device_limits", device_limits},
+           {"chase_one_cycle", chase_one_cycle}, {"reduce_twins", reduce_twins}, {"reduce_lastblock", reduce_lastblock},
+           {"list_verbose", list_verbose})
