@@ -414,6 +414,12 @@ static void coopmat_shared(void)
     memset(&p, 0, sizeof p);
     ASSERT(vkb_family_plan(f, v, &c, &caps, &p, why, sizeof why) == VKB_PLAN_OK);
     ASSERT(p.pass[0].shared_bytes == 29184 && p.pass[0].spec[2] == 16);
+    { /* a tile the fragments do not divide: refused, naming the five constants as given */
+        vkb_variant odd = *v;
+        odd.spec[4] = 24;
+        ASSERT(vkb_family_plan(f, &odd, &c, &caps, &p, why, sizeof why) == VKB_PLAN_BAD_REQUEST);
+        ASSERT(strstr(why, "BM=128 BN=128 BK=32 WM=64 WN=24: multiples of the 16x16x16 fragments") != NULL);
+    }
 }
 
 UNIT_TESTS({"plans_without_inputs", plans_without_inputs}, {"reduce_depth_over_sizes", reduce_depth_over_sizes},

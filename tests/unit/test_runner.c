@@ -735,7 +735,7 @@ static void test_count(void)
     /* Vulkan only: per shape api_copy + plain, loose, near, fast (vendor needs CUDA) */
     run_fixture(&fx, fams, 1, n, 2, 0, 0, 0, 1);
     ASSERT(fx.plan.cases == 2 * 5);
-    ASSERT(fx.plan.shapes == 2);
+    ASSERT(fx.plan.shapes == 2 && fx.plan.families == 1);
     ASSERT(fx.plan.backends == 1);
     ASSERT(fx.r.results.n == fx.plan.cases);
     ASSERT(fx.rec.nres == fx.plan.cases && fx.rec.plan_cases == fx.plan.cases);
