@@ -79,5 +79,59 @@ def case_vkbschema_defect_past_first():
               f"a defect in {where} is found there, past the first item", new)
 
 
+def recipe_table(table, files):
+    """tools/recipes/tables.py TABLE on a folder of FILES ({name: document}): exit code, stdout, stderr."""
+    import subprocess
+    with tempfile.TemporaryDirectory() as d:
+        for name, doc in files.items():
+            with open(os.path.join(d, name), "w") as f:
+                json.dump(doc, f)
+        p = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools", "recipes",
+                                                         "tables.py"), table, d], capture_output=True, text=True,
+                           timeout=60)
+        return p.returncode, p.stdout, p.stderr
+
+
+def row(family, variant, value, better="higher", index=None, status="ok", backend="vulkan"):
+    r = {"family": family, "variant": variant, "shape_text": "n=1024", "backend": backend, "status": status,
+         "metric": {"value": value, "better": better}}
+    if index is not None:
+        r["device_index"] = index
+    return r
+
+
+def case_tables_node():
+    """node: each device's validate counts by status; GPU 0 beside the others over GPU 0 alone, as a ratio of
+    rates whichever way the metric goes (a time per operation twice as long is 0.5, as a bandwidth halved)."""
+    validate = {"results": [row("copy", "vec4", 1, index=0), row("copy", "api_copy", 1, index=0),
+                            row("copy", "vec4", 1, index=1, status="fail")]}
+    together = {"results": [row("copy", "vec4", 50.0, index=0), row("latency", "dispatch", 4.0, "lower", index=0),
+                            row("copy", "vec4", 70.0, index=1)]}
+    alone = {"results": [row("copy", "vec4", 100.0, index=0), row("latency", "dispatch", 2.0, "lower", index=0)]}
+    code, out, err = recipe_table("node", {"validate-all.json": validate, "suite-all.json": together,
+                                           "suite-0.json": alone})
+    check(code == 0 and not err, "node: exit 0, nothing on stderr", code, out, err)
+    counts = [ln.split() for ln in out.splitlines() if ln.strip().startswith("validate device")]
+    check(counts == [["validate", "device", "0", "vulkan", "ok", "2"], ["validate", "device", "1", "vulkan", "fail",
+                                                                        "1"]], "node: the counts by device and status", out)
+    ratio = {ln.split()[0]: ln.split()[1] for ln in out.splitlines() if ln.startswith("    ")}
+    check(ratio == {"copy": "0.500", "latency": "0.500"}, "node: the ratio of rates, lower-is-better turned", out)
+
+
+def case_tables_two_drivers():
+    """two-drivers: a file from before device_index (schema 2.0) is device 0's, matched with the run of every
+    device by that index."""
+    devices = [{"backend": "vulkan", "name": "GPU A", "index": 0}, {"backend": "vulkan", "name": "GPU B", "index": 1}]
+    files = {f"all-{w}.json": {"devices": devices, "results": [row("copy", "vec4", 80.0, index=0)]} for w in (1, 2)}
+    for w in (1, 2):
+        files[f"alone-{w}-0.json"] = {"devices": [{"backend": "vulkan", "name": "GPU A"}],
+                                      "results": [row("copy", "vec4", 100.0)]}   # no device_index: device 0
+        files[f"alone-{w}-1.json"] = {"devices": devices, "results": []}
+    code, out, err = recipe_table("two-drivers", files)
+    check(code == 0 and not err, "two-drivers: exit 0, nothing on stderr", code, out, err)
+    lines = [ln for ln in out.splitlines() if ln.startswith("0: GPU A")]
+    check(len(lines) == 1 and lines[0].split()[-1] == "0.800", "two-drivers: the old file's row as device 0's", out)
+
+
 if __name__ == "__main__":
-    run_cases(globals(), "blind_test.py")
+    run_cases(globals(), "blind_test.py", tool_of={"tables_node": "recipes", "tables_two_drivers": "recipes"})
