@@ -613,6 +613,7 @@ DIFF_TESTS = [
     (r"^host/app/cli\.", r"vkb\.unit\.cli\.|vkb\.bad\.(cli|sizes|spec)\."),
     (r"^host/app/(select|main)\.", r"vkb\.bad\.(cli|sizes)\.|vkb\.vk\.(cli|sizes)\."),
     (r"^host/app/devices\.", r"vkb\.vk\.devices\.|vkb\.bad\.devices\."),
+    (r"^host/app/cache_probe\.", r"vkb\.unit\.cache_probe\.|vkb\.vk\.cache\.probe"),
     (r"^host/app/(\w+)\.", r"vkb\.unit\.{1}\.|vkb\.vk\.{1}\."),
     (r"^host/output/", r"vkb\.unit\.(sinks|sink_values|json|devices_view)\.|vkb\.bad\.output\."),
     (r"^host/backends/cuda\.", r"vkb\.unit\.cuda_(compare|words|devices)\."),

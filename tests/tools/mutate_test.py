@@ -115,6 +115,8 @@ def case_mutate_tests_map():
           "a family file: its clean verify, its JSON run and the unit tests in its tests/ folder", fam)
     check(mutate.tests_for("tools/fleet.py") == r"vkb\.tools\.fleet\.|vkb\.tools\.every_tool\.", "a tool",
           mutate.tests_for("tools/fleet.py"))
+    check(mutate.tests_for("host/app/cache_probe.c") == r"vkb\.unit\.cache_probe\.|vkb\.vk\.cache\.probe",
+          "the cache probe: its unit tests and the family's probe tests", mutate.tests_for("host/app/cache_probe.c"))
     check(mutate.tests_for("docs/x.py") is None, "a file no row maps: None", mutate.tests_for("docs/x.py"))
 
 
