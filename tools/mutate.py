@@ -8,6 +8,8 @@ of CUDA code cannot run here: they are listed as "gpu", built here into one modu
     tools/mutate.py --cuda-mutants [--head] [--out build-mutants]   (here: a CUDA module per mutation, then on
                                                  the GPU machine: tools/gpu.sh cuda-mutants --build build-mutants)
     tools/mutate.py --gpu-table FILE [--report FILE]        (records the GPU's verdicts as killed / survived)
+    tools/mutate.py --from-diff REV [--sample N --seed S] [--list] [--tree DIR] [--timeout S] [--report FILE]
+                                    (mutants generated from the lines changed since REV, not the list below)
 
 --tree: a copy made with `tar -C SRC --exclude='./build*' --exclude=./.git -cf - . | tar -C DIR -xf -` and configured in DIR/build
 (cmake -S DIR -B DIR/build -DCMAKE_BUILD_TYPE=Release -DVKB_CUDA=OFF); never the shared checkout.
@@ -606,6 +608,338 @@ def gpu_table(path, report):
     return 0 if counts else 1
 
 
+# --- mutants generated from a change's diff (--from-diff REV) ------------------------------------------------------
+# The sites above are picked by the people who wrote the tests; these are not: every comparison, arithmetic
+# operator, boundary constant, tested call and statement on the lines changed since REV gives mutants, of which
+# a seeded sample runs. The tests of each mutant come from its file's module, written once here as data:
+# (a regular expression on the path, the ctest regular expression; {1} is the expression's first group).
+DIFF_TESTS = [
+    (r"^host/families/(\w+)/", r"vkb\.verify\.{1}\.clean$|vkb\.vk\.{1}\.run_json$|{family_units}"),
+    (r"^host/core/runner/", r"vkb\.unit\.runner\.|vkb\.unit\.sink_values\.|vkb\.vk\.copy\.repeat$|vkb\.verify\.copy\."),
+    (r"^host/core/(bounds|check|guard|half|freivalds|product_check)\.", r"vkb\.unit\.(check|check_chunks|product)\."),
+    (r"^host/core/fault\.", r"vkb\.bad\.fault\.|vkb\.verify\.copy\."),
+    (r"^host/core/family\.", r"vkb\.unit\.families\.|vkb\.bad\.sizes\.|vkb\.vk\.sizes\."),
+    (r"^host/core/device_limits\.", r"vkb\.bad\.limits\.|vkb\.unit\.caps\."),
+    (r"^host/core/timing\.", r"vkb\.unit\.timing\.|vkb\.verify\.timer\."),
+    (r"^host/core/verify\.", r"vkb\.verify\.copy\."),
+    (r"^host/core/util\.", r"vkb\.unit\.(cli|json)\.|vkb\.bad\.(cli|sizes)\."),
+    (r"^host/core/(\w+)\.", r"vkb\.unit\.{1}\."),
+    (r"^host/app/cli\.", r"vkb\.unit\.cli\.|vkb\.bad\.(cli|sizes|spec)\."),
+    (r"^host/app/(select|main)\.", r"vkb\.bad\.(cli|sizes)\.|vkb\.vk\.(cli|sizes)\."),
+    (r"^host/app/devices\.", r"vkb\.vk\.devices\.|vkb\.bad\.devices\."),
+    (r"^host/app/cache_probe\.", r"vkb\.unit\.cache_probe\.|vkb\.vk\.cache\.probe"),
+    (r"^host/app/(\w+)\.", r"vkb\.unit\.{1}\.|vkb\.vk\.{1}\."),
+    (r"^host/output/", r"vkb\.unit\.(sinks|sink_values|json|devices_view)\.|vkb\.bad\.output\."),
+    (r"^host/backends/cuda\.", r"vkb\.unit\.cuda_(compare|words|devices)\."),
+    (r"^host/backends/vulkan/", r"vkb\.verify\.copy\.clean$|vkb\.vk\.validate\.sg4$|vkb\.bad\.(env|devices|limits)\."),
+    (r"^tools/recipes/", r"vkb\.tools\.recipes\."),
+    (r"^tools/vkbjson\.", r"vkb\.tools\.(vkbjson|compare|report)\."),
+    (r"^tools/(\w+)\.py$", r"vkb\.tools\.{1}\.|vkb\.tools\.every_tool\."),
+]
+DIFF_SKIP = r"(^|/)tests/|^tools/mutate\.py$|^cuda/"   # tests are what judges; CUDA cannot run here
+C_LIKE, PY = (".c", ".h", ".comp", ".glsl"), (".py",)
+COMPARE = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
+ARITH = {"+": "-", "-": "+", "*": "/", "/": "*", "+=": "-=", "-=": "+=", "*=": "/=", "/=": "*="}
+
+
+def tests_for(path):
+    """The ctest expression a reader would pick for a change in PATH (the first row of DIFF_TESTS that
+    matches), or None."""
+    import re
+    for pattern, tests in DIFF_TESTS:
+        m = re.search(pattern, path)
+        if m:
+            units = ""
+            if "{family_units}" in tests:
+                folder = os.path.join(ROOT, "host", "families", m.group(1), "tests")
+                names = sorted(f[5:-2] for f in os.listdir(folder) if f.startswith("test_") and f.endswith(".c")) \
+                    if os.path.isdir(folder) else []
+                units = "|".join(rf"vkb\.unit\.{n}\." for n in names)
+            tests = tests.replace("{family_units}", units).replace("{1}", m.group(1) if m.groups() else "")
+            return tests.strip("|").replace("||", "|")
+    return None
+
+
+def code_mask(src, python):
+    """One flag per character of SRC: True where it is code (not a comment, a string or an #include line)."""
+    mask, i, n = [True] * len(src), 0, len(src)
+
+    def off(a, b):
+        for j in range(a, min(b, n)):
+            mask[j] = False
+
+    line_start = True
+    while i < n:
+        c = src[i]
+        if python:
+            if c == "#":
+                j = src.find("\n", i)
+                j = n if j < 0 else j
+                off(i, j)
+                i = j
+                continue
+            if c in "'\"":
+                q = src[i:i + 3] if src[i:i + 3] in ("'''", '"""') else c
+                j = i + len(q)
+                while j < n and not src.startswith(q, j):
+                    j += 2 if src[j] == "\\" else 1
+                off(i, j + len(q))
+                i = j + len(q)
+                continue
+        else:
+            if line_start and src[i:].lstrip(" \t").startswith("#include"):
+                j = src.find("\n", i)
+                j = n if j < 0 else j
+                off(i, j)
+                i = j
+                continue
+            if src.startswith("//", i):
+                j = src.find("\n", i)
+                j = n if j < 0 else j
+                off(i, j)
+                i = j
+                continue
+            if src.startswith("/*", i):
+                j = src.find("*/", i + 2)
+                j = n if j < 0 else j + 2
+                off(i, j)
+                i = j
+                continue
+            if c in "'\"":
+                j = i + 1
+                while j < n and src[j] != c and src[j] != "\n":
+                    j += 2 if src[j] == "\\" else 1
+                off(i, j + 1)
+                i = j + 1
+                continue
+        line_start = c == "\n" or (line_start and c in " \t")
+        i += 1
+    return mask
+
+
+def _balanced_end(text, start):
+    """The index just past the bracket that closes the one at text[start], or -1."""
+    depth = 0
+    for j in range(start, len(text)):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[j], 0)
+        if depth == 0:
+            return j + 1
+    return -1
+
+
+def line_mutants(path, src, lines):
+    """The mutants of SRC (the text of PATH) on the 1-based line numbers LINES: dicts of path, line, col, op
+    (compare, arith, constant, ignored_return, drop), old and new (the whole line before and after)."""
+    import re
+    python = path.endswith(PY)
+    glsl = path.endswith((".comp", ".glsl"))
+    mask = code_mask(src, python)
+    text = src.split("\n")
+    starts, pos = [], 0
+    for t in text:
+        starts.append(pos)
+        pos += len(t) + 1
+    # bracket depth at each line's start: a statement is dropped only where it stands whole on its line
+    depth, d = [], 0
+    for k, t in enumerate(text):
+        depth.append(d)
+        for j, ch in enumerate(t):
+            if mask[starts[k] + j]:
+                d += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
+    out = []
+
+    def code(k, a, b):
+        return all(mask[starts[k] + j] for j in range(a, b))
+
+    def add(k, col, op, new):
+        if new != text[k]:
+            out.append(dict(path=path, line=k + 1, col=col + 1, op=op, old=text[k], new=new))
+
+    for no in sorted(set(lines)):
+        k = no - 1
+        if k >= len(text):
+            continue
+        t = text[k]
+        if not t.strip() or not any(mask[starts[k] + j] for j in range(len(t))):
+            continue
+        for m in re.finditer(r"(?<![<>=!\-])(<=|>=|==|!=|<|>)(?![<>=])", t):
+            if code(k, m.start(), m.end()) and not (m.group() == ">" and t[:m.start()].endswith("-")):
+                add(k, m.start(), "compare", t[:m.start()] + COMPARE[m.group()] + t[m.end():])
+        for m in re.finditer(r"(?<=[\w)\]'\"] )([+\-*/]=?)(?= )", t):
+            if code(k, m.start(), m.end()):
+                add(k, m.start(), "arith", t[:m.start()] + ARITH[m.group()] + t[m.end():])
+        for m in re.finditer(r"(?<![\w.])(\d+)(?=[uUlL]*(?![\w.]))", t):
+            if code(k, m.start(), m.end()) and not (t.lstrip().startswith("#") and "VERSION" in t):
+                v = int(m.group())
+                add(k, m.start(), "constant", t[:m.start()] + str({0: 1, 1: 0}.get(v, v + 1)) + t[m.end():])
+        # a call whose result is tested: the test dropped, the call kept
+        m = re.match(r"(\s*(?:\}\s*else\s+)?(?:if|elif)\s*)(\(?)", t)
+        if m and code(k, m.start(1), m.end(1)):
+            if python:
+                colon = t.rstrip().endswith(":") and depth[k] == 0
+                cond = t[m.end(1):t.rstrip().rfind(":")] if colon else ""
+                if cond and re.search(r"\w\(", cond) and _balanced_end(cond + ")", 0) <= len(cond):
+                    add(k, m.end(1), "ignored_return", t[:m.end(1)] + f"({cond}) and False" + t[t.rstrip().rfind(":"):])
+            elif m.group(2):
+                end = _balanced_end(t, m.end(1))
+                cond = t[m.end(1) + 1:end - 1] if end > 0 else ""
+                if cond and re.search(r"\w\s*\(", cond):
+                    add(k, m.end(1), "ignored_return",
+                        t[:m.end(1)] + f"(({cond}) && {'false' if glsl else '0'})" + t[end:])
+        # a whole statement dropped (Python: `pass` in its place, so the block stays a block)
+        s = t.strip()
+        if depth[k] == 0 and code(k, len(t) - len(t.lstrip()), len(t)) and _balanced_end("(" + s + ")", 0) == len(s) + 2:
+            prev = next((text[j].rstrip() for j in range(k - 1, -1, -1) if text[j].strip()), "")
+            if python:
+                if re.match(r"[\w.\[\]]+\s*(\(|=|\+=|-=|\.)", s) and not s.endswith((":", "\\", ",")) and \
+                        not re.match(r"(return|yield|raise|import|from|global|nonlocal|pass|del|assert|lambda)\b", s) \
+                        and not prev.endswith(("\\", ",", "(")):
+                    add(k, len(t) - len(s), "drop", t[:len(t) - len(s)] + "pass")
+            elif s.endswith(";") and prev.endswith((";", "{", "}", ":")) and not prev.endswith("\\") and \
+                    (re.match(r"[\w.\[\]]+(->[\w.\[\]]+)*\s*(\(|=[^=]|\+=|-=|\*=|/=|\|=|&=|\^=|<<=|>>=|\+\+|--)", s)
+                     or re.match(r"(\+\+|--)\w|(break|continue);$", s)) and not s.startswith("return"):
+                add(k, len(t) - len(s), "drop", "")
+    return out
+
+
+def diff_lines(rev, root=None):
+    """{path: [new-side line numbers]} of the lines added or changed since REV in the work tree, whitespace-only
+    changes left out (git diff -w: a reformatted line is no change)."""
+    import re
+    p = subprocess.run(["git", "diff", "-w", "-U0", "--no-color", rev, "--", "*.c", "*.h", "*.comp", "*.glsl", "*.py"],
+                       cwd=root or ROOT, capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f"mutate.py: git diff {rev}: {p.stderr.strip().splitlines()[-1] if p.stderr.strip() else 'failed'}")
+    return parse_diff(p.stdout)
+
+
+def parse_diff(text):
+    import re
+    files, path, line = {}, None, 0
+    for ln in text.splitlines():
+        if ln.startswith("+++ "):
+            path = ln[6:] if ln.startswith("+++ b/") else None
+        elif ln.startswith("@@"):
+            m = re.match(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@", ln)
+            line = int(m.group(1)) if m else 0
+        elif path and ln.startswith("+"):
+            files.setdefault(path, []).append(line)
+            line += 1
+        elif path and ln.startswith(" "):
+            line += 1
+    return files
+
+
+def diff_mutants(rev, root=None):
+    """Every mutant of the lines changed since REV in files DIFF_TESTS maps, in a fixed order (path, line, col, op),
+    and the changed files no row maps."""
+    import re
+    root = root or ROOT
+    muts, unmapped = [], []
+    for path, lines in sorted(diff_lines(rev, root).items()):
+        if re.search(DIFF_SKIP, path) or not path.endswith(C_LIKE + PY):
+            continue
+        if tests_for(path) is None:
+            unmapped.append(path)
+            continue
+        src = open(os.path.join(root, path), encoding="utf-8", errors="replace").read()
+        muts += line_mutants(path, src, lines)
+    return muts, unmapped
+
+
+def from_diff(a):
+    """--from-diff: a seeded sample of the diff's mutants, each applied alone to the copy in --tree, built and
+    tested with its module's tests (a per-mutant time-out); killed / survived / stillborn, survivors listed."""
+    import random, re
+    muts, unmapped = diff_mutants(a.from_diff)
+    for path in unmapped:
+        print(f"mutate.py: {path}: no row of DIFF_TESTS names its tests (no mutants)")
+    by_op = {}
+    for m in muts:
+        by_op[m["op"]] = by_op.get(m["op"], 0) + 1
+    print(f"{len(muts)} mutants on the lines changed since {a.from_diff}: {by_op}")
+    sample = random.Random(a.seed).sample(muts, min(a.sample, len(muts))) if a.sample else muts
+    if a.list:
+        for m in sample:
+            print(f'{m["path"]}:{m["line"]}:{m["col"]} {m["op"]:14} {m["new"].strip() or "(line removed)"}')
+        return 0
+    if os.path.realpath(a.tree) == ROOT:
+        sys.exit("mutate.py: --tree must be a copy, not this checkout")
+    build = os.path.join(a.tree, "build")
+    if not os.path.isdir(build):
+        sys.exit(f"mutate.py: {build}: no build folder (configure and build the copy first)")
+    rc, out = run(f"ctest --test-dir {build} -N", a.tree, 300)
+    known = re.findall(r"Test +#\d+: (\S+)", out)
+    plan = []
+    for m in sample:
+        names = [t for t in known if re.search(tests_for(m["path"]), t)]
+        plan.append((m, names))
+    union = sorted({t for _, names in plan for t in names})
+    rc, out = run(f"cmake --build {build} -j2 && ctest --test-dir {build} -R '^({'|'.join(map(re.escape, union))})$' "
+                  f"-j2 --timeout {a.timeout}", a.tree, a.baseline_limit)
+    broken = set(re.findall(r"\d+ - (\S+) \(", out))
+    print(f"baseline: {len(union) - len(broken)} of {len(union)} tests pass" +
+          (f"; left out (they fail or skip unmutated): {' '.join(sorted(broken))}" if broken else ""), flush=True)
+    report = open(a.report, "a") if a.report else None
+    counts, survivors = {}, []
+    for m, names in plan:
+        names = [t for t in names if t not in broken]
+        where = f'{m["path"]}:{m["line"]}'
+        t0 = time.time()
+        path = os.path.join(a.tree, m["path"])
+        src = open(path, encoding="utf-8").read()
+        text = src.split("\n")
+        if not names:
+            status, detail = "untested", "no test of its module exists"
+        elif text[m["line"] - 1] != m["old"]:
+            status, detail = "n/a", "its line differs in the copy"
+        else:
+            text[m["line"] - 1] = m["new"]
+            open(path, "w", encoding="utf-8").write("\n".join(text))
+            try:
+                units = sorted({"test_" + t.split(".")[2] for t in names if t.startswith("vkb.unit.")})
+                units = [u for u in units if re.search(rf"\b{u}\b", open(os.path.join(build, "Makefile")).read()
+                                                       if os.path.exists(os.path.join(build, "Makefile")) else u)]
+                if m["path"].endswith(PY):
+                    try:
+                        compile("\n".join(text), path, "exec")
+                        rc = 0
+                    except SyntaxError:
+                        rc = 1
+                else:
+                    rc, out = run(f"cmake --build {build} -j2 --target vkbench {' '.join(units)}", a.tree, a.timeout)
+                if rc:
+                    status, detail = "stillborn", "does not build"
+                else:
+                    sel = "|".join(map(re.escape, names))
+                    rc, out = run(f"ctest --test-dir {build} -R '^({sel})$' -j2 --stop-on-failure --timeout {a.timeout}",
+                                  a.tree, a.timeout)
+                    if rc == 124:   # scored as a kill (a loop that never ends), listed apart: it may be load
+                        status, detail = "time-out", f"its tests ran past {a.timeout} s"
+                    elif rc:
+                        status, detail = "killed", "; ".join(re.findall(r"\d+ - (\S+) \(", out))[:160] or "a test failed"
+                    else:
+                        status, detail = "survived", f"{len(names)} tests passed"
+            finally:
+                open(path, "w", encoding="utf-8").write(src)
+        counts[status] = counts.get(status, 0) + 1
+        change = f'`{m["old"].strip()}` -> `{m["new"].strip() or "(removed)"}`'
+        line = f'| {m["op"]} | `{where}` | {change} | {status} | {detail} | {time.time() - t0:.0f} s |'
+        print(line, flush=True)
+        if report:
+            report.write(line + "\n")
+            report.flush()
+        if status == "survived":
+            survivors.append(f'{where}: {m["op"]}: {change}')
+    counts["killed"] = counts.get("killed", 0) + counts.pop("time-out", 0)
+    scored = counts.get("killed", 0) + counts.get("survived", 0)
+    print(f"sample {len(sample)} of {len(muts)} (seed {a.seed}): {counts}; score {counts.get('killed', 0)}/{scored} = "
+          f"{100 * counts.get('killed', 0) / max(scored, 1):.0f}% (stillborn and untested left out)")
+    for s in survivors:
+        print("survivor: " + s)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tree", default="/tmp/vkb-mutate")
@@ -619,7 +953,15 @@ def main():
     ap.add_argument("--gpu-table", default="", help="record the table tools/gpu.sh cuda-mutants printed (gpu-mutants.txt)")
     ap.add_argument("--sites", action="store_true",
                     help="check that every mutation's text is found exactly once in this checkout (exit 1 if not)")
+    ap.add_argument("--from-diff", default="", metavar="REV",
+                    help="mutants generated from the lines changed since REV (git diff -w REV), not the list above")
+    ap.add_argument("--sample", type=int, default=0, help="with --from-diff: run a random sample of N mutants")
+    ap.add_argument("--seed", type=int, default=1, help="with --sample: the sample's seed")
+    ap.add_argument("--baseline-limit", type=int, default=3600,
+                    help="with --from-diff: seconds for the unmutated run of every sampled mutant's tests")
     a = ap.parse_args()
+    if a.from_diff:
+        return from_diff(a)
     muts = [m for m in MUTATIONS if not a.only or m["id"] in a.only.split(",")]
     if a.cuda_mutants:
         return cuda_mutants(a.out, muts, a.head)

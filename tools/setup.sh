@@ -5,6 +5,7 @@
 # --prom: Prometheus (for promtool) and its Python client, for the metrics test of `vkbench health --prom`.
 # --plot: python3-matplotlib as well, for the tools that draw (plot.py, report.py --html; tools/test.sh asks).
 # --postgres: Debian's PostgreSQL server and psycopg2, for the store's fleet server (tools/store.py push).
+# --coverage: gcovr (C branch coverage) and python3-coverage (the tools' branches), for tools/coverage.sh.
 set -eu
 pkgs="cmake make gcc clang-format libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools \
 mesa-vulkan-drivers vulkan-validationlayers python3 libsqlite3-dev"
@@ -18,6 +19,7 @@ mesa-vulkan-drivers vulkan-validationlayers python3 libsqlite3-dev"
 [ "${1:-}" = "--plot" ] && pkgs="$pkgs python3-matplotlib"
 # --postgres: the server (initdb, pg_ctl) and python3-psycopg2, for tests/tools/server_test.py
 [ "${1:-}" = "--postgres" ] && pkgs="$pkgs postgresql python3-psycopg2"
+[ "${1:-}" = "--coverage" ] && pkgs="$pkgs gcovr python3-coverage"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -91,6 +91,9 @@ static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first
         if (vkb_fault("warm-climb")) /* a clock that never stops rising (tests): 18% more each window, the run's
                                           end included (a device that speeds up during the run) */
             median *= pow(0.85, ++*climb);
+        else if (vkb_fault("warm-fall") && *climb >= CLIMB_RUN) /* throttling (tests): the run's end re-measure
+                                                                    10x slower, far beyond a loaded CPU's noise */
+            median *= 10;
         rate = p->work / median;
         if (w == 0)
             *first = rate;

@@ -62,6 +62,7 @@ static const struct fault_spec {
     {"hang", 1, 0, {0}, {63}},
     {"slow-api-copy"},
     {"warm-climb"},
+    {"warm-fall"},
     {"chase-curve", 1, 0, {1}, {5}},
 };
 

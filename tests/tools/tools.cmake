@@ -4,9 +4,10 @@
 # (tools_test.py: the tools; fleet_test.py: the fleet report, on generated fleets of fixed files: a planted slow GPU
 # found 10 of 10 times, healthy fleets with the H100 suite's noise flag nothing, failed and missing rows, bad
 # input, the heat map in headless chromium; tools_values_test.py: the verdicts on fixtures with known answers,
-# report's aggregates and tune's ranking). 77: report_html and fleet.html without a browser and not root (as
-# root they run tools/setup.sh --browser: chromium)
-foreach(script tools_test fleet_test tools_values_test view_test)
+# report's aggregates and tune's ranking; mutate_test.py: the mutants mutate.py --from-diff makes; blind_test.py:
+# old files read back by value, schema defects past an array's first item, the recipes' tables). 77: report_html
+# and fleet.html without a browser and not root (as root they run tools/setup.sh --browser: chromium)
+foreach(script tools_test fleet_test tools_values_test view_test mutate_test blind_test)
     execute_process(COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/${script}.py --list OUTPUT_VARIABLE cases
                     OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
     if(NOT rc EQUAL 0)

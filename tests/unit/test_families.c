@@ -341,6 +341,103 @@ static void list_verbose(void)
     }
 }
 
-UNIT_TESTS({"plans_without_inputs", plans_without_inputs}, {"bad_constants", bad_constants}, {"too_large", too_large},
-           {"device_limits", device_limits}, {"chase_one_cycle", chase_one_cycle}, {"reduce_twins", reduce_twins},
-           {"reduce_lastblock", reduce_lastblock}, {"list_verbose", list_verbose})
+/* The check's depth of a reduce row bounds the worst subgroup size the device may pick: over a range of sizes it
+ * is the largest of the depths at each power of two in it (a size skipped would leave a tolerance too tight). */
+static void reduce_depth_over_sizes(void)
+{
+    static const char *rows[] = {"unroll_last_subgroup", "stride_global_threads", "vec4", "subgroup"};
+    const vkb_family *f = vkb_family_find("reduce");
+    vkb_shape s = {{1000003}};
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+        const vkb_variant *v = vkb_variant_find(f, rows[r]);
+        uint64_t worst = 0, lowest = UINT64_MAX;
+        vkb_case c = {f, s, NULL};
+        vkb_plan p;
+        char why[200];
+        vkb_caps caps = roomy();
+        ASSERT(v != NULL);
+        if (!v)
+            continue;
+        for (uint32_t sg = 4; sg <= 64; sg *= 2) {
+            caps.subgroup_size = caps.subgroup_min = caps.subgroup_max = sg;
+            memset(&p, 0, sizeof p);
+            ASSERT(vkb_family_plan(f, v, &c, &caps, &p, why, sizeof why) == VKB_PLAN_OK);
+            worst = p.check_depth > worst ? p.check_depth : worst;
+            lowest = p.check_depth < lowest ? p.check_depth : lowest;
+        }
+        ASSERT(worst > lowest); /* the depth depends on the size: the range means something */
+        caps.subgroup_size = 32, caps.subgroup_min = 4, caps.subgroup_max = 64;
+        memset(&p, 0, sizeof p);
+        ASSERT(vkb_family_plan(f, v, &c, &caps, &p, why, sizeof why) == VKB_PLAN_OK);
+        ASSERT(p.check_depth == worst);
+    }
+}
+
+/* A ceiling is no fraction of another (the runner gives a ceiling row none): a row that names a ceiling (other than
+ * itself) is a kernel measured against it, never a ceiling itself, and the row it names is one. */
+static void ceilings_are_references(void)
+{
+    int named = 0;
+    for (int i = 0; i < vkb_family_count; i++) {
+        const vkb_family *f = vkb_families[i];
+        for (int vi = 0; vi < f->nvariants; vi++) {
+            const vkb_variant *v = &f->variants[vi];
+            if (!v->ceiling)
+                continue;
+            named++;
+            if ((v->flags & VKB_VAR_CEILING) && strcmp(v->ceiling, v->name) != 0)
+                fprintf(stderr, "%s/%s: a ceiling row that names a ceiling (%s)\n", f->name, v->name, v->ceiling);
+            ASSERT(!(v->flags & VKB_VAR_CEILING) || strcmp(v->ceiling, v->name) == 0); /* itself: its own row */
+            /* each name of "a|b" a ceiling row of the family */
+            for (const char *p = v->ceiling; *p;) {
+                size_t n = strcspn(p, "|");
+                int found = 0;
+                for (int k = 0; k < f->nvariants; k++)
+                    found |= strlen(f->variants[k].name) == n && strncmp(f->variants[k].name, p, n) == 0 &&
+                             (f->variants[k].flags & VKB_VAR_CEILING);
+                if (!found)
+                    fprintf(stderr, "%s/%s: its ceiling %.*s is no ceiling row\n", f->name, v->name, (int)n, p);
+                ASSERT(found);
+                p += n + (p[n] == '|');
+            }
+        }
+    }
+    ASSERT(named > 0);
+}
+
+/* matmul_coopmat (BM BN BK WM WN = 128 128 32 64 32): 8 subgroups of 64x32, shared memory two stages of padded
+ * fp16 tiles, 2 x (128 x 5 + 32 x 17) x 16 = 37888 bytes, and a 16x16 fp32 staging tile per subgroup (8 x 1024);
+ * at 32 KiB the k-step halves to 16: 2 x (128 x 3 + 16 x 17) x 16 + 8192 = 29184. */
+static void coopmat_shared(void)
+{
+    const vkb_family *f = vkb_family_find("matmul");
+    const vkb_variant *v = vkb_variant_find(f, "coopmat_f16");
+    vkb_shape s = {{128, 128, 128}};
+    vkb_case c = {f, s, NULL};
+    vkb_caps caps = roomy();
+    vkb_plan p;
+    char why[200] = "";
+    ASSERT(v != NULL);
+    if (!v)
+        return;
+    memset(&p, 0, sizeof p);
+    ASSERT(vkb_family_plan(f, v, &c, &caps, &p, why, sizeof why) == VKB_PLAN_OK);
+    ASSERT(p.npass == 1 && p.pass[0].shared_bytes == 37888 + 8192 && p.pass[0].spec[2] == 32);
+    ASSERT(p.pass[0].local[0] == 8 * caps.subgroup_size);
+    caps.max_shared_bytes = 32 * 1024;
+    memset(&p, 0, sizeof p);
+    ASSERT(vkb_family_plan(f, v, &c, &caps, &p, why, sizeof why) == VKB_PLAN_OK);
+    ASSERT(p.pass[0].shared_bytes == 29184 && p.pass[0].spec[2] == 16);
+    { /* a tile the fragments do not divide: refused, naming the five constants as given */
+        vkb_variant odd = *v;
+        odd.spec[4] = 24;
+        ASSERT(vkb_family_plan(f, &odd, &c, &caps, &p, why, sizeof why) == VKB_PLAN_BAD_REQUEST);
+        ASSERT(strstr(why, "BM=128 BN=128 BK=32 WM=64 WN=24: multiples of the 16x16x16 fragments") != NULL);
+    }
+}
+
+UNIT_TESTS({"plans_without_inputs", plans_without_inputs}, {"reduce_depth_over_sizes", reduce_depth_over_sizes},
+           {"ceilings_are_references", ceilings_are_references}, {"coopmat_shared", coopmat_shared},
+           {"bad_constants", bad_constants}, {"too_large", too_large}, {"device_limits", device_limits},
+           {"chase_one_cycle", chase_one_cycle}, {"reduce_twins", reduce_twins}, {"reduce_lastblock", reduce_lastblock},
+           {"list_verbose", list_verbose})

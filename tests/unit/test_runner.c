@@ -277,6 +277,38 @@ static const vkb_family streamed_family = {
     .check = fake_check,
 };
 
+/* A family whose shader copy runs 10x slower after the first --repeat round (test_suspect_rounds) */
+static const vkb_variant rounds_variants[] = {
+    {"api_copy", "copy", {1, 1, 1}, {0}, 0, 0, 0, VKB_VAR_CEILING, "the (slow) API copy", NULL},
+    {"round_copy",
+     "roundcopy",
+     {1, 1, 1},
+     {0},
+     0,
+     0,
+     0,
+     VKB_VAR_CEILING | VKB_VAR_SHADER_COPY,
+     "slow after round 0",
+     NULL},
+    {"kernel", "fast", {1, 1, 1}, {0}, 0, 0, 0, 0, "as fast as round 0's copy", NULL},
+};
+static const vkb_family rounds_family = {
+    .name = "rounds",
+    .summary = "copies that differ between rounds",
+    .dims = {"n"},
+    .ndims = 1,
+    .metric = "GB/s",
+    .variants = rounds_variants,
+    .nvariants = (int)VKB_COUNT(rounds_variants),
+    .default_shapes = fake_defaults,
+    .battery = fake_battery,
+    .case_create = fake_create,
+    .case_destroy = fake_destroy,
+    .plan = fake_plan,
+    .work = fake_work,
+    .check = fake_check,
+};
+
 /* A family with theoretical rates (the peak family's hook) and one whose rows fall back to its rows' rates as
  * ceilings (matmul's fp32 rows on peak/fma_f32): name, kernel, ..., note, ceiling, fallback. */
 static const vkb_variant theory_variants[] = {
@@ -402,8 +434,14 @@ static void fb_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
 static int times_differ;
 
 /* A run's device time (ns) of PASS on B. */
+static int kernel_timed; /* test_suspect_rounds: a "fast" kernel was timed, so later round copies run slow */
+
 static double run_ns(const vkb_backend *b, const vkb_pass *pass)
 {
+    if (strcmp(pass->kernel, "roundcopy") == 0)
+        return kernel_timed ? 1e5 : 1e4; /* the device throttled after the first round */
+    if (strcmp(pass->kernel, "fast") == 0)
+        kernel_timed = 1;
     if (strcmp(pass->kernel, "fast") == 0)
         return 1e4;
     if (strcmp(pass->kernel, "fastest") == 0)
@@ -705,7 +743,7 @@ static void test_count(void)
     /* Vulkan only: per shape api_copy + plain, loose, near, fast (vendor needs CUDA) */
     run_fixture(&fx, fams, 1, n, 2, 0, 0, 0, 1);
     ASSERT(fx.plan.cases == 2 * 5);
-    ASSERT(fx.plan.shapes == 2);
+    ASSERT(fx.plan.shapes == 2 && fx.plan.families == 1);
     ASSERT(fx.plan.backends == 1);
     ASSERT(fx.r.results.n == fx.plan.cases);
     ASSERT(fx.rec.nres == fx.plan.cases && fx.rec.plan_cases == fx.plan.cases);
@@ -1014,6 +1052,37 @@ static void test_ceiling_choice(void)
     free_fixture(&fx);
 }
 
+/* A time per unit of work (latency, cache.chase: fewer is faster): the ceiling is the ceiling row of the shortest
+ * time, and a row's fraction is the ceiling's time over its own, by value (the copy at 1x, 2x and 4x speed: the
+ * plain row, at 1x, is 0.25 of the fastest). */
+static void test_ceiling_choice_lower(void)
+{
+    static vkb_family timed_family;
+    const vkb_family *fams[] = {&timed_family};
+    static const int64_t n[] = {16};
+    fixture fx;
+    timed_family = fake_family;
+    timed_family.name = "faketime";
+    timed_family.metric = "us";
+    timed_family.time_unit_ns = 1e3;
+    times_differ = 1;
+    run_fixture(&fx, fams, 1, n, 1, 0, 0, 1, 1);
+    times_differ = 0;
+    {
+        const vkb_result *plain = find(&fx, "plain", "vulkan", 16), *fastest = find(&fx, "api_copy", "cuda", 16);
+        const vkb_result *vk = find(&fx, "api_copy", "vulkan", 16), *vendor = find(&fx, "vendor", "cuda", 16);
+        ASSERT(plain && fastest && vk && vendor);
+        if (plain && fastest && vk && vendor) {
+            ASSERT(fastest->metric < vendor->metric && vendor->metric < vk->metric); /* times: 1/4, 1/2, 1 */
+            ASSERT(plain->ceiling == fastest);
+            ASSERT(fabs(plain->fraction - 0.25) < 1e-12 &&
+                   fabs(plain->metric * plain->fraction - fastest->metric) < 1e-12);
+            ASSERT(plain->status == VKB_RES_OK && !plain->suspect);
+        }
+    }
+    free_fixture(&fx);
+}
+
 /* --backend all on outputs over three compare spans, with elements that differ by amounts either side of the
  * two checks' tolerances combined (1 + 1): the counts, the largest difference and the first element beyond
  * are those of every span together. */
@@ -1126,6 +1195,34 @@ static void test_repeat_rounds(void)
         ASSERT(loose_cuda == 2);
     }
     free_fixture(&fx);
+}
+
+/* --repeat rounds whose copies differ (the device throttled after round 0): each round's rows are bounded by the
+ * copy of their own round. The kernel, as fast as round 0's copy, is believed there and SUSPECT in round 1, where
+ * the copy beside it ran 10x slower; a bound taken from any round's fastest copy would believe it in both. */
+static void test_suspect_rounds(void)
+{
+    static const vkb_family *fams[] = {&rounds_family};
+    static const int64_t n[] = {16};
+    fixture fx;
+    int seen = 0;
+    kernel_timed = 0;
+    fixture_repeat = 2;
+    run_fixture(&fx, fams, 1, n, 1, 0, 0, 0, 1);
+    fixture_repeat = 0;
+    for (int i = 0; i < fx.r.results.n; i++) {
+        const vkb_result *res = &fx.r.results.r[i];
+        if (strcmp(res->variant->name, "kernel") != 0)
+            continue;
+        seen++;
+        ASSERT(res->status == VKB_RES_OK && res->timed && res->ceiling && res->ceiling->repeat == res->repeat);
+        ASSERT(res->suspect == (res->repeat == 1));
+        if (res->repeat == 1)
+            ASSERT(strstr(res->suspect_reason, "fastest copy of the same bytes") != NULL);
+    }
+    ASSERT(seen == 2);
+    free_fixture(&fx);
+    kernel_timed = 0;
 }
 
 /* SIGINT stops the run after the current case; the sinks still end (interrupted) with what finished. */
@@ -1411,6 +1508,37 @@ static void test_flags_per_family(void)
     ASSERT(strstr(err, "copy takes no --rows"));
 }
 
+/* One --FAMILY.FLAG on a family of several size flags sets that dim alone: the others keep the first default
+ * shape's values (or the plain --size where it is given), and the other families keep theirs. */
+static void test_flags_scoped_one_dim(void)
+{
+    static vkb_shape s[VKB_MAX_SHAPES], d[VKB_MAX_SHAPES], t[VKB_MAX_SHAPES];
+    vkb_caps caps;
+    char err[300];
+    memset(&caps, 0, sizeof caps);
+    caps.is_cpu = 1;
+    ASSERT(vkb_family_find("matmul")->default_shapes(&caps, d, VKB_MAX_SHAPES) >= 1);
+    ASSERT(vkb_family_find("transpose")->default_shapes(&caps, t, VKB_MAX_SHAPES) >= 1);
+    ASSERT(d[0].d[0] != 40 && d[0].d[1] != 40 && d[0].d[2] != 40 && t[0].d[0] != 48 && t[0].d[1] != 48);
+    ASSERT(select_shapes("vkbench run matmul --matmul.k 40", "matmul", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == d[0].d[0] && s[0].d[1] == d[0].d[1] && s[0].d[2] == 40);
+    ASSERT(select_shapes("vkbench run matmul --matmul.m 96 --matmul.n 80", "matmul", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 96 && s[0].d[1] == 80 && s[0].d[2] == d[0].d[2]);
+    ASSERT(select_shapes("vkbench run matmul transpose --matmul.n 80 --size 64", "matmul", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 64 && s[0].d[1] == 80 && s[0].d[2] == 64);
+    ASSERT(select_shapes("vkbench run matmul transpose --matmul.n 80 --size 64", "transpose", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 64 && s[0].d[1] == 64);
+    /* the scoped flag before the plain one of the same dim, which sizes the family without its own */
+    ASSERT(select_shapes("vkbench run matmul copy --matmul.n 80 --n 96", "matmul", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == d[0].d[0] && s[0].d[1] == 80 && s[0].d[2] == d[0].d[2]);
+    ASSERT(select_shapes("vkbench run matmul copy --matmul.n 80 --n 96", "copy", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == 96);
+    ASSERT(select_shapes("vkbench run matmul transpose --transpose.cols 48", "transpose", s, err, sizeof err) == 1);
+    ASSERT(s[0].d[0] == t[0].d[0] && s[0].d[1] == 48);
+    ASSERT(select_shapes("vkbench run matmul transpose --transpose.cols 48", "matmul", s, err, sizeof err) >= 1);
+    ASSERT(s[0].d[0] == d[0].d[0] && s[0].d[1] == d[0].d[1] && s[0].d[2] == d[0].d[2]);
+}
+
 /* Whether FAMILY, selected by LINE, is sized by a flag it shares with another family (a size beyond it skips). */
 static int shares_sizes(const char *line, const char *family)
 {
@@ -1570,9 +1698,10 @@ UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"suite_past_cache", test_suite_p
                  {"fatal_ends_sinks", test_fatal_ends_sinks}, {"device_error", test_device_error},
                  {"device_error_several", test_device_error_several}, {"device_stopped", test_device_stopped},
                  {"device_stopped_several", test_device_stopped_several}, {"size_cubic", test_size_cubic},
-                 {"flags_per_family", test_flags_per_family}, {"flags_one_meaning", test_flags_one_meaning},
-                 {"family_groups", test_family_groups}, {"spec_names", test_spec_names},
-                 {"repeat_rounds", test_repeat_rounds}, {"device_compare", test_device_compare},
-                 {"ceiling_choice", test_ceiling_choice}, {"cross_counts", test_cross_counts},
-                 {"device_compare_cannot", test_device_compare_cannot},
+                 {"flags_per_family", test_flags_per_family}, {"flags_scoped_one_dim", test_flags_scoped_one_dim},
+                 {"flags_one_meaning", test_flags_one_meaning}, {"family_groups", test_family_groups},
+                 {"spec_names", test_spec_names}, {"repeat_rounds", test_repeat_rounds},
+                 {"suspect_rounds", test_suspect_rounds}, {"device_compare", test_device_compare},
+                 {"ceiling_choice", test_ceiling_choice}, {"ceiling_choice_lower", test_ceiling_choice_lower},
+                 {"cross_counts", test_cross_counts}, {"device_compare_cannot", test_device_compare_cannot},
                  {"device_compare_disagrees", test_device_compare_disagrees})

@@ -933,6 +933,39 @@ static int out_arg(void)
     return 0;
 }
 
+/* A time per operation (latency, cache.chase): the fastest row is the one of fewest microseconds, not the most;
+ * a SUSPECT row, faster still, is never the answer. Without ceilings the metric alone decides. */
+static void fastest_lower_is_better(void)
+{
+    vkb_family timed_family = family;
+    FILE *f = tmpfile();
+    vkb_backend *backends[] = {&vulkan_backend, &cuda_backend};
+    vkb_sink *s = vkb_sink_table_create(f, 0);
+    const char *out;
+    timed_family.metric = "us";
+    timed_family.time_unit_ns = 1e3;
+    setup(0);
+    nresults = 0;
+    timed(add("vulkan", 1, VKB_RES_OK), 5e3, 5.0, 1);
+    timed(add("vulkan", 2, VKB_RES_OK), 2e3, 2.0, 1); /* the fastest */
+    timed(add("vulkan", 4, VKB_RES_OK), 9e3, 9.0, 1);
+    timed(add("vulkan", 3, VKB_RES_OK), 1e3, 1.0, 1);
+    results[3].suspect = 1;
+    snprintf(results[3].suspect_reason, sizeof results[3].suspect_reason, "faster than its timer can tell");
+    for (int i = 0; i < nresults; i++)
+        results[i].family = &timed_family;
+    s->begin(s, &run_settings, backends, 2, &run_plan);
+    s->family_begin(s, &timed_family);
+    for (int i = 0; i < nresults; i++)
+        s->result(s, &results[i]);
+    s->family_end(s, &timed_family);
+    s->end(s, 0);
+    vkb_sink_destroy(s);
+    out = slurp(f);
+    fputs(out, stdout);
+    ASSERT(strstr(out, "fastest in this family: vec4 (vulkan) 16777216, 2 us (no ceiling ran)") != NULL);
+}
+
 UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_legend}, {"legend_once", legend_once},
                  {"fits_where_it_matters", fits_where_it_matters}, {"plan_line", plan_line},
                  {"paired_fits", paired_fits}, {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure},
@@ -940,4 +973,5 @@ UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_leg
                  {"file_safety", file_safety}, {"concurrent_runs", concurrent_runs}, {"progress_lines", progress_lines},
                  {"single_rep_nulls", single_rep_nulls}, {"csv_interrupted", csv_interrupted},
                  {"device_named", device_named}, {"noisy_rows", noisy_rows}, {"repeat_rows", repeat_rows},
-                 {"repeat_flags_disagree", repeat_flags_disagree}, {"nobc_rows", nobc_rows})
+                 {"repeat_flags_disagree", repeat_flags_disagree}, {"nobc_rows", nobc_rows},
+                 {"fastest_lower_is_better", fastest_lower_is_better})

@@ -13,3 +13,7 @@ set_tests_properties(vkb.bad.sizes.memory_width vkb.bad.sizes.memory_dim vkb.bad
 add_test(NAME vkb.cuda.memory.both_backends COMMAND sh -c
          "${vkbench} run memory.uniform --n 1000003 --backend all --reps 3 --warmup-ms 0 --quiet && ${vkbench} run memory.stride --n 1000003 --stride 1,3 --backend all --reps 3 --warmup-ms 0 --quiet")
 set_tests_properties(vkb.cuda.memory.both_backends PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
+# each row's check names what it summed: the uniform family's table loads, the shared families' shared loads
+add_test(NAME vkb.vk.memory.check_methods COMMAND sh -c
+         "${vkbench} validate memory.uniform memory.shared_stride --quiet --json methods.json && ${VKB_PYTHON} -c \"import json; r = json.load(open('methods.json'))['results']; m = {(x['family'], x['check']['method'].split()[-2]) for x in r}; assert m == {('memory.uniform', 'table'), ('memory.shared_stride', 'shared')}, m\"")
+set_tests_properties(vkb.vk.memory.check_methods PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)

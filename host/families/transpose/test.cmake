@@ -14,5 +14,10 @@ set_tests_properties(vkb.vk.transpose.poison_detected PROPERTIES LABELS vulkan S
 add_test(NAME vkb.vk.transpose.depth3 COMMAND ${vkbench} validate transpose --variant tile64_deep,vec4_tile64_deep
          --spec DEPTH=3,TILES_PER_GROUP=16 --rows 1,130,257 --cols 1,129,260 --validation)
 set_tests_properties(vkb.vk.transpose.depth3 PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3)
+# DEPTH 8, the deepest the plan takes: 8 slots, each workgroup 15 or 16 of the 121 tiles at 700 x 650 (the slots
+# wrap), edge tiles on both sides
+add_test(NAME vkb.vk.transpose.depth8 COMMAND ${vkbench} validate transpose --variant tile64_deep,vec4_tile64_deep
+         --spec DEPTH=8,TILES_PER_GROUP=16 --rows 700 --cols 650 --validation)
+set_tests_properties(vkb.vk.transpose.depth8 PROPERTIES LABELS vulkan SKIP_RETURN_CODE 3 TIMEOUT 300)
 add_test(NAME vkb.cuda.transpose.both_backends COMMAND ${vkbench} run transpose --backend all --reps 3 --quiet)
 set_tests_properties(vkb.cuda.transpose.both_backends PROPERTIES LABELS cuda SKIP_RETURN_CODE 3)
