@@ -395,6 +395,17 @@ MUTATIONS = [
     M("tc07", "shader", "host/families/matmul/matmul_tc_stage.glsl",
       "            w[r] = b2[((row + r) * pc.n + col) >> 2];", "            w[r] = b2[((row + (r & 2u)) * pc.n + col) >> 2];",
       LVP26_INT8, "int8 B staged k-major: the whole-word path reads the wrong k rows (only at N a multiple of 4)"),
+    # the peak's cooperative-matrix rows: every operand of A and B reaches the result (a wrong stride past the
+    # first row passed the check while A's nonzeros sat in its first column alone)
+    M("tc08", "shader", "host/families/peak/peak_coopmat.comp", "coopMatLoad(fb, ab, bbase, FRAG_N / PER_WORD, ROW_MAJOR);",
+      "coopMatLoad(fb, ab, bbase, FRAG_N / PER_WORD - 1u, ROW_MAJOR);", r"vkb\.lvp26\.peak\.coopmat$",
+      "peak coopmat: B loaded at a row stride one word short (every row past the first from the wrong place)"),
+    M("tc09", "shader", "host/families/peak/peak_coopmat.comp", "coopMatLoad(fa, ab, abase, FRAG_K / PER_WORD, ROW_MAJOR);",
+      "coopMatLoad(fa, ab, abase, FRAG_K / PER_WORD - 1u, ROW_MAJOR);", r"vkb\.lvp26\.peak\.coopmat$",
+      "peak coopmat: A loaded at a row stride one word short"),
+    M("pk01", "checks", "host/families/peak/peak_coopmat.c", " * (8 * q + u == flip ? -1 : 1);", ";",
+      r"vkb\.unit\.peak_coopmat\.", "peak coopmat: A's negated element left out (every product 0: no step moves)",
+      targets="test_peak_coopmat"),
     # --- timing ---
     M("tm01", "timing", "host/core/timing.c", "        if (!(ns[r] > 0) && !timer_error[0])", "        if (!(ns[r] >= 0) && !timer_error[0])",
       r"vkb\.verify\.timer\.zero", "zero time accepted"),

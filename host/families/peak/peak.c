@@ -35,6 +35,7 @@ static const vkb_variant variants[] = {PEAK_ROWS(ROW) PEAK_COOPMAT_ROWS(CM_ROW) 
 static const int ops_of[PEAK_CM_END] = {PEAK_ROWS(OPS) PEAK_UNBUILT_ROWS(UNBUILT_OPS)};
 
 #define CM_COMBOS (PEAK_CM_END - PEAK_CM_F16_F32) /* every combination has a shader */
+#define CM_FRAGS 4 /* fragments of one combination in a shape's run (one device's backends: one) */
 
 #define UNBUILT_REASON(name, type, ops, needs, note, reason) {#name, reason},
 static const struct {
@@ -47,7 +48,14 @@ typedef struct peak_case {
     uint32_t *seeds[PEAK_T_COUNT];       /* slots x PEAK_CHAINS x {x0, a, b}, words of the type each */
     uint32_t *expected[2][PEAK_T_COUNT]; /* [unfused, fused] final values of every slot's chains, made on demand */
     uint32_t *out;                       /* the downloaded outputs: n x PEAK_CHAINS values of the widest type */
-    uint8_t *cm_ab[CM_COMBOS], *cm_start[CM_COMBOS]; /* the cooperative-matrix rows' input pools */
+    uint64_t seed;
+    /* the cooperative-matrix rows' input pools, made for each fragment a plan asks for (the float operands'
+     * layout follows M, N and K) and kept to the end of the shape: a device's input buffers are cached by
+     * their host address, so a pool's address means one content */
+    struct cm_pool {
+        uint32_t frag[3];
+        uint8_t *ab, *start;
+    } cm[CM_COMBOS][CM_FRAGS];
     /* the cooperative-matrix row planned last (work() and the outputs depend on the device's subgroup and
      * fragment: its plan, made just before, records them here): its operations and its output */
     double cm_work;
@@ -123,18 +131,18 @@ static void *case_create(const vkb_shape *s, uint64_t seed, char *why, size_t le
         }
     }
     c->out = vkb_alloc((size_t)(c->n * PEAK_CHAINS * PEAK_MAX_WORDS * 4));
-    for (int k = 0; k < CM_COMBOS; k++)
-        vkb_peak_cm_pools(PEAK_CM_F16_F32 + k, seed, &c->cm_ab[k], &c->cm_start[k]);
+    c->seed = seed;
     return c;
 }
 
 static void case_destroy(void *data)
 {
     peak_case *c = data;
-    for (int k = 0; k < CM_COMBOS; k++) {
-        free(c->cm_ab[k]);
-        free(c->cm_start[k]);
-    }
+    for (int k = 0; k < CM_COMBOS; k++)
+        for (int f = 0; f < CM_FRAGS; f++) {
+            free(c->cm[k][f].ab);
+            free(c->cm[k][f].start);
+        }
     free(c->cm_out);
     for (int t = 0; t < PEAK_T_COUNT; t++) {
         free(c->seeds[t]);
@@ -153,6 +161,25 @@ static const char *unbuilt_reason(const char *name)
     return NULL;
 }
 
+/* The input pools of COMBO for FRAG, made on the first call; NULL where CM_FRAGS others are made (MAKE 0: where
+ * none is made). */
+static const struct cm_pool *cm_pools(peak_case *c, int combo, const uint32_t frag[3], int make)
+{
+    struct cm_pool *pool = c->cm[combo - PEAK_CM_F16_F32];
+    for (int f = 0; f < CM_FRAGS; f++) {
+        if (pool[f].ab && memcmp(pool[f].frag, frag, sizeof pool[f].frag) == 0)
+            return &pool[f];
+        if (!pool[f].ab) {
+            if (!make)
+                return NULL;
+            memcpy(pool[f].frag, frag, sizeof pool[f].frag);
+            vkb_peak_cm_pools(combo, frag, c->seed, &pool[f].ab, &pool[f].start);
+            return &pool[f];
+        }
+    }
+    return NULL;
+}
+
 /* A cooperative-matrix row: the device's fragment of its types, whole workgroups, every subgroup stored. */
 static int plan_coopmat(const vkb_variant *v, const vkb_case *vc, const vkb_caps *caps, vkb_plan *p, char *why,
                         size_t len)
@@ -160,7 +187,8 @@ static int plan_coopmat(const vkb_variant *v, const vkb_case *vc, const vkb_caps
     const peak_case *c = vc->data;
     uint64_t n = (uint64_t)vc->shape.d[0], trips = (uint64_t)vc->shape.d[1], subgroups, out_bytes;
     uint32_t frag[3], groups[3] = {0, 1, 1}, slots, ab = (uint32_t)vkb_peak_cm_a_bytes(v->param);
-    uint32_t cb = (uint32_t)vkb_peak_cm_c_bytes(v->param), k = (uint32_t)(v->param - PEAK_CM_F16_F32);
+    uint32_t cb = (uint32_t)vkb_peak_cm_c_bytes(v->param);
+    const struct cm_pool *pool = NULL;
     int b[3];
     vkb_pass *pass;
     peak_push push;
@@ -173,8 +201,7 @@ static int plan_coopmat(const vkb_variant *v, const vkb_case *vc, const vkb_caps
                              "the device lists no subgroup cooperative matrix of %s "
                              "(vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)",
                              vkb_peak_cm_name(v->param));
-    /* K a multiple of 8, not 16 (lavapipe 26 lists 8x8x8): the float A's one +-1 per 16 pool elements then
-     * falls on every other row of a fragment, whose products still move every step; the others stay exact */
+    /* K a multiple of 8 (lavapipe 26 lists 8x8x8): the float operands cancel in runs of 8 along K */
     if (frag[0] > PEAK_CM_MAX_MN || frag[1] > PEAK_CM_MAX_MN || frag[2] > PEAK_CM_MAX_K || frag[2] % 8 || frag[1] % 4 ||
         !caps->subgroup_size || PEAK_LOCAL % caps->subgroup_size)
         return vkb_plan_fail(why, len, VKB_PLAN_SKIP,
@@ -194,12 +221,15 @@ static int plan_coopmat(const vkb_variant *v, const vkb_case *vc, const vkb_caps
     if (groups[0] > caps->max_group_count[0])
         return vkb_plan_fail(why, len, VKB_PLAN_TOO_LARGE, "n=%llu: more than %u workgroups of %u",
                              (unsigned long long)n, caps->max_group_count[0], PEAK_LOCAL);
+    if (c && !(pool = cm_pools((peak_case *)c, v->param, frag, 1)))
+        return vkb_plan_fail(why, len, VKB_PLAN_SKIP, "%s: more than %d fragments in one run",
+                             vkb_peak_cm_name(v->param), CM_FRAGS);
     subgroups = cm_subgroups(n, caps->subgroup_size);
     slots = subgroups < PEAK_CM_MAX_SLOTS ? (uint32_t)subgroups : PEAK_CM_MAX_SLOTS;
     b[0] = vkb_plan_buffer_add(p, ((uint64_t)PEAK_CM_B_OFFSET + (uint64_t)slots * frag[2] * frag[1]) * ab,
-                               VKB_BUF_INPUT, c ? c->cm_ab[k] : NULL);
+                               VKB_BUF_INPUT, pool ? pool->ab : NULL);
     b[1] = vkb_plan_buffer_add(p, (uint64_t)slots * PEAK_CM_CHAINS * frag[0] * frag[1] * cb, VKB_BUF_INPUT,
-                               c ? c->cm_start[k] : NULL);
+                               pool ? pool->start : NULL);
     out_bytes = subgroups * PEAK_CM_CHAINS * frag[0] * frag[1] * cb;
     if (c && c->cm_out_bytes < out_bytes) {
         peak_case *grow = (peak_case *)c;
@@ -320,7 +350,8 @@ static void check_coopmat(const vkb_variant *v, peak_case *c, const vkb_plan *p,
 {
     const vkb_pass *pass = &p->pass[0];
     uint32_t frag[3] = {pass->spec[0], pass->spec[1], pass->spec[2]}, mn = frag[0] * frag[1];
-    uint32_t k = (uint32_t)(v->param - PEAK_CM_F16_F32), cb = (uint32_t)vkb_peak_cm_c_bytes(v->param);
+    uint32_t cb = (uint32_t)vkb_peak_cm_c_bytes(v->param);
+    const struct cm_pool *pool = cm_pools(c, v->param, frag, 0);
     peak_push push;
     uint32_t *expect;
     uint64_t wrong = 0, first = 0;
@@ -331,7 +362,7 @@ static void check_coopmat(const vkb_variant *v, peak_case *c, const vkb_plan *p,
         for (uint32_t j = 0; j < PEAK_CM_CHAINS; j++)
             for (uint32_t e = 0; e < mn; e++)
                 expect[(s * PEAK_CM_CHAINS + j) * mn + e] = vkb_peak_cm_expected(
-                    v->param, frag, c->cm_ab[k], c->cm_start[k], s, j, e / frag[1], e % frag[1], cm_steps(c->trips));
+                    v->param, frag, pool->ab, pool->start, s, j, e / frag[1], e % frag[1], cm_steps(c->trips));
     vkb_check_init(res, "exact: acc0 + steps x A B, every step exact (integer-valued inputs)");
     for (uint64_t g = 0; g < (uint64_t)push.n * PEAK_CM_CHAINS * mn; g++) {
         uint64_t sg = g / (PEAK_CM_CHAINS * mn), rest = g % (PEAK_CM_CHAINS * mn);

@@ -74,7 +74,7 @@ static uint32_t unit_operand(int combo, int negative)
     return COMBO(combo).one | (negative ? 1u << (8 * COMBO(combo).a_bytes - 1) : 0u);
 }
 
-/* The value of a floating operand of the pools (0, +1 or -1 only: vkb_peak_cm_pools) */
+/* The value of a floating operand of the pools (+1 or -1 in a fragment, 0 past it: vkb_peak_cm_pools) */
 static double operand_value(int combo, uint32_t bits)
 {
     uint32_t sign = 1u << (8 * COMBO(combo).a_bytes - 1);
@@ -94,22 +94,62 @@ static uint32_t get(const uint8_t *pool, uint64_t e, int bytes)
     return v;
 }
 
-void vkb_peak_cm_pools(int combo, uint64_t seed, uint8_t **ab, uint8_t **start)
+/* The Sylvester Hadamard matrix of order 8: entry (r, u) is +-1, distinct rows orthogonal */
+static int hadamard8(uint32_t r, uint32_t u)
+{
+    uint32_t x = r & u & 7u;
+    return (x ^ x >> 1 ^ x >> 2) & 1u ? -1 : 1;
+}
+
+/* A float pool for fragment FRAG (M N K, K a multiple of 8): in each slot, every 8 consecutive elements of a row
+ * of A (along K) are a signed row of the order-8 Hadamard matrix from rows 0-3, every 8 consecutive elements of
+ * a column of B (along K) a signed row from rows 4-7, so each product of 8 is 0; then one element of every row
+ * of A, at a random column p, negated, which makes (A B)_ij = -2 a_ip b_pj = +-2 (a_ip its value before). Every
+ * element reaches every product of its row (A) or column (B); a wrong stride breaks the cancellation. */
+static void float_operands(int combo, const uint32_t frag[3], uint64_t *s, uint8_t *ab)
+{
+    uint32_t m = frag[0], n = frag[1], k = frag[2];
+    int bytes = COMBO(combo).a_bytes;
+    for (uint32_t slot = 0; slot < PEAK_CM_MAX_SLOTS; slot++) {
+        uint64_t a0 = (uint64_t)slot * m * k, b0 = PEAK_CM_B_OFFSET + (uint64_t)slot * k * n;
+        for (uint32_t i = 0; i < m; i++) {
+            uint32_t flip = (uint32_t)(next(s) % k);
+            for (uint32_t q = 0; q < k / 8; q++) {
+                uint64_t r = next(s);
+                for (uint32_t u = 0; u < 8; u++) {
+                    int v = hadamard8((uint32_t)(r % 4), u) * (r & 4 ? -1 : 1) * (8 * q + u == flip ? -1 : 1);
+                    put(ab, a0 + (uint64_t)i * k + 8 * q + u, bytes, unit_operand(combo, v < 0));
+                }
+            }
+        }
+        for (uint32_t j = 0; j < n; j++)
+            for (uint32_t q = 0; q < k / 8; q++) {
+                uint64_t r = next(s);
+                for (uint32_t u = 0; u < 8; u++) {
+                    int v = hadamard8(4 + (uint32_t)(r % 4), u) * (r & 4 ? -1 : 1);
+                    put(ab, b0 + (uint64_t)(8 * q + u) * n + j, bytes, unit_operand(combo, v < 0));
+                }
+            }
+    }
+}
+
+void vkb_peak_cm_pools(int combo, const uint32_t frag[3], uint64_t seed, uint8_t **ab, uint8_t **start)
 {
     int ab_bytes = COMBO(combo).a_bytes, c_bytes = COMBO(combo).c_bytes;
     uint64_t s = seed * 0x2545f4914f6cdd1dull + (uint64_t)combo, n = PEAK_CM_AB_ELEMS;
-    *ab = vkb_alloc((size_t)(n * (uint64_t)ab_bytes));
+    *ab = vkb_calloc((size_t)n, (size_t)ab_bytes);
     *start = vkb_alloc((size_t)(PEAK_CM_START_ELEMS * (uint64_t)c_bytes));
-    for (uint64_t e = 0; e < n; e++) {
-        uint32_t v;
-        if (is_float(combo)) /* A's: +-1 at every 16th element (one per 16 of a row's K), else 0; B's: all +-1 */
-            v = e % 16 == 0 || e >= PEAK_CM_B_OFFSET ? unit_operand(combo, !(next(&s) & 1)) : 0;
-        else if (COMBO(combo).a == VKB_CT_S8)
-            v = (uint32_t)(int32_t)((int)(next(&s) % 16) - 8) & 0xffu;
-        else
-            v = (uint32_t)(next(&s) % 16);
-        put(*ab, e, ab_bytes, v);
-    }
+    if (is_float(combo))
+        float_operands(combo, frag, &s, *ab);
+    else
+        for (uint64_t e = 0; e < n; e++) {
+            uint32_t v;
+            if (COMBO(combo).a == VKB_CT_S8)
+                v = (uint32_t)(int32_t)((int)(next(&s) % 16) - 8) & 0xffu;
+            else
+                v = (uint32_t)(next(&s) % 16);
+            put(*ab, e, ab_bytes, v);
+        }
     for (uint64_t e = 0; e < PEAK_CM_START_ELEMS; e++) {
         uint32_t v = (uint32_t)next(&s);
         if (is_float(combo)) {
@@ -125,10 +165,12 @@ void vkb_peak_cm_pools(int combo, uint64_t seed, uint8_t **ab, uint8_t **start)
 
 uint32_t vkb_peak_cm_max_trips(int combo, uint32_t k)
 {
-    uint32_t per_step = (k + 15) / 16; /* |(A B)_ij| at most: A's nonzeros per row */
+    /* trip t adds A B (+-2) to an accumulator of |acc| <= 8 + 2 (t - 1), its partial sums within that plus the K
+     * products of 1: all integers, exact while 8 + 2 (t - 1) + K is at most 2048 (fp16) or 2^24 (fp32) */
+    uint32_t limit = COMBO(combo).c_bytes == 2 ? 2048u : 1u << 24;
     if (!is_float(combo))
         return UINT32_MAX;
-    return ((COMBO(combo).c_bytes == 2 ? 2048u : 1u << 24) - 8u) / per_step;
+    return k + 8 > limit ? 0 : (limit - 8 - k) / 2 + 1;
 }
 
 /* The operand pool as the shader reads it: slot S's A at S M K, its B at PEAK_CM_B_OFFSET + S K N */

@@ -1,5 +1,6 @@
 /* peak_coopmat.h - the peak family's cooperative-matrix rows: for each combination of types a row names, the
- * device's fragment, inputs that keep every step exact, the expected accumulators. */
+ * device's fragment, inputs that keep every step exact and let every element reach the result, the expected
+ * accumulators. */
 #ifndef VKB_PEAK_COOPMAT_H
 #define VKB_PEAK_COOPMAT_H
 
@@ -35,13 +36,16 @@ int vkb_peak_cm_c_bytes(int combo);
 /* "fp16 x fp16 + fp32" */
 const char *vkb_peak_cm_name(int combo);
 
-/* Input pools of COMBO from SEED: the operands (a_bytes each; A's below PEAK_CM_B_OFFSET, B's above) and the
- * starting accumulators (c_bytes each) of PEAK_CM_MAX_SLOTS slots, enough for any fragment up to
- * PEAK_CM_MAX_MN x PEAK_CM_MAX_MN x PEAK_CM_MAX_K (host/families/peak/peak.h). Floating types: integers, A with one +-1 in every 16 consecutive
- * elements, B all +-1 (so |(A B)_ij| <= ceil(K / 16) and every step moves), accumulators
- * in [-8, 8]; the sums stay exact while |C| <= 2048 (fp16) or 2^24. Integers: A, B in [-8, 7] (s8) or
- * [0, 15] (u8), accumulators any 32 bits, exact modulo 2^32. Freed by the caller. */
-void vkb_peak_cm_pools(int combo, uint64_t seed, uint8_t **ab, uint8_t **start);
+/* Input pools of COMBO for fragment FRAG (M N K) from SEED: the operands (a_bytes each; A's below
+ * PEAK_CM_B_OFFSET, B's above, slot s's A at s M K and its B at s K N, row-major) and the starting accumulators
+ * (c_bytes each) of PEAK_CM_MAX_SLOTS slots, FRAG up to PEAK_CM_MAX_MN x PEAK_CM_MAX_MN x PEAK_CM_MAX_K
+ * (host/families/peak/peak.h). Floating types (K a multiple of 8): every element of every slot's A and B is +1
+ * or -1, in 8-element runs along K that cancel but for one negated element in each row of A, so every product
+ * (A B)_ij is +-2 and depends on every element of A's row i and B's column j (a wrong value read for any one
+ * of them moves it); accumulators integers in [-8, 8]; every partial sum is an integer within 8 + 2 trips + K, exact
+ * up to 2048 (fp16) or 2^24 (vkb_peak_cm_max_trips). Integers (any FRAG): A, B in [-8, 7] (s8) or [0, 15] (u8),
+ * accumulators any 32 bits, exact modulo 2^32. Freed by the caller. */
+void vkb_peak_cm_pools(int combo, const uint32_t frag[3], uint64_t seed, uint8_t **ab, uint8_t **start);
 /* Elements of the operand pool and of the accumulator pool. */
 #define PEAK_CM_AB_ELEMS (2ull * PEAK_CM_B_OFFSET)
 #define PEAK_CM_START_ELEMS ((uint64_t)PEAK_CM_MAX_SLOTS * PEAK_CM_CHAINS * PEAK_CM_MAX_MN * PEAK_CM_MAX_MN)
