@@ -674,8 +674,8 @@ def hostile_values():
     check(code == 0 and row[3] == "1.25e+308" and math.isfinite(float(row[4])), "fleet --write-baseline: the median "
           "of 1e308 and 1.5e308 is 1.25e308, not inf", row)
 
-    # tune: a stub vkbench writes each extreme file as its run's result
-    for name in ("tiny", "huge", "subnormal-latency", "quartiles"):
+    # tune: a stub vkbench writes each extreme file as its run's result (zero: no ratio, not a division by 0)
+    for name in ("tiny", "huge", "subnormal-latency", "quartiles", "zero"):
         stub = os.path.join(d, f"vkbench-{name}")
         with open(stub, "w") as f:
             f.write(f"#!/bin/sh\ncp '{paths[name]}' \"$7\"\n")
@@ -684,13 +684,23 @@ def hostile_values():
         code, out, err = tool("tune", "--vkbench", stub, "--json", out_json, "matmul", "dbuf", "BK=16")
         no_overflow_text(f"tune {name}", code, out, err)
         strict_json(open(out_json).read())
-    stub = os.path.join(d, "vkbench-apart")      # the defaults at 1e-300 GB/s, the --spec set at 1e308
-    with open(stub, "w") as f:
-        f.write(f"#!/bin/sh\ncase \"$*\" in *--spec*) cp '{paths['huge']}' \"$7\";; *) cp '{paths['tiny']}' \"$7\";; esac\n")
-    os.chmod(stub, 0o755)
-    code, out, err = tool("tune", "--vkbench", stub, "matmul", "dbuf", "BK=16")
-    check(code == 0 and re.search(r"^BK=16 +vulkan +1\.00e\+308 .* x1\.80e\+308 ", out, re.M),
-          "tune: 1e308 against defaults of 1e-300, the largest ratio", out, err)
+    # the defaults at 1e-300 GB/s, the --spec set at 1e308: the largest ratio, its interval 0 (no spread); with
+    # quartiles of 1e-300 and 1e308 (a spread of 10^6) the interval is the largest double too, not inf
+    wide = extreme(h100, 1e308, 1e-300)
+    for r in wide["results"]:
+        if (r.get("time_ms") or {}).get("q1") is not None:
+            r["time_ms"].update(q1=1e-300, q3=1e308, iqr_over_median=None)
+    for name, spec, interval in (("apart", paths["huge"], "0"), ("apart-wide", write_doc(wide, "wide.json", d),
+                                                                 r"1\.8e\+308")):
+        stub = os.path.join(d, f"vkbench-{name}")
+        with open(stub, "w") as f:
+            f.write(f"#!/bin/sh\ncase \"$*\" in *--spec*) cp '{spec}' \"$7\";; *) cp '{paths['tiny']}' \"$7\";; "
+                    "esac\n")
+        os.chmod(stub, 0o755)
+        code, out, err = tool("tune", "--vkbench", stub, "matmul", "dbuf", "BK=16")
+        no_overflow_text(f"tune {name}", code, out, err)
+        check(code == 0 and re.search(rf"^BK=16 +vulkan +1\.00e\+308 .* 1\.80e\+308 ± {interval}x ", out, re.M),
+              f"tune {name}: 1e308 against defaults of 1e-300, the largest ratio ± {interval}", out, err)
 
 
 def run_shell(command):
