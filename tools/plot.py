@@ -1,17 +1,19 @@
 #!/usr/bin/python3
-"""plot.py FILE... [--out DIR] [--format png,svg]: charts from vkbench results files, with matplotlib.
-Several files (two devices, two runs) share each chart, one series per file. Per family and shape: bars
-per variant (in `vkbench list` order), backend and file, error bars from the spread, ceilings as reference
-lines (a log axis where one dwarfs the bars, and for a metric where lower is better; each number type's
-kernels (fp64, fp32, fp16, int8, ...) in a panel of its own, under its own type's ceilings) and the rule's
+"""plot.py FILE... [--out DIR] [--format png,svg] [--describe]: charts from vkbench results files, with matplotlib.
+Several files (two devices, two runs) share each chart, one series per file. Per family and shape: bars per
+variant (in `vkbench list` order), backend and file, error bars from the spread, a panel per number type (fp64,
+fp32, fp16, int8, ...) and ceiling the rows name, under that one ceiling as a reference line, and the rule's
 predictions as marks; for a family run at several sizes: the metric against the swept dim (a product of two
-dims: one panel per variant, one line per value of the other dim), with its ceilings dashed and the
-predictions dotted; per backend and device (each GPU of a --device all file, each file), a roofline of the
-families that do arithmetic (matmul, reduce): achieved GFLOP/s against arithmetic intensity under that
-device's measured bandwidth roof and one compute roof per number type, each from ceilings of its own type
-(an fp32 roof never from a tensor-core peak). Prints the files it wrote, all inside --out: names made
-from a file's fields are made safe, and every chart follows the tools' output-path rule (README)."""
+dims: one panel per variant, one line per value of the other dim), with the ceilings its rows name dashed and
+the predictions dotted; an axis is logarithmic only where its values span more than 10x (a ceiling 10x the
+bars, a latency from 1 to 44 µs), never over a narrow range; legends beside the panels, never over the data;
+per backend and device (each GPU of a --device all file, each file), a roofline of the families that do
+arithmetic (matmul, reduce): achieved GFLOP/s against arithmetic intensity under that device's measured
+bandwidth roof and one compute roof per number type, each from ceilings of its own type (an fp32 roof never
+from a tensor-core peak). Prints the files it wrote, all inside --out: names made from a file's fields are made
+safe, and every chart follows the tools' output-path rule (README)."""
 import argparse
+import json
 import math
 import os
 import re
@@ -81,6 +83,9 @@ def error_bar(r):
 # matplotlib's ticks overflow near the largest double: values outside this range (a file of absurd numbers,
 # 1e-300 or 1e308) are left out of the charts, with a warning, rather than end in a traceback
 DRAWABLE = (1e-100, 1e100)
+# a log axis only where the values drawn span more than this: over a narrow range (a latency of 320 to 346 ns) a
+# log axis makes 2% look like 2x
+LOG_SPAN = 10
 
 
 def drawable(x):
@@ -134,7 +139,6 @@ def sweep_plan(fam, sources):
     rows = [(s, r) for s in sources for r in s.rows if r["family"] == fam]
     xdim, fixed, xlabel = sweep_axes([r for _, r in rows])
     kernels = [(s, r) for s, r in rows if not r["ceiling_row"]]
-    ceilings = [(s, r) for s, r in rows if r["ceiling_row"]]
     backends = {r["backend"] for _, r in rows}
     many = (True, len(backends) > 1, len({s.name for s, _ in rows}) > 1)
 
@@ -143,20 +147,23 @@ def sweep_plan(fam, sources):
 
     panels = defaultdict(list)
     groups = defaultdict(list)          # (panel, role, series name) -> rows
-    owner = {}                          # panel -> (backend, file) of its kernels
+    seen = set()                        # (panel, ceiling name, x): each ceiling's point once
     for s, r in kernels:
         panel = series_label((r["variant"], r["backend"], s.name), many) if fixed else ""
-        owner[panel] = (r["backend"], s.name)
         groups[(panel, "kernel", (fixed_text(r) if fixed else series_label((r["variant"], r["backend"], s.name),
                                                                            many)))].append(r)
-    for s, r in ceilings:
-        # a product of dims: each panel gets the ceilings of its own backend and file, one per line
-        for panel in [p for p, o in owner.items() if not fixed or o == (r["backend"], s.name)]:
-            if fixed:
-                name = f"ceiling {r['variant']} {fixed_text(r)}"
-            else:
-                name = f"ceiling {series_label((r['variant'], r['backend'], s.name), (True, True, many[2]))}"
-            groups[(panel, "ceiling", name)].append(r)
+        # the ceiling this row was measured against (never another's): a product of dims, one per line, in its
+        # colour; else one per ceiling the panel's rows name
+        c = ceiling_of(s, r)
+        if c is None or r["shape"].get(xdim) is None:
+            continue
+        if fixed:
+            name = f"ceiling {c['variant']} {fixed_text(r)}"
+        else:
+            name = f"ceiling {series_label((c['variant'], c['backend'], s.name), (True, True, many[2]))}"
+        if (panel, name, r["shape"][xdim]) not in seen:
+            seen.add((panel, name, r["shape"][xdim]))
+            groups[(panel, "ceiling", name)].append({"shape": r["shape"], "metric": {"value": c["value"]}})
     colour_of = {}      # product of dims: one colour per value of the other dims, the same in every panel
     def order(kv):      # panels, then kernels before ceilings, the fixed dims' values in numeric order
         (panel, role, name), grp = kv
@@ -288,20 +295,50 @@ def with_legend(fig, axes, top):
             if lab not in labels:
                 handles.append(h)
                 labels.append(lab)
+    # the series first, then the ceilings (one per panel)
+    pairs = sorted(zip(handles, labels), key=lambda hl: hl[1].startswith("ceiling"))
+    handles, labels = [h for h, _ in pairs], [lab for _, lab in pairs]
     fig.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, top))
     fig.tight_layout()
     return fig
 
 
-def bar_panels(kernels, ceilings):
-    """[(title, kernels, ceilings)]: kernels of each number type (vkbjson.number_type) in a panel of their own
-    when several ran, titled with the type, each under ceilings of its own type (a cuBLAS fp16 line would
-    flatten the fp32 bars); a bandwidth ceiling (bytes have no type) is over every panel."""
+def ceiling_of(source, r):
+    """The ceiling kernel row R was measured against, as its metric names it ({variant, backend, value, unit,
+    source}), or None where it names none (or one no axis can draw)."""
+    m = r["metric"]
+    if not m.get("ceiling_variant") or not m.get("ceiling") or not drawable(m["ceiling"]):
+        return None
+    return {"variant": m["ceiling_variant"], "backend": m.get("ceiling_backend") or r["backend"],
+            "value": m["ceiling"], "unit": m["name"], "source": source.name}
+
+
+def bar_panels(kernels):
+    """[(title, kernels, ceilings)]: one panel per number type (vkbjson.number_type) and ceiling the kernels
+    name (metric.ceiling_variant and ceiling_backend), so that each panel carries the one ceiling its own rows
+    were measured against, never another's (a cuBLAS fp16 line would flatten the fp32 bars; transfer's pinned
+    h2d ceiling is not the d2h rows'). CEILINGS: that ceiling, once per file (two devices: each its own
+    value); empty for rows that name none. Panels in number-type order, then in the order their first variant
+    runs; titled with the type where several ran, and with the ceiling where several are named."""
     types = [t for t in TYPES if t in {number_type(r) for _, r in kernels}]
-    if len(types) < 2:
-        return [("", kernels, ceilings)]
-    return [(t, [k for k in kernels if number_type(k[1]) == t],
-             [c for c in ceilings if number_type(c[1]) == t or c[1]["metric"]["name"] == "GB/s"]) for t in types]
+    order = vkbjson.variant_order([r for _, r in kernels])
+    groups = {}
+    for s, r in kernels:
+        c = ceiling_of(s, r)
+        key = (number_type(r), (c["variant"], c["backend"]) if c else None)
+        kern, ceil = groups.setdefault(key, ([], {}))
+        kern.append((s, r))
+        if c:
+            ceil.setdefault(c["source"], c)
+    named = {k[1] for k in groups if k[1]}
+    panels = []
+    for (t, name), (kern, ceil) in sorted(groups.items(), key=lambda kv: (
+            TYPES.index(kv[0][0]) if kv[0][0] in TYPES else len(TYPES),
+            min(order[(r["family"], r["variant"])] for _, r in kv[1][0]))):
+        title = "\n".join(x for x in (f"{t} kernels" if len(types) > 1 else "",
+                                       f"of {name[0]} ({name[1]})" if name and len(named) > 1 else "") if x)
+        panels.append((title, kern, list(ceil.values())))
+    return panels
 
 
 def bars(plt, fam, shape, sources):
@@ -309,7 +346,7 @@ def bars(plt, fam, shape, sources):
     kernels = [(s, r) for s, r in rows if not r["ceiling_row"]]
     if not kernels:
         return None
-    panels = bar_panels(kernels, [(s, r) for s, r in rows if r["ceiling_row"]])
+    panels = bar_panels(kernels)
     keys = list(dict.fromkeys((r["backend"], s.name) for s, r in kernels))
     many = (False, len({k[0] for k in keys}) > 1, len({s.name for s, _ in rows}) > 1)
     counts = [len({r["variant"] for _, r in k}) for _, k, _ in panels]
@@ -322,7 +359,7 @@ def bars(plt, fam, shape, sources):
         order = vkbjson.variant_order([r for _, r in pk])       # the files' order: `vkbench list` order
         variants = sorted({r["variant"] for _, r in pk}, key=lambda v: order[(fam, v)])
         at = {(r["variant"], r["backend"], s.name): r for s, r in pk}
-        tallest = 0
+        tallest, values = 0, []
         for i, (backend, src) in enumerate(keys):
             xs, vals, errs, preds = [], [], [[], []], []
             for j, v in enumerate(variants):
@@ -337,30 +374,37 @@ def bars(plt, fam, shape, sources):
                     p = vkbjson.predicted_fraction(r)
                     if p is not None and r["metric"].get("ceiling"):
                         preds.append((j + i * width, p * r["metric"]["ceiling"]))
+            values += vals
+            if not xs:
+                continue
             ax.bar(xs, vals, width, yerr=errs, error_kw={"elinewidth": 0.8, "capsize": 2},
                    label=series_label(("", backend, src), many) or backend, color=style(i)["color"])
             if preds:
                 ax.scatter([p[0] for p in preds], [p[1] for p in preds], marker="_", s=300, color="black",
                            zorder=3, label="rule's prediction" if i == 0 else None)
-        for s, c in pc:
+        for c in pc:
             k = len(drawn)
             drawn.append(c)
-            ax.axhline(c["metric"]["value"], linestyle=["--", "-.", ":"][k % 3], linewidth=1.2,
-                       color=COLOURS[(10 + k) % 16],
-                       label=f"ceiling: {c['variant']} "
-                             f"({series_label(('', c['backend'], s.name), (False, True, many[2]))})"
-                             f" {number(c['metric']['value'])} {c['metric']['name']}")
+            ax.axhline(c["value"], linestyle=["--", "-.", ":"][k % 3], linewidth=1.2, color=COLOURS[(10 + k) % 16],
+                       label=f"ceiling: {c['variant']} ({c['backend']})" + (f" [{c['source']}]" if many[2] else "")
+                             + f" {number(c['value'])} {c['unit']}")
         # a ceiling far above the bars (a tensor-core peak over fp32 kernels) would squash them, and a latency
-        # of 0.165 µs beside one of 40 µs would be no bar: a log axis
-        if lower_better([r for _, r in pk]):
+        # of 0.165 µs beside one of 40 µs would be no bar: a log axis; values within 10x of each other (a
+        # latency of 341 ns beside 356) stay on a linear one, where 4% looks like 4%
+        if lower_better([r for _, r in pk]) and values and min(values) > 0 and max(values) / min(values) > LOG_SPAN:
             ax.set_yscale("log")
-            ax.set_title(f"{title} kernels (log scale, lower is better)" if title else "log scale, lower is better",
+            ax.set_title(f"{title} (log scale, lower is better)" if title else "log scale, lower is better",
                          fontsize=9)
-        elif pc and max(c["metric"]["value"] for _, c in pc) > 8 * tallest > 0:
+        elif pc and max(c["value"] for c in pc) > LOG_SPAN * tallest > 0:
             ax.set_yscale("log")
-            ax.set_title(f"{title} kernels (log scale)" if title else "log scale", fontsize=9)
-        elif title:
-            ax.set_title(f"{title} kernels", fontsize=9)
+            ax.set_title(f"{title} (log scale)" if title else "log scale", fontsize=9)
+        else:
+            # room above the tallest bar and the ceiling, so that a ceiling just above the bars is not the frame
+            ax.set_ylim(0, 1.08 * max([tallest] + [c["value"] for c in pc]) or None)
+            if lower_better([r for _, r in pk]):
+                ax.set_title(f"{title} (lower is better)" if title else "lower is better", fontsize=9)
+            elif title:
+                ax.set_title(title, fontsize=9)
         ax.set_xticks([j + width * (len(keys) - 1) / 2 for j in range(len(variants))])
         ax.set_xticklabels(variants, rotation=30, ha="right")
         ax.set_ylabel(metric_label([r for _, r in pk]))     # each panel its unit: GFLOP/s beside GOP/s
@@ -382,9 +426,8 @@ def sweep(plt, fam, sources):
     log_x = min(xs_all) > 0 and max(xs_all) / min(xs_all) >= 16 and not even
     ceiling_index = {}
     ys_all = [y for p in panels.values() for sr in p for y in sr["ys"] if y > 0]
-    # two devices apart, or a latency (lower is better: small values matter most): a log axis
-    log_y = ys_all and (max(ys_all) / min(ys_all) > 50 or lower_better([r for s in sources for r in s.rows
-                                                                          if r["family"] == fam]))
+    # values more than 10x apart (two devices, a latency from 1 to 44 µs): a log axis; a narrow range a linear one
+    log_y = bool(ys_all) and max(ys_all) / min(ys_all) > LOG_SPAN
     for ax, (name, series) in zip(axes.flat, panels.items()):
         for sr in series:
             st = style(sr["style"])
@@ -493,7 +536,8 @@ def roofline(plt, sources, backend, rank=0):
     ax.set_ylabel("GFLOP/s")
     ax.set_title(f"roofline of the {backend} kernels on {device_of(sources, backend, rank)}")
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7, loc="upper left")
+    # right of the axes, never over the points' labels
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
     fig.canvas.draw()
     place_labels(fig, ax, texts)
     return fig
@@ -538,6 +582,23 @@ def figures(plt, sources):
                 yield None, unique(name), fig
 
 
+def describe(fig):
+    """What FIG shows, read back from the figure itself: per panel (visible axes) its title, x and y scale and the
+    ceilings and roofs drawn on it (label and value); and whether a legend lies over any panel's data area."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    panels = []
+    for ax in axes:
+        lines = [ln for ln in ax.get_lines() if ln.get_label().startswith("ceiling") or " roof " in ln.get_label()]
+        panels.append({"title": ax.get_title(), "xscale": ax.get_xscale(), "yscale": ax.get_yscale(),
+                       "ceilings": [{"label": ln.get_label(), "value": float(ln.get_ydata()[-1])} for ln in lines]})
+    legends = list(fig.legends) + [ax.get_legend() for ax in axes if ax.get_legend()]
+    over = any(leg.get_window_extent(renderer).overlaps(ax.get_window_extent(renderer)) for leg in legends
+               for ax in axes)
+    return {"panels": panels, "legend_over_data": over}
+
+
 def no_matplotlib(what):
     """The error line when matplotlib cannot be imported: names this interpreter (another python3 on the path may
     have matplotlib, this one has not) and the set-up step that installs it."""
@@ -557,6 +618,9 @@ def main():
     ap.add_argument("files", nargs="+", help="vkbench results files (several: one series each)")
     ap.add_argument("--out", default=".", help="folder for the charts (default: here)")
     ap.add_argument("--format", default="png,svg", help="comma-separated: png, svg, pdf")
+    ap.add_argument("--describe", action="store_true",
+                    help="write no chart: print one JSON line per chart, what it draws (its name; each panel's "
+                         "title, x and y scale, ceilings and roofs; whether a legend lies over the data)")
     args = ap.parse_args()
     sources = sources_of([vkbjson.load(f) for f in args.files])
     formats = args.format.split(",")
@@ -572,6 +636,10 @@ def main():
         vkbjson.die(no_matplotlib("charts need matplotlib"))
     written = []
     for _, name, fig in figures(plt, sources):
+        if args.describe:
+            print(json.dumps(dict(chart=name, **describe(fig))))
+            plt.close(fig)
+            continue
         save(plt, fig, args.out, name, formats, written, args.files)
     for w in written:
         print(vkbjson.clean(w))

@@ -104,21 +104,27 @@ def unsettled(results):
 def ratio_interval(runs, base_runs):
     """(ratio, half-width) of a configuration's speed to the defaults': RUNS and BASE_RUNS {round: result}. The
     median of the rounds' ratios (a round's two runs are closest in time), the half-width the larger of half
-    their range and half the two rows' spreads (IQR over median) combined; None without a common round."""
-    rounds = sorted(runs.keys() & base_runs.keys())
+    their range and half the two rows' spreads (IQR over median) combined; None without a common round where
+    both speeds are above 0. Both within the doubles (a ratio of 1e308 to 1e-300 with spreads of 10^6 is the
+    largest double, not inf), so that the text and the "within noise" test are numbers."""
+    rounds = sorted(k for k in runs.keys() & base_runs.keys()
+                    if vkbjson.speed(runs[k]) > 0 and vkbjson.speed(base_runs[k]) > 0)
     ratios = [vkbjson.ratio(vkbjson.speed(runs[k]), vkbjson.speed(base_runs[k])) for k in rounds]
     if not ratios:
         return None
     centre = vkbjson.median(ratios)
     spreads = [vkbjson.median([x for x in (vkbjson.spread(r)[0] for r in side.values()) if x is not None] or [0.0])
                for side in (runs, base_runs)]
-    half = max((max(ratios) - min(ratios)) / 2, centre * math.hypot(*spreads) / 2)
+    half = max(max(ratios) / 2 - min(ratios) / 2, vkbjson.bounded(centre * (math.hypot(*spreads) / 2)))
     return centre, half
 
 
 def ratio_text(centre, half):
-    """ "1.50 ± 0.05x": the half-width to the ratio's decimals (three significant digits)."""
+    """ "1.50 ± 0.05x": the half-width to the ratio's decimals (three significant digits); where the ratio
+    is in exponent form (1.80e+308) or the half-width is 100 or more, the half-width to two significant digits."""
     text = vkbjson.sig(centre)
+    if "e" in text or half >= 100:
+        return f"{text} ± {vkbjson.sig(half, 2)}x"
     decimals = len(text.split(".")[1]) if "." in text else 0
     return f"{text} ± {half:.{decimals}f}x"
 

@@ -18,11 +18,20 @@
 #define MAX_NOTES 32
 #define MAX_LEGEND 48
 #define MAX_SKIP_REASONS 16
+/* Column widths of the cells that carry a marker, a space after the number ("0.599 h~", "27 !", "3.1% a",
+ * "25.0% #"): room for the usual numbers and their markers (a spread over 999% or a rate past 99999 with
+ * both marks pushes its row one column right rather than widen every table) */
+#define METRIC_W 9
+#define CEIL_W 8
+#define IQR_W 5
+#define RULE_W 8
+/* the rule's mark: the measured share differs from the prediction ("!" is a spread's only) */
+#define VKB_DIFFERS_MARK "#"
 
 /* What the table showed: each marker used gets its legend line. */
 typedef struct markers {
     int none, over100, differs, unknown_fit, unsettled, suspect, fail, cross, one_api, noisy, runs_apart, theory;
-    int host_timed, measured_fit, nobc;
+    int host_timed, measured_fit, nobc, cube;
 } markers;
 
 typedef struct table_sink {
@@ -117,7 +126,7 @@ static int ceiling_letter(table_sink *t, const vkb_result *c)
     return 'a' + t->nceilings++;
 }
 
-/* The percent of the ceiling with the ceiling's letter: "87.3%a", "ceiling", "(none)". */
+/* The percent of the ceiling with the ceiling's letter a space apart: "87.3% a", "ceiling", "(none)". */
 static const char *of_ceiling(table_sink *t, const vkb_result *r, char *buf, size_t len)
 {
     double pct = 100 * r->fraction;
@@ -126,35 +135,38 @@ static const char *of_ceiling(table_sink *t, const vkb_result *r, char *buf, siz
     else if (r->variant->flags & VKB_VAR_CEILING)
         snprintf(buf, len, "ceiling");
     else if (!r->ceiling && r->theoretical > 0) {
-        snprintf(buf, len, "%.1f%%t", 100 * r->metric / r->theoretical);
+        snprintf(buf, len, "%.1f%% t", 100 * r->metric / r->theoretical);
         t->used.theory = 1;
     } else if (!r->ceiling) {
         snprintf(buf, len, "(none)");
         t->used.none = 1;
     } else {
         snprintf(buf, len,
-                 pct < 0.995    ? "%.2f%%%c"
-                 : pct < 999.95 ? "%.1f%%%c"
-                                : "%.0f%%%c",
+                 pct < 0.995    ? "%.2f%% %c"
+                 : pct < 999.95 ? "%.1f%% %c"
+                                : "%.0f%% %c",
                  pct, ceiling_letter(t, r->ceiling));
         t->used.over100 |= pct > 100;
     }
     return buf;
 }
 
-/* The metric, "~" when its median did not settle before the budget ran out. */
+/* The metric, its markers a space apart ("0.599 h~"): "h" when timed on the host's clock, "~" when its median
+ * did not settle before the budget ran out. */
 static const char *metric(table_sink *t, const vkb_result *r, char *buf, size_t len)
 {
+    char marks[4];
     if (!r->timed) {
         snprintf(buf, len, "-");
         return buf;
     }
+    snprintf(marks, sizeof marks, "%s%s%s", r->host_timed || !r->time_ns.settled ? " " : "", r->host_timed ? "h" : "",
+             r->time_ns.settled ? "" : "~");
     /* three significant digits for small numbers (lavapipe), one decimal up to 1e5, then whole numbers */
     if (r->metric < 9.995)
-        snprintf(buf, len, "%.3g%s%s", r->metric, r->host_timed ? "h" : "", r->time_ns.settled ? "" : "~");
+        snprintf(buf, len, "%.3g%s", r->metric, marks);
     else
-        snprintf(buf, len, r->metric < 99999.95 ? "%.1f%s%s" : "%.0f%s%s", r->metric, r->host_timed ? "h" : "",
-                 r->time_ns.settled ? "" : "~");
+        snprintf(buf, len, r->metric < 99999.95 ? "%.1f%s" : "%.0f%s", r->metric, marks);
     t->used.unsettled |= !r->time_ns.settled;
     t->used.host_timed |= r->host_timed;
     return buf;
@@ -166,7 +178,7 @@ static double runs_spread(const vkb_result *r)
     return r && r->repeat < 0 && r->repeats > 1 ? ((const vkb_folded *)r)->spread : NAN;
 }
 
-/* The spread between runs in percent, "!" past VKB_NOISY_IQR like the IQR; "-" when unknown. */
+/* The spread between runs in percent, " !" past VKB_NOISY_IQR like the IQR; "-" when unknown. */
 static const char *runs_text(table_sink *t, double spread, char *buf, size_t len)
 {
     double pct = 100 * spread;
@@ -175,34 +187,36 @@ static const char *runs_text(table_sink *t, double spread, char *buf, size_t len
         return buf;
     }
     if (pct < 999.5)
-        snprintf(buf, len, pct < 9.95 ? "%.1f%s" : "%.0f%s", pct, spread > VKB_NOISY_IQR ? "!" : "");
+        snprintf(buf, len, pct < 9.95 ? "%.1f%s" : "%.0f%s", pct, spread > VKB_NOISY_IQR ? " !" : "");
     else
-        snprintf(buf, len, ">999!");
+        snprintf(buf, len, ">999 !");
     t->used.runs_apart |= spread > VKB_NOISY_IQR;
     return buf;
 }
 
-/* The spread in percent, "!" after it when it passes VKB_NOISY_IQR: noise said where it happens. */
+/* The spread in percent, " !" after it when it passes VKB_NOISY_IQR: noise said where it happens. "!" means
+ * only this (and the same of --repeat's runs): a spread above 10%. */
 static const char *iqr_text(table_sink *t, double ratio, char *buf, size_t len)
 {
     double pct = 100 * ratio;
     int noisy = ratio > VKB_NOISY_IQR;
     if (pct < 999.5)
-        snprintf(buf, len, pct < 9.95 ? "%.1f%s" : "%.0f%s", pct, noisy ? "!" : "");
+        snprintf(buf, len, pct < 9.95 ? "%.1f%s" : "%.0f%s", pct, noisy ? " !" : "");
     else
-        snprintf(buf, len, ">999!");
+        snprintf(buf, len, ">999 !");
     t->used.noisy |= noisy;
     return buf;
 }
 
-/* The rule's predicted percent of the ceiling, "!" when the measured one DIFFERS by more than 25%. */
+/* The rule's predicted percent of the ceiling, " #" when the measured one DIFFERS by more than 25% (never "!",
+ * which is a spread's). */
 static const char *rule_text(table_sink *t, const vkb_result *r, char *buf, size_t len)
 {
     int differs = vkb_fmt_differs(r);
     if (isnan(r->predicted) || (r->variant->flags & VKB_VAR_CEILING))
         snprintf(buf, len, "-");
     else
-        snprintf(buf, len, "%.1f%%%s", 100 * r->predicted, differs ? "!" : "");
+        snprintf(buf, len, "%.1f%%%s", 100 * r->predicted, differs ? " " VKB_DIFFERS_MARK : "");
     t->used.differs |= differs;
     return buf;
 }
@@ -327,6 +341,7 @@ static void single_row(table_sink *t, const vkb_result *r)
     vkb_fmt_fit(vkb_fmt_name(r, t->home, full, sizeof full), t->name_w, name, sizeof name);
     t->used.nobc |= r->robustness == VKB_ROBUSTNESS_DISABLED;
     vkb_fmt_shape(r, shape, sizeof shape);
+    t->used.cube |= strchr(shape, '^') != NULL;
     memory_note(t, r);
     values_note(t, r);
     if (!r->timed) {
@@ -344,13 +359,13 @@ static void single_row(table_sink *t, const vkb_result *r)
     vkb_fmt_cell(
         t->out,
         r->time_ns.n < VKB_STATS_MIN_QUARTILES ? "-" : iqr_text(t, vkb_stats_iqr_ratio(&r->time_ns), buf, sizeof buf),
-        5, 0);
+        IQR_W, 0);
     if (t->repeat > 1)
-        vkb_fmt_cell(t->out, runs_text(t, runs_spread(r), buf, sizeof buf), 5, 0);
-    vkb_fmt_cell(t->out, metric(t, r, buf, sizeof buf), 8, 0);
-    vkb_fmt_cell(t->out, of_ceiling(t, r, buf, sizeof buf), 7, 0);
+        vkb_fmt_cell(t->out, runs_text(t, runs_spread(r), buf, sizeof buf), IQR_W, 0);
+    vkb_fmt_cell(t->out, metric(t, r, buf, sizeof buf), METRIC_W, 0);
+    vkb_fmt_cell(t->out, of_ceiling(t, r, buf, sizeof buf), CEIL_W, 0);
     if (t->predicts)
-        vkb_fmt_cell(t->out, rule_text(t, r, buf, sizeof buf), 7, 0);
+        vkb_fmt_cell(t->out, rule_text(t, r, buf, sizeof buf), RULE_W, 0);
     vkb_fmt_cell(t->out, fits_text(t, r), 4, 1);
     fprintf(t->out, "%s\n", check_word(t, r));
     details(t, r, "");
@@ -366,6 +381,7 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
     vkb_fmt_fit(vkb_fmt_name(any, NULL, full, sizeof full), t->name_w, name, sizeof name);
     t->used.nobc |= any->robustness == VKB_ROBUSTNESS_DISABLED;
     vkb_fmt_shape(any, shape, sizeof shape);
+    t->used.cube |= strchr(shape, '^') != NULL;
     memory_note(t, vk);
     memory_note(t, cu);
     values_note(t, vk);
@@ -383,9 +399,9 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
     vkb_fmt_cell(t->out, shape, t->shape_w, 1);
     for (int side = 0; side < 2; side++) {
         const vkb_result *r = side ? cu : vk;
-        vkb_fmt_cell(t->out, r ? metric(t, r, buf, sizeof buf) : "n/a", 8, 0);
+        vkb_fmt_cell(t->out, r ? metric(t, r, buf, sizeof buf) : "n/a", METRIC_W, 0);
         t->used.one_api |= r == NULL;
-        vkb_fmt_cell(t->out, r ? of_ceiling(t, r, buf, sizeof buf) : "", 7, 0);
+        vkb_fmt_cell(t->out, r ? of_ceiling(t, r, buf, sizeof buf) : "", CEIL_W, 0);
         if (r && r->timed) {
             reps = reps && reps < r->time_ns.n ? reps : r->time_ns.n;
             iqr = fmax(iqr, vkb_stats_iqr_ratio(&r->time_ns));
@@ -397,15 +413,15 @@ static void paired_row(table_sink *t, const vkb_result *vk, const vkb_result *cu
     vkb_fmt_cell(t->out, buf, 6, 0);
     snprintf(buf, sizeof buf, "%d", reps);
     vkb_fmt_cell(t->out, reps ? buf : "-", 5, 0);
-    vkb_fmt_cell(t->out, reps >= VKB_STATS_MIN_QUARTILES ? iqr_text(t, iqr, buf, sizeof buf) : "-", 5, 0);
+    vkb_fmt_cell(t->out, reps >= VKB_STATS_MIN_QUARTILES ? iqr_text(t, iqr, buf, sizeof buf) : "-", IQR_W, 0);
     if (t->repeat > 1) /* the larger of the two APIs' run-to-run spreads (fmax skips a NAN) */
-        vkb_fmt_cell(t->out, runs_text(t, fmax(runs_spread(vk), runs_spread(cu)), buf, sizeof buf), 5, 0);
+        vkb_fmt_cell(t->out, runs_text(t, fmax(runs_spread(vk), runs_spread(cu)), buf, sizeof buf), IQR_W, 0);
     if (t->predicts) {
         /* one rule for both APIs: the mark says whether either measured differs from it */
         char vbuf[32], cbuf[32];
         const char *p = vk ? rule_text(t, vk, vbuf, sizeof vbuf) : rule_text(t, cu, cbuf, sizeof cbuf);
-        if (vk && cu && vkb_fmt_differs(cu) && !strchr(p, '!') && strcmp(p, "-") != 0) {
-            snprintf(buf, sizeof buf, "%s!", p);
+        if (vk && cu && vkb_fmt_differs(cu) && !strstr(p, VKB_DIFFERS_MARK) && strcmp(p, "-") != 0) {
+            snprintf(buf, sizeof buf, "%s " VKB_DIFFERS_MARK, p);
             p = buf;
             t->used.differs = 1;
         }
@@ -434,26 +450,26 @@ static void columns(table_sink *t, const char *unit)
     vkb_fmt_cell(t->out, "variant", t->name_w, 1);
     vkb_fmt_cell(t->out, "shape", t->shape_w, 1);
     if (t->paired) {
-        vkb_fmt_cell(t->out, "vulkan", 8, 0);
-        vkb_fmt_cell(t->out, "ceil%", 7, 0);
-        vkb_fmt_cell(t->out, "cuda", 8, 0);
-        vkb_fmt_cell(t->out, "ceil%", 7, 0);
+        vkb_fmt_cell(t->out, "vulkan", METRIC_W, 0);
+        vkb_fmt_cell(t->out, "ceil%", CEIL_W, 0);
+        vkb_fmt_cell(t->out, "cuda", METRIC_W, 0);
+        vkb_fmt_cell(t->out, "ceil%", CEIL_W, 0);
         vkb_fmt_cell(t->out, "vk/cu", 6, 0);
         vkb_fmt_cell(t->out, "reps", 5, 0);
-        vkb_fmt_cell(t->out, "IQR%", 5, 0);
+        vkb_fmt_cell(t->out, "IQR%", IQR_W, 0);
         if (t->repeat > 1)
-            vkb_fmt_cell(t->out, "run%", 5, 0);
+            vkb_fmt_cell(t->out, "run%", IQR_W, 0);
     } else {
         vkb_fmt_cell(t->out, "median", 7, 0);
         vkb_fmt_cell(t->out, "reps", 5, 0);
-        vkb_fmt_cell(t->out, "IQR%", 5, 0);
+        vkb_fmt_cell(t->out, "IQR%", IQR_W, 0);
         if (t->repeat > 1)
-            vkb_fmt_cell(t->out, "run%", 5, 0);
-        vkb_fmt_cell(t->out, unit, 8, 0);
-        vkb_fmt_cell(t->out, "ceil%", 7, 0);
+            vkb_fmt_cell(t->out, "run%", IQR_W, 0);
+        vkb_fmt_cell(t->out, unit, METRIC_W, 0);
+        vkb_fmt_cell(t->out, "ceil%", CEIL_W, 0);
     }
     if (t->predicts)
-        vkb_fmt_cell(t->out, "rule%", 7, 0);
+        vkb_fmt_cell(t->out, "rule%", RULE_W, 0);
     if (!t->paired)
         vkb_fmt_cell(t->out, "fits", 4, 1);
     fputs("check\n", t->out);
@@ -573,6 +589,16 @@ static void legend(table_sink *t)
                  "median: device time of one run, median of reps runs; IQR%%: spread, interquartile "
                  "range / median");
     legend_line(t, line);
+    if (f->ndims > 1) { /* what a shape's numbers are: the family's sizes in order, as its flags name them */
+        size_t n = (size_t)snprintf(line, sizeof line, "shape of %s: ", f->name);
+        for (int d = 0; d < f->ndims && n < sizeof line; d++)
+            n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", d ? " x " : "", f->dims[d]);
+        for (int d = 0; d < f->ndims && n < sizeof line; d++)
+            n += (size_t)snprintf(line + n, sizeof line - n, "%s--%s", d ? ", " : " (", f->dims[d]);
+        if (n < sizeof line)
+            snprintf(line + n, sizeof line - n, t->used.cube ? "); N^%d: each of them N" : ")", f->ndims);
+        legend_line(t, line);
+    }
     for (int i = 0; i < t->nceilings; i++) /* a row of another family (a fallback ceiling) by its family too */
         used += (size_t)snprintf(line + used, sizeof line - used, "%s%c = %s%s%s (%s)", i ? ", " : "", 'a' + i,
                                  strcmp(t->ceiling[i].family, f->name) ? t->ceiling[i].family : "",
@@ -598,7 +624,8 @@ static void legend(table_sink *t)
     if (t->used.over100)
         legend_line(t, "ceil% over 100: the kernel beat the ceiling row; a ceiling is a reference, not a hard limit");
     if (t->used.differs) {
-        snprintf(line, sizeof line, "rule%%: %% of ceiling %s predicts; ! = DIFFERS: measured more than 25%% away",
+        snprintf(line, sizeof line,
+                 "rule%%: %% of ceiling %s predicts; " VKB_DIFFERS_MARK " = DIFFERS: measured more than 25%% away",
                  rule_name(f));
         legend_line(t, line);
     } else if (t->predicts) {
@@ -705,13 +732,15 @@ static void layout(table_sink *t, const vkb_family *f)
         natural = n > natural ? n : natural;
     }
     natural += 8; /* room for short --spec constants */
-    fixed = t->shape_w + 1 + (t->paired ? 9 + 8 + 9 + 8 + 7 + 6 + 6 : 8 + 6 + 6 + 9 + 8 + 5) + (t->predicts ? 8 : 0) +
-            (t->repeat > 1 ? 6 : 0) + (t->paired ? 9 : 7);
+    fixed = t->shape_w + 1 +
+            (t->paired ? 2 * (METRIC_W + 1 + CEIL_W + 1) + 7 + 6 + IQR_W + 1
+                       : 8 + 6 + IQR_W + 1 + METRIC_W + 1 + CEIL_W + 1 + 5) +
+            (t->predicts ? RULE_W + 1 : 0) + (t->repeat > 1 ? IQR_W + 1 : 0) + (t->paired ? 9 : 7);
     t->name_w = natural;
     if (t->width > 0 && natural + 1 + fixed > t->width)
         t->name_w = t->width - 1 - fixed;
-    if (t->name_w < 12)
-        t->name_w = 12;
+    if (t->name_w < 9) /* 80 columns with rule% leave 9: a name cut to fit, never dropped */
+        t->name_w = 9;
 }
 
 static void table_family_begin(vkb_sink *s, const vkb_family *f)

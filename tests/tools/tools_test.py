@@ -241,10 +241,11 @@ def case_plot_plans():
           "one roof per precision, the memory roof from the copy", roof["roofs"])
     check({p["label"] for p in roof["points"] if p["precision"] == "fp16"} == {"coopmat_f16"},
           "only fp16 kernels under the fp16 roof", roof["points"])
-    mm = [(h100[0], r) for r in h100[0].rows if r["family"] == "matmul"]
-    panels = plot.bar_panels([x for x in mm if not x[1]["ceiling_row"]], [x for x in mm if x[1]["ceiling_row"]])
-    check([(t, sorted({r["variant"] for _, r in k}), [r["variant"] for _, r in c]) for t, k, c in panels] ==
-          [("fp32", ["dbuf", "naive", "vec4"], ["cublas_sgemm"]), ("fp16", ["coopmat_f16"], ["cublas_hgemm"])],
+    mm = [(h100[0], r) for r in h100[0].rows if r["family"] == "matmul" and not r["ceiling_row"]]
+    panels = plot.bar_panels(mm)
+    check([(t, sorted({r["variant"] for _, r in k}), [c["variant"] for c in c]) for t, k, c in panels] ==
+          [("fp32 kernels\nof cublas_sgemm (cuda)", ["dbuf", "naive", "vec4"], ["cublas_sgemm"]),
+           ("fp16 kernels\nof cublas_hgemm (cuda)", ["coopmat_f16"], ["cublas_hgemm"])],
           "bars: fp32 and fp16 kernels apart, each under its own ceiling", panels)
     lava = plot.roofline_plan(sweep, "vulkan")
     check(set(lava["roofs"]) == {"memory"}, "no compute ceiling measured: no compute roof", lava["roofs"])
@@ -674,8 +675,8 @@ def hostile_values():
     check(code == 0 and row[3] == "1.25e+308" and math.isfinite(float(row[4])), "fleet --write-baseline: the median "
           "of 1e308 and 1.5e308 is 1.25e308, not inf", row)
 
-    # tune: a stub vkbench writes each extreme file as its run's result
-    for name in ("tiny", "huge", "subnormal-latency", "quartiles"):
+    # tune: a stub vkbench writes each extreme file as its run's result (zero: no ratio, not a division by 0)
+    for name in ("tiny", "huge", "subnormal-latency", "quartiles", "zero"):
         stub = os.path.join(d, f"vkbench-{name}")
         with open(stub, "w") as f:
             f.write(f"#!/bin/sh\ncp '{paths[name]}' \"$7\"\n")
@@ -684,13 +685,23 @@ def hostile_values():
         code, out, err = tool("tune", "--vkbench", stub, "--json", out_json, "matmul", "dbuf", "BK=16")
         no_overflow_text(f"tune {name}", code, out, err)
         strict_json(open(out_json).read())
-    stub = os.path.join(d, "vkbench-apart")      # the defaults at 1e-300 GB/s, the --spec set at 1e308
-    with open(stub, "w") as f:
-        f.write(f"#!/bin/sh\ncase \"$*\" in *--spec*) cp '{paths['huge']}' \"$7\";; *) cp '{paths['tiny']}' \"$7\";; esac\n")
-    os.chmod(stub, 0o755)
-    code, out, err = tool("tune", "--vkbench", stub, "matmul", "dbuf", "BK=16")
-    check(code == 0 and re.search(r"^BK=16 +vulkan +1\.00e\+308 .* x1\.80e\+308 ", out, re.M),
-          "tune: 1e308 against defaults of 1e-300, the largest ratio", out, err)
+    # the defaults at 1e-300 GB/s, the --spec set at 1e308: the largest ratio, its interval 0 (no spread); with
+    # quartiles of 1e-300 and 1e308 (a spread of 10^6) the interval is the largest double too, not inf
+    wide = extreme(h100, 1e308, 1e-300)
+    for r in wide["results"]:
+        if (r.get("time_ms") or {}).get("q1") is not None:
+            r["time_ms"].update(q1=1e-300, q3=1e308, iqr_over_median=None)
+    for name, spec, interval in (("apart", paths["huge"], "0"), ("apart-wide", write_doc(wide, "wide.json", d),
+                                                                 r"1\.8e\+308")):
+        stub = os.path.join(d, f"vkbench-{name}")
+        with open(stub, "w") as f:
+            f.write(f"#!/bin/sh\ncase \"$*\" in *--spec*) cp '{spec}' \"$7\";; *) cp '{paths['tiny']}' \"$7\";; "
+                    "esac\n")
+        os.chmod(stub, 0o755)
+        code, out, err = tool("tune", "--vkbench", stub, "matmul", "dbuf", "BK=16")
+        no_overflow_text(f"tune {name}", code, out, err)
+        check(code == 0 and re.search(rf"^BK=16 +vulkan +1\.00e\+308 .* 1\.80e\+308 ± {interval}x ", out, re.M),
+              f"tune {name}: 1e308 against defaults of 1e-300, the largest ratio ± {interval}", out, err)
 
 
 def run_shell(command):
@@ -1201,12 +1212,17 @@ def case_plot_roofs():
         roofs = plot.roofline_plan(suite, backend)["roofs"]
         check(roofs["fp32"][1] == "cublas_sgemm (cuda)" and roofs["fp16"][1].startswith(("cublas_hgemm", "tc_peak")),
               f"{backend}: roofs of their own precision", roofs)
-    mm = [(suite[0], r) for r in suite[0].rows if r["family"] == "matmul"]
-    panels = plot.bar_panels([x for x in mm if not x[1]["ceiling_row"]], [x for x in mm if x[1]["ceiling_row"]])
-    fp32 = {r["variant"] for _, r in panels[0][2]}
-    fp16 = {r["variant"] for _, r in panels[1][2]}
-    check(panels[0][0] == "fp32" and fp32 == {"cublas_sgemm"}, "the fp32 panel: fp32 ceilings only", fp32)
-    check({"tc_peak", "tc_peak_acc16", "cublas_hgemm"} <= fp16, "the fp16 panel: the fp16 ceilings", fp16)
+    mm = [(suite[0], r) for r in suite[0].rows if r["family"] == "matmul" and not r["ceiling_row"]]
+    panels = plot.bar_panels(mm)
+    # a panel per number type and ceiling its rows name: fp32 under cuBLAS sgemm only, fp16 under the fp16
+    # ceiling each row names (never a tensor-core peak no row was measured against)
+    named = [(t.split("\n")[0], [c["variant"] for c in c]) for t, k, c in panels]
+    check(named[0] == ("fp32 kernels", ["cublas_sgemm"]) and all(t == "fp16 kernels" for t, _ in named[1:])
+          and all(len(c) == 1 for _, c in named), "one ceiling per panel: fp32's sgemm, each fp16 panel its own",
+          named)
+    for t, k, c in panels:
+        check({(r["metric"]["ceiling_variant"], r["metric"]["ceiling_backend"]) for _, r in k} ==
+              {(c[0]["variant"], c[0]["backend"])}, f"{t!r}: the ceiling its rows name", c)
     plt = plot.pyplot()
     fig = plot.bars(plt, "matmul", "4096x4096x4096", suite)
     ax32 = fig.axes[0]
@@ -1229,10 +1245,75 @@ def case_plot_roofs():
     for r in h["results"]:
         if r["variant"] == "cublas_sgemm":
             r["metric"]["value"] *= 100
+        if r["metric"] and r["metric"].get("ceiling_variant") == "cublas_sgemm":     # the ceiling each row names
+            r["metric"]["ceiling"] *= 100
     big = plot.sources_of([vkbjson.load(write_doc(h, "dwarf.json"))])
     fig = plot.bars(plt, "matmul", "4096x4096x4096", big)
     check(fig.axes[0].get_yscale() == "log" and "log scale" in fig.axes[0].get_title(), "a dwarfing ceiling: log")
     plt.close(fig)
+
+
+def described(path):
+    """{chart: its description} of plot.py --describe on PATH: what each chart draws, read from the figure."""
+    code, out, err = tool("plot", path, "--describe")
+    check(code == 0 and "Traceback" not in err, f"plot --describe {os.path.basename(path)}", out, err)
+    return {d["chart"]: d for d in map(json.loads, out.splitlines())}
+
+
+def case_plot_described():
+    """The reference files' charts as plot.py describes them, read from each figure: every bar panel under at
+    most one ceiling, the one its rows name (transfer had 12 lines across the chart, matmul 14); a sweep's
+    ceilings only those its rows name; a linear axis over a narrow range (cache.chase, 341 to 356 ns: a log
+    axis made 4% look like 2x), a log one for a latency over 28x; no legend over any panel (the roofline's
+    covered its labels). --describe writes no chart."""
+    ref = os.path.join(RESULTS, "reference")
+    suite = described(os.path.join(ref, "h100-2026-11-27-suite.json"))
+    doc = json.load(open(os.path.join(ref, "h100-2026-11-27-suite.json")))
+    from collections import defaultdict
+    named = defaultdict(set)        # (family, shape) -> the ceilings its kernel rows name
+    for r in doc["results"]:
+        if r["status"] == "ok" and not r["ceiling_row"] and r["metric"] and r["metric"].get("ceiling_variant"):
+            named[(r["family"], r["shape_text"])].add(f"ceiling: {r['metric']['ceiling_variant']} "
+                                                     f"({r['metric']['ceiling_backend']})")
+    charts_of = {plot_chart_name(*k): k for k in named}
+    for chart, d in suite.items():
+        if chart.startswith("roofline"):
+            continue
+        for p in d["panels"]:
+            labels = [c["label"].rsplit(" ", 2)[0] for c in p["ceilings"]]
+            want = named.get(charts_of.get(chart), set())
+            check(len(labels) <= 1 and set(labels) <= want, f"{chart} {p['title']!r}: at most one ceiling, one its "
+                  "rows name", labels, want)
+    transfer = [[c["label"] for c in p["ceilings"]] for p in suite["transfer_n67108864"]["panels"]]
+    check(transfer == [["ceiling: cuda_pinned_h2d (cuda) 55.1 GB/s"], ["ceiling: cuda_pinned_d2h (cuda) 54.8 GB/s"],
+                       ["ceiling: cuda_pinned_both (cuda) 91.6 GB/s"]], "transfer: h2d, d2h and both, each its own",
+          transfer)
+    matmul = [([c["label"] for c in p["ceilings"]], p["yscale"]) for p in suite["matmul_4096x4096x4096"]["panels"]]
+    check(matmul == [(["ceiling: cublas_sgemm (cuda) 51361 GFLOP/s"], "linear"),
+                     (["ceiling: cublas_hgemm (cuda) 740512 GFLOP/s"], "linear"),
+                     (["ceiling: cublas_hgemm_acc16 (cuda) 776456 GFLOP/s"], "linear")],
+          "matmul: fp32 under sgemm, fp16 under hgemm and hgemm_acc16, apart", matmul)
+    check([p["yscale"] for p in suite["cache.chase_n268435456"]["panels"]] == ["linear"],
+          "cache.chase, 341 to 356 ns: a linear axis", suite["cache.chase_n268435456"])
+    check([p["yscale"] for p in suite["latency_n1024"]["panels"]] == ["log"], "latency over 28x: a log axis",
+          suite["latency_n1024"])
+    sweep = described(os.path.join(ref, "h100-2026-11-27-sgemm.json"))["matmul_sweep"]
+    check([c["label"] for p in sweep["panels"] for c in p["ceilings"]] == ["ceiling cublas_sgemm cuda"],
+          "the fp32 sweep: sgemm only, no tensor-core peak", sweep)
+    check(sweep["panels"][0]["yscale"] == "linear", "the sweep from 24600 to 51000 GFLOP/s: linear", sweep)
+    for name in ("h100-2026-11-27-suite.json", "h100-2026-11-27-transfer.json", "h100-2026-11-27-reduce.json"):
+        charts = suite if name.endswith("suite.json") else described(os.path.join(ref, name))
+        for chart, d in charts.items():
+            check(not d["legend_over_data"], f"{name} {chart}: the legend beside the data, not over it", d)
+    out_dir = tempfile.mkdtemp()
+    code, out, err = tool("plot", fx("v2-h100.json"), "--describe", "--out", out_dir)
+    check(code == 0 and not os.listdir(out_dir), "--describe writes no chart", os.listdir(out_dir))
+
+
+def plot_chart_name(family, shape):
+    """The bar chart's name of FAMILY at SHAPE, as plot.figures names it."""
+    import plot
+    return plot.chart_name(f"{family}_{shape.replace('=', '')}")
 
 
 def peak_doc():

@@ -1,5 +1,6 @@
 /* test_sinks.c - the outputs fed fabricated results (no GPU, no timing): tables fit 100 columns and
  * explain their markers, JSON and CSV are whole and parseable, result files are never half written. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -189,10 +190,52 @@ static void table_fits(void)
     ASSERT(strstr(table_text(0, 0), variants[1].name) != NULL);
 }
 
+/* Whether a marker of the table (! ~ #) stands glued to a number or a percent sign ("27!", "0.424~", "33.3%!"). */
+static int glued(const char *out)
+{
+    for (const char *p = out + 1; *p; p++)
+        if (strchr("!~#", *p) && (isdigit((unsigned char)p[-1]) || p[-1] == '%'))
+            return 1;
+    return 0;
+}
+
+/* Each marker a space apart from its number, "!" a spread's only ("#": the rule differs), and under a family of
+ * several sizes the legend's key to a shape's numbers, from the family's own size flags. */
+static void table_markers(void)
+{
+    static const vkb_family two = {.name = "memory.two",
+                                   .summary = "a family of two sizes",
+                                   .dims = {"n", "stride"},
+                                   .ndims = 2,
+                                   .metric = "GB/s",
+                                   .variants = variants,
+                                   .nvariants = 6,
+                                   .predict = never_predicts};
+    char *out = table_text(0, 0);
+    const char *row = strstr(out, "\na_variant_whose");
+    ASSERT(!glued(out));
+    /* unsettled, half the ceiling, 90% predicted: far from it */
+    ASSERT(row && strstr(row, " 50.0 ~ ") && strstr(row, " 50.0% a ") && strstr(row, " 90.0% # ") &&
+           strstr(row, " 90.0% # ") < strchr(row + 1, '\n'));
+    ASSERT(strstr(out, "# = DIFFERS") && strstr(out, "! = DIFFERS") == NULL && strstr(out, "shape of") == NULL);
+    ASSERT(!glued(table_text(1, 0)));
+    for (int cube = 0; cube < 2; cube++) {
+        FILE *f = tmpfile();
+        setup(0);
+        for (int i = 0; i < nresults; i++)
+            results[i].family = &two, results[i].shape.d[1] = cube ? results[i].shape.d[0] : 4;
+        ASSERT(feed(vkb_sink_table_create(f, 0), &run_settings, -1) == VKB_EXIT_OK);
+        out = slurp(f);
+        ASSERT(strstr(out, "\nlegend:\n  ") && strstr(out, cube ? "16777216^2" : "16777216x4"));
+        ASSERT(strstr(out, cube ? "  shape of memory.two: n x stride (--n, --stride); N^2: each of them N\n"
+                                : "  shape of memory.two: n x stride (--n, --stride)\n"));
+    }
+}
+
 static void table_legend(void)
 {
     char *out = table_text(0, 0); /* unwrapped, so that each sentence is found whole */
-    ASSERT(strstr(out, "! = DIFFERS: measured more than 25% away") != NULL);
+    ASSERT(strstr(out, "# = DIFFERS: measured more than 25% away") != NULL && strstr(out, "! = DIFFERS") == NULL);
     ASSERT(strstr(out, "the coalescing rule") != NULL);
     ASSERT(strstr(out, "fits ?: Vulkan alone cannot tell the cache size") != NULL);
     ASSERT(strstr(out, "~: the median had not settled") != NULL && strstr(out, "time budget ran out"));
@@ -490,7 +533,7 @@ static void noisy_rows(void)
         out = slurp(f);
     }
     row = strstr(out, "\na_variant_whose");
-    ASSERT(row && strstr(row, " 31! ") && strstr(row, " 31! ") < strchr(row + 1, '\n'));
+    ASSERT(row && strstr(row, " 31 ! ") && strstr(row, " 31 ! ") < strchr(row + 1, '\n'));
     row = strstr(out, "\napi_copy");
     ASSERT(row && strstr(row, " 1.9 ") && !memchr(row, '!', (size_t)(strchr(row + 1, '\n') - row)));
     ASSERT(strstr(out, "IQR% !: a spread above 10%: the repetitions disagree, so the machine was busy or the clock "
@@ -558,7 +601,7 @@ static void repeat_rows(void)
     row = strstr(out, "\nvec4 ");
     ASSERT(row && !strstr(row + 1, "\nvec4 ")); /* one row for the three runs */
     /* median of 1.0, 1.3, 1.1 ms: 1.1 ms; 9 repetitions; runs (1.3 - 1.0) / 1.1 = 27% apart */
-    ASSERT(row && strstr(row, "1.100ms     9   0.0   27!    0.909") != NULL);
+    ASSERT(row && strstr(row, "1.100ms     9   0.0  27 !     0.909") != NULL);
     ASSERT(strstr(out, "--repeat 3: a row is the case's 3 runs") && strstr(out, "! above 10%: the runs disagree"));
     ASSERT(strstr(out, "run: 2 passed, 0 failed, 0 skipped") != NULL); /* rows, not runs */
     make_tmpdir();
@@ -599,8 +642,8 @@ static void repeat_rows(void)
     ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
     out = slurp(f);
     row = strstr(out, "\nvec4 ");
-    ASSERT(row && !strstr(row + 1, "\nvec4 ") && strstr(row, "0.909  0.91%a        1") && strstr(row, "   27! ") &&
-           strstr(row, "   27! ") < strchr(row + 1, '\n'));
+    ASSERT(row && !strstr(row + 1, "\nvec4 ") && strstr(row, "0.909  0.91% a         1") && strstr(row, "  27 ! ") &&
+           strstr(row, "  27 ! ") < strchr(row + 1, '\n'));
     /* without --repeat: no run% column, no repeat field */
     ASSERT(strstr(table_text(0, 0), "run%") == NULL);
 }
@@ -966,12 +1009,12 @@ static void fastest_lower_is_better(void)
     ASSERT(strstr(out, "fastest in this family: vec4 (vulkan) 16777216, 2 us (no ceiling ran)") != NULL);
 }
 
-UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_legend}, {"legend_once", legend_once},
-                 {"fits_where_it_matters", fits_where_it_matters}, {"plan_line", plan_line},
-                 {"paired_fits", paired_fits}, {"matrix_skips", matrix_skips}, {"cross_failure", cross_failure},
-                 {"json_stream", json_stream}, {"json_interrupted", json_interrupted}, {"csv_rows", csv_rows},
-                 {"file_safety", file_safety}, {"concurrent_runs", concurrent_runs}, {"progress_lines", progress_lines},
-                 {"single_rep_nulls", single_rep_nulls}, {"csv_interrupted", csv_interrupted},
-                 {"device_named", device_named}, {"noisy_rows", noisy_rows}, {"repeat_rows", repeat_rows},
-                 {"repeat_flags_disagree", repeat_flags_disagree}, {"nobc_rows", nobc_rows},
-                 {"fastest_lower_is_better", fastest_lower_is_better})
+UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_legend}, {"table_markers", table_markers},
+                 {"legend_once", legend_once}, {"fits_where_it_matters", fits_where_it_matters},
+                 {"plan_line", plan_line}, {"paired_fits", paired_fits}, {"matrix_skips", matrix_skips},
+                 {"cross_failure", cross_failure}, {"json_stream", json_stream}, {"json_interrupted", json_interrupted},
+                 {"csv_rows", csv_rows}, {"file_safety", file_safety}, {"concurrent_runs", concurrent_runs},
+                 {"progress_lines", progress_lines}, {"single_rep_nulls", single_rep_nulls},
+                 {"csv_interrupted", csv_interrupted}, {"device_named", device_named}, {"noisy_rows", noisy_rows},
+                 {"repeat_rows", repeat_rows}, {"repeat_flags_disagree", repeat_flags_disagree},
+                 {"nobc_rows", nobc_rows}, {"fastest_lower_is_better", fastest_lower_is_better})
