@@ -247,7 +247,8 @@ def from_health(shown, key, doc):
                                        doc["hostname"]))
         s.health.append({"device": dev, "gpu": g["gpu"], "node_verdict": doc["verdict"], "verdict": g["verdict"],
                          "action": g["action"], "reasons": json.dumps(g["failing"]),
-                         "speed_judged": int(g["speed_judged"]), "speed_ratio": whole_gpu_ratio(g["failing"])})
+                         "speed_judged": int(g["speed_judged"]),
+                         "speed_ratio": g.get("speed_ratio", whole_gpu_ratio(g["failing"]))})
         for r in g["rows"]:
             family, _, variant = r["row"].partition("/")
             variant = variant.split("@")[0]
@@ -262,7 +263,8 @@ def from_health(shown, key, doc):
 
 
 def whole_gpu_ratio(failing):
-    """The whole GPU's speed over its baseline where a speed line states it ('speed: all rows: 0.82x of ...')."""
+    """The whole GPU's speed over its baseline where a speed line states it ('speed: all rows: 0.82x of ...'): for
+    verdicts written before they carried speed_ratio."""
     for line in failing:
         head, _, rest = line.partition("all rows: ")
         if head.startswith("speed") and rest:

@@ -369,7 +369,7 @@ static void file_strict(void)
  * named twice is refused whole (measured again), though the keys it wants are all there and well formed */
 static void file_one_document(void)
 {
-#define GOOD "{\"probe_version\": 4, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": 5000000"
+#define GOOD "{\"probe_version\": 5, \"driver\": \"driver \\\"1.0\\\"\", \"cache_bytes\": 5000000"
     static const struct {
         const char *text;
         size_t len; /* 0: strlen */

@@ -127,8 +127,8 @@ static void peak_operations(void)
     }
 }
 
-/* An H100-like device with cooperative matrices (test_tc_plans.c's): the fragment M x N x K of every subgroup-scope
- * combination the peak rows name (A = B, C = result), and the matmul tensor-core rows' sizes */
+/* An H100-like device with cooperative matrices (test_tc_plans.c's): the fragment M x N x K of every subgroup- and
+ * workgroup-scope combination the peak rows name (A = B, C = result), and the matmul tensor-core rows' sizes */
 static vkb_caps tensor_caps(uint32_t fm, uint32_t fn, uint32_t fk, uint32_t subgroup)
 {
     static const uint32_t ab_c[][2] = {{VKB_CT_F16, VKB_CT_F32}, {VKB_CT_F16, VKB_CT_F16},  {VKB_CT_S8, VKB_CT_S32},
@@ -139,9 +139,13 @@ static vkb_caps tensor_caps(uint32_t fm, uint32_t fn, uint32_t fk, uint32_t subg
         caps.coopmat_khr[i] = caps.coopmat_khr16[i] = caps.coopmat2_granularity[i] = 16;
     caps.subgroup_size = caps.subgroup_min = caps.subgroup_max = subgroup;
     caps.max_shared_bytes = 228 * 1024;
-    for (size_t i = 0; i < sizeof ab_c / sizeof ab_c[0]; i++)
+    for (size_t i = 0; i < sizeof ab_c / sizeof ab_c[0]; i++) {
         caps.coopmat_types[caps.ncoopmat_types++] =
             (vkb_coopmat_type){fm, fn, fk, ab_c[i][0], ab_c[i][0], ab_c[i][1], ab_c[i][1], VKB_SCOPE_SUBGROUP, 0};
+        /* the workgroup-scope list the coopmat2 rows plan from: the same types */
+        caps.coopmat2_types[caps.ncoopmat2_types++] =
+            (vkb_coopmat_type){fm, fn, fk, ab_c[i][0], ab_c[i][0], ab_c[i][1], ab_c[i][1], VKB_SCOPE_WORKGROUP, 0};
+    }
     return caps;
 }
 
