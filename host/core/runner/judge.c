@@ -24,13 +24,13 @@
 /* a rate this far above the row's theoretical one (the highest clock the driver reports) is not believed */
 #define SUSPECT_THEORY_FACTOR 1.02
 
-/* The peak rate a row's kind of kernel can reach on CAPS (GFLOP/s; the GPU facts table), 0 where unknown: a
- * rate above it is not believed. Tensor-core rows and the vendor libraries' ceilings (which may use tensor
- * cores) against the tensor cores' dense rate. */
+/* The peak rate a row's kind of kernel can reach on CAPS (GFLOP/s, GOP/s for integer rows; the GPU facts
+ * table), 0 where unknown: a rate above it is not believed. Tensor-core rows and the vendor libraries' ceilings
+ * (which may use tensor cores) against the tensor cores' dense rate, which int8 runs at twice. */
 static double peak_flops(const vkb_caps *caps, const vkb_variant *v)
 {
     if ((v->needs & (VKB_NEED_COOPMAT | VKB_NEED_COOPMAT_KHR | VKB_NEED_COOPMAT2)) || (v->flags & VKB_VAR_CEILING))
-        return vkb_gpu_rate(caps, VKB_RATE_TENSOR16);
+        return vkb_gpu_rate(caps, VKB_RATE_TENSOR16) * (v->flags & VKB_VAR_INTEGER_OPS ? 2 : 1);
     return vkb_gpu_rate(caps, v->needs & VKB_NEED_FLOAT16 ? VKB_RATE_F16 : VKB_RATE_F32);
 }
 
@@ -94,10 +94,10 @@ void vkb_judge_metric(const vkb_runner *r, const shape_state *st, vkb_result *re
         }
     } else if ((peak = peak_flops(caps, res->variant)) > 0 && res->metric > peak) {
         res->suspect = 1;
+        const char *unit = res->variant->flags & VKB_VAR_INTEGER_OPS ? "GOP/s" : "GFLOP/s";
         snprintf(res->suspect_reason, sizeof res->suspect_reason,
-                 "%.0f GFLOP/s is above the peak of %.60s (%.0f "
-                 "GFLOP/s): a timing error?",
-                 res->metric, caps->name, peak);
+                 "%.0f %s is above the peak of %.60s (%.0f %s): a timing error?", res->metric, unit, caps->name, peak,
+                 unit);
     }
 }
 
