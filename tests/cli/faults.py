@@ -367,7 +367,8 @@ def mid_dispatch_stop(ndev, sig, k, delay=0.3):
     the row (its last progress line before it) and a moment more: each device is then inside one dispatch of about
     2 s (the work is split between the devices). With --validation, freeing a buffer or pipeline the device still
     runs is a validation message, and Mesa 26's lavapipe crashes (SIGSEGV in the shader code) when it is freed
-    or the process ends under it. 1 when the stop came while a device was busy, else 0."""
+    or the process ends under it. 1 when the stop came while a device was busy, 0 when it came before, -1 when the
+    run had ended before it (a dispatch shorter than DELAY)."""
     jpath = fresh("mid.json", "GOOD")
     env = dict(os.environ, **lavapipe_times(ndev), VKB_DEVICE_TIMEOUT_S="120", VKB_CACHE_PROBE="0")
     if SANITIZED:   # the shape's inputs stay with the stopped device (runner.c): not a leak
@@ -394,6 +395,8 @@ def mid_dispatch_stop(ndev, sig, k, delay=0.3):
     except subprocess.TimeoutExpired:
         p.kill()
         fail(f"{signal.Signals(sig).name} did not end {ndev} devices' run within 200 s")
+    if p.returncode == 0 and '"interrupted": false' in open(jpath).read():
+        return -1   # the run was over before the signal came: the dispatch was shorter than the wait
     check(p.returncode == 128 + sig, f"{ndev} devices, {signal.Signals(sig).name} mid-dispatch: exit "
           f"{p.returncode}, not {128 + sig}: {err[-3000:]}")
     check("validation error" not in err, f"{ndev} devices: what a busy device ran was freed: {err[-3000:]}")
@@ -409,17 +412,27 @@ def case_devices_stop_mid_dispatch():
     """SIGTERM, SIGINT and SIGHUP while 2, 3 and 8 devices each run a real dispatch of seconds: the stop waits
     for the work before anything it uses is freed (exit 128 + the signal, no validation message, the JSON
     interrupted without an error), 5 times each; at least one stop of each count came mid-dispatch (the wait
-    after the last progress line doubles, up to 2.4 s, after a stop that came before the dispatch)."""
+    after the last progress line and the dispatch grow after a stop that found no device busy)."""
     sigs = [signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGINT]
     for ndev in (2, 3, 8):
         # a loaded machine makes the inputs slower than the wait after the last progress line: a stop that came
         # before the dispatch waits longer the next time, so that the stops land inside it however busy the host
-        busy, delay = 0, 0.3
-        for s in sigs:
-            hit = mid_dispatch_stop(ndev, s, 4096 // ndev, delay)
+        # a machine faster than the dispatch was sized for ends the run before the signal (the next dispatch 4
+        # times longer) or the dispatch within the stop's grace (twice as long, the signal later); every stop that
+        # came is judged, and 5 must come
+        busy, stops, delay, k, tries = 0, 0, 0.3, 4096 // ndev, 0
+        while stops < len(sigs) and tries < 3 * len(sigs):
+            hit = mid_dispatch_stop(ndev, sigs[stops], k, delay)
+            tries += 1
+            if hit < 0:
+                k *= 4
+                continue
+            stops += 1
             busy += hit
-            delay = delay if hit else min(2 * delay, 2.4)
-        print(f"{ndev} devices: {busy} of {len(sigs)} stops came while a device was busy")
+            if not hit:   # before the dispatch, or a dispatch that ended within the stop's grace: longer, later
+                k, delay = 2 * k, min(2 * delay, 2.4)
+        check(stops == len(sigs), f"{ndev} devices: only {stops} of {len(sigs)} stops came before the run ended")
+        print(f"{ndev} devices: {busy} of {stops} stops came while a device was busy (k {k})")
         check(busy > 0, f"{ndev} devices: no stop came while a device was busy: the dispatch is too short to test")
 
 
