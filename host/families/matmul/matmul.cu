@@ -6,6 +6,7 @@
 
 #include "kernels.h"
 #include "matmul/rows.h"
+#include "matmul_blas.cuh"
 #include "matmul_wmma.cuh"
 
 namespace
@@ -374,29 +375,6 @@ cudaError_t launch_warptile(const vkb_pass *p, void *const *a, cudaStream_t s)
     matmul_warptile<BM, BN, BK, WM, WN, TM, TN><<<vkb_grid(p), vkb_block(p), 0, s>>>(
         (const float *)a[0], (const float *)a[1], (float *)a[2], vkb_push_as<matmul_push>(p));
     return cudaGetLastError();
-}
-
-/* One cuBLAS handle per host thread (a handle belongs to the GPU that was current where it was made: with
- * --device LIST each GPU's thread its own), made on first use, set to stream S and math mode MODE; the pass's
- * sizes in M, N, K. */
-cublasHandle_t blas(const vkb_pass *p, cudaStream_t s, cublasMath_t mode, int *m, int *n, int *k)
-{
-    static thread_local cublasHandle_t h;
-    matmul_push pc = vkb_push_as<matmul_push>(p);
-    *m = (int)pc.m, *n = (int)pc.n, *k = (int)pc.k;
-    if (!h && cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
-        return nullptr;
-    cublasSetStream(h, s);
-    cublasSetMathMode(h, mode);
-    return h;
-}
-
-cudaError_t blas_result(cublasStatus_t st, const char *what)
-{
-    if (st == CUBLAS_STATUS_SUCCESS)
-        return cudaSuccess;
-    fprintf(stderr, "vkbench: %s: %s\n", what, cublasGetStatusString(st));
-    return cudaErrorUnknown;
 }
 
 /* Row-major C = A B is column-major C^T = B^T A^T: swap the operands, keep the leading dimensions. */

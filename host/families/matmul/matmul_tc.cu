@@ -10,6 +10,7 @@
 
 #include "kernels.h"
 #include "matmul/rows_tc.h"
+#include "matmul_blas.cuh"
 #include "matmul_wmma.cuh"
 
 namespace
@@ -111,23 +112,14 @@ template <typename ACC> cudaError_t launch_peak(const vkb_pass *p, void *const *
  * of the fp16-accumulate rows. Row-major C = A B as column-major C^T = B^T A^T. */
 cudaError_t launch_cublas_hgemm_acc16(const vkb_pass *p, void *const *a, cudaStream_t s)
 {
-    static thread_local cublasHandle_t h; /* per host thread, as blas() */
-    int m = (int)p->push[0], n = (int)p->push[1], k = (int)p->push[2];
+    int m, n, k;
+    cublasHandle_t h = blas(p, s, CUBLAS_DEFAULT_MATH, &m, &n, &k);
     const half one = __float2half(1.0f), zero = __float2half(0.0f);
-    cublasStatus_t st;
-    if (!h && cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "vkbench: cublasCreate failed\n");
-        return cudaErrorUnknown;
-    }
-    cublasSetStream(h, s);
-    cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
-    st = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, a[1], CUDA_R_16F, n, a[0], CUDA_R_16F, k, &zero, a[2],
-                      CUDA_R_16F, n, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT);
-    if (st != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "vkbench: cublasGemmEx (fp16 compute): %s\n", cublasGetStatusString(st));
-        return cudaErrorUnknown;
-    }
-    return cudaSuccess;
+    if (!h)
+        return blas_result(CUBLAS_STATUS_NOT_INITIALIZED, "cublasCreate");
+    return blas_result(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, a[1], CUDA_R_16F, n, a[0], CUDA_R_16F,
+                                    k, &zero, a[2], CUDA_R_16F, n, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT),
+                       "cublasGemmEx (fp16 compute)");
 }
 
 /* B^T (N x K) from the row-major int8 K x N matrix B: 32x32 tiles through shared memory. */
@@ -153,19 +145,15 @@ __global__ void transpose_s8(const signed char *__restrict__ b, signed char *__r
  * shapes). */
 cudaError_t cublas_typed(const vkb_pass *p, void *const *a, cudaStream_t s, int s8)
 {
-    static thread_local void *bt;         /* B^T, kept between calls */
-    static thread_local size_t bt_len;    /* its bytes */
-    static thread_local cublasHandle_t h; /* per host thread, as blas() */
-    int m = (int)p->push[0], n = (int)p->push[1], k = (int)p->push[2];
+    static thread_local void *bt;      /* B^T, kept between calls */
+    static thread_local size_t bt_len; /* its bytes */
+    int m, n, k;
+    cublasHandle_t h = blas(p, s, CUBLAS_DEFAULT_MATH, &m, &n, &k);
     const int one_i = 1, zero_i = 0;
     const float one_f = 1.0f, zero_f = 0.0f;
     cublasStatus_t st;
-    if (!h && cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "vkbench: cublasCreate failed\n");
-        return cudaErrorUnknown;
-    }
-    cublasSetStream(h, s);
-    cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
+    if (!h)
+        return blas_result(CUBLAS_STATUS_NOT_INITIALIZED, "cublasCreate");
     if (s8) {
         size_t len = (size_t)k * (size_t)n;
         if (len > bt_len) {
@@ -185,12 +173,7 @@ cudaError_t cublas_typed(const vkb_pass *p, void *const *a, cudaStream_t s, int 
     } else
         st = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one_f, a[1], CUDA_R_16BF, n, a[0], CUDA_R_16BF, k,
                           &zero_f, a[2], CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-    if (st != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "vkbench: cublasGemmEx (%s): %s\n", s8 ? "s8 -> s32" : "bf16 -> fp32",
-                cublasGetStatusString(st));
-        return cudaErrorUnknown;
-    }
-    return cudaSuccess;
+    return blas_result(st, s8 ? "cublasGemmEx (s8 -> s32)" : "cublasGemmEx (bf16 -> fp32)");
 }
 
 cudaError_t launch_cublas_gemm_s8(const vkb_pass *p, void *const *a, cudaStream_t s)
