@@ -25,9 +25,14 @@
 #define MOVED 0.05        /* the end's rate this far from the warm-up's last: the clocks moved during the run */
 #define RECHECK_NS 0.75e9 /* the end's re-measure, each probe, at most (past its first MIN_WINDOWS) */
 
-/* Fault warm-climb: each probe's windows so far in the process, so that the end's re-measure goes on climbing,
- * as if by CLIMB_RUN windows during the run (5x: far beyond what a loaded CPU's noise can hide) */
-static int climbed[2];
+/* Faults warm-climb and warm-fall, per probe: the windows so far in the process, so that the end's re-measure
+ * goes on climbing as if by CLIMB_RUN windows during the run (5x), and the first window's time, from which
+ * warm-climb derives every later one: a planted clock that a loaded CPU's noise can neither settle nor hide */
+typedef struct planted_clock {
+    int windows;
+    double first_ns;
+} planted_clock;
+static planted_clock planted[2];
 #define CLIMB_RUN 10
 
 /* One probe: ROW of FAMILY planned at its shape, its buffers made (contents do not matter to a rate). */
@@ -71,8 +76,8 @@ static void probe_close(vkb_backend *b, probe *p)
 }
 
 /* Windows of P until two agree within SETTLED (1) or the time runs out (0); its first and last rates (work per
- * ns: GB/s, GFLOP/s) into FIRST and LAST. *CLIMB: the fault warm-climb's windows before the first, and after. */
-static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first, double *last, int *climb)
+ * ns: GB/s, GFLOP/s) into FIRST and LAST. CLOCK: the planted faults' state of this probe. */
+static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first, double *last, planted_clock *clock)
 {
     double prev = 0, *ns = vkb_alloc(WINDOW_REPS_MAX * sizeof *ns); /* 32 KB: not on a device thread's stack */
     int reps = 1, settled = -1;
@@ -88,13 +93,15 @@ static int probe_settle(vkb_backend *b, probe *p, double deadline, double *first
             settled = 0;
             break;
         }
+        rate = p->work / median;
+        if (!(clock->first_ns > 0))
+            clock->first_ns = median;
         if (vkb_fault("warm-climb")) /* a clock that never stops rising (tests): 18% more each window, the run's
                                           end included (a device that speeds up during the run) */
-            median *= pow(0.85, ++*climb);
-        else if (vkb_fault("warm-fall") && *climb >= CLIMB_RUN) /* throttling (tests): the run's end re-measure
-                                                                    10x slower, far beyond a loaded CPU's noise */
-            median *= 10;
-        rate = p->work / median;
+            rate = p->work / (clock->first_ns * pow(0.85, ++clock->windows));
+        else if (vkb_fault("warm-fall") && clock->windows >= CLIMB_RUN) /* throttling (tests): the run's end
+                                                                  re-measure 10x slower, beyond a loaded CPU's noise */
+            rate /= 10;
         if (w == 0)
             *first = rate;
         *last = rate;
@@ -125,10 +132,10 @@ void vkb_warmup(vkb_backend *b)
     if (peak->default_shapes(&b->caps, &fma_shape, 1) < 1)
         return;
     if (probe_open(b, &mem, "copy", "vec4", &copy_shape))
-        settled &= probe_settle(b, &mem, deadline, &b->caps.warm_mem_first, &b->caps.warm_mem_last, &climbed[0]);
+        settled &= probe_settle(b, &mem, deadline, &b->caps.warm_mem_first, &b->caps.warm_mem_last, &planted[0]);
     probe_close(b, &mem);
     if (probe_open(b, &fma, "peak", "fma_f32", &fma_shape))
-        settled &= probe_settle(b, &fma, deadline, &b->caps.warm_fma_first, &b->caps.warm_fma_last, &climbed[1]);
+        settled &= probe_settle(b, &fma, deadline, &b->caps.warm_fma_first, &b->caps.warm_fma_last, &planted[1]);
     probe_close(b, &fma);
     b->caps.warm_s = (vkb_now_ns() - start) * 1e-9;
     b->caps.warm_settled = settled;
@@ -145,13 +152,13 @@ void vkb_warmup(vkb_backend *b)
 
 /* One probe of ROW (FAMILY at SHAPE) on B again, settled within DEADLINE: its last rate, 0 where it did not run */
 static double probe_again(vkb_backend *b, const char *family, const char *row, const vkb_shape *shape, double deadline,
-                          int *climb)
+                          planted_clock *clock)
 {
     probe p;
     double first = 0, last = 0;
-    *climb += CLIMB_RUN;
+    clock->windows += CLIMB_RUN;
     if (probe_open(b, &p, family, row, shape))
-        probe_settle(b, &p, deadline, &first, &last, climb);
+        probe_settle(b, &p, deadline, &first, &last, clock);
     probe_close(b, &p);
     return last;
 }
@@ -193,8 +200,8 @@ void vkb_warmup_recheck(const vkb_runner *r)
         const vkb_family *peak = vkb_family_find("peak");
         if (!(c->warm_s > 0) || !peak || peak->default_shapes(c, &fma_shape, 1) < 1)
             continue; /* no warm-up ran here (a CPU implementation, VKB_WARMUP=0): nothing to compare with */
-        c->recheck_mem = probe_again(b, "copy", "vec4", &copy_shape, vkb_now_ns() + RECHECK_NS, &climbed[0]);
-        c->recheck_fma = probe_again(b, "peak", "fma_f32", &fma_shape, vkb_now_ns() + RECHECK_NS, &climbed[1]);
+        c->recheck_mem = probe_again(b, "copy", "vec4", &copy_shape, vkb_now_ns() + RECHECK_NS, &planted[0]);
+        c->recheck_fma = probe_again(b, "peak", "fma_f32", &fma_shape, vkb_now_ns() + RECHECK_NS, &planted[1]);
         for (int memory = 1; memory >= 0; memory--) {
             double first = memory ? c->warm_mem_last : c->warm_fma_last, end = memory ? c->recheck_mem : c->recheck_fma;
             char rows[200];
