@@ -14,6 +14,7 @@
 #include "fault.h"
 #include "gpu_facts.h"
 #include "coopmat.h"
+#include "default_device.h"
 #include "peak_features.h"
 #include "signals.h"
 #include "vulkan.h"
@@ -416,6 +417,8 @@ static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *se
 {
     VkPhysicalDeviceProperties p;
     char *end;
+    int *types;
+    uint32_t chosen;
     if (select && *select) {
         /* an index: decimal digits, read whole (4294967297 is not device 1) */
         if (strspn(select, "0123456789") == strlen(select)) {
@@ -438,14 +441,14 @@ static uint32_t choose_device(VkPhysicalDevice *list, uint32_t n, const char *se
         vkb_backend_fail(e, VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%.200s'; see `vkbench devices`", select);
         return UINT32_MAX;
     }
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t i = 0; i < n; i++) {
-            vkGetPhysicalDeviceProperties(list[i], &p);
-            if (p.deviceType ==
-                (pass == 0 ? VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU : VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU))
-                return i;
-        }
-    return 0;
+    types = vkb_alloc((n ? n : 1) * sizeof *types);
+    for (uint32_t i = 0; i < n; i++) {
+        vkGetPhysicalDeviceProperties(list[i], &p);
+        types[i] = (int)p.deviceType;
+    }
+    chosen = vkb_default_device(types, n);
+    free(types);
+    return chosen;
 }
 
 static int create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_t next)
