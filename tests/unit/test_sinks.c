@@ -648,6 +648,25 @@ static void repeat_rows(void)
     ASSERT(strstr(table_text(0, 0), "run%") == NULL);
 }
 
+/* N timed runs of one case (vec4 on Vulkan, 1 ms each, settled), the runs in RUNS and pointers to them in P. */
+static void repeat_case(vkb_result *runs, const vkb_result **p, int n)
+{
+    double x[3] = {1.0e6, 1.0e6, 1.0e6};
+    memset(runs, 0, (size_t)n * sizeof *runs);
+    for (int k = 0; k < n; k++) {
+        runs[k].family = &family, runs[k].variant = &variants[2], runs[k].backend = "vulkan";
+        runs[k].status = VKB_RES_OK;
+        runs[k].timed = 1;
+        runs[k].work = 1e6;
+        runs[k].repeats = n, runs[k].repeat = k;
+        vkb_stats_compute(x, 3, &runs[k].time_ns);
+        runs[k].time_ns.settled = 1;
+        runs[k].check.bad_row = runs[k].check.bad_col = -1;
+        if (p)
+            p[k] = &runs[k];
+    }
+}
+
 /* --repeat rounds that disagree on a flag fold into a row that keeps it, whichever round raised it
  * (the first, a middle or the last): one SUSPECT round makes the row suspect, with that round's reason; one
  * failed round makes the row that failed round. */
@@ -658,17 +677,7 @@ static void repeat_flags_disagree(void)
         vkb_result runs[N];
         const vkb_result *p[N];
         vkb_folded f;
-        double x[3] = {1.0e6, 1.0e6, 1.0e6};
-        memset(runs, 0, sizeof runs);
-        for (int k = 0; k < N; k++) {
-            runs[k].family = &family, runs[k].variant = &variants[2], runs[k].backend = "vulkan";
-            runs[k].status = VKB_RES_OK;
-            runs[k].timed = 1;
-            runs[k].work = 1e6;
-            runs[k].repeats = N, runs[k].repeat = k;
-            vkb_stats_compute(x, 3, &runs[k].time_ns);
-            p[k] = &runs[k];
-        }
+        repeat_case(runs, p, N);
         runs[odd].suspect = 1;
         snprintf(runs[odd].suspect_reason, sizeof runs[odd].suspect_reason, "round %d above the bound", odd);
         vkb_repeats_fold(p, N, &f);
@@ -694,6 +703,41 @@ static void repeat_flags_disagree(void)
             ASSERT(row && row->r.status == VKB_RES_FAIL && row->r.check.bad == 7);
             vkb_repeats_free(&rs);
         }
+    }
+}
+
+/* --repeat rounds that disagree on "settled": the row is settled only if every round settled, so one round
+ * unsettled (the first, a middle or the last) marks the row "~" and the legend explains it; every round settled, no
+ * "~". Rounds are built in memory and fed to the fold and to the table, as the runner sends them. */
+static void repeat_settled_disagree(void)
+{
+    enum { N = 3 };
+    vkb_run_settings set = run_settings;
+    set.repeat = N;
+    for (int odd = -1; odd < N; odd++) {
+        const vkb_result *p[N];
+        vkb_folded f;
+        FILE *out = tmpfile();
+        char *text, *row, *end;
+        setup(0);
+        nresults = 0;
+        repeat_case(results, p, N);
+        nresults = N;
+        if (odd >= 0)
+            results[odd].time_ns.settled = 0;
+        vkb_repeats_fold(p, N, &f);
+        ASSERT(f.r.status == VKB_RES_OK && f.r.time_ns.settled == (odd < 0));
+        ASSERT(feed(vkb_sink_table_create(out, 0), &set, -1) == VKB_EXIT_OK);
+        text = slurp(out);
+        row = strstr(text, "\nvec4 ");
+        end = row ? strchr(row + 1, '\n') : NULL;
+        ASSERT(row && end && !strstr(end, "\nvec4 ")); /* one row for the rounds */
+        if (row && end) {
+            char *mark = strstr(row, " ~ ");
+            ASSERT((mark != NULL && mark < end) == (odd >= 0));
+            ASSERT(strstr(row, " ok") && strstr(row, " ok") < end);
+        }
+        ASSERT((strstr(text, "~: the median had not settled") != NULL) == (odd >= 0));
     }
 }
 
@@ -1017,4 +1061,5 @@ UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_leg
                  {"progress_lines", progress_lines}, {"single_rep_nulls", single_rep_nulls},
                  {"csv_interrupted", csv_interrupted}, {"device_named", device_named}, {"noisy_rows", noisy_rows},
                  {"repeat_rows", repeat_rows}, {"repeat_flags_disagree", repeat_flags_disagree},
-                 {"nobc_rows", nobc_rows}, {"fastest_lower_is_better", fastest_lower_is_better})
+                 {"repeat_settled_disagree", repeat_settled_disagree}, {"nobc_rows", nobc_rows},
+                 {"fastest_lower_is_better", fastest_lower_is_better})
