@@ -423,12 +423,16 @@ static void fb_download(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t byt
     memcpy(dst, ((fake_buffer *)buf)->data, bytes);
 }
 
+/* A word fb_poison leaves as it was (a fill that missed it; fresh buffers hold 0), 0: none (test_poison_word) */
+static uint64_t poison_gap;
+
 static void fb_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
 {
     uint32_t w = VKB_POISON;
     (void)b;
     for (uint64_t i = 0; i + 4 <= bytes; i += 4)
-        memcpy(((fake_buffer *)buf)->data + i, &w, 4);
+        if (!poison_gap || i != 4 * poison_gap)
+            memcpy(((fake_buffer *)buf)->data + i, &w, 4);
 }
 
 /* 1: the ceilings run at different speeds, the fastest neither the first nor the last to run (CUDA's api_copy
@@ -1039,6 +1043,36 @@ static void test_device_compare(void)
                 ASSERT(downloads == fx.r.results.n);
             free_fixture(&fx);
         }
+}
+
+/* The poison check names the first word of an output not poisoned before the run, where the device compare found
+ * it (the read-back then starts there) and where the whole output was read back: a fill that missed word 1000003
+ * of 2^21 (not the first of a 16-byte quad, of a workgroup's words or of a compare span) fails every row naming
+ * that word, on a backend that compares on the device and on one that does not. */
+static void test_poison_word(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {1 << 21};
+    for (int on_device = 0; on_device < 2; on_device++) {
+        fixture fx;
+        int compares = 0, downloads = 0, named = 0;
+        poison_gap = 1000003;
+        if (on_device)
+            run_device_fixture(&fx, fams, n, 0, &compares, &downloads);
+        else
+            run_fixture(&fx, fams, 1, n, 1, 0, 0, 0, 0);
+        poison_gap = 0;
+        for (int i = 0; i < fx.r.results.n; i++) {
+            const vkb_result *res = &fx.r.results.r[i];
+            named += res->status == VKB_RES_FAIL &&
+                     strstr(res->check.reason, "output 0 not poisoned before the run: word 1000003 is 0x00000000,");
+            if (res->status != VKB_RES_FAIL || !strstr(res->check.reason, "word 1000003 is"))
+                fprintf(stderr, "%s (device compare %d): %s\n", res->variant->name, on_device, res->check.reason);
+        }
+        ASSERT(fx.r.results.n > 0 && named == fx.r.results.n);
+        ASSERT(on_device ? compares > 0 : vk_stats.compares == 0);
+        free_fixture(&fx);
+    }
 }
 
 /* A difference the device compare reports and the read-back does not show fails the case, for the poison
@@ -1754,4 +1788,4 @@ UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"suite_past_cache", test_suite_p
                  {"ceiling_choice", test_ceiling_choice}, {"ceiling_choice_lower", test_ceiling_choice_lower},
                  {"cross_counts", test_cross_counts}, {"device_compare_cannot", test_device_compare_cannot},
                  {"device_compare_disagrees", test_device_compare_disagrees},
-                 {"suspect_tensor_int8", test_suspect_tensor_int8})
+                 {"suspect_tensor_int8", test_suspect_tensor_int8}, {"poison_word", test_poison_word})
