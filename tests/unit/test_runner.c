@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../host/core/runner/runner_parts.h" /* vkb_judge_metric: the runner folder's own header */
+#include "gpu_facts.h"
 #include "runner.h"
 #include "select.h"
 #include "signals.h"
@@ -421,12 +423,16 @@ static void fb_download(vkb_backend *b, vkb_buffer *buf, void *dst, uint64_t byt
     memcpy(dst, ((fake_buffer *)buf)->data, bytes);
 }
 
+/* A word fb_poison leaves as it was (a fill that missed it; fresh buffers hold 0), 0: none (test_poison_word) */
+static uint64_t poison_gap;
+
 static void fb_poison(vkb_backend *b, vkb_buffer *buf, uint64_t bytes)
 {
     uint32_t w = VKB_POISON;
     (void)b;
     for (uint64_t i = 0; i + 4 <= bytes; i += 4)
-        memcpy(((fake_buffer *)buf)->data + i, &w, 4);
+        if (!poison_gap || i != 4 * poison_gap)
+            memcpy(((fake_buffer *)buf)->data + i, &w, 4);
 }
 
 /* 1: the ceilings run at different speeds, the fastest neither the first nor the last to run (CUDA's api_copy
@@ -932,6 +938,53 @@ static void test_suspect_shader_copy(void)
     free_fixture(&fx);
 }
 
+/* The peak bound of a tensor-core row is the tensor cores' dense fp16 rate, twice that for an integer row (int8
+ * runs at twice fp16) and for an integer vendor ceiling: on an H100-like device an int8 row at 1.6x and 1.99x the
+ * fp16 rate is believed and one at 2.05x is SUSPECT (GOP/s in its reason); an fp16 row at 1.6x is SUSPECT (GFLOP/s)
+ * and at 0.99x believed. */
+static void test_suspect_tensor_int8(void)
+{
+    static const vkb_variant rows[] = {
+        {.name = "tc_s8", .needs = VKB_NEED_COOPMAT_KHR | VKB_NEED_INT8, .flags = VKB_VAR_INTEGER_OPS},
+        {.name = "tc_f16", .needs = VKB_NEED_COOPMAT_KHR},
+        {.name = "gemm_s8", .flags = VKB_VAR_CEILING | VKB_VAR_CUDA_ONLY | VKB_VAR_INTEGER_OPS},
+    };
+    static const struct {
+        int row;
+        double times; /* the metric over the dense fp16 tensor rate */
+        int suspect;
+    } cases[] = {{0, 1.6, 0}, {0, 1.99, 0}, {0, 2.05, 1}, {1, 0.99, 0}, {1, 1.6, 1}, {2, 1.6, 0}, {2, 2.05, 1}};
+    static vkb_runner r;
+    static shape_state st;
+    vkb_family f = fake_family;
+    vkb_caps caps;
+    double fp16;
+    memset(&caps, 0, sizeof caps);
+    caps.sm_arch = 90, caps.compute_units = 132, caps.clock_mhz = 1980;
+    snprintf(caps.name, sizeof caps.name, "an H100-like device");
+    f.metric = "GFLOP/s";
+    fp16 = vkb_gpu_rate(&caps, VKB_RATE_TENSOR16);
+    ASSERT(fp16 > 1e6); /* 4096 operations per clock per SM */
+    for (size_t i = 0; i < VKB_COUNT(cases); i++) {
+        vkb_result res;
+        memset(&res, 0, sizeof res);
+        res.family = &f;
+        res.variant = &rows[cases[i].row];
+        res.backend = "vulkan";
+        res.status = VKB_RES_OK;
+        res.timed = 1;
+        res.metric = cases[i].times * fp16;
+        vkb_judge_metric(&r, &st, &res, &caps);
+        if (res.suspect != cases[i].suspect)
+            fprintf(stderr, "%s at %.2fx the fp16 tensor rate: suspect %d\n", res.variant->name, cases[i].times,
+                    res.suspect);
+        ASSERT(res.suspect == cases[i].suspect);
+        if (res.suspect)
+            ASSERT(strstr(res.suspect_reason, cases[i].row == 1 ? " GFLOP/s is above the peak of an H100-like device"
+                                                                : " GOP/s is above the peak of an H100-like device"));
+    }
+}
+
 /* A family's own bound judges its rows (above it: suspect, whatever the peaks table says); a row whose own
  * ceiling did not run takes its fallback of another family (the fastest such result, never a suspect one). */
 static void test_fallback_theory(void)
@@ -990,6 +1043,36 @@ static void test_device_compare(void)
                 ASSERT(downloads == fx.r.results.n);
             free_fixture(&fx);
         }
+}
+
+/* The poison check names the first word of an output not poisoned before the run, where the device compare found
+ * it (the read-back then starts there) and where the whole output was read back: a fill that missed word 1000003
+ * of 2^21 (not the first of a 16-byte quad, of a workgroup's words or of a compare span) fails every row naming
+ * that word, on a backend that compares on the device and on one that does not. */
+static void test_poison_word(void)
+{
+    static const vkb_family *fams[] = {&fake_family};
+    static const int64_t n[] = {1 << 21};
+    for (int on_device = 0; on_device < 2; on_device++) {
+        fixture fx;
+        int compares = 0, downloads = 0, named = 0;
+        poison_gap = 1000003;
+        if (on_device)
+            run_device_fixture(&fx, fams, n, 0, &compares, &downloads);
+        else
+            run_fixture(&fx, fams, 1, n, 1, 0, 0, 0, 0);
+        poison_gap = 0;
+        for (int i = 0; i < fx.r.results.n; i++) {
+            const vkb_result *res = &fx.r.results.r[i];
+            named += res->status == VKB_RES_FAIL &&
+                     strstr(res->check.reason, "output 0 not poisoned before the run: word 1000003 is 0x00000000,");
+            if (res->status != VKB_RES_FAIL || !strstr(res->check.reason, "word 1000003 is"))
+                fprintf(stderr, "%s (device compare %d): %s\n", res->variant->name, on_device, res->check.reason);
+        }
+        ASSERT(fx.r.results.n > 0 && named == fx.r.results.n);
+        ASSERT(on_device ? compares > 0 : vk_stats.compares == 0);
+        free_fixture(&fx);
+    }
 }
 
 /* A difference the device compare reports and the read-back does not show fails the case, for the poison
@@ -1704,4 +1787,5 @@ UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"suite_past_cache", test_suite_p
                  {"suspect_rounds", test_suspect_rounds}, {"device_compare", test_device_compare},
                  {"ceiling_choice", test_ceiling_choice}, {"ceiling_choice_lower", test_ceiling_choice_lower},
                  {"cross_counts", test_cross_counts}, {"device_compare_cannot", test_device_compare_cannot},
-                 {"device_compare_disagrees", test_device_compare_disagrees})
+                 {"device_compare_disagrees", test_device_compare_disagrees},
+                 {"suspect_tensor_int8", test_suspect_tensor_int8}, {"poison_word", test_poison_word})

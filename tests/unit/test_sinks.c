@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "../../host/core/runner/runner_parts.h" /* vkb_compare_outputs: the runner folder's own header */
 #include "identity.h"
 #include "repeats.h"
 #include "sinks.h"
@@ -514,6 +515,75 @@ static void json_interrupted(void)
     rmdir(tmpdir);
 }
 
+/* --backend all: the two outcomes of the cross-backend compare (host/core/runner/compare.c) of two fake outputs of
+ * eight floats, each API's checked within 0.25 of the reference. CUDA's 0.5 from Vulkan's at element 5, within the
+ * tolerances combined, passes: "ok*" in the table with its legend, "fail": false in the JSON. 0.75 there, with
+ * element 2 0.25 apart before it, fails: FAIL, the first element beyond named (5, not the first differing, 2) under
+ * the row and in the JSON, "fail": true. */
+static void cross_outcomes(void)
+{
+    vkb_run_settings set = run_settings;
+    set.paired = 1;
+    for (int beyond = 0; beyond < 2; beyond++) {
+        float vk[8], cu[8];
+        saved_outputs saved;
+        vkb_plan plan;
+        vkb_result *r;
+        FILE *f = tmpfile();
+        char *out, *row, *end, *status;
+        const char *word;
+        for (int i = 0; i < 8; i++)
+            vk[i] = cu[i] = (float)i + 1;
+        cu[5] += beyond ? 0.75f : 0.5f;
+        if (beyond)
+            cu[2] += 0.25f;
+        memset(&saved, 0, sizeof saved);
+        saved.data[0] = vk, saved.bytes[0] = sizeof vk, saved.tolerance = 0.25, saved.backend = "vulkan";
+        saved.valid = 1;
+        memset(&plan, 0, sizeof plan);
+        vkb_plan_buffer_add(&plan, sizeof cu, VKB_BUF_OUTPUT, cu);
+        setup(1);
+        results[2].suspect = results[7].suspect = 0; /* vec4 on both APIs: the compare's word alone */
+        r = &results[7];                             /* CUDA's vec4, compared with Vulkan's */
+        r->check.pass = 1, r->check.tolerance = 0.25;
+        vkb_compare_outputs(r, &plan, &saved);
+        ASSERT(r->cross && r->cross_differing == (beyond ? 2u : 1u) && r->cross_fail == beyond);
+        ASSERT(r->status == (beyond ? VKB_RES_FAIL : VKB_RES_OK) && r->cross_max_diff == (beyond ? 0.75 : 0.5));
+        if (beyond)
+            ASSERT(r->cross_index == 5 && r->check.bad == 1 && r->cross_this == 6.75 && r->cross_other == 6.0 &&
+                   strcmp(r->check.method, "differs from vulkan at [5]: 6.75 vs 6 (> 0.5)") == 0);
+        ASSERT(feed(vkb_sink_table_create(f, 0), &set, -1) == VKB_EXIT_OK);
+        out = slurp(f);
+        row = strstr(out, "\nvec4[");
+        end = row ? strchr(row + 1, '\n') : NULL;
+        word = beyond ? " ok|FAIL" : " ok|ok*"; /* the row's last column */
+        ASSERT(row && end && end - row > (ptrdiff_t)strlen(word) &&
+               strncmp(end - strlen(word), word, strlen(word)) == 0);
+        ASSERT((strstr(out, "ok*: within tolerance, but some elements differ bitwise between the APIs") != NULL) ==
+               !beyond);
+        ASSERT((strstr(out, "cuda FAIL: 1 element differs from vulkan beyond the two tolerances combined, first at "
+                            "element 5 of output 0: 6.75 here, 6 there") != NULL) == beyond);
+        make_tmpdir();
+        ASSERT(feed(vkb_sink_json_create(path_in("cross.json")), &set, -1) == VKB_EXIT_OK);
+        out = read_text(path_in("cross.json"));
+        row = strstr(out, "\"cross_backend\": {");
+        ASSERT(row && !strstr(row + 1, "\"cross_backend\": {")); /* CUDA's vec4 alone was compared */
+        status = NULL;
+        for (char *q = out; row && (q = strstr(q, "\"status\": ")) && q < row; q++)
+            status = q; /* the compared result's own */
+        word = beyond ? "\"status\": \"fail\"," : "\"status\": \"ok\",";
+        ASSERT(status && strncmp(status, word, strlen(word)) == 0);
+        if (row && beyond)
+            ASSERT(strstr(row, "\"differing_elements\": 2,") && strstr(row, "\"fail\": true,") &&
+                   strstr(row, "\"index\": 5,"));
+        else if (row)
+            ASSERT(strstr(row, "\"differing_elements\": 1,") && strstr(row, "\"fail\": false,") &&
+                   strstr(row, "\"first_beyond\": null"));
+        unlink(path_in("cross.json"));
+        rmdir(tmpdir);
+    }
+}
+
 /* A spread above 10% is marked where it happens, and the legend says what it means; below, nothing */
 static void noisy_rows(void)
 {
@@ -648,6 +718,25 @@ static void repeat_rows(void)
     ASSERT(strstr(table_text(0, 0), "run%") == NULL);
 }
 
+/* N timed runs of one case (vec4 on Vulkan, 1 ms each, settled), the runs in RUNS and pointers to them in P. */
+static void repeat_case(vkb_result *runs, const vkb_result **p, int n)
+{
+    double x[3] = {1.0e6, 1.0e6, 1.0e6};
+    memset(runs, 0, (size_t)n * sizeof *runs);
+    for (int k = 0; k < n; k++) {
+        runs[k].family = &family, runs[k].variant = &variants[2], runs[k].backend = "vulkan";
+        runs[k].status = VKB_RES_OK;
+        runs[k].timed = 1;
+        runs[k].work = 1e6;
+        runs[k].repeats = n, runs[k].repeat = k;
+        vkb_stats_compute(x, 3, &runs[k].time_ns);
+        runs[k].time_ns.settled = 1;
+        runs[k].check.bad_row = runs[k].check.bad_col = -1;
+        if (p)
+            p[k] = &runs[k];
+    }
+}
+
 /* --repeat rounds that disagree on a flag fold into a row that keeps it, whichever round raised it
  * (the first, a middle or the last): one SUSPECT round makes the row suspect, with that round's reason; one
  * failed round makes the row that failed round. */
@@ -658,17 +747,7 @@ static void repeat_flags_disagree(void)
         vkb_result runs[N];
         const vkb_result *p[N];
         vkb_folded f;
-        double x[3] = {1.0e6, 1.0e6, 1.0e6};
-        memset(runs, 0, sizeof runs);
-        for (int k = 0; k < N; k++) {
-            runs[k].family = &family, runs[k].variant = &variants[2], runs[k].backend = "vulkan";
-            runs[k].status = VKB_RES_OK;
-            runs[k].timed = 1;
-            runs[k].work = 1e6;
-            runs[k].repeats = N, runs[k].repeat = k;
-            vkb_stats_compute(x, 3, &runs[k].time_ns);
-            p[k] = &runs[k];
-        }
+        repeat_case(runs, p, N);
         runs[odd].suspect = 1;
         snprintf(runs[odd].suspect_reason, sizeof runs[odd].suspect_reason, "round %d above the bound", odd);
         vkb_repeats_fold(p, N, &f);
@@ -694,6 +773,41 @@ static void repeat_flags_disagree(void)
             ASSERT(row && row->r.status == VKB_RES_FAIL && row->r.check.bad == 7);
             vkb_repeats_free(&rs);
         }
+    }
+}
+
+/* --repeat rounds that disagree on "settled": the row is settled only if every round settled, so one round
+ * unsettled (the first, a middle or the last) marks the row "~" and the legend explains it; every round settled, no
+ * "~". Rounds are built in memory and fed to the fold and to the table, as the runner sends them. */
+static void repeat_settled_disagree(void)
+{
+    enum { N = 3 };
+    vkb_run_settings set = run_settings;
+    set.repeat = N;
+    for (int odd = -1; odd < N; odd++) {
+        const vkb_result *p[N];
+        vkb_folded f;
+        FILE *out = tmpfile();
+        char *text, *row, *end;
+        setup(0);
+        nresults = 0;
+        repeat_case(results, p, N);
+        nresults = N;
+        if (odd >= 0)
+            results[odd].time_ns.settled = 0;
+        vkb_repeats_fold(p, N, &f);
+        ASSERT(f.r.status == VKB_RES_OK && f.r.time_ns.settled == (odd < 0));
+        ASSERT(feed(vkb_sink_table_create(out, 0), &set, -1) == VKB_EXIT_OK);
+        text = slurp(out);
+        row = strstr(text, "\nvec4 ");
+        end = row ? strchr(row + 1, '\n') : NULL;
+        ASSERT(row && end && !strstr(end, "\nvec4 ")); /* one row for the rounds */
+        if (row && end) {
+            char *mark = strstr(row, " ~ ");
+            ASSERT((mark != NULL && mark < end) == (odd >= 0));
+            ASSERT(strstr(row, " ok") && strstr(row, " ok") < end);
+        }
+        ASSERT((strstr(text, "~: the median had not settled") != NULL) == (odd >= 0));
     }
 }
 
@@ -1017,4 +1131,5 @@ UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_leg
                  {"progress_lines", progress_lines}, {"single_rep_nulls", single_rep_nulls},
                  {"csv_interrupted", csv_interrupted}, {"device_named", device_named}, {"noisy_rows", noisy_rows},
                  {"repeat_rows", repeat_rows}, {"repeat_flags_disagree", repeat_flags_disagree},
-                 {"nobc_rows", nobc_rows}, {"fastest_lower_is_better", fastest_lower_is_better})
+                 {"repeat_settled_disagree", repeat_settled_disagree}, {"nobc_rows", nobc_rows},
+                 {"fastest_lower_is_better", fastest_lower_is_better}, {"cross_outcomes", cross_outcomes})
