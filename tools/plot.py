@@ -8,9 +8,10 @@ dims: one panel per variant, one line per value of the other dim), with the ceil
 the predictions dotted; an axis is logarithmic only where its values span more than 10x (a ceiling 10x the
 bars, a latency from 1 to 44 µs), never over a narrow range; legends beside the panels, never over the data;
 per backend and device (each GPU of a --device all file, each file), a roofline of the families that do
-arithmetic (matmul, reduce): achieved GFLOP/s against arithmetic intensity under that device's measured
-bandwidth roof and one compute roof per number type, each from ceilings of its own type (an fp32 roof never
-from a tensor-core peak). Prints the files it wrote, all inside --out: names made from a file's fields are made
+arithmetic (matmul, reduce): achieved GFLOP/s (GOP/s for integer types) against arithmetic intensity under that
+device's measured bandwidth roof and one compute roof per number type, drawn once: from ceilings of its own type,
+else the peak family's row of that type and kind (int32: mad_i32; an fp32 roof never from a tensor-core peak,
+an int8 tensor-core roof never from the byte dot product), else the GPU facts' peak its rows carry. Prints the files it wrote, all inside --out: names made from a file's fields are made
 safe, and every chart follows the tools' output-path rule (README)."""
 import argparse
 import json
@@ -207,17 +208,50 @@ def intensity(r):
     return (flops, nbytes) if flops > 0 and nbytes > 0 else None     # a shape of 0: no point, no 0 / 0
 
 
+def tensor_row(r):
+    """Whether R runs on the tensor cores (the cooperative-matrix rows): its type's roof is then the tensor cores',
+    never a scalar peak's."""
+    return "coopmat" in r["variant"] or r["variant"].startswith("tc_")
+
+
+def peak_value(r):
+    """The GPU facts' peak a row is held under (its "peak" value: vkbench's judge), or None."""
+    return next((v["value"] for v in r.get("values") or [] if v.get("tag") == "peak" and drawable(v["value"])), None)
+
+
+def compute_roof(prec, every, peaks, kernels):
+    """The one roof of number type PREC: (value, what) from the best ceiling row of that type (EVERY: the device's
+    ceilings); else the best row of the peak family of that type and of the kind of the type's KERNELS (tensor
+    cores or not; PEAKS: the device's peak rows; `mad_i32` for int32); else the GPU facts' peak those kernels
+    carry; None where none of the three says."""
+    comp = [r for r in every if r["metric"]["name"] in ("GFLOP/s", "GOP/s") and number_type(r) == prec]
+    if comp:
+        best = max(comp, key=lambda r: r["metric"]["value"])
+        return best["metric"]["value"], f"{best['variant']} ({best['backend']})"
+    tensor = any(tensor_row(r) for r in kernels)
+    measured = [r for r in peaks if number_type(r) == prec and tensor_row(r) == tensor]
+    if measured:
+        best = max(measured, key=lambda r: r["metric"]["value"])
+        return best["metric"]["value"], f"peak/{best['variant']} ({best['backend']})"
+    facts = [p for p in map(peak_value, kernels) if p is not None]
+    if facts:
+        return max(facts), "the GPU facts' peak" + (" (tensor cores)" if tensor else "")
+    return None
+
+
 def roofline_plan(source_list, backend, rank=0):
     """Points of BACKEND's kernels on one device (RANK: vkbjson.device_ranks, the file's device of that backend)
     and the roofs under them, each from that device's own rows: the measured bandwidth (its best GB/s ceiling),
-    and one compute roof per number type that has points and a measured ceiling."""
-    points, roofs = [], {}
+    and one compute roof per number type that has points (compute_roof: a ceiling of that type, else the peak
+    family's row of it, else the GPU facts' peak its rows carry)."""
+    points, roofs, kernels = [], {}, defaultdict(list)
     for s in source_list:
         for r in s.rows:
             if r["backend"] == backend and r["device_rank"] == rank and not r["ceiling_row"] and intensity(r):
                 flops, nbytes = intensity(r)
                 x, y = flops / nbytes, flops / (r["time_ms"]["median"] * 1e-3) / 1e9
                 if drawable(x) and drawable(y):
+                    kernels[number_type(r)].append(r)
                     points.append({"label": r["variant"], "shape": r["shape_text"], "family": r["family"],
                                    "source": s.name, "precision": number_type(r), "x": x, "y": y})
     if not points:
@@ -231,11 +265,12 @@ def roofline_plan(source_list, backend, rank=0):
     if bw:
         best = max(bw, key=lambda r: r["metric"]["value"])
         roofs["memory"] = (best["metric"]["value"], f"{best['family']}/{best['variant']} ({best['backend']})")
+    peaks = [r for s in source_list for r in s.rows if r["family"] == "peak" and r["device_rank"] == rank
+             and not r["ceiling_row"]]
     for prec in precisions:
-        comp = [r for r in every if r["metric"]["name"] in ("GFLOP/s", "GOP/s") and number_type(r) == prec]
-        if comp:
-            best = max(comp, key=lambda r: r["metric"]["value"])
-            roofs[prec] = (best["metric"]["value"], f"{best['variant']} ({best['backend']})")
+        roof = compute_roof(prec, every, peaks, kernels[prec])
+        if roof:
+            roofs[prec] = roof
     named = len({p["source"] for p in points}) > 1
     shapes_of = defaultdict(set)
     for p in points:
@@ -533,7 +568,9 @@ def roofline(plt, sources, backend, rank=0):
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity (flop / byte of necessary traffic)")
-    ax.set_ylabel("GFLOP/s")
+    # integer rows (reduce's sums, int8 products) count operations, not floating-point ones
+    ax.set_ylabel("GFLOP/s, GOP/s for integer types" if any(p.startswith("int") for p in plan["precisions"])
+                  else "GFLOP/s")
     ax.set_title(f"roofline of the {backend} kernels on {device_of(sources, backend, rank)}")
     ax.grid(alpha=0.3, which="both")
     # right of the axes, never over the points' labels

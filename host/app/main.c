@@ -35,7 +35,8 @@
 #define VKB_VERSION "0.0.0"
 #endif
 
-/* the default suite must finish in about 30 s on an H100: each family's first default shape, short budgets.
+/* the default suite must finish in about 30 s on an H100: each family at one default shape (the memory rules at
+ * their few points), short budgets.
  * The first variant of the process still warms up in full (clocks ramp up); after it the GPU is kept busy by
  * the checked runs between timings, and a variant's warm-up still goes on until two batches agree within 2%
  * (timing.c): 10 ms instead of 50 saved 6 s of the H100 suite's 9.5 s of warm-up (docs/performance.md) */

@@ -449,27 +449,34 @@ static double shape_bytes(const vkb_family *f, const vkb_shape *s)
     return 4 * elements;
 }
 
+/* The bytes a default suite's shape moves on CAPS to measure memory, not cache: twice the device's last-level
+ * cache (from the driver or the cache probe), 256 MiB where it is unknown; 0 on a CPU implementation. */
+static double suite_past(const vkb_caps *caps)
+{
+    if (caps->is_cpu)
+        return 0;
+    return caps->cache_bytes ? 2.0 * (double)caps->cache_bytes : 256.0 * (1 << 20);
+}
+
 /* The default suite's shape of F among its N DEFAULTS: the first, except for a bandwidth family on a GPU
- * (GB/s per row: copy, transpose, reduce), whose first shape that streams past the last-level cache, twice the
- * device's own size (CAPS, from the driver or the cache probe) or 256 MiB where it is unknown, so that its rows
- * measure memory, not cache (an H100's 1024x1024 transpose read 95 to 129% of its ceiling from L2); the largest
- * where none does. */
+ * (GB/s per row: copy, transpose, reduce), whose first shape that streams past the last-level cache (suite_past)
+ * so that its rows measure memory, not cache (an H100's 1024x1024 transpose read 95 to 129% of its ceiling from
+ * L2); the largest where none does. */
 static int suite_shape(const vkb_family *f, const vkb_caps *caps, const vkb_shape *defaults, int n)
 {
-    double past = caps->cache_bytes ? 2.0 * (double)caps->cache_bytes : 256.0 * (1 << 20);
     if (caps->is_cpu || f->time_unit_ns > 0 || strcmp(f->metric, "GB/s") != 0)
         return 0;
     for (int i = 0; i < n; i++)
-        if (shape_bytes(f, &defaults[i]) >= past)
+        if (shape_bytes(f, &defaults[i]) >= suite_past(caps))
             return i;
     return n - 1;
 }
 
 /* The shapes F runs: from the size flags F takes, when A gives any; else `validate` the battery, the default
- * suite one default shape (suite_shape), `run` the defaults. --size sets every extent dim (n, m, k, rows, cols) to
- * the same value: square and cubic shapes; a cartesian product comes only from explicit per-dim lists
- * (--rows with --cols, --m/--n/--k). Dims without a flag keep the first default shape's value. Returns the
- * count (<= MAX), or -1 with ERR. */
+ * suite the family's own points (suite_shapes) or one default shape (suite_shape), `run` the defaults. --size
+ * sets every extent dim (n, m, k, rows, cols) to the same value: square and cubic shapes; a cartesian product
+ * comes only from explicit per-dim lists (--rows with --cols, --m/--n/--k). Dims without a flag keep the first
+ * default shape's value. Returns the count (<= MAX), or -1 with ERR. */
 static int vkb_selection_shapes_for(const vkb_family *f, const vkb_args *a, const vkb_caps *caps, vkb_shape *out,
                                     int max, char *err, size_t len)
 {
@@ -478,6 +485,8 @@ static int vkb_selection_shapes_for(const vkb_family *f, const vkb_args *a, cons
     if (!family_given(a, f)) {
         if (strcmp(a->command, "validate") == 0)
             return f->battery(out, max);
+        if (strcmp(a->command, "suite") == 0 && f->suite_shapes)
+            return f->suite_shapes(caps, suite_past(caps), out, max);
         n = f->default_shapes(caps, out, max);
         if ((strcmp(a->command, "suite") == 0 || strcmp(a->command, "peaks") == 0) && n > 1) {
             out[0] = out[suite_shape(f, caps, out, n)];

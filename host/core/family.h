@@ -118,6 +118,12 @@ typedef struct vkb_family {
      * side". A flag without a family prefix that sizes several families must count the same thing in each (a
      * copy of 8192 elements beside an 8192x8192 transpose is no comparison), so equal words mean equal units. */
     const char *units[VKB_MAX_DIMS];
+    /* Optional: the default suite's points, the few shapes that show the family's rule (memory.stride: strides
+     * 1, 2, 4, 8 and 32), into OUT; returns the count (<= MAX). PAST is the working set (bytes read and written)
+     * a shape needs on CAPS to measure memory rather than cache: twice the last-level cache, 256 MiB where it is
+     * unknown, 0 on a CPU implementation (whose shapes are sized for time). NULL: the suite runs one default
+     * shape, the first past the cache on a GPU. */
+    int (*suite_shapes)(const vkb_caps *caps, double past, vkb_shape *out, int max);
 } vkb_family;
 
 const vkb_variant *vkb_variant_find(const vkb_family *f, const char *name);

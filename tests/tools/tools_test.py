@@ -1316,6 +1316,62 @@ def case_plot_described():
     check(code == 0 and not os.listdir(out_dir), "--describe writes no chart", os.listdir(out_dir))
 
 
+def roofs_described(doc):
+    """{backend: [(label, value)]} of the roofs each roofline of DOC draws, as plot.py --describe reads them (one
+    backend's chart is plain `roofline`)."""
+    roofs = {}
+    for chart, d in described(write_doc(doc, "suite.json")).items():
+        if chart.startswith("roofline"):
+            backend = chart[len("roofline_"):] if chart.startswith("roofline_") else "vulkan"
+            roofs[backend] = [(c["label"], c["value"]) for p in d["panels"] for c in p["ceilings"]
+                              if " roof " in c["label"]]
+    return roofs
+
+
+def case_plot_int_roofs():
+    """The integer roofs of the suite's roofline, each drawn once with its value: the int32 roof from the suite's
+    peak/mad_i32 (reduce's integer rows stand under it), the int8 roof from cuBLAS where it ran, and in a run
+    without CUDA from the GPU facts' peak the int8 tensor-core rows carry (never a scalar peak's, dot_u8x4); no
+    roof where nothing gives one. On the committed H200 suite, with the peak rows of the committed H200 peaks run
+    (the suite now runs mad_i32)."""
+    suite = json.load(open(os.path.join(RESULTS, "reference", "h200-2026-12-01-suite.json")))
+    # the families a roofline reads (its points, roofs and memory roof): fewer charts to describe
+    suite["results"] = [r for r in suite["results"] if r["family"] in ("matmul", "reduce", "peak", "copy")]
+    peaks = json.load(open(os.path.join(RESULTS, "h200-2026-12-01-peaks.json")))
+    mad = [r for r in peaks["results"] if r["variant"] == "mad_i32"]
+    check(len(mad) == 1 and mad[0]["metric"]["name"] == "GOP/s", "the H200's mad_i32 row", mad)
+    rate = mad[0]["metric"]["value"]
+    before = roofs_described(suite)
+    check(not any(label.startswith("int32 roof") for roofs in before.values() for label, _ in roofs),
+          "no int32 roof without an int32 rate", before)
+    doc = json.loads(json.dumps(suite))
+    doc["results"] += mad
+    for backend, roofs in roofs_described(doc).items():
+        int32 = [(label, value) for label, value in roofs if label.startswith("int32 roof")]
+        check(int32 == [(f"int32 roof {rate:.0f} GOP/s: peak/mad_i32 (vulkan)", rate)],
+              f"{backend}: the int32 roof once, mad_i32's rate", roofs)
+        int8 = [label for label, _ in roofs if label.startswith("int8 roof")]
+        check(int8 == ["int8 roof 981258 GOP/s: cublas_gemm_s8 (cuda)"], f"{backend}: int8 under cuBLAS", roofs)
+    # without CUDA: no cuBLAS ceiling, each 8-bit tensor-core row with the peak the judge holds it under; the byte
+    # dot product's peak (CUDA cores, IDP4A) is no roof for tensor-core rows
+    vk = json.loads(json.dumps(doc))
+    vk["results"] = [r for r in vk["results"] if r["backend"] == "vulkan"]
+    vk["results"] += [r for r in peaks["results"] if r["variant"] == "dot_u8x4"]
+    facts = 2141061.12      # the H200 by the GPU facts: 132 SMs x 1980 MHz x 4096 dense fp16 operations, int8 twice
+    for r in vk["results"]:
+        if r["family"] == "matmul" and r["variant"].endswith("_s8") and not r["ceiling_row"]:
+            r["values"] = [{"tag": "peak", "value": facts, "unit": "GOP/s", "source": "gpu_facts.c"}]
+    roofs = roofs_described(vk)["vulkan"]
+    int8 = [(label, value) for label, value in roofs if label.startswith("int8 roof")]
+    check(int8 == [(f"int8 roof {facts:.0f} GOP/s: the GPU facts' peak (tensor cores)", facts)],
+          "Vulkan alone: the int8 roof once, the GPU facts' tensor-core peak", roofs)
+    check(sum(label.startswith("int32 roof") for label, _ in roofs) == 1, "and the int32 roof once", roofs)
+    for r in vk["results"]:
+        r["values"] = [v for v in r.get("values") or [] if v["tag"] != "peak"]
+    roofs = roofs_described(vk)["vulkan"]
+    check(not any(label.startswith("int8 roof") for label, _ in roofs), "nothing gives an int8 roof: none", roofs)
+
+
 def plot_chart_name(family, shape):
     """The bar chart's name of FAMILY at SHAPE, as plot.figures names it."""
     import plot

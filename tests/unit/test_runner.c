@@ -364,6 +364,29 @@ static const vkb_family user_family = {
     .check = fake_check,
 };
 
+/* A GFLOP/s family without bounds of its own (matmul's kind): a scalar row, a tensor-core row, an int8 one. */
+static const vkb_variant flops_variants[] = {
+    {"scalar", "copy", {1, 1, 1}, {0}, 0, 0, 0, 0, "CUDA cores", NULL},
+    {"tensor", "copy", {1, 1, 1}, {0}, 0, 0, VKB_NEED_COOPMAT_KHR, 0, "tensor cores", NULL},
+    {"int8", "copy", {1, 1, 1}, {0}, 0, 0, VKB_NEED_COOPMAT_KHR, VKB_VAR_INTEGER_OPS, "8-bit tensor cores", NULL},
+};
+static const vkb_family flops_family = {
+    .name = "flops",
+    .summary = "rates the GPU facts bound",
+    .dims = {"n"},
+    .ndims = 1,
+    .metric = "GFLOP/s",
+    .variants = flops_variants,
+    .nvariants = (int)VKB_COUNT(flops_variants),
+    .default_shapes = fake_defaults,
+    .battery = fake_battery,
+    .case_create = fake_create,
+    .case_destroy = fake_destroy,
+    .plan = fake_plan,
+    .work = fake_work,
+    .check = fake_check,
+};
+
 /* ---- a fake backend: buffers in host memory, "execution" a CPU copy, fixed times ---- */
 
 typedef struct fake_buffer {
@@ -563,6 +586,7 @@ static void fb_free(vkb_backend *b)
 static fake_stats vk_stats, cu_stats;
 static vkb_backend fake_vk, fake_cu;
 static int device_compare; /* fake_backend gives copy and compare */
+static int known_gpu;      /* fake_backend's caps: an H100 SXM5 by the GPU facts (132 SMs, 1980 MHz, sm_90) */
 
 static void fake_backend(vkb_backend *b, const char *name, fake_stats *st)
 {
@@ -580,6 +604,8 @@ static void fake_backend(vkb_backend *b, const char *name, fake_stats *st)
     }
     b->caps.features = ~0u;
     b->caps.timestamps = 1;
+    if (known_gpu)
+        b->caps.sm_arch = 90, b->caps.compute_units = 132, b->caps.clock_mhz = 1980;
     b->impl = st;
     b->prepare = fb_prepare;
     b->unprepare = fb_unprepare;
@@ -1006,6 +1032,42 @@ static void test_fallback_theory(void)
     ASSERT(user_suspect && !user_suspect->ceiling);
     ASSERT(user_none && !user_none->ceiling);
     free_fixture(&fx);
+}
+
+/* The value NAME of RES, or NULL. */
+static const vkb_named_value *value_of(const vkb_result *res, const char *name)
+{
+    for (int i = 0; i < res->nvalues; i++)
+        if (strcmp(res->values[i].tag, name) == 0)
+            return &res->values[i];
+    return NULL;
+}
+
+/* A GFLOP/s row the GPU facts bound carries that bound as its "peak" value (the roofline's roof where no ceiling
+ * of its type ran): the fp32 rate for a scalar row, the tensor cores' dense rate for a tensor-core row, twice that
+ * in GOP/s for an 8-bit one; a GPU the facts do not know gives none. */
+static void test_peak_values(void)
+{
+    static const vkb_family *fams[] = {&flops_family};
+    static const int64_t n[] = {16};
+    static const struct {
+        const char *row, *unit;
+        double peak;
+    } want[] = {{"scalar", "GFLOP/s", 66908.16}, {"tensor", "GFLOP/s", 1070530.56}, {"int8", "GOP/s", 2141061.12}};
+    fixture fx;
+    for (int known = 0; known < 2; known++) {
+        known_gpu = known;
+        run_fixture(&fx, fams, 1, n, 1, 0, 0, 0, 1);
+        known_gpu = 0;
+        for (size_t i = 0; i < VKB_COUNT(want); i++) {
+            const vkb_result *res = find(&fx, want[i].row, "vulkan", 16);
+            const vkb_named_value *peak = res ? value_of(res, "peak") : NULL;
+            ASSERT(res && res->status == VKB_RES_OK && !res->suspect);
+            ASSERT(known ? peak && fabs(peak->value - want[i].peak) < 1e-3 && strcmp(peak->unit, want[i].unit) == 0
+                         : peak == NULL);
+        }
+        free_fixture(&fx);
+    }
 }
 
 /* With a backend that compares on the device, the poison and determinism checks of a MiB of output read
@@ -1772,20 +1834,21 @@ static int quiet(void)
     return 0;
 }
 
-UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"suite_past_cache", test_suite_past_cache},
-                 {"ceilings_first", test_ceilings_first}, {"events", test_events}, {"input_cache", test_input_cache},
-                 {"cross_backend", test_cross_backend}, {"cross_backend_spans", test_cross_backend_spans},
-                 {"suspect", test_suspect}, {"suspect_other_clock", test_suspect_other_clock},
-                 {"stream_ceiling", test_stream_ceiling}, {"suspect_shader_copy", test_suspect_shader_copy},
-                 {"fallback_theory", test_fallback_theory}, {"interrupt", test_interrupt},
-                 {"fatal_ends_sinks", test_fatal_ends_sinks}, {"device_error", test_device_error},
-                 {"device_error_several", test_device_error_several}, {"device_stopped", test_device_stopped},
-                 {"device_stopped_several", test_device_stopped_several}, {"size_cubic", test_size_cubic},
-                 {"flags_per_family", test_flags_per_family}, {"flags_scoped_one_dim", test_flags_scoped_one_dim},
-                 {"flags_one_meaning", test_flags_one_meaning}, {"family_groups", test_family_groups},
-                 {"spec_names", test_spec_names}, {"repeat_rounds", test_repeat_rounds},
-                 {"suspect_rounds", test_suspect_rounds}, {"device_compare", test_device_compare},
-                 {"ceiling_choice", test_ceiling_choice}, {"ceiling_choice_lower", test_ceiling_choice_lower},
-                 {"cross_counts", test_cross_counts}, {"device_compare_cannot", test_device_compare_cannot},
+UNIT_TESTS_SETUP(quiet, {"count", test_count}, {"peak_values", test_peak_values},
+                 {"suite_past_cache", test_suite_past_cache}, {"ceilings_first", test_ceilings_first},
+                 {"events", test_events}, {"input_cache", test_input_cache}, {"cross_backend", test_cross_backend},
+                 {"cross_backend_spans", test_cross_backend_spans}, {"suspect", test_suspect},
+                 {"suspect_other_clock", test_suspect_other_clock}, {"stream_ceiling", test_stream_ceiling},
+                 {"suspect_shader_copy", test_suspect_shader_copy}, {"fallback_theory", test_fallback_theory},
+                 {"interrupt", test_interrupt}, {"fatal_ends_sinks", test_fatal_ends_sinks},
+                 {"device_error", test_device_error}, {"device_error_several", test_device_error_several},
+                 {"device_stopped", test_device_stopped}, {"device_stopped_several", test_device_stopped_several},
+                 {"size_cubic", test_size_cubic}, {"flags_per_family", test_flags_per_family},
+                 {"flags_scoped_one_dim", test_flags_scoped_one_dim}, {"flags_one_meaning", test_flags_one_meaning},
+                 {"family_groups", test_family_groups}, {"spec_names", test_spec_names},
+                 {"repeat_rounds", test_repeat_rounds}, {"suspect_rounds", test_suspect_rounds},
+                 {"device_compare", test_device_compare}, {"ceiling_choice", test_ceiling_choice},
+                 {"ceiling_choice_lower", test_ceiling_choice_lower}, {"cross_counts", test_cross_counts},
+                 {"device_compare_cannot", test_device_compare_cannot},
                  {"device_compare_disagrees", test_device_compare_disagrees},
                  {"suspect_tensor_int8", test_suspect_tensor_int8}, {"poison_word", test_poison_word})

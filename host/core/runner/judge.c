@@ -34,6 +34,15 @@ static double peak_flops(const vkb_caps *caps, const vkb_variant *v)
     return vkb_gpu_rate(caps, v->needs & VKB_NEED_FLOAT16 ? VKB_RATE_F16 : VKB_RATE_F32);
 }
 
+/* Where the peak of peak_flops comes from, as the row's "peak" value says */
+static const char *peak_source(const vkb_variant *v)
+{
+    if ((v->needs & (VKB_NEED_COOPMAT | VKB_NEED_COOPMAT_KHR | VKB_NEED_COOPMAT2)) || (v->flags & VKB_VAR_CEILING))
+        return "the tensor cores' dense rate (8-bit integers twice): SMs x highest clock x the per-SM rate "
+               "(gpu_facts.c); a rate above it is SUSPECT";
+    return "SMs x highest clock x the architecture's per-SM rate (gpu_facts.c); a rate above it is SUSPECT";
+}
+
 /* A copy: the API's copy row of any family, or a shader copy (VKB_VAR_SHADER_COPY: the copy family's vec4,
  * transpose's copy rows). */
 static int is_copy(const vkb_result *res)
@@ -63,7 +72,8 @@ static double copy_bound(const vkb_runner *r, const shape_state *st, const vkb_r
 
 /* Mark RES suspect when its metric is above a physical bound: bandwidth above 1.25x the fastest copy of its
  * own shape (copy_bound; rows moving at least SUSPECT_MIN_BYTES, on a GPU: a CPU implementation's caches and
- * write-allocate make a copy no bound for a read-only kernel), a FLOP rate above the device's known peak. */
+ * write-allocate make a copy no bound for a read-only kernel), a FLOP rate above the device's known peak, which
+ * the row then carries as its "peak" value (the roofline's roof where no ceiling of its type ran). */
 void vkb_judge_metric(const vkb_runner *r, const shape_state *st, vkb_result *res, const vkb_caps *caps)
 {
     double peak, bound;
@@ -92,12 +102,15 @@ void vkb_judge_metric(const vkb_runner *r, const shape_state *st, vkb_result *re
                      "of the same bytes (%.1f GB/s): a timing error?",
                      res->metric, SUSPECT_COPY_FACTOR, bound);
         }
-    } else if ((peak = peak_flops(caps, res->variant)) > 0 && res->metric > peak) {
-        res->suspect = 1;
-        const char *unit = res->variant->flags & VKB_VAR_INTEGER_OPS ? "GOP/s" : "GFLOP/s";
-        snprintf(res->suspect_reason, sizeof res->suspect_reason,
-                 "%.0f %s is above the peak of %.60s (%.0f %s): a timing error?", res->metric, unit, caps->name, peak,
-                 unit);
+    } else if (strcmp(res->family->metric, "GFLOP/s") == 0 && (peak = peak_flops(caps, res->variant)) > 0) {
+        const char *unit = vkb_variant_unit(res->family, res->variant);
+        vkb_result_value(res, "peak", peak, unit, peak_source(res->variant));
+        if (res->metric > peak) {
+            res->suspect = 1;
+            snprintf(res->suspect_reason, sizeof res->suspect_reason,
+                     "%.0f %s is above the peak of %.60s (%.0f %s): a timing error?", res->metric, unit, caps->name,
+                     peak, unit);
+        }
     }
 }
 

@@ -77,9 +77,14 @@ static int add_shapes(vkb_shape *out, int count, int max, const int64_t *n, int 
 #define WIDTH_BYTES(words) 4 * (words),
 static const int64_t widths[] = {MEM_WIDTH_WORDS(WIDTH_BYTES)};
 
+/* words (records) of the copy-like families' shapes on a CPU implementation, sized for time: the defaults there and
+ * the suite's smallest size anywhere */
+#define COPY_CPU_WORDS (1 << 20)
+#define STRIDE_CPU_WORDS (1 << 16)
+
 static int width_defaults(const vkb_caps *caps, vkb_shape *out, int max)
 {
-    int64_t n = caps->is_cpu ? 1 << 20 : 1 << 28; /* words: 1 GiB each way on a GPU */
+    int64_t n = caps->is_cpu ? COPY_CPU_WORDS : 1 << 28; /* words: 1 GiB each way on a GPU */
     return add_shapes(out, 0, max, &n, 1, widths, (int)VKB_COUNT(widths));
 }
 
@@ -101,7 +106,7 @@ static int width_known(uint64_t k)
 static int offset_defaults(const vkb_caps *caps, vkb_shape *out, int max)
 {
     static const int64_t cpu_k[] = {0, 1, 2, 4, 8, 16, 31, 32};
-    int64_t k[33], n = caps->is_cpu ? 1 << 20 : 1 << 26; /* 256 MiB each way, past the L2 */
+    int64_t k[33], n = caps->is_cpu ? COPY_CPU_WORDS : 1 << 26; /* 256 MiB each way, past the L2 */
     if (caps->is_cpu)
         return add_shapes(out, 0, max, &n, 1, cpu_k, (int)VKB_COUNT(cpu_k));
     for (int i = 0; i <= 32; i++)
@@ -118,7 +123,7 @@ static int offset_battery(vkb_shape *out, int max)
 static int stride_defaults(const vkb_caps *caps, vkb_shape *out, int max)
 {
     static const int64_t s[] = {1, 2, 3, 4, 8, 16, 32, 33};
-    int64_t n = caps->is_cpu ? 1 << 16 : 1 << 24; /* 64 MiB summed; the buffer is 33x that at s = 33 */
+    int64_t n = caps->is_cpu ? STRIDE_CPU_WORDS : 1 << 24; /* 64 MiB summed; the buffer is 33x that at s = 33 */
     return add_shapes(out, 0, max, &n, 1, s, (int)VKB_COUNT(s));
 }
 
@@ -140,10 +145,16 @@ static int layout_battery(vkb_shape *out, int max)
     return add_shapes(out, 0, max, n, (int)VKB_COUNT(n), NULL, 0);
 }
 
+/* Threads of the shared-memory and uniform families' shapes: 2^30 loads on a GPU */
+static int64_t shared_threads(const vkb_caps *caps)
+{
+    return caps->is_cpu ? 1024 : 1 << 20;
+}
+
 static int shared_defaults(const vkb_caps *caps, vkb_shape *out, int max)
 {
     static const int64_t cpu_s[] = {1, 2, 3, 4, 8, 16, 32, 33};
-    int64_t s[33], n = caps->is_cpu ? 1024 : 1 << 20; /* threads: 2^30 shared loads on a GPU */
+    int64_t s[33], n = shared_threads(caps);
     if (caps->is_cpu)
         return add_shapes(out, 0, max, &n, 1, cpu_s, (int)VKB_COUNT(cpu_s));
     for (int i = 0; i < 33; i++)
@@ -159,7 +170,7 @@ static int shared_battery(vkb_shape *out, int max)
 
 static int broadcast_defaults(const vkb_caps *caps, vkb_shape *out, int max)
 {
-    int64_t n = caps->is_cpu ? 1024 : 1 << 20;
+    int64_t n = shared_threads(caps);
     return add_shapes(out, 0, max, &n, 1, NULL, 0);
 }
 
@@ -172,6 +183,68 @@ static int broadcast_battery(vkb_shape *out, int max)
 /* memory.uniform: n threads, as memory.shared_broadcast */
 #define uniform_defaults broadcast_defaults
 #define uniform_battery broadcast_battery
+
+/* ---- the default suite's points: the few shapes that show each rule ---- */
+
+/* N of a suite point on CAPS: the smallest power of two from FLOOR at which the least working set of the point's
+ * rows, LEAST bytes per word (its kernel's, its ceiling copy's), reaches PAST, while the point's buffers, MOST
+ * bytes per word, stay within a quarter of the device's memory and its largest buffer (the suite must fit
+ * every device; a point held below PAST there may measure partly cache). */
+static int64_t suite_n(const vkb_caps *caps, double past, double least, double most, int64_t floor)
+{
+    double room = caps->device_memory_bytes ? (double)caps->device_memory_bytes / 4 : INFINITY;
+    int64_t n = floor;
+    if (caps->max_buffer_bytes && (double)caps->max_buffer_bytes < room)
+        room = (double)caps->max_buffer_bytes;
+    while ((double)n * least < past && 2.0 * (double)n * most <= room)
+        n *= 2;
+    return n;
+}
+
+/* memory.width: every element width, n words read and n written (the kernel's and the copy ceiling's) */
+static int width_suite(const vkb_caps *caps, double past, vkb_shape *out, int max)
+{
+    int64_t n = suite_n(caps, past, 8, 8, COPY_CPU_WORDS);
+    return add_shapes(out, 0, max, &n, 1, widths, (int)VKB_COUNT(widths));
+}
+
+/* memory.offset: aligned, one word off, one 128-byte line off (aligned again) and one word past a line */
+static int offset_suite(const vkb_caps *caps, double past, vkb_shape *out, int max)
+{
+    static const int64_t k[] = {0, 1, 32, 33};
+    int64_t n = suite_n(caps, past, 8, 8, COPY_CPU_WORDS);
+    return add_shapes(out, 0, max, &n, 1, k, (int)VKB_COUNT(k));
+}
+
+/* memory.stride: the useful bandwidth halves with each doubling up to a 32-byte sector per word (s = 8), and s = 32
+ * puts each word in a 128-byte line of its own. A point's copy ceiling reads and writes n words; its kernel spans
+ * 4 s bytes a word: at s = 1 the kernel's span alone binds, so that point has twice the words of the others. */
+static int stride_suite(const vkb_caps *caps, double past, vkb_shape *out, int max)
+{
+    static const int64_t s[] = {1, 2, 4, 8, 32};
+    int count = 0;
+    for (size_t i = 0; i < VKB_COUNT(s); i++) {
+        double span = 4.0 * (double)s[i];
+        int64_t n = suite_n(caps, past, fmin(span, 8), span + 4, STRIDE_CPU_WORDS);
+        count = add_shapes(out, count, max, &n, 1, &s[i], 1);
+    }
+    return count;
+}
+
+/* memory.shared_stride: conflict degrees 2, 4, 8 and 32 (gcd(s, 32 banks)) and an odd stride, conflict-free; each
+ * beside the stride-1 ceiling. Shared memory is no cache: the default n. */
+static int shared_suite(const vkb_caps *caps, double past, vkb_shape *out, int max)
+{
+    static const int64_t s[] = {2, 4, 8, 32, 33};
+    int64_t n = shared_threads(caps);
+    (void)past;
+    return add_shapes(out, 0, max, &n, 1, s, (int)VKB_COUNT(s));
+}
+
+/* one point each: the rows are the rule (layouts, broadcasts, uniform against storage), the suite's own rule sizes it */
+#define layout_suite NULL
+#define broadcast_suite NULL
+#define uniform_suite NULL
 
 /* ---- cases ---- */
 
@@ -605,7 +678,8 @@ CREATE(uniform_create, UNIFORM)
                                                  check,                                                                \
                                                  predict,                                                              \
                                                  copy_io,                                                              \
-                                                 .units = {__VA_ARGS__}};
+                                                 .units = {__VA_ARGS__},                                               \
+                                                 .suite_shapes = part##_suite};
 #define PAIR(a, b) a, b
 
 FAMILY(width, width, "4-, 8- and 16-byte loads (useful bytes; predicted by the coalescing rule)", PAIR("n", "width"),
