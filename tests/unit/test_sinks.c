@@ -490,7 +490,7 @@ static void json_stream(void)
     setup(1);
     ASSERT(feed(vkb_sink_json_create(path), &run_settings, -1) == VKB_EXIT_OK);
     text = read_text(path);
-    ASSERT(strstr(text, "\"schema_version\": \"2.3.0\"") != NULL);
+    ASSERT(strstr(text, "\"schema_version\": \"2.4.0\"") != NULL);
     ASSERT(strstr(text, "\"seed\": 18446744073709551615") != NULL);
     ASSERT(strstr(text, "\"device\": \"llvmpipe \\ufffd( (LLVM 15)\"") != NULL); /* invalid byte replaced */
     ASSERT(strstr(text, "\"command\": \"vkbench run memory.fake \\ufffd\"") != NULL);
