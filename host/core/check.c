@@ -32,12 +32,15 @@ static void index_place(const vkb_check *r, uint64_t index, int64_t *row, int64_
     *col = r->cols ? (int64_t)(index % r->cols) : -1;
 }
 
-/* Count one element of R (the first bad one remembered); returns |OUT - REF| / BOUND (infinite past a zero
- * bound or for a NaN; NaN itself for an infinite error within an infinite bound) and the error in *ERR. */
+/* Count one element of R (the first bad one remembered, the largest bound kept); returns |OUT - REF| / BOUND
+ * (infinite past a zero bound or for a NaN; NaN itself for an infinite error within an infinite bound) and the
+ * error in *ERR. */
 static double account(vkb_check *r, uint64_t index, double out, double ref, double bound, double *err)
 {
     *err = fabs(out - ref);
     r->checked++;
+    if (bound > r->max_bound)
+        r->max_bound = bound;
     if (!(*err <= bound)) { /* NaN (an unwritten, poisoned element) lands here too */
         if (r->bad++ == 0) {
             int64_t row, col;
@@ -103,13 +106,15 @@ void vkb_check_part_value(vkb_check_part *p, uint64_t index, double out, double 
         set_worst(&p->c, ratio, err, bound);
 }
 
-/* Counts and the first bad element of PART after R's. */
+/* Counts, the first bad element and the largest bound of PART after R's. */
 static void merge_counts(vkb_check *r, const vkb_check *part)
 {
     if (part->bad && !r->bad)
         vkb_check_first_bad(r, part->first_bad, part->bad_row, part->bad_col, part->bad_actual, part->bad_expected);
     r->checked += part->checked;
     r->bad += part->bad;
+    if (part->max_bound > r->max_bound)
+        r->max_bound = part->max_bound;
 }
 
 /* What vkb_check_value would have left after R's elements and then the part's: a check that begins with

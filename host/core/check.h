@@ -16,6 +16,8 @@ typedef struct vkb_check {
     double worst_ratio; /* max over elements of |out - ref| / bound (exact: 0 or inf) */
     double max_error;   /* |out - ref| at the worst element */
     double tolerance;   /* the bound at the worst element */
+    double max_bound;   /* the largest bound over the elements judged (0: every one exact; the cross-backend
+                         * compare's, as the worst element's bound need not be the largest) */
     char method[96];    /* how it was checked: "exact", "gamma(K)*sum|a||b|", "Freivalds x8 + 256 entries" */
     /* the first wrong element, for the report: its row and column (-1 when the check has none: a 1-D
      * output, or a Freivalds line that failed before its element was found), expected and actual value */
@@ -35,9 +37,9 @@ void vkb_check_words(vkb_check *r, const uint32_t *out, const uint32_t *ref, uin
 
 /* Element checks on the host's cores (parallel.h): FN accounts chunk T's elements, in their order, into PART
  * with vkb_check_part_value; chunk T's elements all come after chunk T-1's, and the chunks depend on the
- * sizes alone. The parts are merged in chunk order, so the counts, the first bad element (the lowest index)
- * and the worst element are exactly those of vkb_check_value over every element in order, for any
- * VKB_THREADS. */
+ * sizes alone. The parts are merged in chunk order, so the counts, the first bad element (the lowest index),
+ * the worst element and the largest bound are exactly those of vkb_check_value over every element in order,
+ * for any VKB_THREADS. */
 typedef struct vkb_check_part vkb_check_part;
 typedef void (*vkb_check_chunk_fn)(void *ctx, vkb_check_part *part, int64_t chunk);
 void vkb_check_chunks(vkb_check *r, int64_t chunks, vkb_check_chunk_fn fn, void *ctx);

@@ -48,7 +48,7 @@ typedef struct vkb_result {
     int cross;                /* compared with the other backend's output */
     uint64_t cross_differing; /* elements whose bits differ between the backends */
     double cross_max_diff;    /* largest |a - b| over float outputs (0 when all bits agree) */
-    int cross_fail;           /* they differ beyond the two checks' tolerances combined (any bit when exact):
+    int cross_fail;           /* they differ beyond the two checks' largest bounds summed (any bit when exact):
                                  the row is FAIL; the first such element: */
     uint64_t cross_index;     /* its index in output cross_buffer (32-bit words) */
     int cross_buffer;

@@ -86,7 +86,7 @@ const char *vkb_fmt_failure(const vkb_result *r, char *buf, size_t len)
     if (r->cross_fail) {
         /* --backend all: both passed their own checks, but disagree with each other */
         snprintf(buf, len,
-                 "%llu %s from %s beyond the two tolerances combined, first at element %llu "
+                 "%llu %s from %s beyond the two checks' largest bounds summed, first at element %llu "
                  "of output %d: %.9g here, %.9g there",
                  (unsigned long long)c->bad, c->bad == 1 ? "element differs" : "elements differ",
                  r->cross_backend ? r->cross_backend : "the other backend", (unsigned long long)r->cross_index,

@@ -18,7 +18,7 @@
 #define VKB_VERSION "0.0.0"
 #endif
 /* semantic versioning: major for a change a reader must know about, minor for added fields (README) */
-#define VKB_JSON_SCHEMA "2.3.0"
+#define VKB_JSON_SCHEMA "2.4.0"
 
 /* What a device's end-of-run recheck saw, kept by the sink: the device may be closed before the file ends */
 typedef struct json_recheck_seen {
@@ -253,6 +253,7 @@ static void json_result(const json_sink *js, vkb_json *j, const vkb_result *r)
         }
         vkb_json_string(j, "reason", r->check.reason[0] ? r->check.reason : NULL);
         vkb_json_number(j, "error_over_tolerance", r->check.worst_ratio);
+        vkb_json_number(j, "max_bound", r->check.max_bound);
         vkb_json_object_end(j);
     }
     vkb_json_array_begin(j, "pipelines");

@@ -1,8 +1,8 @@
 /* test_check_chunks.c - the element checks on the host's cores (host/core/check.c): vkb_check_words past one
  * chunk and vkb_check_chunks give, on 1 thread and on 3, exactly the check of one sequential pass (every
- * field: counts, the first bad element at the lowest index, the worst element), with no bad element, one,
- * several in different chunks and the last partial one, and NaNs; the families' chunked checks (matmul's
- * element-wise checks, memory.stride's sums) give the same result on 1 thread and on 3. */
+ * field: counts, the first bad element at the lowest index, the worst element, the largest bound), with no bad
+ * element, one, several in different chunks and the last partial one, and NaNs; the families' chunked checks
+ * (matmul's element-wise checks, memory.stride's sums) give the same result on 1 thread and on 3. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +27,9 @@ static int same_check(const vkb_check *x, const vkb_check *y)
 {
 #define SAME_BITS(f) (memcmp(&x->f, &y->f, sizeof x->f) == 0)
     return SAME_BITS(pass) && SAME_BITS(checked) && SAME_BITS(bad) && SAME_BITS(first_bad) && SAME_BITS(worst_ratio) &&
-           SAME_BITS(max_error) && SAME_BITS(tolerance) && SAME_BITS(bad_row) && SAME_BITS(bad_col) &&
-           SAME_BITS(bad_expected) && SAME_BITS(bad_actual) && SAME_BITS(cols) && strcmp(x->method, y->method) == 0 &&
-           strcmp(x->reason, y->reason) == 0;
+           SAME_BITS(max_error) && SAME_BITS(tolerance) && SAME_BITS(max_bound) && SAME_BITS(bad_row) &&
+           SAME_BITS(bad_col) && SAME_BITS(bad_expected) && SAME_BITS(bad_actual) && SAME_BITS(cols) &&
+           strcmp(x->method, y->method) == 0 && strcmp(x->reason, y->reason) == 0;
 #undef SAME_BITS
 }
 
@@ -207,6 +207,42 @@ static void chunked_values(void)
     free(v.bound);
 }
 
+/* The largest bound over the elements judged (what the cross-backend compare allows) is the serial check's for
+ * any chunking, from one element a chunk to one chunk: bounds that differ from element to element, the largest
+ * neither in the first chunk nor at the worst element (a bad one); alone and after prior elements of a larger
+ * bound. */
+static void chunked_max_bound(void)
+{
+    static const uint64_t pers[] = {1, 2, 7, 1000, 4096, 5333, 6000};
+    values v = {5 * 1000 + 333, 1000, NULL, NULL, NULL};
+    vkb_check r;
+    vkb_rng rng;
+    v.out = vkb_alloc(v.n * sizeof(double));
+    v.ref = vkb_alloc(v.n * sizeof(double));
+    v.bound = vkb_alloc(v.n * sizeof(double));
+    vkb_rng_seed(&rng, 5);
+    for (uint64_t i = 0; i < v.n; i++) {
+        v.ref[i] = vkb_rng_uniform(&rng, -1, 1);
+        v.bound[i] = vkb_rng_uniform(&rng, 1e-4, 1e-2);
+        v.out[i] = v.ref[i] + 0.5 * v.bound[i] * vkb_rng_uniform(&rng, -1, 1);
+    }
+    v.bound[4321] = 0.125; /* the largest bound, its error a small part of it */
+    v.out[4321] = v.ref[4321] + 1e-3;
+    v.out[2500] = v.ref[2500] + 1.0; /* the worst element: a bad one */
+    for (size_t q = 0; q < VKB_COUNT(pers); q++) {
+        v.per = pers[q];
+        values_agree_both(&v);
+        set_threads(3);
+        vkb_check_init(&r, "values");
+        vkb_check_chunks(&r, (int64_t)((v.n + v.per - 1) / v.per), values_chunk, &v);
+        vkb_check_finish(&r);
+        ASSERT(!r.pass && r.max_bound == 0.125 && r.tolerance == v.bound[2500]);
+    }
+    free(v.out);
+    free(v.ref);
+    free(v.bound);
+}
+
 /* ---- the families' chunked checks ---- */
 
 /* Check V of FAMILY at SHAPE on 1 and 3 threads, after FILL(outputs of the plan, CTX) made its outputs:
@@ -293,5 +329,5 @@ static void stride_chunks(void)
     ASSERT(!r.pass && r.bad == 1 && r.first_bad == shape[2] - 3 && r.checked == shape[2]);
 }
 
-UNIT_TESTS({"chunked_words", chunked_words}, {"chunked_values", chunked_values}, {"family_chunks", family_chunks},
-           {"stride_chunks", stride_chunks})
+UNIT_TESTS({"chunked_words", chunked_words}, {"chunked_values", chunked_values},
+           {"chunked_max_bound", chunked_max_bound}, {"family_chunks", family_chunks}, {"stride_chunks", stride_chunks})

@@ -209,6 +209,49 @@ static void f16_deep_planted(void)
     product_free(&p);
 }
 
+/* The largest bound a product check records (check.max_bound, what the cross-backend compare allows each
+ * output) covers every element: row 5 of A and column 9 of B 1024x the others, so element (5, 9)'s bound is
+ * 2^20 times a typical one's and off every exact line. Its model bound sqrt(Var e) x 8 (the rounding model,
+ * one element) is below the largest Freivalds block tolerance the check judged (the block's sums over its
+ * elements bound each element's own terms), and every exact-line element's rigorous gamma_K sum|a b| (rows
+ * and columns 0 and the last are exact lines) is below max_bound too; the check's tolerance, its worst
+ * line's, is far below that element's bound, which is why the compare does not use it. */
+static void max_bound_covers(void)
+{
+    product p = product_alloc(DM, DN, 2048);
+    double model = 0, rigorous = 0;
+    vkb_check r;
+    vkb_rng rng;
+    vkb_rng_seed(&rng, 21);
+    for (int64_t e = 0; e < p.m * p.k; e++)
+        p.a[e] = (float)vkb_rng_uniform(&rng, -1, 1) * (e / p.k == 5 ? 1024.0f : 1.0f);
+    for (int64_t e = 0; e < p.k * p.n; e++)
+        p.b[e] = (float)vkb_rng_uniform(&rng, -1, 1) * (e % p.n == 9 ? 1024.0f : 1.0f);
+    for (int64_t i = 0; i < p.m; i++)
+        for (int64_t j = 0; j < p.n; j++) {
+            float s = 0;
+            double c = 0, t = 0, abs_sum = 0, bound;
+            for (int64_t q = 0; q < p.k; q++) {
+                double x = (double)p.a[i * p.k + q] * p.b[q * p.n + j];
+                s += p.a[i * p.k + q] * p.b[q * p.n + j];
+                c += x, t += x * x, abs_sum += fabs(x);
+            }
+            p.c[i * p.n + j] = s;
+            bound = vkb_product_row_tolerance(1, p.k, t, c * c, VKB_U_F32, VKB_ACC_ROUND);
+            model = bound > model ? bound : model;
+            bound = vkb_bound_dot((uint64_t)p.k, abs_sum, VKB_U_F32);
+            if ((i == 0 || j == 0 || i == p.m - 1 || j == p.n - 1) && bound > rigorous)
+                rigorous = bound;
+        }
+    vkb_check_init(&r, "product");
+    vkb_check_product(&r, p.m, p.n, p.k, p.a, p.b, p.c, VKB_U_F32, VKB_ACC_ROUND, 7);
+    vkb_check_finish(&r);
+    fprintf(stderr, "max_bound %.4g, largest element model bound %.4g, exact-line rigorous %.4g, tolerance %.4g\n",
+            r.max_bound, model, rigorous, r.tolerance);
+    ASSERT(r.pass && r.max_bound >= model && r.max_bound >= rigorous && r.tolerance < model / 100);
+    product_free(&p);
+}
+
 /* Compare two outcomes field by field (the struct is zeroed by vkb_check_init: memcmp sees every byte). */
 static int same_check(const vkb_check *x, const vkb_check *y)
 {
@@ -263,4 +306,4 @@ static void threads_identical(void)
 }
 
 UNIT_TESTS({"threads_identical", threads_identical}, {"f16_deep_clean", f16_deep_clean},
-           {"f16_deep_planted", f16_deep_planted})
+           {"f16_deep_planted", f16_deep_planted}, {"max_bound_covers", max_bound_covers})

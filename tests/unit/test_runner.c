@@ -124,7 +124,7 @@ static void fake_check(const vkb_variant *v, const vkb_case *vc, const vkb_plan 
             vkb_check_value(res, i, o, ref, 1.0);
         }
         if (v->param == 4)
-            res->tolerance = 0; /* reported as exact: any differing bit between backends fails */
+            res->tolerance = res->max_bound = 0; /* reported as exact: any differing bit between backends fails */
     }
     vkb_check_finish(res);
 }
@@ -844,7 +844,7 @@ static void test_input_cache(void)
     free_fixture(&fx);
 }
 
-/* --backend all: outputs that differ beyond the two checks' tolerances fail the row and name the element;
+/* --backend all: outputs that differ beyond the two checks' largest bounds fail the row and name the element;
  * within them they pass (counted). */
 static void test_cross_backend(void)
 {
@@ -1229,7 +1229,7 @@ static void test_ceiling_choice_lower(void)
 }
 
 /* --backend all on outputs over three compare spans, with elements that differ by amounts either side of the
- * two checks' tolerances combined (1 + 1): the counts, the largest difference and the first element beyond
+ * two checks' largest bounds summed (1 + 1): the counts, the largest difference and the first element beyond
  * are those of every span together. */
 static void test_cross_counts(void)
 {

@@ -81,6 +81,7 @@ static void fabricate(void)
                                .worst_ratio = 17.5,
                                .max_error = 0.0078125,
                                .tolerance = 0.000446,
+                               .max_bound = 0.0234375,
                                .bad_row = 4,
                                .bad_col = 6,
                                .bad_expected = 1.5625,
@@ -196,6 +197,7 @@ static void json_values(void)
     ASSERT(JSON(t, "results", "first_wrong", "expected") == 1.5625);
     ASSERT(JSON(t, "results", "first_wrong", "actual") == -2.75);
     ASSERT(JSON(t, "results", "error_over_tolerance") == 17.5);
+    ASSERT(JSON(t, "results", "check", "max_bound") == 0.0234375);
     ASSERT(JSON(t, "results", "pipelines", "registers") == 72);
     ASSERT(JSON(t, "results", "pipelines", "shared_bytes") == 8704);
     for (int k = 0; k < VKB_MC_NCLASS; k++)

@@ -372,7 +372,7 @@ static void paired_fits(void)
     ASSERT(strstr(out, "n/a:") == NULL); /* every row ran through both APIs */
 }
 
-/* --backend all: outputs that disagree beyond both tolerances fail the row, and the table says where */
+/* --backend all: outputs that disagree beyond both checks' largest bounds fail the row, and the table says where */
 static void cross_failure(void)
 {
     FILE *f = tmpfile();
@@ -396,8 +396,9 @@ static void cross_failure(void)
     out = slurp(f);
     ASSERT(strstr(out, "\ncublas") != NULL && strstr(out, "-|ok") == NULL);
     ASSERT(strstr(out, "n/a: the row runs through one API only") != NULL);
-    ASSERT(strstr(out, "cuda FAIL: 4 elements differ from vulkan beyond the two tolerances combined, first at "
-                       "element 12 of output 0: 1.5 here, 2.5 there") != NULL);
+    ASSERT(strstr(out,
+                  "cuda FAIL: 4 elements differ from vulkan beyond the two checks' largest bounds summed, first at "
+                  "element 12 of output 0: 1.5 here, 2.5 there") != NULL);
 }
 
 static void matrix_skips(void)
@@ -489,7 +490,7 @@ static void json_stream(void)
     setup(1);
     ASSERT(feed(vkb_sink_json_create(path), &run_settings, -1) == VKB_EXIT_OK);
     text = read_text(path);
-    ASSERT(strstr(text, "\"schema_version\": \"2.3.0\"") != NULL);
+    ASSERT(strstr(text, "\"schema_version\": \"2.4.0\"") != NULL);
     ASSERT(strstr(text, "\"seed\": 18446744073709551615") != NULL);
     ASSERT(strstr(text, "\"device\": \"llvmpipe \\ufffd( (LLVM 15)\"") != NULL); /* invalid byte replaced */
     ASSERT(strstr(text, "\"command\": \"vkbench run memory.fake \\ufffd\"") != NULL);
@@ -517,7 +518,7 @@ static void json_interrupted(void)
 
 /* --backend all: the two outcomes of the cross-backend compare (host/core/runner/compare.c) of two fake outputs of
  * eight floats, each API's checked within 0.25 of the reference. CUDA's 0.5 from Vulkan's at element 5, within the
- * tolerances combined, passes: "ok*" in the table with its legend, "fail": false in the JSON. 0.75 there, with
+ * largest bounds summed, passes: "ok*" in the table with its legend, "fail": false in the JSON. 0.75 there, with
  * element 2 0.25 apart before it, fails: FAIL, the first element beyond named (5, not the first differing, 2) under
  * the row and in the JSON, "fail": true. */
 static void cross_outcomes(void)
@@ -538,14 +539,14 @@ static void cross_outcomes(void)
         if (beyond)
             cu[2] += 0.25f;
         memset(&saved, 0, sizeof saved);
-        saved.data[0] = vk, saved.bytes[0] = sizeof vk, saved.tolerance = 0.25, saved.backend = "vulkan";
+        saved.data[0] = vk, saved.bytes[0] = sizeof vk, saved.max_bound = 0.25, saved.backend = "vulkan";
         saved.valid = 1;
         memset(&plan, 0, sizeof plan);
         vkb_plan_buffer_add(&plan, sizeof cu, VKB_BUF_OUTPUT, cu);
         setup(1);
         results[2].suspect = results[7].suspect = 0; /* vec4 on both APIs: the compare's word alone */
         r = &results[7];                             /* CUDA's vec4, compared with Vulkan's */
-        r->check.pass = 1, r->check.tolerance = 0.25;
+        r->check.pass = 1, r->check.tolerance = r->check.max_bound = 0.25;
         vkb_compare_outputs(r, &plan, &saved);
         ASSERT(r->cross && r->cross_differing == (beyond ? 2u : 1u) && r->cross_fail == beyond);
         ASSERT(r->status == (beyond ? VKB_RES_FAIL : VKB_RES_OK) && r->cross_max_diff == (beyond ? 0.75 : 0.5));
@@ -561,8 +562,10 @@ static void cross_outcomes(void)
                strncmp(end - strlen(word), word, strlen(word)) == 0);
         ASSERT((strstr(out, "ok*: within tolerance, but some elements differ bitwise between the APIs") != NULL) ==
                !beyond);
-        ASSERT((strstr(out, "cuda FAIL: 1 element differs from vulkan beyond the two tolerances combined, first at "
-                            "element 5 of output 0: 6.75 here, 6 there") != NULL) == beyond);
+        ASSERT(
+            (strstr(out,
+                    "cuda FAIL: 1 element differs from vulkan beyond the two checks' largest bounds summed, first at "
+                    "element 5 of output 0: 6.75 here, 6 there") != NULL) == beyond);
         make_tmpdir();
         ASSERT(feed(vkb_sink_json_create(path_in("cross.json")), &set, -1) == VKB_EXIT_OK);
         out = read_text(path_in("cross.json"));
@@ -581,6 +584,60 @@ static void cross_outcomes(void)
                    strstr(row, "\"first_beyond\": null"));
         unlink(path_in("cross.json"));
         rmdir(tmpdir);
+    }
+}
+
+/* A check that judges elements 0-6 of eight against BOUNDS (element 7 not one by one, as a large product's
+ * elements off its exact lines are not). */
+static void sampled_check(vkb_check *r, const float *out, const float *ref, const double *bounds)
+{
+    vkb_check_init(r, "sampled");
+    for (int i = 0; i < 7; i++)
+        vkb_check_value(r, (uint64_t)i, out[i], ref[i], bounds[i]);
+    vkb_check_finish(r);
+}
+
+/* --backend all where the bounds differ from element to element (host/core/runner/compare.c): each API's
+ * output of eight floats checked against bounds of 1/64, 1 at element 5. Both pass, their worst element 1
+ * (1/128 off either way: the checks' tolerance is 1/64, their largest bound 1); they are 0.75 apart at
+ * element 5, within its bounds summed but 24x the worst elements' bounds summed, and 2 apart at element 7,
+ * the largest bounds summed exactly: ok*, no FAIL of a correct row. 2.25 apart at element 7: FAIL, element 7
+ * named. */
+static void cross_per_element_bounds(void)
+{
+    static const double bounds[7] = {0x1p-6, 0x1p-6, 0x1p-6, 0x1p-6, 0x1p-6, 1.0, 0x1p-6};
+    for (int beyond = 0; beyond < 2; beyond++) {
+        float ref[8], vk[8], cu[8];
+        saved_outputs saved;
+        vkb_plan vk_plan, cu_plan;
+        vkb_result vk_res, cu_res;
+        for (int i = 0; i < 8; i++)
+            ref[i] = vk[i] = cu[i] = (float)i + 1;
+        vk[1] += 0x1p-7f, cu[1] -= 0x1p-7f;
+        vk[5] += 0.375f, cu[5] -= 0.375f;
+        cu[7] += beyond ? 2.25f : 2.0f;
+        memset(&vk_res, 0, sizeof vk_res);
+        memset(&cu_res, 0, sizeof cu_res);
+        vk_res.backend = "vulkan", cu_res.backend = "cuda";
+        sampled_check(&vk_res.check, vk, ref, bounds);
+        sampled_check(&cu_res.check, cu, ref, bounds);
+        ASSERT(vk_res.check.pass && cu_res.check.pass);
+        ASSERT(vk_res.check.tolerance == 0x1p-6 && cu_res.check.tolerance == 0x1p-6);
+        ASSERT(vk_res.check.max_bound == 1.0 && cu_res.check.max_bound == 1.0);
+        memset(&vk_plan, 0, sizeof vk_plan);
+        memset(&cu_plan, 0, sizeof cu_plan);
+        vkb_plan_buffer_add(&vk_plan, sizeof vk, VKB_BUF_OUTPUT, vk);
+        vkb_plan_buffer_add(&cu_plan, sizeof cu, VKB_BUF_OUTPUT, cu);
+        memset(&saved, 0, sizeof saved);
+        vkb_compare_save(&saved, &vk_plan, &vk_res);
+        vkb_compare_outputs(&cu_res, &cu_plan, &saved);
+        ASSERT(cu_res.cross && cu_res.cross_differing == 3 && cu_res.cross_max_diff == (beyond ? 2.25 : 2.0));
+        ASSERT(cu_res.cross_fail == beyond && cu_res.status == (beyond ? VKB_RES_FAIL : VKB_RES_OK));
+        if (beyond)
+            ASSERT(cu_res.cross_index == 7 && cu_res.check.bad == 1 && cu_res.cross_this == 10.25 &&
+                   cu_res.cross_other == 8.0 &&
+                   strcmp(cu_res.check.method, "differs from vulkan at [7]: 10.25 vs 8 (> 2)") == 0);
+        vkb_compare_free(&saved);
     }
 }
 
@@ -1132,4 +1189,5 @@ UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_leg
                  {"csv_interrupted", csv_interrupted}, {"device_named", device_named}, {"noisy_rows", noisy_rows},
                  {"repeat_rows", repeat_rows}, {"repeat_flags_disagree", repeat_flags_disagree},
                  {"repeat_settled_disagree", repeat_settled_disagree}, {"nobc_rows", nobc_rows},
-                 {"fastest_lower_is_better", fastest_lower_is_better}, {"cross_outcomes", cross_outcomes})
+                 {"fastest_lower_is_better", fastest_lower_is_better}, {"cross_outcomes", cross_outcomes},
+                 {"cross_per_element_bounds", cross_per_element_bounds})

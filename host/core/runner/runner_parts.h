@@ -11,7 +11,7 @@ typedef struct saved_outputs {
     void *data[VKB_MAX_BUFFERS];
     uint64_t bytes[VKB_MAX_BUFFERS];
     uint64_t cap[VKB_MAX_BUFFERS]; /* kept from variant to variant: fresh memory costs a page fault per 4 KiB */
-    double tolerance;              /* the first backend's check tolerance (0: exact) */
+    double max_bound;              /* the first backend's check's largest bound (0: exact) */
     const char *backend;
     int valid;
 } saved_outputs;
