@@ -11,6 +11,7 @@
 #include "half.h"
 #include "inputs.h"
 #include "matmul/rows_tc.h"
+#include "matmul_s8_check.h"
 #include "matmul_tc.h"
 #include "parallel.h"
 #include "matmul/rows.h"
@@ -36,9 +37,11 @@ typedef struct mm_case {
                             read as int32) */
     int acc16_group;     /* products the last planned device sums per fp16 rounding (its plan sets it) */
     /* made by the first check that needs them, shared by every variant and backend of the case: the fp16
-     * inputs as floats, and what the large-product check needs from A and B (fp32 and fp16 inputs) */
+     * and bf16 inputs as floats, and what the large-product checks need from A and B, one per input type
+     * (fp32, fp16: the _acc16 rows' too, bf16, int8) */
     float *a16f, *b16f, *abff, *bbff;
     vkb_product_ref *ref32, *ref16, *refbf;
+    vkb_mm_s8_ref *ref8;
 } mm_case;
 
 /* The rows of host/families/matmul/rows.h, then the cuBLAS ceilings (CUDA only). */
@@ -237,6 +240,7 @@ static void case_destroy(void *data)
     vkb_product_ref_destroy(c->ref32);
     vkb_product_ref_destroy(c->ref16);
     vkb_product_ref_destroy(c->refbf);
+    vkb_mm_s8_ref_destroy(c->ref8);
     free(c);
 }
 
@@ -585,8 +589,10 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
         return;
     }
     if (v->param & MM_TC_S8) { /* C holds int32 (exact) */
+        if (is_large(c) && !c->ref8)
+            c->ref8 = vkb_mm_s8_ref_create(c->m, c->n, c->k, c->a8, c->b8, VKB_MM_PRODUCT_SEED);
         vkb_mm_tc_check_s8(c->m, c->n, c->k, c->a8, c->b8, (const int32_t *)(const void *)c->c, VKB_MM_PRODUCT_SEED,
-                           res);
+                           c->ref8, res);
         return;
     }
     if (v->param & MM_TC_ACC16) {
