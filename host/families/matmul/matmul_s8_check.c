@@ -290,3 +290,15 @@ void vkb_mm_tc_check_s8(int64_t m, int64_t n, int64_t k, const int8_t *a8, const
     }
     vkb_check_finish(res);
 }
+
+double vkb_mm_s8_ref_macs(int64_t m, int64_t n, int64_t k)
+{
+    /* A: x^T A and the exact columns, then A (B x); B: B x, (x^T A) B and the exact rows */
+    return (double)k * ((double)m * (2 * ROUNDS + LINES) + (double)n * (2 * ROUNDS + LINES));
+}
+
+double vkb_mm_s8_check_macs(int64_t m, int64_t n, int64_t k)
+{
+    (void)k;
+    return 2.0 * ROUNDS * (double)m * (double)n; /* C x and x^T C */
+}

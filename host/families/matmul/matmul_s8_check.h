@@ -27,4 +27,9 @@ void vkb_mm_s8_check(vkb_check *res, const vkb_mm_s8_ref *ref, const int32_t *c3
 void vkb_mm_tc_check_s8(int64_t m, int64_t n, int64_t k, const int8_t *a8, const int8_t *b8, const int32_t *c32,
                         uint64_t seed, const vkb_mm_s8_ref *ref, vkb_check *res);
 
+/* Multiply-adds (int64) of vkb_mm_s8_ref_create, 8 (M K + K N), and of one vkb_mm_s8_check, 4 M N (the run's
+ * estimate). */
+double vkb_mm_s8_ref_macs(int64_t m, int64_t n, int64_t k);
+double vkb_mm_s8_check_macs(int64_t m, int64_t n, int64_t k);
+
 #endif
