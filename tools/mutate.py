@@ -27,6 +27,7 @@ TOOLS_V, TC_PLANS = r"vkb\.tools\.(report\.(aggregates|units)|tune\.ranking)$", 
 FIXED_TESTS = r"vkb\.vk\.matmul\.(fixed_spec|warptile_fixed)$"   # FIXED=1 at whole and one-short shapes
 LVP26_TC = r"vkb\.lvp26\.matmul\.tensor_cores$"   # skips (a survivor) where tools/setup-lavapipe26.sh is not run
 LVP26_INT8 = r"vkb\.lvp26\.matmul\.int8$"   # likewise
+S8_REFS, S8_REFS_T = r"vkb\.unit\.(s8_check|check_refs)\.", "test_s8_check test_check_refs"
 
 
 def M(id, kind, path, old, new, tests, what, equivalent=None, gpu=None, targets="vkbench test_check"):
@@ -266,6 +267,22 @@ MUTATIONS = [
       "fp16-accumulate check names the wrong element (row stride K)", targets=ACC16_T),
     M("ac09", "acc16", "host/core/bounds.c", "+ VKB_ACC16_U * fabs(s) +", "+ VKB_ACC16_U * fabs(*g) +", ACC16,
       "fp16-accumulation bound: the group's sum of absolute products for the partial sum (too loose)", targets=ACC16_T),
+    # --- the int8 rows' large check and the large-product references a matmul case keeps ---
+    M("s801", "check", "host/families/matmul/matmul_s8_check.c", "    for (int r = 0; r < ROUNDS; r++) {\n        compare_lines(",
+      "    for (int r = 0; r < 1; r++) {\n        compare_lines(", S8_REFS, "int8 check: the second round's lines not compared",
+      targets=S8_REFS_T),
+    M("s802", "check", "host/families/matmul/matmul_s8_check.c", "    merge(got_c, sp.part, blocks(m), sp.per, sp.per);",
+      "    merge(got_c, sp.part, blocks(m) - 1, sp.per, sp.per);", S8_REFS,
+      "int8 check: the last row block's column sums of C left out", targets=S8_REFS_T),
+    M("s803", "check", "host/families/matmul/matmul_s8_check.c", "            const uint64_t *x = f->xr + r * f->n;\n            uint64_t s = 0, y",
+      "            const uint64_t *x = f->xr;\n            uint64_t s = 0, y", S8_REFS,
+      "int8 check: C x of the second round taken with the first round's vector", targets=S8_REFS_T),
+    M("s804", "check", "host/families/matmul/matmul_s8_check.c", "        for (int64_t j = 0; j < n; j++)\n            vkb_check_value(",
+      "        for (int64_t j = 0; j + 1 < n; j++)\n            vkb_check_value(", S8_REFS,
+      "int8 check: the exact rows' last element not compared", targets=S8_REFS_T),
+    M("s805", "check", "host/families/matmul/matmul.c", "vkb_product_ref **ref = bf16 ? &c->refbf : f16 ? &c->ref16 : &c->ref32;",
+      "vkb_product_ref **ref = bf16 ? &c->ref16 : f16 ? &c->ref16 : &c->ref32;", S8_REFS,
+      "matmul: the bf16 rows share the fp16 rows' reference (a stale reference of other inputs)", targets=S8_REFS_T),
     M("sv01", "values", "host/output/json_sink.c", 'vkb_json_number(j, "q1", quartiles ? t->q1 / 1e6 : NAN);',
       'vkb_json_number(j, "q1", quartiles ? t->min / 1e6 : NAN);',
       SINKS, "JSON: the first quartile written as the minimum", targets=SINKS_T),

@@ -344,8 +344,10 @@ int vkb_devices_run(vkb_device_run *runs, int n, const vkb_devices_hooks *hooks)
         total.shapes += runs[i].plan.shapes;
         total.variants += runs[i].plan.variants;
         total.backends += runs[i].plan.backends;
-        if (runs[i].plan.estimate_s > total.estimate_s)
+        if (runs[i].plan.estimate_s > total.estimate_s) {
             total.estimate_s = runs[i].plan.estimate_s; /* they run at the same time */
+            total.check_s = runs[i].plan.check_s;
+        }
         set.paired |= runs[i].set.paired;
     }
     for (int s = 0; s < hooks->nshared; s++)

@@ -112,6 +112,13 @@ double vkb_family_work(const vkb_family *f, const vkb_variant *v, const vkb_case
     return f->work(v, c);
 }
 
+void vkb_family_check_cost(const vkb_family *f, const vkb_variant *v, const vkb_shape *shape, vkb_check_cost *cost)
+{
+    memset(cost, 0, sizeof *cost);
+    if (f->check_cost && !(v->flags & (VKB_VAR_API_COPY | VKB_VAR_STREAM_COPY)))
+        f->check_cost(v, shape, cost);
+}
+
 void vkb_family_check(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_plan *p, vkb_check *res)
 {
     if (v->flags & (VKB_VAR_API_COPY | VKB_VAR_STREAM_COPY)) {

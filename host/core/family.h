@@ -77,6 +77,15 @@ typedef struct vkb_case {
     void *data; /* family-owned */
 } vkb_case;
 
+/* What one case's CPU check costs the host, in multiply-adds of double sums (the run's estimate): MACS its own pass
+ * over its outputs; REF_MACS a reference it shares with every case of its shape that names the same REF (1 to 31;
+ * 0: none), made once for all of them. */
+typedef struct vkb_check_cost {
+    double macs;
+    double ref_macs;
+    int ref;
+} vkb_check_cost;
+
 typedef struct vkb_family {
     const char *name;
     const char *summary;
@@ -124,6 +133,9 @@ typedef struct vkb_family {
      * unknown, 0 on a CPU implementation (whose shapes are sized for time). NULL: the suite runs one default
      * shape, the first past the cache on a GPU. */
     int (*suite_shapes)(const vkb_caps *caps, double past, vkb_shape *out, int max);
+    /* Optional: what checking V at SHAPE costs the host (vkb_check_cost), from the sizes alone; without it the
+     * estimate counts a family's checks in its per-byte host work only. */
+    void (*check_cost)(const vkb_variant *v, const vkb_shape *shape, vkb_check_cost *cost);
 } vkb_family;
 
 const vkb_variant *vkb_variant_find(const vkb_family *f, const char *name);
@@ -134,6 +146,8 @@ int vkb_family_plan(const vkb_family *f, const vkb_variant *v, const vkb_case *c
                     char *why, size_t len);
 /* Bytes or flops of one run of V (the family's work, or the API copy's read + write). */
 double vkb_family_work(const vkb_family *f, const vkb_variant *v, const vkb_case *c);
+/* What checking V at SHAPE costs the host (the family's check_cost; nothing without one, or for the API copy). */
+void vkb_family_check_cost(const vkb_family *f, const vkb_variant *v, const vkb_shape *shape, vkb_check_cost *cost);
 /* Check the downloaded outputs of PLAN (the family's check, or the API copy's exact compare). */
 void vkb_family_check(const vkb_family *f, const vkb_variant *v, const vkb_case *c, const vkb_plan *p, vkb_check *res);
 /* The unit of V's metric, the one name every output prints: the family's metric, or "GOP/s" for a

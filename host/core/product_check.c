@@ -350,6 +350,21 @@ vkb_product_ref *vkb_product_ref_create(int64_t m, int64_t n, int64_t k, const f
     return f;
 }
 
+double vkb_product_ref_macs(int64_t m, int64_t n, int64_t k)
+{
+    int64_t lines[17];
+    double mk = (double)m * (double)k, kn = (double)k * (double)n;
+    /* ref_b_rows and ref_a_block, ref_b_cols (its sums of squares and |b| included), the exact rows and columns */
+    return (R + 2) * (kn + mk * (double)(ceil_div(n, BW) + 1)) + kn * ((R + 2) * (double)ceil_div(m, BW) + 2) +
+           2.0 * (exact_lines(m, lines) * kn + exact_lines(n, lines) * mk);
+}
+
+double vkb_product_check_macs(int64_t m, int64_t n, int64_t k)
+{
+    (void)k;
+    return (2 * R + 4) * (double)m * (double)n; /* c_block: C x and y^T C by round, sum C^2 and sum |C| both ways */
+}
+
 void vkb_product_ref_destroy(vkb_product_ref *f)
 {
     if (!f)

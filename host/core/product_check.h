@@ -29,6 +29,12 @@ void vkb_product_check(vkb_check *r, const vkb_product_ref *ref, const float *c,
 /* Both in one call (the tests). */
 void vkb_check_product(vkb_check *r, int64_t m, int64_t n, int64_t k, const float *a, const float *b, const float *c,
                        double u, int mode, uint64_t seed);
+/* Multiply-adds (double) of vkb_product_ref_create and of one vkb_product_check at M x N x K (the run's estimate),
+ * with R rounds, B = VKB_PRODUCT_BLOCK and at most 17 exact lines each way: the reference's blocks
+ * (R + 2) (M K (ceil(N / B) + 1) + K N (ceil(M / B) + 1)) + 2 K N and its lines 2 x 17 (K N + M K); a check's
+ * pass over C (2 R + 4) M N. */
+double vkb_product_ref_macs(int64_t m, int64_t n, int64_t k);
+double vkb_product_check_macs(int64_t m, int64_t n, int64_t k);
 /* The model tolerance of one Freivalds sum of vkb_check_product over N elements of K products (for tests
  * and docs): SIGMAS sqrt(sum_j Var e_ij), SUM_T = sum_j sum_p (a_ip b_pj)^2, SUM_C2 = sum_j C_ij^2. */
 double vkb_product_row_tolerance(int64_t n, int64_t k, double sum_t, double sum_c2, double u, int mode);

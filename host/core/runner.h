@@ -74,8 +74,12 @@ void vkb_runner_plan(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *plan
 /* Plan every case (without inputs) and check it against its device's limits before anything runs: returns 0, or
  * the exit code with ERR's one line for a request no run can hold (2: a bad request; 4: beyond the kernel or the
  * device); a size shared by several families beyond one of them: that case skips, and counts in ESTIMATE's
- * beyond. ESTIMATE (may be NULL) gains the host's work on the planned bytes. */
+ * beyond. ESTIMATE (may be NULL) gains the host's work on the planned bytes, and the CPU checks of the planned cases
+ * (in its check_s too): each case's own, and each reference once per shape (vkb_check_cost). */
 int vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *estimate, char *err, size_t len);
+/* Seconds of the host's cores for MACS multiply-adds of a CPU check (vkb_check_cost), on vkb_threads() threads: the
+ * estimate's model of the checks. */
+double vkb_runner_check_seconds(double macs);
 /* Run the work list, emitting begin, family_begin/end, each final result and end to the sinks. SIGINT and
  * SIGTERM stop the run after the current case; a run that exits early (vkb_die: out of host memory) still ends the
  * sinks. When a backend's device fails (backend.h) the case under way fails with its error and the run ends there:

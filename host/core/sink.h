@@ -35,6 +35,7 @@ typedef struct vkb_run_plan {
     int variants; /* summed over the families */
     int backends;
     double estimate_s; /* rough wall-time estimate; <= 0 when unknown */
+    double check_s;    /* the part of it the families' CPU checks take (vkb_family_check_cost; preflight) */
     int beyond;        /* kernel cases a size shared by several families puts beyond their own family's
                                    or device's limits: each skips, with the reason (vkb_runner_preflight) */
 } vkb_run_plan;

@@ -155,10 +155,36 @@ int vkb_preflight_shape_runs(const vkb_runner *r, const vkb_selection *sel, int 
     return !beyond;
 }
 
+/* The CPU check of planned work item K in ESTIMATE: its own pass in its first round (a later round keeps the first
+ * one's check), and a reference its shape's cases share the first time one asks for it (SEEN: a bit per reference
+ * for each family's shapes, from BASE). */
+static void estimate_check(const vkb_selection *sel, const vkb_work *k, unsigned *seen, const int *base,
+                           vkb_run_plan *estimate)
+{
+    const vkb_family *f = sel->fam[k->fam].family;
+    vkb_check_cost cost;
+    double macs;
+    unsigned *mine = &seen[base[k->fam] + k->shape];
+    if (k->repeat > 0)
+        return;
+    vkb_family_check_cost(f, &f->variants[k->variant], &sel->fam[k->fam].shapes[k->shape], &cost);
+    macs = cost.macs;
+    if (cost.ref > 0 && cost.ref < 32 && !(*mine >> cost.ref & 1u)) {
+        *mine |= 1u << cost.ref;
+        macs += cost.ref_macs;
+    }
+    estimate->check_s += vkb_runner_check_seconds(macs);
+    estimate->estimate_s += vkb_runner_check_seconds(macs);
+}
+
 int vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *estimate, char *err, size_t len)
 {
-    int planned = 0, beyond = -1;
+    int planned = 0, beyond = -1, *base = vkb_calloc((size_t)sel->nfams + 1, sizeof *base);
+    unsigned *seen;
     char why[600], first_why[600] = "";
+    for (int fi = 0; fi < sel->nfams; fi++)
+        base[fi + 1] = base[fi] + sel->fam[fi].nshapes;
+    seen = vkb_calloc((size_t)base[sel->nfams] + 1, sizeof *seen);
     if (r->nwork > VKB_MAX_RESULTS) {
         snprintf(err, len, "%d cases in one run, more than %d; run fewer sizes or variants", r->nwork, VKB_MAX_RESULTS);
         return VKB_EXIT_USAGE;
@@ -173,12 +199,16 @@ int vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *
                 continue;
             if ((planned_case = plan_sizes_why(r, sel, k, &plan, &was_beyond, &exit, why, sizeof why)) < 0) {
                 snprintf(err, len, "%s", why); /* a request no device run can hold: the application ends */
+                free(base);
+                free(seen);
                 return exit;
             }
             if (planned_case) {
                 planned += pass == 0;
-                if (estimate)
+                if (estimate) {
                     estimate->estimate_s += HOST_S_PER_BYTE * (double)vkb_plan_bytes(&plan);
+                    estimate_check(sel, k, seen, base, estimate);
+                }
             } else if (was_beyond) {
                 if (estimate && pass == 0)
                     estimate->beyond++;
@@ -188,6 +218,8 @@ int vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *
                 }
             }
         }
+    free(base);
+    free(seen);
     /* a shared size that no family's kernels could take is no run: the first refusal ends it, as one family's
      * would */
     if (!planned && beyond >= 0) {

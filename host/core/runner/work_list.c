@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parallel.h"
 #include "util.h"
 
 /* The run's estimate, as measured on the H100's default suite (`vkbench -v`, 166 cases): pipelines and launches
@@ -11,6 +12,19 @@
  * implementation's slow runs spend it whole); preflight adds the host's work on the data */
 #define CASE_OVERHEAD_S 0.01
 #define BUDGET_SHARE_GPU 0.2
+
+/* The CPU checks' multiply-adds in seconds: S_PER_MAC on one core, each further core adding CORE_GAIN of one.
+ * S_PER_MAC: the 4096^3 product reference (vkb_product_ref_macs: 4.6e9) took 1.19 s of CPU on one core of the
+ * 2-core build machine (AMD EPYC); CORE_GAIN: on the H200's default suite before its int8 rows ran, matmul's CPU
+ * checks took 1.25 s for 3 references and 40 passes over C at 4096^3 (2.2e10) on its host's 16 cores, the work of
+ * 4.5 such cores (its passes are bound by memory) */
+#define S_PER_MAC 0.26e-9
+#define CORE_GAIN 0.24
+
+double vkb_runner_check_seconds(double macs)
+{
+    return macs * S_PER_MAC / (1 + CORE_GAIN * (vkb_threads() - 1));
+}
 
 static int backend_allowed(const vkb_variant *v, const vkb_backend *b)
 {

@@ -11,6 +11,7 @@
 #include "half.h"
 #include "inputs.h"
 #include "matmul/rows_tc.h"
+#include "matmul_s8_check.h"
 #include "matmul_tc.h"
 #include "parallel.h"
 #include "matmul/rows.h"
@@ -36,9 +37,11 @@ typedef struct mm_case {
                             read as int32) */
     int acc16_group;     /* products the last planned device sums per fp16 rounding (its plan sets it) */
     /* made by the first check that needs them, shared by every variant and backend of the case: the fp16
-     * inputs as floats, and what the large-product check needs from A and B (fp32 and fp16 inputs) */
+     * and bf16 inputs as floats, and what the large-product checks need from A and B, one per input type
+     * (fp32, fp16: the _acc16 rows' too, bf16, int8) */
     float *a16f, *b16f, *abff, *bbff;
     vkb_product_ref *ref32, *ref16, *refbf;
+    vkb_mm_s8_ref *ref8;
 } mm_case;
 
 /* The rows of host/families/matmul/rows.h, then the cuBLAS ceilings (CUDA only). */
@@ -237,6 +240,7 @@ static void case_destroy(void *data)
     vkb_product_ref_destroy(c->ref32);
     vkb_product_ref_destroy(c->ref16);
     vkb_product_ref_destroy(c->refbf);
+    vkb_mm_s8_ref_destroy(c->ref8);
     free(c);
 }
 
@@ -585,8 +589,10 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
         return;
     }
     if (v->param & MM_TC_S8) { /* C holds int32 (exact) */
+        if (is_large(c) && !c->ref8)
+            c->ref8 = vkb_mm_s8_ref_create(c->m, c->n, c->k, c->a8, c->b8, VKB_MM_PRODUCT_SEED);
         vkb_mm_tc_check_s8(c->m, c->n, c->k, c->a8, c->b8, (const int32_t *)(const void *)c->c, VKB_MM_PRODUCT_SEED,
-                           res);
+                           c->ref8, res);
         return;
     }
     if (v->param & MM_TC_ACC16) {
@@ -620,6 +626,35 @@ static void check(const vkb_variant *v, const vkb_case *vc, const vkb_plan *p, v
     vkb_check_finish(res);
 }
 
+/* An int64 multiply-add of the int8 check against a double one of the float checks (no vector multiply of 64-bit
+ * integers in AVX2): 0.63-0.71 ns against 0.26 on one core of the 2-core build machine, at 4096^3 */
+#define INT64_MAC 2.5
+
+/* What checking V at S costs the host: every element's dot product (its sum and sum of |a b|) up to
+ * VKB_MM_FULL_CHECK_MACS, else a pass over C against the reference of V's input type, which the rows of that type
+ * share (check() keeps one per type in the case: fp32, fp16 with the _acc16 rows, bf16, int8). */
+static void check_cost(const vkb_variant *v, const vkb_shape *s, vkb_check_cost *cost)
+{
+    int64_t m = s->d[0], n = s->d[1], k = s->d[2];
+    int s8 = (v->param & MM_TC_S8) != 0, bf16 = (v->param & MM_TC_BF16) != 0;
+    int f16 = (v->param & (MM_F16 | MM_TC_ACC16)) != 0;
+    if (v->param & MM_TC_PEAK)
+        return; /* nothing is checked */
+    if ((uint64_t)m * (uint64_t)n * (uint64_t)k <= VKB_MM_FULL_CHECK_MACS) {
+        cost->macs = (s8 ? INT64_MAC : 2.0) * (double)m * (double)n * (double)k;
+        return;
+    }
+    if (s8) {
+        cost->ref = 4;
+        cost->ref_macs = INT64_MAC * vkb_mm_s8_ref_macs(m, n, k);
+        cost->macs = INT64_MAC * vkb_mm_s8_check_macs(m, n, k);
+        return;
+    }
+    cost->ref = bf16 ? 3 : f16 ? 2 : 1;
+    cost->ref_macs = vkb_product_ref_macs(m, n, k);
+    cost->macs = vkb_product_check_macs(m, n, k);
+}
+
 const vkb_family vkb_family_matmul = {
     "matmul",
     "row-major C = A B, fp32 (and fp16 -> fp32), beside cuBLAS",
@@ -638,4 +673,5 @@ const vkb_family vkb_family_matmul = {
     NULL,
     NULL,
     .units = {"matrix side", "matrix side", "matrix side"},
+    .check_cost = check_cost,
 };

@@ -44,12 +44,6 @@ void vkb_mm_tc_check_acc16(int64_t m, int64_t n, int64_t k, int group, const uin
  * least one row; from the sizes alone, so the chunks never depend on the threads. */
 int64_t vkb_mm_rows_per_chunk(int64_t n, int64_t k);
 
-/* Check the int32 C (M x N) of an int8 row against A8 (M x K) B8 (K x N), exactly: every element up to
- * VKB_MM_FULL_CHECK_MACS multiply-adds, else integer Freivalds (C x = A (B x) in 64-bit integers for random
- * vectors x, every row and every column) and whole rows and columns recomputed. */
-void vkb_mm_tc_check_s8(int64_t m, int64_t n, int64_t k, const int8_t *a8, const int8_t *b8, const int32_t *c32,
-                        uint64_t seed, vkb_check *res);
-
 /* The peak rows' "check": nothing to compare (recorded as such, passes). */
 void vkb_mm_tc_check_peak(vkb_check *res);
 
