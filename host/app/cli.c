@@ -1,6 +1,7 @@
 /* cli.c - the command line: getopt_long parsing into plain data, no side effects (unit-tested). */
 #include "cli.h"
 #include "families.h"
+#include "number.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -240,24 +241,10 @@ static int parse_value(const char *s, int64_t min, int64_t *out, char *err, size
         v = strtoull(s, &end, 10);
         *out = errno == ERANGE || v > (uint64_t)VALUE_MAX >> shift ? VALUE_MAX + 1 : (int64_t)(v << shift);
     } else {
-        /* a decimal: digits with at most one '.', then an optional exponent; no signs, spaces, hex,
-         * inf or nan */
-        size_t i = strspn(s, "0123456789."), digits = strspn(s, "0123456789");
-        char *end;
+        /* a decimal by the one rule (number.h): no signs, spaces, hex, inf or nan; past double's range it is
+         * beyond any device, as a long run of digits is */
         double v;
-        int ok = digits == i || (i > 1 && strspn(s + digits + 1, "0123456789") == i - digits - 1);
-        if (ok && s[i]) {
-            const char *exp = s + i + 1;
-            exp += *exp == '+' || *exp == '-';
-            ok = (s[i] == 'e' || s[i] == 'E') && all_digits(exp, strlen(exp));
-        }
-        if (!ok) {
-            snprintf(err, len, "'%.40s' is not a size (4096, 1M, 2^28, 1e6)", s);
-            return -1;
-        }
-        errno = 0;
-        v = strtod(s, &end);
-        if (*end) {
+        if (vkb_number_decimal(s, &v)) {
             snprintf(err, len, "'%.40s' is not a size (4096, 1M, 2^28, 1e6)", s);
             return -1;
         }
@@ -484,14 +471,11 @@ static int store_sizes(vkb_args *a, const char *family, int d, const char *text,
     return 0;
 }
 
-/* A number (milliseconds) from LO to HI: digits, one '.', an exponent; no inf or nan. */
+/* A number (milliseconds) from LO to HI: a decimal by the one rule (number.h). */
 static int parse_number(const char *flag, const char *s, double lo, double hi, double *out, char *err, size_t len)
 {
-    char *end;
-    double v = strtod(s, &end);
-    /* decimal: digits, '.', an exponent (strtod alone would take "0x10", "inf" and leading spaces) */
-    if (end == s || *end || !isdigit((unsigned char)s[strspn(s, ".")]) || strspn(s, "0123456789.eE+-") != strlen(s) ||
-        !(v >= lo && v <= hi)) {
+    double v;
+    if (vkb_number_decimal(s, &v) || !(v >= lo && v <= hi)) {
         snprintf(err, len, "--%s wants a number from %g to %g, not '%.40s'", flag, lo, hi, s);
         return -1;
     }
@@ -499,13 +483,11 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, d
     return 0;
 }
 
-/* A whole number from LO to HI, exactly (decimal digits only: no rounding through a double). */
+/* A whole number from LO to HI, exactly (decimal digits only: no rounding through a double; number.h). */
 static int parse_whole(const char *flag, const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char *err, size_t len)
 {
-    unsigned long long v;
-    errno = 0;
-    v = all_digits(s, strlen(s)) ? strtoull(s, NULL, 10) : 0;
-    if (!all_digits(s, strlen(s)) || errno == ERANGE || v < lo || v > hi) {
+    uint64_t v;
+    if (vkb_number_whole(s, &v) || v < lo || v > hi) {
         snprintf(err, len, "--%s wants a whole number from %llu to %llu, not '%.40s'", flag, (unsigned long long)lo,
                  (unsigned long long)hi, s);
         return -1;
