@@ -675,8 +675,9 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             a->variants = optarg;
             break;
         case OPT_DEVICE:
-            if (*optarg == 0) {
-                snprintf(err, len, "--device wants an index or a name, not an empty string");
+            if (optarg[strspn(optarg, " \t")] == 0) { /* a blank name held every device with a space in its name */
+                snprintf(err, len, "--device wants an index or a name, not %s%s%s", *optarg ? "'" : "an empty string",
+                         optarg, *optarg ? "'" : "");
                 return -1;
             }
             a->device = optarg;
