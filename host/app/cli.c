@@ -1,5 +1,6 @@
 /* cli.c - the command line: getopt_long parsing into plain data, no side effects (unit-tested). */
 #include "cli.h"
+#include "command_options.h"
 #include "families.h"
 #include "number.h"
 
@@ -610,8 +611,9 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                                           {"width", required_argument, 0, OPT_DIM + VKB_DIM_WIDTH}};
     enum { NFIXED = sizeof fixed / sizeof *fixed };
     static struct option opts[NFIXED + VKB_DIM_MAX - VKB_DIM_KNOWN + SCOPED_FLAGS_MAX + 1];
-    int c, nopts = NFIXED;
+    int c, nopts = NFIXED, at;
     uint64_t whole;
+    vkb_given_options given = 0; /* the options a command may refuse (command_options.c) */
 
     scoped_build();
     memcpy(opts, fixed, sizeof fixed);
@@ -634,7 +636,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
     a->seed = 1;
     optind = 0; /* reset getopt: the tests parse many command lines in one process */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:vqh", opts, NULL)) != -1 || optind < argc) {
+    while ((at = -1, c = getopt_long(argc, argv, "+:vqh", opts, &at)) != -1 || optind < argc) {
         if (c == -1) {
             /* a positional argument: the command, then families; options may follow ("+" stops
              * getopt at each positional, so that "run copy --n 4" parses in order) */
@@ -659,6 +661,8 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             }
             continue;
         }
+        if (at >= 0 && c != '?' && c != ':')
+            vkb_options_note(&given, opts[at].name, 0);
         switch (c) {
         case 'h':
             if (strcmp(a->command, "run") == 0)
@@ -759,6 +763,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                 return -1;
             }
             a->robustness_off = strcmp(optarg, "disabled") == 0;
+            vkb_options_note(&given, "robustness", !a->robustness_off); /* default asks for nothing */
             break;
         case OPT_EXPECT:
             if (*optarg == 0) {
@@ -795,50 +800,9 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             return -1;
         }
     }
-    if (a->repeat && strcmp(a->command, "run") != 0 && strcmp(a->command, "suite") != 0) {
-        snprintf(err, len, "--repeat times runs again: it goes with run or the default suite, not %s", a->command);
+    if (vkb_options_refused(a->command, given, err, len)) /* an option the command would drop is refused */
         return -1;
-    }
-    if ((a->expect || a->baseline_path || a->allow_cpu || a->prom_path || a->config_path) &&
-        strcmp(a->command, "health") != 0) {
-        snprintf(err, len, "--%s goes with `vkbench health`",
-                 a->expect          ? "expect"
-                 : a->baseline_path ? "baseline"
-                 : a->prom_path     ? "prom"
-                 : a->config_path   ? "config"
-                                    : "allow-cpu");
-        return -1;
-    }
-    if (strcmp(a->command, "health") == 0) {
-        /* health's battery, devices and outputs are its own: an option it would drop is refused, not ignored */
-        const char *unused = a->variants         ? "--variant"
-                             : a->device         ? "--device"
-                             : a->backend        ? "--backend"
-                             : a->csv_path       ? "--csv"
-                             : a->reps           ? "--reps"
-                             : a->cold           ? "--cold"
-                             : a->validation     ? "--validation"
-                             : a->nspec          ? "--spec"
-                             : a->sass_dir       ? "--sass"
-                             : a->subgroup_size  ? "--subgroup-size"
-                             : a->robustness_off ? "--robustness"
-                             : a->wide           ? "--wide"
-                                                 : NULL;
-        if (unused) {
-            snprintf(err, len, "%s: `vkbench health` runs a fixed battery on every GPU and does not use it", unused);
-            return -1;
-        }
-    }
-    if (strcmp(a->command, "validate") == 0 && (a->budget_ms >= 0 || a->warmup_ms >= 0 || a->reps || a->cold)) {
-        /* validate times nothing: a timing flag would be silently ignored (--budget-ms 100 was) */
-        snprintf(err, len, "%s sets the timing, and validate times nothing: it goes with run or the default suite",
-                 a->budget_ms >= 0   ? "--budget-ms"
-                 : a->warmup_ms >= 0 ? "--warmup-ms"
-                 : a->reps           ? "--reps"
-                                     : "--cold");
-        return -1;
-    }
-    if (strcmp(a->command, "run") && strcmp(a->command, "validate") && strcmp(a->command, "suite")) {
+    if (vkb_options_sizes(a->command)) {
         /* devices, list and health size nothing (health's battery is fixed), peaks its own: a size would be
          * ignored */
         int d = 0;
@@ -848,26 +812,11 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             int plain = d < vkb_cli_dim_count();
             snprintf(err, len, "--%s%s%s sets a size, and %s %s: it goes with run, validate or the default suite",
                      plain ? "" : a->scoped[0].family, plain ? "" : ".", vkb_cli_dim_name(plain ? d : a->scoped[0].dim),
-                     a->command, strcmp(a->command, "peaks") == 0 ? "runs its own shapes" : "runs none");
+                     a->command, vkb_options_sizes(a->command));
             return -1;
         }
     }
     if (strcmp(a->command, "peaks") == 0) {
-        /* a fixed selection, like the suite's: an option that picks rows, shapes or kernels would be ignored */
-        const char *picks = a->variants         ? "--variant"
-                            : a->nspec          ? "--spec"
-                            : a->backend        ? "--backend"
-                            : a->subgroup_size  ? "--subgroup-size"
-                            : a->robustness_off ? "--robustness"
-                            : a->sass_dir       ? "--sass"
-                                                : NULL;
-        if (picks) {
-            snprintf(err, len,
-                     "%s chooses what runs, and peaks runs a fixed set (peak's rows, copy's bandwidth): "
-                     "it goes with run",
-                     picks);
-            return -1;
-        }
         a->families[0] = "peak";
         a->families[1] = "copy";
         a->nfamilies = 2;
