@@ -1,6 +1,8 @@
 /* cli.c - the command line: getopt_long parsing into plain data, no side effects (unit-tested). */
 #include "cli.h"
+#include "command_options.h"
 #include "families.h"
+#include "number.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -240,24 +242,10 @@ static int parse_value(const char *s, int64_t min, int64_t *out, char *err, size
         v = strtoull(s, &end, 10);
         *out = errno == ERANGE || v > (uint64_t)VALUE_MAX >> shift ? VALUE_MAX + 1 : (int64_t)(v << shift);
     } else {
-        /* a decimal: digits with at most one '.', then an optional exponent; no signs, spaces, hex,
-         * inf or nan */
-        size_t i = strspn(s, "0123456789."), digits = strspn(s, "0123456789");
-        char *end;
+        /* a decimal by the one rule (number.h): no signs, spaces, hex, inf or nan; past double's range it is
+         * beyond any device, as a long run of digits is */
         double v;
-        int ok = digits == i || (i > 1 && strspn(s + digits + 1, "0123456789") == i - digits - 1);
-        if (ok && s[i]) {
-            const char *exp = s + i + 1;
-            exp += *exp == '+' || *exp == '-';
-            ok = (s[i] == 'e' || s[i] == 'E') && all_digits(exp, strlen(exp));
-        }
-        if (!ok) {
-            snprintf(err, len, "'%.40s' is not a size (4096, 1M, 2^28, 1e6)", s);
-            return -1;
-        }
-        errno = 0;
-        v = strtod(s, &end);
-        if (*end) {
+        if (vkb_number_decimal(s, &v)) {
             snprintf(err, len, "'%.40s' is not a size (4096, 1M, 2^28, 1e6)", s);
             return -1;
         }
@@ -484,14 +472,11 @@ static int store_sizes(vkb_args *a, const char *family, int d, const char *text,
     return 0;
 }
 
-/* A number (milliseconds) from LO to HI: digits, one '.', an exponent; no inf or nan. */
+/* A number (milliseconds) from LO to HI: a decimal by the one rule (number.h). */
 static int parse_number(const char *flag, const char *s, double lo, double hi, double *out, char *err, size_t len)
 {
-    char *end;
-    double v = strtod(s, &end);
-    /* decimal: digits, '.', an exponent (strtod alone would take "0x10", "inf" and leading spaces) */
-    if (end == s || *end || !isdigit((unsigned char)s[strspn(s, ".")]) || strspn(s, "0123456789.eE+-") != strlen(s) ||
-        !(v >= lo && v <= hi)) {
+    double v;
+    if (vkb_number_decimal(s, &v) || !(v >= lo && v <= hi)) {
         snprintf(err, len, "--%s wants a number from %g to %g, not '%.40s'", flag, lo, hi, s);
         return -1;
     }
@@ -499,13 +484,11 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, d
     return 0;
 }
 
-/* A whole number from LO to HI, exactly (decimal digits only: no rounding through a double). */
+/* A whole number from LO to HI, exactly (decimal digits only: no rounding through a double; number.h). */
 static int parse_whole(const char *flag, const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char *err, size_t len)
 {
-    unsigned long long v;
-    errno = 0;
-    v = all_digits(s, strlen(s)) ? strtoull(s, NULL, 10) : 0;
-    if (!all_digits(s, strlen(s)) || errno == ERANGE || v < lo || v > hi) {
+    uint64_t v;
+    if (vkb_number_whole(s, &v) || v < lo || v > hi) {
         snprintf(err, len, "--%s wants a whole number from %llu to %llu, not '%.40s'", flag, (unsigned long long)lo,
                  (unsigned long long)hi, s);
         return -1;
@@ -628,8 +611,9 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                                           {"width", required_argument, 0, OPT_DIM + VKB_DIM_WIDTH}};
     enum { NFIXED = sizeof fixed / sizeof *fixed };
     static struct option opts[NFIXED + VKB_DIM_MAX - VKB_DIM_KNOWN + SCOPED_FLAGS_MAX + 1];
-    int c, nopts = NFIXED;
+    int c, nopts = NFIXED, at;
     uint64_t whole;
+    vkb_given_options given = 0; /* the options a command may refuse (command_options.c) */
 
     scoped_build();
     memcpy(opts, fixed, sizeof fixed);
@@ -652,7 +636,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
     a->seed = 1;
     optind = 0; /* reset getopt: the tests parse many command lines in one process */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:vqh", opts, NULL)) != -1 || optind < argc) {
+    while ((at = -1, c = getopt_long(argc, argv, "+:vqh", opts, &at)) != -1 || optind < argc) {
         if (c == -1) {
             /* a positional argument: the command, then families; options may follow ("+" stops
              * getopt at each positional, so that "run copy --n 4" parses in order) */
@@ -677,6 +661,8 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             }
             continue;
         }
+        if (at >= 0 && c != '?' && c != ':')
+            vkb_options_note(&given, opts[at].name, 0);
         switch (c) {
         case 'h':
             if (strcmp(a->command, "run") == 0)
@@ -693,8 +679,9 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             a->variants = optarg;
             break;
         case OPT_DEVICE:
-            if (*optarg == 0) {
-                snprintf(err, len, "--device wants an index or a name, not an empty string");
+            if (optarg[strspn(optarg, " \t")] == 0) { /* a blank name held every device with a space in its name */
+                snprintf(err, len, "--device wants an index or a name, not %s%s%s", *optarg ? "'" : "an empty string",
+                         optarg, *optarg ? "'" : "");
                 return -1;
             }
             a->device = optarg;
@@ -776,6 +763,7 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
                 return -1;
             }
             a->robustness_off = strcmp(optarg, "disabled") == 0;
+            vkb_options_note(&given, "robustness", !a->robustness_off); /* default asks for nothing */
             break;
         case OPT_EXPECT:
             if (*optarg == 0) {
@@ -812,50 +800,9 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             return -1;
         }
     }
-    if (a->repeat && strcmp(a->command, "run") != 0 && strcmp(a->command, "suite") != 0) {
-        snprintf(err, len, "--repeat times runs again: it goes with run or the default suite, not %s", a->command);
+    if (vkb_options_refused(a->command, given, err, len)) /* an option the command would drop is refused */
         return -1;
-    }
-    if ((a->expect || a->baseline_path || a->allow_cpu || a->prom_path || a->config_path) &&
-        strcmp(a->command, "health") != 0) {
-        snprintf(err, len, "--%s goes with `vkbench health`",
-                 a->expect          ? "expect"
-                 : a->baseline_path ? "baseline"
-                 : a->prom_path     ? "prom"
-                 : a->config_path   ? "config"
-                                    : "allow-cpu");
-        return -1;
-    }
-    if (strcmp(a->command, "health") == 0) {
-        /* health's battery, devices and outputs are its own: an option it would drop is refused, not ignored */
-        const char *unused = a->variants         ? "--variant"
-                             : a->device         ? "--device"
-                             : a->backend        ? "--backend"
-                             : a->csv_path       ? "--csv"
-                             : a->reps           ? "--reps"
-                             : a->cold           ? "--cold"
-                             : a->validation     ? "--validation"
-                             : a->nspec          ? "--spec"
-                             : a->sass_dir       ? "--sass"
-                             : a->subgroup_size  ? "--subgroup-size"
-                             : a->robustness_off ? "--robustness"
-                             : a->wide           ? "--wide"
-                                                 : NULL;
-        if (unused) {
-            snprintf(err, len, "%s: `vkbench health` runs a fixed battery on every GPU and does not use it", unused);
-            return -1;
-        }
-    }
-    if (strcmp(a->command, "validate") == 0 && (a->budget_ms >= 0 || a->warmup_ms >= 0 || a->reps || a->cold)) {
-        /* validate times nothing: a timing flag would be silently ignored (--budget-ms 100 was) */
-        snprintf(err, len, "%s sets the timing, and validate times nothing: it goes with run or the default suite",
-                 a->budget_ms >= 0   ? "--budget-ms"
-                 : a->warmup_ms >= 0 ? "--warmup-ms"
-                 : a->reps           ? "--reps"
-                                     : "--cold");
-        return -1;
-    }
-    if (strcmp(a->command, "run") && strcmp(a->command, "validate") && strcmp(a->command, "suite")) {
+    if (vkb_options_sizes(a->command)) {
         /* devices, list and health size nothing (health's battery is fixed), peaks its own: a size would be
          * ignored */
         int d = 0;
@@ -865,26 +812,11 @@ int vkb_cli_parse(int argc, char **argv, vkb_args *a, char *err, size_t len)
             int plain = d < vkb_cli_dim_count();
             snprintf(err, len, "--%s%s%s sets a size, and %s %s: it goes with run, validate or the default suite",
                      plain ? "" : a->scoped[0].family, plain ? "" : ".", vkb_cli_dim_name(plain ? d : a->scoped[0].dim),
-                     a->command, strcmp(a->command, "peaks") == 0 ? "runs its own shapes" : "runs none");
+                     a->command, vkb_options_sizes(a->command));
             return -1;
         }
     }
     if (strcmp(a->command, "peaks") == 0) {
-        /* a fixed selection, like the suite's: an option that picks rows, shapes or kernels would be ignored */
-        const char *picks = a->variants         ? "--variant"
-                            : a->nspec          ? "--spec"
-                            : a->backend        ? "--backend"
-                            : a->subgroup_size  ? "--subgroup-size"
-                            : a->robustness_off ? "--robustness"
-                            : a->sass_dir       ? "--sass"
-                                                : NULL;
-        if (picks) {
-            snprintf(err, len,
-                     "%s chooses what runs, and peaks runs a fixed set (peak's rows, copy's bandwidth): "
-                     "it goes with run",
-                     picks);
-            return -1;
-        }
         a->families[0] = "peak";
         a->families[1] = "copy";
         a->nfamilies = 2;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "number.h"
 #include "outfile.h"
 #include "sinks.h"
 #include "stats.h"
@@ -213,29 +214,8 @@ static int read_input(const char *path, const char *what, char **text, size_t *l
 
 int vkb_health_number(const char *s, int zero_ok, double *out)
 {
-    size_t i = 0, digits = 0;
     double v;
-    /* decimal only: digits, one '.', an exponent; strtod alone would take hex, inf, nan and leading blanks */
-    while (isdigit((unsigned char)s[i]))
-        i++, digits++;
-    if (s[i] == '.')
-        for (i++; isdigit((unsigned char)s[i]); i++)
-            digits++;
-    if (!digits)
-        return -1;
-    if (s[i] == 'e' || s[i] == 'E') {
-        size_t e;
-        i++;
-        e = i + (s[i] == '+' || s[i] == '-');
-        for (i = e; isdigit((unsigned char)s[i]); i++)
-            ;
-        if (i == e)
-            return -1;
-    }
-    if (s[i])
-        return -1;
-    v = strtod(s, NULL);
-    if (!(zero_ok ? v >= 0 : v > 0) || !(v <= VKB_HEALTH_NUMBER_MAX))
+    if (vkb_number_decimal(s, &v) || !(zero_ok ? v >= 0 : v > 0) || !(v <= VKB_HEALTH_NUMBER_MAX))
         return -1;
     *out = v;
     return 0;

@@ -18,6 +18,7 @@
 #include "health.h"
 #include "devices.h"
 #include "devices_view.h"
+#include "env.h"
 #include "family.h"
 #include "identity.h"
 #include "listing.h"
@@ -486,6 +487,8 @@ int main(int argc, char **argv)
                 ap.args.beyond);
     if (vkb_fault_check(err, sizeof err))
         vkb_die(VKB_EXIT_USAGE, "VKB_FAULT_INJECT: %s", err);
+    if (vkb_env_check(err, sizeof err)) /* every command: a malformed value is never read as another */
+        vkb_die(VKB_EXIT_USAGE, "%s", err);
     vkb_quiet = ap.args.quiet;
     vkb_verbose = ap.args.verbose;
     check_outputs(&ap.args);

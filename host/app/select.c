@@ -257,17 +257,17 @@ static int check_named_not_empty(const vkb_args *a, const vkb_selection *s, char
     return 0;
 }
 
-/* Each --spec constant given by name must be one that some selected kernel's shader has (a SpecId number is
- * taken as given); a constant that only some lack skips those rows at run time, with the reason. */
+/* Each --spec constant, by name or SpecId number, must be one that some selected kernel's shader has (a number
+ * none has would be ignored by the driver); a constant that only some lack skips those rows at run time, with the
+ * reason. */
 static int check_spec_names(const vkb_args *a, const vkb_selection *s, char *err, size_t len)
 {
     for (int i = 0; i < a->nspec; i++) {
         const char *name = a->spec[i].name;
         char have[300] = "";
         size_t used = 0;
-        int found = 0;
-        if (name[strspn(name, "0123456789")] == 0)
-            continue;
+        int found = 0, number = name[strspn(name, "0123456789")] == 0;
+        uint64_t ids = 0; /* the SpecIds there are, for the message about a number */
         for (int k = 0; k < s->nfams && !found; k++)
             for (int v = 0; v < s->fam[k].family->nvariants && !found; v++) {
                 const vkb_variant *var = &s->fam[k].family->variants[v];
@@ -276,12 +276,24 @@ static int check_spec_names(const vkb_args *a, const vkb_selection *s, char *err
                 int nc;
                 if (!s->fam[k].selected[v] || (var->flags & VKB_VAR_CEILING) || !spv)
                     continue;
-                found = vkb_spirv_spec_id(spv, name) >= 0;
+                found = vkb_spirv_spec_lookup(spv, name) >= 0;
                 nc = vkb_spirv_spec_constants(spv, c, (int)VKB_COUNT(c));
-                for (int j = 0; j < nc; j++) /* the names there are, once each, for the message */
+                for (int j = 0; j < nc; j++) { /* the names there are, once each, for the message */
+                    ids |= c[j].id < 64 ? 1ull << c[j].id : 0;
                     if (c[j].name[0] && !strstr(have, c[j].name) && used < sizeof have)
                         used += (size_t)snprintf(have + used, sizeof have - used, "%s%s", used ? " " : "", c[j].name);
+                }
             }
+        if (!found && number) {
+            used = 0;
+            for (int id = 0; id < 64 && used < sizeof have; id++)
+                if (ids >> id & 1)
+                    used += (size_t)snprintf(have + used, sizeof have - used, "%s%d", used ? " " : "SpecIds ", id);
+            return fail(err, len,
+                        "--spec: no selected variant's shader has a constant of SpecId %.30s; theirs: %s, each "
+                        "variant's in `vkbench list --verbose`",
+                        name, used ? have : "none");
+        }
         if (!found)
             return fail(err, len,
                         "--spec: no selected variant's shader has a constant %s; theirs: %s, each variant's "

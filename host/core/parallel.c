@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "env.h"
+
 #define BYTES_PER_TASK ((size_t)4 << 20) /* a few ms of one core: thread start-up costs ~0.1 ms */
 
 typedef struct pool {
@@ -53,8 +55,11 @@ static void helpers_give(int n)
 
 int vkb_threads(void)
 {
-    const char *env = getenv("VKB_THREADS");
-    long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    double set;
+    long n;
+    if (vkb_env_number("VKB_THREADS", &set, NULL, 0) == 1) /* checked at the start: a malformed one never runs */
+        return (int)set;
+    n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > VKB_MAX_THREADS ? VKB_MAX_THREADS : (int)n;
 }
 

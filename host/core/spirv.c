@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
+
 const vkb_spirv *vkb_spirv_find(const char *name)
 {
     for (int i = 0; vkb_spirv_modules[i]; i++)
@@ -97,4 +99,18 @@ int vkb_spirv_spec_constants(const vkb_spirv *s, vkb_spirv_constant *out, int ma
         }
     qsort(out, (size_t)n, sizeof *out, by_id);
     return n;
+}
+
+int vkb_spirv_spec_lookup(const vkb_spirv *s, const char *name)
+{
+    vkb_spirv_constant c[64];
+    uint64_t id;
+    int n;
+    if (vkb_number_whole(name, &id))
+        return vkb_spirv_spec_id(s, name);
+    n = vkb_spirv_spec_constants(s, c, (int)(sizeof c / sizeof *c));
+    for (int i = 0; i < n; i++)
+        if ((uint64_t)c[i].id == id)
+            return c[i].id;
+    return -1;
 }

@@ -3,18 +3,15 @@
 
 #include <stdlib.h>
 
+#include "env.h"
+
 int vkb_table_width(int wide)
 {
-    const char *env = getenv("COLUMNS");
-    char *end;
     long cols;
     if (wide)
         return 0;
-    if (env && *env) {
-        cols = strtol(env, &end, 10);
-        if (*end == 0 && cols > 0)
-            return cols < VKB_TABLE_MIN_WIDTH ? VKB_TABLE_MIN_WIDTH : cols > 1000 ? 1000 : (int)cols;
-    }
+    if (vkb_env_columns(&cols) == 1) /* a malformed one: warned about at the start, the default kept */
+        return cols < VKB_TABLE_MIN_WIDTH ? VKB_TABLE_MIN_WIDTH : cols > 1000 ? 1000 : (int)cols;
     return VKB_TABLE_WIDTH;
 }
 

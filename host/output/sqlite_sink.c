@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "format.h"
 #include "json.h"
 #include "util.h"
@@ -398,15 +399,14 @@ static int write_build(db_sink *d)
 static int open_store(db_sink *d, const char *command_line)
 {
     const char *starts[64];
-    const char *env = getenv("VKB_DB_TIMEOUT_S");
     int last = migrations(starts, 64), version = 0;
     double busy = DB_BUSY_S;
-    char now[32], key[160], *end;
-    if (env && *env) {
-        busy = strtod(env, &end);
-        if (*end || !(busy >= 0) || busy > 86400)
-            vkb_die(VKB_EXIT_USAGE, "VKB_DB_TIMEOUT_S=%s: want seconds from 0 to 86400", env);
-    }
+    char now[32], key[160], why[160];
+    int set = vkb_env_number("VKB_DB_TIMEOUT_S", &busy, why, sizeof why); /* checked at the start too */
+    if (set < 0)
+        vkb_die(VKB_EXIT_USAGE, "%s", why);
+    if (!set)
+        busy = DB_BUSY_S;
     if (sqlite3_open_v2(d->path, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) !=
         SQLITE_OK) {
         failed_at(d, "cannot open it");

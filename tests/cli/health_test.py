@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""health_test.py VKBENCH CASE: `vkbench health` on lavapipe (--allow-cpu counts it as a GPU; two devices come
-from two driver manifests naming the same lavapipe, as devices_test.py does). Each case plants a fault and checks
+"""health_test.py VKBENCH CASE: `vkbench health` on lavapipe (--allow-cpu counts it as a GPU; two or three devices come
+from as many driver manifests naming the same lavapipe, as devices_test.py does). Each case plants a fault and checks
 the verdict JSON, the exit code and the stable failure lines; no verdict depends on timing (a baseline's medians
 are set far beyond or below any machine's). Exit 77: no lavapipe."""
 import json
@@ -27,8 +27,8 @@ def check(cond, what, *context):
         sys.exit(1)
 
 
-def health(args, env=None, two=False):
-    """(exit code, stdout, stderr, verdict JSON or None) of vkbench health ARGS."""
+def health(args, env=None, devices=1):
+    """(exit code, stdout, stderr, verdict JSON or None) of vkbench health ARGS on DEVICES lavapipes."""
     tmp = tempfile.mkdtemp()
     e = dict(os.environ, **(env or {}))
     e.pop("VKB_FAULT_INJECT", None) if not env or "VKB_FAULT_INJECT" not in env else None
@@ -36,8 +36,8 @@ def health(args, env=None, two=False):
         print("no lavapipe manifest")
         sys.exit(77)
     files = []
-    for name in ("a.json", "b.json")[: 2 if two else 1]:
-        files.append(os.path.join(tmp, name))
+    for i in range(devices):
+        files.append(os.path.join(tmp, f"lvp{i}.json"))
         with open(LVP) as src, open(files[-1], "w") as dst:
             dst.write(src.read())
     e["VK_DRIVER_FILES"] = ":".join(files)
@@ -68,7 +68,7 @@ def case_no_gpu():
 
 
 def case_healthy():
-    rc, out, err, doc = health(["--allow-cpu"], two=True)
+    rc, out, err, doc = health(["--allow-cpu"], devices=2)
     check(rc == 0, "two healthy devices: exit 0", rc, out, err)
     check(not failing_lines(err), "no failure line", err)
     check([g["verdict"] for g in doc["gpus"]] in (["pass", "pass"], ["pass", "warn"], ["warn", "pass"],
@@ -82,7 +82,7 @@ def case_healthy():
 
 
 def case_wrong_result():
-    rc, out, err, doc = health(["--allow-cpu"], env={"VKB_FAULT_INJECT": "wrong-device:1"}, two=True)
+    rc, out, err, doc = health(["--allow-cpu"], env={"VKB_FAULT_INJECT": "wrong-device:1"}, devices=2)
     check(rc == 1, "a wrong result on GPU 1: exit 1", rc, err)
     lines = failing_lines(err)
     check(lines and all(m and m.group(1) == "1" and m.group(3) == "-" and m.group(4) == "validate" for m in lines),
@@ -94,7 +94,7 @@ def case_wrong_result():
 
 def case_hang():
     rc, out, err, doc = health(["--allow-cpu"], env={"VKB_FAULT_INJECT": "hang:1", "VKB_DEVICE_TIMEOUT_S": "2"},
-                               two=True)
+                               devices=2)
     check(rc == 1, "a hung GPU 1: exit 1", rc, err)
     g0, g1 = doc["gpus"]
     check(g0["verdict"] != "fail", "GPU 0 is not held by GPU 1's hang", doc)
@@ -107,11 +107,106 @@ def case_expect():
     rc, out, err, doc = health(["--allow-cpu", "--expect", "2"])
     check(rc == 1 and "vkbench: node: count: expected 2 GPUs, found 1" in err, "a missing GPU", rc, err)
     check(doc["node_problem"] == "expected 2 GPUs, found 1" and doc["exit"] == 1, "in the JSON", doc)
-    rc, out, err, doc = health(["--allow-cpu", "--expect", "llvmpipe:2,H100:1"], two=True)
+    rc, out, err, doc = health(["--allow-cpu", "--expect", "llvmpipe:2,H100:1"], devices=2)
     check(rc == 1 and "expected 1 H100, found 0" in err and "llvmpipe" not in err.split("count:")[1],
           "by model: only the model that differs", rc, err)
-    rc, out, err, doc = health(["--allow-cpu", "--expect", "LLVMPIPE:2"], two=True)
+    rc, out, err, doc = health(["--allow-cpu", "--expect", "LLVMPIPE:2"], devices=2)
     check(rc == 0, "by model, case-insensitive, matching", rc, err)
+
+
+def prom_samples(path):
+    """[(name, {label: value}, value)] of the metrics file PATH, read with a parser of the test's own (the text
+    format's lines `name{label="value",...} number`; the prom case reads it with Prometheus' own tools)."""
+    samples = []
+    for line in open(path, encoding="utf-8").read().splitlines():
+        if line.startswith("#") or not line:
+            continue
+        m = re.fullmatch(r'(\w+)\{(.*)\} (\S+)', line)
+        check(m, "a sample line", line)
+        labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2)))
+        samples.append((m.group(1), labels, float(m.group(3))))
+    return samples
+
+
+def per_gpu(samples, name):
+    """{gpu index: value} of the per-GPU metric NAME; each GPU once, its labels its own."""
+    got = {}
+    for n, labels, value in samples:
+        if n == name:
+            check(labels["gpu"] not in got, f"{name}: GPU {labels['gpu']} once", samples)
+            got[labels["gpu"]] = value
+    return got
+
+
+def three(args, env=None):
+    """health ARGS on three lavapipes, with --json and --prom: (exit code, stderr, verdict, metrics samples)."""
+    prom = os.path.join(tempfile.mkdtemp(), "v.prom")
+    rc, out, err, doc = health(["--allow-cpu", "--prom", prom, *args], env=env, devices=3)
+    check(doc and os.path.exists(prom), "a verdict and its metrics", rc, err)
+    check([g["gpu"] for g in doc["gpus"]] == [0, 1, 2] and doc["gpus_found"] == 3, "three GPUs judged, in order", doc)
+    samples = prom_samples(prom)
+    gpu_series = [tuple(sorted(l.items())) for n, l, _ in samples if n == "vkbench_health_gpu_verdict"]
+    check(len(set(gpu_series)) == 3 and {dict(t)["gpu"] for t in gpu_series} == {"0", "1", "2"},
+          "each GPU's labels its own in the metrics (a scrape refuses a series twice)", gpu_series)
+    rows = [(l["gpu"], l["row"], l["backend"]) for n, l, _ in samples if n.startswith("vkbench_health_row_")]
+    timed = {(str(g["gpu"]), r["row"], r["backend"]) for g in doc["gpus"] for r in g["rows"] if "metric" in r}
+    check(len(rows) == len(set(rows)) and set(rows) == timed, "every GPU's timed battery rows, each series once",
+          rows, timed)
+    gauge = {n: v for n, l, v in samples if n in ("vkbench_health_gpus", "vkbench_health_expected_gpus",
+                                                  "vkbench_health_exit_code")}
+    check(gauge["vkbench_health_gpus"] == 3 and gauge["vkbench_health_exit_code"] == rc == doc["exit"],
+          "the node's gauges: 3 GPUs, the exit code", gauge, rc)
+    return rc, err, doc, samples, gauge
+
+
+def case_three_healthy():
+    """Three healthy GPUs, --expect 3: three verdicts, each GPU's series its own, the expected-GPU gauge 3."""
+    rc, err, doc, samples, gauge = three(["--expect", "3"])
+    check(rc == 0 and not failing_lines(err) and doc["verdict"] == "keep" and doc["node_problem"] is None,
+          "kept, no failure line", rc, err, doc)
+    check(all(g["verdict"] in ("pass", "warn") and g["action"] == "none" for g in doc["gpus"]), "no GPU fails", doc)
+    check(doc["expected_gpus"] == 3 and gauge["vkbench_health_expected_gpus"] == 3, "the expected GPUs: 3", gauge)
+    verdict = per_gpu(samples, "vkbench_health_gpu_verdict")
+    check(verdict == {str(g["gpu"]): {"pass": 0, "warn": 1}[g["verdict"]] for g in doc["gpus"]},
+          "each GPU's verdict gauge is its JSON verdict", verdict, doc)
+    check(per_gpu(samples, "vkbench_health_gpu_action") == {"0": 0, "1": 0, "2": 0}, "no action", samples)
+
+
+def case_three_expect_four():
+    """Three healthy GPUs where four are expected: the missing GPU is counted, the node goes out of service, each
+    GPU present keeps its own verdict."""
+    rc, err, doc, samples, gauge = three(["--expect", "4"])
+    check(rc == 1 and "vkbench: node: count: expected 4 GPUs, found 3" in err.splitlines(), "the node's line", rc, err)
+    check(doc["node_problem"] == "expected 4 GPUs, found 3" and doc["verdict"] == "take out of service" and
+          doc["expected_gpus"] == 4 and doc["gpus_found"] == 3, "the verdict JSON", doc)
+    check(gauge["vkbench_health_expected_gpus"] == 4, "the expected-GPU gauge 4 beside 3 found", gauge)
+    check(all(g["verdict"] in ("pass", "warn") and g["action"] == "none" for g in doc["gpus"]) and
+          not failing_lines(err), "the GPUs present are not blamed for the one missing", doc, err)
+    check(per_gpu(samples, "vkbench_health_gpu_action") == {"0": 0, "1": 0, "2": 0}, "no GPU's action", samples)
+
+
+def case_three_middle_fails():
+    """Three GPUs, the middle one returning a wrong result (VKB_FAULT_INJECT=wrong-device:1): it alone fails and
+    is drained, in the failure lines, the JSON and the metrics; the node goes out of service."""
+    rc, err, doc, samples, gauge = three(["--expect", "3"], env={"VKB_FAULT_INJECT": "wrong-device:1"})
+    check(rc == 1 and doc["verdict"] == "take out of service" and doc["node_problem"] is None,
+          "out of service for GPU 1, not for the count", rc, err, doc)
+    lines = failing_lines(err)
+    check(lines and all(m and m.group(1) == "1" and m.group(4) == "validate" for m in lines),
+          "every failure line names GPU 1, its check validate", err)
+    g0, g1, g2 = doc["gpus"]
+    check(g1["verdict"] == "fail" and g1["action"] == "drain" and
+          any("copy/vec4: wrong result" in f for f in g1["failing"]), "GPU 1: fail, drain, the row named", g1)
+    for g in (g0, g2):
+        check(g["verdict"] in ("pass", "warn") and g["action"] == "none" and
+              not any(f.startswith("validate") for f in g["failing"]), f"GPU {g['gpu']} is not flagged", g)
+    verdict, action = per_gpu(samples, "vkbench_health_gpu_verdict"), per_gpu(samples, "vkbench_health_gpu_action")
+    check(verdict["1"] == 2 and action["1"] == 1, "GPU 1's gauges: verdict 2 (fail), action 1 (drain)", samples)
+    check(all(verdict[g] in (0, 1) and action[g] == 0 for g in ("0", "2")), "GPUs 0 and 2: no failure, no action",
+          verdict, action)
+    failing = per_gpu(samples, "vkbench_health_gpu_failing_checks")
+    check(failing == {str(g["gpu"]): len(g["failing"]) for g in doc["gpus"]} and failing["1"] >= 1,
+          "each GPU's failing checks, the JSON's count", failing, doc)
 
 
 def baseline(path, median, noise="0", rows=None):
@@ -237,7 +332,7 @@ def case_schema():
     """docs/vkbench-health.schema.json: a real verdict (one GPU failing validate, the other passing) follows it,
     and each defect planted in a copy is found: the checker every case runs reads the schema, not a copy of it."""
     import copy
-    rc, out, err, doc = health(["--allow-cpu"], env={"VKB_FAULT_INJECT": "wrong-device:1"}, two=True)
+    rc, out, err, doc = health(["--allow-cpu"], env={"VKB_FAULT_INJECT": "wrong-device:1"}, devices=2)
     check(rc == 1 and len(doc["gpus"]) == 2, "a verdict to check", rc, err)
     planted = (("schema", lambda d: d.update(schema="vkbench-health/2")),
                ("verdict", lambda d: d.update(verdict="fine")),
@@ -279,7 +374,7 @@ def case_prom():
     prom = os.path.join(folder, "vkbench.prom")
     open(prom, "w").write("old\n")
     rc, out, err, doc = health(["--allow-cpu", "--expect", "2", "--prom", prom], env={"VKB_FAULT_INJECT": "wrong-device:1",
-                                                                     "VKB_HOST": 'node "7"\\x'}, two=True)
+                                                                     "VKB_HOST": 'node "7"\\x'}, devices=2)
     check(rc == 1 and os.listdir(folder) == ["vkbench.prom"], "exit 1, the file replaced, no temporary", rc,
           os.listdir(folder), err)
     text = open(prom).read()

@@ -25,10 +25,11 @@ set_tests_properties(vkb.slurm.cleanup.killed_mid_run PROPERTIES LABELS slurm SK
                      RUN_SERIAL TRUE)
 # vkbench health (tests/cli/health_test.py): planted faults (wrong result, hang, missing GPU, no GPU, slower than a
 # baseline: the whole GPU's mean and one row alone) each give their verdict, action and exit code; a healthy node
-# keeps
+# keeps; three GPUs (three lavapipes): all healthy, one more expected than found, the middle one failing alone, each
+# checked in the JSON and the metrics' values
 foreach(case no_gpu healthy wrong_result hang expect baseline aggregate baseline_roundtrip slower schema prom config
              refuse pci ceiling baseline_rules textfile
-             bad_input)
+             bad_input three_healthy three_expect_four three_middle_fails)
     add_test(NAME vkb.vk.health.${case} COMMAND ${VKB_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/../cli/health_test.py
              ${vkbench} ${case})
     set_tests_properties(vkb.vk.health.${case} PROPERTIES LABELS vulkan SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -1822,8 +1822,23 @@ static void test_spec_names(void)
     ASSERT(parse(&a, "vkbench run matmul --variant naive --spec BM=64") == 0);
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "constant BM"));
     vkb_selection_free(&s);
-    ASSERT(parse(&a, "vkbench run transpose --spec 0=64,TILE=16") == 0); /* a SpecId is taken as given */
+    ASSERT(parse(&a, "vkbench run transpose --spec 0=64,TILE=16") == 0); /* a SpecId the shaders have */
     ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0);
+    vkb_selection_free(&s);
+    /* a SpecId number no selected shader has (the driver would ignore it, the plan would read it), one past 64
+     * bits, and one written with a leading zero (decimal: 010 is 10): each refused, its ids named */
+    ASSERT(parse(&a, "vkbench run copy --spec 7=64") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "SpecId 7;") &&
+           strstr(err, "SpecIds 0 1 2 3,"));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run copy --spec 18446744073709551616=64") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == -1 && strstr(err, "SpecId 18446744073709551616"));
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run transpose --spec 009=1") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0); /* transpose's DEPTH */
+    vkb_selection_free(&s);
+    ASSERT(parse(&a, "vkbench run copy --spec 003=4") == 0);
+    ASSERT(vkb_selection_families(&a, &s, err, sizeof err) == 0); /* copy's WORDS */
     vkb_selection_free(&s);
 }
 

@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "check.h"
+#include "env.h"
 #include "fault.h"
 #include "gpu_facts.h"
 #include "coopmat.h"
@@ -569,18 +570,12 @@ static int create_device(vkb_vk *vk, const VkExtensionProperties *exts, uint32_t
  * malformed, E saying so. */
 static double device_timeout_s(vkb_backend_error *e)
 {
-    const char *env = getenv("VKB_DEVICE_TIMEOUT_S");
-    char *end;
+    char why[160];
     double v;
-    if (!env)
-        return DEVICE_TIMEOUT_S;
-    v = strtod(env, &end);
-    if (end == env || *end || !isdigit((unsigned char)env[0]) || !(v > 0 && v <= 1e6))
-        return vkb_backend_fail(e, VKB_EXIT_USAGE,
-                                "VKB_DEVICE_TIMEOUT_S wants seconds above 0, at most 1e6, not "
-                                "'%.40s'",
-                                env);
-    return v;
+    int set = vkb_env_number("VKB_DEVICE_TIMEOUT_S", &v, why, sizeof why);
+    if (set < 0)
+        return vkb_backend_fail(e, VKB_EXIT_USAGE, "%s", why);
+    return set ? v : DEVICE_TIMEOUT_S;
 }
 
 /* The context's device and its caps, queues and pools into VK (whose error record is set); 0, or -1 failed. */

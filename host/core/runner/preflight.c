@@ -31,10 +31,7 @@ int vkb_preflight_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_vari
         return 0;
     for (int i = 0; i < r->nspec; i++) {
         const char *name = r->spec[i].name;
-        char *end;
-        long id = strtol(name, &end, 10);
-        if (*end)
-            id = spv ? vkb_spirv_spec_id(spv, name) : -1;
+        int id = spv ? vkb_spirv_spec_lookup(spv, name) : -1; /* a SpecId number too: one the shader has */
         if (id < 0 || id >= 3 + VKB_MAX_SPEC) {
             snprintf(res->skip_reason, sizeof res->skip_reason, "--spec: %s has no constant %s",
                      v->kernel ? v->kernel : v->name, name);
@@ -45,7 +42,7 @@ int vkb_preflight_apply_spec(const vkb_runner *r, const vkb_variant *v, vkb_vari
         } else {
             tuned->spec[id - 3] = r->spec[i].value;
             if (tuned->nspec < id - 2)
-                tuned->nspec = (int)id - 2;
+                tuned->nspec = id - 2;
         }
         if (used < sizeof res->constants)
             used += (size_t)snprintf(res->constants + used, sizeof res->constants - used, "%s%s=%u", i ? "," : "", name,
