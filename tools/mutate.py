@@ -667,6 +667,7 @@ DIFF_TESTS = [
     (r"^host/app/(\w+)\.", r"vkb\.unit\.{1}\.|vkb\.vk\.{1}\."),
     (r"^host/output/", r"vkb\.unit\.(sinks|sink_values|json|devices_view)\.|vkb\.bad\.output\."),
     (r"^host/backends/cuda\.", r"vkb\.unit\.cuda_(compare|words|devices)\."),
+    (r"^host/backends/default_device\.", r"vkb\.unit\.default_device\."),
     (r"^host/backends/vulkan/", r"vkb\.verify\.copy\.clean$|vkb\.vk\.validate\.sg4$|vkb\.bad\.(env|devices|limits)\."),
     (r"^tools/recipes/", r"vkb\.tools\.recipes\."),
     (r"^tools/vkbjson\.", r"vkb\.tools\.(vkbjson|compare|report)\."),
