@@ -641,6 +641,30 @@ static void cross_per_element_bounds(void)
     }
 }
 
+/* Two exact checks (every bound 0): any differing bit fails the compare, even words equal as floats (the int32
+ * INT_MIN beside 0 reads as -0.0 beside +0.0); a compare that took them as floats with a tolerance of 0 passes it */
+static void cross_exact_bits(void)
+{
+    uint32_t vk[4] = {7, 1, 0, 3}, cu[4] = {7, 1, 0x80000000u, 3};
+    saved_outputs saved;
+    vkb_plan vk_plan, cu_plan;
+    vkb_result vk_res, cu_res;
+    memset(&vk_res, 0, sizeof vk_res);
+    memset(&cu_res, 0, sizeof cu_res);
+    vk_res.backend = "vulkan", cu_res.backend = "cuda";
+    vk_res.check.pass = cu_res.check.pass = 1; /* both exact: tolerance and max_bound 0 */
+    memset(&vk_plan, 0, sizeof vk_plan);
+    memset(&cu_plan, 0, sizeof cu_plan);
+    vkb_plan_buffer_add(&vk_plan, sizeof vk, VKB_BUF_OUTPUT, vk);
+    vkb_plan_buffer_add(&cu_plan, sizeof cu, VKB_BUF_OUTPUT, cu);
+    memset(&saved, 0, sizeof saved);
+    vkb_compare_save(&saved, &vk_plan, &vk_res);
+    vkb_compare_outputs(&cu_res, &cu_plan, &saved);
+    ASSERT(cu_res.cross && cu_res.cross_differing == 1 && cu_res.cross_fail && cu_res.status == VKB_RES_FAIL);
+    ASSERT(cu_res.cross_index == 2);
+    vkb_compare_free(&saved);
+}
+
 /* A spread above 10% is marked where it happens, and the legend says what it means; below, nothing */
 static void noisy_rows(void)
 {
@@ -1190,4 +1214,4 @@ UNIT_TESTS_SETUP(out_arg, {"table_fits", table_fits}, {"table_legend", table_leg
                  {"repeat_rows", repeat_rows}, {"repeat_flags_disagree", repeat_flags_disagree},
                  {"repeat_settled_disagree", repeat_settled_disagree}, {"nobc_rows", nobc_rows},
                  {"fastest_lower_is_better", fastest_lower_is_better}, {"cross_outcomes", cross_outcomes},
-                 {"cross_per_element_bounds", cross_per_element_bounds})
+                 {"cross_per_element_bounds", cross_per_element_bounds}, {"cross_exact_bits", cross_exact_bits})
