@@ -650,7 +650,7 @@ def gpu_table(path, report):
 # a seeded sample runs. The tests of each mutant come from its file's module, written once here as data:
 # (a regular expression on the path, the ctest regular expression; {1} is the expression's first group).
 DIFF_TESTS = [
-    (r"^host/families/(\w+)/", r"vkb\.verify\.{1}\.clean$|vkb\.vk\.{1}\.run_json$|{family_units}"),
+    (r"^host/families/(\w+)/", r"vkb\.verify\.{1}\.clean$|vkb\.vk\.{1}\.run_json$|vkb\.unit\.estimate\.|{family_units}"),
     (r"^host/core/runner/", r"vkb\.unit\.runner\.|vkb\.unit\.sink_values\.|vkb\.vk\.copy\.repeat$|vkb\.verify\.copy\."),
     (r"^host/core/(bounds|check|guard|half|freivalds|product_check)\.", r"vkb\.unit\.(check|check_chunks|product)\."),
     (r"^host/core/fault\.", r"vkb\.bad\.fault\.|vkb\.verify\.copy\."),
@@ -659,8 +659,10 @@ DIFF_TESTS = [
     (r"^host/core/timing\.", r"vkb\.unit\.timing\.|vkb\.verify\.timer\."),
     (r"^host/core/verify\.", r"vkb\.verify\.copy\."),
     (r"^host/core/util\.", r"vkb\.unit\.(cli|json)\.|vkb\.bad\.(cli|sizes)\."),
+    (r"^host/core/env\.", r"vkb\.bad\.env\.|vkb\.unit\.number\."),
     (r"^host/core/(\w+)\.", r"vkb\.unit\.{1}\."),
     (r"^host/app/cli\.", r"vkb\.unit\.cli\.|vkb\.bad\.(cli|sizes|spec)\."),
+    (r"^host/app/command_options\.", r"vkb\.bad\.(cli|health|validate|peaks|devices|list)\."),
     (r"^host/app/(select|main)\.", r"vkb\.bad\.(cli|sizes)\.|vkb\.vk\.(cli|sizes)\."),
     (r"^host/app/devices\.", r"vkb\.vk\.devices\.|vkb\.bad\.devices\."),
     (r"^host/app/cache_probe\.", r"vkb\.unit\.cache_probe\.|vkb\.vk\.cache\.probe"),
