@@ -28,7 +28,9 @@
     X(sass, "sass", NULL, 0)                                                                                           \
     X(subgroup_size, "subgroup-size", NULL, 0)                                                                         \
     X(robustness, "robustness", NULL, 0)                                                                               \
-    X(wide, "wide", NULL, 0)
+    X(wide, "wide", NULL, 0)                                                                                           \
+    X(seed, "seed", NULL, 0)                                                                                           \
+    X(dry_run, "dry-run", NULL, 0)
 
 #define OPTION_INDEX(id, name, says, with_command) option_index_##id,
 enum { OPTION_RULES(OPTION_INDEX) option_count };
@@ -39,6 +41,8 @@ static const struct option_rule {
 } options[] = {OPTION_RULES(OPTION_RULE)};
 #define O(id) (1u << option_index_##id)
 #define HEALTH_ONLY (O(expect) | O(baseline) | O(prom) | O(config) | O(allow_cpu))
+/* every option of the table but --csv, which main.c refuses with the other result files (--json, --db) */
+#define RUNS_NOTHING ((~0u >> (32 - option_count)) & ~O(csv))
 
 /* Each command: the options it refuses, why (after the option's name, where the option has no words of its own),
  * and what it runs where a size flag is given (NULL: it takes them). */
@@ -60,8 +64,10 @@ static const struct command_rule {
     {"peaks", HEALTH_ONLY | O(repeat) | O(variant) | O(spec) | O(backend) | O(subgroup_size) | O(robustness) | O(sass),
      " chooses what runs, and peaks runs a fixed set (peak's rows, copy's bandwidth): it goes with run",
      "runs its own shapes"},
-    {"devices", HEALTH_ONLY | O(repeat), NULL, "runs none"},
-    {"list", HEALTH_ONLY | O(repeat), NULL, "runs none"},
+    /* they print what there is and run nothing: every option that would choose or shape a run is refused */
+    {"devices", RUNS_NOTHING, ": `vkbench devices` prints every device and what it offers, and does not use it",
+     "runs none"},
+    {"list", RUNS_NOTHING, ": `vkbench list` prints the families and their variants, and does not use it", "runs none"},
 };
 
 _Static_assert(option_count <= 32, "the options fit vkb_given_options");
