@@ -110,6 +110,29 @@ static void large_planted(void)
     free(p);
 }
 
+/* errors that cancel in every row and column sum (+1 -1 over -1 +1 at the corners of a rectangle) fail: the
+ * Freivalds vectors' entries differ from row to row, so the corners weigh differently; vectors of (nearly) one
+ * value would see nothing but the exact lines */
+static void cancelling_rectangles(void)
+{
+    s8_product *p = make(5);
+    int32_t *c = malloc(sizeof p->c);
+    vkb_mm_s8_ref *ref = vkb_mm_s8_ref_create(M, N, K, p->a, p->b, VKB_MM_PRODUCT_SEED);
+    uint64_t s = 11;
+    for (int q = 0; q < 40; q++) {
+        int64_t i = 1 + (int64_t)(lcg(&s) % (M - 2)), i2 = 1 + (int64_t)(lcg(&s) % (M - 2));
+        int64_t j = 1 + (int64_t)(lcg(&s) % (N - 2)), j2 = 1 + (int64_t)(lcg(&s) % (N - 2));
+        if (i == i2 || j == j2)
+            continue;
+        memcpy(c, p->c, sizeof p->c);
+        c[i * N + j] += 1, c[i * N + j2] -= 1, c[i2 * N + j] -= 1, c[i2 * N + j2] += 1;
+        ASSERT(!check(p, c, ref).pass);
+    }
+    free(c);
+    vkb_mm_s8_ref_destroy(ref);
+    free(p);
+}
+
 /* a reference is its own inputs': one made from other inputs of the same shape fails an exact C */
 static void other_inputs(void)
 {
@@ -122,4 +145,5 @@ static void other_inputs(void)
     free(q);
 }
 
-UNIT_TESTS({"large_clean", large_clean}, {"large_planted", large_planted}, {"other_inputs", other_inputs})
+UNIT_TESTS({"large_clean", large_clean}, {"large_planted", large_planted}, {"other_inputs", other_inputs},
+           {"cancelling_rectangles", cancelling_rectangles})
