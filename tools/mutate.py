@@ -663,7 +663,7 @@ DIFF_TESTS = [
     (r"^host/core/(\w+)\.", r"vkb\.unit\.{1}\."),
     (r"^host/app/cli\.", r"vkb\.unit\.cli\.|vkb\.bad\.(cli|sizes|spec)\."),
     (r"^host/app/command_options\.", r"vkb\.bad\.(cli|health|validate|peaks|devices|list)\."),
-    (r"^host/app/(select|main)\.", r"vkb\.bad\.(cli|sizes)\.|vkb\.vk\.(cli|sizes)\."),
+    (r"^host/app/(select|main)\.", r"vkb\.bad\.(cli|sizes|spec|env)\.|vkb\.vk\.(cli|sizes)\."),
     (r"^host/app/devices\.", r"vkb\.vk\.devices\.|vkb\.bad\.devices\."),
     (r"^host/app/cache_probe\.", r"vkb\.unit\.cache_probe\.|vkb\.vk\.cache\.probe"),
     (r"^host/app/(\w+)\.", r"vkb\.unit\.{1}\.|vkb\.vk\.{1}\."),
