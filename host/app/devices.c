@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "outfile.h"
 #include "parallel.h"
+#include "same_gpu.h"
 #include "sinks.h"
 #include "vulkan.h"
 
@@ -21,55 +22,99 @@ int vkb_devices_several(const char *text)
     return text && (strcmp(text, "all") == 0 || strchr(text, ','));
 }
 
-int vkb_devices_parse(const char *text, int *out)
+/* Whether device I, picked by ITEM (its text, LEN bytes) after OUT[0..N-1], may join them: 1; 0 when an earlier
+ * device of the same item is the same GPU (AGAIN says which); -(exit code) with WHY when an earlier item named it
+ * or its GPU. */
+static int pick_one(const char *text, const vkb_caps *caps, const int *out, int n, int from, int i, char *why,
+                    size_t len, char *again, size_t again_len)
 {
-    static char names[VKB_MAX_DEVICES][256];
-    vkb_backend_error error = {0};
-    int have = vkb_vulkan_device_names(names, VKB_MAX_DEVICES, &error), n = 0;
+    for (int j = 0; j < n; j++) {
+        if (out[j] == i) {
+            snprintf(why, len, "--device '%s' names device %d (%s) twice", text, i, caps[i].name);
+            return -VKB_EXIT_USAGE;
+        }
+        if (!vkb_same_gpu(&caps[out[j]], &caps[i]))
+            continue;
+        if (j >= from) { /* "all" or one name: its GPU's first listing stands for it */
+            vkb_same_gpu_say(caps, i, out[j], again, again_len);
+            return 0;
+        }
+        snprintf(why, len, "--device '%s' names one GPU twice: ", text);
+        vkb_same_gpu_say(caps, i, out[j], why + strlen(why), len - strlen(why));
+        return -VKB_EXIT_USAGE;
+    }
+    return 1;
+}
+
+int vkb_devices_pick(const char *text, const vkb_caps *caps, int have, int *out, char *why, size_t len, char *again,
+                     size_t again_len)
+{
     const char *p = text;
-    if (have < 0)
-        vkb_die((vkb_exit)error.code, "%s", error.message);
+    int n = 0;
+    again[0] = 0;
     if (have > VKB_MAX_DEVICES)
         have = VKB_MAX_DEVICES;
     for (;;) {
-        size_t next = strcspn(p, ","), len = next;
+        size_t next = strcspn(p, ","), ilen = next;
         const char *item = p;
-        int from = n, digits;
-        while (len && isspace((unsigned char)*item)) /* "0, 1": the spaces around an item are no part of it */
-            item++, len--;
-        while (len && isspace((unsigned char)item[len - 1]))
-            len--;
-        digits = len && strspn(item, "0123456789") >= len;
-        if (len == 0)
-            vkb_die(VKB_EXIT_USAGE, "--device '%s': an empty item (see vkbench --help)", text);
-        if (len == 3 && strncmp(item, "all", 3) == 0) {
-            for (int i = 0; i < have; i++)
-                out[n++] = i;
-        } else if (digits) {
+        int from = n, digits, rc;
+        while (ilen && isspace((unsigned char)*item)) /* "0, 1": the spaces around an item are no part of it */
+            item++, ilen--;
+        while (ilen && isspace((unsigned char)item[ilen - 1]))
+            ilen--;
+        digits = ilen && strspn(item, "0123456789") >= ilen;
+        if (ilen == 0) {
+            snprintf(why, len, "--device '%s': an empty item (see vkbench --help)", text);
+            return -VKB_EXIT_USAGE;
+        }
+        if (digits) {
             /* read whole, by digits: an index too large for any integer is named as typed, never wrapped */
             int idx = 0;
-            for (size_t i = 0; i < len && idx <= have; i++)
+            for (size_t i = 0; i < ilen && idx <= have; i++)
                 idx = idx * 10 + (item[i] - '0');
-            if (idx >= have)
-                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device %.*s: there %s %d (0..%d); see `vkbench devices`",
-                        (int)len, item, have == 1 ? "is" : "are", have, have - 1);
+            if (idx >= have) {
+                snprintf(why, len, "no Vulkan device %.*s: there %s %d (0..%d); see `vkbench devices`", (int)ilen, item,
+                         have == 1 ? "is" : "are", have, have - 1);
+                return -VKB_EXIT_NO_DEVICE;
+            }
+            if ((rc = pick_one(text, caps, out, n, n, idx, why, len, again, again_len)) < 0)
+                return rc;
             out[n++] = idx;
         } else {
-            for (int i = 0; i < have; i++)
-                if (vkb_holds_nocase(names[i], item, len))
+            int all = ilen == 3 && strncmp(item, "all", 3) == 0, matched = 0;
+            for (int i = 0; i < have; i++) {
+                if (!all && !vkb_holds_nocase(caps[i].name, item, ilen))
+                    continue;
+                matched = 1;
+                if ((rc = pick_one(text, caps, out, n, from, i, why, len, again, again_len)) < 0)
+                    return rc;
+                if (rc)
                     out[n++] = i;
-            if (n == from)
-                vkb_die(VKB_EXIT_NO_DEVICE, "no Vulkan device named like '%.*s'; see `vkbench devices`", (int)len,
-                        item);
+            }
+            if (!matched && !all) {
+                snprintf(why, len, "no Vulkan device named like '%.*s'; see `vkbench devices`", (int)ilen, item);
+                return -VKB_EXIT_NO_DEVICE;
+            }
         }
-        for (int i = from; i < n; i++)
-            for (int j = 0; j < i; j++)
-                if (out[j] == out[i])
-                    vkb_die(VKB_EXIT_USAGE, "--device '%s' names device %d (%s) twice", text, out[i], names[out[i]]);
         if (!p[next])
             return n;
         p += next + 1;
     }
+}
+
+int vkb_devices_parse(const char *text, int *out)
+{
+    static vkb_caps caps[VKB_MAX_DEVICES]; /* 170 KB: not on the stack */
+    static char why[1200], again[2000];
+    vkb_backend_error error = {0};
+    int have = vkb_vulkan_devices(caps, VKB_MAX_DEVICES, &error), n;
+    if (have < 0)
+        vkb_die((vkb_exit)error.code, "%s", error.message);
+    n = vkb_devices_pick(text, caps, have, out, why, sizeof why, again, sizeof again);
+    if (n < 0)
+        vkb_die((vkb_exit)-n, "%s", why);
+    vkb_same_gpu_warn(again);
+    return n;
 }
 
 /* What the device threads share. */

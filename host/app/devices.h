@@ -16,8 +16,15 @@
 int vkb_devices_several(const char *text);
 /* The Vulkan device indices TEXT names into OUT (VKB_MAX_DEVICES at most), in the order given; returns how many.
  * TEXT: "all", or items "0,2,5" each an index or a name substring (which names every device whose name holds it).
- * An unknown device exits 3, a device named twice or an empty item exits 2, each with one line. */
+ * An unknown device exits 3, a device named twice or an empty item exits 2, each with one line. One GPU the loader
+ * lists more than once (same_gpu.h) is one device: "all" or a name keeps its first listing and one warning line
+ * says which were left out; two items naming it (an index of each listing) exit 2 with one line. */
 int vkb_devices_parse(const char *text, int *out);
+/* vkb_devices_parse's choice among the HAVE devices CAPS lists, with nothing printed: how many, or -(exit code) with
+ * WHY (LEN bytes) its one line; AGAIN (AGAIN_LEN bytes): the listings of a GPU that "all" or a name left out, as
+ * vkb_same_gpu_say writes them, "" when none. */
+int vkb_devices_pick(const char *text, const vkb_caps *caps, int have, int *out, char *why, size_t len, char *again,
+                     size_t again_len);
 
 /* One device's part of the run. */
 typedef struct vkb_device_run {

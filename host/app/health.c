@@ -18,6 +18,7 @@
 #include "json.h"
 #include "number.h"
 #include "outfile.h"
+#include "same_gpu.h"
 #include "sinks.h"
 #include "stats.h"
 #include "util.h"
@@ -122,9 +123,28 @@ const char *vkb_health_clean(const char *text, char *out, size_t len)
     return out;
 }
 
-/* Parse --expect TEXT ("8", "H100:4,A100:4") against the models of H's GPUs: 0 when they match, else 1 with the
- * difference in WHY; -1 when TEXT is malformed (WHY says why). *TOTAL: the GPUs it asks for in all. */
-static int vkb_health_expect(const vkb_health *h, const char *text, int *total, char *why, size_t len)
+int vkb_health_gpus(vkb_health *h, int allow_cpu, char *again, size_t len)
+{
+    int first[VKB_MAX_DEVICES], all_cpu = 1;
+    size_t used = 0;
+    again[0] = h->device_list[0] = 0;
+    h->ngpus = 0;
+    vkb_same_gpu_count(h->caps, h->ndevices, first);
+    for (int i = 0; i < h->ndevices; i++) {
+        if (h->caps[i].is_cpu && !allow_cpu)
+            continue;        /* lavapipe is on every machine set up by tools/setup.sh: never a GPU of the node */
+        if (first[i] != i) { /* one GPU, two driver manifests: judged and counted once */
+            vkb_same_gpu_say(h->caps, i, first[i], again, len);
+            continue;
+        }
+        all_cpu &= h->caps[i].is_cpu;
+        h->gpus[h->ngpus++] = i;
+        used += (size_t)snprintf(h->device_list + used, sizeof h->device_list - used, "%s%d", used ? "," : "", i);
+    }
+    return all_cpu;
+}
+
+int vkb_health_expect(const vkb_health *h, const char *text, int *total, char *why, size_t len)
 {
     const char *p = text;
     int mismatch = 0;
@@ -486,9 +506,9 @@ int vkb_health_pci_scan(const char *root, const char *const *seen, int n, char *
 int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version)
 {
     static health_config cfg;
-    char why[600], missing[400];
+    char why[600], missing[400], again[2000];
     size_t used = 0;
-    int all_cpu = 1, expect_rc = 0;
+    int all_cpu, expect_rc = 0;
     const char *config = a->config_path ? a->config_path : VKB_HEALTH_CONFIG;
     struct stat config_st, base_st;
     vkb_backend_error error = {0};
@@ -547,13 +567,8 @@ int vkb_health_prepare(vkb_health *h, vkb_args *a, const char *version)
         h->ndevices = 0;
     if (h->ndevices > VKB_MAX_DEVICES)
         h->ndevices = VKB_MAX_DEVICES;
-    for (int i = 0; i < h->ndevices; i++) {
-        if (h->caps[i].is_cpu && !a->allow_cpu)
-            continue; /* lavapipe is on every machine set up by tools/setup.sh: never a GPU of the node */
-        all_cpu &= h->caps[i].is_cpu;
-        h->gpus[h->ngpus++] = i;
-        used += (size_t)snprintf(h->device_list + used, sizeof h->device_list - used, "%s%d", used ? "," : "", i);
-    }
+    all_cpu = vkb_health_gpus(h, a->allow_cpu, again, sizeof again);
+    vkb_same_gpu_warn(again);
     if (a->expect)
         expect_rc = vkb_health_expect(h, a->expect, &h->expected, why, sizeof why);
     if (expect_rc > 0 || (!h->ngpus && !a->expect)) {

@@ -40,6 +40,13 @@ typedef struct vkb_health {
     struct vkb_sink *db;   /* --db: the store the battery went to, where the verdicts go too; NULL: none */
 } vkb_health;
 
+/* H's GPUs from its devices (caps, ndevices): gpus, ngpus and device_list. A CPU implementation only with ALLOW_CPU;
+ * a GPU the loader lists more than once (same_gpu.h) once, as its first listing, the others named in AGAIN (LEN
+ * bytes; "" when none). Returns 1 when every GPU is a CPU implementation (or there is none), else 0. */
+int vkb_health_gpus(vkb_health *h, int allow_cpu, char *again, size_t len);
+/* Parse --expect TEXT ("8", "H100:4,A100:4") against the models of H's GPUs: 0 when they match, else 1 with the
+ * difference in WHY; -1 when TEXT is malformed (WHY says why). *TOTAL: the GPUs it asks for in all. */
+int vkb_health_expect(const vkb_health *h, const char *text, int *total, char *why, size_t len);
 /* Read the configuration, --baseline and the devices, check --expect and the PCI bus, every output path, and
  * turn A into the battery's run on the node's GPUs. A failure of the check's own set-up exits 7 (could not
  * judge) with its cause. Returns 0 when there is work to run, else -1 (no GPU: judge the node as it is). */

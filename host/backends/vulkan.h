@@ -16,9 +16,6 @@ vkb_backend *vkb_vulkan_open(const char *select, int validation, int robustness_
 /* Several devices open at once (--device LIST): call before the first vkb_vulkan_open; each device's functions
  * then go through the loader's dispatch instead of pointers into one driver. */
 void vkb_vulkan_several(void);
-/* The names of the Vulkan devices, in `vkbench devices` order, up to MAX; returns how many there are, or -1 with
- * ERROR saying why as vkb_vulkan_open's when there is no loader, driver or device. */
-int vkb_vulkan_device_names(char (*names)[256], int max, vkb_backend_error *error);
 /* Messages the validation layer has reported so far (each was also printed on stderr). */
 unsigned vkb_vulkan_validation_messages(void);
 /* --subgroup-size SIZE: every pipeline built from now on requires it, and caps.subgroup_size says it (families
@@ -26,7 +23,7 @@ unsigned vkb_vulkan_validation_messages(void);
  * the stages it controls, SIZE outside its range). */
 int vkb_vulkan_require_subgroup_size(vkb_backend *b, uint32_t size, char *why, size_t len);
 /* What the Vulkan devices report, in `vkbench devices` order, into OUT (MAX at most); returns how many there
- * are, or -1 with ERROR as vkb_vulkan_device_names's. */
+ * are, or -1 with ERROR saying why as vkb_vulkan_open's when there is no loader, driver or device. */
 int vkb_vulkan_devices(vkb_caps *out, int max, vkb_backend_error *error);
 
 #endif

@@ -1,8 +1,9 @@
 /* test_health.c - the health check's host-side rules (host/app/health.c): one row's speed (inside its bound, a
  * warning, or out of service), the baseline's rule for names and numbers, labels that join dcgm-exporter's, host
- * text made valid UTF-8, display-class GPUs on the PCI bus. The battery's verdicts run on a device in
+ * text made valid UTF-8, display-class GPUs on the PCI bus, a GPU the loader lists twice counted once. The battery's verdicts run on a device in
  * tests/cli/health_test.py. */
 #include "health.h"
+#include "test_listing.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -197,7 +198,31 @@ static void pci_bus(void)
     ASSERT(vkb_health_pci_scan("/nonexistent", NULL, 0, missing, sizeof missing) == 0 && !missing[0]);
 }
 
+/* One GPU two driver manifests list is one GPU of the node: --expect 2 finds one, and the other is missing; three
+ * lavapipes with --allow-cpu (the tests' node of three) are three. */
+static void listed_twice_counts_once(void)
+{
+    static vkb_health h;
+    char again[200], why[200];
+    int total;
+    memset(&h, 0, sizeof h);
+    h.caps[0] = h.caps[1] = test_listing_gpu("NVIDIA H100", "0000:65:00.0", 0xa1);
+    h.caps[2] = test_listing_lavapipe();
+    h.ndevices = 3;
+    ASSERT(vkb_health_gpus(&h, 0, again, sizeof again) == 0);
+    ASSERT(h.ngpus == 1 && h.gpus[0] == 0 && strcmp(h.device_list, "0") == 0);
+    ASSERT(strcmp(again, "device 1 is device 0 (pci 0000:65:00.0)") == 0);
+    ASSERT(vkb_health_expect(&h, "2", &total, why, sizeof why) == 1 && total == 2);
+    ASSERT(strcmp(why, "expected 2 GPUs, found 1") == 0);
+    ASSERT(vkb_health_expect(&h, "1", &total, why, sizeof why) == 0);
+
+    h.caps[0] = h.caps[1] = h.caps[2] = test_listing_lavapipe();
+    ASSERT(vkb_health_gpus(&h, 1, again, sizeof again) == 1);
+    ASSERT(h.ngpus == 3 && strcmp(h.device_list, "0,1,2") == 0 && again[0] == 0);
+    ASSERT(vkb_health_gpus(&h, 0, again, sizeof again) == 1 && h.ngpus == 0 && h.device_list[0] == 0);
+}
+
 UNIT_TESTS({"bound", bound}, {"out_of_service_below_half", out_of_service_below_half},
            {"drain_beyond_both_noises", drain_beyond_both_noises}, {"labels_join_dcgm", labels_join_dcgm},
            {"host_text", host_text}, {"baseline_numbers", baseline_numbers}, {"baseline_names", baseline_names},
-           {"pci_bus", pci_bus})
+           {"pci_bus", pci_bus}, {"listed_twice_counts_once", listed_twice_counts_once})

@@ -782,18 +782,6 @@ static int each_device(int max, void (*each)(VkPhysicalDevice phys, uint32_t i, 
     return list ? (int)n : -1;
 }
 
-static void device_name(VkPhysicalDevice phys, uint32_t i, void *user)
-{
-    VkPhysicalDeviceProperties p;
-    vkGetPhysicalDeviceProperties(phys, &p);
-    snprintf(((char(*)[256])user)[i], 256, "%s", p.deviceName);
-}
-
-int vkb_vulkan_device_names(char (*names)[256], int max, vkb_backend_error *e)
-{
-    return each_device(max, device_name, names, e);
-}
-
 static void device_caps(VkPhysicalDevice phys, uint32_t i, void *user)
 {
     vkb_caps *out = (vkb_caps *)user + i;
