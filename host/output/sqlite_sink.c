@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -730,11 +731,46 @@ static void db_result(vkb_sink *s, const vkb_result *r)
     d->ordinal++;
 }
 
+/* The stores whose run is written but not yet ended: a process that exits before the runner ends its sinks (a stop
+ * signal before any case ran, an error while the devices open) marks each run interrupted at exit, as end() would,
+ * rather than leaving it `running` until the next vkbench opens the file. */
+static db_sink *unended[8];
+static pthread_mutex_t unended_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void end_unended_at_exit(void);
+
+static void unended_set(db_sink *d, int on)
+{
+    static int registered;
+    pthread_mutex_lock(&unended_lock);
+    if (on && !registered)
+        registered = atexit(end_unended_at_exit) == 0;
+    for (int i = 0; i < (int)VKB_COUNT(unended); i++)
+        if (on ? !unended[i] : unended[i] == d) {
+            unended[i] = on ? d : NULL;
+            break;
+        }
+    pthread_mutex_unlock(&unended_lock);
+}
+
+static void end_unended_at_exit(void)
+{
+    char now[32];
+    iso_now(now, sizeof now);
+    pthread_mutex_lock(&unended_lock);
+    for (int i = 0; i < (int)VKB_COUNT(unended); i++)
+        if (unended[i] && unended[i]->db && unended[i]->run > 0)
+            run_sql(unended[i], NULL, "UPDATE run SET status = 'interrupted', ended = ? WHERE id = ?", "si", now,
+                    unended[i]->run);
+    pthread_mutex_unlock(&unended_lock);
+}
+
 static int db_end(vkb_sink *s, int interrupted)
 {
     db_sink *d = s->impl;
     char now[32];
     const char *status = interrupted || vkb_fatal_message() ? "interrupted" : "complete";
+    unended_set(d, 0);
     if (!d->db)
         return VKB_EXIT_OK;
     iso_now(now, sizeof now);
@@ -799,6 +835,7 @@ int vkb_sink_sqlite_health(vkb_sink *s, const char *node, const vkb_store_health
 static void db_destroy(vkb_sink *s)
 {
     db_sink *d = s->impl;
+    unended_set(d, 0);
     if (d->db)
         sqlite3_close(d->db);
     d->db = NULL;
@@ -864,6 +901,7 @@ vkb_sink *vkb_sink_sqlite_create(const char *arg, const char *command_line, cons
             sqlite3_close(d->db);
         vkb_die(VKB_EXIT_OUTPUT, "cannot write %s (--db): %s; nothing in it changed", d->path, why);
     }
+    unended_set(d, 1);
     d->subcommand = subcommand;
     d->base.begin = db_begin;
     d->base.result = db_result;

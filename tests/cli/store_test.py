@@ -177,6 +177,26 @@ def case_sigterm():
     print(f"ok: stopped with {n} results stored ({total} in all)")
 
 
+def case_stopped_early():
+    """A run that ends before any case, once the store holds its row: a stop signal (the planted signal-early,
+    SIGTERM after the files are opened) exits 143, an unknown device exits 3; either way the run is interrupted,
+    with its end time, and holds no result, not `running` until the next vkbench opens the file."""
+    for name, env, args, want in (("early", {"VKB_FAULT_INJECT": "signal-early:15"}, [], 143),
+                                  ("device", {}, ["--device", "no-such-gpu"], 3)):
+        db = os.path.join(TMP, f"early-{name}.db")
+        p = subprocess.run([VKBENCH, *QUICK, *args, "--db", db], capture_output=True, text=True, timeout=600,
+                           env=dict(os.environ, **env))
+        if p.returncode != want:
+            fail(f"{name}: exit {p.returncode}, not {want}", p.stderr)
+        integrity(db)
+        runs = run_of(db)
+        if len(runs) != 1 or runs[0][1] != "interrupted" or runs[0][5] is None:
+            fail(f"{name}: the run row: {runs}")
+        if query(db, "SELECT count(*) FROM result") != [(0,)]:
+            fail(f"{name}: results stored by a run that ran none")
+    print("ok: a run stopped before any case is interrupted, not running")
+
+
 def case_sigkill():
     """SIGKILL mid-way: a consistent file with the run still `running` and its results so far; the next vkbench
     that opens the file marks it interrupted (its writer is gone), and adds its own run; a reader (vkbstore.connect)
@@ -493,6 +513,7 @@ def case_health():
 
 # the test names (vkb.NAME): vk.store.* run vkbench on a device, bad.store.* its bad input and faults
 CASES = {"vk.store.values": case_values, "vk.store.sigterm": case_sigterm, "vk.store.sigkill": case_sigkill,
+         "vk.store.stopped_early": case_stopped_early,
          "vk.store.concurrent": case_concurrent, "vk.store.default_path": case_default_path,
          "vk.store.health": case_health,
          "bad.store.paths": case_bad_paths, "bad.store.files": case_bad_files, "bad.store.locked": case_bad_locked,
