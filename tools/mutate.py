@@ -519,7 +519,7 @@ MUTATIONS = [
       "interrupted |= runs[i].runner.interrupted || runs[i].runner.done < runs[i].runner.nwork || e;",
       "interrupted |= runs[i].runner.interrupted;", r"vkb\.bad\.fault\.devices_lost",
       "--device all: a device lost mid-run leaves the files marked not interrupted"),
-    M("fs05", "faults", "host/app/devices.c", "        while (len && isspace((unsigned char)*item))", "        while (0 && isspace((unsigned char)*item))",
+    M("fs05", "faults", "host/app/devices.c", "        while (ilen && isspace((unsigned char)*item))", "        while (0 && isspace((unsigned char)*item))",
       r"vkb\.bad\.devices\.devices_spaces", "--device '0, 1': the space read as part of a name (device 0 named twice)", targets="vkbench"),
     M("fs06", "faults", "host/core/fault.c", "        if (v < spec->lo[n] || v > spec->hi[n])", "        if (v > spec->hi[n])",
       r"vkb\.bad\.env\.fault_inject_", "VKB_FAULT_INJECT: a number below its range (signal 0) planted as nothing", targets="vkbench"),

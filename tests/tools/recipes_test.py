@@ -73,7 +73,10 @@ def case_vkbench(vkbench, out):
                 if flag == "--baseline" and not os.path.exists(value):
                     with open(value, "w") as f:
                         f.write("# vkbench baseline 1\n")
-            p = subprocess.run([vkbench] + words[1:] + ["--dry-run"], cwd=out, capture_output=True, text=True,
+            # list and devices run nothing (and refuse --dry-run, which they do not use): run them as they are
+            command = [w for w in words[1:] if not w.startswith("-")][:1]
+            dry_run = [] if command in (["list"], ["devices"]) else ["--dry-run"]
+            p = subprocess.run([vkbench] + words[1:] + dry_run, cwd=out, capture_output=True, text=True,
                                timeout=120)
             if p.returncode == 2:
                 fail(f"{r}: {m.group(1)}: vkbench {' '.join(words[1:])}: {p.stderr.strip().splitlines()[-1:]}")
