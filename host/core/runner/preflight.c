@@ -176,16 +176,17 @@ static void estimate_check(const vkb_selection *sel, const vkb_work *k, unsigned
 
 int vkb_runner_preflight(vkb_runner *r, const vkb_selection *sel, vkb_run_plan *estimate, char *err, size_t len)
 {
-    int planned = 0, beyond = -1, *base = vkb_calloc((size_t)sel->nfams + 1, sizeof *base);
+    int planned = 0, beyond = -1, *base;
     unsigned *seen;
     char why[600], first_why[600] = "";
-    for (int fi = 0; fi < sel->nfams; fi++)
-        base[fi + 1] = base[fi] + sel->fam[fi].nshapes;
-    seen = vkb_calloc((size_t)base[sel->nfams] + 1, sizeof *seen);
     if (r->nwork > VKB_MAX_RESULTS) {
         snprintf(err, len, "%d cases in one run, more than %d; run fewer sizes or variants", r->nwork, VKB_MAX_RESULTS);
         return VKB_EXIT_USAGE;
     }
+    base = vkb_calloc((size_t)sel->nfams + 1, sizeof *base);
+    for (int fi = 0; fi < sel->nfams; fi++)
+        base[fi + 1] = base[fi] + sel->fam[fi].nshapes;
+    seen = vkb_calloc((size_t)base[sel->nfams] + 1, sizeof *seen);
     /* the kernels first: their reasons (index ranges, constants) say more than a ceiling's buffer size */
     for (int pass = 0; pass < 2; pass++)
         for (int w = 0; w < r->nwork; w++) {
