@@ -597,6 +597,23 @@ static void sampled_check(vkb_check *r, const float *out, const float *ref, cons
     vkb_check_finish(r);
 }
 
+/* CU_RES's output CU (BYTES) compared with VK_RES's VK through the runner's own save and compare, as --backend all
+ * does: Vulkan's first */
+static void compare_pair(vkb_result *vk_res, void *vk, vkb_result *cu_res, void *cu, size_t bytes)
+{
+    saved_outputs saved;
+    vkb_plan vk_plan, cu_plan;
+    vk_res->backend = "vulkan", cu_res->backend = "cuda";
+    memset(&vk_plan, 0, sizeof vk_plan);
+    memset(&cu_plan, 0, sizeof cu_plan);
+    vkb_plan_buffer_add(&vk_plan, bytes, VKB_BUF_OUTPUT, vk);
+    vkb_plan_buffer_add(&cu_plan, bytes, VKB_BUF_OUTPUT, cu);
+    memset(&saved, 0, sizeof saved);
+    vkb_compare_save(&saved, &vk_plan, vk_res);
+    vkb_compare_outputs(cu_res, &cu_plan, &saved);
+    vkb_compare_free(&saved);
+}
+
 /* --backend all where the bounds differ from element to element (host/core/runner/compare.c): each API's
  * output of eight floats checked against bounds of 1/64, 1 at element 5. Both pass, their worst element 1
  * (1/128 off either way: the checks' tolerance is 1/64, their largest bound 1); they are 0.75 apart at
@@ -608,8 +625,6 @@ static void cross_per_element_bounds(void)
     static const double bounds[7] = {0x1p-6, 0x1p-6, 0x1p-6, 0x1p-6, 0x1p-6, 1.0, 0x1p-6};
     for (int beyond = 0; beyond < 2; beyond++) {
         float ref[8], vk[8], cu[8];
-        saved_outputs saved;
-        vkb_plan vk_plan, cu_plan;
         vkb_result vk_res, cu_res;
         for (int i = 0; i < 8; i++)
             ref[i] = vk[i] = cu[i] = (float)i + 1;
@@ -618,26 +633,18 @@ static void cross_per_element_bounds(void)
         cu[7] += beyond ? 2.25f : 2.0f;
         memset(&vk_res, 0, sizeof vk_res);
         memset(&cu_res, 0, sizeof cu_res);
-        vk_res.backend = "vulkan", cu_res.backend = "cuda";
         sampled_check(&vk_res.check, vk, ref, bounds);
         sampled_check(&cu_res.check, cu, ref, bounds);
         ASSERT(vk_res.check.pass && cu_res.check.pass);
         ASSERT(vk_res.check.tolerance == 0x1p-6 && cu_res.check.tolerance == 0x1p-6);
         ASSERT(vk_res.check.max_bound == 1.0 && cu_res.check.max_bound == 1.0);
-        memset(&vk_plan, 0, sizeof vk_plan);
-        memset(&cu_plan, 0, sizeof cu_plan);
-        vkb_plan_buffer_add(&vk_plan, sizeof vk, VKB_BUF_OUTPUT, vk);
-        vkb_plan_buffer_add(&cu_plan, sizeof cu, VKB_BUF_OUTPUT, cu);
-        memset(&saved, 0, sizeof saved);
-        vkb_compare_save(&saved, &vk_plan, &vk_res);
-        vkb_compare_outputs(&cu_res, &cu_plan, &saved);
+        compare_pair(&vk_res, vk, &cu_res, cu, sizeof vk);
         ASSERT(cu_res.cross && cu_res.cross_differing == 3 && cu_res.cross_max_diff == (beyond ? 2.25 : 2.0));
         ASSERT(cu_res.cross_fail == beyond && cu_res.status == (beyond ? VKB_RES_FAIL : VKB_RES_OK));
         if (beyond)
             ASSERT(cu_res.cross_index == 7 && cu_res.check.bad == 1 && cu_res.cross_this == 10.25 &&
                    cu_res.cross_other == 8.0 &&
                    strcmp(cu_res.check.method, "differs from vulkan at [7]: 10.25 vs 8 (> 2)") == 0);
-        vkb_compare_free(&saved);
     }
 }
 
@@ -646,23 +653,13 @@ static void cross_per_element_bounds(void)
 static void cross_exact_bits(void)
 {
     uint32_t vk[4] = {7, 1, 0, 3}, cu[4] = {7, 1, 0x80000000u, 3};
-    saved_outputs saved;
-    vkb_plan vk_plan, cu_plan;
     vkb_result vk_res, cu_res;
     memset(&vk_res, 0, sizeof vk_res);
     memset(&cu_res, 0, sizeof cu_res);
-    vk_res.backend = "vulkan", cu_res.backend = "cuda";
     vk_res.check.pass = cu_res.check.pass = 1; /* both exact: tolerance and max_bound 0 */
-    memset(&vk_plan, 0, sizeof vk_plan);
-    memset(&cu_plan, 0, sizeof cu_plan);
-    vkb_plan_buffer_add(&vk_plan, sizeof vk, VKB_BUF_OUTPUT, vk);
-    vkb_plan_buffer_add(&cu_plan, sizeof cu, VKB_BUF_OUTPUT, cu);
-    memset(&saved, 0, sizeof saved);
-    vkb_compare_save(&saved, &vk_plan, &vk_res);
-    vkb_compare_outputs(&cu_res, &cu_plan, &saved);
+    compare_pair(&vk_res, vk, &cu_res, cu, sizeof vk);
     ASSERT(cu_res.cross && cu_res.cross_differing == 1 && cu_res.cross_fail && cu_res.status == VKB_RES_FAIL);
     ASSERT(cu_res.cross_index == 2);
-    vkb_compare_free(&saved);
 }
 
 /* A spread above 10% is marked where it happens, and the legend says what it means; below, nothing */
