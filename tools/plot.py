@@ -220,6 +220,12 @@ def peak_value(r):
     return next((v["value"] for v in r.get("values") or [] if v.get("tag") == "peak" and drawable(v["value"])), None)
 
 
+def fastest(rows, what):
+    """(metric value, WHAT filled from its fields) of the row of ROWS with the highest metric: a roof and its name."""
+    best = max(rows, key=lambda r: r["metric"]["value"])
+    return best["metric"]["value"], what.format(**best)
+
+
 def compute_roof(prec, every, peaks, kernels):
     """The one roof of number type PREC: (value, what) from the best ceiling row of that type (EVERY: the device's
     ceilings); else the best row of the peak family of that type and of the kind of the type's KERNELS (tensor
@@ -227,13 +233,11 @@ def compute_roof(prec, every, peaks, kernels):
     carry; None where none of the three says."""
     comp = [r for r in every if r["metric"]["name"] in ("GFLOP/s", "GOP/s") and number_type(r) == prec]
     if comp:
-        best = max(comp, key=lambda r: r["metric"]["value"])
-        return best["metric"]["value"], f"{best['variant']} ({best['backend']})"
+        return fastest(comp, "{variant} ({backend})")
     tensor = any(tensor_row(r) for r in kernels)
     measured = [r for r in peaks if number_type(r) == prec and tensor_row(r) == tensor]
     if measured:
-        best = max(measured, key=lambda r: r["metric"]["value"])
-        return best["metric"]["value"], f"peak/{best['variant']} ({best['backend']})"
+        return fastest(measured, "peak/{variant} ({backend})")
     facts = [p for p in map(peak_value, kernels) if p is not None]
     if facts:
         return max(facts), "the GPU facts' peak" + (" (tensor cores)" if tensor else "")
@@ -257,10 +261,7 @@ def memory_roof(rows):
     copy as well as the API's (vkCmdCopyBuffer on NVIDIA's driver 580 moves 28% of what copy/vec4 does: under an
     API copy alone the kernels stood far above their roof); None where no copy ran past the cache."""
     bw = [r for r in rows if r["metric"]["name"] == "GB/s" and is_copy(r) and r.get("fits_in_cache") is not True]
-    if not bw:
-        return None
-    best = max(bw, key=lambda r: r["metric"]["value"])
-    return best["metric"]["value"], f"{best['family']}/{best['variant']} ({best['backend']})"
+    return fastest(bw, "{family}/{variant} ({backend})") if bw else None
 
 
 def roofline_plan(source_list, backend, rank=0):
