@@ -10,16 +10,10 @@ import subprocess
 import sys
 import tempfile
 
+from testcheck import check
+
 LVP = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 WORK = ["validate", "copy", "transpose", "--n", "1000,4097", "--size", "33"]
-
-
-def check(cond, what, *context):
-    if not cond:
-        print(f"FAIL: {what}")
-        for c in context:
-            print(str(c)[-3000:])
-        sys.exit(1)
 
 
 def run(args, env=None, two=False):

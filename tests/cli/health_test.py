@@ -13,18 +13,12 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tools"))
 import vkbschema  # noqa: E402  the reader of docs/vkbench.schema.json, tests/check_json.py's
 
+from testcheck import check
+
 HEALTH_SCHEMA = vkbschema.load("vkbench-health.schema.json")
 LVP = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 LINE = re.compile(r"^vkbench: GPU (\d+) ((?:GPU-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}) (\S+): "
                   r"([a-z]+): (.+)$")
-
-
-def check(cond, what, *context):
-    if not cond:
-        print(f"FAIL: {what}")
-        for c in context:
-            print(str(c)[-3000:])
-        sys.exit(1)
 
 
 def health(args, env=None, devices=1):

@@ -8,17 +8,11 @@ import re
 import subprocess
 import sys
 
+from testcheck import check
+
 TOTAL = re.compile(r"^(\d+) cases? \((\d+) famil(?:y|ies): (\d+) shapes? and (\d+) variants? in all; .*\)")
 FAMILY = re.compile(r"^  (\S+) +(\d+) shapes? +\(.*\), (\d+) cases?$")
 SWEPT = ("memory.width", "memory.offset", "memory.stride", "memory.shared_stride")   # a rule over a knob
-
-
-def check(cond, what, *context):
-    if not cond:
-        print(f"FAIL: {what}")
-        for c in context:
-            print(str(c)[-3000:])
-        sys.exit(1)
 
 
 def main():
